@@ -1,0 +1,16 @@
+/* cli.h — the arbiter command-line tool: one cmd_<name> per file, dispatched
+ * from the table in arbiter.c (after git's builtin/). */
+#ifndef ARB_CLI_H
+#define ARB_CLI_H
+#include "ddz.h"
+
+int cmd_moves(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+int cmd_rules(int argc, char **argv);
+
+/* Shared option handling: --rules PRESET and --set k=v,... into *r. On error
+ * prints "arbiter: ..." to stderr and returns nonzero. */
+int cli_rules_option(ddz_rules *r, const char *opt, const char *val);
+
+#endif

@@ -1,0 +1,155 @@
+/* cmd_moves.c — `arbiter moves`: the rules oracle. Reads "HAND" or
+ * "HAND PREV" lines on stdin and answers each with every legal lead or
+ * follow (docs/cli.md). The quickest way for a bot author to check a rule. */
+#include "cli.h"
+#include "arb_error.h"
+#include "arb_limits.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: arbiter moves [--rules PRESET] [--set key=value,...] [--readings]\n"
+        "  Reads lines from stdin: HAND -> every legal lead; HAND PREV -> every legal\n"
+        "  follow to PREV, ending with pass. Cards are ranks 3456789TJQKA2BR (B small\n"
+        "  joker, R big joker), e.g. 333444BR. PREV may name its reading with '+'\n"
+        "  (333444+56). --readings prints each move with its reading.\n"
+        "  Invalid lines get \"error: <reason>\" and reading goes on.\n");
+}
+
+/* Read one line of at most ARB_MAX_LINE bytes; longer lines are consumed and
+ * reported. Returns 1 for a line, 0 at EOF, -1 for an overlong line. */
+static int read_line(FILE *in, char *buf, size_t cap)
+{
+    if (!fgets(buf, (int)cap, in))
+        return 0;
+    size_t n = strlen(buf);
+    if (n && buf[n - 1] == '\n') {
+        buf[--n] = 0;
+        if (n && buf[n - 1] == '\r')
+            buf[--n] = 0;
+        return 1;
+    }
+    if (feof(in))
+        return 1;
+    int c;
+    while ((c = fgetc(in)) != EOF && c != '\n')
+        ;
+    return -1;
+}
+
+static void print_error(const ddz_rules *r, const char *what, int rc)
+{
+    if (rc == ARB_ERANGE)
+        printf("error: %s: more cards of one rank than %u pack%s hold%s\n", what, r->packs,
+               r->packs == 1 ? "" : "s", r->packs == 1 ? "s" : "");
+    else if (rc == ARB_EPARSE)
+        printf("error: %s: not a set of cards (ranks are 3456789TJQKA2BR, '+' names a reading)\n", what);
+    else
+        printf("error: %s: %s\n", what, arb_strerror(rc));
+}
+
+static void answer(const ddz_rules *r, char *line, ddz_move *buf, size_t cap, bool readings)
+{
+    char *tok[3];
+    int nt = 0;
+    for (char *p = strtok(line, " \t"); p; p = strtok(NULL, " \t")) {
+        if (nt == 2) {
+            printf("error: expected HAND or HAND PREV, got more words\n");
+            return;
+        }
+        tok[nt++] = p;
+    }
+    if (nt == 0) {
+        printf("error: empty line\n");
+        return;
+    }
+    ddz_cards hand, prev_cards, prev_primary;
+    int rc = ddz_cards_parse(r, tok[0], &hand);
+    if (rc) {
+        print_error(r, "hand", rc);
+        return;
+    }
+    int n;
+    if (nt == 1) {
+        n = ddz_leads(r, hand, buf, cap);
+    } else {
+        rc = ddz_play_parse(r, tok[1], &prev_cards, &prev_primary);
+        if (rc) {
+            print_error(r, "previous play", rc);
+            return;
+        }
+        if (prev_cards == 0) {
+            printf("error: previous play: a pass is not a play to follow\n");
+            return;
+        }
+        ddz_move prev;
+        char why[128];
+        /* The previous play is read as a lead would be (or as named). */
+        rc = ddz_validate(r, prev_cards, NULL, prev_cards, prev_primary, &prev, why, sizeof why);
+        if (rc) {
+            printf("error: previous play: %s\n", why);
+            return;
+        }
+        n = ddz_follows(r, hand, &prev, buf, cap);
+    }
+    if (n < 0) {
+        print_error(r, "enumeration", n);
+        return;
+    }
+    char text[2 * DDZ_MAX_CARDS + 8];
+    for (int i = 0; i < n; i++) {
+        if (readings)
+            ddz_move_format_reading(&buf[i], text, sizeof text);
+        else
+            ddz_move_format(&buf[i], text, sizeof text);
+        fputs(text, stdout);
+        if (readings && buf[i].kind != DDZ_PASS)
+            printf("/%s", ddz_kind_name(buf[i].kind));
+        putchar(i + 1 < n ? ' ' : '\n');
+    }
+    if (n == 0)
+        putchar('\n');
+}
+
+int cmd_moves(int argc, char **argv)
+{
+    ddz_rules r;
+    ddz_rules_preset(&r, "standard");
+    bool readings = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--readings") == 0) {
+            readings = true;
+        } else if ((strcmp(argv[i], "--rules") == 0 || strcmp(argv[i], "--set") == 0) && i + 1 < argc) {
+            if (cli_rules_option(&r, argv[i], argv[i + 1]))
+                return 2;
+            i++;
+        } else {
+            fprintf(stderr, "arbiter moves: unknown argument \"%s\"\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    ddz_move *buf = malloc(ARB_MAX_MOVES * sizeof *buf);
+    if (!buf) {
+        fprintf(stderr, "arbiter moves: out of memory\n");
+        return 1;
+    }
+    char line[ARB_MAX_LINE];
+    int rc;
+    while ((rc = read_line(stdin, line, sizeof line)) != 0) {
+        if (rc < 0)
+            printf("error: line longer than %d bytes\n", ARB_MAX_LINE);
+        else
+            answer(&r, line, buf, ARB_MAX_MOVES, readings);
+        fflush(stdout);
+    }
+    free(buf);
+    return 0;
+}

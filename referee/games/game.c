@@ -1,0 +1,272 @@
+/* game.c — the game registry and Dou Dizhu's adapter to the generic game
+ * interface (game.h). The adapter is thin: every rule lives in ddz_*.c. */
+#include "game.h"
+#include "ddz.h"
+#include "arb_error.h"
+#include "arb_limits.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static int dz_rules_preset(void *rules, const char *preset) { return ddz_rules_preset(rules, preset); }
+static int dz_rules_set(void *rules, const char *k, const char *v, char *err, size_t n) { return ddz_rules_set(rules, k, v, err, n); }
+static int dz_rules_check(const void *rules, char *err, size_t n) { return ddz_rules_check(rules, err, n); }
+static size_t dz_rules_describe(const void *rules, char *buf, size_t n) { return ddz_rules_describe(rules, buf, n); }
+static int dz_seats(const void *rules) { return ((const ddz_rules *)rules)->players; }
+static int dz_deal(void *state, const void *rules, uint64_t seed) { return ddz_deal_init(state, rules, seed); }
+
+static int dz_team_of(const void *state, int seat)
+{
+    const ddz_state *s = state;
+    if (s->landlord == DDZ_NONE)
+        return -1;
+    return seat == s->landlord ? 0 : 1;
+}
+
+static int dz_to_act(const void *state)
+{
+    const ddz_state *s = state;
+    return s->phase == DDZ_PHASE_OVER ? -1 : s->to_act;
+}
+
+static const uint8_t decision_of_phase[] = {
+    [DDZ_PHASE_BID] = ARB_DEC_BID, [DDZ_PHASE_CALL] = ARB_DEC_CALL,
+    [DDZ_PHASE_ROB] = ARB_DEC_ROB, [DDZ_PHASE_DOUBLE] = ARB_DEC_DOUBLE,
+    [DDZ_PHASE_SHOW] = ARB_DEC_SHOW, [DDZ_PHASE_CLAIM] = ARB_DEC_CLAIM,
+    [DDZ_PHASE_PLAY] = ARB_DEC_PLAY, [DDZ_PHASE_OVER] = ARB_DEC_NONE,
+};
+
+static arb_decision dz_decision(const void *state)
+{
+    return (arb_decision)decision_of_phase[((const ddz_state *)state)->phase];
+}
+
+static int phase_of_decision(int d)
+{
+    for (int p = 0; p <= DDZ_PHASE_OVER; p++)
+        if (decision_of_phase[p] == d)
+            return p;
+    return -1;
+}
+
+static void move_to_action(const ddz_move *m, arb_action *a)
+{
+    memset(a, 0, sizeof *a);
+    a->decision = ARB_DEC_PLAY;
+    a->kind = m->kind;
+    a->rank = m->rank;
+    a->len = m->len;
+    a->ncards = m->ncards;
+    a->cards[0] = m->cards;
+    a->primary[0] = ddz_move_primary(m);
+}
+
+static int dz_legal(const void *state, arb_action *out, size_t cap)
+{
+    const ddz_state *s = state;
+    if (s->phase == DDZ_PHASE_OVER)
+        return 0;
+    if (s->phase != DDZ_PHASE_PLAY) {
+        int8_t vals[16];
+        int n = ddz_values(s, vals, sizeof vals);
+        if (n < 0 || (size_t)n > cap)
+            return n < 0 ? n : ARB_ENOSPC;
+        for (int i = 0; i < n; i++) {
+            memset(&out[i], 0, sizeof out[i]);
+            out[i].decision = decision_of_phase[s->phase];
+            out[i].value = vals[i];
+        }
+        return n;
+    }
+    /* Plays are enumerated in chunks through a stack buffer, so the caller's
+     * array of the larger generic actions is the only storage needed. */
+    enum { CHUNK = 2048 };
+    ddz_move moves[CHUNK];
+    int n = ddz_plays(s, moves, CHUNK);
+    if (n == ARB_ENOSPC)
+        return ARB_ENOSPC;   /* positions this large go through ddz_plays */
+    if (n < 0)
+        return n;
+    if ((size_t)n > cap)
+        return ARB_ENOSPC;
+    for (int i = 0; i < n; i++)
+        move_to_action(&moves[i], &out[i]);
+    return n;
+}
+
+static void to_ddz_action(const ddz_state *s, const arb_action *a, ddz_action *d)
+{
+    memset(d, 0, sizeof *d);
+    int p = phase_of_decision(a->decision);
+    d->phase = (uint8_t)(p < 0 ? DDZ_PHASE_OVER : p);
+    d->value = a->value;
+    d->move.cards = a->cards[0];
+    d->move.kind = a->kind;
+    d->move.rank = a->rank;
+    d->move.len = a->len;
+    d->move.ncards = a->ncards;
+    d->primary = a->primary[0];
+    (void)s;
+}
+
+static void from_ddz_action(const ddz_action *d, arb_action *a)
+{
+    if (d->phase == DDZ_PHASE_PLAY) {
+        move_to_action(&d->move, a);
+        return;
+    }
+    memset(a, 0, sizeof *a);
+    a->decision = decision_of_phase[d->phase];
+    a->value = d->value;
+}
+
+static int dz_check(const void *state, const arb_action *a, arb_action *fixed, char *why, size_t whylen)
+{
+    ddz_action d, f;
+    to_ddz_action(state, a, &d);
+    int rc = ddz_check(state, &d, &f, why, whylen);
+    if (rc == 0)
+        from_ddz_action(&f, fixed);
+    return rc;
+}
+
+static int dz_apply(void *state, const arb_action *a)
+{
+    ddz_action d;
+    to_ddz_action(state, a, &d);
+    return ddz_apply(state, &d);
+}
+
+static bool dz_over(const void *state) { return ((const ddz_state *)state)->phase == DDZ_PHASE_OVER; }
+
+static int dz_score(const void *state, int64_t *scores, int nseats)
+{
+    int64_t sc[DDZ_MAX_SEATS];
+    int rc = ddz_scores(state, sc);
+    for (int i = 0; i < nseats && i < DDZ_MAX_SEATS; i++)
+        scores[i] = sc[i];
+    return rc;
+}
+
+/* Action text: "pass", "play CARDS", "bid N", "call", "rob", "double",
+ * "show", "claim", "no" (decline a value decision). docs/rules/notation.md. */
+static int dz_parse_action(const void *state, const char *text, arb_action *a, char *err, size_t errlen)
+{
+    const ddz_state *s = state;
+    memset(a, 0, sizeof *a);
+    a->decision = decision_of_phase[s->phase];
+    if (strlen(text) > ARB_MAX_PLAY_TEXT) {
+        snprintf(err, errlen, "action longer than %d bytes", ARB_MAX_PLAY_TEXT);
+        return ARB_ETOOBIG;
+    }
+    if (s->phase == DDZ_PHASE_PLAY) {
+        const char *p = text;
+        if (strncasecmp(p, "play ", 5) == 0)
+            p += 5;
+        ddz_cards cards, primary;
+        int rc = ddz_play_parse(s->rules, p, &cards, &primary);
+        if (rc) {
+            snprintf(err, errlen, "cannot read a play from \"%s\": %s", text, arb_strerror(rc));
+            return rc;
+        }
+        a->cards[0] = cards;
+        a->primary[0] = primary == cards ? 0 : primary;
+        a->ncards = (uint8_t)ddz_total(cards);
+        return 0;
+    }
+    static const char *const yes_words[] = {
+        [DDZ_PHASE_CALL] = "call", [DDZ_PHASE_ROB] = "rob", [DDZ_PHASE_DOUBLE] = "double",
+        [DDZ_PHASE_SHOW] = "show", [DDZ_PHASE_CLAIM] = "claim",
+    };
+    if (strcasecmp(text, "pass") == 0 || strcasecmp(text, "no") == 0) {
+        a->value = 0;
+        return 0;
+    }
+    if (s->phase == DDZ_PHASE_BID) {
+        int v;
+        char tail;
+        if (sscanf(text, "bid %d%c", &v, &tail) == 1 && v >= 0 && v <= 9) {
+            a->value = (int8_t)v;
+            return 0;
+        }
+        snprintf(err, errlen, "expected \"bid N\" or \"pass\", got \"%s\"", text);
+        return ARB_EPARSE;
+    }
+    if (s->phase < sizeof yes_words / sizeof yes_words[0] && yes_words[s->phase]
+        && strcasecmp(text, yes_words[s->phase]) == 0) {
+        a->value = 1;
+        return 0;
+    }
+    snprintf(err, errlen, "expected \"%s\" or \"pass\", got \"%s\"",
+             s->phase < sizeof yes_words / sizeof yes_words[0] && yes_words[s->phase]
+                 ? yes_words[s->phase] : "?", text);
+    return ARB_EPARSE;
+}
+
+static int dz_format_action(const void *state, const arb_action *a, char *buf, size_t len)
+{
+    (void)state;
+    static const char *const yes_words[] = {
+        [ARB_DEC_CALL] = "call", [ARB_DEC_ROB] = "rob", [ARB_DEC_DOUBLE] = "double",
+        [ARB_DEC_SHOW] = "show", [ARB_DEC_CLAIM] = "claim",
+    };
+    switch (a->decision) {
+    case ARB_DEC_PLAY: {
+        ddz_move m = {a->cards[0], a->kind, a->rank, a->len, a->ncards, 0};
+        if (a->cards[0] == 0)
+            return snprintf(buf, len, "pass");
+        if (len < 6)
+            return ARB_ENOSPC;
+        memcpy(buf, "play ", 5);
+        return 5 + ddz_move_format_reading(&m, buf + 5, len - 5);
+    }
+    case ARB_DEC_BID:
+        return a->value ? snprintf(buf, len, "bid %d", a->value) : snprintf(buf, len, "pass");
+    case ARB_DEC_CALL: case ARB_DEC_ROB: case ARB_DEC_DOUBLE: case ARB_DEC_SHOW: case ARB_DEC_CLAIM:
+        return snprintf(buf, len, "%s", a->value ? yes_words[a->decision] : "pass");
+    default:
+        return snprintf(buf, len, "none");
+    }
+}
+
+static int dz_format_cards(const uint64_t cards[2], char *buf, size_t len)
+{
+    return ddz_cards_format(cards[0], buf, len);
+}
+
+const arb_game arb_game_doudizhu = {
+    .name = "doudizhu",
+    .title = "Dou Dizhu (斗地主)",
+    .rules_size = sizeof(ddz_rules),
+    .state_size = sizeof(ddz_state),
+    .rules_preset = dz_rules_preset,
+    .rules_set = dz_rules_set,
+    .rules_check = dz_rules_check,
+    .rules_describe = dz_rules_describe,
+    .seats = dz_seats,
+    .team_of = dz_team_of,
+    .deal = dz_deal,
+    .to_act = dz_to_act,
+    .decision = dz_decision,
+    .legal = dz_legal,
+    .check = dz_check,
+    .apply = dz_apply,
+    .over = dz_over,
+    .score = dz_score,
+    .parse_action = dz_parse_action,
+    .format_action = dz_format_action,
+    .format_cards = dz_format_cards,
+};
+
+static const arb_game *const registry[] = {&arb_game_doudizhu, NULL};
+
+const arb_game *const *arb_games(void) { return registry; }
+
+const arb_game *arb_game_find(const char *name)
+{
+    for (size_t i = 0; registry[i]; i++)
+        if (strcmp(registry[i]->name, name) == 0)
+            return registry[i];
+    return NULL;
+}
