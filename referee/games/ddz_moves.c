@@ -227,6 +227,10 @@ static void kick_leaf(kick_ctx *k, ddz_cards acc)
             return;
     }
     ddz_cards all = k->prim + acc;
+    /* 222 + a joker is the small-three bomb, never a trio with a kicker (DDZ-31). */
+    if (r->small_three_bomb && k->kind == DDZ_TRIO_SOLO && k->lo == DDZ_R2
+        && (acc == DDZ_ONE(DDZ_RB) || acc == DDZ_ONE(DDZ_RR)))
+        return;
     if (r->kicker_same_rank) {
         /* A set of one rank only is a bomb (or a trio), never a kicker play. */
         int distinct = 0;
