@@ -1,0 +1,150 @@
+/* test_common.c — common/: pinned random vectors (computed by an independent
+ * Python implementation of docs/rng.md), bounded draws, shuffles, child seeds,
+ * bounded buffers, error texts, JSON log lines, clocks. */
+#include "arb_buf.h"
+#include "arb_error.h"
+#include "arb_log.h"
+#include "arb_rng.h"
+#include "arb_time.h"
+#include "test_util.h"
+
+#include <string.h>
+#include <unistd.h>
+
+static void test_rng_vectors(void)
+{
+    static const uint64_t v0[5] = {0x99ec5f36cb75f2b4ULL, 0xbf6e1f784956452aULL, 0x1a5f849d4933e6e0ULL,
+                                   0x6aa594f1262d2d2cULL, 0xbba5ad4a1f842e59ULL};
+    static const uint64_t v42[5] = {0x15780b2e0c2ec716ULL, 0x6104d9866d113a7eULL, 0xae17533239e499a1ULL,
+                                    0xecb8ad4703b360a1ULL, 0xfde6dc7fe2ec5e64ULL};
+    arb_rng a, b;
+    arb_rng_seed(&a, 0);
+    arb_rng_seed(&b, 42);
+    for (int i = 0; i < 5; i++) {
+        CHECK(arb_rng_next(&a) == v0[i]);
+        CHECK(arb_rng_next(&b) == v42[i]);
+    }
+    CHECK(arb_seed_child(7, "match/1") == 0x527b194dcd30ee22ULL);
+    CHECK(arb_seed_child(7, "deal/3") == 0x5de32b5a93a7e8c4ULL);
+    CHECK(arb_seed_childn(7, "deal", 3) == arb_seed_child(7, "deal/3"));
+    CHECK(arb_seed_child(7, "deal/3") != arb_seed_child(8, "deal/3"));
+}
+
+static void test_rng_bounded(void)
+{
+    arb_rng r;
+    arb_rng_seed(&r, 1);
+    long counts[6] = {0};
+    const long n = 600000;
+    for (long i = 0; i < n; i++)
+        counts[arb_rng_below(&r, 6)]++;
+    double chi = 0;
+    for (int i = 0; i < 6; i++) {
+        double e = n / 6.0, d = (double)counts[i] - e;
+        chi += d * d / e;
+    }
+    CHECKF(chi < 20.5, "chi-square %.2f with 5 degrees of freedom", chi);  /* p ~ 0.001 */
+    for (int i = 0; i < 100; i++)
+        CHECK(arb_rng_below(&r, 1) == 0);
+    uint8_t items[54], again[54];
+    for (int i = 0; i < 54; i++)
+        items[i] = again[i] = (uint8_t)i;
+    arb_rng s1, s2;
+    arb_rng_seed(&s1, 9);
+    arb_rng_seed(&s2, 9);
+    arb_rng_shuffle_u8(&s1, items, 54);
+    arb_rng_shuffle_u8(&s2, again, 54);
+    CHECK(memcmp(items, again, 54) == 0);
+    int seen[54] = {0}, moved = 0;
+    for (int i = 0; i < 54; i++) {
+        seen[items[i]]++;
+        moved += items[i] != i;
+    }
+    int perm = 1;
+    for (int i = 0; i < 54; i++)
+        perm &= seen[i] == 1;
+    CHECK(perm);
+    CHECK(moved > 40);
+}
+
+static void test_buf(void)
+{
+    arb_buf b;
+    arb_buf_init(&b, 10);
+    CHECK(strcmp(arb_buf_str(&b), "") == 0);
+    CHECK(arb_buf_puts(&b, "hello") == 0);
+    CHECK(arb_buf_printf(&b, "%d", 1234) == 0);
+    CHECK(strcmp(arb_buf_str(&b), "hello1234") == 0);
+    CHECK(arb_buf_puts(&b, "xy") == ARB_ETOOBIG);
+    CHECK(strcmp(arb_buf_str(&b), "hello1234") == 0 && b.len == 9);
+    CHECK(arb_buf_putc(&b, '!') == 0 && b.len == 10);
+    CHECK(arb_buf_putc(&b, '!') == ARB_ETOOBIG);
+    arb_buf_reset(&b);
+    CHECK(b.len == 0 && strcmp(arb_buf_str(&b), "") == 0);
+    arb_buf_release(&b);
+    arb_buf_init(&b, 0);
+    for (int i = 0; i < 1000; i++)
+        CHECK(arb_buf_printf(&b, "%04d", i) == 0);
+    CHECK(b.len == 4000);
+    arb_buf_release(&b);
+}
+
+static void test_errors(void)
+{
+    int codes[] = {ARB_OK, ARB_EINVAL, ARB_ENOMEM, ARB_ENOSPC, ARB_ERANGE, ARB_EPARSE, ARB_EILLEGAL,
+                   ARB_ESTATE, ARB_EIO, ARB_ETIMEOUT, ARB_ENOTFOUND, ARB_EUNSUPPORTED, ARB_ETOOBIG,
+                   ARB_ECORRUPT};
+    int n = (int)(sizeof codes / sizeof codes[0]);
+    for (int i = 0; i < n; i++) {
+        CHECK(strlen(arb_strerror(codes[i])) > 0);
+        CHECK(strcmp(arb_errname(codes[i]), "EUNKNOWN") != 0);
+        for (int j = 0; j < i; j++)
+            CHECK(strcmp(arb_errname(codes[i]), arb_errname(codes[j])) != 0);
+    }
+    CHECK(strcmp(arb_errname(-999), "EUNKNOWN") == 0);
+}
+
+static void test_log_json(void)
+{
+    int fds[2];
+    CHECK(pipe(fds) == 0);
+    int saved = dup(2);
+    dup2(fds[1], 2);
+    arb_log_setup(ARB_LOG_INFO, ARB_LOG_JSON);
+    arb_debug("test", "hidden");
+    arb_info("seat", "bot \"a\"\nsaid\x01 hi");
+    dup2(saved, 2);
+    close(saved);
+    close(fds[1]);
+    char line[512] = "";
+    ssize_t n = read(fds[0], line, sizeof line - 1);
+    close(fds[0]);
+    line[n > 0 ? n : 0] = 0;
+    CHECKF(strstr(line, "\"level\":\"info\",\"sub\":\"seat\",\"msg\":\"bot \\\"a\\\"\\nsaid\\u0001 hi\"}\n") != NULL,
+           "got %s", line);
+    CHECK(strncmp(line, "{\"ts\":\"", 7) == 0);
+    CHECK(strstr(line, "hidden") == NULL);
+    arb_log_level lv;
+    CHECK(arb_log_level_parse("warn", &lv) == 0 && lv == ARB_LOG_WARN);
+    CHECK(arb_log_level_parse("loud", &lv) == ARB_EINVAL);
+}
+
+static void test_time(void)
+{
+    uint64_t a = arb_now_ns(), b = arb_now_ns();
+    CHECK(b >= a);
+    char ts[32];
+    arb_wall_iso8601(ts, sizeof ts);
+    CHECK(strlen(ts) == 24 && ts[23] == 'Z' && ts[10] == 'T');
+}
+
+int main(void)
+{
+    test_rng_vectors();
+    test_rng_bounded();
+    test_buf();
+    test_errors();
+    test_log_json();
+    test_time();
+    return TEST_DONE("common");
+}
