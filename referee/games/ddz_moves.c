@@ -165,6 +165,7 @@ typedef struct gen {
     size_t    cap, n;
     int       err;
     bool      protect;   /* split_bomb off and the hand holds a bomb */
+    uint16_t  mask[5];   /* mask[w]: bit x set when the hand holds >= w of rank x */
 } gen;
 
 /* Does a play break up a bomb or the rocket held in hand (DDZ-28)? */
@@ -183,7 +184,7 @@ static bool splits_bomb(const gen *g, ddz_cards m)
     return rocket && jm && jm != jh;
 }
 
-static inline void emit(gen *g, ddz_cards cards, int kind, int rank, int len)
+static inline void emitn(gen *g, ddz_cards cards, int kind, int rank, int len, int ncards)
 {
     if (g->protect && splits_bomb(g, cards))
         return;
@@ -196,9 +197,18 @@ static inline void emit(gen *g, ddz_cards cards, int kind, int rank, int len)
     m->kind = (uint8_t)kind;
     m->rank = (uint8_t)rank;
     m->len = (uint8_t)len;
-    m->ncards = (uint8_t)ddz_total(cards);
+    m->ncards = (uint8_t)ncards;
     m->reserved = 0;
 }
+
+static inline void emit(gen *g, ddz_cards cards, int kind, int rank, int len)
+{
+    emitn(g, cards, kind, rank, len, (int)ddz_total(cards));
+}
+
+/* Lowest set bit of a rank mask, and the mask without it. */
+#define FOR_BITS(x, m, body) for (unsigned x##_bits = (m); x##_bits; x##_bits &= x##_bits - 1) { \
+        int x = __builtin_ctz(x##_bits); body }
 
 typedef struct kick_ctx {
     gen      *g;
@@ -335,14 +345,32 @@ static void gen_kind(gen *g, int kind, int minlen, int maxlen, int above)
         return;
     if (!f->chain) {
         int top = kind == DDZ_SOLO ? DDZ_RR : DDZ_R2;
-        for (int x = above + 1; x <= top; x++) {
-            if (g->c[x] < w)
-                continue;
-            ddz_cards prim = (ddz_cards)w << (4 * x);
-            if (f->kick)
-                gen_kickers(g, kind, prim, x, x);
-            else
-                emit(g, prim, kind, x, 1);
+        unsigned below = above < 0 ? 0u : (2u << above) - 1;
+        unsigned ranks = g->mask[w] & ((2u << top) - 1) & ~below;
+        /* Fast path for one kicker unit (trio + solo, trio + pair): the
+         * kicker candidates are a rank mask, no recursion needed. */
+        bool fast = f->kick && f->per == 1 && !r->kicker_same_rank
+            && !(f->kick == 2 && r->packs == 2 && r->joker_pair && r->joker_pair_kicker);
+        if (fast) {
+            unsigned cand = f->kick == 1 ? g->mask[1] : g->mask[2] & 0x1fffu;
+            int n = w + f->kick;
+            FOR_BITS(x, ranks, {
+                ddz_cards prim = (ddz_cards)w << (4 * x);
+                unsigned kc = cand & ~(1u << x);
+                if (x == DDZ_R2 && f->kick == 1 && r->small_three_bomb)
+                    kc &= ~(3u << DDZ_RB);   /* 222+joker is a bomb (DDZ-31) */
+                FOR_BITS(k, kc, {
+                    emitn(g, prim + ((ddz_cards)f->kick << (4 * k)), kind, x, 1, n);
+                })
+            })
+        } else {
+            FOR_BITS(x, ranks, {
+                ddz_cards prim = (ddz_cards)w << (4 * x);
+                if (f->kick)
+                    gen_kickers(g, kind, prim, x, x);
+                else
+                    emitn(g, prim, kind, x, 1, w);
+            })
         }
         if (kind == DDZ_PAIR && r->packs == 2 && r->joker_pair) {
             /* Two packs: BB < BR < RR, all above a pair of 2s (DDZ-24). */
@@ -360,9 +388,15 @@ static void gen_kind(gen *g, int kind, int minlen, int maxlen, int above)
         minlen = r->kind[kind].min_len;
     if (maxlen > r->kind[kind].max_len)
         maxlen = r->kind[kind].max_len;
+    unsigned run = g->mask[w] & 0xfffu;   /* chains use 3..A only */
     for (int s = above + 1; s <= DDZ_RA; s++) {
+        if (!(run >> s & 1))
+            continue;
+        /* Skip starts whose run is too short to reach minlen. */
+        if (((~run >> s) & ((1u << minlen) - 1)) != 0)
+            continue;
         ddz_cards prim = 0;
-        for (int e = s; e <= DDZ_RA && g->c[e] >= w; e++) {
+        for (int e = s; e <= DDZ_RA && (run >> e & 1); e++) {
             int len = e - s + 1;
             prim += (ddz_cards)w << (4 * e);
             if (len < minlen)
@@ -372,7 +406,7 @@ static void gen_kind(gen *g, int kind, int minlen, int maxlen, int above)
             if (f->kick)
                 gen_kickers(g, kind, prim, s, e);
             else
-                emit(g, prim, kind, s, len);
+                emitn(g, prim, kind, s, len, w * len);
         }
     }
 }
@@ -388,13 +422,15 @@ static void gen_bombs(gen *g, int above)
         if (g->c[DDZ_RR])
             emit(g, 3 * DDZ_ONE(DDZ_R2) + DDZ_ONE(DDZ_RR), DDZ_BOMB, 0, 4);
     }
+    if (!(g->mask[4] & 0x1fffu))
+        return;
     int maxsize = r->packs == 1 ? 4 : 8;
     for (int size = 4; size <= maxsize; size++)
-        for (int x = 0; x <= DDZ_R2; x++) {
+        FOR_BITS(x, g->mask[4] & 0x1fffu, {
             int power = 1 + (size - 4) * 13 + x;
             if (g->c[x] >= size && power > above)
-                emit(g, (ddz_cards)size << (4 * x), DDZ_BOMB, power, size);
-        }
+                emitn(g, (ddz_cards)size << (4 * x), DDZ_BOMB, power, size, size);
+        })
 }
 
 static void gen_rocket(gen *g)
@@ -415,8 +451,13 @@ static void gen_init(gen *g, const ddz_rules *r, ddz_cards hand, ddz_move *out, 
     g->n = 0;
     g->err = 0;
     g->protect = false;
-    for (int x = 0; x < DDZ_NRANKS; x++)
-        g->c[x] = (uint8_t)NIB(hand, x);
+    memset(g->mask, 0, sizeof g->mask);
+    for (int x = 0; x < DDZ_NRANKS; x++) {
+        unsigned k = NIB(hand, x);
+        g->c[x] = (uint8_t)k;
+        for (unsigned w = 1; w <= 4 && w <= k; w++)
+            g->mask[w] |= (uint16_t)(1u << x);
+    }
     if (!r->split_bomb) {
         for (int x = 0; x <= DDZ_R2; x++)
             g->protect |= g->c[x] >= 4;
