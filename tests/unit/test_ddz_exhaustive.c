@@ -160,8 +160,8 @@ int main(int argc, char **argv)
     }
     /* Everything optional on, and bombs protected. */
     const char *variants[] = {
-        "shuttle=true,shuttle_solo=true,shuttle_pair=true,kicker_same_rank=true,kicker_bomb=true,"
-        "kicker_both_jokers=true,pair_kickers_same=true,small_three_bomb=true",
+        ("shuttle=true,shuttle_solo=true,shuttle_pair=true,kicker_same_rank=true,kicker_bomb=true,"
+         "kicker_both_jokers=true,pair_kickers_same=true,small_three_bomb=true"),
         "split_bomb=false,airplane_solo_repeat=false,four_solo_pair=false,kicker_trio_adjacent=false",
         "split_bomb=false,small_three_bomb=true,chain.min=3,chain.max=7,airplane.max=2",
     };
