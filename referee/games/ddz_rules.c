@@ -211,29 +211,26 @@ static const opt options[] = {
 
 #define NOPTS (sizeof options / sizeof options[0])
 
-/* Option names including the per-kind ones, built once into a static table
- * of string literals (no allocation). */
-static const char *const kind_option_names[] = {
+/* Every option name, for error suggestions and `arbiter rules`. Kept in
+ * step with options[] by the unit test that sets each name. */
+static const char *const all_names[] = {
+    "players", "packs", "hand_size", "kitty_size", "kicker_same_rank", "airplane_solo_repeat",
+    "four_solo_pair", "pair_kickers_same", "kicker_both_jokers", "kicker_bomb",
+    "kicker_trio_adjacent", "joker_pair", "joker_pair_kicker", "split_bomb", "small_three_bomb",
+    "compare", "bidding", "first_bidder", "bid_continue", "max_bid", "rob_stake",
+    "fixed_landlord", "redeal_limit", "exhausted", "base_stake", "bomb_mult", "spring_mult",
+    "show_mult", "doubling", "four_jokers_claim",
     "solo", "pair", "trio", "trio_solo", "trio_pair", "chain", "chain.min", "chain.max",
     "pair_chain", "pair_chain.min", "pair_chain.max", "airplane", "airplane.min", "airplane.max",
     "airplane_solo", "airplane_solo.min", "airplane_solo.max", "airplane_pair",
     "airplane_pair.min", "airplane_pair.max", "four_two_solo", "four_two_pair",
     "shuttle", "shuttle.min", "shuttle.max", "shuttle_solo", "shuttle_solo.min",
     "shuttle_solo.max", "shuttle_pair", "shuttle_pair.min", "shuttle_pair.max",
+    NULL,
 };
-
-static const char *all_names[NOPTS + sizeof kind_option_names / sizeof kind_option_names[0] + 1];
 
 const char *const *ddz_rules_options(void)
 {
-    if (!all_names[0]) {
-        size_t n = 0;
-        for (size_t i = 0; i < NOPTS; i++)
-            all_names[n++] = options[i].name;
-        for (size_t i = 0; i < sizeof kind_option_names / sizeof kind_option_names[0]; i++)
-            all_names[n++] = kind_option_names[i];
-        all_names[n] = NULL;
-    }
     return all_names;
 }
 

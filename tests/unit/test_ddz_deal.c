@@ -336,6 +336,34 @@ static void test_pinned_deal(void)
     CHECKF(strcmp(h, PINNED_SEED7_SEAT0) == 0, "seed 7 seat 0 holds %s", h);
 }
 
+/* Every listed option name is settable; bad names and values explain themselves. */
+static void test_options(void)
+{
+    const char *const *names = ddz_rules_options();
+    int n = 0;
+    for (; names[n]; n++) {
+        ddz_rules r;
+        char err[256] = "";
+        ddz_rules_preset(&r, "standard");
+        static const char *const tries[] = {"true", "3", "2", "score", "standard", "from1", "force", "random"};
+        int rc = ARB_ENOTFOUND;
+        for (size_t t = 0; t < sizeof tries / sizeof tries[0] && rc; t++)
+            rc = ddz_rules_set(&r, names[n], tries[t], err, sizeof err);
+        CHECKF(rc == 0, "option %s cannot be set: %s", names[n], err);
+    }
+    CHECK(n >= 60);
+    ddz_rules r;
+    char err[256];
+    ddz_rules_preset(&r, "standard");
+    CHECK(ddz_rules_set(&r, "kiker_bomb", "true", err, sizeof err) == ARB_ENOTFOUND);
+    CHECKF(strstr(err, "did you mean \"kicker_bomb\"") != NULL, "%s", err);
+    CHECK(ddz_rules_set(&r, "max_bid", "99", err, sizeof err) == ARB_ERANGE);
+    CHECK(ddz_rules_set(&r, "bidding", "auction", err, sizeof err) == ARB_EINVAL);
+    CHECKF(strstr(err, "score, call-rob, fixed") != NULL, "%s", err);
+    CHECK(ddz_rules_set_list(&r, "players=4", err, sizeof err) != 0);   /* one pack for four */
+    CHECK(ddz_rules_preset(&r, "nonesuch") == ARB_ENOTFOUND);
+}
+
 int main(int argc, char **argv)
 {
     long deals = argc > 1 ? atol(argv[1]) : 100000;
@@ -346,6 +374,7 @@ int main(int argc, char **argv)
     test_bidding_modes();
     test_multipliers();
     test_pinned_deal();
+    test_options();
     properties("standard", deals, NULL);
     properties("rlcard", deals, NULL);
     properties("douzero", deals, NULL);
