@@ -37,7 +37,7 @@ static void observe(const ddz_state *s, int seat, const ddz_action *a, void *ctx
         printf("  %s %s %s\n", seat_name(s, seat), a->value ? "does" : "does not", ddz_phase_name(a->phase));
         break;
     case DDZ_PHASE_PLAY:
-        ddz_move_format_reading(&a->move, text, sizeof text);
+        ddz_move_format_w(&a->move, s->wild_ranks, text, sizeof text);
         ddz_cards_format(s->hand[seat], hand, sizeof hand);
         if (a->move.kind == DDZ_PASS)
             printf("  %-6s pass\n", seat_name(s, seat));
@@ -53,6 +53,13 @@ static void observe(const ddz_state *s, int seat, const ddz_action *a, void *ctx
         ddz_cards_format(s->kitty, text, sizeof text);
         printf("  landlord %s, stake %" PRId64 ", kitty %s shown to all\n",
                seat_name(s, s->landlord), ddz_stake(s), text);
+        if (s->wild_ranks) {
+            printf("  wild:");
+            for (int x = 0; x <= DDZ_R2; x++)
+                if (s->wild_ranks >> x & 1)
+                    printf(" %c", ddz_rank_chars[x]);
+            printf("\n");
+        }
     }
 }
 

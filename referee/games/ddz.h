@@ -70,12 +70,16 @@ typedef enum ddz_kind {
  * airplane, fours of a shuttle; 1 otherwise; the size of an n-of-a-kind
  * bomb). Two readings of the same kind and len compare by rank alone. */
 typedef struct ddz_move {
-    ddz_cards cards;
+    ddz_cards cards;     /* the cards played */
     uint8_t   kind;
     uint8_t   rank;
     uint8_t   len;
     uint8_t   ncards;
-    uint32_t  reserved;  /* zero */
+    /* Wild cards (DDZ-80..): the ranks the play's wild cards stand for, in
+     * ascending order, one nibble each (rank + 1), low nibble first; 0 when
+     * the play holds no wild card. The reading is that of the represented
+     * cards (ddz_move_represented). */
+    uint32_t  subst;
 } ddz_move;
 
 /* ---- Rules ------------------------------------------------------------- */
@@ -157,6 +161,7 @@ typedef struct ddz_rules {
     uint8_t  show_mult;      /* landlord may show the hand: multiplier; 0 = off */
     bool     doubling;       /* each player may double before play */
     bool     four_jokers_claim; /* two packs: landlord with BBRR may claim the deal */
+    uint8_t  wild;           /* wild ranks (赖子): 0, 1 (drawn after the landlord), 2 (one before bidding too) */
 } ddz_rules;
 
 /* Fill `r` with a named preset: "standard", "rlcard", "douzero",
@@ -230,6 +235,30 @@ int ddz_validate(const ddz_rules *r, ddz_cards hand, const ddz_move *prev,
                  ddz_cards cards, ddz_cards primary, ddz_move *chosen,
                  char *why, size_t whylen);
 
+/* ---- Wild cards (ddz_wild.c; DDZ-80..89) ----------------------------- */
+
+/* The cards a play stands for: its natural cards plus the ranks its wild
+ * cards represent. Equal to m->cards when m->subst is 0. */
+ddz_cards ddz_move_represented(const ddz_move *m, uint16_t wild_ranks);
+/* Leads, follows and validation in a game with wild ranks; with
+ * wild_ranks == 0 they are exactly ddz_leads, ddz_follows, ddz_validate.
+ * Each distinct set of cards played appears once, with the best (lead) or
+ * strongest beating (follow) reading over every way its wild cards can be
+ * read. `represented` names what the wild cards stand for (0 = any). */
+int ddz_leads_w(const ddz_rules *r, uint16_t wild_ranks, ddz_cards hand, ddz_move *out, size_t cap);
+int ddz_follows_w(const ddz_rules *r, uint16_t wild_ranks, ddz_cards hand, const ddz_move *prev,
+                  ddz_move *out, size_t cap);
+int ddz_validate_w(const ddz_rules *r, uint16_t wild_ranks, ddz_cards hand, const ddz_move *prev,
+                   ddz_cards cards, ddz_cards represented, ddz_cards primary, ddz_move *chosen,
+                   char *why, size_t whylen);
+/* Print "ACTUAL=REPRESENTED" with the reading ("3377=333+7") for a play with
+ * wild cards, else as ddz_move_format_reading. */
+int ddz_move_format_w(const ddz_move *m, uint16_t wild_ranks, char *buf, size_t len);
+/* Parse "ACTUAL" or "ACTUAL=REPRESENTED" (the represented part may name its
+ * reading with '+'). *represented is 0 when not given. */
+int ddz_play_parse_w(const ddz_rules *r, const char *text, ddz_cards *cards,
+                     ddz_cards *represented, ddz_cards *primary);
+
 /* ---- A deal (ddz_deal.c) ------------------------------------------------ */
 
 typedef enum ddz_phase {
@@ -250,6 +279,7 @@ typedef struct ddz_action {
     int8_t    value;
     ddz_move  move;
     ddz_cards primary;  /* a play's named primary part; 0 = default reading */
+    ddz_cards represented; /* wild games: the cards the play stands for; 0 = any */
 } ddz_action;
 
 #define DDZ_MAX_SEATS 4
@@ -271,6 +301,7 @@ typedef struct ddz_state {
     bool     voided;         /* ended void (DDZ_EXHAUST_VOID) */
     bool     shown;          /* the landlord showed the hand */
     uint8_t  faceup_card;    /* card id turned up (DDZ_FIRST_FACEUP), else DDZ_NONE */
+    uint16_t wild_ranks;     /* bit x: rank x is wild (DDZ-80), 0 without wild cards */
     uint8_t  deck[DDZ_MAX_CARDS]; /* card ids in dealing order (see ddz_card_id) */
     ddz_cards dealt[DDZ_MAX_SEATS]; /* hands as dealt, before the kitty */
     ddz_cards hand[DDZ_MAX_SEATS];  /* cards in hand now */

@@ -88,9 +88,26 @@ static void after_doubling(ddz_state *s)
     }
 }
 
+/* Draw a wild rank 3..2 not yet wild (DDZ-80) from the deal's stream
+ * arb_seed_childn(seed, label, redeals). */
+static void draw_wild(ddz_state *s, const char *label)
+{
+    arb_rng rng;
+    arb_rng_seed(&rng, arb_seed_childn(s->seed, label, s->redeals));
+    int free_ranks = 13 - __builtin_popcount(s->wild_ranks);
+    int k = (int)arb_rng_below(&rng, (uint64_t)free_ranks);
+    for (int x = 0; x <= DDZ_R2; x++)
+        if (!(s->wild_ranks >> x & 1) && k-- == 0) {
+            s->wild_ranks |= (uint16_t)(1u << x);
+            return;
+        }
+}
+
 /* The landlord is known: take the kitty (shown to all, DDZ-45). */
 static void set_landlord(ddz_state *s, uint8_t seat)
 {
+    if (s->rules->wild)
+        draw_wild(s, "wild-after");
     s->landlord = seat;
     s->hand[seat] += s->kitty;
     s->turns = 0;
@@ -154,6 +171,9 @@ static void shuffle_and_deal(ddz_state *s)
     }
     memcpy(s->dealt, s->hand, sizeof s->hand);
     s->faceup_card = DDZ_NONE;
+    s->wild_ranks = 0;
+    if (r->wild == 2)
+        draw_wild(s, "wild-before");
     switch (r->first_bidder) {
     case DDZ_FIRST_FACEUP: {
         /* The turned card is always one that reaches a player (DDZ-41). */
@@ -251,8 +271,8 @@ int ddz_plays(const ddz_state *s, ddz_move *out, size_t cap)
         return ARB_ESTATE;
     ddz_cards hand = s->hand[s->to_act];
     const ddz_move *prev = ddz_to_beat(s);
-    return prev ? ddz_follows(s->rules, hand, prev, out, cap)
-                : ddz_leads(s->rules, hand, out, cap);
+    return prev ? ddz_follows_w(s->rules, s->wild_ranks, hand, prev, out, cap)
+                : ddz_leads_w(s->rules, s->wild_ranks, hand, out, cap);
 }
 
 int ddz_check(const ddz_state *s, const ddz_action *a, ddz_action *fixed, char *why, size_t whylen)
@@ -269,8 +289,8 @@ int ddz_check(const ddz_state *s, const ddz_action *a, ddz_action *fixed, char *
     }
     *fixed = *a;
     if (s->phase == DDZ_PHASE_PLAY) {
-        int rc = ddz_validate(s->rules, s->hand[s->to_act], ddz_to_beat(s), a->move.cards,
-                              a->primary, &fixed->move, why, whylen);
+        int rc = ddz_validate_w(s->rules, s->wild_ranks, s->hand[s->to_act], ddz_to_beat(s),
+                                a->move.cards, a->represented, a->primary, &fixed->move, why, whylen);
         fixed->value = 0;
         return rc;
     }
@@ -280,6 +300,7 @@ int ddz_check(const ddz_state *s, const ddz_action *a, ddz_action *fixed, char *
         if (vals[i] == a->value) {
             fixed->move = (ddz_move){0, DDZ_PASS, 0, 0, 0, 0};
             fixed->primary = 0;
+            fixed->represented = 0;
             return 0;
         }
     if (why && whylen) {

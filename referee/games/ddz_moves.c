@@ -169,6 +169,7 @@ typedef struct gen {
 } gen;
 
 /* Does a play break up a bomb or the rocket held in hand (DDZ-28)? */
+bool ddz__splits_bomb(const ddz_rules *r, ddz_cards hand, ddz_cards play);
 static bool splits_bomb(const gen *g, ddz_cards m)
 {
     unsigned bombsize = 4;
@@ -198,7 +199,7 @@ static inline void emitn(gen *g, ddz_cards cards, int kind, int rank, int len, i
     m->rank = (uint8_t)rank;
     m->len = (uint8_t)len;
     m->ncards = (uint8_t)ncards;
-    m->reserved = 0;
+    m->subst = 0;
 }
 
 static inline void emit(gen *g, ddz_cards cards, int kind, int rank, int len)
@@ -730,6 +731,8 @@ static bool len_ok(const ddz_rules *r, int kind, int len)
 }
 
 /* Internal classifier: every reading under the rules, in no order. */
+int ddz__classify_raw(const ddz_rules *r, ddz_cards cards, ddz_move *out, size_t cap);
+bool ddz__better(const ddz_move *a, const ddz_move *b);
 static void classify(const ddz_rules *r, ddz_cards cards, readings *rd)
 {
     uint8_t c[DDZ_NRANKS];
@@ -933,4 +936,26 @@ int ddz_validate(const ddz_rules *r, ddz_cards hand, const ddz_move *prev,
     }
     *chosen = douzero ? dz_detect(cards) : *best;
     return 0;
+}
+
+/* ---- Internals shared with ddz_wild.c --------------------------------------- */
+
+bool ddz__splits_bomb(const ddz_rules *r, ddz_cards hand, ddz_cards play)
+{
+    gen g;
+    gen_init(&g, r, hand, NULL, 0);
+    return g.protect && splits_bomb(&g, play);
+}
+
+/* Every reading of `cards`, unsorted, ignoring the compare mode. */
+int ddz__classify_raw(const ddz_rules *r, ddz_cards cards, ddz_move *out, size_t cap)
+{
+    readings rd = {out, cap, 0};
+    classify(r, cards, &rd);
+    return rd.n > cap ? ARB_ENOSPC : (int)rd.n;
+}
+
+bool ddz__better(const ddz_move *a, const ddz_move *b)
+{
+    return better(a, b);
 }

@@ -206,6 +206,7 @@ static const opt options[] = {
     {"show_mult", OPT_U8, O(show_mult), 0, 10, NULL, "show-hand multiplier, 0 = no showing"},
     {"doubling", OPT_BOOL, O(doubling), 0, 1, NULL, "each player may double before play"},
     {"four_jokers_claim", OPT_BOOL, O(four_jokers_claim), 0, 1, NULL, "landlord with four jokers may claim the deal"},
+    {"wild", OPT_U8, O(wild), 0, 2, NULL, "wild ranks: 0, 1 (after the landlord), 2 (one more before bidding)"},
 };
 #undef O
 
@@ -219,7 +220,7 @@ static const char *const all_names[] = {
     "kicker_trio_adjacent", "joker_pair", "joker_pair_kicker", "split_bomb", "small_three_bomb",
     "compare", "bidding", "first_bidder", "bid_continue", "max_bid", "rob_stake",
     "fixed_landlord", "redeal_limit", "exhausted", "base_stake", "bomb_mult", "spring_mult",
-    "show_mult", "doubling", "four_jokers_claim",
+    "show_mult", "doubling", "four_jokers_claim", "wild",
     "solo", "pair", "trio", "trio_solo", "trio_pair", "chain", "chain.min", "chain.max",
     "pair_chain", "pair_chain.min", "pair_chain.max", "airplane", "airplane.min", "airplane.max",
     "airplane_solo", "airplane_solo.min", "airplane_solo.max", "airplane_pair",
@@ -453,6 +454,10 @@ int ddz_rules_check(const ddz_rules *r, char *err, size_t errlen)
             snprintf(err, errlen, "%s: length range %u..%u is empty", kind_names[k], kr->min_len, kr->max_len);
             return ARB_ERANGE;
         }
+    }
+    if (r->wild && (r->packs != 1 || r->compare != DDZ_COMPARE_STANDARD)) {
+        snprintf(err, errlen, "wild cards are defined for one pack and compare=standard");
+        return ARB_EINVAL;
     }
     if (r->bidding == DDZ_BID_FIXED && r->fixed_landlord >= r->players) {
         snprintf(err, errlen, "fixed_landlord %u is not a seat (0..%u)", r->fixed_landlord, r->players - 1u);

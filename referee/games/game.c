@@ -50,7 +50,9 @@ static int phase_of_decision(int d)
     return -1;
 }
 
-static void move_to_action(const ddz_move *m, arb_action *a)
+/* A play as a generic action: cards[0] the cards played, cards[1] what they
+ * stand for when wild cards are read as other ranks (0 otherwise). */
+static void move_to_action(const ddz_state *s, const ddz_move *m, arb_action *a)
 {
     memset(a, 0, sizeof *a);
     a->decision = ARB_DEC_PLAY;
@@ -59,6 +61,7 @@ static void move_to_action(const ddz_move *m, arb_action *a)
     a->len = m->len;
     a->ncards = m->ncards;
     a->cards[0] = m->cards;
+    a->cards[1] = m->subst ? ddz_move_represented(m, s->wild_ranks) : 0;
     a->primary[0] = ddz_move_primary(m);
 }
 
@@ -91,7 +94,7 @@ static int dz_legal(const void *state, arb_action *out, size_t cap)
     if ((size_t)n > cap)
         return ARB_ENOSPC;
     for (int i = 0; i < n; i++)
-        move_to_action(&moves[i], &out[i]);
+        move_to_action(s, &moves[i], &out[i]);
     return n;
 }
 
@@ -107,13 +110,14 @@ static void to_ddz_action(const ddz_state *s, const arb_action *a, ddz_action *d
     d->move.len = a->len;
     d->move.ncards = a->ncards;
     d->primary = a->primary[0];
+    d->represented = a->cards[1];
     (void)s;
 }
 
-static void from_ddz_action(const ddz_action *d, arb_action *a)
+static void from_ddz_action(const ddz_state *s, const ddz_action *d, arb_action *a)
 {
     if (d->phase == DDZ_PHASE_PLAY) {
-        move_to_action(&d->move, a);
+        move_to_action(s, &d->move, a);
         return;
     }
     memset(a, 0, sizeof *a);
@@ -127,7 +131,7 @@ static int dz_check(const void *state, const arb_action *a, arb_action *fixed, c
     to_ddz_action(state, a, &d);
     int rc = ddz_check(state, &d, &f, why, whylen);
     if (rc == 0)
-        from_ddz_action(&f, fixed);
+        from_ddz_action(state, &f, fixed);
     return rc;
 }
 
@@ -164,14 +168,15 @@ static int dz_parse_action(const void *state, const char *text, arb_action *a, c
         const char *p = text;
         if (strncasecmp(p, "play ", 5) == 0)
             p += 5;
-        ddz_cards cards, primary;
-        int rc = ddz_play_parse(s->rules, p, &cards, &primary);
+        ddz_cards cards, represented, primary;
+        int rc = ddz_play_parse_w(s->rules, p, &cards, &represented, &primary);
         if (rc) {
             snprintf(err, errlen, "cannot read a play from \"%s\": %s", text, arb_strerror(rc));
             return rc;
         }
         a->cards[0] = cards;
-        a->primary[0] = primary == cards ? 0 : primary;
+        a->cards[1] = represented;
+        a->primary[0] = primary == (represented ? represented : cards) ? 0 : primary;
         a->ncards = (uint8_t)ddz_total(cards);
         return 0;
     }
@@ -206,7 +211,7 @@ static int dz_parse_action(const void *state, const char *text, arb_action *a, c
 
 static int dz_format_action(const void *state, const arb_action *a, char *buf, size_t len)
 {
-    (void)state;
+    const ddz_state *s = state;
     static const char *const yes_words[] = {
         [ARB_DEC_CALL] = "call", [ARB_DEC_ROB] = "rob", [ARB_DEC_DOUBLE] = "double",
         [ARB_DEC_SHOW] = "show", [ARB_DEC_CLAIM] = "claim",
@@ -219,6 +224,17 @@ static int dz_format_action(const void *state, const arb_action *a, char *buf, s
         if (len < 6)
             return ARB_ENOSPC;
         memcpy(buf, "play ", 5);
+        if (a->cards[1]) {
+            /* Wild cards read as other ranks: "ACTUAL=REPRESENTED+KICKERS". */
+            ddz_move rep = m;
+            rep.cards = a->cards[1];
+            int n = ddz_cards_format(a->cards[0], buf + 5, len - 5);
+            if ((size_t)(5 + n + 2) >= len)
+                return ARB_ENOSPC;
+            buf[5 + n] = '=';
+            return 6 + n + ddz_move_format_reading(&rep, buf + 6 + n, len - 6 - (size_t)n);
+        }
+        (void)s;
         return 5 + ddz_move_format_reading(&m, buf + 5, len - 5);
     }
     case ARB_DEC_BID:

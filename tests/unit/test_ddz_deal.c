@@ -293,6 +293,8 @@ static void properties(const char *preset, long deals, const char *set)
         int rc = ddz_run_deal(&s, &r, seed, choose_checked, &c, NULL, NULL, buf, ARB_MAX_MOVES, sc);
         if (rc == 0 && s.phase == DDZ_PHASE_OVER)
             ended++;
+        else if (ended + 3 > d)
+            fprintf(stderr, "  %s deal %ld: %s\n", preset, d, arb_strerror(rc));
         int64_t sum = 0;
         for (int i = 0; i < s.nseats; i++)
             sum += sc[i];
@@ -334,6 +336,54 @@ static void test_pinned_deal(void)
     /* Pinned from the first run of this test; a change here changes every
      * recorded deal and must be deliberate (docs/rng.md). */
     CHECKF(strcmp(h, PINNED_SEED7_SEAT0) == 0, "seed 7 seat 0 holds %s", h);
+}
+
+/* Wild cards (DDZ-80..): soft < hard < pure wild bomb < rocket; a play may
+ * name what its wild cards stand for. */
+static void test_wild(void)
+{
+    ddz_rules r;
+    ddz_rules_preset(&r, "standard");
+    r.wild = 1;
+    uint16_t w7 = 1u << 4;   /* 7 is wild */
+    ddz_move soft, hard, pure, m;
+    CHECK(ddz_validate_w(&r, w7, cards("3337"), NULL, cards("3337"), cards("3333"), 0, &soft, NULL, 0) == 0);
+    CHECK(soft.kind == DDZ_BOMB);
+    CHECK(ddz_validate_w(&r, w7, cards("3333"), NULL, cards("3333"), 0, 0, &hard, NULL, 0) == 0);
+    CHECK(ddz_validate_w(&r, w7, cards("7777"), NULL, cards("7777"), 0, 0, &pure, NULL, 0) == 0);
+    CHECK(ddz_beats(&hard, &soft) && ddz_beats(&pure, &hard) && !ddz_beats(&soft, &hard));
+    ddz_move ace_soft;
+    CHECK(ddz_validate_w(&r, w7, cards("AAA7"), NULL, cards("AAA7"), cards("AAAA"), 0, &ace_soft, NULL, 0) == 0);
+    CHECK(ddz_beats(&hard, &ace_soft));   /* any hard bomb beats any soft one */
+    /* 3377 read as 333+7 (one 7 as a 3, one as itself). */
+    char why[128];
+    ddz_cards c, rep, prim;
+    CHECK(ddz_play_parse_w(&r, "3377=333+7", &c, &rep, &prim) == 0);
+    CHECK(ddz_validate_w(&r, w7, cards("3377"), NULL, c, rep, prim, &m, why, sizeof why) == 0);
+    CHECK(m.kind == DDZ_TRIO_SOLO && m.rank == 0);
+    char t[64];
+    ddz_move_format_w(&m, w7, t, sizeof t);
+    CHECKF(strcmp(t, "3377=333+7") == 0, "%s", t);
+    /* Wild cards never stand for jokers, and no rank is represented five times. */
+    CHECK(ddz_validate_w(&r, w7, cards("7B"), NULL, cards("7B"), 0, 0, &m, why, sizeof why) != 0);
+    CHECK(ddz_validate_w(&r, w7, cards("33337"), NULL, cards("33337"), cards("33333"), 0, &m, why, sizeof why) != 0);
+    /* The rocket still beats the pure wild bomb. */
+    CHECK(ddz_validate_w(&r, w7, cards("BR"), &pure, cards("BR"), 0, 0, &m, why, sizeof why) == 0);
+    /* Wild ranks are drawn from the seed after the landlord is known. */
+    ddz_state s;
+    CHECK(ddz_deal_init(&s, &r, 5) == 0);
+    CHECK(s.wild_ranks == 0);
+    CHECK(decide(&s, 3) == 0 && __builtin_popcount(s.wild_ranks) == 1);
+    ddz_state s2;
+    ddz_deal_init(&s2, &r, 5);
+    decide(&s2, 3);
+    CHECK(s2.wild_ranks == s.wild_ranks);
+    r.wild = 2;
+    CHECK(ddz_deal_init(&s, &r, 5) == 0 && __builtin_popcount(s.wild_ranks) == 1);
+    CHECK(decide(&s, 3) == 0 && __builtin_popcount(s.wild_ranks) == 2);
+    char err[128];
+    r.packs = 2;
+    CHECK(ddz_rules_check(&r, err, sizeof err) != 0);
 }
 
 /* Every listed option name is settable; bad names and values explain themselves. */
@@ -381,6 +431,9 @@ int main(int argc, char **argv)
     properties("four-player", deals, NULL);
     properties("standard", deals / 10, "bidding=call-rob,doubling=true,show_mult=2,split_bomb=false,"
                "small_three_bomb=true,bid_continue=true,first_bidder=heart3");
+    properties("standard", deals / 50 + 1, "wild=1");
+    properties("standard", deals / 50 + 1, "wild=2,bidding=call-rob,small_three_bomb=true");
+    test_wild();
     free(buf);
     return TEST_DONE("ddz-deal");
 }

@@ -71,6 +71,8 @@ static ddz_cards heavy_hand(const ddz_rules *r, arb_rng *rng, int size)
     return c;
 }
 
+static uint16_t wild;   /* wild ranks for the current rule set, 0 without */
+
 static void check_hand(const ddz_rules *r, ddz_cards hand, const ddz_move *prev, const char *label)
 {
     static uint64_t subs[1 << 16];
@@ -78,12 +80,13 @@ static void check_hand(const ddz_rules *r, ddz_cards hand, const ddz_move *prev,
     int nb = 0;
     for (int i = 0; i < ns; i++) {
         ddz_move chosen;
-        if (ddz_validate(r, hand, prev, subs[i], 0, &chosen, NULL, 0) == 0)
+        if (ddz_validate_w(r, wild, hand, prev, subs[i], 0, 0, &chosen, NULL, 0) == 0)
             brute[nb++] = subs[i];
     }
     if (prev)
         brute[nb++] = 0;   /* pass */
-    int nf = prev ? ddz_follows(r, hand, prev, buf, ARB_MAX_MOVES) : ddz_leads(r, hand, buf, ARB_MAX_MOVES);
+    int nf = prev ? ddz_follows_w(r, wild, hand, prev, buf, ARB_MAX_MOVES)
+                  : ddz_leads_w(r, wild, hand, buf, ARB_MAX_MOVES);
     CHECK(nf >= 0);
     if (nf < 0)
         return;
@@ -91,8 +94,12 @@ static void check_hand(const ddz_rules *r, ddz_cards hand, const ddz_move *prev,
     for (int i = 0; i < nf; i++) {
         fast[i] = buf[i].cards;
         ddz_move chosen;
-        if (ddz_validate(r, hand, prev, buf[i].cards, 0, &chosen, NULL, 0) == 0 && buf[i].cards
+        if (ddz_validate_w(r, wild, hand, prev, buf[i].cards, 0, 0, &chosen, NULL, 0) == 0 && buf[i].cards
             && (chosen.kind != buf[i].kind || chosen.rank != buf[i].rank || chosen.len != buf[i].len))
+            readings_ok = false;
+        /* A play validates with the reading and wild cards it was listed with. */
+        if (buf[i].cards && ddz_validate_w(r, wild, hand, prev, buf[i].cards,
+                                           ddz_move_represented(&buf[i], wild), 0, &chosen, NULL, 0) != 0)
             readings_ok = false;
     }
     qsort(brute, (size_t)nb, sizeof *brute, cmp_u64);
@@ -102,7 +109,7 @@ static void check_hand(const ddz_rules *r, ddz_cards hand, const ddz_move *prev,
     if (!same || !readings_ok) {
         ddz_cards_format(hand, h, sizeof h);
         if (prev)
-            ddz_move_format_reading(prev, p, sizeof p);
+            ddz_move_format_w(prev, wild, p, sizeof p);
         int i = 0, j = 0, shown = 0;
         while ((i < nb || j < nf) && shown < 5) {
             char t[128];
@@ -135,7 +142,7 @@ static void run_rules(const char *label, const ddz_rules *r, long samples, uint6
         check_hand(r, hand, NULL, label);
         /* A previous play: a random lead of another heavy hand. */
         ddz_cards other = heavy_hand(r, &rng, 12);
-        int n = ddz_leads(r, other, buf2, ARB_MAX_MOVES);
+        int n = ddz_leads_w(r, wild, other, buf2, ARB_MAX_MOVES);
         if (n > 0) {
             ddz_move prev = buf2[arb_rng_below(&rng, (uint64_t)n)];
             check_hand(r, hand, &prev, label);
@@ -179,6 +186,22 @@ int main(int argc, char **argv)
         CHECKF(ddz_rules_set_list(&r, "split_bomb=false,shuttle=true,shuttle_pair=true,pair_kickers_same=true,"
                                       "kicker_bomb=true", err, sizeof err) == 0, "%s", err);
         run_rules("four-player permissive", &r, samples / 2, 3000);
+    }
+    /* Wild cards: one or two wild ranks drawn per sample batch. */
+    for (int i = 0; i < 2; i++) {
+        ddz_rules r;
+        ddz_rules_preset(&r, "standard");
+        if (i == 1)
+            r.small_three_bomb = true, r.split_bomb = false;
+        arb_rng wr;
+        arb_rng_seed(&wr, 4000 + (uint64_t)i);
+        for (int batch = 0; batch < 20; batch++) {
+            wild = (uint16_t)(1u << arb_rng_below(&wr, 13));
+            if (batch & 1)
+                wild |= (uint16_t)(1u << arb_rng_below(&wr, 13));
+            run_rules(i ? "wild, small3, no split" : "wild", &r, samples / 200 + 1, 5000 + (uint64_t)batch);
+        }
+        wild = 0;
     }
     free(buf);
     free(buf2);
