@@ -30,7 +30,9 @@ static int cmp_u64(const void *a, const void *b)
 /* Format one reading as kind:len:R (see README.md). */
 static void reading_text(const ddz_move *m, char *out, size_t len)
 {
-    if (m->kind == DDZ_ROCKET || m->kind == DDZ_PASS) {
+    if (m->rank == 0xff) {
+        snprintf(out, len, "undetected");   /* DouZero's TYPE_15_WRONG */
+    } else if (m->kind == DDZ_ROCKET || m->kind == DDZ_PASS) {
         snprintf(out, len, "%s", ddz_kind_name(m->kind));
     } else if (m->kind == DDZ_BOMB) {
         if (m->rank == 0) {
