@@ -231,7 +231,7 @@ static void emit(ectx *e, const ddz_move *m)
     if (e->n >= e->cap) {
         /* Different readings of the wild cards repeat plays: fold them. */
         e->n = compact(e->out, e->n, e->prev != NULL);
-        if (e->n >= e->cap * 3 / 4) {
+        if (e->n >= e->cap - e->cap / 16) {
             e->err = ARB_ENOSPC;
             return;
         }

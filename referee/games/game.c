@@ -82,19 +82,24 @@ static int dz_legal(const void *state, arb_action *out, size_t cap)
         }
         return n;
     }
-    /* Plays are enumerated in chunks through a stack buffer, so the caller's
-     * array of the larger generic actions is the only storage needed. */
-    enum { CHUNK = 2048 };
-    ddz_move moves[CHUNK];
-    int n = ddz_plays(s, moves, CHUNK);
-    if (n == ARB_ENOSPC)
-        return ARB_ENOSPC;   /* positions this large go through ddz_plays */
+    /* Plays are enumerated straight into the caller's array, viewed as the
+     * smaller ddz_move (16 bytes against 40), then widened in place from the
+     * last to the first: action i only overwrites moves i..2.5i, which are
+     * already converted (or, for i itself, copied out first). Bytes move
+     * with memcpy, so no pointer aliases two types. */
+    size_t room = cap * sizeof(arb_action) / sizeof(ddz_move);
+    int n = ddz_plays(s, (ddz_move *)(void *)out, room);
     if (n < 0)
         return n;
     if ((size_t)n > cap)
         return ARB_ENOSPC;
-    for (int i = 0; i < n; i++)
-        move_to_action(s, &moves[i], &out[i]);
+    for (int i = n - 1; i >= 0; i--) {
+        ddz_move m;
+        arb_action a;
+        memcpy(&m, (char *)out + (size_t)i * sizeof m, sizeof m);
+        move_to_action(s, &m, &a);
+        memcpy(&out[i], &a, sizeof a);
+    }
     return n;
 }
 
