@@ -76,7 +76,7 @@ static double bench_follows(const ddz_rules *r, const ddz_cards *hands, const dd
     return (double)n / ((double)(arb_now_ns() - t0) / 1e9);
 }
 
-static double bench_deals(const ddz_rules *r, ddz_move *buf, double seconds, uint64_t *decisions)
+static double bench_deals(const ddz_rules *r, ddz_move *buf, double seconds, double *decisions_per_deal)
 {
     policy_ctx pc;
     arb_rng_seed(&pc.rng, 99);
@@ -92,7 +92,7 @@ static double bench_deals(const ddz_rules *r, ddz_move *buf, double seconds, uin
         }
         n += 256;
     } while (arb_now_ns() - t0 < limit);
-    *decisions = dec;
+    *decisions_per_deal = (double)dec / (double)n;
     return (double)n / ((double)(arb_now_ns() - t0) / 1e9);
 }
 
@@ -143,22 +143,21 @@ int cmd_bench(int argc, char **argv)
         prevs[i] = buf[arb_rng_below(&rng, (uint64_t)k)];
     }
     double lead[RUNS], follow[RUNS], deal[RUNS], mpl = 0;
-    uint64_t decisions = 0;
-    double dec_rate[RUNS];
+    double decisions = 0;
     for (int run = 0; run < RUNS; run++) {
         lead[run] = bench_leads(&r, hands, buf, seconds, &mpl);
         follow[run] = bench_follows(&r, fhands, prevs, buf, seconds);
         deal[run] = bench_deals(&r, buf, seconds, &decisions);
-        dec_rate[run] = deal[run] * (double)decisions / 1.0;
     }
     double lm = median(lead, RUNS), fm = median(follow, RUNS), dm = median(deal, RUNS);
-    (void)dec_rate;
     printf("rules %s\n", r.preset);
     printf("lead_enumerations_%dcards %.0f per_second\n", lead_size, lm);
     printf("lead_moves_per_hand %.1f moves\n", mpl);
     printf("lead_ns_per_hand %.1f ns\n", 1e9 / lm);
     printf("follow_enumerations_%dcards %.0f per_second\n", r.hand_size, fm);
     printf("selfplay_deals %.0f per_second\n", dm);
+    printf("selfplay_decisions_per_deal %.1f decisions\n", decisions);
+    printf("selfplay_ns_per_decision %.1f ns\n", 1e9 / (dm * decisions));
     printf("lead_ratio_vs_goal %.2f x_of_1000000\n", lm / 1e6);
     printf("deal_ratio_vs_goal %.2f x_of_100000\n", dm / 1e5);
     free(buf);
