@@ -1,0 +1,3 @@
+#!/bin/sh
+# A well-behaved test bot: answers every line with "echo <line>".
+while IFS= read -r line; do echo "echo $line"; done

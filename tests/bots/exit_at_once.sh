@@ -1,0 +1,3 @@
+#!/bin/sh
+# Hostile: exits before reading anything.
+exit 3

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Hostile: never answers.
+exec sleep 1000

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Hostile: burns CPU without answering.
+while :; do :; done

@@ -1,0 +1,208 @@
+/* test_seat.c — real bot processes in their seats: a well-behaved bot, and
+ * hostile ones (never answers, floods without a newline, exits at once,
+ * leaves children, closes stdout, floods stderr, spins the CPU). Each case
+ * asserts the outcome, that the referee's process stays healthy, and that
+ * no process and no descriptor is left behind. */
+#include "seat.h"
+#include "arb_error.h"
+#include "arb_limits.h"
+#include "arb_time.h"
+#include "../unit/test_util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *bots;
+static char workdir[256];
+
+static int open_fds(void)
+{
+    int n = 0;
+    DIR *d = opendir("/proc/self/fd");
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n - 1;   /* the directory's own descriptor */
+}
+
+static seat *start(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", bots, name);
+    char *argv[] = {path, NULL};
+    int err;
+    seat *s = seat_start(argv, workdir, NULL, &err);
+    if (!s) {
+        fprintf(stderr, "start %s: %s\n", name, arb_strerror(err));
+        exit(1);
+    }
+    return s;
+}
+
+static uint64_t in_ms(int ms) { return arb_now_ns() + (uint64_t)ms * 1000000u; }
+
+/* True when no process of the group is left (kill(-pgid, 0) fails). */
+static bool group_gone(pid_t pgid)
+{
+    for (int i = 0; i < 100; i++) {
+        if (kill(-pgid, 0) != 0 && errno == ESRCH)
+            return true;
+        usleep(10000);
+    }
+    return false;
+}
+
+static void test_echo(void)
+{
+    seat *s = start("echo.sh");
+    char line[ARB_MAX_LINE + 1];
+    CHECK(seat_send(s, "hello bot", in_ms(1000)) == 0);
+    CHECK(seat_recv(s, line, sizeof line, in_ms(2000)) == SEAT_LINE);
+    CHECK(strcmp(line, "echo hello bot") == 0);
+    for (int i = 0; i < 200; i++) {
+        char msg[32];
+        snprintf(msg, sizeof msg, "n %d", i);
+        seat_send(s, msg, in_ms(1000));
+        CHECK(seat_recv(s, line, sizeof line, in_ms(2000)) == SEAT_LINE);
+    }
+    CHECK(strcmp(line, "echo n 199") == 0);
+    pid_t pg = seat_pid(s);
+    seat_stop(s);
+    CHECK(group_gone(pg));
+}
+
+static void test_sleeper(void)
+{
+    seat *s = start("sleeper.sh");
+    char line[ARB_MAX_LINE + 1];
+    uint64_t t0 = arb_now_ns();
+    CHECK(seat_recv(s, line, sizeof line, in_ms(200)) == SEAT_TIMEOUT);
+    CHECK(arb_now_ns() - t0 >= 190000000u);
+    pid_t pg = seat_pid(s);
+    seat_stop(s);
+    CHECK(group_gone(pg));
+}
+
+static void test_flood(void)
+{
+    seat *s = start("flood_no_newline.sh");
+    char line[ARB_MAX_LINE + 1];
+    CHECK(seat_recv(s, line, sizeof line, in_ms(2000)) == SEAT_TOO_LONG);
+    pid_t pg = seat_pid(s);
+    seat_stop(s);
+    CHECK(group_gone(pg));
+}
+
+static void test_exit_at_once(void)
+{
+    seat *s = start("exit_at_once.sh");
+    char line[ARB_MAX_LINE + 1];
+    CHECK(seat_recv(s, line, sizeof line, in_ms(2000)) == SEAT_EOF);
+    /* Writing to a bot that is gone fails cleanly (no SIGPIPE). */
+    int rc = 0;
+    for (int i = 0; i < 100 && rc == 0; i++)
+        rc = seat_send(s, "anyone?", in_ms(100));
+    CHECK(rc == ARB_EIO);
+    int status = seat_stop(s);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 3);
+}
+
+static void test_children(void)
+{
+    seat *s = start("leave_children.sh");
+    char line[ARB_MAX_LINE + 1];
+    CHECK(seat_recv(s, line, sizeof line, in_ms(2000)) == SEAT_LINE);
+    pid_t pg = seat_pid(s);
+    CHECK(kill(-pg, 0) == 0);
+    seat_stop(s);
+    CHECK(group_gone(pg));   /* the children went with the group */
+}
+
+static void test_close_stdout(void)
+{
+    seat *s = start("close_stdout.sh");
+    char line[ARB_MAX_LINE + 1];
+    CHECK(seat_recv(s, line, sizeof line, in_ms(2000)) == SEAT_EOF);
+    pid_t pg = seat_pid(s);
+    seat_stop(s);
+    CHECK(group_gone(pg));
+}
+
+static void test_stderr_flood(void)
+{
+    seat *s = start("stderr_flood.sh");
+    char line[ARB_MAX_LINE + 1];
+    CHECK(seat_send(s, "ping", in_ms(1000)) == 0);
+    CHECK(seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_LINE);
+    CHECK(strcmp(line, "ok ping") == 0);
+    size_t len;
+    const char *err = seat_stderr(s, &len);
+    CHECK(len == 64u << 10);             /* capped at the default 64 KiB */
+    CHECK(strncmp(err, "noise", 5) == 0);
+    seat_stop(s);
+}
+
+static void test_spin(void)
+{
+    seat *s = start("spin.sh");
+    char line[ARB_MAX_LINE + 1];
+    CHECK(seat_recv(s, line, sizeof line, in_ms(300)) == SEAT_TIMEOUT);
+    uint64_t cpu = seat_cpu_ns(s);
+    CHECKF(cpu > 50000000u, "cpu %llu ns", (unsigned long long)cpu);  /* it did burn CPU */
+    seat_stop(s);
+}
+
+static void test_environment(void)
+{
+    seat *s = start("env_and_fds.sh");
+    char line[ARB_MAX_LINE + 1];
+    CHECK(seat_recv(s, line, sizeof line, in_ms(2000)) == SEAT_LINE);
+    int env = -1, fds = -1;
+    char core[16] = "", cwd[256] = "";
+    CHECKF(sscanf(line, "env %d fds %d core %15s cwd %255s", &env, &fds, core, cwd) == 4, "%s", line);
+    CHECKF(env <= 6, "environment has %d entries", env);   /* only ours (sh adds PWD etc.) */
+    CHECKF(fds <= 4, "bot sees %d descriptors", fds);       /* 0, 1, 2 (+ ls's own) */
+    CHECK(strcmp(core, "0") == 0);
+    CHECK(strcmp(cwd, workdir) == 0);
+    seat_stop(s);
+}
+
+static void test_bad_start(void)
+{
+    int err = 0;
+    char *rel[] = {"echo.sh", NULL};
+    CHECK(seat_start(rel, workdir, NULL, &err) == NULL && err == ARB_EINVAL);
+}
+
+int main(int argc, char **argv)
+{
+    static char abs_bots[4096];
+    if (!realpath(argc > 1 ? argv[1] : "tests/bots", abs_bots)) {
+        perror("bots directory");
+        return 2;
+    }
+    bots = abs_bots;
+    snprintf(workdir, sizeof workdir, "/tmp/arbiter-seat-test-%d", (int)getpid());
+    int before = open_fds();
+    test_echo();
+    test_sleeper();
+    test_flood();
+    test_exit_at_once();
+    test_children();
+    test_close_stdout();
+    test_stderr_flood();
+    test_spin();
+    test_environment();
+    test_bad_start();
+    CHECKF(open_fds() == before, "descriptors: %d before, %d after", before, open_fds());
+    /* No zombie: every child was reaped. */
+    CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
+    rmdir(workdir);
+    return TEST_DONE("seat");
+}
