@@ -173,6 +173,56 @@ static void test_environment(void)
     seat_stop(s);
 }
 
+static const char *hostile;
+
+static seat *start_hostile(const char *mode)
+{
+    char *argv[] = {(char *)hostile, (char *)mode, NULL};
+    int err;
+    seat *s = seat_start(argv, workdir, NULL, &err);
+    if (!s) {
+        fprintf(stderr, "start hostile %s: %s\n", mode, arb_strerror(err));
+        exit(1);
+    }
+    return s;
+}
+
+static void test_hostile_binaries(void)
+{
+    char line[ARB_MAX_LINE + 1];
+    /* Allocates without end: RLIMIT_AS (1 GiB) stops it, the referee is fine. */
+    seat *s = start_hostile("alloc");
+    seat_read r = seat_recv(s, line, sizeof line, in_ms(20000));
+    CHECKF(r == SEAT_EOF || (r == SEAT_LINE && strncmp(line, "oom after", 9) == 0), "alloc: %d %s", r, line);
+    seat_stop(s);
+    /* Writes a file without end: RLIMIT_FSIZE (16 MiB) stops it. */
+    s = start_hostile("bigfile");
+    r = seat_recv(s, line, sizeof line, in_ms(20000));
+    CHECK(r == SEAT_EOF || r == SEAT_LINE);
+    seat_stop(s);
+    char big[512];
+    snprintf(big, sizeof big, "%s/big.bin", workdir);
+    FILE *f = fopen(big, "rb");
+    long size = -1;
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        size = ftell(f);
+        fclose(f);
+    }
+    CHECKF(size >= 0 && size <= (16l << 20), "big.bin is %ld bytes", size);
+    unlink(big);
+    /* Crashes: the referee sees the end of its output and the signal. */
+    s = start_hostile("crash");
+    CHECK(seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_EOF);
+    int status = seat_stop(s);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV && !WCOREDUMP(status));
+    /* One enormous line: refused as too long, and the next line still reads. */
+    s = start_hostile("hugeline");
+    CHECK(seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_TOO_LONG);
+    CHECK(seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_LINE && strcmp(line, "after") == 0);
+    seat_stop(s);
+}
+
 static void test_bad_start(void)
 {
     int err = 0;
@@ -188,6 +238,7 @@ int main(int argc, char **argv)
         return 2;
     }
     bots = abs_bots;
+    hostile = argc > 2 ? argv[2] : NULL;
     snprintf(workdir, sizeof workdir, "/tmp/arbiter-seat-test-%d", (int)getpid());
     int before = open_fds();
     test_echo();
@@ -200,6 +251,8 @@ int main(int argc, char **argv)
     test_spin();
     test_environment();
     test_bad_start();
+    if (hostile)
+        test_hostile_binaries();
     CHECKF(open_fds() == before, "descriptors: %d before, %d after", before, open_fds());
     /* No zombie: every child was reaped. */
     CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
