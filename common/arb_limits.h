@@ -11,6 +11,33 @@
  * leaves room for comments and is still cheap to hold per seat. */
 #define ARB_MAX_LINE 4096
 
+/* One line from the referee to a bot. Only an `ask play` carrying the list
+ * of legal plays gets long: a few thousand plays of up to ~40 characters for
+ * the richest two-pack leads. 4 MiB bounds the worst case with room to
+ * spare; a bot SDK sizes its read buffer from this. */
+#define ARB_MAX_REQUEST (4u << 20)
+
+/* A bot's name in its handshake (logs, tables): 1..32 of [A-Za-z0-9_.-]. */
+#define ARB_MAX_BOT_NAME 32
+
+/* Bytes of a bot's stderr kept per match. Enough for a useful trace; a bot
+ * that floods stderr costs the transcript no more than this. */
+#define ARB_STDERR_CAP (64u << 10)
+
+/* Deals in one match (duplicate seatings included): a match of 100,000
+ * deals is hours of play; more is a configuration mistake. */
+#define ARB_MAX_DEALS 100000
+
+/* A transcript file. A decision costs at most one request (stored without
+ * its legal list, which replay re-derives) and one bounded reply, so even
+ * long matches stay far below this; the reader refuses anything larger
+ * before reading it. */
+#define ARB_MAX_TRANSCRIPT (256u << 20)
+
+/* Nesting depth of a msgpack object read from outside (transcripts, wire
+ * frames). Our own schemas nest at most 4 deep. */
+#define ARB_MP_MAX_DEPTH 16
+
 /* Cards in one play as text: a 33-card Dou Dizhu hand is the longest play, a
  * 39-card Da Bang hand the longest hand. */
 #define ARB_MAX_PLAY_TEXT 128

@@ -196,7 +196,9 @@ static int dz_parse_action(const void *state, const char *text, arb_action *a, c
     if (s->phase == DDZ_PHASE_BID) {
         int v;
         char tail;
-        if (sscanf(text, "bid %d%c", &v, &tail) == 1 && v >= 0 && v <= 9) {
+        /* "bid 2", or the bare legal item "2" (bot-protocol.md). */
+        const char *num = strncasecmp(text, "bid ", 4) == 0 ? text + 4 : text;
+        if (num[0] >= '0' && num[0] <= '9' && sscanf(num, "%d%c", &v, &tail) == 1 && v >= 0 && v <= 9) {
             a->value = (int8_t)v;
             return 0;
         }
