@@ -17,6 +17,12 @@
  * spare; a bot SDK sizes its read buffer from this. */
 #define ARB_MAX_REQUEST (4u << 20)
 
+/* Output queued for one bot that has not read it yet. Events are queued
+ * without waiting (a bot busy thinking must not hold up the table); a bot
+ * that never reads is cut off here instead of growing the referee. Four
+ * requests of the largest size. */
+#define ARB_MAX_QUEUE (16u << 20)
+
 /* A bot's name in its handshake (logs, tables): 1..32 of [A-Za-z0-9_.-]. */
 #define ARB_MAX_BOT_NAME 32
 

@@ -1,5 +1,6 @@
-/* seat.c — bot processes: start, bounded line I/O with deadlines, CPU time,
- * stderr capture, and a kill that takes the whole process group (seat.h). */
+/* seat.c — bot processes: start in a sandbox, bounded line I/O with
+ * deadlines and a non-blocking output queue, CPU time, stderr capture, and
+ * a kill that takes everything the bot started (seat.h). */
 #include "seat.h"
 #include "arb_error.h"
 #include "arb_limits.h"
@@ -7,7 +8,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,18 +24,22 @@
 #include <unistd.h>
 
 struct seat {
-    pid_t  pid;
+    pid_t  pid;          /* the process we started (bubblewrap, or the bot) */
+    pid_t  bot_pid;      /* the bot itself (inside bubblewrap: its host pid) */
     int    in_fd;        /* the bot's stdin (we write) */
     int    out_fd;       /* the bot's stdout (we read) */
     int    err_fd;       /* the bot's stderr (we read) */
-    bool   exited;
+    bool   reaped;
     int    status;
     clockid_t cpu_clock;
     bool   has_cpu_clock;
     uint64_t last_cpu;
+    char   sandbox[16];
     char   line[ARB_MAX_LINE + 1];
     size_t line_len;     /* bytes buffered from stdout */
     bool   discarding;   /* skipping the rest of an overlong line */
+    char  *out;          /* queued output not yet written */
+    size_t out_off, out_len, out_alloc;
     char  *errbuf;
     size_t errlen, errcap;
 };
@@ -42,7 +49,9 @@ struct seat {
 #define DEFAULT_NPROC 64
 #define DEFAULT_FSIZE (16ull << 20)
 #define DEFAULT_NOFILE 64
-#define DEFAULT_STDERR (64u << 10)
+
+/* What the child reports on its status pipe just before execve. */
+enum { CHILD_UID = 1, CHILD_NETNS = 2, CHILD_BWRAP = 4, CHILD_FAILED = 0x80 };
 
 static void set_limit(int resource, uint64_t value)
 {
@@ -50,23 +59,58 @@ static void set_limit(int resource, uint64_t value)
     setrlimit(resource, &rl);
 }
 
-/* In the child, before exec: only async-signal-safe calls. */
-static void child_exec(char *const argv[], const char *workdir, const seat_limits *lim, int fds[3])
+/* bubblewrap's command line: no network, no IPC, own pid namespace with the
+ * bot as its pid 1 (so --info-fd names the bot and its CPU clock is the
+ * bot's), the whole system read-only, a private /tmp, the working directory
+ * writable. */
+static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[], char **out, int cap)
 {
-    setpgid(0, 0);
+    const char *pre[] = {
+        bwrap, "--unshare-all", "--die-with-parent", "--as-pid-1",
+        "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+        "--bind", workdir, workdir, "--chdir", workdir, "--info-fd", "3", "--",
+    };
+    int n = 0;
+    for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+        out[n++] = (char *)pre[i];
+    for (int i = 0; argv[i]; i++) {
+        if (n >= cap - 1)
+            return -1;
+        out[n++] = argv[i];
+    }
+    out[n] = NULL;
+    return n;
+}
+
+/* In the child, before exec: only async-signal-safe calls. fds: stdin,
+ * stdout, stderr, the status pipe, bubblewrap's info pipe (or -1). */
+static void child_exec(char *const argv[], const char *workdir, const seat_limits *lim, int fds[5])
+{
+    /* A session of our own: a new process group for the group kill, and no
+     * controlling terminal to inject keystrokes into. */
+    setsid();
     if (dup2(fds[0], 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[2], 2) < 0)
         _exit(126);
-    /* No inherited descriptors beyond 0, 1, 2. */
-#ifdef SYS_close_range
-    if (syscall(SYS_close_range, 3u, ~0u, 0u) != 0)
-#endif
-    {
-        long max = sysconf(_SC_OPEN_MAX);
-        for (long fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
-            close((int)fd);
-    }
+    int status_fd = fcntl(fds[3], F_DUPFD_CLOEXEC, 10);
+    if (fds[4] >= 0 && dup2(fds[4], 3) < 0)
+        _exit(126);
+    int keep = fds[4] >= 0 ? 4 : 3;
+    /* No inherited descriptors beyond 0, 1, 2 (and 3 for bubblewrap), except
+     * the close-on-exec status pipe. */
+    for (int fd = keep; fd < 1024; fd++)
+        if (fd != status_fd)
+            close(fd);
     if (chdir(workdir) != 0)
         _exit(126);
+    unsigned char flags = 0;
+    if (geteuid() == 0 && unshare(CLONE_NEWNET) == 0)
+        flags |= CHILD_NETNS;   /* no network even without bubblewrap */
+    if (lim->uid) {
+        gid_t gid = (gid_t)lim->uid;
+        if (setgroups(0, NULL) != 0 || setgid(gid) != 0 || setuid(lim->uid) != 0)
+            _exit(126);
+        flags |= CHILD_UID;
+    }
     set_limit(RLIMIT_CORE, 0);
     set_limit(RLIMIT_AS, lim->address_space);
     set_limit(RLIMIT_CPU, lim->cpu_seconds);
@@ -77,8 +121,52 @@ static void child_exec(char *const argv[], const char *workdir, const seat_limit
     char home[ARB_MAX_LINE];
     snprintf(home, sizeof home, "HOME=%s", workdir);
     char *const envp[] = {"PATH=/usr/local/bin:/usr/bin:/bin", home, "LANG=C.UTF-8", "ARBITER_BOT=1", NULL};
-    execve(argv[0], argv, envp);
+    char *bargv[256];
+    if (lim->bwrap) {
+        if (bwrap_argv(lim->bwrap, workdir, argv, bargv, 256) < 0)
+            _exit(126);
+        flags |= CHILD_BWRAP;
+    }
+    (void)!write(status_fd, &flags, 1);
+    execve(lim->bwrap ? lim->bwrap : argv[0], lim->bwrap ? bargv : argv, envp);
+    flags = CHILD_FAILED;
+    (void)!write(status_fd, &flags, 1);
     _exit(127);
+}
+
+static void close_pair(int p[2])
+{
+    for (int i = 0; i < 2; i++)
+        if (p[i] >= 0)
+            close(p[i]);
+}
+
+/* Read bubblewrap's {"child-pid": N} from the info pipe (it comes as soon
+ * as the sandbox exists). */
+static pid_t read_child_pid(int fd, int timeout_ms)
+{
+    char buf[256];
+    size_t len = 0;
+    uint64_t deadline = arb_now_ns() + (uint64_t)timeout_ms * 1000000u;
+    while (len < sizeof buf - 1) {
+        struct pollfd p = {fd, POLLIN, 0};
+        uint64_t now = arb_now_ns();
+        if (now >= deadline || poll(&p, 1, (int)((deadline - now) / 1000000u) + 1) <= 0)
+            break;
+        ssize_t n = read(fd, buf + len, sizeof buf - 1 - len);
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+        buf[len] = 0;
+        if (strchr(buf, '}'))
+            break;
+    }
+    buf[len] = 0;
+    const char *k = strstr(buf, "\"child-pid\"");
+    long pid = 0;
+    if (k && (k = strchr(k, ':')))
+        pid = strtol(k + 1, NULL, 10);
+    return pid > 0 ? (pid_t)pid : -1;
 }
 
 seat *seat_start(char *const argv[], const char *workdir, const seat_limits *limits, int *err)
@@ -89,12 +177,18 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
     if (!lim.processes) lim.processes = DEFAULT_NPROC;
     if (!lim.file_size) lim.file_size = DEFAULT_FSIZE;
     if (!lim.open_files) lim.open_files = DEFAULT_NOFILE;
-    if (!lim.stderr_cap) lim.stderr_cap = DEFAULT_STDERR;
+    if (!lim.stderr_cap) lim.stderr_cap = ARB_STDERR_CAP;
     *err = 0;
     if (!argv || !argv[0] || argv[0][0] != '/') {
         *err = ARB_EINVAL;   /* an absolute path: no PATH search, no shell */
         return NULL;
     }
+    if (geteuid() == 0 && !lim.uid && !lim.allow_root) {
+        *err = ARB_EINVAL;   /* never run an untrusted bot as root by accident */
+        return NULL;
+    }
+    if (geteuid() != 0)
+        lim.uid = 0;         /* only root can change uid; stay who we are */
     /* A bot that closes its stdin must not kill the referee. */
     signal(SIGPIPE, SIG_IGN);
     /* Orphans a bot leaves behind are re-parented to us, not to init, so
@@ -104,9 +198,14 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
         *err = ARB_EIO;
         return NULL;
     }
+    if (lim.uid && chown(workdir, lim.uid, (gid_t)lim.uid) != 0) {
+        *err = ARB_EIO;
+        return NULL;
+    }
     seat *s = calloc(1, sizeof *s);
-    int in[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1};
-    if (!s || pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(errp, O_CLOEXEC))
+    int in[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1}, st[2] = {-1, -1}, info[2] = {-1, -1};
+    if (!s || pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)
+        || pipe2(st, O_CLOEXEC) || (lim.bwrap && pipe2(info, O_CLOEXEC)))
         goto fail;
     s->errcap = lim.stderr_cap;
     s->errbuf = malloc(s->errcap + 1);
@@ -117,29 +216,75 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
     if (pid < 0)
         goto fail;
     if (pid == 0) {
-        int fds[3] = {in[0], out[1], errp[1]};
+        int fds[5] = {in[0], out[1], errp[1], st[1], info[1]};
         child_exec(argv, workdir, &lim, fds);
     }
-    setpgid(pid, pid);   /* also in the parent: no window before kill works */
+    /* No setpgid here: the child's setsid() makes it a session and group
+     * leader, and a setpgid racing ahead of it would make setsid fail. The
+     * status read below waits until the child is past setsid. */
     close(in[0]);
     close(out[1]);
     close(errp[1]);
-    s->pid = pid;
+    close(st[1]);
+    in[0] = out[1] = errp[1] = st[1] = -1;
+    if (info[1] >= 0) {
+        close(info[1]);
+        info[1] = -1;
+    }
+    s->pid = s->bot_pid = pid;
     s->in_fd = in[1];
     s->out_fd = out[0];
     s->err_fd = errp[0];
+    in[1] = out[0] = errp[0] = -1;
+    /* The status pipe: the child's flags, then EOF when execve succeeded
+     * (close-on-exec); a second byte when it failed; EOF at once when the
+     * child died before it could exec. */
+    unsigned char flags = 0, fail_byte = 0;
+    ssize_t n1, n2 = 0;
+    while ((n1 = read(st[0], &flags, 1)) < 0 && errno == EINTR)
+        ;
+    if (n1 == 1)
+        while ((n2 = read(st[0], &fail_byte, 1)) < 0 && errno == EINTR)
+            ;
+    close(st[0]);
+    st[0] = -1;
+    if (n1 != 1 || n2 != 0) {
+        close(s->in_fd);
+        close(s->out_fd);
+        close(s->err_fd);
+        close_pair(info);
+        kill(-pid, SIGKILL);
+        kill(pid, SIGKILL);
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        free(s->errbuf);
+        free(s);
+        *err = ARB_ENOTFOUND;
+        return NULL;
+    }
+    if (flags & CHILD_BWRAP) {
+        pid_t child = read_child_pid(info[0], 5000);
+        close(info[0]);
+        info[0] = -1;
+        if (child > 0)
+            s->bot_pid = child;
+    }
+    snprintf(s->sandbox, sizeof s->sandbox, "%s",
+             (flags & CHILD_BWRAP) ? ((flags & CHILD_UID) ? "bwrap+uid" : "bwrap")
+             : (flags & CHILD_UID) ? ((flags & CHILD_NETNS) ? "uid+netns" : "uid")
+             : (flags & CHILD_NETNS) ? "netns" : "rlimits");
     fcntl(s->in_fd, F_SETFL, O_NONBLOCK);
     fcntl(s->out_fd, F_SETFL, O_NONBLOCK);
     fcntl(s->err_fd, F_SETFL, O_NONBLOCK);
-    s->has_cpu_clock = clock_getcpuclockid(pid, &s->cpu_clock) == 0;
+    s->has_cpu_clock = clock_getcpuclockid(s->bot_pid, &s->cpu_clock) == 0;
     return s;
 fail:
     *err = errno == ENOMEM ? ARB_ENOMEM : ARB_EIO;
-    for (int i = 0; i < 2; i++) {
-        if (in[i] >= 0) close(in[i]);
-        if (out[i] >= 0) close(out[i]);
-        if (errp[i] >= 0) close(errp[i]);
-    }
+    close_pair(in);
+    close_pair(out);
+    close_pair(errp);
+    close_pair(st);
+    close_pair(info);
     if (s)
         free(s->errbuf);
     free(s);
@@ -147,6 +292,7 @@ fail:
 }
 
 pid_t seat_pid(const seat *s) { return s->pid; }
+const char *seat_sandbox(const seat *s) { return s->sandbox; }
 
 /* Read whatever stderr holds, keeping at most errcap bytes. */
 static void drain_stderr(seat *s)
@@ -175,7 +321,7 @@ const char *seat_stderr(seat *s, size_t *len)
 uint64_t seat_cpu_ns(seat *s)
 {
     struct timespec ts;
-    if (s->has_cpu_clock && !s->exited && clock_gettime(s->cpu_clock, &ts) == 0)
+    if (s->has_cpu_clock && !s->reaped && clock_gettime(s->cpu_clock, &ts) == 0)
         s->last_cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
     return s->last_cpu;
 }
@@ -189,32 +335,72 @@ static int remaining_ms(uint64_t deadline_ns)
     return ms > 1000000 ? 1000000 : (int)ms;
 }
 
+/* Write queued output without blocking. 0, or ARB_EIO when the bot's stdin
+ * is gone. */
+static int flush_some(seat *s)
+{
+    while (s->out_off < s->out_len) {
+        ssize_t n = write(s->in_fd, s->out + s->out_off, s->out_len - s->out_off);
+        if (n > 0) {
+            s->out_off += (size_t)n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN)
+            return 0;
+        return ARB_EIO;
+    }
+    s->out_off = s->out_len = 0;
+    return 0;
+}
+
+static int enqueue(seat *s, const char *line, size_t len)
+{
+    if (s->out_off > 0 && s->out_off == s->out_len)
+        s->out_off = s->out_len = 0;
+    size_t pending = s->out_len - s->out_off;
+    if (pending + len + 1 > ARB_MAX_QUEUE)
+        return ARB_ETOOBIG;
+    if (s->out_off > 0 && s->out_len + len + 1 > s->out_alloc) {
+        memmove(s->out, s->out + s->out_off, pending);
+        s->out_off = 0;
+        s->out_len = pending;
+    }
+    if (s->out_len + len + 1 > s->out_alloc) {
+        size_t want = s->out_alloc ? s->out_alloc : 4096;
+        while (want < s->out_len + len + 1)
+            want *= 2;
+        char *p = realloc(s->out, want);
+        if (!p)
+            return ARB_ENOMEM;
+        s->out = p;
+        s->out_alloc = want;
+    }
+    memcpy(s->out + s->out_len, line, len);
+    s->out[s->out_len + len] = '\n';
+    s->out_len += len + 1;
+    return 0;
+}
+
 int seat_send(seat *s, const char *line, uint64_t deadline_ns)
 {
-    size_t len = strlen(line);
-    const char *parts[2] = {line, "\n"};
-    size_t lens[2] = {len, 1};
-    for (int p = 0; p < 2; p++) {
-        size_t off = 0;
-        while (off < lens[p]) {
-            ssize_t n = write(s->in_fd, parts[p] + off, lens[p] - off);
-            if (n > 0) {
-                off += (size_t)n;
-                continue;
-            }
-            if (n < 0 && errno != EAGAIN && errno != EINTR)
-                return ARB_EIO;
-            struct pollfd pfd = {s->in_fd, POLLOUT, 0};
-            int ms = remaining_ms(deadline_ns);
-            if (ms == 0)
-                return ARB_ETIMEOUT;
-            if (poll(&pfd, 1, ms) < 0 && errno != EINTR)
-                return ARB_EIO;
-            if (pfd.revents & (POLLERR | POLLHUP))
-                return ARB_EIO;
-        }
+    int rc = enqueue(s, line, strlen(line));
+    if (rc)
+        return rc;
+    rc = flush_some(s);
+    while (rc == 0 && deadline_ns && s->out_len > s->out_off) {
+        struct pollfd pfd = {s->in_fd, POLLOUT, 0};
+        int ms = remaining_ms(deadline_ns);
+        if (ms == 0)
+            return ARB_ETIMEOUT;
+        if (poll(&pfd, 1, ms) < 0 && errno != EINTR)
+            return ARB_EIO;
+        if (pfd.revents & (POLLERR | POLLHUP))
+            return ARB_EIO;
+        rc = flush_some(s);
     }
-    return 0;
+    return rc;
 }
 
 /* A complete line in the buffer? Move it out. */
@@ -246,15 +432,21 @@ seat_read seat_recv(seat *s, char *buf, size_t cap, uint64_t deadline_ns)
             s->discarding = true;
             return SEAT_TOO_LONG;
         }
-        struct pollfd pfd[2] = {{s->out_fd, POLLIN, 0}, {s->err_fd, POLLIN, 0}};
+        bool writing = s->out_len > s->out_off;
+        struct pollfd pfd[3] = {{s->out_fd, POLLIN, 0}, {s->err_fd, POLLIN, 0},
+                                {writing ? s->in_fd : -1, POLLOUT, 0}};
         int ms = remaining_ms(deadline_ns);
         if (ms == 0)
             return SEAT_TIMEOUT;
-        int rc = poll(pfd, 2, ms);
+        int rc = poll(pfd, 3, ms);
         if (rc < 0 && errno != EINTR)
             return SEAT_EOF;
         if (pfd[1].revents)
             drain_stderr(s);
+        if (pfd[2].revents & POLLOUT)
+            flush_some(s);
+        else if (pfd[2].revents & (POLLERR | POLLHUP))
+            s->out_off = s->out_len = 0;   /* nobody reads: drop the queue */
         if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
             continue;
         ssize_t n = read(s->out_fd, s->line + s->line_len, ARB_MAX_LINE - s->line_len);
@@ -279,17 +471,51 @@ seat_read seat_recv(seat *s, char *buf, size_t cap, uint64_t deadline_ns)
     }
 }
 
+seat_gone_reason seat_gone(seat *s, int wait_ms, int *status)
+{
+    uint64_t deadline = arb_now_ns() + (uint64_t)wait_ms * 1000000u;
+    while (!s->reaped) {
+        seat_cpu_ns(s);   /* last reading while it can still be read */
+        int st;
+        pid_t r = waitpid(s->pid, &st, WNOHANG);
+        if (r == s->pid) {
+            s->reaped = true;
+            s->status = st;
+            break;
+        }
+        if (r < 0 && errno != EINTR)
+            break;
+        if (arb_now_ns() >= deadline)
+            break;
+        usleep(2000);
+    }
+    if (!s->reaped)
+        return SEAT_RUNNING;
+    if (status)
+        *status = s->status;
+    if (WIFSIGNALED(s->status))
+        return SEAT_CRASHED;
+    /* bubblewrap exits with 128 + the signal that killed the bot. */
+    if (s->bot_pid != s->pid && WIFEXITED(s->status) && WEXITSTATUS(s->status) > 128)
+        return SEAT_CRASHED;
+    return SEAT_EXITED;
+}
+
 int seat_stop(seat *s)
 {
     if (!s)
         return -1;
     seat_cpu_ns(s);
     drain_stderr(s);
-    /* The whole group: children a bot left behind go with it. */
+    /* The whole group: children a bot left behind go with it. (Inside
+     * bubblewrap, killing it takes down the bot's pid namespace.) */
     kill(-s->pid, SIGKILL);
-    int status = -1;
-    while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    if (s->bot_pid != s->pid)
+        kill(s->bot_pid, SIGKILL);
+    int status = s->status;
+    if (!s->reaped)
+        while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
+            ;
     /* Reap the group's orphans (they are ours as the subreaper). */
     for (;;) {
         pid_t r = waitpid(-s->pid, NULL, 0);
@@ -299,7 +525,37 @@ int seat_stop(seat *s)
     close(s->in_fd);
     close(s->out_fd);
     close(s->err_fd);
+    free(s->out);
     free(s->errbuf);
     free(s);
     return status;
+}
+
+/* Wait (bounded) for a bot that is expected to exit by itself, then stop. */
+static int stop_after_exit(seat *s, int wait_ms)
+{
+    int status = -1;
+    seat_gone(s, wait_ms, &status);
+    return seat_stop(s);
+}
+
+const char *seat_probe_bwrap(uid_t uid)
+{
+    static const char *const paths[] = {"/usr/bin/bwrap", "/usr/local/bin/bwrap"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        if (access(paths[i], X_OK) != 0)
+            continue;
+        char dir[] = "/tmp/arbiter-bwrap-probe-XXXXXX";
+        if (!mkdtemp(dir))
+            return NULL;
+        char *argv[] = {"/bin/true", NULL};
+        seat_limits lim = {.uid = uid, .bwrap = paths[i], .allow_root = true};
+        int err;
+        seat *s = seat_start(argv, dir, &lim, &err);
+        int status = s ? stop_after_exit(s, 5000) : -1;
+        rmdir(dir);
+        if (s && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+            return paths[i];
+    }
+    return NULL;
 }

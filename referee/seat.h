@@ -1,9 +1,11 @@
 /* seat.h — a bot program in its seat: started from an argv (never a shell)
- * in its own process group and working directory, with a clean environment,
- * no inherited descriptors and rlimits; talked to by bounded lines with
- * deadlines; its CPU time read per decision; killed with its whole process
- * group and reaped at the end. Bubblewrap and the dedicated uid come on top
- * of this (issue 3); everything here works without them. */
+ * in a session and process group of its own, in its own working directory,
+ * with a clean environment, no inherited descriptors and rlimits; when the
+ * referee runs as root, under a dedicated unprivileged uid and without a
+ * network; where bubblewrap works, inside it (no network, read-only system,
+ * private /tmp, its own pid namespace). Talked to by bounded lines with
+ * deadlines; its CPU time read per decision; killed with everything it
+ * started and reaped at the end. Everything here works without bubblewrap. */
 #ifndef ARB_SEAT_H
 #define ARB_SEAT_H
 #include <stdbool.h>
@@ -16,46 +18,87 @@ typedef struct seat seat;
 typedef struct seat_limits {
     uint64_t address_space;   /* RLIMIT_AS bytes (0 = default 1 GiB) */
     uint64_t cpu_seconds;     /* RLIMIT_CPU backstop (0 = default 600) */
-    uint64_t processes;       /* RLIMIT_NPROC (0 = default 64; per uid, see seat.c) */
+    uint64_t processes;       /* RLIMIT_NPROC (0 = default 64; counted per uid) */
     uint64_t file_size;       /* RLIMIT_FSIZE bytes (0 = default 16 MiB) */
     uint64_t open_files;      /* RLIMIT_NOFILE (0 = default 64) */
-    size_t   stderr_cap;      /* bytes of stderr kept (0 = default 64 KiB) */
+    size_t   stderr_cap;      /* bytes of stderr kept (0 = ARB_STDERR_CAP) */
+    /* When the referee runs as root: the uid (and gid) the bot runs as. It
+     * should be used by nothing else on the host (no account is needed),
+     * and differ between bots that run at the same time, so that one bot
+     * cannot signal or ptrace another and RLIMIT_NPROC is its own.
+     * 0 = do not change uid (refused as root unless allow_root is set). */
+    uid_t    uid;
+    bool     allow_root;      /* let a bot run as root (tests of the bare path only) */
+    /* bubblewrap binary to run the bot under, or NULL for none. Use
+     * seat_probe_bwrap() to find one that works on this host. */
+    const char *bwrap;
 } seat_limits;
 
 /* Outcome of waiting for a line. */
 typedef enum seat_read {
     SEAT_LINE = 0,        /* a complete line (without its newline) */
     SEAT_TIMEOUT,         /* the deadline passed */
-    SEAT_EOF,             /* the bot closed stdout or exited */
+    SEAT_EOF,             /* the bot closed stdout or exited: see seat_gone() */
     SEAT_TOO_LONG,        /* more than ARB_MAX_LINE bytes without a newline */
 } seat_read;
 
-/* Start argv[0] (a path; PATH is not searched) with argv in directory
- * `workdir` (created if missing). Returns NULL and sets *err (an arb_err)
- * on failure. */
+/* Why a bot stopped talking (after SEAT_EOF). */
+typedef enum seat_gone_reason {
+    SEAT_RUNNING = 0,     /* still running: it closed its stdout */
+    SEAT_EXITED,          /* exited by itself (any status) */
+    SEAT_CRASHED,         /* killed by a signal (a crash or a resource limit) */
+} seat_gone_reason;
+
+/* Start argv[0] (an absolute path; PATH is not searched) with argv in
+ * directory `workdir` (created if missing, and given to limits->uid when
+ * one is set). Returns NULL and sets *err (an arb_err) on failure:
+ * ARB_EINVAL for a relative path or a root bot without allow_root,
+ * ARB_ENOTFOUND when argv[0] cannot be executed. */
 seat *seat_start(char *const argv[], const char *workdir, const seat_limits *limits, int *err);
 
-/* Write one line (a newline is appended). Fails with ARB_EIO when the bot
- * no longer reads, ARB_ETIMEOUT when it does not drain its stdin before the
- * deadline (monotonic ns). */
+/* Queue one line (a newline is appended) and write as much as the bot's
+ * stdin takes. With deadline_ns 0 it never waits: what does not fit stays
+ * queued and goes out during later calls (a bot that is busy thinking does
+ * not hold up the referee). Otherwise it waits until everything queued is
+ * written or the deadline (monotonic ns) passes: ARB_ETIMEOUT. ARB_EIO when
+ * the bot no longer reads; ARB_ETOOBIG when more than ARB_MAX_QUEUE bytes
+ * are waiting (a bot that never reads). */
 int seat_send(seat *s, const char *line, uint64_t deadline_ns);
 
-/* Wait for the next line until deadline_ns (monotonic). On SEAT_LINE the line
- * is in buf (NUL-terminated, at most cap-1 bytes; cap >= ARB_MAX_LINE + 1). */
+/* Wait for the next line until deadline_ns (monotonic), writing queued
+ * output meanwhile. On SEAT_LINE the line is in buf (NUL-terminated, at
+ * most cap-1 bytes; cap >= ARB_MAX_LINE + 1). */
 seat_read seat_recv(seat *s, char *buf, size_t cap, uint64_t deadline_ns);
 
+/* After SEAT_EOF: whether the bot is still running, exited or crashed
+ * (waits up to wait_ms for it to finish exiting). *status is the wait
+ * status when it has ended. */
+seat_gone_reason seat_gone(seat *s, int wait_ms, int *status);
+
 /* CPU time used by the bot process so far (user + system, ns), read with
- * clock_getcpuclockid while it runs; 0 when unavailable. */
+ * clock_getcpuclockid while it runs (inside bubblewrap: the bot itself,
+ * not bubblewrap); the last reading once it has ended. */
 uint64_t seat_cpu_ns(seat *s);
 
 /* The bot's stderr captured so far (at most the cap), drained without
  * blocking. */
 const char *seat_stderr(seat *s, size_t *len);
 
+/* The process group (and session) id: the pid of the process started. */
 pid_t seat_pid(const seat *s);
 
-/* Kill the whole process group, reap the bot, close every descriptor and
- * free. Returns the bot's wait status (or -1 if it had to be killed). */
+/* The sandbox the bot runs in: "bwrap", "bwrap+uid", "uid+netns", "uid",
+ * or "rlimits" (the bare minimum every bot gets). */
+const char *seat_sandbox(const seat *s);
+
+/* Kill the whole process group (and, inside bubblewrap, the bot's pid
+ * namespace), reap the bot and every orphan it left, close every
+ * descriptor and free. Returns the bot's wait status. */
 int seat_stop(seat *s);
+
+/* A bubblewrap that can start a sandbox on this host (as the uid bots run
+ * as), or NULL: bubblewrap may be missing, or user namespaces forbidden.
+ * `uid` as in seat_limits. Costs one short process start. */
+const char *seat_probe_bwrap(uid_t uid);
 
 #endif

@@ -5,6 +5,7 @@
 #include "arb_error.h"
 #include "arb_limits.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -258,6 +259,158 @@ static int dz_format_cards(const uint64_t cards[2], char *buf, size_t len)
     return ddz_cards_format(cards[0], buf, len);
 }
 
+/* ---- What a seat sees (bot-protocol.md, Events and Requests) ---------- */
+
+static void emitf(arb_emit_fn emit, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void emitf(arb_emit_fn emit, void *ctx, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    emit(ctx, line);
+}
+
+static void wild_text(uint16_t wild, char *buf)
+{
+    int n = 0;
+    for (int x = 0; x < DDZ_NRANKS; x++)
+        if (wild >> x & 1)
+            buf[n++] = ddz_rank_chars[x];
+    buf[n] = 0;
+}
+
+/* The landlord is known: who, the stake, the kitty turned up, and wild
+ * ranks drawn after the auction. */
+static void landlord_events(const ddz_state *s, uint16_t wild_before, arb_emit_fn emit, void *ctx)
+{
+    char cards[2 * DDZ_MAX_CARDS + 2];
+    emitf(emit, ctx, "landlord %d %lld", s->landlord, (long long)ddz_stake(s));
+    ddz_cards_format(s->kitty, cards, sizeof cards);
+    emitf(emit, ctx, "kitty %s", s->kitty ? cards : "-");
+    if (s->wild_ranks != wild_before) {
+        wild_text(s->wild_ranks, cards);
+        emitf(emit, ctx, "wild %s", cards);
+    }
+}
+
+static int dz_start_events(const void *state, int seat, arb_emit_fn emit, void *ctx)
+{
+    const ddz_state *s = state;
+    if (seat < 0 || seat >= s->nseats)
+        return ARB_EINVAL;
+    char cards[2 * DDZ_MAX_CARDS + 2];
+    ddz_cards_format(s->dealt[seat], cards, sizeof cards);
+    emitf(emit, ctx, "hand %s", cards);
+    if (s->landlord != DDZ_NONE) {
+        /* No auction (a fixed landlord): the table is set at once. Wild
+         * ranks drawn before or after it are all in force now. */
+        landlord_events(s, 0, emit, ctx);
+        return 0;
+    }
+    if (s->wild_ranks) {
+        wild_text(s->wild_ranks, cards);
+        emitf(emit, ctx, "wild %s", cards);
+    }
+    emitf(emit, ctx, "first %d", s->first_bidder);
+    return 0;
+}
+
+static const char *const value_words[] = {
+    [ARB_DEC_BID] = "bid", [ARB_DEC_CALL] = "call", [ARB_DEC_ROB] = "rob",
+    [ARB_DEC_DOUBLE] = "double", [ARB_DEC_SHOW] = "show", [ARB_DEC_CLAIM] = "claim",
+};
+
+static int dz_action_events(const void *before, const void *after, int actor, const arb_action *a,
+                            int seat, arb_emit_fn emit, void *ctx)
+{
+    const ddz_state *b = before, *s = after;
+    char text[4 * DDZ_MAX_CARDS + 16];
+    if (a->decision == ARB_DEC_PLAY) {
+        if (a->cards[0] == 0) {
+            emitf(emit, ctx, "pass %d", actor);
+        } else {
+            dz_format_action(after, a, text, sizeof text);   /* "play READING" */
+            emitf(emit, ctx, "play %d %s %s", actor, text + 5, ddz_kind_name((ddz_kind)a->kind));
+        }
+        if (a->cards[0]) {
+            char counts[64];
+            int n = snprintf(counts, sizeof counts, "counts");
+            for (int i = 0; i < s->nseats; i++)
+                n += snprintf(counts + n, sizeof counts - (size_t)n, " %u", ddz_total(s->hand[i]));
+            emit(ctx, counts);
+        }
+        return 0;
+    }
+    if (a->decision >= sizeof value_words / sizeof value_words[0] || !value_words[a->decision])
+        return ARB_EINVAL;
+    emitf(emit, ctx, "%s %d %d", value_words[a->decision], actor, a->value);
+    if (a->decision == ARB_DEC_SHOW && a->value) {
+        ddz_cards_format(s->hand[actor], text, sizeof text);
+        emitf(emit, ctx, "shown %d %s", actor, text);
+    }
+    if (s->redeals != b->redeals && s->phase != DDZ_PHASE_OVER) {
+        emitf(emit, ctx, "redeal %d", s->redeals);
+        return dz_start_events(after, seat, emit, ctx);
+    }
+    if (b->landlord == DDZ_NONE && s->landlord != DDZ_NONE)
+        landlord_events(s, b->wild_ranks, emit, ctx);
+    return 0;
+}
+
+static int dz_request(const void *state, char *buf, size_t len)
+{
+    const ddz_state *s = state;
+    if (s->phase == DDZ_PHASE_OVER)
+        return ARB_ESTATE;
+    if (s->phase != DDZ_PHASE_PLAY)
+        return snprintf(buf, len, "%s", value_words[decision_of_phase[s->phase]]);
+    const ddz_move *prev = ddz_to_beat(s);
+    if (!prev)
+        return snprintf(buf, len, "play");
+    arb_action a;
+    move_to_action(s, prev, &a);
+    char text[4 * DDZ_MAX_CARDS + 16];
+    dz_format_action(state, &a, text, sizeof text);
+    return snprintf(buf, len, "play beat %d %s %s", s->last_seat, text + 5, ddz_kind_name((ddz_kind)prev->kind));
+}
+
+static int dz_format_item(const void *state, const arb_action *a, char *buf, size_t len)
+{
+    if (a->decision == ARB_DEC_PLAY) {
+        int n = dz_format_action(state, a, buf, len);
+        if (n > 5 && strncmp(buf, "play ", 5) == 0) {
+            memmove(buf, buf + 5, (size_t)n - 4);
+            n -= 5;
+        }
+        return n;
+    }
+    if (a->decision == ARB_DEC_BID)
+        return a->value ? snprintf(buf, len, "%d", a->value) : snprintf(buf, len, "pass");
+    return dz_format_action(state, a, buf, len);
+}
+
+static bool dz_items_on_request(const void *state)
+{
+    return ((const ddz_state *)state)->phase != DDZ_PHASE_PLAY;
+}
+
+static int dz_fallback(const void *state, const arb_action *legal, int n)
+{
+    (void)state;
+    int best = 0;
+    for (int i = 0; i < n; i++) {
+        bool pass = legal[i].decision == ARB_DEC_PLAY ? legal[i].cards[0] == 0 : legal[i].value == 0;
+        if (pass)
+            return i;
+        if (legal[i].ncards < legal[best].ncards
+            || (legal[i].ncards == legal[best].ncards && legal[i].rank < legal[best].rank))
+            best = i;
+    }
+    return best;
+}
+
 const arb_game arb_game_doudizhu = {
     .name = "doudizhu",
     .title = "Dou Dizhu (斗地主)",
@@ -280,6 +433,12 @@ const arb_game arb_game_doudizhu = {
     .parse_action = dz_parse_action,
     .format_action = dz_format_action,
     .format_cards = dz_format_cards,
+    .start_events = dz_start_events,
+    .action_events = dz_action_events,
+    .request = dz_request,
+    .format_item = dz_format_item,
+    .items_on_request = dz_items_on_request,
+    .fallback = dz_fallback,
 };
 
 static const arb_game *const registry[] = {&arb_game_doudizhu, NULL};

@@ -48,6 +48,9 @@ typedef struct arb_action {
     uint64_t primary[2];
 } arb_action;
 
+/* Receives one line of protocol text (bot-protocol.md), NUL-terminated. */
+typedef void (*arb_emit_fn)(void *ctx, const char *line);
+
 typedef struct arb_game {
     const char *name;          /* "doudizhu" */
     const char *title;         /* "Dou Dizhu (斗地主)" */
@@ -85,6 +88,28 @@ typedef struct arb_game {
     int  (*format_action)(const void *state, const arb_action *a, char *buf, size_t len);
     /* Cards as text (a hand, the kitty): "33445TJQKA2B". */
     int  (*format_cards)(const uint64_t cards[2], char *buf, size_t len);
+
+    /* What a seat sees, as the bot protocol's event lines. The game decides
+     * this, not the referee: only the game knows what is hidden. */
+    /* Lines a seat receives when a deal starts (its own hand, what is public). */
+    int  (*start_events)(const void *state, int seat, arb_emit_fn emit, void *ctx);
+    /* Lines a seat receives after `actor` took action `fixed` (as checked),
+     * which took the deal from `before` to `after`: the action itself and
+     * everything it revealed. */
+    int  (*action_events)(const void *before, const void *after, int actor, const arb_action *fixed,
+                          int seat, arb_emit_fn emit, void *ctx);
+    /* The request for the seat to act, without clock or legal list: "bid",
+     * "play", "play beat 0 888+3 trio_solo". */
+    int  (*request)(const void *state, char *buf, size_t len);
+    /* A legal action as a protocol item, itself a complete reply: "2",
+     * "pass", "call", "333444+56". */
+    int  (*format_item)(const void *state, const arb_action *a, char *buf, size_t len);
+    /* Value decisions always list their items in requests; plays only for
+     * bots that ask (true when the decision is a play). */
+    bool (*items_on_request)(const void *state);
+    /* The action a referee takes for a seat it plays for (autoplay): pass
+     * when legal, else the smallest legal action. Index into legal[0..n). */
+    int  (*fallback)(const void *state, const arb_action *legal, int n);
 } arb_game;
 
 /* Registered games, and lookup by name. */

@@ -31,13 +31,16 @@ static int open_fds(void)
     return n - 1;   /* the directory's own descriptor */
 }
 
+/* As root, bots run as a dedicated uid (seat.h); otherwise as ourselves. */
+static seat_limits limits;
+
 static seat *start(const char *name)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", bots, name);
     char *argv[] = {path, NULL};
     int err;
-    seat *s = seat_start(argv, workdir, NULL, &err);
+    seat *s = seat_start(argv, workdir, &limits, &err);
     if (!s) {
         fprintf(stderr, "start %s: %s\n", name, arb_strerror(err));
         exit(1);
@@ -179,7 +182,7 @@ static seat *start_hostile(const char *mode)
 {
     char *argv[] = {(char *)hostile, (char *)mode, NULL};
     int err;
-    seat *s = seat_start(argv, workdir, NULL, &err);
+    seat *s = seat_start(argv, workdir, &limits, &err);
     if (!s) {
         fprintf(stderr, "start hostile %s: %s\n", mode, arb_strerror(err));
         exit(1);
@@ -227,7 +230,18 @@ static void test_bad_start(void)
 {
     int err = 0;
     char *rel[] = {"echo.sh", NULL};
-    CHECK(seat_start(rel, workdir, NULL, &err) == NULL && err == ARB_EINVAL);
+    CHECK(seat_start(rel, workdir, &limits, &err) == NULL && err == ARB_EINVAL);
+    /* A path that cannot be executed is reported at start, not as a
+     * silent bot. */
+    char *missing[] = {"/nonexistent/bot", NULL};
+    CHECK(seat_start(missing, workdir, &limits, &err) == NULL && err == ARB_ENOTFOUND);
+    /* As root, refusing to run a bot as root unless told to. */
+    if (geteuid() == 0) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/echo.sh", bots);
+        char *argv[] = {path, NULL};
+        CHECK(seat_start(argv, workdir, NULL, &err) == NULL && err == ARB_EINVAL);
+    }
 }
 
 int main(int argc, char **argv)
@@ -240,6 +254,8 @@ int main(int argc, char **argv)
     bots = abs_bots;
     hostile = argc > 2 ? argv[2] : NULL;
     snprintf(workdir, sizeof workdir, "/tmp/arbiter-seat-test-%d", (int)getpid());
+    if (geteuid() == 0)
+        limits.uid = 61000;
     int before = open_fds();
     test_echo();
     test_sleeper();
