@@ -13,6 +13,8 @@ static const struct command {
     {"moves", cmd_moves, "legal moves for hands read from stdin (the rules oracle)"},
     {"play",  cmd_play,  "seeded self-play deals printed move by move"},
     {"rules", cmd_rules, "list presets and options, or print a preset"},
+    {"match", cmd_match, "one match between bot programs, judged live"},
+    {"replay", cmd_replay, "re-judge a transcript; --show, --rerun"},
     {"bench", cmd_bench, "benchmarks: `arbiter bench rules`"},
 };
 

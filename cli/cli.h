@@ -8,6 +8,8 @@ int cmd_moves(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_match(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 /* Shared option handling: --rules PRESET and --set k=v,... into *r. On error
  * prints "arbiter: ..." to stderr and returns nonzero. */

@@ -1,0 +1,186 @@
+/* cmd_replay.c — `arbiter replay FILE`: check a transcript's digest,
+ * re-judge it with the rules engine and say whether the recorded result is
+ * reproduced (or where it first is not); --show prints the match move by
+ * move with every hand; --rerun plays the recorded bots again on the same
+ * inputs; --dump lists the records. */
+#include "cli.h"
+#include "replay.h"
+#include "transcript.h"
+#include "arb_error.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: arbiter replay FILE [--show] [--rerun] [--dump] [--digest HEX]\n"
+        "\n"
+        "Re-judges a transcript written by `arbiter match --transcript`: checks its\n"
+        "SHA-256 digest, replays every recorded reply through the rules engine and\n"
+        "the clocks, and compares every verdict, penalty and score with the record.\n"
+        "Exit status 0 when the transcript is intact and its result is reproduced.\n"
+        "\n"
+        "  --show          print the match move by move, with every hand\n"
+        "  --rerun         start the recorded bots again and compare their replies\n"
+        "  --dump          print every record\n"
+        "  --digest HEX    also require this digest (from the tournament record)\n");
+}
+
+typedef struct show_ctx {
+    const match_config *cfg;
+    const arb_game *g;
+} show_ctx;
+
+/* Print a seat's view of the deal's start: its hand for every seat, the
+ * public lines (first bidder, wild ranks, a fixed landlord) once. */
+typedef struct view_ctx {
+    const char *prefix;
+    bool public_too;
+} view_ctx;
+
+static void show_line(void *ctx, const char *line)
+{
+    const view_ctx *v = ctx;
+    if (strncmp(line, "hand ", 5) == 0)
+        printf("  %s%s\n", v->prefix, line + 5);
+    else if (v->public_too)
+        printf("  %s\n", line);
+}
+
+static void show_deal_hands(void *ctx, const match_deal *d, const void *state)
+{
+    show_ctx *c = ctx;
+    printf("\ngame %u: deal %u, seating %u, seed %" PRIu64 "\n", d->game, d->deal, d->seating, d->seed);
+    for (int s = 0; s < c->cfg->nbots; s++) {
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "seat %d %-12s ", s, c->cfg->bots[d->bot_at[s]].name);
+        view_ctx v = {prefix, s == c->cfg->nbots - 1};
+        c->g->start_events(state, s, show_line, &v);
+    }
+}
+
+static void show_action(void *ctx, const match_deal *d, const void *before, const void *after, int seat_no,
+                        const arb_action *a, bool by_referee)
+{
+    show_ctx *c = ctx;
+    char text[256];
+    c->g->format_action(before, a, text, sizeof text);
+    printf("  %-3u seat %d %-12s %-24s%s\n", d->decisions, seat_no, c->cfg->bots[d->bot_at[seat_no]].name, text,
+           by_referee ? "  (played by the referee)" : "");
+    (void)after;
+}
+
+static void show_penalty(void *ctx, const match_deal *d, int seat_no, int bot, match_reason r,
+                         const char *consequence, const char *detail)
+{
+    show_ctx *c = ctx;
+    printf("  !!  %s (seat %d): %s — %s; %s\n", c->cfg->bots[bot].name, seat_no, match_reason_name(r), detail,
+           consequence);
+    (void)d;
+}
+
+static void show_end(void *ctx, const match_deal *d, const void *state)
+{
+    show_ctx *c = ctx;
+    printf("  result:");
+    for (int s = 0; s < c->cfg->nbots; s++)
+        printf(" %s %+" PRId64, c->cfg->bots[d->bot_at[s]].name, d->score[s]);
+    printf("%s\n", d->forfeit_bot >= 0 ? "  (forfeit)" : "");
+    (void)state;
+}
+
+static int dump_record(void *ctx, int type, const uint8_t *rec, size_t n)
+{
+    (void)ctx; (void)type;
+    char text[2048];
+    tr_describe(rec, n, text, sizeof text);
+    printf("%s\n", text);
+    return 0;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+    const char *path = NULL, *want_digest = NULL;
+    bool show = false, rerun = false, dump = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--show") == 0) {
+            show = true;
+        } else if (strcmp(argv[i], "--rerun") == 0) {
+            rerun = true;
+        } else if (strcmp(argv[i], "--dump") == 0) {
+            dump = true;
+        } else if (strcmp(argv[i], "--digest") == 0 && i + 1 < argc) {
+            want_digest = argv[++i];
+        } else if (argv[i][0] != '-' && !path) {
+            path = argv[i];
+        } else {
+            fprintf(stderr, "arbiter: replay: unexpected \"%s\" (arbiter replay --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!path) {
+        usage(stderr);
+        return 2;
+    }
+    uint8_t *data;
+    size_t len;
+    char err[512];
+    if (tr_load(path, &data, &len, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        return 2;
+    }
+    if (dump && tr_each(data, len, dump_record, NULL) != 0)
+        printf("(a corrupt record follows)\n");
+    replay_report rep;
+    int rc;
+    show_ctx sc = {&rep.cfg, NULL};
+    match_observer obs = {.ctx = &sc, .deal_start = show_deal_hands, .action = show_action,
+                          .penalty = show_penalty, .deal_end = show_end};
+    if (rerun) {
+        live_options lo = {0};
+        rc = replay_rerun(data, len, &lo, &rep);
+    } else {
+        /* the observer needs the game, known once the header is read */
+        match_config probe;
+        if (tr_read_header(data, len, &probe, err, sizeof err) == 0)
+            sc.g = probe.game;
+        rc = replay_judge(data, len, show && sc.g ? &obs : NULL, &rep);
+    }
+    free(data);
+    if (rc) {
+        fprintf(stderr, "arbiter: %s: %s\n", path, rep.divergence[0] ? rep.divergence : arb_strerror(rc));
+        match_result_release(&rep.res);
+        return 2;
+    }
+    int status = 0;
+    printf("\n%s: %s/%s, seed %" PRIu64 ", %u deals, duplicate %s\n", path, rep.cfg.game->name, rep.cfg.preset,
+           rep.cfg.seed, rep.cfg.deals, match_duplicate_name((match_duplicate)rep.cfg.duplicate));
+    if (rep.digest_rc == 0)
+        printf("digest:  ok (sha256 %s)\n", rep.digest);
+    else {
+        printf("digest:  FAILED: %s\n", rep.digest_msg);
+        status = 1;
+    }
+    if (want_digest && strcmp(want_digest, rep.digest) != 0) {
+        printf("digest:  FAILED: the record says %s, the file carries %s\n", want_digest, rep.digest[0] ? rep.digest : "none");
+        status = 1;
+    }
+    if (rep.reproduced) {
+        printf("%s reproduced: %u games, %" PRIu64 " decisions;", rerun ? "bots' replies" : "verdict",
+               rep.res.ndeals, rep.res.decisions);
+        for (int b = 0; b < rep.res.nbots; b++)
+            printf(" %s %+" PRId64, rep.res.bots[b].name, rep.res.bots[b].total);
+        printf("\n");
+    } else {
+        printf("%s NOT reproduced: %s\n", rerun ? "bots' replies" : "verdict", rep.divergence);
+        status = 1;
+    }
+    match_result_release(&rep.res);
+    return status;
+}

@@ -1,0 +1,180 @@
+/* live.c — the live match driver: bots as sandboxed processes (live.h). */
+#define _XOPEN_SOURCE 700
+#include "live.h"
+#include "arb_error.h"
+#include "arb_limits.h"
+#include "arb_time.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct live_driver {
+    match_driver drv;
+    live_options opt;
+    const char *bwrap;
+    char base[512];
+    bool made_base;
+    seat *seats[ARB_MAX_SEATS];
+    char dirs[ARB_MAX_SEATS][600];
+    char *stderr_copy;      /* the last stopped bot's stderr, valid until the next stop */
+};
+
+static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, size_t len)
+{
+    live_driver *l = ctx;
+    char *argv[MATCH_MAX_ARGS + 1];
+    for (int i = 0; i < cfg->argc && i < MATCH_MAX_ARGS; i++)
+        argv[i] = (char *)cfg->argv[i];
+    argv[cfg->argc < MATCH_MAX_ARGS ? cfg->argc : MATCH_MAX_ARGS] = NULL;
+    snprintf(l->dirs[bot], sizeof l->dirs[bot], "%s/bot%d-%s", l->base, bot, cfg->name);
+    seat_limits lim = l->opt.limits;
+    if (geteuid() == 0)
+        lim.uid = (l->opt.uid_base ? l->opt.uid_base : 61000) + (uid_t)bot;
+    lim.bwrap = l->bwrap;
+    int err;
+    l->seats[bot] = seat_start(argv, l->dirs[bot], &lim, &err);
+    if (!l->seats[bot])
+        return err;
+    snprintf(sandbox, len, "%s", seat_sandbox(l->seats[bot]));
+    return 0;
+}
+
+static int l_send(void *ctx, int bot, const char *line)
+{
+    live_driver *l = ctx;
+    return l->seats[bot] ? seat_send(l->seats[bot], line, 0) : ARB_ESTATE;
+}
+
+static void gone_kind(seat *s, md_reply *r)
+{
+    switch (seat_gone(s, 200, NULL)) {
+    case SEAT_RUNNING: r->kind = MD_CLOSED; break;
+    case SEAT_EXITED: r->kind = MD_EXITED; break;
+    default: r->kind = MD_CRASHED; break;
+    }
+}
+
+static void l_ask(void *ctx, int bot, const char *request, uint64_t budget_ns, md_reply *r)
+{
+    live_driver *l = ctx;
+    seat *s = l->seats[bot];
+    r->line[0] = 0;
+    r->wall_ns = r->cpu_ns = 0;
+    if (!s) {
+        r->kind = MD_EXITED;
+        return;
+    }
+    uint64_t cpu0 = seat_cpu_ns(s);
+    uint64_t t0 = arb_now_ns(), deadline = t0 + budget_ns;
+    int rc = request ? seat_send(s, request, deadline) : 0;
+    if (rc == ARB_ETIMEOUT) {
+        r->kind = MD_TIMEOUT;
+    } else if (rc) {
+        gone_kind(s, r);
+    } else {
+        switch (seat_recv(s, r->line, sizeof r->line, deadline)) {
+        case SEAT_LINE: r->kind = MD_LINE; break;
+        case SEAT_TIMEOUT: r->kind = MD_TIMEOUT; break;
+        case SEAT_TOO_LONG: r->kind = MD_TOO_LONG; break;
+        default: gone_kind(s, r); break;
+        }
+    }
+    r->wall_ns = arb_now_ns() - t0;
+    r->cpu_ns = seat_cpu_ns(s) - cpu0;
+}
+
+static void l_stop(void *ctx, int bot, const char **text, size_t *len, int *status)
+{
+    live_driver *l = ctx;
+    static const char empty[] = "";
+    *text = empty;
+    *len = 0;
+    *status = -1;
+    seat *s = l->seats[bot];
+    if (!s)
+        return;
+    /* The stderr text must outlive seat_stop: the driver keeps a copy. */
+    size_t n;
+    const char *e = seat_stderr(s, &n);
+    free(l->stderr_copy);
+    l->stderr_copy = malloc(n + 1);
+    if (l->stderr_copy) {
+        memcpy(l->stderr_copy, e, n);
+        l->stderr_copy[n] = 0;
+        *text = l->stderr_copy;
+        *len = n;
+    }
+    *status = seat_stop(s);
+    l->seats[bot] = NULL;
+}
+
+live_driver *live_new(const live_options *opt, char *err, size_t errlen)
+{
+    live_driver *l = calloc(1, sizeof *l);
+    if (!l) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    l->opt = *opt;
+    uid_t uid = geteuid() == 0 ? (opt->uid_base ? opt->uid_base : 61000) : 0;
+    if (opt->sandbox != LIVE_SANDBOX_NONE) {
+        l->bwrap = seat_probe_bwrap(uid);
+        if (!l->bwrap && opt->sandbox == LIVE_SANDBOX_BWRAP) {
+            snprintf(err, errlen, "--sandbox bwrap: bubblewrap is not installed or cannot create a sandbox here");
+            free(l);
+            return NULL;
+        }
+    }
+    if (opt->workdir) {
+        snprintf(l->base, sizeof l->base, "%s", opt->workdir);
+        if (mkdir(l->base, 0711) != 0 && errno != EEXIST) {
+            snprintf(err, errlen, "%s: %s", l->base, strerror(errno));
+            free(l);
+            return NULL;
+        }
+    } else {
+        snprintf(l->base, sizeof l->base, "/tmp/arbiter-match-XXXXXX");
+        if (!mkdtemp(l->base)) {
+            snprintf(err, errlen, "mkdtemp: %s", strerror(errno));
+            free(l);
+            return NULL;
+        }
+        l->made_base = true;
+    }
+    /* Bots running as other uids must be able to reach their directories. */
+    chmod(l->base, 0711);
+    l->drv = (match_driver){.ctx = l, .start = l_start, .send = l_send, .ask = l_ask, .stop = l_stop};
+    return l;
+}
+
+const match_driver *live_driver_of(live_driver *l) { return &l->drv; }
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st; (void)flag; (void)ftw;
+    remove(path);
+    return 0;
+}
+
+void live_free(live_driver *l)
+{
+    if (!l)
+        return;
+    for (int b = 0; b < ARB_MAX_SEATS; b++)
+        if (l->seats[b])
+            seat_stop(l->seats[b]);
+    if (!l->opt.keep_workdir) {
+        for (int b = 0; b < ARB_MAX_SEATS; b++)
+            if (l->dirs[b][0])
+                nftw(l->dirs[b], rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+        if (l->made_base)
+            rmdir(l->base);
+    }
+    free(l->stderr_copy);
+    free(l);
+}

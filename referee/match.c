@@ -1,0 +1,713 @@
+/* match.c — the match core: handshake, deals, requests under the clock,
+ * verdicts, penalties by policy, scores; every line and verdict goes to the
+ * transcript sink (match.h, bot-protocol.md). */
+#include "match.h"
+#include "transcript.h"
+#include "arb_error.h"
+#include "arb_limits.h"
+#include "arb_rng.h"
+#include "arb_time.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const reason_names[MATCH_R_COUNT] = {
+    "none", "timeout", "illegal", "malformed", "line-too-long", "closed-stdout",
+    "exited", "crashed", "handshake",
+};
+static const char *const policy_names[] = {"autoplay", "forfeit-deal", "forfeit-match"};
+static const char *const dup_names[] = {"off", "rotate", "all"};
+
+const char *match_reason_name(match_reason r) { return (unsigned)r < MATCH_R_COUNT ? reason_names[r] : "?"; }
+const char *match_policy_name(match_policy p) { return (unsigned)p < 3 ? policy_names[p] : "?"; }
+const char *match_duplicate_name(match_duplicate d) { return (unsigned)d < 3 ? dup_names[d] : "?"; }
+
+static int parse_name(const char *s, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(s, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+int match_policy_parse(const char *s, match_policy *out)
+{
+    int i = parse_name(s, policy_names, 3);
+    if (i < 0)
+        return ARB_ENOTFOUND;
+    *out = (match_policy)i;
+    return 0;
+}
+
+int match_duplicate_parse(const char *s, match_duplicate *out)
+{
+    int i = parse_name(s, dup_names, 3);
+    if (i < 0)
+        return ARB_ENOTFOUND;
+    *out = (match_duplicate)i;
+    return 0;
+}
+
+void match_config_init(match_config *cfg, const arb_game *game)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->game = game;
+    snprintf(cfg->preset, sizeof cfg->preset, "standard");
+    cfg->seed = 1;
+    cfg->deals = 1;
+    cfg->move_ms = 1000;
+    cfg->deal_ms = -1;
+    cfg->bank_ms = 30000;
+    cfg->startup_ms = 5000;
+    cfg->policy = MATCH_AUTOPLAY;
+    cfg->strikes = 3;
+    cfg->forfeit_points = 6;
+}
+
+int match_config_rules(const match_config *cfg, void *rules, char *err, size_t errlen)
+{
+    const arb_game *g = cfg->game;
+    if (!g) {
+        snprintf(err, errlen, "no game");
+        return ARB_EINVAL;
+    }
+    if (g->rules_preset(rules, cfg->preset) != 0) {
+        snprintf(err, errlen, "unknown rules preset \"%s\" for %s", cfg->preset, g->name);
+        return ARB_ENOTFOUND;
+    }
+    /* Options: "key=value" separated by newlines, commas or spaces. */
+    char opts[MATCH_MAX_OPTIONS];
+    snprintf(opts, sizeof opts, "%s", cfg->options);
+    char *save = NULL;
+    for (char *tok = strtok_r(opts, "\n, ", &save); tok; tok = strtok_r(NULL, "\n, ", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq) {
+            snprintf(err, errlen, "option \"%s\": expected key=value", tok);
+            return ARB_EINVAL;
+        }
+        *eq = 0;
+        int rc = g->rules_set(rules, tok, eq + 1, err, errlen);
+        if (rc)
+            return rc;
+    }
+    int rc = g->rules_check(rules, err, errlen);
+    if (rc)
+        return rc;
+    int seats = g->seats(rules);
+    if (cfg->nbots != seats) {
+        snprintf(err, errlen, "%s with these rules seats %d players, %d bots given", g->name, seats, cfg->nbots);
+        return ARB_EINVAL;
+    }
+    if (cfg->deals < 1 || match_games(cfg) > ARB_MAX_DEALS) {
+        snprintf(err, errlen, "%u deals (x seatings) is outside 1..%d (ARB_MAX_DEALS)", cfg->deals, ARB_MAX_DEALS);
+        return ARB_ERANGE;
+    }
+    if (cfg->move_ms < 1 || cfg->bank_ms < 0 || cfg->startup_ms < 1 || cfg->deal_ms < -1) {
+        snprintf(err, errlen, "clock: move and start-up must be >= 1 ms, bank >= 0, deal >= 0 or -1");
+        return ARB_ERANGE;
+    }
+    for (int b = 0; b < cfg->nbots; b++)
+        if (cfg->bots[b].argc < 1 || cfg->bots[b].argv[0][0] != '/' || !cfg->bots[b].name[0]) {
+            snprintf(err, errlen, "bot %d: needs a name and an absolute program path", b);
+            return ARB_EINVAL;
+        }
+    return 0;
+}
+
+static uint32_t factorial(int n)
+{
+    uint32_t f = 1;
+    for (int i = 2; i <= n; i++)
+        f *= (uint32_t)i;
+    return f;
+}
+
+static uint32_t seatings(const match_config *cfg)
+{
+    switch (cfg->duplicate) {
+    case MATCH_DUP_ROTATE: return (uint32_t)cfg->nbots;
+    case MATCH_DUP_ALL: return factorial(cfg->nbots);
+    default: return 1;
+    }
+}
+
+uint32_t match_games(const match_config *cfg)
+{
+    uint64_t g = (uint64_t)cfg->deals * seatings(cfg);
+    return g > UINT32_MAX ? UINT32_MAX : (uint32_t)g;
+}
+
+void match_seating(const match_config *cfg, uint32_t g, uint32_t *deal, uint32_t *seating,
+                   uint8_t bot_at[ARB_MAX_SEATS])
+{
+    int n = cfg->nbots;
+    uint32_t k = seatings(cfg);
+    *deal = cfg->duplicate == MATCH_DUP_OFF ? g : g / k;
+    if (cfg->duplicate == MATCH_DUP_ALL) {
+        /* The seating-th permutation in lexicographic order. */
+        uint32_t idx = g % k;
+        *seating = idx;
+        uint8_t pool[ARB_MAX_SEATS];
+        for (int i = 0; i < n; i++)
+            pool[i] = (uint8_t)i;
+        int left = n;
+        for (int i = 0; i < n; i++) {
+            uint32_t f = factorial(left - 1);
+            uint32_t j = idx / f;
+            idx %= f;
+            bot_at[i] = pool[j];
+            memmove(pool + j, pool + j + 1, (size_t)(left - 1 - (int)j));
+            left--;
+        }
+        return;
+    }
+    /* Rotation r puts bot b in seat (b + r) mod n: over n games each bot
+     * sits every seat once. Without duplicate the rotation follows the
+     * deal number, unless seats are fixed. */
+    uint32_t r = cfg->duplicate == MATCH_DUP_ROTATE ? g % k : (cfg->fixed_seats ? 0 : g % (uint32_t)n);
+    *seating = r;
+    for (int b = 0; b < n; b++)
+        bot_at[(b + (int)r) % n] = (uint8_t)b;
+}
+
+void match_result_release(match_result *res)
+{
+    free(res->deals);
+    res->deals = NULL;
+}
+
+/* ---- The run ------------------------------------------------------------ */
+
+typedef struct bot_rt {
+    bool     legal_lists;   /* asked for legal plays in the handshake */
+    bool     gone;          /* will never answer again */
+    uint8_t  gone_reason;
+    bool     forfeited;
+    uint32_t owed;          /* replies owed to timed-out requests */
+    int64_t  bank_ns;
+    int64_t  deal_used_ns;
+} bot_rt;
+
+typedef struct run {
+    const match_config *cfg;
+    const arb_game *g;
+    const match_driver *drv;
+    tr_sink *sink;
+    const match_observer *obs;
+    match_result *res;
+    void *rules, *state, *before;
+    arb_action *legal;
+    char *req;              /* ARB_MAX_REQUEST bytes */
+    char options[MATCH_MAX_OPTIONS];
+    uint64_t t0;
+    bot_rt bot[ARB_MAX_SEATS];
+    md_reply reply;
+    match_deal *d;
+    int rc;
+} run;
+
+static uint64_t now_t(const run *r) { return arb_now_ns() - r->t0; }
+
+static int fail(run *r, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(run *r, int rc, const char *fmt, ...)
+{
+    if (!r->res->error[0]) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->res->error, sizeof r->res->error, fmt, ap);
+        va_end(ap);
+    }
+    if (!r->rc)
+        r->rc = rc;
+    return rc;
+}
+
+/* Record a sink error as the match's error (a divergence when verifying). */
+static int sunk(run *r, int rc)
+{
+    if (rc && !r->rc) {
+        const char *div = tr_divergence(r->sink);
+        fail(r, rc, "%s", div[0] ? div : arb_strerror(rc));
+    }
+    return rc;
+}
+
+static void tell(run *r, int bot, const char *line)
+{
+    if (r->rc || r->bot[bot].gone)
+        return;
+    if (sunk(r, tr_send(r->sink, now_t(r), bot, line)))
+        return;
+    r->drv->send(r->drv->ctx, bot, line);   /* a bot that does not read is caught at its next request */
+}
+
+typedef struct emit_ctx {
+    run *r;
+    int bot;
+} emit_ctx;
+
+static void emit_to_bot(void *ctx, const char *line)
+{
+    emit_ctx *e = ctx;
+    tell(e->r, e->bot, line);
+}
+
+static void tellf(run *r, int bot, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void tellf(run *r, int bot, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    tell(r, bot, line);
+}
+
+/* Send a request and get the reply, discarding the replies still owed to
+ * earlier timed-out requests (one request, one reply, in order). The time
+ * spent on them counts against this request. */
+static void ask(run *r, int bot, const char *request, uint64_t budget_ns, md_reply *rep)
+{
+    bot_rt *b = &r->bot[bot];
+    uint64_t spent = 0, cpu = 0;
+    const char *line = request;
+    for (;;) {
+        r->drv->ask(r->drv->ctx, bot, line, budget_ns - spent, rep);
+        line = NULL;
+        if (sunk(r, tr_recv(r->sink, now_t(r), bot, rep)))
+            return;
+        spent += rep->wall_ns;
+        cpu += rep->cpu_ns;
+        if (rep->kind != MD_LINE || b->owed == 0)
+            break;
+        b->owed--;            /* a late reply to an earlier request: dropped */
+        if (spent >= budget_ns) {
+            rep->kind = MD_TIMEOUT;
+            break;
+        }
+    }
+    rep->wall_ns = spent;
+    rep->cpu_ns = cpu;
+}
+
+static bool valid_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n < 1 || n > ARB_MAX_BOT_NAME)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!(('a' <= s[i] && s[i] <= 'z') || ('A' <= s[i] && s[i] <= 'Z') || ('0' <= s[i] && s[i] <= '9')
+              || s[i] == '_' || s[i] == '.' || s[i] == '-'))
+            return false;
+    return true;
+}
+
+static void penalise(run *r, int seat, int bot, match_reason why, const char *consequence, const char *detail);
+
+/* Start a bot and shake hands. A bot that fails forfeits the match. */
+static void hello(run *r, int bot)
+{
+    match_bot_stats *st = &r->res->bots[bot];
+    bot_rt *b = &r->bot[bot];
+    b->bank_ns = r->cfg->bank_ms * 1000000;
+    char hello_line[64], detail[ARB_MAX_LINE + 64] = "";
+    int rc = r->drv->start(r->drv->ctx, bot, &r->cfg->bots[bot], st->sandbox, sizeof st->sandbox);
+    if (rc) {
+        snprintf(detail, sizeof detail, "could not start: %s", arb_strerror(rc));
+        b->gone = true;
+        b->gone_reason = MATCH_R_EXITED;
+    } else {
+        snprintf(hello_line, sizeof hello_line, "arbiter 1 %s", r->g->name);
+        if (sunk(r, tr_ask(r->sink, now_t(r), bot, 0, 0, hello_line, -1)))
+            return;
+        ask(r, bot, hello_line, (uint64_t)r->cfg->startup_ms * 1000000, &r->reply);
+        if (r->rc)
+            return;
+        char word[8] = "", name[ARB_MAX_BOT_NAME + 2] = "", flag[16] = "", extra[2] = "";
+        int version = -1;
+        int n = r->reply.kind == MD_LINE
+                    ? sscanf(r->reply.line, "%7s %d %33s %15s %1s", word, &version, name, flag, extra) : 0;
+        if (r->reply.kind == MD_LINE && n >= 3 && strcmp(word, "bot") == 0 && version == 1 && valid_name(name)
+            && (n == 3 || (n == 4 && strcmp(flag, "legal") == 0))) {
+            snprintf(st->hello, sizeof st->hello, "%s", name);
+            b->legal_lists = n == 4;
+            tellf(r, bot, "match players %d deals %u rules %s seed %" PRIu64, r->cfg->nbots,
+                  match_games(r->cfg), r->cfg->preset, arb_seed_childn(r->cfg->seed, "bot", (uint64_t)bot));
+            char *save = NULL, opts[MATCH_MAX_OPTIONS];
+            snprintf(opts, sizeof opts, "%s", r->options);
+            for (char *tok = strtok_r(opts, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save))
+                tellf(r, bot, "option %s", tok);
+            tellf(r, bot, "clock move %" PRId64 " deal %" PRId64 " bank %" PRId64, r->cfg->move_ms,
+                  r->cfg->deal_ms, r->cfg->bank_ms);
+            tell(r, bot, "ready");
+            return;
+        }
+        if (r->reply.kind == MD_LINE && strcmp(word, "bot") == 0 && version != 1)
+            tell(r, bot, "error unsupported-version 1");
+        if (r->reply.kind == MD_LINE)
+            snprintf(detail, sizeof detail, "expected \"bot 1 NAME [legal]\", got \"%.200s\"", r->reply.line);
+        else
+            snprintf(detail, sizeof detail, "no handshake (%s)",
+                     r->reply.kind == MD_TIMEOUT ? "timeout" : r->reply.kind == MD_TOO_LONG ? "line too long"
+                     : r->reply.kind == MD_CRASHED ? "crashed" : "exited");
+        if (r->reply.kind >= MD_CLOSED) {
+            b->gone = true;
+            b->gone_reason = r->reply.kind == MD_CRASHED ? MATCH_R_CRASHED : MATCH_R_EXITED;
+        }
+    }
+    penalise(r, -1, bot, MATCH_R_HANDSHAKE, "forfeit-match", detail);
+    b->forfeited = true;
+}
+
+static void penalise(run *r, int seat, int bot, match_reason why, const char *consequence, const char *detail)
+{
+    match_bot_stats *st = &r->res->bots[bot];
+    st->penalties++;
+    st->by_reason[why]++;
+    uint32_t game = r->d ? r->d->game : 0, dec = r->d ? r->d->decisions : 0;
+    if (sunk(r, tr_penalty(r->sink, now_t(r), game, dec, seat, bot, why, consequence, detail)))
+        return;
+    if (r->d)
+        for (int s = 0; s < r->cfg->nbots; s++)
+            tellf(r, r->d->bot_at[s], "penalty %d %s %s", seat, match_reason_name(why), consequence);
+    tellf(r, bot, "note %s: %.900s", match_reason_name(why), detail);
+    if (r->obs && r->obs->penalty)
+        r->obs->penalty(r->obs->ctx, r->d, seat, bot, why, consequence, detail);
+}
+
+static void forfeit_scores(run *r, match_deal *d, int bot)
+{
+    int n = r->cfg->nbots;
+    d->forfeit_bot = (int8_t)bot;
+    for (int s = 0; s < n; s++)
+        d->score[s] = d->bot_at[s] == bot ? -(int64_t)(n - 1) * r->cfg->forfeit_points : r->cfg->forfeit_points;
+}
+
+/* Append the legal items to the request: " legal A B C". */
+static int append_items(run *r, size_t *len, int n)
+{
+    static const char kw[] = " legal";
+    if (*len + sizeof kw >= ARB_MAX_REQUEST)
+        return ARB_ETOOBIG;
+    memcpy(r->req + *len, kw, sizeof kw);
+    *len += sizeof kw - 1;
+    for (int i = 0; i < n; i++) {
+        if (*len + 2 + ARB_MAX_PLAY_TEXT >= ARB_MAX_REQUEST)
+            return ARB_ETOOBIG;
+        r->req[(*len)++] = ' ';
+        int k = r->g->format_item(r->state, &r->legal[i], r->req + *len, ARB_MAX_REQUEST - *len);
+        if (k < 0)
+            return k;
+        *len += (size_t)k;
+    }
+    return 0;
+}
+
+static int64_t ms_of(int64_t ns) { return ns / 1000000; }
+
+/* One decision of the seat to act. Returns true when the deal goes on. */
+static bool decide(run *r, int nlegal)
+{
+    const arb_game *g = r->g;
+    match_deal *d = r->d;
+    int seat = g->to_act(r->state);
+    int bot = d->bot_at[seat];
+    bot_rt *b = &r->bot[bot];
+    match_bot_stats *st = &r->res->bots[bot];
+    match_reason fault = MATCH_R_NONE;
+    char detail[ARB_MAX_LINE + 512] = "";
+    arb_action fixed;
+    d->decisions++;
+    r->res->decisions++;
+
+    if (b->gone) {
+        fault = (match_reason)b->gone_reason;
+        snprintf(detail, sizeof detail, "the bot is no longer running (%s)", match_reason_name(fault));
+    } else {
+        int64_t free_ns = r->cfg->move_ms * 1000000;
+        int64_t deal_left = -1;
+        if (r->cfg->deal_ms >= 0) {
+            deal_left = r->cfg->deal_ms * 1000000 - b->deal_used_ns;
+            if (deal_left < 0)
+                deal_left = 0;
+            if (deal_left < free_ns)
+                free_ns = deal_left;
+        }
+        uint64_t budget = (uint64_t)(free_ns + b->bank_ns);
+        size_t len = (size_t)snprintf(r->req, ARB_MAX_REQUEST, "ask ");
+        int k = g->request(r->state, r->req + len, ARB_MAX_REQUEST - len);
+        if (k < 0) {
+            fail(r, k, "internal: no request text for the position");
+            return false;
+        }
+        len += (size_t)k;
+        len += (size_t)snprintf(r->req + len, ARB_MAX_REQUEST - len, " time %" PRId64 " %" PRId64 " %" PRId64,
+                                ms_of(free_ns), deal_left < 0 ? -1 : ms_of(deal_left), ms_of(b->bank_ns));
+        size_t recorded = len;
+        bool items = g->items_on_request(r->state) || b->legal_lists;
+        if (items && append_items(r, &len, nlegal) != 0) {
+            fail(r, ARB_ETOOBIG, "internal: legal list longer than ARB_MAX_REQUEST");
+            return false;
+        }
+        /* The transcript keeps the request without its legal list: replay
+         * re-derives the list from the position. */
+        char saved = r->req[recorded];
+        r->req[recorded] = 0;
+        if (sunk(r, tr_ask(r->sink, now_t(r), bot, d->game, d->decisions, r->req, items ? nlegal : -1)))
+            return false;
+        r->req[recorded] = saved;
+        md_reply *rep = &r->reply;
+        ask(r, bot, r->req, budget, rep);
+        if (r->rc)
+            return false;
+        int64_t used = rep->kind == MD_TIMEOUT ? (int64_t)budget : (int64_t)rep->wall_ns;
+        if (rep->kind < MD_CLOSED) {
+            st->decisions++;
+            st->wall_ns += (uint64_t)used;
+            st->cpu_ns += rep->cpu_ns;
+            if ((uint64_t)used > st->max_wall_ns)
+                st->max_wall_ns = (uint64_t)used;
+        }
+        if (used > free_ns) {
+            b->bank_ns -= used - free_ns;
+            if (b->bank_ns < 0)
+                b->bank_ns = 0;
+        }
+        b->deal_used_ns += used;
+        switch (rep->kind) {
+        case MD_LINE: {
+            arb_action a;
+            char why[512] = "";
+            int rc = g->parse_action(r->state, rep->line, &a, why, sizeof why);
+            if (rc) {
+                fault = MATCH_R_MALFORMED;
+                snprintf(detail, sizeof detail, "%s (reply \"%.200s\")", why, rep->line);
+            } else if ((rc = g->check(r->state, &a, &fixed, why, sizeof why)) != 0) {
+                fault = MATCH_R_ILLEGAL;
+                snprintf(detail, sizeof detail, "%s (reply \"%.200s\")", why, rep->line);
+            }
+            break;
+        }
+        case MD_TIMEOUT:
+            fault = MATCH_R_TIMEOUT;
+            b->owed++;
+            snprintf(detail, sizeof detail, "no reply in %" PRId64 " ms (%" PRId64 " ms free + %" PRId64 " ms bank)",
+                     ms_of((int64_t)budget), ms_of(free_ns), ms_of((int64_t)budget - free_ns));
+            break;
+        case MD_TOO_LONG:
+            fault = MATCH_R_TOO_LONG;
+            snprintf(detail, sizeof detail, "a reply longer than %d bytes", ARB_MAX_LINE);
+            break;
+        default:
+            fault = rep->kind == MD_CLOSED ? MATCH_R_CLOSED : rep->kind == MD_EXITED ? MATCH_R_EXITED : MATCH_R_CRASHED;
+            b->gone = true;
+            b->gone_reason = (uint8_t)fault;
+            r->res->bots[bot].gone = true;
+            snprintf(detail, sizeof detail, "the bot %s", fault == MATCH_R_CLOSED ? "closed its stdout"
+                     : fault == MATCH_R_EXITED ? "exited" : "crashed");
+            break;
+        }
+    }
+
+    bool by_referee = false;
+    if (fault != MATCH_R_NONE) {
+        match_policy p = (match_policy)r->cfg->policy;
+        if (p == MATCH_AUTOPLAY && ++st->strikes > r->cfg->strikes)
+            p = MATCH_FORFEIT_MATCH;
+        penalise(r, seat, bot, fault, match_policy_name(p), detail);
+        if (r->rc)
+            return false;
+        if (p != MATCH_AUTOPLAY) {
+            forfeit_scores(r, d, bot);
+            if (p == MATCH_FORFEIT_MATCH)
+                b->forfeited = st->forfeited = true;
+            return false;
+        }
+        int idx = g->fallback(r->state, r->legal, nlegal);
+        char why[256];
+        if (g->check(r->state, &r->legal[idx], &fixed, why, sizeof why) != 0) {
+            fail(r, ARB_ESTATE, "internal: the fallback action is refused: %s", why);
+            return false;
+        }
+        by_referee = true;
+    }
+
+    memcpy(r->before, r->state, g->state_size);
+    if (g->apply(r->state, &fixed) != 0) {
+        fail(r, ARB_ESTATE, "internal: a checked action was not applied");
+        return false;
+    }
+    char text[ARB_MAX_PLAY_TEXT + 32];
+    g->format_action(r->before, &fixed, text, sizeof text);
+    if (sunk(r, tr_verdict(r->sink, now_t(r), d->game, d->decisions, seat, bot, text, by_referee)))
+        return false;
+    for (int s = 0; s < r->cfg->nbots; s++) {
+        emit_ctx e = {r, d->bot_at[s]};
+        g->action_events(r->before, r->state, seat, &fixed, s, emit_to_bot, &e);
+    }
+    if (r->obs && r->obs->action)
+        r->obs->action(r->obs->ctx, d, r->before, r->state, seat, &fixed, by_referee);
+    return !r->rc;
+}
+
+static void play_game(run *r, uint32_t gi)
+{
+    const arb_game *g = r->g;
+    const match_config *cfg = r->cfg;
+    int n = cfg->nbots;
+    match_deal *d = &r->res->deals[gi];
+    r->d = d;
+    memset(d, 0, sizeof *d);
+    d->game = gi;
+    d->forfeit_bot = -1;
+    match_seating(cfg, gi, &d->deal, &d->seating, d->bot_at);
+    d->seed = arb_seed_childn(cfg->seed, "deal", d->deal);
+    if (sunk(r, tr_deal(r->sink, now_t(r), d, n)))
+        return;
+
+    /* A bot that has forfeited the match forfeits every deal it had left
+     * (the first such bot in seat order). */
+    int forfeiter = -1;
+    for (int s = 0; s < n && forfeiter < 0; s++)
+        if (r->bot[d->bot_at[s]].forfeited)
+            forfeiter = d->bot_at[s];
+    if (forfeiter >= 0) {
+        forfeit_scores(r, d, forfeiter);
+    } else {
+        int rc = g->deal(r->state, r->rules, d->seed);
+        if (rc) {
+            fail(r, rc, "internal: deal %u cannot be dealt: %s", d->deal, arb_strerror(rc));
+            return;
+        }
+        for (int s = 0; s < n; s++) {
+            int bot = d->bot_at[s];
+            r->bot[bot].deal_used_ns = 0;
+            tellf(r, bot, "deal %u seat %d", gi, s);
+            emit_ctx e = {r, bot};
+            g->start_events(r->state, s, emit_to_bot, &e);
+        }
+        if (r->obs && r->obs->deal_start)
+            r->obs->deal_start(r->obs->ctx, d, r->state);
+        bool playing = true;
+        while (playing && !g->over(r->state) && !r->rc) {
+            int nl = g->legal(r->state, r->legal, ARB_MAX_MOVES);
+            if (nl <= 0) {
+                fail(r, nl < 0 ? nl : ARB_ESTATE, "internal: no legal action in a position that is not over");
+                return;
+            }
+            playing = decide(r, nl);
+        }
+        if (r->rc)
+            return;
+        if (d->forfeit_bot < 0) {
+            int64_t sc[ARB_MAX_SEATS] = {0};
+            g->score(r->state, sc, n);
+            memcpy(d->score, sc, sizeof sc);
+        }
+    }
+    if (sunk(r, tr_result(r->sink, now_t(r), d, n)))
+        return;
+    char line[256];
+    int len = snprintf(line, sizeof line, "result");
+    for (int s = 0; s < n; s++)
+        len += snprintf(line + len, sizeof line - (size_t)len, " %" PRId64, d->score[s]);
+    for (int s = 0; s < n; s++) {
+        tell(r, d->bot_at[s], line);
+        match_bot_stats *st = &r->res->bots[d->bot_at[s]];
+        st->total += d->score[s];
+        st->deals_won += d->score[s] > 0;
+    }
+    if (r->obs && r->obs->deal_end)
+        r->obs->deal_end(r->obs->ctx, d, forfeiter >= 0 ? NULL : r->state);
+}
+
+/* Winners and ranks: forfeited bots after the others, then by total. */
+static void standings(match_result *res)
+{
+    int n = res->nbots;
+    for (int b = 0; b < n; b++) {
+        int better = 0;
+        for (int o = 0; o < n; o++) {
+            const match_bot_stats *x = &res->bots[o], *y = &res->bots[b];
+            if ((!x->forfeited && y->forfeited) || (x->forfeited == y->forfeited && x->total > y->total))
+                better++;
+        }
+        res->bots[b].rank = better + 1;
+        if (better == 0)
+            res->winners |= 1u << b;
+    }
+}
+
+int match_run(const match_config *cfg, const match_driver *drv, tr_sink *sink,
+              const match_observer *obs, match_result *res)
+{
+    memset(res, 0, sizeof *res);
+    run r = {.cfg = cfg, .g = cfg->game, .drv = drv, .sink = sink, .obs = obs, .res = res};
+    r.t0 = arb_now_ns();
+    res->nbots = cfg->nbots;
+    for (int b = 0; b < cfg->nbots && b < ARB_MAX_SEATS; b++)
+        snprintf(res->bots[b].name, sizeof res->bots[b].name, "%s", cfg->bots[b].name);
+    if (!r.g)
+        return fail(&r, ARB_EINVAL, "no game");
+    r.rules = calloc(1, r.g->rules_size);
+    r.state = calloc(1, r.g->state_size);
+    r.before = calloc(1, r.g->state_size);
+    r.legal = malloc(ARB_MAX_MOVES * sizeof *r.legal);
+    r.req = malloc(ARB_MAX_REQUEST);
+    uint32_t games = 0;
+    if (!r.rules || !r.state || !r.before || !r.legal || !r.req) {
+        fail(&r, ARB_ENOMEM, "out of memory");
+        goto out;
+    }
+    char err[512];
+    if (match_config_rules(cfg, r.rules, err, sizeof err) != 0) {
+        fail(&r, ARB_EINVAL, "%s", err);
+        goto out;
+    }
+    size_t need = r.g->rules_describe(r.rules, r.options, sizeof r.options);
+    if (need >= sizeof r.options) {
+        fail(&r, ARB_ETOOBIG, "internal: rules description too long");
+        goto out;
+    }
+    games = match_games(cfg);
+    res->deals = calloc(games, sizeof *res->deals);
+    if (!res->deals) {
+        fail(&r, ARB_ENOMEM, "out of memory for %u deals", games);
+        goto out;
+    }
+    if (sunk(&r, tr_header(sink, cfg, r.options)) || sunk(&r, tr_info(sink, ARB_ENGINE_VERSION)))
+        goto out;
+    for (int b = 0; b < cfg->nbots && !r.rc; b++)
+        hello(&r, b);
+    for (uint32_t gi = 0; gi < games && !r.rc; gi++) {
+        play_game(&r, gi);
+        res->ndeals = gi + 1;
+    }
+    r.d = NULL;
+    for (int b = 0; b < cfg->nbots; b++) {
+        match_bot_stats *st = &res->bots[b];
+        tellf(&r, b, "end %" PRId64, st->total);
+        st->bank_left_ms = ms_of(r.bot[b].bank_ns);
+        st->forfeited = r.bot[b].forfeited;
+        const char *etext = NULL;
+        size_t elen = 0;
+        int status = 0;
+        drv->stop(drv->ctx, b, &etext, &elen, &status);
+        if (!r.rc)
+            sunk(&r, tr_botend(sink, now_t(&r), b, st->sandbox, status, etext, elen));
+    }
+    standings(res);
+    res->wall_ns = arb_now_ns() - r.t0;
+    if (!r.rc)
+        sunk(&r, tr_end(sink, now_t(&r), res));
+out:
+    free(r.rules);
+    free(r.state);
+    free(r.before);
+    free(r.legal);
+    free(r.req);
+    return r.rc;
+}

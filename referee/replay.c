@@ -1,0 +1,91 @@
+/* replay.c — re-judging and re-running transcripts (replay.h). */
+#include "replay.h"
+#include "transcript.h"
+#include "arb_error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The replay driver: every reply comes from the recording, through the
+ * verifier sink that also checks everything the judge does with it. */
+static int r_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, size_t len)
+{
+    (void)ctx; (void)bot; (void)cfg;
+    snprintf(sandbox, len, "replay");
+    return 0;
+}
+
+static int r_send(void *ctx, int bot, const char *line)
+{
+    (void)ctx; (void)bot; (void)line;
+    return 0;
+}
+
+static void r_ask(void *ctx, int bot, const char *request, uint64_t budget_ns, md_reply *r)
+{
+    (void)request; (void)budget_ns;
+    if (tr_next_reply(ctx, bot, r) != 0) {
+        memset(r, 0, sizeof *r);
+        r->kind = MD_EXITED;   /* the sink has the divergence; the judge stops at its next record */
+    }
+}
+
+static void r_stop(void *ctx, int bot, const char **text, size_t *len, int *status)
+{
+    (void)ctx; (void)bot;
+    *text = "";
+    *len = 0;
+    *status = 0;
+}
+
+static int prepare(const uint8_t *data, size_t len, replay_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->digest_rc = tr_check_digest(data, len, rep->digest, rep->digest_msg, sizeof rep->digest_msg);
+    int rc = tr_read_header(data, len, &rep->cfg, rep->divergence, sizeof rep->divergence);
+    return rc;
+}
+
+/* Run the judge against the recording: with the recorded replies (live
+ * NULL) or with live bots (loose: their timings are not compared). */
+static int verify(const uint8_t *data, size_t len, const match_driver *live, const match_observer *obs,
+                  replay_report *rep)
+{
+    int rc;
+    tr_sink *sink = tr_verifier_new(data, len, live != NULL, &rc);
+    if (!sink)
+        return rc;
+    match_driver recorded = {.ctx = sink, .start = r_start, .send = r_send, .ask = r_ask, .stop = r_stop};
+    rc = match_run(&rep->cfg, live ? live : &recorded, sink, obs, &rep->res);
+    char hex[65];
+    int crc = tr_close(sink, hex);
+    if (rc == 0 && crc != 0 && !rep->res.error[0])
+        rc = crc;
+    rep->reproduced = rc == 0 && crc == 0;
+    if (!rep->reproduced) {
+        snprintf(rep->divergence, sizeof rep->divergence, "%s",
+                 rep->res.error[0] ? rep->res.error : arb_strerror(rc ? rc : crc));
+    }
+    return 0;
+}
+
+int replay_judge(const uint8_t *data, size_t len, const match_observer *obs, replay_report *rep)
+{
+    int rc = prepare(data, len, rep);
+    if (rc)
+        return rc;
+    return verify(data, len, NULL, obs, rep);
+}
+
+int replay_rerun(const uint8_t *data, size_t len, const live_options *lo, replay_report *rep)
+{
+    int rc = prepare(data, len, rep);
+    if (rc)
+        return rc;
+    live_driver *l = live_new(lo, rep->divergence, sizeof rep->divergence);
+    if (!l)
+        return ARB_EUNSUPPORTED;
+    rc = verify(data, len, live_driver_of(l), NULL, rep);
+    live_free(l);
+    return rc;
+}

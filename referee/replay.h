@@ -1,0 +1,30 @@
+/* replay.h — settle a dispute: re-judge a transcript with the rules engine
+ * (the same match core, fed the recorded replies) and say whether the
+ * recorded result is reproduced, or where it first is not; or run the same
+ * bots again on the same inputs and say where their replies differ. */
+#ifndef ARB_REPLAY_H
+#define ARB_REPLAY_H
+#include "live.h"
+#include "match.h"
+
+#include <stdbool.h>
+
+typedef struct replay_report {
+    int    digest_rc;            /* 0: the digest matches the content */
+    char   digest[65];
+    char   digest_msg[256];
+    bool   reproduced;           /* every record and the result re-derived */
+    char   divergence[1536];     /* the first difference, when not */
+    match_config cfg;            /* from the header */
+    match_result res;            /* as re-judged (release with match_result_release) */
+} replay_report;
+
+/* Re-judge data[0..len). Returns 0 when the transcript could be read (the
+ * verdict is in rep), or an error with rep->divergence explaining. */
+int replay_judge(const uint8_t *data, size_t len, const match_observer *obs, replay_report *rep);
+
+/* Start the recorded bots again (their argv from the header) under `lo`
+ * and compare their replies, ignoring timings. */
+int replay_rerun(const uint8_t *data, size_t len, const live_options *lo, replay_report *rep);
+
+#endif
