@@ -10,6 +10,8 @@ int cmd_play(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+/* `arbiter bench referee` (cmd_bench_referee.c). */
+int bench_referee(int argc, char **argv);
 
 /* Shared option handling: --rules PRESET and --set k=v,... into *r. On error
  * prints "arbiter: ..." to stderr and returns nonzero. */

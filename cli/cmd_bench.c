@@ -99,6 +99,7 @@ static double bench_deals(const ddz_rules *r, ddz_move *buf, double seconds, dou
 static void usage(FILE *f)
 {
     fprintf(f, "usage: arbiter bench rules [--rules PRESET] [--seconds S]\n"
+               "       arbiter bench referee --bot PATH [--deals N]   (pipe round trip vs referee)\n"
                "  Prints, one per line as `name value unit`, medians of %d runs:\n"
                "  lead enumerations per second (random 20-card hands), follow\n"
                "  enumerations per second (17-card hands against a random play), and full\n"
@@ -107,6 +108,8 @@ static void usage(FILE *f)
 
 int cmd_bench(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "referee") == 0)
+        return bench_referee(argc, argv);
     if (argc < 2 || strcmp(argv[1], "rules") != 0) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;

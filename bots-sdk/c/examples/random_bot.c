@@ -1,0 +1,31 @@
+/* random_bot.c — an example bot: a uniformly random legal choice, drawn
+ * from the seed the referee gives it, so the same match replays exactly. */
+#include "arbiter_bot.h"
+#include "arb_rng.h"
+
+#include <string.h>
+
+typedef struct state {
+    arb_rng rng;
+    uint64_t seeded_with;
+    bool seeded;
+} state;
+
+static int choose(const abot_view *v, const abot_request *r, void *ctx)
+{
+    state *st = ctx;
+    if (!st->seeded || st->seeded_with != v->seed) {
+        arb_rng_seed(&st->rng, v->seed);
+        st->seeded_with = v->seed;
+        st->seeded = true;
+    }
+    int n = r->decision == ABOT_PLAY ? r->nmoves : r->nvalues;
+    return (int)arb_rng_below(&st->rng, (uint64_t)n);
+}
+
+int main(int argc, char **argv)
+{
+    state st = {0};
+    const char *name = argc > 2 && strcmp(argv[1], "--name") == 0 ? argv[2] : "random";
+    return abot_run(name, choose, &st);
+}
