@@ -293,29 +293,29 @@ static void run_hostile(const hostile_case *c)
 static void test_hostile_suite(void)
 {
     static const hostile_case cases[] = {
-        {"sleep", NULL, NULL, MATCH_R_TIMEOUT, MATCH_AUTOPLAY},
-        {"spin", NULL, NULL, MATCH_R_TIMEOUT, MATCH_AUTOPLAY},
-        {"flood", NULL, NULL, MATCH_R_TOO_LONG, MATCH_AUTOPLAY},
-        {"hugeline", NULL, NULL, MATCH_R_TOO_LONG, MATCH_AUTOPLAY},
-        {"exit", NULL, NULL, MATCH_R_EXITED, MATCH_AUTOPLAY},
-        {"crash", "5", NULL, MATCH_R_CRASHED, MATCH_FORFEIT_MATCH},
-        {"children", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY},
-        {"forkbomb", NULL, NULL, MATCH_R_TIMEOUT, MATCH_AUTOPLAY},
+        {"sleep", NULL, NULL, MATCH_R_TIMEOUT, MATCH_AUTOPLAY, MATCH_R_NONE},
+        {"spin", NULL, NULL, MATCH_R_TIMEOUT, MATCH_AUTOPLAY, MATCH_R_NONE},
+        {"flood", NULL, NULL, MATCH_R_TOO_LONG, MATCH_AUTOPLAY, MATCH_R_NONE},
+        {"hugeline", NULL, NULL, MATCH_R_TOO_LONG, MATCH_AUTOPLAY, MATCH_R_NONE},
+        {"exit", NULL, NULL, MATCH_R_EXITED, MATCH_AUTOPLAY, MATCH_R_NONE},
+        {"crash", "5", NULL, MATCH_R_CRASHED, MATCH_FORFEIT_MATCH, MATCH_R_NONE},
+        {"children", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE},
+        {"forkbomb", NULL, NULL, MATCH_R_TIMEOUT, MATCH_AUTOPLAY, MATCH_R_NONE},
         /* Filling 1 GiB (RLIMIT_AS) may or may not fit in the clock: the
          * verdict depends on the machine, the referee's survival does not. */
         {"alloc", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_TIMEOUT},
-        {"bigfile", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY},
-        {"network", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY},
+        {"bigfile", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE},
+        {"network", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE},
         /* Inside bubblewrap the sandbox keeps its own copy of the bot's
          * stdout: a closed stdout is then a bot that does not answer. */
         {"closeout", NULL, NULL, MATCH_R_CLOSED, MATCH_AUTOPLAY, MATCH_R_TIMEOUT},
-        {"garbage", NULL, NULL, MATCH_R_MALFORMED, MATCH_FORFEIT_DEAL},
-        {"illegal", NULL, NULL, MATCH_R_ILLEGAL, MATCH_AUTOPLAY},
-        {"othercards", "4", NULL, MATCH_R_ILLEGAL, MATCH_AUTOPLAY},
-        {"late", NULL, "450", MATCH_R_NONE, MATCH_AUTOPLAY},     /* 450 ms: 300 free + 150 of the 400 bank */
-        {"stderr", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY},
-        {"badhello", NULL, NULL, MATCH_R_HANDSHAKE, MATCH_AUTOPLAY},
-        {"silenthello", NULL, NULL, MATCH_R_HANDSHAKE, MATCH_AUTOPLAY},
+        {"garbage", NULL, NULL, MATCH_R_MALFORMED, MATCH_FORFEIT_DEAL, MATCH_R_NONE},
+        {"illegal", NULL, NULL, MATCH_R_ILLEGAL, MATCH_AUTOPLAY, MATCH_R_NONE},
+        {"othercards", "4", NULL, MATCH_R_ILLEGAL, MATCH_AUTOPLAY, MATCH_R_NONE},
+        {"late", NULL, "450", MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE},     /* 450 ms: 300 free + 150 of the 400 bank */
+        {"stderr", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE},
+        {"badhello", NULL, NULL, MATCH_R_HANDSHAKE, MATCH_AUTOPLAY, MATCH_R_NONE},
+        {"silenthello", NULL, NULL, MATCH_R_HANDSHAKE, MATCH_AUTOPLAY, MATCH_R_NONE},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         fprintf(stderr, "hostile: %s\n", cases[i].mode);
