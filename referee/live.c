@@ -47,7 +47,7 @@ static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, 
 static int l_send(void *ctx, int bot, const char *line)
 {
     live_driver *l = ctx;
-    return l->seats[bot] ? seat_send(l->seats[bot], line, 0) : ARB_ESTATE;
+    return l->seats[bot] ? seat_queue(l->seats[bot], line) : ARB_ESTATE;
 }
 
 static void gone_kind(seat *s, md_reply *r)
@@ -98,6 +98,7 @@ static void l_stop(void *ctx, int bot, const char **text, size_t *len, int *stat
     seat *s = l->seats[bot];
     if (!s)
         return;
+    seat_send(s, NULL, arb_now_ns() + 50000000u);   /* let it read "end" (bounded wait) */
     /* The stderr text must outlive seat_stop: the driver keeps a copy. */
     size_t n;
     const char *e = seat_stderr(s, &n);

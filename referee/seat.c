@@ -383,9 +383,17 @@ static int enqueue(seat *s, const char *line, size_t len)
     return 0;
 }
 
-int seat_send(seat *s, const char *line, uint64_t deadline_ns)
+int seat_queue(seat *s, const char *line)
 {
     int rc = enqueue(s, line, strlen(line));
+    if (rc == 0 && s->out_len - s->out_off >= (64u << 10))
+        rc = flush_some(s);
+    return rc;
+}
+
+int seat_send(seat *s, const char *line, uint64_t deadline_ns)
+{
+    int rc = line ? enqueue(s, line, strlen(line)) : 0;
     if (rc)
         return rc;
     rc = flush_some(s);

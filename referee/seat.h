@@ -62,8 +62,14 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
  * not hold up the referee). Otherwise it waits until everything queued is
  * written or the deadline (monotonic ns) passes: ARB_ETIMEOUT. ARB_EIO when
  * the bot no longer reads; ARB_ETOOBIG when more than ARB_MAX_QUEUE bytes
- * are waiting (a bot that never reads). */
+ * are waiting (a bot that never reads). line NULL: only write what is
+ * queued. */
 int seat_send(seat *s, const char *line, uint64_t deadline_ns);
+
+/* Queue one line without writing it unless the queue is large (64 KiB):
+ * events wait for the bot's next request and go out with it, one write and
+ * one wake-up for the bot instead of one per line. Errors as seat_send. */
+int seat_queue(seat *s, const char *line);
 
 /* Wait for the next line until deadline_ns (monotonic), writing queued
  * output meanwhile. On SEAT_LINE the line is in buf (NUL-terminated, at
