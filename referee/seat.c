@@ -524,6 +524,16 @@ int seat_stop(seat *s)
     if (!s->reaped)
         while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
             ;
+    /* Inside bubblewrap the bot is not in the group; if bubblewrap died
+     * first the bot is re-parented to us: wait until it is gone (reaping
+     * it if it is ours), bounded. */
+    if (s->bot_pid != s->pid)
+        for (int i = 0; i < 2000; i++) {
+            pid_t r = waitpid(s->bot_pid, NULL, WNOHANG);
+            if (r == s->bot_pid || (r < 0 && errno == ECHILD && kill(s->bot_pid, 0) != 0 && errno == ESRCH))
+                break;
+            usleep(500);
+        }
     /* Reap the group's orphans (they are ours as the subreaper). */
     for (;;) {
         pid_t r = waitpid(-s->pid, NULL, 0);
