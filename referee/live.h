@@ -10,7 +10,10 @@ typedef struct live_options {
     const char *workdir;      /* base directory for the bots' working directories (created) */
     bool        keep_workdir; /* leave the bots' files behind (default: removed at the end) */
     seat_limits limits;       /* rlimits; uid and bwrap are filled in per bot */
-    uid_t       uid_base;     /* as root: bot b runs as uid_base + b (0: 61000) */
+    /* As root: bot b runs as uid_base + b (0: 61000). At the end every
+     * process of that uid is killed, so drivers that run at the same time
+     * (a worker's match slots) need bases ARB_MAX_SEATS apart. */
+    uid_t       uid_base;
     int         sandbox;      /* LIVE_SANDBOX_* */
 } live_options;
 

@@ -6,6 +6,7 @@
 #include "arb_limits.h"
 #include "arb_time.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -35,6 +36,7 @@ struct seat {
     bool   has_cpu_clock;
     uint64_t last_cpu;
     char   sandbox[16];
+    uid_t  uid;          /* the bot's own uid (0: ours) */
     char   line[ARB_MAX_LINE + 1];
     size_t line_len;     /* bytes buffered from stdout */
     bool   discarding;   /* skipping the rest of an overlong line */
@@ -269,6 +271,7 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
         if (child > 0)
             s->bot_pid = child;
     }
+    s->uid = (flags & CHILD_UID) ? lim.uid : 0;
     snprintf(s->sandbox, sizeof s->sandbox, "%s",
              (flags & CHILD_BWRAP) ? ((flags & CHILD_UID) ? "bwrap+uid" : "bwrap")
              : (flags & CHILD_UID) ? ((flags & CHILD_NETNS) ? "uid+netns" : "uid")
@@ -509,6 +512,43 @@ seat_gone_reason seat_gone(seat *s, int wait_ms, int *status)
     return SEAT_EXITED;
 }
 
+/* Kill every process of `uid`: a helper process that is that uid signals
+ * everything it may signal (kill(-1)), which is exactly that uid's
+ * processes. This reaches what a bot started in a session of its own,
+ * where the group kill cannot. Then reap the orphans re-parented to us. */
+static void kill_uid(uid_t uid)
+{
+    pid_t h = fork();
+    if (h == 0) {
+        if (setgid((gid_t)uid) == 0 && setuid(uid) == 0)
+            kill(-1, SIGKILL);
+        _exit(0);
+    }
+    if (h > 0)
+        while (waitpid(h, NULL, 0) < 0 && errno == EINTR)
+            ;
+    DIR *d = opendir("/proc");
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char path[300], buf[1024];
+        snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n <= 0)
+            continue;
+        buf[n] = 0;
+        const char *pp = strstr(buf, "PPid:"), *u = strstr(buf, "Uid:");
+        if (pp && u && atoi(pp + 5) == getpid() && (uid_t)atol(u + 4) == uid)
+            waitpid((pid_t)atol(e->d_name), NULL, 0);
+    }
+    if (d)
+        closedir(d);
+}
+
 int seat_stop(seat *s)
 {
     if (!s)
@@ -540,6 +580,8 @@ int seat_stop(seat *s)
         if (r < 0 && errno != EINTR)
             break;
     }
+    if (s->uid)
+        kill_uid(s->uid);
     close(s->in_fd);
     close(s->out_fd);
     close(s->err_fd);

@@ -25,6 +25,7 @@
 
 static const char *random_bot, *hostile_bot, *first_legal;
 static char tmpdir[256];
+static int sandbox_mode = LIVE_SANDBOX_AUTO;   /* the suite runs with and without bubblewrap */
 
 static int open_fds(void)
 {
@@ -93,7 +94,7 @@ static void base_config(match_config *cfg, uint32_t deals, uint64_t seed)
 static int play(const match_config *cfg, const char *path, match_result *res, char digest[65])
 {
     char err[256];
-    live_options lo = {0};
+    live_options lo = {.sandbox = sandbox_mode};
     live_driver *l = live_new(&lo, err, sizeof err);
     if (!l) {
         fprintf(stderr, "live_new: %s\n", err);
@@ -133,6 +134,37 @@ static void load(const char *path, uint8_t **data, size_t *len)
         fprintf(stderr, "%s\n", err);
         exit(1);
     }
+}
+
+/* The stderr a bot left in the transcript (its botend record). */
+typedef struct stderr_find {
+    int bot;
+    char text[4096];
+} stderr_find;
+
+static int find_stderr(void *ctx, int type, const uint8_t *rec, size_t n)
+{
+    stderr_find *f = ctx;
+    if (type != TR_BOTEND)
+        return 0;
+    char d[4096 + 256];
+    tr_describe(rec, n, d, sizeof d);
+    /* botend BOT "sandbox" status <N bytes>: read the raw bytes instead */
+    const uint8_t *p = rec + n;
+    (void)p;
+    if (strstr(d, "botend ") && atoi(d + 7) == f->bot) {
+        /* the stderr bin is the last field: find it as the tail of rec */
+        const char *needle = "network:";
+        const uint8_t *hit = memmem(rec, n, needle, strlen(needle));
+        if (hit) {
+            size_t k = n - (size_t)(hit - rec);
+            if (k >= sizeof f->text)
+                k = sizeof f->text - 1;
+            memcpy(f->text, hit, k);
+            f->text[k] = 0;
+        }
+    }
+    return 0;
 }
 
 static void test_honest_and_replay(void)
@@ -282,6 +314,14 @@ static void run_hostile(const hostile_case *c)
     uint8_t *data;
     size_t len;
     load(path, &data, &len);
+    if (strcmp(c->mode, "network") == 0) {
+        /* The sandbox has no network: every connection attempt failed. */
+        stderr_find f = {.bot = 1};
+        tr_each(data, len, find_stderr, &f);
+        CHECKF(strstr(f.text, "network: 127.0.0.1:9 refused") != NULL, "network: %s", f.text);
+        CHECKF(strstr(f.text, "network: 1.1.1.1:53 refused") != NULL, "network: %s", f.text);
+        CHECKF(strstr(f.text, "connected") == NULL, "network: %s", f.text);
+    }
     replay_report rep;
     CHECK(replay_judge(data, len, NULL, &rep) == 0);
     CHECKF(rep.reproduced, "%s: replay: %s", c->mode, rep.divergence);
@@ -321,6 +361,26 @@ static void test_hostile_suite(void)
         fprintf(stderr, "hostile: %s\n", cases[i].mode);
         run_hostile(&cases[i]);
     }
+    /* Again without bubblewrap (rlimits, and as root a dedicated uid and
+     * an empty network namespace): the cases that lean on the sandbox. */
+    static const hostile_case bare[] = {
+        {"crash", "5", NULL, MATCH_R_CRASHED, MATCH_FORFEIT_MATCH, MATCH_R_NONE},
+        {"children", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE},
+        {"forkbomb", NULL, NULL, MATCH_R_TIMEOUT, MATCH_AUTOPLAY, MATCH_R_NONE},
+        {"closeout", NULL, NULL, MATCH_R_CLOSED, MATCH_AUTOPLAY, MATCH_R_NONE},
+        {"exit", NULL, NULL, MATCH_R_EXITED, MATCH_AUTOPLAY, MATCH_R_NONE},
+        {"network", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE},
+    };
+    sandbox_mode = LIVE_SANDBOX_NONE;
+    for (size_t i = 0; i < sizeof bare / sizeof bare[0]; i++) {
+        if (strcmp(bare[i].mode, "network") == 0 && geteuid() != 0) {
+            fprintf(stderr, "hostile (no bubblewrap): network skipped: not root, no network namespace\n");
+            continue;
+        }
+        fprintf(stderr, "hostile (no bubblewrap): %s\n", bare[i].mode);
+        run_hostile(&bare[i]);
+    }
+    sandbox_mode = LIVE_SANDBOX_AUTO;
 }
 
 /* A bot that keeps misbehaving under autoplay strikes out: forfeit-match. */
