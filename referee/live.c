@@ -6,6 +6,8 @@
 #include "arb_time.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +24,33 @@ struct live_driver {
     seat *seats[ARB_MAX_SEATS];
     char dirs[ARB_MAX_SEATS][600];
     char *stderr_copy;      /* the last stopped bot's stderr, valid until the next stop */
+    uid_t uid_base;         /* the block of uids this driver holds (as root) */
+    int   uid_lock;         /* flock'ed file that holds the block, -1 none */
 };
+
+/* As root, claim a block of ARB_MAX_SEATS uids no other referee on this
+ * host is using: an exclusive flock on a file named after the block. The
+ * kernel drops the lock when the process ends, however it ends. */
+static int claim_uids(live_driver *l, uid_t start, char *err, size_t errlen)
+{
+    const char *dir = access("/run/lock", W_OK) == 0 ? "/run/lock" : "/tmp";
+    for (int i = 0; i < 1024; i++) {
+        uid_t base = start + (uid_t)(i * ARB_MAX_SEATS);
+        char path[128];
+        snprintf(path, sizeof path, "%s/arbiter-uid-%u.lock", dir, (unsigned)base);
+        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (fd < 0)
+            continue;
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+            l->uid_base = base;
+            l->uid_lock = fd;
+            return 0;
+        }
+        close(fd);
+    }
+    snprintf(err, errlen, "no free block of bot uids from %u (1024 referees running?)", (unsigned)start);
+    return ARB_ENOSPC;
+}
 
 static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, size_t len)
 {
@@ -34,7 +62,7 @@ static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, 
     snprintf(l->dirs[bot], sizeof l->dirs[bot], "%s/bot%d-%s", l->base, bot, cfg->name);
     seat_limits lim = l->opt.limits;
     if (geteuid() == 0)
-        lim.uid = (l->opt.uid_base ? l->opt.uid_base : 61000) + (uid_t)bot;
+        lim.uid = l->uid_base + (uid_t)bot;
     lim.bwrap = l->bwrap;
     int err;
     l->seats[bot] = seat_start(argv, l->dirs[bot], &lim, &err);
@@ -122,12 +150,20 @@ live_driver *live_new(const live_options *opt, char *err, size_t errlen)
         return NULL;
     }
     l->opt = *opt;
-    uid_t uid = geteuid() == 0 ? (opt->uid_base ? opt->uid_base : 61000) : 0;
+    l->uid_lock = -1;
+    uid_t uid = 0;
+    if (geteuid() == 0) {
+        if (claim_uids(l, opt->uid_base ? opt->uid_base : 61000, err, errlen) != 0) {
+            free(l);
+            return NULL;
+        }
+        uid = l->uid_base;
+    }
     if (opt->sandbox != LIVE_SANDBOX_NONE) {
         l->bwrap = seat_probe_bwrap(uid);
         if (!l->bwrap && opt->sandbox == LIVE_SANDBOX_BWRAP) {
             snprintf(err, errlen, "--sandbox bwrap: bubblewrap is not installed or cannot create a sandbox here");
-            free(l);
+            live_free(l);
             return NULL;
         }
     }
@@ -135,14 +171,14 @@ live_driver *live_new(const live_options *opt, char *err, size_t errlen)
         snprintf(l->base, sizeof l->base, "%s", opt->workdir);
         if (mkdir(l->base, 0711) != 0 && errno != EEXIST) {
             snprintf(err, errlen, "%s: %s", l->base, strerror(errno));
-            free(l);
+            live_free(l);
             return NULL;
         }
     } else {
         snprintf(l->base, sizeof l->base, "/tmp/arbiter-match-XXXXXX");
         if (!mkdtemp(l->base)) {
             snprintf(err, errlen, "mkdtemp: %s", strerror(errno));
-            free(l);
+            live_free(l);
             return NULL;
         }
         l->made_base = true;
@@ -177,5 +213,7 @@ void live_free(live_driver *l)
             rmdir(l->base);
     }
     free(l->stderr_copy);
+    if (l->uid_lock >= 0)
+        close(l->uid_lock);
     free(l);
 }

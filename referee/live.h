@@ -10,9 +10,10 @@ typedef struct live_options {
     const char *workdir;      /* base directory for the bots' working directories (created) */
     bool        keep_workdir; /* leave the bots' files behind (default: removed at the end) */
     seat_limits limits;       /* rlimits; uid and bwrap are filled in per bot */
-    /* As root: bot b runs as uid_base + b (0: 61000). At the end every
-     * process of that uid is killed, so drivers that run at the same time
-     * (a worker's match slots) need bases ARB_MAX_SEATS apart. */
+    /* As root: bot b runs as base + b, where base is the first block of
+     * ARB_MAX_SEATS uids from uid_base (0: 61000) that no other driver on
+     * the host holds (a flock in /run/lock). At the end every process of
+     * the bot's uid is killed, so uids are never shared. */
     uid_t       uid_base;
     int         sandbox;      /* LIVE_SANDBOX_* */
 } live_options;

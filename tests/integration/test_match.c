@@ -25,7 +25,7 @@
 
 static const char *random_bot, *hostile_bot, *first_legal;
 static char tmpdir[256];
-static int sandbox_mode = LIVE_SANDBOX_AUTO;   /* the suite runs with and without bubblewrap */
+static int sandbox_mode = LIVE_SANDBOX_AUTO;
 
 static int open_fds(void)
 {
@@ -57,7 +57,7 @@ static int leftovers(void)
         buf[len] = 0;
         const char *pp = strstr(buf, "PPid:"), *uid = strstr(buf, "Uid:");
         int ppid = pp ? atoi(pp + 5) : -1, u = uid ? atoi(uid + 4) : -1;
-        if (ppid == getpid() || (u >= 61000 && u < 61004)) {
+        if (ppid == getpid() || (u >= 61000 && u < 61000 + 1024 * ARB_MAX_SEATS)) {
             fprintf(stderr, "left over: pid %s ppid %d uid %d\n", e->d_name, ppid, u);
             n++;
         }
