@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# test.sh — set everything up and run every test suite (README: the test command).
+# test.sh — set everything up and run every test suite (README: the test
+# command): unit, integration (real bot processes, sandboxed with bubblewrap
+# where it works) and the corpus replays of the fuzz targets.
 set -euo pipefail
 cd "$(dirname "$0")"
-if ! command -v meson >/dev/null || ! command -v ninja >/dev/null; then
-  echo "installing build tools (needs root: apt-get)"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-    meson ninja-build pkg-config gcc libzmq3-dev libmsgpack-dev libpq-dev libyaml-dev \
-    libsodium-dev postgresql >/dev/null
+need=()
+command -v meson >/dev/null || need+=(meson)
+command -v ninja >/dev/null || need+=(ninja-build)
+command -v pkg-config >/dev/null || need+=(pkg-config)
+command -v cc >/dev/null || need+=(gcc)
+pkg-config --exists msgpack libsodium libzmq libpq yaml-0.1 2>/dev/null \
+  || need+=(libmsgpack-dev libsodium-dev libzmq3-dev libpq-dev libyaml-dev)
+command -v bwrap >/dev/null || need+=(bubblewrap)
+command -v python3 >/dev/null || need+=(python3)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing: ${need[*]} (needs root: apt-get)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 [ -d build ] || meson setup build >/dev/null
 ninja -C build
