@@ -23,7 +23,7 @@ ninja -C build >/dev/null
 mkdir -p .state
 bots=(--bot greedy="$PWD/build/bots-sdk/c/greedy_bot" --bot random="$PWD/build/bots-sdk/c/random_bot")
 if [ -x bots-sdk/python/examples/greedy_bot.py ] && command -v python3 >/dev/null; then
-  bots+=(--bot py-greedy="$(command -v python3) $PWD/bots-sdk/python/examples/greedy_bot.py")
+  bots+=(--bot py-greedy="$PWD/bots-sdk/python/examples/greedy_bot.py")
 else
   bots+=(--bot random2="$PWD/build/bots-sdk/c/random_bot")
 fi

@@ -46,8 +46,9 @@ static void usage(FILE *f)
         "  --quiet                no per-penalty lines\n");
 }
 
-/* Resolve a program name the way a user expects (PATH), but ourselves:
- * the referee never starts a shell. */
+/* Resolve a program name the way a user expects, but ourselves: the
+ * referee never starts a shell. The bot's own PATH comes first (a program
+ * found under the user's home may not be reachable by the bot's uid). */
 static int resolve_program(const char *name, char *out, size_t len)
 {
     if (strchr(name, '/')) {
@@ -55,9 +56,9 @@ static int resolve_program(const char *name, char *out, size_t len)
             return ARB_ENOTFOUND;
         return access(out, X_OK) == 0 ? 0 : ARB_ENOTFOUND;
     }
-    const char *path = getenv("PATH");
-    if (!path)
-        path = "/usr/local/bin:/usr/bin:/bin";
+    char both[8192];
+    snprintf(both, sizeof both, "/usr/local/bin:/usr/bin:/bin:%s", getenv("PATH") ? getenv("PATH") : "");
+    const char *path = both;
     while (*path) {
         const char *colon = strchr(path, ':');
         size_t n = colon ? (size_t)(colon - path) : strlen(path);
@@ -322,6 +323,13 @@ int cmd_match(int argc, char **argv)
         fprintf(stderr, "arbiter: match failed: %s\n", res.error[0] ? res.error : arb_strerror(rc ? rc : crc));
         match_result_release(&res);
         return 1;
+    }
+    /* A bot that could not play: its own last words help its author most. */
+    for (int b = 0; b < res.nbots && !quiet; b++) {
+        const match_bot_stats *s = &res.bots[b];
+        if ((s->forfeited || s->gone) && s->stderr_tail[0])
+            fprintf(stderr, "bot %s: the end of its stderr:\n%s%s", s->name, s->stderr_tail,
+                    s->stderr_tail[strlen(s->stderr_tail) - 1] == '\n' ? "" : "\n");
     }
     if (json)
         print_json(&cfg, &res, digest);

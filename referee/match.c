@@ -696,6 +696,9 @@ int match_run(const match_config *cfg, const match_driver *drv, tr_sink *sink,
         size_t elen = 0;
         int status = 0;
         drv->stop(drv->ctx, b, &etext, &elen, &status);
+        size_t keep = elen < sizeof st->stderr_tail - 1 ? elen : sizeof st->stderr_tail - 1;
+        memcpy(st->stderr_tail, etext + elen - keep, keep);
+        st->stderr_tail[keep] = 0;
         if (!r.rc)
             sunk(&r, tr_botend(sink, now_t(&r), b, st->sandbox, status, etext, elen));
     }

@@ -100,6 +100,7 @@ typedef struct match_bot_stats {
     bool     gone;                            /* exited, crashed or closed its stdout */
     int64_t  bank_left_ms;
     int      rank;                            /* 1 = best; ties share a rank */
+    char     stderr_tail[512];                /* the end of its stderr (live matches) */
 } match_bot_stats;
 
 typedef struct match_deal {

@@ -73,8 +73,19 @@ static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[]
         "--bind", workdir, workdir, "--chdir", workdir, "--info-fd", "3", "--",
     };
     int n = 0;
-    for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+    for (size_t i = 0; i < sizeof pre / sizeof pre[0] - 1; i++)
         out[n++] = (char *)pre[i];
+    /* The private /tmp hides the host's: a bot program or file given on
+     * its command line from there is bound back, read-only. */
+    for (int i = 0; argv[i]; i++)
+        if (strncmp(argv[i], "/tmp/", 5) == 0 && access(argv[i], R_OK) == 0) {
+            if (n >= cap - 8)
+                return -1;
+            out[n++] = "--ro-bind";
+            out[n++] = argv[i];
+            out[n++] = argv[i];
+        }
+    out[n++] = "--";
     for (int i = 0; argv[i]; i++) {
         if (n >= cap - 1)
             return -1;
