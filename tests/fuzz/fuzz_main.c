@@ -14,7 +14,7 @@ int main(int argc, char **argv)
         FILE *f = fopen(argv[i], "rb");
         if (!f)
             return 2;
-        static uint8_t buf[1 << 16];
+        static uint8_t buf[1 << 20];
         size_t len = fread(buf, 1, sizeof buf, f);
         fclose(f);
         LLVMFuzzerTestOneInput(buf, len);
