@@ -190,6 +190,7 @@ live_driver *live_new(const live_options *opt, char *err, size_t errlen)
 }
 
 const match_driver *live_driver_of(live_driver *l) { return &l->drv; }
+uid_t live_uid_base(const live_driver *l) { return l->uid_base; }
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {

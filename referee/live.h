@@ -25,6 +25,8 @@ typedef struct live_driver live_driver;
 /* NULL and a message in err when the sandbox asked for cannot be had. */
 live_driver *live_new(const live_options *opt, char *err, size_t errlen);
 const match_driver *live_driver_of(live_driver *l);
+/* The first uid of the block this driver holds (0 when not root). */
+uid_t live_uid_base(const live_driver *l);
 void live_free(live_driver *l);
 
 #endif

@@ -16,7 +16,7 @@
 typedef struct seat seat;
 
 typedef struct seat_limits {
-    uint64_t address_space;   /* RLIMIT_AS bytes (0 = default 1 GiB) */
+    uint64_t address_space;   /* RLIMIT_AS bytes (0 = default 1 GiB, UINT64_MAX = none) */
     uint64_t cpu_seconds;     /* RLIMIT_CPU backstop (0 = default 600) */
     uint64_t processes;       /* RLIMIT_NPROC (0 = default 64; counted per uid) */
     uint64_t file_size;       /* RLIMIT_FSIZE bytes (0 = default 16 MiB) */

@@ -7,7 +7,7 @@
  *
  *   sleep spin flood hugeline exit crash children forkbomb alloc bigfile
  *   network closeout garbage illegal othercards late stderr
- *   badhello silenthello (misbehave at the handshake)   honest
+ *   badhello silenthello exitnow (misbehave at the handshake)   honest
  *
  * `late` sleeps ARG ms (default 1500) before answering; `network` tries
  * 127.0.0.1:ARG (default 9) and 1.1.1.1:53 and reports on stderr. */
@@ -190,6 +190,8 @@ int main(int argc, char **argv)
     if (argc > 3) arg = argv[3];
     if (strcmp(mode, "silenthello") == 0)
         forever();
+    if (strcmp(mode, "exitnow") == 0)
+        return 3;
     if (strcmp(mode, "badhello") == 0) {
         char buf[256];
         if (read(0, buf, sizeof buf) > 0)
