@@ -1,0 +1,537 @@
+/* store.c — the tournament record in PostgreSQL (store.h). */
+#include "store.h"
+#include "arb_error.h"
+#include "arb_rng.h"
+
+#include <inttypes.h>
+#include <libpq-fe.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The migrations, embedded at build time from schemas/sql (migrations.c). */
+extern const char *const arb_migrations[];
+extern const int arb_migration_versions[];
+extern const int arb_nmigrations;
+
+struct store {
+    PGconn *db;
+};
+
+static int fail_msg(char *err, size_t errlen, const char *what, const char *detail)
+{
+    if (err && errlen)
+        snprintf(err, errlen, "%s: %s", what, detail);
+    return ARB_EIO;
+}
+
+store *store_open(const char *conninfo, char *err, size_t errlen)
+{
+    store *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    s->db = PQconnectdb(conninfo);
+    if (PQstatus(s->db) != CONNECTION_OK) {
+        fail_msg(err, errlen, "database", PQerrorMessage(s->db));
+        store_close(s);
+        return NULL;
+    }
+    PQclear(PQexec(s->db, "SET client_min_messages = warning"));
+    return s;
+}
+
+void store_close(store *s)
+{
+    if (!s)
+        return;
+    PQfinish(s->db);
+    free(s);
+}
+
+/* Run a parameterised statement; returns the result (caller clears) or NULL
+ * with err set. */
+static PGresult *q(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params)
+{
+    PGresult *r = PQexecParams(s->db, sql, n, NULL, params, NULL, NULL, 0);
+    ExecStatusType st = PQresultStatus(r);
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+        fail_msg(err, errlen, "database", PQresultErrorMessage(r));
+        PQclear(r);
+        return NULL;
+    }
+    return r;
+}
+
+static int exec0(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params)
+{
+    PGresult *r = q(s, err, errlen, sql, n, params);
+    if (!r)
+        return ARB_EIO;
+    PQclear(r);
+    return 0;
+}
+
+static void rollback(store *s)
+{
+    PQclear(PQexec(s->db, "ROLLBACK"));
+}
+
+int store_migrate(store *s, char *err, size_t errlen)
+{
+    int rc = exec0(s, err, errlen,
+                   "CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, "
+                   "applied_at timestamptz NOT NULL DEFAULT now())", 0, NULL);
+    if (rc)
+        return rc;
+    for (int i = 0; i < arb_nmigrations; i++) {
+        char v[16];
+        snprintf(v, sizeof v, "%d", arb_migration_versions[i]);
+        const char *p[] = {v};
+        if ((rc = exec0(s, err, errlen, "BEGIN", 0, NULL)) != 0)
+            return rc;
+        /* one scheduler at a time applies migrations */
+        if ((rc = exec0(s, err, errlen, "SELECT pg_advisory_xact_lock(4242)", 0, NULL)) != 0)
+            goto fail;
+        PGresult *r = q(s, err, errlen, "SELECT 1 FROM schema_migrations WHERE version = $1", 1, p);
+        if (!r) {
+            rc = ARB_EIO;
+            goto fail;
+        }
+        bool applied = PQntuples(r) > 0;
+        PQclear(r);
+        if (!applied) {
+            r = PQexec(s->db, arb_migrations[i]);
+            if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) {
+                char what[64];
+                snprintf(what, sizeof what, "migration %03d", arb_migration_versions[i]);
+                fail_msg(err, errlen, what, PQresultErrorMessage(r));
+                PQclear(r);
+                rc = ARB_EIO;
+                goto fail;
+            }
+            PQclear(r);
+            if ((rc = exec0(s, err, errlen, "INSERT INTO schema_migrations (version) VALUES ($1)", 1, p)) != 0)
+                goto fail;
+        }
+        if ((rc = exec0(s, err, errlen, "COMMIT", 0, NULL)) != 0)
+            return rc;
+        continue;
+    fail:
+        rollback(s);
+        return rc;
+    }
+    return 0;
+}
+
+int store_tournament(store *s, const tn_config *cfg, const char *yaml, const char *digest,
+                     int64_t *tid, bool *created, char *err, size_t errlen)
+{
+    char seed[24];
+    snprintf(seed, sizeof seed, "%" PRIu64, cfg->seed);
+    const char *p[] = {cfg->name, digest, yaml, cfg->game->name, cfg->rules, tn_format_name((tn_format)cfg->format), seed};
+    int rc = exec0(s, err, errlen, "BEGIN", 0, NULL);
+    if (rc)
+        return rc;
+    PGresult *r = q(s, err, errlen,
+                    "INSERT INTO tournaments (name, config_digest, config_text, game, rules, format, seed) "
+                    "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (name, config_digest) DO NOTHING RETURNING id",
+                    7, p);
+    if (!r)
+        goto fail;
+    *created = PQntuples(r) == 1;
+    PQclear(r);
+    r = q(s, err, errlen, "SELECT id FROM tournaments WHERE name = $1 AND config_digest = $2", 2, p);
+    if (!r || PQntuples(r) != 1) {
+        if (r)
+            PQclear(r);
+        goto fail;
+    }
+    *tid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    PQclear(r);
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, *tid);
+    for (int i = 0; i < cfg->nentrants; i++) {
+        const tn_entrant *e = &cfg->entrants[i];
+        char idx[16], rank[16], rating[40];
+        snprintf(idx, sizeof idx, "%d", i);
+        snprintf(rank, sizeof rank, "%u", e->seed);
+        snprintf(rating, sizeof rating, "%.17g", e->rating);
+        const char *ep[] = {id, idx, e->name, e->command, e->seed ? rank : NULL, e->rating ? rating : NULL,
+                            e->team[0] ? e->team : NULL};
+        if (exec0(s, err, errlen,
+                  "INSERT INTO entrants (tournament_id, idx, name, command, seed_rank, rating, team) "
+                  "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING", 7, ep))
+            goto fail;
+    }
+    const char *ev[] = {id, *created ? "start" : "resume"};
+    if (exec0(s, err, errlen, "INSERT INTO events (tournament_id, kind) VALUES ($1, $2)", 2, ev))
+        goto fail;
+    return exec0(s, err, errlen, "COMMIT", 0, NULL);
+fail:
+    rollback(s);
+    return ARB_EIO;
+}
+
+int store_add_round(store *s, int64_t tid, int round, const char *stage, const st_table *tables,
+                    int ntables, uint64_t tseed, char *err, size_t errlen)
+{
+    char id[24], rd[16];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    snprintf(rd, sizeof rd, "%d", round);
+    if (exec0(s, err, errlen, "BEGIN", 0, NULL))
+        return ARB_EIO;
+    const char *rp[] = {id, rd, stage};
+    PGresult *r = q(s, err, errlen,
+                    "INSERT INTO rounds (tournament_id, round, stage) VALUES ($1, $2, $3) "
+                    "ON CONFLICT DO NOTHING RETURNING round", 3, rp);
+    if (!r)
+        goto fail;
+    bool fresh = PQntuples(r) == 1;
+    PQclear(r);
+    if (!fresh)   /* created before (a resume): it stands as it is */
+        return exec0(s, err, errlen, "COMMIT", 0, NULL);
+    for (int t = 0; t < ntables; t++) {
+        char label[64], seed[24], tb[16];
+        snprintf(label, sizeof label, "round/%d/table/%d", round, t);
+        snprintf(seed, sizeof seed, "%" PRIu64, arb_seed_child(tseed, label));
+        snprintf(tb, sizeof tb, "%d", t);
+        const char *mp[] = {id, rd, tb, seed};
+        r = q(s, err, errlen,
+              "INSERT INTO matches (tournament_id, round, tbl, seed) VALUES ($1, $2, $3, $4) RETURNING id", 4, mp);
+        if (!r)
+            goto fail;
+        char mid[24];
+        snprintf(mid, sizeof mid, "%s", PQgetvalue(r, 0, 0));
+        PQclear(r);
+        for (int k = 0; k < tables[t].nslots; k++) {
+            char slot[16], ent[16];
+            snprintf(slot, sizeof slot, "%d", k);
+            snprintf(ent, sizeof ent, "%d", tables[t].entrant[k]);
+            const char *sp[] = {mid, slot, ent};
+            if (exec0(s, err, errlen, "INSERT INTO match_seats (match_id, slot, entrant) VALUES ($1, $2, $3)", 3, sp))
+                goto fail;
+        }
+    }
+    char detail[64];
+    snprintf(detail, sizeof detail, "round %d: %d matches", round, ntables);
+    const char *ev[] = {id, detail};
+    if (exec0(s, err, errlen, "INSERT INTO events (tournament_id, kind, detail) VALUES ($1, 'round', $2)", 2, ev))
+        goto fail;
+    return exec0(s, err, errlen, "COMMIT", 0, NULL);
+fail:
+    rollback(s);
+    return ARB_EIO;
+}
+
+static int load_slots(store *s, st_match *m, char *err, size_t errlen)
+{
+    char mid[24];
+    snprintf(mid, sizeof mid, "%" PRId64, m->id);
+    const char *p[] = {mid};
+    PGresult *r = q(s, err, errlen, "SELECT entrant FROM match_seats WHERE match_id = $1 ORDER BY slot", 1, p);
+    if (!r)
+        return ARB_EIO;
+    m->nslots = PQntuples(r) < ARB_MAX_SEATS ? PQntuples(r) : ARB_MAX_SEATS;
+    for (int i = 0; i < m->nslots; i++)
+        m->entrant[i] = atoi(PQgetvalue(r, i, 0));
+    PQclear(r);
+    return 0;
+}
+
+int store_claim(store *s, int64_t tid, const char *worker, int lease_secs, st_match *m, char *err, size_t errlen)
+{
+    char id[24], secs[16];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    snprintf(secs, sizeof secs, "%d", lease_secs);
+    const char *p[] = {id, worker, secs};
+    PGresult *r = q(s, err, errlen,
+                    "UPDATE matches SET state = 'leased', lease_gen = lease_gen + 1, leased_by = $2, "
+                    "  lease_until = now() + make_interval(secs => $3::int) "
+                    "WHERE id = (SELECT id FROM matches WHERE tournament_id = $1 "
+                    "  AND (state = 'pending' OR (state = 'leased' AND lease_until < now())) "
+                    "  ORDER BY round, tbl FOR UPDATE SKIP LOCKED LIMIT 1) "
+                    "RETURNING id, round, tbl, seed, lease_gen", 3, p);
+    if (!r)
+        return ARB_EIO;
+    if (PQntuples(r) == 0) {
+        PQclear(r);
+        return 0;
+    }
+    memset(m, 0, sizeof *m);
+    m->id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    m->round = atoi(PQgetvalue(r, 0, 1));
+    m->tbl = atoi(PQgetvalue(r, 0, 2));
+    m->seed = strtoull(PQgetvalue(r, 0, 3), NULL, 10);
+    m->lease_gen = atoi(PQgetvalue(r, 0, 4));
+    PQclear(r);
+    return load_slots(s, m, err, errlen) ? ARB_EIO : 1;
+}
+
+int store_renew(store *s, const st_match *m, int lease_secs)
+{
+    char mid[24], gen[16], secs[16];
+    snprintf(mid, sizeof mid, "%" PRId64, m->id);
+    snprintf(gen, sizeof gen, "%d", m->lease_gen);
+    snprintf(secs, sizeof secs, "%d", lease_secs);
+    const char *p[] = {mid, gen, secs};
+    PGresult *r = q(s, NULL, 0,
+                    "UPDATE matches SET lease_until = now() + make_interval(secs => $3::int) "
+                    "WHERE id = $1 AND lease_gen = $2 AND state = 'leased'", 3, p);
+    if (!r)
+        return ARB_EIO;
+    int n = atoi(PQcmdTuples(r));
+    PQclear(r);
+    return n == 1 ? 0 : ARB_ESTATE;
+}
+
+int store_release_leases(store *s, int64_t tid, const char *worker)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    const char *p[] = {id, worker};
+    PGresult *r = q(s, NULL, 0,
+                    "UPDATE matches SET state = 'pending', leased_by = NULL, lease_until = NULL "
+                    "WHERE tournament_id = $1 AND state = 'leased' AND leased_by LIKE $2 || '%'", 2, p);
+    if (!r)
+        return ARB_EIO;
+    int n = atoi(PQcmdTuples(r));
+    PQclear(r);
+    if (n > 0) {
+        char detail[64];
+        snprintf(detail, sizeof detail, "%d leases of a stopped run returned", n);
+        store_event(s, tid, "lease-expired", detail);
+    }
+    return n;
+}
+
+/* COPY rows (tab-separated text lines) into a table within the open
+ * transaction: one round trip for all of a match's deals. */
+static int copy_rows(store *s, const char *sql, const char *rows, size_t len, char *err, size_t errlen)
+{
+    PGresult *r = PQexec(s->db, sql);
+    if (PQresultStatus(r) != PGRES_COPY_IN) {
+        fail_msg(err, errlen, "database", PQresultErrorMessage(r));
+        PQclear(r);
+        return ARB_EIO;
+    }
+    PQclear(r);
+    if (PQputCopyData(s->db, rows, (int)len) != 1 || PQputCopyEnd(s->db, NULL) != 1)
+        return fail_msg(err, errlen, "database", PQerrorMessage(s->db));
+    int rc = 0;
+    while ((r = PQgetResult(s->db)) != NULL) {
+        if (PQresultStatus(r) != PGRES_COMMAND_OK)
+            rc = fail_msg(err, errlen, "database", PQresultErrorMessage(r));
+        PQclear(r);
+    }
+    return rc;
+}
+
+/* Match points: one for every other bot finished ahead of, a half for each
+ * tie (a bot that forfeited is behind everyone who did not). */
+static double match_points(const match_result *res, int b)
+{
+    double p = 0;
+    for (int o = 0; o < res->nbots; o++) {
+        if (o == b)
+            continue;
+        if (res->bots[b].rank < res->bots[o].rank)
+            p += 1;
+        else if (res->bots[b].rank == res->bots[o].rank)
+            p += 0.5;
+    }
+    return p;
+}
+
+int store_record(store *s, const st_match *m, const match_result *res, const char *digest,
+                 const char *transcript, char *err, size_t errlen)
+{
+    char mid[24], gen[16], games[16], dec[24], wall[24];
+    snprintf(mid, sizeof mid, "%" PRId64, m->id);
+    snprintf(gen, sizeof gen, "%d", m->lease_gen);
+    snprintf(games, sizeof games, "%u", res->ndeals);
+    snprintf(dec, sizeof dec, "%" PRIu64, res->decisions);
+    snprintf(wall, sizeof wall, "%" PRIu64, res->wall_ns / 1000000);
+    if (exec0(s, err, errlen, "BEGIN", 0, NULL))
+        return ARB_EIO;
+    const char *p[] = {mid, gen, digest, transcript, games, dec, wall};
+    PGresult *r = q(s, err, errlen,
+                    "UPDATE matches SET state = 'done', finished_at = now(), digest = $3, transcript = $4, "
+                    "  games = $5, decisions = $6, wall_ms = $7, lease_until = NULL "
+                    "WHERE id = $1 AND lease_gen = $2 AND state = 'leased'", 7, p);
+    if (!r)
+        goto fail;
+    int n = atoi(PQcmdTuples(r));
+    PQclear(r);
+    if (n != 1) {
+        /* A stale lease, or recorded already: nothing is written twice. */
+        rollback(s);
+        snprintf(err, errlen, "match %" PRId64 " generation %d: stale lease or already recorded", m->id, m->lease_gen);
+        return ARB_ESTATE;
+    }
+    for (int b = 0; b < res->nbots; b++) {
+        const match_bot_stats *st = &res->bots[b];
+        char slot[16], total[24], points[32], rank[16], decs[16], wns[24], cns[24], strikes[16], pens[16];
+        snprintf(slot, sizeof slot, "%d", b);
+        snprintf(total, sizeof total, "%" PRId64, st->total);
+        snprintf(points, sizeof points, "%.1f", match_points(res, b));
+        snprintf(rank, sizeof rank, "%d", st->rank);
+        snprintf(decs, sizeof decs, "%u", st->decisions);
+        snprintf(wns, sizeof wns, "%" PRIu64, st->wall_ns);
+        snprintf(cns, sizeof cns, "%" PRIu64, st->cpu_ns);
+        snprintf(strikes, sizeof strikes, "%u", st->strikes);
+        snprintf(pens, sizeof pens, "%u", st->penalties);
+        const char *sp[] = {mid, slot, total, points, rank, st->forfeited ? "true" : "false", decs, wns, cns,
+                            strikes, pens, st->sandbox};
+        if (exec0(s, err, errlen,
+                  "UPDATE match_seats SET total = $3, points = $4, rank = $5, forfeited = $6, decisions = $7, "
+                  "  wall_ns = $8, cpu_ns = $9, strikes = $10, penalties = $11, sandbox = $12 "
+                  "WHERE match_id = $1 AND slot = $2", 12, sp))
+            goto fail;
+    }
+    /* The deals: COPY, one round trip. Values are numbers we format. */
+    size_t cap = (size_t)res->ndeals * 256 + 1, len = 0;
+    char *rows = malloc(cap);
+    if (!rows)
+        goto fail;
+    for (uint32_t g = 0; g < res->ndeals; g++) {
+        const match_deal *d = &res->deals[g];
+        len += (size_t)snprintf(rows + len, cap - len, "%s\t%u\t%u\t%u\t%" PRIu64 "\t{", mid, d->game, d->deal,
+                                d->seating, d->seed);
+        for (int k = 0; k < res->nbots; k++)
+            len += (size_t)snprintf(rows + len, cap - len, "%s%u", k ? "," : "", d->bot_at[k]);
+        len += (size_t)snprintf(rows + len, cap - len, "}\t{");
+        for (int k = 0; k < res->nbots; k++)
+            len += (size_t)snprintf(rows + len, cap - len, "%s%" PRId64, k ? "," : "", d->score[k]);
+        if (d->forfeit_bot >= 0)
+            len += (size_t)snprintf(rows + len, cap - len, "}\t%d\n", d->forfeit_bot);
+        else
+            len += (size_t)snprintf(rows + len, cap - len, "}\t\\N\n");
+    }
+    int rc = res->ndeals ? copy_rows(s, "COPY deals (match_id, game, deal, seating, seed, seat_slots, scores, "
+                                        "forfeit_slot) FROM STDIN", rows, len, err, errlen) : 0;
+    free(rows);
+    if (rc)
+        goto fail;
+    return exec0(s, err, errlen, "COMMIT", 0, NULL);
+fail:
+    rollback(s);
+    return ARB_EIO;
+}
+
+int store_void(store *s, const st_match *m, const char *why)
+{
+    char mid[24], gen[16];
+    snprintf(mid, sizeof mid, "%" PRId64, m->id);
+    snprintf(gen, sizeof gen, "%d", m->lease_gen);
+    const char *p[] = {mid, gen, why};
+    return exec0(s, NULL, 0,
+                 "UPDATE matches SET state = 'void', error = $3, finished_at = now() "
+                 "WHERE id = $1 AND lease_gen = $2 AND state = 'leased'", 3, p);
+}
+
+int store_counts(store *s, int64_t tid, int round, int *pending, int *leased, int *done, int *voided)
+{
+    char id[24], rd[16];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    snprintf(rd, sizeof rd, "%d", round);
+    const char *p[] = {id, rd};
+    PGresult *r = q(s, NULL, 0,
+                    "SELECT count(*) FILTER (WHERE state = 'pending'), count(*) FILTER (WHERE state = 'leased'), "
+                    "  count(*) FILTER (WHERE state = 'done'), count(*) FILTER (WHERE state = 'void') "
+                    "FROM matches WHERE tournament_id = $1 AND ($2::int < 0 OR round = $2::int)", 2, p);
+    if (!r)
+        return ARB_EIO;
+    *pending = atoi(PQgetvalue(r, 0, 0));
+    *leased = atoi(PQgetvalue(r, 0, 1));
+    *done = atoi(PQgetvalue(r, 0, 2));
+    *voided = atoi(PQgetvalue(r, 0, 3));
+    PQclear(r);
+    return 0;
+}
+
+int store_last_round(store *s, int64_t tid)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    const char *p[] = {id};
+    PGresult *r = q(s, NULL, 0, "SELECT coalesce(max(round), 0) FROM rounds WHERE tournament_id = $1", 1, p);
+    if (!r)
+        return ARB_EIO;
+    int n = atoi(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return n;
+}
+
+int store_round_results(store *s, int64_t tid, int round, st_table *order, int ntables)
+{
+    char id[24], rd[16];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    snprintf(rd, sizeof rd, "%d", round);
+    const char *p[] = {id, rd};
+    PGresult *r = q(s, NULL, 0,
+                    "SELECT m.tbl, s.entrant FROM matches m JOIN match_seats s ON s.match_id = m.id "
+                    "WHERE m.tournament_id = $1 AND m.round = $2 "
+                    "ORDER BY m.tbl, coalesce(s.rank, 99), s.total DESC NULLS LAST, s.slot", 2, p);
+    if (!r)
+        return ARB_EIO;
+    for (int t = 0; t < ntables; t++)
+        order[t].nslots = 0;
+    for (int i = 0; i < PQntuples(r); i++) {
+        int t = atoi(PQgetvalue(r, i, 0));
+        if (t < 0 || t >= ntables || order[t].nslots >= ARB_MAX_SEATS)
+            continue;
+        order[t].entrant[order[t].nslots++] = atoi(PQgetvalue(r, i, 1));
+    }
+    PQclear(r);
+    return 0;
+}
+
+int store_standings(store *s, int64_t tid, st_standing *rows, int cap)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    const char *p[] = {id};
+    PGresult *r = q(s, NULL, 0,
+                    "SELECT entrant, name, played, wins, points, score, penalties, ever_forfeited "
+                    "FROM standings WHERE tournament_id = $1 "
+                    "ORDER BY points DESC, score DESC, wins DESC, entrant", 1, p);
+    if (!r)
+        return ARB_EIO;
+    int n = PQntuples(r) < cap ? PQntuples(r) : cap;
+    for (int i = 0; i < n; i++) {
+        st_standing *row = &rows[i];
+        row->entrant = atoi(PQgetvalue(r, i, 0));
+        snprintf(row->name, sizeof row->name, "%s", PQgetvalue(r, i, 1));
+        row->played = atoi(PQgetvalue(r, i, 2));
+        row->wins = atoi(PQgetvalue(r, i, 3));
+        row->points = atof(PQgetvalue(r, i, 4));
+        row->score = strtoll(PQgetvalue(r, i, 5), NULL, 10);
+        row->penalties = atoi(PQgetvalue(r, i, 6));
+        row->forfeited = PQgetvalue(r, i, 7)[0] == 't';
+    }
+    PQclear(r);
+    return n;
+}
+
+int store_event(store *s, int64_t tid, const char *kind, const char *detail)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    const char *p[] = {id, kind, detail};
+    return exec0(s, NULL, 0, "INSERT INTO events (tournament_id, kind, detail) VALUES ($1, $2, $3)", 3, p);
+}
+
+int store_finish(store *s, int64_t tid)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    const char *p[] = {id};
+    int rc = exec0(s, NULL, 0, "UPDATE tournaments SET state = 'done', finished_at = now() "
+                               "WHERE id = $1 AND state = 'running'", 1, p);
+    if (!rc)
+        store_event(s, tid, "done", "");
+    return rc;
+}

@@ -1,0 +1,95 @@
+/* store.h — the tournament record in PostgreSQL (libpq). The database is the
+ * truth: tournaments, entrants, rounds, matches and their state, seats,
+ * deals, penalties, bracket links, events (schemas/sql/). Every write is
+ * idempotent, matches are claimed with FOR UPDATE SKIP LOCKED and a lease,
+ * and a result is accepted only from the lease generation that holds the
+ * match, in the same transaction as the state change. All SQL is
+ * parameterised. */
+#ifndef ARB_STORE_H
+#define ARB_STORE_H
+#include "match.h"
+#include "tournament.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct store store;
+
+/* Connect (conninfo as libpq takes it). NULL and a message on failure. */
+store *store_open(const char *conninfo, char *err, size_t errlen);
+void store_close(store *s);
+/* Apply the embedded migrations (schemas/sql/NNN_*.sql) not yet applied,
+ * each in its own transaction, serialised by an advisory lock so that two
+ * schedulers starting together do not race. */
+int store_migrate(store *s, char *err, size_t errlen);
+
+/* The tournament for this configuration: created with its entrants the
+ * first time (then *created is true), found again on every later start with
+ * the same name and file digest (a resume). */
+int store_tournament(store *s, const tn_config *cfg, const char *yaml, const char *digest,
+                     int64_t *tid, bool *created, char *err, size_t errlen);
+
+/* One table of a round: the entrant in each match slot. */
+typedef struct st_table {
+    int nslots;
+    int entrant[ARB_MAX_SEATS];
+} st_table;
+
+/* Create a round's matches (idempotent: a round created again is left as it
+ * is). The match seed of table t is arb_seed_child(tournament seed,
+ * "round/R/table/T"). */
+int store_add_round(store *s, int64_t tid, int round, const char *stage, const st_table *tables,
+                    int ntables, uint64_t tseed, char *err, size_t errlen);
+
+typedef struct st_match {
+    int64_t  id;
+    int      round, tbl;
+    uint64_t seed;
+    int      lease_gen;
+    int      nslots;
+    int      entrant[ARB_MAX_SEATS];
+} st_match;
+
+/* Claim the next pending match (or one whose lease expired) for `worker`
+ * for lease_secs. 1 with *m filled, 0 when none is claimable, or < 0. */
+int store_claim(store *s, int64_t tid, const char *worker, int lease_secs, st_match *m,
+                char *err, size_t errlen);
+/* Extend a lease still held (same generation). 0, or ARB_ESTATE if lost. */
+int store_renew(store *s, const st_match *m, int lease_secs);
+/* Return every lease held by `worker` to the queue (a restarted local run:
+ * its previous workers are gone). Returns how many. */
+int store_release_leases(store *s, int64_t tid, const char *worker);
+
+/* Record a finished match: 0; ARB_ESTATE when the lease is stale or the
+ * match is already recorded (nothing is written: counted once). */
+int store_record(store *s, const st_match *m, const match_result *res, const char *digest,
+                 const char *transcript, char *err, size_t errlen);
+/* A match that cannot be played (a bot that cannot be started is not such
+ * a case: it forfeits). */
+int store_void(store *s, const st_match *m, const char *why);
+
+/* Matches of a round (-1: all) by state. */
+int store_counts(store *s, int64_t tid, int round, int *pending, int *leased, int *done, int *voided);
+/* The highest round created so far (0 when none). */
+int store_last_round(store *s, int64_t tid);
+
+/* Results of a round, for the next round's pairing: per table, the
+ * entrants in finishing order (best first). tables must hold ntables. */
+int store_round_results(store *s, int64_t tid, int round, st_table *order, int ntables);
+
+typedef struct st_standing {
+    int     entrant;
+    char    name[ARB_MAX_BOT_NAME + 1];
+    int     played, wins;
+    double  points;
+    int64_t score;
+    int     penalties;
+    bool    forfeited;
+} st_standing;
+
+/* Standings from the `standings` view, best first. Returns the count. */
+int store_standings(store *s, int64_t tid, st_standing *rows, int cap);
+int store_event(store *s, int64_t tid, const char *kind, const char *detail);
+int store_finish(store *s, int64_t tid);
+
+#endif

@@ -1,0 +1,60 @@
+/* tournament.h — a tournament as configured: the validated structure the
+ * YAML loader (config.c) produces and everything else (pairing, the store,
+ * `arbiter run`) consumes. Plain values; entrants are owned. */
+#ifndef ARB_TOURNAMENT_H
+#define ARB_TOURNAMENT_H
+#include "match.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum tn_format {
+    TN_ROUND_ROBIN = 0,     /* every table of k entrants meets `cycles` times */
+    TN_GAUNTLET,            /* one entrant (gauntlet:) against every table of the rest */
+    TN_SINGLE_ELIM,         /* tables of k, the best `advance` go on */
+    TN_DOUBLE_ELIM,         /* two-sided games only (k = 2); grand final with reset */
+    TN_SWISS,               /* `rounds` rounds, score groups, no repeat meetings where avoidable */
+    TN_GROUPS_KNOCKOUT,     /* `groups` round-robin groups, the best `advance` of each to a knockout */
+    TN_NFORMATS
+} tn_format;
+
+#define TN_MAX_NAME 128
+#define TN_MAX_ENTRANTS 4096
+#define TN_MAX_COMMAND 1024
+
+typedef struct tn_entrant {
+    char     name[ARB_MAX_BOT_NAME + 1];
+    char     command[TN_MAX_COMMAND];   /* program and arguments, space separated */
+    uint32_t seed;                      /* seeding rank (1 = top), 0 = unseeded */
+    double   rating;                    /* 0 = none */
+    char     team[ARB_MAX_BOT_NAME + 1];/* partnership games; "" = none */
+    int      line;                      /* where it was declared (for errors) */
+} tn_entrant;
+
+typedef struct tn_config {
+    char     path[512];                 /* the file it came from */
+    char     name[TN_MAX_NAME];
+    const arb_game *game;
+    char     rules[32];                 /* preset */
+    char     options[MATCH_MAX_OPTIONS];/* "key=value" lines */
+    uint8_t  format;                    /* tn_format */
+    uint32_t cycles;                    /* round robin: meetings of each table (default 1) */
+    uint32_t rounds;                    /* swiss (default: enough to rank) */
+    uint32_t advance;                   /* knockouts: how many of a table go on (default 1) */
+    uint32_t groups;                    /* groups-knockout: number of groups */
+    char     gauntlet[ARB_MAX_BOT_NAME + 1]; /* gauntlet: the entrant against the field */
+    uint32_t deals;                     /* per match */
+    uint8_t  duplicate;                 /* match_duplicate */
+    int64_t  move_ms, deal_ms, bank_ms, startup_ms;
+    uint8_t  policy;                    /* match_policy */
+    uint32_t strikes;
+    int64_t  forfeit_points;
+    uint64_t seed;
+    int      nentrants;
+    tn_entrant *entrants;
+} tn_config;
+
+const char *tn_format_name(tn_format f);     /* "round-robin", "gauntlet", ... */
+int tn_format_parse(const char *s, tn_format *out);
+
+#endif

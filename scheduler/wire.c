@@ -1,0 +1,337 @@
+/* wire.c — encode and decode the scheduler <-> worker messages (wire.h). */
+#include "wire.h"
+#include "arb_error.h"
+#include "arb_limits.h"
+#include "arb_mp.h"
+
+#include <msgpack.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct enc {
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+} enc;
+
+static void enc_init(enc *e)
+{
+    msgpack_sbuffer_init(&e->sb);
+    msgpack_packer_init(&e->pk, &e->sb, msgpack_sbuffer_write);
+}
+
+static int enc_done(enc *e, uint8_t **out, size_t *len)
+{
+    /* hand the buffer over: the caller frees it */
+    *out = (uint8_t *)e->sb.data;
+    *len = e->sb.size;
+    if (!*out)
+        return ARB_ENOMEM;
+    return *len > WIRE_MAX_FRAME ? (free(*out), *out = NULL, ARB_ETOOBIG) : 0;
+}
+
+static void str(enc *e, const char *s)
+{
+    msgpack_pack_str_with_body(&e->pk, s, strlen(s));
+}
+
+static void boolean(enc *e, bool b)
+{
+    b ? msgpack_pack_true(&e->pk) : msgpack_pack_false(&e->pk);
+}
+
+int wire_hello(const char *name, int slots, uint8_t **out, size_t *len)
+{
+    enc e;
+    enc_init(&e);
+    msgpack_pack_array(&e.pk, 4);
+    msgpack_pack_int(&e.pk, WIRE_HELLO);
+    msgpack_pack_int(&e.pk, WIRE_VERSION);
+    str(&e, name);
+    msgpack_pack_int(&e.pk, slots);
+    return enc_done(&e, out, len);
+}
+
+int wire_ack(int64_t match_id, int gen, uint8_t **out, size_t *len)
+{
+    enc e;
+    enc_init(&e);
+    msgpack_pack_array(&e.pk, 3);
+    msgpack_pack_int(&e.pk, WIRE_ACK);
+    msgpack_pack_int64(&e.pk, match_id);
+    msgpack_pack_int(&e.pk, gen);
+    return enc_done(&e, out, len);
+}
+
+int wire_stop(uint8_t **out, size_t *len)
+{
+    enc e;
+    enc_init(&e);
+    msgpack_pack_array(&e.pk, 1);
+    msgpack_pack_int(&e.pk, WIRE_STOP);
+    return enc_done(&e, out, len);
+}
+
+int wire_encode_assign(const wire_assign *a, uint8_t **out, size_t *len)
+{
+    enc e;
+    enc_init(&e);
+    const match_config *c = &a->cfg;
+    msgpack_pack_array(&e.pk, 5);
+    msgpack_pack_int(&e.pk, WIRE_ASSIGN);
+    msgpack_pack_int64(&e.pk, a->match_id);
+    msgpack_pack_int(&e.pk, a->lease_gen);
+    msgpack_pack_array(&e.pk, 15);
+    str(&e, c->game->name);
+    str(&e, c->preset);
+    str(&e, c->options);
+    msgpack_pack_uint64(&e.pk, c->seed);
+    msgpack_pack_uint32(&e.pk, c->deals);
+    msgpack_pack_uint8(&e.pk, c->duplicate);
+    boolean(&e, c->fixed_seats);
+    msgpack_pack_int64(&e.pk, c->move_ms);
+    msgpack_pack_int64(&e.pk, c->deal_ms);
+    msgpack_pack_int64(&e.pk, c->bank_ms);
+    msgpack_pack_int64(&e.pk, c->startup_ms);
+    msgpack_pack_uint8(&e.pk, c->policy);
+    msgpack_pack_uint32(&e.pk, c->strikes);
+    msgpack_pack_int64(&e.pk, c->forfeit_points);
+    msgpack_pack_array(&e.pk, (size_t)c->nbots);
+    for (int b = 0; b < c->nbots; b++) {
+        msgpack_pack_array(&e.pk, 2);
+        str(&e, c->bots[b].name);
+        msgpack_pack_array(&e.pk, (size_t)c->bots[b].argc);
+        for (int i = 0; i < c->bots[b].argc; i++)
+            str(&e, c->bots[b].argv[i]);
+    }
+    str(&e, a->transcript);
+    return enc_done(&e, out, len);
+}
+
+int wire_encode_result(const wire_result *r, uint8_t **out, size_t *len)
+{
+    enc e;
+    enc_init(&e);
+    const match_result *res = &r->res;
+    msgpack_pack_array(&e.pk, 8);
+    msgpack_pack_int(&e.pk, WIRE_RESULT);
+    msgpack_pack_int64(&e.pk, r->match_id);
+    msgpack_pack_int(&e.pk, r->lease_gen);
+    boolean(&e, r->ok);
+    str(&e, r->error);
+    str(&e, r->digest);
+    str(&e, r->transcript);
+    msgpack_pack_array(&e.pk, 6);
+    msgpack_pack_uint32(&e.pk, res->ndeals);
+    msgpack_pack_uint64(&e.pk, res->decisions);
+    msgpack_pack_uint64(&e.pk, res->wall_ns);
+    msgpack_pack_uint32(&e.pk, res->winners);
+    msgpack_pack_array(&e.pk, (size_t)res->nbots);
+    for (int b = 0; b < res->nbots; b++) {
+        const match_bot_stats *s = &res->bots[b];
+        msgpack_pack_array(&e.pk, 10);
+        str(&e, s->name);
+        msgpack_pack_int64(&e.pk, s->total);
+        msgpack_pack_int(&e.pk, s->rank);
+        boolean(&e, s->forfeited);
+        msgpack_pack_uint32(&e.pk, s->decisions);
+        msgpack_pack_uint64(&e.pk, s->wall_ns);
+        msgpack_pack_uint64(&e.pk, s->cpu_ns);
+        msgpack_pack_uint32(&e.pk, s->strikes);
+        msgpack_pack_uint32(&e.pk, s->penalties);
+        str(&e, s->sandbox);
+    }
+    msgpack_pack_array(&e.pk, res->ndeals);
+    for (uint32_t g = 0; g < res->ndeals; g++) {
+        const match_deal *d = &res->deals[g];
+        msgpack_pack_array(&e.pk, 7);
+        msgpack_pack_uint32(&e.pk, d->game);
+        msgpack_pack_uint32(&e.pk, d->deal);
+        msgpack_pack_uint32(&e.pk, d->seating);
+        msgpack_pack_uint64(&e.pk, d->seed);
+        msgpack_pack_array(&e.pk, (size_t)res->nbots);
+        for (int k = 0; k < res->nbots; k++)
+            msgpack_pack_uint8(&e.pk, d->bot_at[k]);
+        msgpack_pack_array(&e.pk, (size_t)res->nbots);
+        for (int k = 0; k < res->nbots; k++)
+            msgpack_pack_int64(&e.pk, d->score[k]);
+        msgpack_pack_int(&e.pk, d->forfeit_bot);
+    }
+    return enc_done(&e, out, len);
+}
+
+/* ---- Decoding: every count against what the frame can hold ------------ */
+
+static int head(arb_mp *r, const uint8_t *frame, size_t len, int kind, uint32_t n)
+{
+    uint32_t cnt;
+    uint64_t k;
+    arb_mp_init(r, frame, len);
+    if (arb_mp_array(r, &cnt) || cnt != n || arb_mp_uint(r, &k) || k != (uint64_t)kind)
+        return ARB_ECORRUPT;
+    return 0;
+}
+
+int wire_kind_of(const uint8_t *frame, size_t len)
+{
+    arb_mp r;
+    uint32_t cnt;
+    uint64_t k;
+    arb_mp_init(&r, frame, len);
+    if (len > WIRE_MAX_FRAME || arb_mp_array(&r, &cnt) || cnt < 1 || arb_mp_uint(&r, &k) || k >= WIRE_NKINDS)
+        return ARB_ECORRUPT;
+    return (int)k;
+}
+
+static int small_int(arb_mp *r, int64_t lo, int64_t hi, int64_t *v)
+{
+    if (arb_mp_int(r, v) || *v < lo || *v > hi)
+        return ARB_ECORRUPT;
+    return 0;
+}
+
+int wire_decode_hello(const uint8_t *frame, size_t len, int *version, char *name, size_t namelen, int *slots)
+{
+    arb_mp r;
+    int64_t v, s;
+    if (head(&r, frame, len, WIRE_HELLO, 4) || small_int(&r, 0, 1000, &v)
+        || arb_mp_str_copy(&r, name, namelen) || small_int(&r, 1, 4096, &s))
+        return ARB_ECORRUPT;
+    *version = (int)v;
+    *slots = (int)s;
+    return v == WIRE_VERSION ? 0 : ARB_EUNSUPPORTED;
+}
+
+int wire_decode_ack(const uint8_t *frame, size_t len, int64_t *match_id, int *gen)
+{
+    arb_mp r;
+    int64_t g;
+    if (head(&r, frame, len, WIRE_ACK, 3) || arb_mp_int(&r, match_id) || small_int(&r, 0, INT32_MAX, &g))
+        return ARB_ECORRUPT;
+    *gen = (int)g;
+    return 0;
+}
+
+int wire_decode_assign(const uint8_t *frame, size_t len, wire_assign *a)
+{
+    arb_mp r;
+    int64_t v;
+    uint64_t u;
+    uint32_t n, nb;
+    bool bv;
+    char game[32];
+    memset(a, 0, sizeof *a);
+    match_config *c = &a->cfg;
+    match_config_init(c, NULL);
+    if (head(&r, frame, len, WIRE_ASSIGN, 5) || arb_mp_int(&r, &a->match_id) || small_int(&r, 0, INT32_MAX, &v))
+        return ARB_ECORRUPT;
+    a->lease_gen = (int)v;
+    if (arb_mp_array(&r, &n) || n != 15 || arb_mp_str_copy(&r, game, sizeof game)
+        || arb_mp_str_copy(&r, c->preset, sizeof c->preset) || arb_mp_str_copy(&r, c->options, sizeof c->options)
+        || arb_mp_uint(&r, &c->seed) || arb_mp_uint(&r, &u) || u > ARB_MAX_DEALS)
+        return ARB_ECORRUPT;
+    c->deals = (uint32_t)u;
+    if (small_int(&r, 0, 2, &v))
+        return ARB_ECORRUPT;
+    c->duplicate = (uint8_t)v;
+    if (arb_mp_bool(&r, &bv) || arb_mp_int(&r, &c->move_ms) || arb_mp_int(&r, &c->deal_ms)
+        || arb_mp_int(&r, &c->bank_ms) || arb_mp_int(&r, &c->startup_ms) || small_int(&r, 0, 2, &v))
+        return ARB_ECORRUPT;
+    c->fixed_seats = bv;
+    c->policy = (uint8_t)v;
+    if (small_int(&r, 0, 1000000, &v))
+        return ARB_ECORRUPT;
+    c->strikes = (uint32_t)v;
+    if (arb_mp_int(&r, &c->forfeit_points) || arb_mp_array(&r, &nb) || nb < 1 || nb > ARB_MAX_SEATS)
+        return ARB_ECORRUPT;
+    c->nbots = (int)nb;
+    for (uint32_t b = 0; b < nb; b++) {
+        uint32_t two, na;
+        if (arb_mp_array(&r, &two) || two != 2 || arb_mp_str_copy(&r, c->bots[b].name, sizeof c->bots[b].name)
+            || arb_mp_array(&r, &na) || na < 1 || na > MATCH_MAX_ARGS)
+            return ARB_ECORRUPT;
+        for (uint32_t i = 0; i < na; i++)
+            if (arb_mp_str_copy(&r, c->bots[b].argv[i], sizeof c->bots[b].argv[i]))
+                return ARB_ECORRUPT;
+        c->bots[b].argc = (int)na;
+    }
+    if (arb_mp_str_copy(&r, a->transcript, sizeof a->transcript) || arb_mp_left(&r) != 0)
+        return ARB_ECORRUPT;
+    c->game = arb_game_find(game);
+    return c->game ? 0 : ARB_ECORRUPT;
+}
+
+int wire_decode_result(const uint8_t *frame, size_t len, wire_result *w)
+{
+    arb_mp r;
+    int64_t v;
+    uint64_t u;
+    uint32_t n, nb, nd;
+    memset(w, 0, sizeof *w);
+    match_result *res = &w->res;
+    if (head(&r, frame, len, WIRE_RESULT, 8) || arb_mp_int(&r, &w->match_id) || small_int(&r, 0, INT32_MAX, &v)
+        || arb_mp_bool(&r, &w->ok) || arb_mp_str_copy(&r, w->error, sizeof w->error)
+        || arb_mp_str_copy(&r, w->digest, sizeof w->digest) || arb_mp_str_copy(&r, w->transcript, sizeof w->transcript)
+        || arb_mp_array(&r, &n) || n != 6)
+        return ARB_ECORRUPT;
+    w->lease_gen = (int)v;
+    if (arb_mp_uint(&r, &u) || u > ARB_MAX_DEALS)
+        return ARB_ECORRUPT;
+    res->ndeals = (uint32_t)u;
+    if (arb_mp_uint(&r, &res->decisions) || arb_mp_uint(&r, &res->wall_ns) || arb_mp_uint(&r, &u)
+        || arb_mp_array(&r, &nb) || nb > ARB_MAX_SEATS)
+        return ARB_ECORRUPT;
+    res->winners = (uint32_t)u;
+    res->nbots = (int)nb;
+    for (uint32_t b = 0; b < nb; b++) {
+        match_bot_stats *s = &res->bots[b];
+        bool f;
+        uint64_t dec, wall, cpu, strikes, pens;
+        if (arb_mp_array(&r, &n) || n != 10 || arb_mp_str_copy(&r, s->name, sizeof s->name)
+            || arb_mp_int(&r, &s->total) || small_int(&r, 0, ARB_MAX_SEATS, &v) || arb_mp_bool(&r, &f)
+            || arb_mp_uint(&r, &dec) || arb_mp_uint(&r, &wall) || arb_mp_uint(&r, &cpu) || arb_mp_uint(&r, &strikes)
+            || arb_mp_uint(&r, &pens) || arb_mp_str_copy(&r, s->sandbox, sizeof s->sandbox))
+            return ARB_ECORRUPT;
+        s->rank = (int)v;
+        s->forfeited = f;
+        s->decisions = (uint32_t)dec;
+        s->wall_ns = wall;
+        s->cpu_ns = cpu;
+        s->strikes = (uint32_t)strikes;
+        s->penalties = (uint32_t)pens;
+    }
+    if (arb_mp_array(&r, &nd) || nd != res->ndeals)
+        return ARB_ECORRUPT;
+    res->deals = nd ? calloc(nd, sizeof *res->deals) : NULL;
+    if (nd && !res->deals)
+        return ARB_ENOMEM;
+    for (uint32_t g = 0; g < nd; g++) {
+        match_deal *d = &res->deals[g];
+        uint64_t a, b, c;
+        uint32_t k1, k2;
+        if (arb_mp_array(&r, &n) || n != 7 || arb_mp_uint(&r, &a) || arb_mp_uint(&r, &b) || arb_mp_uint(&r, &c)
+            || arb_mp_uint(&r, &d->seed) || arb_mp_array(&r, &k1) || k1 != nb)
+            goto bad;
+        d->game = (uint32_t)a;
+        d->deal = (uint32_t)b;
+        d->seating = (uint32_t)c;
+        for (uint32_t k = 0; k < k1; k++) {
+            if (small_int(&r, 0, ARB_MAX_SEATS - 1, &v))
+                goto bad;
+            d->bot_at[k] = (uint8_t)v;
+        }
+        if (arb_mp_array(&r, &k2) || k2 != nb)
+            goto bad;
+        for (uint32_t k = 0; k < k2; k++)
+            if (arb_mp_int(&r, &d->score[k]))
+                goto bad;
+        if (small_int(&r, -1, ARB_MAX_SEATS - 1, &v))
+            goto bad;
+        d->forfeit_bot = (int8_t)v;
+    }
+    if (arb_mp_left(&r) != 0)
+        goto bad;
+    return 0;
+bad:
+    match_result_release(res);
+    return ARB_ECORRUPT;
+}
