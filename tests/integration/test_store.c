@@ -1,0 +1,273 @@
+/* test_store.c — the tournament record on a real PostgreSQL: migrations
+ * applied once, idempotent creation, claims and leases, a result recorded
+ * once and only from the lease that holds the match, standings from the
+ * view; and the worker message codec, including every truncated frame.
+ * The database: ARBITER_TEST_DB when set (CI starts one), else a private
+ * cluster under a temporary state directory; each run uses a database of
+ * its own. */
+#include "pgctl.h"
+#include "store.h"
+#include "wire.h"
+#include "arb_error.h"
+#include "../unit/test_util.h"
+
+#include <libpq-fe.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char conninfo[1200];
+
+static void fresh_database(const char *base)
+{
+    PGconn *c = PQconnectdb(base);
+    if (PQstatus(c) != CONNECTION_OK) {
+        fprintf(stderr, "database: %s", PQerrorMessage(c));
+        exit(2);
+    }
+    char sql[128];
+    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS arbiter_test_%d", (int)getpid());
+    PQclear(PQexec(c, sql));
+    snprintf(sql, sizeof sql, "CREATE DATABASE arbiter_test_%d", (int)getpid());
+    PGresult *r = PQexec(c, sql);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+        fprintf(stderr, "create database: %s", PQresultErrorMessage(r));
+        exit(2);
+    }
+    PQclear(r);
+    PQfinish(c);
+    snprintf(conninfo, sizeof conninfo, "%s dbname=arbiter_test_%d", base, (int)getpid());
+}
+
+static void drop_database(const char *base)
+{
+    PGconn *c = PQconnectdb(base);
+    char sql[128];
+    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS arbiter_test_%d", (int)getpid());
+    PQclear(PQexec(c, sql));
+    PQfinish(c);
+}
+
+static void config(tn_config *cfg, tn_entrant *e)
+{
+    memset(cfg, 0, sizeof *cfg);
+    snprintf(cfg->name, sizeof cfg->name, "store test");
+    cfg->game = &arb_game_doudizhu;
+    snprintf(cfg->rules, sizeof cfg->rules, "standard");
+    cfg->format = TN_ROUND_ROBIN;
+    cfg->seed = 9;
+    cfg->nentrants = 4;
+    cfg->entrants = e;
+    const char *names[] = {"ann", "bob", "cy", "dee"};
+    for (int i = 0; i < 4; i++) {
+        memset(&e[i], 0, sizeof e[i]);
+        snprintf(e[i].name, sizeof e[i].name, "%s", names[i]);
+        snprintf(e[i].command, sizeof e[i].command, "/bin/%s", names[i]);
+    }
+    e[0].seed = 1;
+    e[1].rating = 1612.5;
+}
+
+/* A small, plausible result: bot 0 wins, bot 2 forfeits. */
+static void fake_result(match_result *res, int ndeals)
+{
+    memset(res, 0, sizeof *res);
+    res->nbots = 3;
+    res->ndeals = (uint32_t)ndeals;
+    res->deals = calloc((size_t)ndeals, sizeof *res->deals);
+    const int64_t totals[3] = {12, 0, -12};
+    for (int b = 0; b < 3; b++) {
+        res->bots[b].total = totals[b];
+        res->bots[b].rank = b + 1;
+        snprintf(res->bots[b].sandbox, sizeof res->bots[b].sandbox, "rlimits");
+    }
+    res->bots[2].forfeited = true;
+    res->winners = 1;
+    for (int g = 0; g < ndeals; g++) {
+        res->deals[g].game = (uint32_t)g;
+        res->deals[g].seed = 1000u + (uint64_t)g;
+        res->deals[g].forfeit_bot = -1;
+        for (int s = 0; s < 3; s++) {
+            res->deals[g].bot_at[s] = (uint8_t)s;
+            res->deals[g].score[s] = g == 0 ? totals[s] : 0;
+        }
+    }
+}
+
+static void test_store(void)
+{
+    char err[512];
+    store *s = store_open(conninfo, err, sizeof err);
+    CHECKF(s != NULL, "%s", err);
+    if (!s)
+        return;
+    CHECKF(store_migrate(s, err, sizeof err) == 0, "%s", err);
+    CHECKF(store_migrate(s, err, sizeof err) == 0, "again: %s", err);   /* applied once */
+
+    tn_config cfg;
+    tn_entrant ent[4];
+    config(&cfg, ent);
+    int64_t tid, tid2;
+    bool created, created2;
+    CHECK(store_tournament(s, &cfg, "name: store test\n", "d1", &tid, &created, err, sizeof err) == 0 && created);
+    CHECK(store_tournament(s, &cfg, "name: store test\n", "d1", &tid2, &created2, err, sizeof err) == 0);
+    CHECK(tid2 == tid && !created2);                                       /* a resume finds it */
+
+    st_table tables[2] = {{3, {0, 1, 2, 0}}, {3, {1, 2, 3, 0}}};
+    CHECK(store_add_round(s, tid, 1, "main", tables, 2, cfg.seed, err, sizeof err) == 0);
+    CHECK(store_add_round(s, tid, 1, "main", tables, 2, cfg.seed, err, sizeof err) == 0);   /* idempotent */
+    int p, l, d, v;
+    CHECK(store_counts(s, tid, -1, &p, &l, &d, &v) == 0 && p == 2 && l == 0 && d == 0);
+    CHECK(store_last_round(s, tid) == 1);
+
+    st_match m1, m2, m3;
+    CHECK(store_claim(s, tid, "local:a", 60, &m1, err, sizeof err) == 1);
+    CHECK(m1.tbl == 0 && m1.nslots == 3 && m1.entrant[2] == 2 && m1.lease_gen == 1);
+    CHECK(store_claim(s, tid, "local:a", 60, &m2, err, sizeof err) == 1 && m2.tbl == 1);
+    CHECK(store_claim(s, tid, "local:a", 60, &m3, err, sizeof err) == 0);  /* nothing left */
+
+    match_result res;
+    fake_result(&res, 3);
+    CHECKF(store_record(s, &m1, &res, "abc", "/tmp/x.arbt", err, sizeof err) == 0, "%s", err);
+    CHECK(store_record(s, &m1, &res, "abc", "/tmp/x.arbt", err, sizeof err) == ARB_ESTATE);  /* once */
+
+    /* The run that held m2 is gone: its lease returns to the queue, the
+     * next claim gets a new generation, and a result from the old one is
+     * discarded. */
+    CHECK(store_release_leases(s, tid, "local:") == 1);
+    st_match again;
+    CHECK(store_claim(s, tid, "local:b", 60, &again, err, sizeof err) == 1 && again.id == m2.id && again.lease_gen == 2);
+    CHECK(store_record(s, &m2, &res, "old", "", err, sizeof err) == ARB_ESTATE);
+    CHECK(store_renew(s, &m2, 60) == ARB_ESTATE && store_renew(s, &again, 60) == 0);
+    CHECK(store_record(s, &again, &res, "new", "", err, sizeof err) == 0);
+    CHECK(store_counts(s, tid, 1, &p, &l, &d, &v) == 0 && p == 0 && l == 0 && d == 2);
+
+    /* Standings: bob played twice (12 then 0 with the slots of table 1),
+     * ann won table 0, dee never finished first. */
+    st_standing rows[8];
+    int n = store_standings(s, tid, rows, 8);
+    CHECK(n == 4);
+    double points = 0;
+    int64_t score = 0;
+    for (int i = 0; i < n; i++) {
+        points += rows[i].points;
+        score += rows[i].score;
+    }
+    CHECK(points == 6.0);   /* 3 points per three-seat match (2 + 1 + 0) */
+    CHECK(score == 0);
+    CHECK(strcmp(rows[0].name, "bob") == 0 && rows[0].points == 3.0 && rows[0].played == 2);
+    CHECK(rows[n - 1].points == 0 && rows[n - 1].forfeited);
+
+    st_table order[2];
+    CHECK(store_round_results(s, tid, 1, order, 2) == 0);
+    CHECK(order[0].nslots == 3 && order[0].entrant[0] == 0 && order[0].entrant[2] == 2);
+    CHECK(order[1].entrant[0] == 1 && order[1].entrant[2] == 3);
+
+    /* Exactly the rows written: 2 matches x 3 deals. */
+    PGconn *c = PQconnectdb(conninfo);
+    PGresult *r = PQexec(c, "SELECT count(*) FROM deals");
+    CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && atoi(PQgetvalue(r, 0, 0)) == 6);
+    PQclear(r);
+    r = PQexec(c, "SELECT count(*) FROM events WHERE kind IN ('start', 'resume', 'round', 'lease-expired')");
+    CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && atoi(PQgetvalue(r, 0, 0)) == 4);
+    PQclear(r);
+    PQfinish(c);
+    CHECK(store_finish(s, tid) == 0);
+    match_result_release(&res);
+    store_close(s);
+}
+
+static void test_wire(void)
+{
+    wire_assign a;
+    memset(&a, 0, sizeof a);
+    match_config_init(&a.cfg, &arb_game_doudizhu);
+    a.match_id = 77;
+    a.lease_gen = 3;
+    a.cfg.nbots = 3;
+    a.cfg.deals = 12;
+    a.cfg.duplicate = MATCH_DUP_ROTATE;
+    snprintf(a.cfg.options, sizeof a.cfg.options, "kicker_bomb=true");
+    for (int b = 0; b < 3; b++) {
+        snprintf(a.cfg.bots[b].name, sizeof a.cfg.bots[b].name, "bot%d", b);
+        snprintf(a.cfg.bots[b].argv[0], sizeof a.cfg.bots[b].argv[0], "/bin/bot%d", b);
+        snprintf(a.cfg.bots[b].argv[1], sizeof a.cfg.bots[b].argv[1], "--fast");
+        a.cfg.bots[b].argc = 2;
+    }
+    snprintf(a.transcript, sizeof a.transcript, "/state/t/77.arbt");
+    uint8_t *frame;
+    size_t len;
+    CHECK(wire_encode_assign(&a, &frame, &len) == 0);
+    CHECK(wire_kind_of(frame, len) == WIRE_ASSIGN);
+    wire_assign back;
+    CHECK(wire_decode_assign(frame, len, &back) == 0);
+    CHECK(back.match_id == 77 && back.lease_gen == 3 && back.cfg.deals == 12 && back.cfg.nbots == 3
+          && strcmp(back.cfg.bots[2].argv[1], "--fast") == 0 && back.cfg.game == &arb_game_doudizhu
+          && strcmp(back.cfg.options, "kicker_bomb=true") == 0 && strcmp(back.transcript, a.transcript) == 0);
+    int refused = 0;
+    for (size_t cut = 0; cut < len; cut++)
+        refused += wire_decode_assign(frame, cut, &back) != 0;
+    CHECK(refused == (int)len);
+    free(frame);
+
+    wire_result w;
+    memset(&w, 0, sizeof w);
+    w.match_id = 77;
+    w.lease_gen = 3;
+    w.ok = true;
+    snprintf(w.digest, sizeof w.digest, "%064d", 0);
+    fake_result(&w.res, 5);
+    CHECK(wire_encode_result(&w, &frame, &len) == 0);
+    wire_result wb;
+    CHECK(wire_decode_result(frame, len, &wb) == 0);
+    CHECK(wb.res.ndeals == 5 && wb.res.nbots == 3 && wb.res.bots[2].forfeited && wb.res.bots[0].total == 12
+          && wb.res.deals[4].seed == 1004 && wb.res.deals[0].score[2] == -12);
+    match_result_release(&wb.res);
+    refused = 0;
+    for (size_t cut = 0; cut < len; cut++) {
+        int rc = wire_decode_result(frame, cut, &wb);
+        refused += rc != 0;
+        if (rc == 0)
+            match_result_release(&wb.res);
+    }
+    CHECK(refused == (int)len);
+    /* a frame claiming 2^32-1 deals in a few bytes is refused, not allocated */
+    static const uint8_t lie[] = {0x98, 0x02, 0x01, 0x01, 0xc3, 0xa0, 0xa0, 0xa0, 0x96, 0xce, 0x00, 0x01, 0x86, 0xa0};
+    CHECK(wire_decode_result(lie, sizeof lie, &wb) == ARB_ECORRUPT);
+    free(frame);
+    match_result_release(&w.res);
+    uint8_t *h;
+    char name[64];
+    int ver, slots;
+    CHECK(wire_hello("w1", 4, &h, &len) == 0 && wire_decode_hello(h, len, &ver, name, sizeof name, &slots) == 0
+          && slots == 4 && strcmp(name, "w1") == 0);
+    free(h);
+}
+
+int main(void)
+{
+    const char *base = getenv("ARBITER_TEST_DB");
+    pgctl pg;
+    char dir[128];
+    if (!base || !*base) {
+        snprintf(dir, sizeof dir, "/tmp/arbiter-store-test-%d", (int)getpid());
+        char err[512];
+        if (pgctl_start(&pg, dir, err, sizeof err) != 0) {
+            fprintf(stderr, "no database: %s\n", err);
+            return 2;
+        }
+        base = pg.conninfo;
+    }
+    fresh_database(base);
+    test_store();
+    test_wire();
+    drop_database(base);
+    if (base == pg.conninfo) {
+        pgctl_stop(&pg);
+        char cmd[200];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", dir);
+    }
+    return TEST_DONE("store");
+}
