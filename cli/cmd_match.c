@@ -46,72 +46,6 @@ static void usage(FILE *f)
         "  --quiet                no per-penalty lines\n");
 }
 
-/* Resolve a program name the way a user expects, but ourselves: the
- * referee never starts a shell. The bot's own PATH comes first (a program
- * found under the user's home may not be reachable by the bot's uid). */
-static int resolve_program(const char *name, char *out, size_t len)
-{
-    if (strchr(name, '/')) {
-        if (!realpath(name, out))
-            return ARB_ENOTFOUND;
-        return access(out, X_OK) == 0 ? 0 : ARB_ENOTFOUND;
-    }
-    char both[8192];
-    snprintf(both, sizeof both, "/usr/local/bin:/usr/bin:/bin:%s", getenv("PATH") ? getenv("PATH") : "");
-    const char *path = both;
-    while (*path) {
-        const char *colon = strchr(path, ':');
-        size_t n = colon ? (size_t)(colon - path) : strlen(path);
-        snprintf(out, len, "%.*s/%s", (int)n, path, name);
-        if (n && out[0] == '/' && access(out, X_OK) == 0)
-            return 0;
-        path += n + (colon != NULL);
-    }
-    return ARB_ENOTFOUND;
-}
-
-static int parse_bot(const char *spec, match_bot_cfg *b)
-{
-    const char *eq = strchr(spec, '=');
-    if (!eq || eq == spec || (size_t)(eq - spec) > ARB_MAX_BOT_NAME) {
-        fprintf(stderr, "arbiter: --bot \"%s\": expected NAME=COMMAND (a name of 1..%d characters)\n",
-                spec, ARB_MAX_BOT_NAME);
-        return 1;
-    }
-    memset(b, 0, sizeof *b);
-    snprintf(b->name, sizeof b->name, "%.*s", (int)(eq - spec), spec);
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s", eq + 1);
-    char *save = NULL;
-    for (char *tok = strtok_r(cmd, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-        if (b->argc >= MATCH_MAX_ARGS) {
-            fprintf(stderr, "arbiter: bot %s: more than %d arguments\n", b->name, MATCH_MAX_ARGS);
-            return 1;
-        }
-        char *dst = b->argv[b->argc];
-        size_t cap = sizeof b->argv[0];
-        if (b->argc == 0) {
-            if (resolve_program(tok, dst, cap) != 0) {
-                fprintf(stderr, "arbiter: bot %s: program \"%s\" not found or not executable\n", b->name, tok);
-                return 1;
-            }
-        } else if (tok[0] != '/' && access(tok, F_OK) == 0 && realpath(tok, dst)) {
-            /* a file argument: the bot runs in its own directory */
-        } else if (strlen(tok) >= cap) {
-            fprintf(stderr, "arbiter: bot %s: argument too long\n", b->name);
-            return 1;
-        } else {
-            snprintf(dst, cap, "%s", tok);
-        }
-        b->argc++;
-    }
-    if (b->argc == 0) {
-        fprintf(stderr, "arbiter: bot %s: empty command\n", b->name);
-        return 1;
-    }
-    return 0;
-}
-
 static int parse_i64(const char *opt, const char *val, int64_t lo, int64_t hi, int64_t *out)
 {
     char *end;
@@ -228,8 +162,18 @@ int cmd_match(int argc, char **argv)
                 fprintf(stderr, "arbiter: at most %d bots\n", ARB_MAX_SEATS);
                 return 2;
             }
-            if (parse_bot(v, &cfg.bots[cfg.nbots]))
+            const char *eq = strchr(v, '=');
+            char name[ARB_MAX_BOT_NAME + 1], err[512];
+            if (!eq || eq == v || (size_t)(eq - v) > ARB_MAX_BOT_NAME) {
+                fprintf(stderr, "arbiter: --bot \"%s\": expected NAME=COMMAND (a name of 1..%d characters)\n",
+                        v, ARB_MAX_BOT_NAME);
                 return 2;
+            }
+            snprintf(name, sizeof name, "%.*s", (int)(eq - v), v);
+            if (live_bot_command(&cfg.bots[cfg.nbots], name, eq + 1, NULL, err, sizeof err) != 0) {
+                fprintf(stderr, "arbiter: %s\n", err);
+                return 2;
+            }
             for (int b = 0; b < cfg.nbots; b++)
                 if (strcmp(cfg.bots[b].name, cfg.bots[cfg.nbots].name) == 0) {
                     fprintf(stderr, "arbiter: two bots named \"%s\"\n", cfg.bots[b].name);

@@ -97,7 +97,7 @@ static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[]
 
 /* In the child, before exec: only async-signal-safe calls. fds: stdin,
  * stdout, stderr, the status pipe, bubblewrap's info pipe (or -1). */
-static void child_exec(char *const argv[], const char *workdir, const seat_limits *lim, int fds[5])
+static void child_exec(char *const argv[], const char *workdir, const seat_limits *lim, int fds[5], pid_t parent)
 {
     /* A session of our own: a new process group for the group kill, and no
      * controlling terminal to inject keystrokes into. */
@@ -124,6 +124,11 @@ static void child_exec(char *const argv[], const char *workdir, const seat_limit
             _exit(126);
         flags |= CHILD_UID;
     }
+    /* If the referee dies (even by SIGKILL), so does the bot. Set after the
+     * uid change, which clears it; a referee already gone is noticed. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != parent)
+        _exit(126);
     set_limit(RLIMIT_CORE, 0);
     set_limit(RLIMIT_AS, lim->address_space);
     set_limit(RLIMIT_CPU, lim->cpu_seconds);
@@ -225,12 +230,13 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
     if (!s->errbuf)
         goto fail;
     s->errbuf[0] = 0;
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0)
         goto fail;
     if (pid == 0) {
         int fds[5] = {in[0], out[1], errp[1], st[1], info[1]};
-        child_exec(argv, workdir, &lim, fds);
+        child_exec(argv, workdir, &lim, fds, parent);
     }
     /* No setpgid here: the child's setsid() makes it a session and group
      * leader, and a setpgid racing ahead of it would make setsid fail. The
