@@ -13,6 +13,10 @@ static const struct command {
     {"moves", cmd_moves, "legal moves for hands read from stdin (the rules oracle)"},
     {"play",  cmd_play,  "seeded self-play deals printed move by move"},
     {"rules", cmd_rules, "list presets and options, or print a preset"},
+    {"run", cmd_run, "run (or resume) a tournament from a YAML file"},
+    {"check", cmd_check, "validate tournament files"},
+    {"status", cmd_status, "the tournaments in the record"},
+    {"standings", cmd_standings, "standings of a tournament (table, csv, json)"},
     {"match", cmd_match, "one match between bot programs, judged live"},
     {"replay", cmd_replay, "re-judge a transcript; --show, --rerun"},
     {"bench", cmd_bench, "benchmarks: `arbiter bench rules`"},
@@ -22,7 +26,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: arbiter <command> [options]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-7s %s\n", commands[i].name, commands[i].help);
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
     fprintf(f, "\n`arbiter <command> --help` describes each command.\n");
 }
 

@@ -10,6 +10,10 @@ int cmd_play(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_standings(int argc, char **argv);
 /* `arbiter bench referee` (cmd_bench_referee.c). */
 int bench_referee(int argc, char **argv);
 

@@ -1,0 +1,360 @@
+/* cmd_run.c — `arbiter run FILE`: run (or resume) a tournament, with a
+ * private PostgreSQL under a state directory unless a database is given;
+ * `arbiter status` and `arbiter standings` read the record. */
+#include "cli.h"
+#include "config.h"
+#include "live.h"
+#include "pgctl.h"
+#include "plan.h"
+#include "run.h"
+#include "store.h"
+#include "arb_error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libpq-fe.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+/* Where the record is: --db, $ARBITER_DB, or the private cluster of the
+ * state directory (started if needed). */
+typedef struct db_place {
+    pgctl pg;
+    bool private_pg;
+    char conninfo[1200];
+    int lock_fd;
+} db_place;
+
+static int open_place(db_place *p, const char *state, const char *db, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    p->lock_fd = -1;
+    if (!db)
+        db = getenv("ARBITER_DB");
+    if (mkdir(state, 0755) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "--state %s: %s", state, strerror(errno));
+        return ARB_EIO;
+    }
+    /* One run per state directory at a time. */
+    char lock[700];
+    snprintf(lock, sizeof lock, "%s/lock", state);
+    p->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (p->lock_fd < 0 || flock(p->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+        snprintf(err, errlen, "%s is in use by another arbiter run", state);
+        return ARB_ESTATE;
+    }
+    if (db && *db) {
+        snprintf(p->conninfo, sizeof p->conninfo, "%s", db);
+        return 0;
+    }
+    int rc = pgctl_start(&p->pg, state, err, errlen);
+    if (rc)
+        return rc;
+    p->private_pg = true;
+    snprintf(p->conninfo, sizeof p->conninfo, "%s", p->pg.conninfo);
+    return 0;
+}
+
+static void close_place(db_place *p)
+{
+    if (p->private_pg)
+        pgctl_stop(&p->pg);
+    if (p->lock_fd >= 0)
+        close(p->lock_fd);
+}
+
+typedef struct progress_ctx {
+    bool tty, quiet;
+    uint64_t last_print;
+} progress_ctx;
+
+static void on_progress(void *ctx, const run_progress *pr)
+{
+    progress_ctx *c = ctx;
+    if (c->quiet)
+        return;
+    int pct = pr->total ? 100 * pr->done / pr->total : 0;
+    int eta = (int)(pr->eta_s + 0.5);
+    if (c->tty) {
+        fprintf(stderr, "\r\033[K[%4d/%-4d %3d%%] round %d  %.1f matches/s  ETA %d:%02d  %.60s", pr->done, pr->total,
+                pct, pr->round, pr->rate, eta / 60, eta % 60, pr->last ? pr->last : "");
+    } else {
+        fprintf(stderr, "progress: %d/%d matches (%d%%), round %d, %.1f matches/s, eta %ds; last: %s\n", pr->done,
+                pr->total, pct, pr->round, pr->rate, eta, pr->last ? pr->last : "");
+    }
+}
+
+static void print_standings(st_standing *rows, int n, const char *format)
+{
+    if (strcmp(format, "csv") == 0) {
+        printf("rank,name,played,points,score,wins,penalties,forfeited\n");
+        for (int i = 0; i < n; i++)
+            printf("%d,%s,%d,%.1f,%" PRId64 ",%d,%d,%s\n", i + 1, rows[i].name, rows[i].played, rows[i].points,
+                   rows[i].score, rows[i].wins, rows[i].penalties, rows[i].forfeited ? "true" : "false");
+        return;
+    }
+    if (strcmp(format, "json") == 0) {
+        printf("[");
+        for (int i = 0; i < n; i++)
+            printf("%s{\"rank\":%d,\"name\":\"%s\",\"played\":%d,\"points\":%.1f,\"score\":%" PRId64
+                   ",\"wins\":%d,\"penalties\":%d,\"forfeited\":%s}", i ? "," : "", i + 1, rows[i].name,
+                   rows[i].played, rows[i].points, rows[i].score, rows[i].wins, rows[i].penalties,
+                   rows[i].forfeited ? "true" : "false");
+        printf("]\n");
+        return;
+    }
+    printf("%-4s %-20s %6s %8s %9s %5s %9s\n", "rank", "entrant", "played", "points", "score", "wins", "penalties");
+    for (int i = 0; i < n; i++)
+        printf("%-4d %-20s %6d %8.1f %+9" PRId64 " %5d %9d%s\n", i + 1, rows[i].name, rows[i].played,
+               rows[i].points, rows[i].score, rows[i].wins, rows[i].penalties, rows[i].forfeited ? "  (forfeited)" : "");
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc((1u << 20) + 1);
+    size_t n = buf ? fread(buf, 1, 1u << 20, f) : 0;
+    fclose(f);
+    if (buf)
+        buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: arbiter run FILE [--state DIR] [--db CONNINFO] [--workers N] [--sandbox auto|bwrap|none] [--quiet]\n"
+        "\n"
+        "Runs the tournament FILE describes (schemas/tournament.md): pairs, plays\n"
+        "every match with local referee workers, records everything in PostgreSQL,\n"
+        "prints standings (and the bracket). Interrupted or killed, the same command\n"
+        "resumes: no finished match is played again, none is lost.\n"
+        "\n"
+        "  --state DIR      transcripts, bot directories and, without --db, a private\n"
+        "                   PostgreSQL cluster (default ./arbiter-state)\n"
+        "  --db CONNINFO    a PostgreSQL server instead ($ARBITER_DB too)\n"
+        "  --workers N      local referee workers (default: the number of cores)\n");
+}
+
+int cmd_run(int argc, char **argv)
+{
+    const char *file = NULL, *state = "arbiter-state", *db = NULL;
+    int workers = (int)sysconf(_SC_NPROCESSORS_ONLN), sandbox = LIVE_SANDBOX_AUTO;
+    bool quiet = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(a, "--quiet") == 0) {
+            quiet = true;
+        } else if (strcmp(a, "--state") == 0 && v) {
+            state = argv[++i];
+        } else if (strcmp(a, "--db") == 0 && v) {
+            db = argv[++i];
+        } else if (strcmp(a, "--workers") == 0 && v) {
+            workers = atoi(argv[++i]);
+            if (workers < 1 || workers > 256) {
+                fprintf(stderr, "arbiter: --workers %s: expected 1..256\n", v);
+                return 2;
+            }
+        } else if (strcmp(a, "--sandbox") == 0 && v) {
+            i++;
+            sandbox = strcmp(v, "none") == 0 ? LIVE_SANDBOX_NONE : strcmp(v, "bwrap") == 0 ? LIVE_SANDBOX_BWRAP
+                    : LIVE_SANDBOX_AUTO;
+        } else if (a[0] != '-' && !file) {
+            file = a;
+        } else {
+            fprintf(stderr, "arbiter: run: unexpected \"%s\" (arbiter run --help)\n", a);
+            return 2;
+        }
+    }
+    if (!file) {
+        usage(stderr);
+        return 2;
+    }
+    if (workers < 1)
+        workers = 1;
+    tn_config cfg;
+    char err[1024];
+    if (tn_config_load(file, &cfg, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    size_t ylen = 0;
+    char *yaml = slurp(file, &ylen);
+    unsigned char hash[crypto_hash_sha256_BYTES];
+    char digest[65];
+    if (!yaml || sodium_init() < 0) {
+        fprintf(stderr, "arbiter: %s: cannot read\n", file);
+        tn_config_release(&cfg);
+        free(yaml);
+        return 2;
+    }
+    crypto_hash_sha256(hash, (const unsigned char *)yaml, ylen);
+    for (int i = 0; i < 32; i++)
+        snprintf(digest + 2 * i, 3, "%02x", hash[i]);
+    db_place place;
+    int status = 0;
+    store *st = NULL;
+    if (open_place(&place, state, db, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        status = 2;
+        goto out;
+    }
+    st = store_open(place.conninfo, err, sizeof err);
+    if (!st || store_migrate(st, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        status = 2;
+        goto out;
+    }
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    char abs_state[512];
+    if (!realpath(state, abs_state))
+        snprintf(abs_state, sizeof abs_state, "%s", state);
+    progress_ctx pc = {.tty = isatty(2), .quiet = quiet};
+    run_options ro = {.cfg = &cfg, .yaml = yaml, .digest = digest, .state_dir = abs_state, .db = st,
+                      .workers = workers, .sandbox = sandbox, .stop = &interrupted,
+                      .progress = on_progress, .ctx = &pc};
+    run_outcome outc;
+    if (!quiet)
+        fprintf(stderr, "arbiter: %s: %s, %s/%s, %d entrants, %d workers, record in %s\n", cfg.name,
+                tn_format_name((tn_format)cfg.format), cfg.game->name, cfg.rules, cfg.nentrants, workers,
+                place.private_pg ? place.pg.data : "the given database");
+    int rc = run_tournament(&ro, &outc, err, sizeof err);
+    if (pc.tty && !quiet)
+        fprintf(stderr, "\n");
+    if (rc) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        status = 1;
+    } else if (interrupted) {
+        fprintf(stderr, "arbiter: stopped; run the same command to resume (%d matches recorded in this run)\n",
+                outc.matches);
+        status = 130;
+    }
+    st_standing rows[TN_MAX_ENTRANTS];
+    int n = store_standings(st, outc.tid, rows, TN_MAX_ENTRANTS);
+    if (n > 0 && !interrupted) {
+        printf("\n%s — %s%s\n\n", cfg.name, outc.finished ? "final standings" : "standings so far",
+               outc.resumed ? " (resumed)" : "");
+        print_standings(rows, n, "table");
+        char bracket[16384];
+        if (plan_draw(&cfg, st, outc.tid, bracket, sizeof bracket) > 0)
+            printf("\n%s", bracket);
+        if (outc.stale)
+            printf("\n%d stale results discarded (a lease had moved on)\n", outc.stale);
+        if (outc.voided)
+            printf("%d matches void (see `arbiter status`)\n", outc.voided);
+    }
+out:
+    store_close(st);
+    close_place(&place);
+    tn_config_release(&cfg);
+    free(yaml);
+    return status;
+}
+
+/* `arbiter status`: the tournaments in the record and their matches. */
+int cmd_status(int argc, char **argv)
+{
+    const char *state = "arbiter-state", *db = NULL;
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--state") == 0) state = argv[++i];
+        else if (strcmp(argv[i], "--db") == 0) db = argv[++i];
+    }
+    db_place place;
+    char err[1024];
+    if (open_place(&place, state, db, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        return 2;
+    }
+    PGconn *c = PQconnectdb(place.conninfo);
+    int status = 0;
+    PGresult *r = PQexec(c,
+        "SELECT t.name, t.format, t.state, "
+        "  count(m.*) FILTER (WHERE m.state = 'pending'), count(m.*) FILTER (WHERE m.state = 'leased'), "
+        "  count(m.*) FILTER (WHERE m.state = 'done'), count(m.*) FILTER (WHERE m.state = 'void'), "
+        "  coalesce(max(m.round), 0), to_char(t.created_at, 'YYYY-MM-DD HH24:MI') "
+        "FROM tournaments t LEFT JOIN matches m ON m.tournament_id = t.id "
+        "GROUP BY t.id ORDER BY t.id");
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        fprintf(stderr, "arbiter: %s", PQerrorMessage(c));
+        status = 2;
+    } else {
+        printf("%-24s %-18s %-8s %7s %6s %5s %4s %5s  %s\n", "tournament", "format", "state", "pending", "leased",
+               "done", "void", "round", "created");
+        for (int i = 0; i < PQntuples(r); i++)
+            printf("%-24s %-18s %-8s %7s %6s %5s %4s %5s  %s\n", PQgetvalue(r, i, 0), PQgetvalue(r, i, 1),
+                   PQgetvalue(r, i, 2), PQgetvalue(r, i, 3), PQgetvalue(r, i, 4), PQgetvalue(r, i, 5),
+                   PQgetvalue(r, i, 6), PQgetvalue(r, i, 7), PQgetvalue(r, i, 8));
+    }
+    PQclear(r);
+    PQfinish(c);
+    close_place(&place);
+    return status;
+}
+
+/* `arbiter standings NAME [--format table|csv|json]`. */
+int cmd_standings(int argc, char **argv)
+{
+    const char *state = "arbiter-state", *db = NULL, *name = NULL, *format = "table";
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--state") == 0 && i + 1 < argc) state = argv[++i];
+        else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) db = argv[++i];
+        else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) format = argv[++i];
+        else if (argv[i][0] != '-' && !name) name = argv[i];
+        else {
+            fprintf(stderr, "usage: arbiter standings NAME [--format table|csv|json] [--state DIR] [--db CONNINFO]\n");
+            return 2;
+        }
+    }
+    if (!name || (strcmp(format, "table") && strcmp(format, "csv") && strcmp(format, "json"))) {
+        fprintf(stderr, "usage: arbiter standings NAME [--format table|csv|json] [--state DIR] [--db CONNINFO]\n");
+        return 2;
+    }
+    db_place place;
+    char err[1024];
+    if (open_place(&place, state, db, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        return 2;
+    }
+    int status = 0;
+    store *st = store_open(place.conninfo, err, sizeof err);
+    PGconn *c = PQconnectdb(place.conninfo);
+    const char *p[] = {name};
+    PGresult *r = PQexecParams(c, "SELECT id FROM tournaments WHERE name = $1 ORDER BY id DESC LIMIT 1", 1, NULL, p,
+                               NULL, NULL, 0);
+    if (!st || PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
+        fprintf(stderr, "arbiter: no tournament named \"%s\" in the record\n", name);
+        status = 1;
+    } else {
+        static st_standing rows[TN_MAX_ENTRANTS];
+        int n = store_standings(st, strtoll(PQgetvalue(r, 0, 0), NULL, 10), rows, TN_MAX_ENTRANTS);
+        print_standings(rows, n < 0 ? 0 : n, format);
+    }
+    PQclear(r);
+    PQfinish(c);
+    store_close(st);
+    close_place(&place);
+    return status;
+}

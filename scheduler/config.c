@@ -1,0 +1,493 @@
+/* config.c — the tournament YAML loader (config.h), on libyaml's document
+ * API: the whole file is parsed into nodes that carry their positions, then
+ * walked with a table of known keys. */
+#include "config.h"
+#include "arb_error.h"
+#include "arb_limits.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+typedef struct loader {
+    const char *path;
+    yaml_document_t doc;
+    tn_config *cfg;
+    void *rules;
+    char *err;
+    size_t errlen;
+    int rc;
+} loader;
+
+static int at(loader *L, const yaml_node_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int at(loader *L, const yaml_node_t *n, const char *fmt, ...)
+{
+    if (L->rc)
+        return L->rc;
+    int k = snprintf(L->err, L->errlen, "%s:%zu:%zu: ", L->path, n ? n->start_mark.line + 1 : 1,
+                     n ? n->start_mark.column + 1 : 1);
+    va_list ap;
+    va_start(ap, fmt);
+    if (k > 0 && (size_t)k < L->errlen)
+        vsnprintf(L->err + k, L->errlen - (size_t)k, fmt, ap);
+    va_end(ap);
+    return L->rc = ARB_EINVAL;
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
+}
+
+static const char *node_kind(const yaml_node_t *n)
+{
+    return n->type == YAML_MAPPING_NODE ? "a mapping" : n->type == YAML_SEQUENCE_NODE ? "a list" : "a value";
+}
+
+/* Edit distance for "did you mean". */
+static int distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 40 || lb > 40)
+        return 99;
+    int d[41][41];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            int x = d[i - 1][j] + 1, y = d[i][j - 1] + 1;
+            d[i][j] = c < x ? (c < y ? c : y) : (x < y ? x : y);
+        }
+    return d[la][lb];
+}
+
+static const char *suggest(const char *word, const char *const *names)
+{
+    const char *best = NULL;
+    int bd = 3;
+    for (int i = 0; names[i]; i++) {
+        int dd = distance(word, names[i]);
+        if (dd < bd) {
+            bd = dd;
+            best = names[i];
+        }
+    }
+    return best;
+}
+
+static int unknown(loader *L, const yaml_node_t *n, const char *what, const char *word, const char *const *names)
+{
+    const char *s = suggest(word, names);
+    if (s)
+        return at(L, n, "unknown %s \"%s\" (did you mean \"%s\"?)", what, word, s);
+    char list[512] = "";
+    size_t k = 0;
+    for (int i = 0; names[i] && k < sizeof list; i++)
+        k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", names[i]);
+    return at(L, n, "unknown %s \"%s\" (expected one of: %s)", what, word, list);
+}
+
+static int get_int(loader *L, const yaml_node_t *n, const char *key, int64_t lo, int64_t hi, int64_t *out)
+{
+    const char *s = scalar(n);
+    if (!s)
+        return at(L, n, "%s: expected a number, found %s", key, node_kind(n));
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end || end == s)
+        return at(L, n, "%s: expected a whole number, found \"%s\"", key, s);
+    if (v < lo || v > hi)
+        return at(L, n, "%s: %lld is out of range (%" PRId64 "..%" PRId64 ")", key, v, lo, hi);
+    *out = v;
+    return 0;
+}
+
+static int get_u64(loader *L, const yaml_node_t *n, const char *key, uint64_t *out)
+{
+    const char *s = scalar(n);
+    if (!s)
+        return at(L, n, "%s: expected a number, found %s", key, node_kind(n));
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || *end || end == s || s[0] == '-')
+        return at(L, n, "%s: expected a number from 0 to 18446744073709551615, found \"%s\"", key, s);
+    *out = v;
+    return 0;
+}
+
+static int get_str(loader *L, const yaml_node_t *n, const char *key, char *out, size_t cap)
+{
+    const char *s = scalar(n);
+    if (!s)
+        return at(L, n, "%s: expected text, found %s", key, node_kind(n));
+    if (strlen(s) >= cap)
+        return at(L, n, "%s: longer than %zu characters", key, cap - 1);
+    if (!*s)
+        return at(L, n, "%s: must not be empty", key);
+    snprintf(out, cap, "%s", s);
+    return 0;
+}
+
+static bool valid_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n < 1 || n > ARB_MAX_BOT_NAME)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!(('a' <= s[i] && s[i] <= 'z') || ('A' <= s[i] && s[i] <= 'Z') || ('0' <= s[i] && s[i] <= '9')
+              || s[i] == '_' || s[i] == '.' || s[i] == '-'))
+            return false;
+    return true;
+}
+
+/* Walk a mapping: for each key, call fn (which reports unknown keys). Keys
+ * must be scalars and appear once. */
+typedef int (*key_fn)(loader *L, const yaml_node_t *key, const char *k, yaml_node_t *val, void *ctx);
+
+static int each_key(loader *L, yaml_node_t *map, const char *what, key_fn fn, void *ctx)
+{
+    if (map->type != YAML_MAPPING_NODE)
+        return at(L, map, "%s: expected a mapping of key: value, found %s", what, node_kind(map));
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top && !L->rc; p++) {
+        yaml_node_t *k = yaml_document_get_node(&L->doc, p->key);
+        yaml_node_t *v = yaml_document_get_node(&L->doc, p->value);
+        const char *key = scalar(k);
+        if (!key)
+            return at(L, k, "%s: a key must be a plain word", what);
+        for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
+            const char *other = scalar(yaml_document_get_node(&L->doc, q->key));
+            if (other && strcmp(other, key) == 0)
+                return at(L, k, "%s: \"%s\" is given twice", what, key);
+        }
+        fn(L, k, key, v, ctx);
+    }
+    return L->rc;
+}
+
+static const char *const clock_keys[] = {"move_ms", "deal_ms", "bank_ms", "startup_ms", NULL};
+
+static int clock_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctx)
+{
+    tn_config *c = L->cfg;
+    (void)ctx;
+    if (strcmp(k, "move_ms") == 0) return get_int(L, v, "clock.move_ms", 1, 3600000, &c->move_ms);
+    if (strcmp(k, "deal_ms") == 0) return get_int(L, v, "clock.deal_ms", -1, 86400000, &c->deal_ms);
+    if (strcmp(k, "bank_ms") == 0) return get_int(L, v, "clock.bank_ms", 0, 86400000, &c->bank_ms);
+    if (strcmp(k, "startup_ms") == 0) return get_int(L, v, "clock.startup_ms", 1, 600000, &c->startup_ms);
+    return unknown(L, kn, "clock key", k, clock_keys);
+}
+
+static const char *const policy_keys[] = {"on_fault", "strikes", "forfeit_points", NULL};
+
+static int policy_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctx)
+{
+    tn_config *c = L->cfg;
+    int64_t x;
+    (void)ctx;
+    if (strcmp(k, "on_fault") == 0) {
+        const char *s = scalar(v);
+        match_policy p;
+        static const char *const names[] = {"autoplay", "forfeit-deal", "forfeit-match", NULL};
+        if (!s)
+            return at(L, v, "policy.on_fault: expected autoplay, forfeit-deal or forfeit-match");
+        if (match_policy_parse(s, &p))
+            return unknown(L, v, "policy", s, names);
+        c->policy = (uint8_t)p;
+        return 0;
+    }
+    if (strcmp(k, "strikes") == 0) {
+        if (!get_int(L, v, "policy.strikes", 0, 1000000, &x))
+            c->strikes = (uint32_t)x;
+        return L->rc;
+    }
+    if (strcmp(k, "forfeit_points") == 0) return get_int(L, v, "policy.forfeit_points", 0, 1000000000, &c->forfeit_points);
+    return unknown(L, kn, "policy key", k, policy_keys);
+}
+
+static int option_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctx)
+{
+    (void)kn; (void)ctx;
+    const char *s = scalar(v);
+    if (!s)
+        return at(L, v, "options.%s: expected a value, found %s", k, node_kind(v));
+    char why[256];
+    if (L->cfg->game->rules_set(L->rules, k, s, why, sizeof why) != 0)
+        return at(L, v, "options: %s", why);
+    size_t len = strlen(L->cfg->options);
+    if (len + strlen(k) + strlen(s) + 3 > sizeof L->cfg->options)
+        return at(L, v, "options: too many");
+    snprintf(L->cfg->options + len, sizeof L->cfg->options - len, "%s=%s\n", k, s);
+    return 0;
+}
+
+static const char *const entrant_keys[] = {"name", "command", "seed", "rating", "team", NULL};
+
+static int entrant_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctx)
+{
+    tn_entrant *e = ctx;
+    int64_t x;
+    if (strcmp(k, "name") == 0) {
+        if (get_str(L, v, "name", e->name, sizeof e->name))
+            return L->rc;
+        if (!valid_name(e->name))
+            return at(L, v, "name \"%s\": 1..%d characters of A-Z a-z 0-9 _ . -", e->name, ARB_MAX_BOT_NAME);
+        return 0;
+    }
+    if (strcmp(k, "command") == 0) return get_str(L, v, "command", e->command, sizeof e->command);
+    if (strcmp(k, "seed") == 0) {
+        if (!get_int(L, v, "seed", 1, TN_MAX_ENTRANTS, &x))
+            e->seed = (uint32_t)x;
+        return L->rc;
+    }
+    if (strcmp(k, "rating") == 0) {
+        const char *s = scalar(v);
+        char *end;
+        e->rating = s ? strtod(s, &end) : 0;
+        if (!s || *end || end == s || e->rating < 0 || e->rating > 10000)
+            return at(L, v, "rating: expected a number from 0 to 10000");
+        return 0;
+    }
+    if (strcmp(k, "team") == 0) {
+        if (get_str(L, v, "team", e->team, sizeof e->team))
+            return L->rc;
+        return valid_name(e->team) ? 0 : at(L, v, "team \"%s\": 1..%d characters of A-Z a-z 0-9 _ . -", e->team,
+                                            ARB_MAX_BOT_NAME);
+    }
+    return unknown(L, kn, "entrant key", k, entrant_keys);
+}
+
+static int entrants(loader *L, yaml_node_t *seq)
+{
+    tn_config *c = L->cfg;
+    if (seq->type != YAML_SEQUENCE_NODE)
+        return at(L, seq, "entrants: expected a list of entrants (- name: ..., command: ...)");
+    size_t n = (size_t)(seq->data.sequence.items.top - seq->data.sequence.items.start);
+    if (n > TN_MAX_ENTRANTS)
+        return at(L, seq, "entrants: %zu entrants, at most %d", n, TN_MAX_ENTRANTS);
+    c->entrants = calloc(n ? n : 1, sizeof *c->entrants);
+    if (!c->entrants)
+        return L->rc = ARB_ENOMEM;
+    for (size_t i = 0; i < n && !L->rc; i++) {
+        yaml_node_t *item = yaml_document_get_node(&L->doc, seq->data.sequence.items.start[i]);
+        tn_entrant *e = &c->entrants[i];
+        e->line = (int)item->start_mark.line + 1;
+        if (each_key(L, item, "entrant", entrant_key, e))
+            break;
+        if (!e->name[0])
+            return at(L, item, "entrant: a name is required");
+        if (!e->command[0])
+            return at(L, item, "entrant %s: a command is required", e->name);
+        for (size_t j = 0; j < i; j++) {
+            if (strcmp(c->entrants[j].name, e->name) == 0)
+                return at(L, item, "entrant %s: the name is taken by the entrant at line %d", e->name,
+                          c->entrants[j].line);
+            if (e->seed && c->entrants[j].seed == e->seed)
+                return at(L, item, "entrant %s: seed %u is taken by %s", e->name, e->seed, c->entrants[j].name);
+        }
+        c->nentrants = (int)i + 1;
+    }
+    return L->rc;
+}
+
+static const char *const top_keys[] = {"name", "game", "rules", "options", "format", "cycles", "rounds", "advance",
+                                       "groups", "gauntlet", "deals", "duplicate", "clock", "policy", "seed",
+                                       "entrants", NULL};
+
+typedef struct top_ctx {
+    yaml_node_t *options, *entrants, *game, *rules, *gauntlet;
+} top_ctx;
+
+static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctxp)
+{
+    tn_config *c = L->cfg;
+    top_ctx *t = ctxp;
+    int64_t x;
+    if (strcmp(k, "name") == 0) return get_str(L, v, "name", c->name, sizeof c->name);
+    if (strcmp(k, "game") == 0) { t->game = v; return 0; }
+    if (strcmp(k, "rules") == 0) { t->rules = v; return 0; }
+    if (strcmp(k, "options") == 0) { t->options = v; return 0; }
+    if (strcmp(k, "entrants") == 0) { t->entrants = v; return 0; }
+    if (strcmp(k, "gauntlet") == 0) {
+        t->gauntlet = v;
+        return get_str(L, v, "gauntlet", c->gauntlet, sizeof c->gauntlet);
+    }
+    if (strcmp(k, "format") == 0) {
+        static const char *const names[] = {"round-robin", "gauntlet", "single-elimination", "double-elimination",
+                                            "swiss", "groups-knockout", NULL};
+        const char *s = scalar(v);
+        tn_format f;
+        if (!s)
+            return at(L, v, "format: expected one of round-robin, gauntlet, single-elimination, "
+                            "double-elimination, swiss, groups-knockout");
+        if (tn_format_parse(s, &f))
+            return unknown(L, v, "format", s, names);
+        c->format = (uint8_t)f;
+        return 0;
+    }
+    if (strcmp(k, "cycles") == 0) { if (!get_int(L, v, "cycles", 1, 1000, &x)) c->cycles = (uint32_t)x; return L->rc; }
+    if (strcmp(k, "rounds") == 0) { if (!get_int(L, v, "rounds", 1, 1000, &x)) c->rounds = (uint32_t)x; return L->rc; }
+    if (strcmp(k, "advance") == 0) { if (!get_int(L, v, "advance", 1, 3, &x)) c->advance = (uint32_t)x; return L->rc; }
+    if (strcmp(k, "groups") == 0) { if (!get_int(L, v, "groups", 1, 1024, &x)) c->groups = (uint32_t)x; return L->rc; }
+    if (strcmp(k, "deals") == 0) { if (!get_int(L, v, "deals", 1, ARB_MAX_DEALS, &x)) c->deals = (uint32_t)x; return L->rc; }
+    if (strcmp(k, "seed") == 0) return get_u64(L, v, "seed", &c->seed);
+    if (strcmp(k, "duplicate") == 0) {
+        static const char *const names[] = {"off", "rotate", "all", NULL};
+        const char *s = scalar(v);
+        match_duplicate d;
+        if (!s)
+            return at(L, v, "duplicate: expected off, rotate or all");
+        if (match_duplicate_parse(s, &d))
+            return unknown(L, v, "duplicate mode", s, names);
+        c->duplicate = (uint8_t)d;
+        return 0;
+    }
+    if (strcmp(k, "clock") == 0) return each_key(L, v, "clock", clock_key, NULL);
+    if (strcmp(k, "policy") == 0) return each_key(L, v, "policy", policy_key, NULL);
+    return unknown(L, kn, "key", k, top_keys);
+}
+
+static void defaults(tn_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->game = &arb_game_doudizhu;
+    snprintf(c->rules, sizeof c->rules, "standard");
+    c->format = TN_ROUND_ROBIN;
+    c->cycles = 1;
+    c->advance = 1;
+    c->deals = 1;
+    c->move_ms = 1000;
+    c->deal_ms = -1;
+    c->bank_ms = 30000;
+    c->startup_ms = 5000;
+    c->strikes = 3;
+    c->forfeit_points = 6;
+    c->seed = 1;
+}
+
+static int finish(loader *L, yaml_node_t *root, top_ctx *t)
+{
+    tn_config *c = L->cfg;
+    if (t->game) {
+        const char *g = scalar(t->game);
+        c->game = g ? arb_game_find(g) : NULL;
+        if (!c->game) {
+            static const char *const names[] = {"doudizhu", NULL};
+            return g ? unknown(L, t->game, "game", g, names) : at(L, t->game, "game: expected a game name");
+        }
+    }
+    L->rules = calloc(1, c->game->rules_size);
+    if (!L->rules)
+        return L->rc = ARB_ENOMEM;
+    if (t->rules && get_str(L, t->rules, "rules", c->rules, sizeof c->rules))
+        return L->rc;
+    if (c->game->rules_preset(L->rules, c->rules) != 0)
+        return at(L, t->rules, "rules: unknown preset \"%s\" (standard, rlcard, douzero, four-player)", c->rules);
+    if (t->options && each_key(L, t->options, "options", option_key, NULL))
+        return L->rc;
+    char why[256];
+    if (c->game->rules_check(L->rules, why, sizeof why) != 0)
+        return at(L, t->options ? t->options : t->rules, "rules: %s", why);
+    if (!c->name[0])
+        return at(L, root, "a tournament needs a name (name: ...)");
+    if (!t->entrants)
+        return at(L, root, "no entrants (entrants: - name: ..., command: ...)");
+    if (entrants(L, t->entrants))
+        return L->rc;
+    int k = c->game->seats(L->rules);
+    if (c->nentrants < k)
+        return at(L, t->entrants, "%d entrants, and a %s table has %d seats: at least %d are needed", c->nentrants,
+                  c->game->name, k, k);
+    if (c->format == TN_GAUNTLET) {
+        bool found = false;
+        for (int i = 0; i < c->nentrants; i++)
+            found |= strcmp(c->entrants[i].name, c->gauntlet) == 0;
+        if (!c->gauntlet[0])
+            return at(L, root, "format gauntlet: name the entrant who plays the field (gauntlet: NAME)");
+        if (!found)
+            return at(L, t->gauntlet, "gauntlet: no entrant is named \"%s\"", c->gauntlet);
+    }
+    if (c->format == TN_DOUBLE_ELIM && k != 2)
+        return at(L, root, "format double-elimination is for two-sided games; %s seats %d at a table", c->game->name, k);
+    if ((c->format == TN_SINGLE_ELIM || c->format == TN_GROUPS_KNOCKOUT) && (int)c->advance >= k)
+        return at(L, root, "advance: %u of a %d-seat table cannot go on (1..%d)", c->advance, k, k - 1);
+    if (c->format == TN_GROUPS_KNOCKOUT) {
+        if (!c->groups)
+            return at(L, root, "format groups-knockout: say how many groups (groups: N)");
+        if (c->nentrants / (int)c->groups < k)
+            return at(L, root, "groups: %u groups of %d entrants leave fewer than %d at a table", c->groups,
+                      c->nentrants, k);
+    }
+    if (c->format == TN_SWISS && !c->rounds) {
+        /* enough rounds to separate the field: ceil(log_k(n)) + 1 */
+        uint32_t r = 1;
+        for (int span = k; span < c->nentrants; span *= k)
+            r++;
+        c->rounds = r + 1;
+    }
+    return 0;
+}
+
+int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen)
+{
+    defaults(cfg);
+    snprintf(cfg->path, sizeof cfg->path, "%s", path);
+    loader L = {.path = path, .cfg = cfg, .err = err, .errlen = errlen};
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return ARB_EIO;
+    }
+    char *text = malloc(TN_MAX_FILE + 1);
+    size_t len = text ? fread(text, 1, TN_MAX_FILE + 1, f) : 0;
+    fclose(f);
+    if (!text)
+        return ARB_ENOMEM;
+    if (len > TN_MAX_FILE) {
+        free(text);
+        snprintf(err, errlen, "%s: larger than %u bytes", path, TN_MAX_FILE);
+        return ARB_ETOOBIG;
+    }
+    yaml_parser_t parser;
+    yaml_parser_initialize(&parser);
+    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    if (!yaml_parser_load(&parser, &L.doc)) {
+        snprintf(err, errlen, "%s:%zu:%zu: %s%s%s", path, parser.problem_mark.line + 1,
+                 parser.problem_mark.column + 1, parser.problem ? parser.problem : "malformed YAML",
+                 parser.context ? " " : "", parser.context ? parser.context : "");
+        yaml_parser_delete(&parser);
+        free(text);
+        return ARB_EPARSE;
+    }
+    yaml_node_t *root = yaml_document_get_root_node(&L.doc);
+    top_ctx t = {0};
+    if (!root)
+        at(&L, NULL, "the file is empty");
+    else if (each_key(&L, root, "the file", top_key, &t) == 0)
+        finish(&L, root, &t);
+    yaml_document_delete(&L.doc);
+    yaml_parser_delete(&parser);
+    free(text);
+    free(L.rules);
+    if (L.rc) {
+        free(cfg->entrants);
+        cfg->entrants = NULL;
+        cfg->nentrants = 0;
+    }
+    return L.rc;
+}
+
+void tn_config_release(tn_config *cfg)
+{
+    free(cfg->entrants);
+    cfg->entrants = NULL;
+    cfg->nentrants = 0;
+}

@@ -1,0 +1,18 @@
+/* config.h — load a tournament's YAML file (schemas/tournament.md) into a
+ * validated tn_config. Every error names FILE:LINE:COLUMN and what was
+ * expected; unknown keys are refused with a suggestion; numbers are range
+ * checked; rules and options are checked by the game itself. */
+#ifndef ARB_CONFIG_H
+#define ARB_CONFIG_H
+#include "tournament.h"
+
+#include <stddef.h>
+
+/* Largest configuration file read. */
+#define TN_MAX_FILE (1u << 20)
+
+/* 0, or a negative arb_err with "FILE:LINE:COL: message" in err. */
+int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen);
+void tn_config_release(tn_config *cfg);
+
+#endif

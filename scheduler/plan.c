@@ -1,0 +1,469 @@
+/* plan.c — the rounds of each tournament format (plan.h).
+ *
+ * Round robin and gauntlet are one round holding every table. Swiss pairs
+ * round by round from the standings. Knockouts (single elimination, and the
+ * knockout after groups) are rebuilt from the recorded results every time:
+ * the alive entrants in seed order, the top seeds given the byes a round
+ * needs, tables filled in a serpentine so top seeds meet late, the best
+ * `advance` of each table going on. Every random choice comes from the
+ * tournament seed; nothing depends on timing or on which worker played. */
+#include "plan.h"
+#include "arb_error.h"
+#include "arb_rng.h"
+
+#include <inttypes.h>
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int seats_of(const tn_config *cfg)
+{
+    void *rules = calloc(1, cfg->game->rules_size);
+    int k = 3;
+    char why[256];
+    if (rules && cfg->game->rules_preset(rules, cfg->rules) == 0) {
+        char opts[MATCH_MAX_OPTIONS], *save = NULL;
+        snprintf(opts, sizeof opts, "%s", cfg->options);
+        for (char *tok = strtok_r(opts, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save)) {
+            char *eq = strchr(tok, '=');
+            if (eq) {
+                *eq = 0;
+                cfg->game->rules_set(rules, tok, eq + 1, why, sizeof why);
+            }
+        }
+        k = cfg->game->seats(rules);
+    }
+    free(rules);
+    return k;
+}
+
+/* Seat balance: within each table, give each seat to the entrant who has
+ * sat there least so far (over the whole plan). Every seat is a different
+ * position at the table (who bids first, who plays after whom). */
+static void balance(st_table *t, int nt, int n, int k)
+{
+    uint32_t *count = calloc((size_t)n * (size_t)k, sizeof *count);
+    if (!count)
+        return;
+    for (int i = 0; i < nt; i++) {
+        int e[ARB_MAX_SEATS];
+        memcpy(e, t[i].entrant, sizeof e);
+        bool used[ARB_MAX_SEATS] = {false};
+        for (int s = 0; s < k; s++) {
+            int best = -1;
+            for (int j = 0; j < k; j++)
+                if (!used[j] && (best < 0 || count[e[j] * k + s] < count[e[best] * k + s]))
+                    best = j;
+            used[best] = true;
+            t[i].entrant[s] = e[best];
+            count[e[best] * k + s]++;
+        }
+    }
+    free(count);
+}
+
+static void shuffle_tables(st_table *t, int nt, uint64_t seed, const char *label)
+{
+    arb_rng rng;
+    arb_rng_seed(&rng, arb_seed_child(seed, label));
+    for (int i = nt - 1; i > 0; i--) {
+        int j = (int)arb_rng_below(&rng, (uint64_t)i + 1);
+        st_table x = t[i];
+        t[i] = t[j];
+        t[j] = x;
+    }
+}
+
+/* Every k-subset of pool[0..n) (lexicographic), as tables. */
+static int subsets(const int *pool, int n, int k, st_table *out, int cap, int fixed)
+{
+    int idx[ARB_MAX_SEATS], count = 0, m = k - (fixed >= 0);
+    for (int i = 0; i < m; i++)
+        idx[i] = i;
+    if (m > n)
+        return 0;
+    for (;;) {
+        if (count >= cap)
+            return ARB_ENOSPC;
+        st_table *t = &out[count++];
+        t->nslots = k;
+        int s = 0;
+        if (fixed >= 0)
+            t->entrant[s++] = fixed;
+        for (int i = 0; i < m; i++)
+            t->entrant[s++] = pool[idx[i]];
+        int i = m - 1;
+        while (i >= 0 && idx[i] == n - m + i)
+            i--;
+        if (i < 0)
+            return count;
+        idx[i]++;
+        for (int j = i + 1; j < m; j++)
+            idx[j] = idx[j - 1] + 1;
+    }
+}
+
+static int all_tables(const tn_config *cfg, int k, int hero, st_table *out, int cap)
+{
+    int n = cfg->nentrants, pool[TN_MAX_ENTRANTS], np = 0;
+    for (int i = 0; i < n; i++)
+        if (i != hero)
+            pool[np++] = i;
+    int total = 0;
+    for (uint32_t c = 0; c < cfg->cycles; c++) {
+        int got = subsets(pool, np, k, out + total, cap - total, hero);
+        if (got < 0)
+            return got;
+        total += got;
+    }
+    return total;
+}
+
+/* Seed order: seeded entrants by rank, then the rest in an order drawn
+ * from the tournament seed. */
+static void seed_order(const tn_config *cfg, int *order)
+{
+    int n = cfg->nentrants;
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    arb_rng rng;
+    arb_rng_seed(&rng, arb_seed_child(cfg->seed, "seeding"));
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)arb_rng_below(&rng, (uint64_t)i + 1);
+        int x = order[i];
+        order[i] = order[j];
+        order[j] = x;
+    }
+    /* stable: seeded first by rank, unseeded keep the drawn order */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0; j--) {
+            uint32_t a = cfg->entrants[order[j - 1]].seed, b = cfg->entrants[order[j]].seed;
+            bool swap = b && (!a || b < a);
+            if (!swap)
+                break;
+            int x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+        }
+}
+
+/* One knockout round over `alive` (in seed order): the top seeds take the
+ * byes, the others fill tables in a serpentine. *nbyes entrants pass. */
+static int knockout_tables(const int *alive, int m, int k, st_table *out, int cap, int *nbyes)
+{
+    int nt = m <= k ? 1 : m / k;
+    int byes = m <= k ? 0 : m - nt * k;
+    *nbyes = byes;
+    if (nt > cap)
+        return ARB_ENOSPC;
+    for (int t = 0; t < nt; t++)
+        out[t].nslots = 0;
+    for (int i = byes, row = 0; i < m; row++)
+        for (int c = 0; c < nt && i < m; c++, i++) {
+            int t = row % 2 == 0 ? c : nt - 1 - c;
+            out[t].entrant[out[t].nslots++] = alive[i];
+        }
+    return nt;
+}
+
+/* Replay a knockout from round `first` to the last recorded one: who is
+ * alive now (in seed order). Returns the count. */
+static int knockout_alive(const tn_config *cfg, store *s, int64_t tid, int k, const int *start, int nstart, int first,
+                          int last, int *alive, st_table *scratch, int cap)
+{
+    int m = nstart;
+    memcpy(alive, start, (size_t)m * sizeof *alive);
+    int rank[TN_MAX_ENTRANTS];
+    for (int i = 0; i < nstart; i++)
+        rank[start[i]] = i;
+    for (int r = first; r <= last; r++) {
+        int byes;
+        int nt = knockout_tables(alive, m, k, scratch, cap, &byes);
+        if (nt < 0)
+            return nt;
+        int next[TN_MAX_ENTRANTS], nn = 0;
+        for (int i = 0; i < byes; i++)
+            next[nn++] = alive[i];
+        st_table *order = calloc((size_t)nt, sizeof *order);
+        if (!order || store_round_results(s, tid, r, order, nt) != 0) {
+            free(order);
+            return ARB_EIO;
+        }
+        int adv = m <= k ? 1 : (int)cfg->advance;
+        for (int t = 0; t < nt; t++)
+            for (int p = 0; p < adv && p < order[t].nslots; p++)
+                next[nn++] = order[t].entrant[p];
+        free(order);
+        /* keep seed order: top seeds stay apart */
+        for (int i = 1; i < nn; i++)
+            for (int j = i; j > 0 && rank[next[j]] < rank[next[j - 1]]; j--) {
+                int x = next[j];
+                next[j] = next[j - 1];
+                next[j - 1] = x;
+            }
+        memcpy(alive, next, (size_t)nn * sizeof *alive);
+        m = nn;
+    }
+    return m;
+}
+
+/* Points per entrant so far (from the standings view). */
+static int standings_order(store *s, int64_t tid, int n, int *order, double *points, int64_t *score)
+{
+    st_standing *rows = calloc((size_t)n, sizeof *rows);
+    if (!rows)
+        return ARB_ENOMEM;
+    int got = store_standings(s, tid, rows, n);
+    for (int i = 0; i < got; i++) {
+        order[i] = rows[i].entrant;
+        if (points)
+            points[rows[i].entrant] = rows[i].points;
+        if (score)
+            score[rows[i].entrant] = rows[i].score;
+    }
+    free(rows);
+    return got;
+}
+
+/* Groups: entrants dealt into groups in a serpentine of seed order. */
+static void groups_of(const tn_config *cfg, int *group)
+{
+    int order[TN_MAX_ENTRANTS], g = (int)cfg->groups;
+    seed_order(cfg, order);
+    for (int i = 0; i < cfg->nentrants; i++) {
+        int row = i / g, c = i % g;
+        group[order[i]] = row % 2 == 0 ? c : g - 1 - c;
+    }
+}
+
+/* Swiss: from the top of the standings down, each table takes the highest
+ * unplaced entrant and the next ones it has met least; the n mod k lowest
+ * who have not had a bye sit out. `met` from the record. */
+static int swiss_round(const tn_config *cfg, store *s, int64_t tid, int k, int round, st_table *out, int cap)
+{
+    int n = cfg->nentrants;
+    int *order = calloc((size_t)n, sizeof *order);
+    uint16_t *met = calloc((size_t)n * (size_t)n, sizeof *met);
+    int *played = calloc((size_t)n, sizeof *played);
+    bool *placed = calloc((size_t)n, sizeof *placed);
+    int rc = 0;
+    if (!order || !met || !played || !placed) {
+        rc = ARB_ENOMEM;
+        goto out;
+    }
+    if (round == 1) {
+        seed_order(cfg, order);
+    } else {
+        if (standings_order(s, tid, n, order, NULL, NULL) != n) {
+            rc = ARB_EIO;
+            goto out;
+        }
+        /* who shared a table so far */
+        for (int r = 1; r < round; r++) {
+            st_table *res = calloc((size_t)(n / k + 1), sizeof *res);
+            if (!res || store_round_results(s, tid, r, res, n / k + 1) != 0) {
+                free(res);
+                rc = ARB_EIO;
+                goto out;
+            }
+            for (int t = 0; t <= n / k; t++)
+                for (int a = 0; a < res[t].nslots; a++) {
+                    played[res[t].entrant[a]]++;
+                    for (int b = 0; b < res[t].nslots; b++)
+                        if (a != b)
+                            met[res[t].entrant[a] * n + res[t].entrant[b]]++;
+                }
+            free(res);
+        }
+    }
+    /* byes: the lowest-placed among those who have played the most */
+    int byes = n % k;
+    for (int i = n - 1; i >= 0 && byes > 0; i--) {
+        int e = order[i];
+        if (played[e] == round - 1) {
+            placed[e] = true;
+            byes--;
+        }
+    }
+    for (int i = n - 1; i >= 0 && byes > 0; i--)
+        if (!placed[order[i]]) {
+            placed[order[i]] = true;
+            byes--;
+        }
+    int nt = 0;
+    for (int i = 0; i < n; i++) {
+        int top = order[i];
+        if (placed[top])
+            continue;
+        if (nt >= cap) {
+            rc = ARB_ENOSPC;
+            goto out;
+        }
+        st_table *t = &out[nt++];
+        t->nslots = 0;
+        t->entrant[t->nslots++] = top;
+        placed[top] = true;
+        while (t->nslots < k) {
+            int best = -1, best_cost = 1 << 30;
+            for (int j = i + 1; j < n; j++) {
+                int e = order[j];
+                if (placed[e])
+                    continue;
+                int cost = 0;
+                for (int a = 0; a < t->nslots; a++)
+                    cost += met[t->entrant[a] * n + e];
+                /* fewest repeat meetings, then the closest in the standings */
+                if (cost < best_cost) {
+                    best = e;
+                    best_cost = cost;
+                }
+                if (cost == 0)
+                    break;
+            }
+            if (best < 0)
+                break;
+            t->entrant[t->nslots++] = best;
+            placed[best] = true;
+        }
+    }
+    rc = nt;
+out:
+    free(order);
+    free(met);
+    free(played);
+    free(placed);
+    return rc;
+}
+
+int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_table *tables, int cap,
+              int *ntables, const char **stage, bool *done, char *err, size_t errlen)
+{
+    int k = seats_of(cfg), n = cfg->nentrants, nt = 0;
+    *done = false;
+    *stage = "main";
+    int hero = -1;
+    switch ((tn_format)cfg->format) {
+    case TN_GAUNTLET:
+        for (int i = 0; i < n; i++)
+            if (strcmp(cfg->entrants[i].name, cfg->gauntlet) == 0)
+                hero = i;
+        /* fall through */
+    case TN_ROUND_ROBIN:
+        if (last_round >= 1) {
+            *done = true;
+            return 0;
+        }
+        nt = all_tables(cfg, k, hero, tables, cap);
+        if (nt < 0) {
+            snprintf(err, errlen, "more than %d tables: too many entrants for a round robin of %d-seat tables", cap, k);
+            return nt;
+        }
+        shuffle_tables(tables, nt, cfg->seed, "round-robin");
+        break;
+    case TN_SWISS:
+        if (last_round >= (int)cfg->rounds) {
+            *done = true;
+            return 0;
+        }
+        nt = swiss_round(cfg, s, tid, k, last_round + 1, tables, cap);
+        break;
+    case TN_SINGLE_ELIM: {
+        int order[TN_MAX_ENTRANTS], alive[TN_MAX_ENTRANTS], byes;
+        seed_order(cfg, order);
+        int m = knockout_alive(cfg, s, tid, k, order, n, 1, last_round, alive, tables, cap);
+        if (m < 0)
+            return m;
+        if (m <= 1) {
+            *done = true;
+            return 0;
+        }
+        *stage = "knockout";
+        nt = knockout_tables(alive, m, k, tables, cap, &byes);
+        break;
+    }
+    case TN_GROUPS_KNOCKOUT: {
+        int group[TN_MAX_ENTRANTS];
+        groups_of(cfg, group);
+        if (last_round == 0) {
+            *stage = "group";
+            for (uint32_t g = 0; g < cfg->groups; g++) {
+                int pool[TN_MAX_ENTRANTS], np = 0;
+                for (int i = 0; i < n; i++)
+                    if (group[i] == (int)g)
+                        pool[np++] = i;
+                int got = subsets(pool, np, k, tables + nt, cap - nt, -1);
+                if (got < 0)
+                    return got;
+                nt += got;
+            }
+            shuffle_tables(tables, nt, cfg->seed, "groups");
+            break;
+        }
+        /* the best `advance` of each group, by group standings, enter the
+         * knockout: group winners first, then runners-up, ... */
+        int order[TN_MAX_ENTRANTS], start[TN_MAX_ENTRANTS], ns = 0, alive[TN_MAX_ENTRANTS], byes;
+        int got = standings_order(s, tid, n, order, NULL, NULL);
+        for (uint32_t place = 0; place < cfg->advance; place++)
+            for (uint32_t g = 0; g < cfg->groups; g++) {
+                uint32_t seen = 0;
+                for (int i = 0; i < got; i++)
+                    if (group[order[i]] == (int)g && seen++ == place)
+                        start[ns++] = order[i];
+            }
+        int m = knockout_alive(cfg, s, tid, k, start, ns, 2, last_round, alive, tables, cap);
+        if (m < 0)
+            return m;
+        if (m <= 1) {
+            *done = true;
+            return 0;
+        }
+        *stage = "knockout";
+        nt = knockout_tables(alive, m, k, tables, cap, &byes);
+        break;
+    }
+    default:
+        snprintf(err, errlen, "format %s needs two-seat tables", tn_format_name((tn_format)cfg->format));
+        return ARB_EUNSUPPORTED;
+    }
+    if (nt < 0) {
+        snprintf(err, errlen, "could not pair round %d: %s", last_round + 1, arb_strerror(nt));
+        return nt;
+    }
+    balance(tables, nt, n, k);
+    *ntables = nt;
+    return 0;
+}
+
+size_t plan_draw(const tn_config *cfg, store *s, int64_t tid, char *buf, size_t len)
+{
+    if (cfg->format != TN_SINGLE_ELIM && cfg->format != TN_GROUPS_KNOCKOUT)
+        return 0;
+    size_t k = 0;
+    int last = store_last_round(s, tid);
+    int first = cfg->format == TN_GROUPS_KNOCKOUT ? 2 : 1;
+    k += (size_t)snprintf(buf, len, "bracket (the first %u of each table go on; byes are not shown)\n", cfg->advance);
+    for (int r = first; r <= last && k < len; r++) {
+        static st_table order[512];
+        int p, l, d, v;
+        if (store_counts(s, tid, r, &p, &l, &d, &v) != 0)
+            break;
+        int nt = p + l + d + v < 512 ? p + l + d + v : 512;
+        if (store_round_results(s, tid, r, order, nt) != 0)
+            break;
+        bool final = r == last && nt == 1;
+        k += (size_t)snprintf(buf + k, len - k, "%s\n", final ? "final" : "");
+        if (!final && k < len)
+            k += (size_t)snprintf(buf + k - 1, len - k + 1, "round %d\n", r) - 1;
+        for (int t = 0; t < nt && k < len; t++) {
+            k += (size_t)snprintf(buf + k, len - k, "  ");
+            for (int e = 0; e < order[t].nslots && k < len; e++)
+                k += (size_t)snprintf(buf + k, len - k, "%s%s", e ? " > " : "", cfg->entrants[order[t].entrant[e]].name);
+            if (final && order[t].nslots && d == 1 && k < len)
+                k += (size_t)snprintf(buf + k, len - k, "    champion: %s", cfg->entrants[order[t].entrant[0]].name);
+            if (k < len)
+                k += (size_t)snprintf(buf + k, len - k, "\n");
+        }
+    }
+    return k < len ? k : len - 1;
+}
