@@ -40,7 +40,7 @@ typedef struct db_place {
     int lock_fd;
 } db_place;
 
-static int open_place(db_place *p, const char *state, const char *db, char *err, size_t errlen)
+static int open_place(db_place *p, const char *state, const char *db, bool exclusive, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
     p->lock_fd = -1;
@@ -50,13 +50,19 @@ static int open_place(db_place *p, const char *state, const char *db, char *err,
         snprintf(err, errlen, "--state %s: %s", state, strerror(errno));
         return ARB_EIO;
     }
-    /* One run per state directory at a time. */
+    /* One run per state directory at a time; readers (status,
+     * standings) share the cluster a run has started. */
     char lock[700];
     snprintf(lock, sizeof lock, "%s/lock", state);
     p->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (p->lock_fd < 0 || flock(p->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+    if (exclusive && (p->lock_fd < 0 || flock(p->lock_fd, LOCK_EX | LOCK_NB) != 0)) {
         snprintf(err, errlen, "%s is in use by another arbiter run", state);
         return ARB_ESTATE;
+    }
+    if (!exclusive && p->lock_fd >= 0 && flock(p->lock_fd, LOCK_SH | LOCK_NB) != 0) {
+        /* a run holds the state directory: its cluster is up, use it as is */
+        close(p->lock_fd);
+        p->lock_fd = -1;
     }
     if (db && *db) {
         snprintf(p->conninfo, sizeof p->conninfo, "%s", db);
@@ -215,7 +221,7 @@ int cmd_run(int argc, char **argv)
     db_place place;
     int status = 0;
     store *st = NULL;
-    if (open_place(&place, state, db, err, sizeof err) != 0) {
+    if (open_place(&place, state, db, true, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
         status = 2;
         goto out;
@@ -284,7 +290,7 @@ int cmd_status(int argc, char **argv)
     }
     db_place place;
     char err[1024];
-    if (open_place(&place, state, db, err, sizeof err) != 0) {
+    if (open_place(&place, state, db, false, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
         return 2;
     }
@@ -334,7 +340,7 @@ int cmd_standings(int argc, char **argv)
     }
     db_place place;
     char err[1024];
-    if (open_place(&place, state, db, err, sizeof err) != 0) {
+    if (open_place(&place, state, db, false, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
         return 2;
     }

@@ -157,11 +157,15 @@ int run_tournament(const run_options *o, run_outcome *out, char *err, size_t err
         goto out;
     }
     const char *bwrap = o->sandbox == LIVE_SANDBOX_NONE ? NULL : seat_probe_bwrap(geteuid() == 0 ? 61000 : 0);
+    /* Workers leave when told (WIRE_STOP) or when this flag is set: a
+     * worker that has not said hello yet cannot be told. */
+    static volatile sig_atomic_t workers_stop;
+    workers_stop = 0;
     for (int i = 0; i < nworkers; i++) {
         worker_thread *w = &threads[i];
         snprintf(w->name, sizeof w->name, "local:%d", i);
         w->opt = (worker_options){.zmq_ctx = ctx, .endpoint = endpoint, .name = w->name, .workdir = wdir,
-                                  .stop = NULL};
+                                  .stop = &workers_stop};
         w->opt.live.sandbox = o->sandbox;
         w->opt.live.bwrap = bwrap;
         if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
@@ -313,6 +317,7 @@ stop:
             send_to(router, slots[i].id, frame, len);
     }
 out:
+    workers_stop = 1;
     if (router)
         zmq_close(router);
     bool interrupted = o->stop && *o->stop;
