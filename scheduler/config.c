@@ -422,6 +422,9 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
     if (c->format == TN_GROUPS_KNOCKOUT) {
         if (!c->groups)
             return at(L, root, "format groups-knockout: say how many groups (groups: N)");
+        if ((int)(c->groups * c->advance) < k)
+            return at(L, root, "groups: %u groups sending %u each make a knockout of %u, less than a %d-seat table",
+                      c->groups, c->advance, c->groups * c->advance, k);
         if (c->nentrants / (int)c->groups < k)
             return at(L, root, "groups: %u groups of %d entrants leave fewer than %d at a table", c->groups,
                       c->nentrants, k);

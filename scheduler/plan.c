@@ -148,12 +148,30 @@ static void seed_order(const tn_config *cfg, int *order)
         }
 }
 
-/* One knockout round over `alive` (in seed order): the top seeds take the
- * byes, the others fill tables in a serpentine. *nbyes entrants pass. */
-static int knockout_tables(const int *alive, int m, int k, st_table *out, int cap, int *nbyes)
+/* One knockout round over `alive` (in seed order). Tables of k send their
+ * best `a` on; the top seeds take byes. The number of tables is chosen so
+ * that the next round still fills a table (or has a single survivor): a
+ * table cannot be played short-handed. When not even one such table fits
+ * (k < m < 2k, say), the last m play a final round robin, ranked by points
+ * (*final_rr). */
+static int knockout_tables(const int *alive, int m, int k, int a, st_table *out, int cap, int *nbyes, bool *final_rr)
 {
-    int nt = m <= k ? 1 : m / k;
-    int byes = m <= k ? 0 : m - nt * k;
+    *final_rr = false;
+    *nbyes = 0;
+    if (m == k) {
+        out[0].nslots = k;
+        memcpy(out[0].entrant, alive, (size_t)k * sizeof *alive);
+        return 1;
+    }
+    int nt = m / k;
+    int keep = (m - k) / (k - a);   /* tables that leave at least k alive */
+    if (keep < nt)
+        nt = keep;
+    if (nt < 1) {
+        *final_rr = true;
+        return subsets(alive, m, k, out, cap, -1);
+    }
+    int byes = m - nt * k;
     *nbyes = byes;
     if (nt > cap)
         return ARB_ENOSPC;
@@ -167,8 +185,8 @@ static int knockout_tables(const int *alive, int m, int k, st_table *out, int ca
     return nt;
 }
 
-/* Replay a knockout from round `first` to the last recorded one: who is
- * alive now (in seed order). Returns the count. */
+/* Replay a knockout from round `first` to `last`: who is alive now (in
+ * seed order). Returns the count (1: a champion, alive[0]). */
 static int knockout_alive(const tn_config *cfg, store *s, int64_t tid, int k, const int *start, int nstart, int first,
                           int last, int *alive, st_table *scratch, int cap)
 {
@@ -177,23 +195,36 @@ static int knockout_alive(const tn_config *cfg, store *s, int64_t tid, int k, co
     int rank[TN_MAX_ENTRANTS];
     for (int i = 0; i < nstart; i++)
         rank[start[i]] = i;
-    for (int r = first; r <= last; r++) {
+    for (int r = first; r <= last && m > 1; r++) {
         int byes;
-        int nt = knockout_tables(alive, m, k, scratch, cap, &byes);
+        bool final_rr;
+        int nt = knockout_tables(alive, m, k, (int)cfg->advance, scratch, cap, &byes, &final_rr);
         if (nt < 0)
             return nt;
-        int next[TN_MAX_ENTRANTS], nn = 0;
-        for (int i = 0; i < byes; i++)
-            next[nn++] = alive[i];
         st_table *order = calloc((size_t)nt, sizeof *order);
         if (!order || store_round_results(s, tid, r, order, nt) != 0) {
             free(order);
             return ARB_EIO;
         }
-        int adv = m <= k ? 1 : (int)cfg->advance;
-        for (int t = 0; t < nt; t++)
-            for (int p = 0; p < adv && p < order[t].nslots; p++)
-                next[nn++] = order[t].entrant[p];
+        int next[TN_MAX_ENTRANTS], nn = 0;
+        if (final_rr || m == k) {
+            /* the final: most places won (k-1 for a first place, ...) */
+            double pts[TN_MAX_ENTRANTS] = {0};
+            for (int t = 0; t < nt; t++)
+                for (int p = 0; p < order[t].nslots; p++)
+                    pts[order[t].entrant[p]] += k - 1 - p;
+            int best = alive[0];
+            for (int i = 1; i < m; i++)
+                if (pts[alive[i]] > pts[best])
+                    best = alive[i];
+            next[nn++] = best;
+        } else {
+            for (int i = 0; i < byes; i++)
+                next[nn++] = alive[i];
+            for (int t = 0; t < nt; t++)
+                for (int p = 0; p < (int)cfg->advance && p < order[t].nslots; p++)
+                    next[nn++] = order[t].entrant[p];
+        }
         free(order);
         /* keep seed order: top seeds stay apart */
         for (int i = 1; i < nn; i++)
@@ -336,6 +367,31 @@ out:
     return rc;
 }
 
+/* The entrants of a knockout in seed order, and its first round: everyone
+ * from round 1 (single elimination), or the best of each group from round
+ * 2 (groups then knockout: group winners first, then runners-up, ...). */
+static int knockout_start(const tn_config *cfg, store *s, int64_t tid, int *start, int *first)
+{
+    int n = cfg->nentrants;
+    if (cfg->format == TN_SINGLE_ELIM) {
+        seed_order(cfg, start);
+        *first = 1;
+        return n;
+    }
+    int group[TN_MAX_ENTRANTS], order[TN_MAX_ENTRANTS], ns = 0;
+    groups_of(cfg, group);
+    int got = standings_order(s, tid, n, order, NULL, NULL);
+    for (uint32_t place = 0; place < cfg->advance; place++)
+        for (uint32_t g = 0; g < cfg->groups; g++) {
+            uint32_t seen = 0;
+            for (int i = 0; i < got; i++)
+                if (group[order[i]] == (int)g && seen++ == place)
+                    start[ns++] = order[i];
+        }
+    *first = 2;
+    return ns;
+}
+
 int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_table *tables, int cap,
               int *ntables, const char **stage, bool *done, char *err, size_t errlen)
 {
@@ -378,8 +434,9 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_ta
             *done = true;
             return 0;
         }
+        bool final_rr;
         *stage = "knockout";
-        nt = knockout_tables(alive, m, k, tables, cap, &byes);
+        nt = knockout_tables(alive, m, k, (int)cfg->advance, tables, cap, &byes, &final_rr);
         break;
     }
     case TN_GROUPS_KNOCKOUT: {
@@ -400,18 +457,10 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_ta
             shuffle_tables(tables, nt, cfg->seed, "groups");
             break;
         }
-        /* the best `advance` of each group, by group standings, enter the
-         * knockout: group winners first, then runners-up, ... */
-        int order[TN_MAX_ENTRANTS], start[TN_MAX_ENTRANTS], ns = 0, alive[TN_MAX_ENTRANTS], byes;
-        int got = standings_order(s, tid, n, order, NULL, NULL);
-        for (uint32_t place = 0; place < cfg->advance; place++)
-            for (uint32_t g = 0; g < cfg->groups; g++) {
-                uint32_t seen = 0;
-                for (int i = 0; i < got; i++)
-                    if (group[order[i]] == (int)g && seen++ == place)
-                        start[ns++] = order[i];
-            }
-        int m = knockout_alive(cfg, s, tid, k, start, ns, 2, last_round, alive, tables, cap);
+        int start[TN_MAX_ENTRANTS], alive[TN_MAX_ENTRANTS], byes, first;
+        bool final_rr;
+        int ns = knockout_start(cfg, s, tid, start, &first);
+        int m = knockout_alive(cfg, s, tid, k, start, ns, first, last_round, alive, tables, cap);
         if (m < 0)
             return m;
         if (m <= 1) {
@@ -419,7 +468,7 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_ta
             return 0;
         }
         *stage = "knockout";
-        nt = knockout_tables(alive, m, k, tables, cap, &byes);
+        nt = knockout_tables(alive, m, k, (int)cfg->advance, tables, cap, &byes, &final_rr);
         break;
     }
     default:
@@ -439,31 +488,31 @@ size_t plan_draw(const tn_config *cfg, store *s, int64_t tid, char *buf, size_t 
 {
     if (cfg->format != TN_SINGLE_ELIM && cfg->format != TN_GROUPS_KNOCKOUT)
         return 0;
-    size_t k = 0;
-    int last = store_last_round(s, tid);
-    int first = cfg->format == TN_GROUPS_KNOCKOUT ? 2 : 1;
-    k += (size_t)snprintf(buf, len, "bracket (the first %u of each table go on; byes are not shown)\n", cfg->advance);
-    for (int r = first; r <= last && k < len; r++) {
-        static st_table order[512];
+    int k = seats_of(cfg), last = store_last_round(s, tid), start[TN_MAX_ENTRANTS], first;
+    int ns = knockout_start(cfg, s, tid, start, &first);
+    size_t n = (size_t)snprintf(buf, len, "knockout of %d (tables of %d, the first %u go on; top seeds take the byes)\n",
+                                ns, k, cfg->advance);
+    static st_table order[1024];
+    for (int r = first; r <= last && n < len; r++) {
         int p, l, d, v;
         if (store_counts(s, tid, r, &p, &l, &d, &v) != 0)
             break;
-        int nt = p + l + d + v < 512 ? p + l + d + v : 512;
+        int nt = p + l + d + v < 1024 ? p + l + d + v : 1024;
         if (store_round_results(s, tid, r, order, nt) != 0)
             break;
-        bool final = r == last && nt == 1;
-        k += (size_t)snprintf(buf + k, len - k, "%s\n", final ? "final" : "");
-        if (!final && k < len)
-            k += (size_t)snprintf(buf + k - 1, len - k + 1, "round %d\n", r) - 1;
-        for (int t = 0; t < nt && k < len; t++) {
-            k += (size_t)snprintf(buf + k, len - k, "  ");
-            for (int e = 0; e < order[t].nslots && k < len; e++)
-                k += (size_t)snprintf(buf + k, len - k, "%s%s", e ? " > " : "", cfg->entrants[order[t].entrant[e]].name);
-            if (final && order[t].nslots && d == 1 && k < len)
-                k += (size_t)snprintf(buf + k, len - k, "    champion: %s", cfg->entrants[order[t].entrant[0]].name);
-            if (k < len)
-                k += (size_t)snprintf(buf + k, len - k, "\n");
+        n += (size_t)snprintf(buf + n, len - n, "round %d%s\n", r, p + l ? " (in play)" : "");
+        for (int t = 0; t < nt && n < len; t++) {
+            n += (size_t)snprintf(buf + n, len - n, "  ");
+            for (int e = 0; e < order[t].nslots && n < len; e++)
+                n += (size_t)snprintf(buf + n, len - n, "%s%s", e ? " > " : "", cfg->entrants[order[t].entrant[e]].name);
+            if (n < len)
+                n += (size_t)snprintf(buf + n, len - n, "\n");
         }
     }
-    return k < len ? k : len - 1;
+    int alive[TN_MAX_ENTRANTS];
+    static st_table scratch[1024];
+    int m = knockout_alive(cfg, s, tid, k, start, ns, first, last, alive, scratch, 1024);
+    if (m == 1 && n < len)
+        n += (size_t)snprintf(buf + n, len - n, "champion: %s\n", cfg->entrants[alive[0]].name);
+    return n < len ? n : len - 1;
 }
