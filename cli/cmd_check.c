@@ -20,7 +20,7 @@ int cmd_check(int argc, char **argv)
             bad++;
             continue;
         }
-        printf("%s: ok (%s: %d entrants, %s, %s/%s, %u deals a match)\n", argv[i], cfg.name, cfg.nentrants,
+        printf("%s: ok (%s: %d entrants, %s, %s/%s, deals per match: %u)\n", argv[i], cfg.name, cfg.nentrants,
                tn_format_name((tn_format)cfg.format), cfg.game->name, cfg.rules, cfg.deals);
         tn_config_release(&cfg);
     }

@@ -303,7 +303,7 @@ static const char *const top_keys[] = {"name", "game", "rules", "options", "form
                                        "entrants", NULL};
 
 typedef struct top_ctx {
-    yaml_node_t *options, *entrants, *game, *rules, *gauntlet;
+    yaml_node_t *options, *entrants, *game, *rules, *gauntlet, *format, *advance, *groups;
 } top_ctx;
 
 static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctxp)
@@ -321,6 +321,7 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
         return get_str(L, v, "gauntlet", c->gauntlet, sizeof c->gauntlet);
     }
     if (strcmp(k, "format") == 0) {
+        t->format = v;
         static const char *const names[] = {"round-robin", "gauntlet", "single-elimination", "double-elimination",
                                             "swiss", "groups-knockout", NULL};
         const char *s = scalar(v);
@@ -335,8 +336,8 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
     }
     if (strcmp(k, "cycles") == 0) { if (!get_int(L, v, "cycles", 1, 1000, &x)) c->cycles = (uint32_t)x; return L->rc; }
     if (strcmp(k, "rounds") == 0) { if (!get_int(L, v, "rounds", 1, 1000, &x)) c->rounds = (uint32_t)x; return L->rc; }
-    if (strcmp(k, "advance") == 0) { if (!get_int(L, v, "advance", 1, 3, &x)) c->advance = (uint32_t)x; return L->rc; }
-    if (strcmp(k, "groups") == 0) { if (!get_int(L, v, "groups", 1, 1024, &x)) c->groups = (uint32_t)x; return L->rc; }
+    if (strcmp(k, "advance") == 0) { t->advance = v; if (!get_int(L, v, "advance", 1, 3, &x)) c->advance = (uint32_t)x; return L->rc; }
+    if (strcmp(k, "groups") == 0) { t->groups = v; if (!get_int(L, v, "groups", 1, 1024, &x)) c->groups = (uint32_t)x; return L->rc; }
     if (strcmp(k, "deals") == 0) { if (!get_int(L, v, "deals", 1, ARB_MAX_DEALS, &x)) c->deals = (uint32_t)x; return L->rc; }
     if (strcmp(k, "seed") == 0) return get_u64(L, v, "seed", &c->seed);
     if (strcmp(k, "duplicate") == 0) {
@@ -411,22 +412,22 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
         for (int i = 0; i < c->nentrants; i++)
             found |= strcmp(c->entrants[i].name, c->gauntlet) == 0;
         if (!c->gauntlet[0])
-            return at(L, root, "format gauntlet: name the entrant who plays the field (gauntlet: NAME)");
+            return at(L, t->format, "format gauntlet: name the entrant who plays the field (gauntlet: NAME)");
         if (!found)
             return at(L, t->gauntlet, "gauntlet: no entrant is named \"%s\"", c->gauntlet);
     }
     if (c->format == TN_DOUBLE_ELIM && k != 2)
-        return at(L, root, "format double-elimination is for two-sided games; %s seats %d at a table", c->game->name, k);
+        return at(L, t->format, "format double-elimination is for two-sided games; %s seats %d at a table", c->game->name, k);
     if ((c->format == TN_SINGLE_ELIM || c->format == TN_GROUPS_KNOCKOUT) && (int)c->advance >= k)
-        return at(L, root, "advance: %u of a %d-seat table cannot go on (1..%d)", c->advance, k, k - 1);
+        return at(L, t->advance ? t->advance : t->format, "advance: %u of a %d-seat table cannot go on (1..%d)", c->advance, k, k - 1);
     if (c->format == TN_GROUPS_KNOCKOUT) {
         if (!c->groups)
-            return at(L, root, "format groups-knockout: say how many groups (groups: N)");
+            return at(L, t->format, "format groups-knockout: say how many groups (groups: N)");
         if ((int)(c->groups * c->advance) < k)
-            return at(L, root, "groups: %u groups sending %u each make a knockout of %u, less than a %d-seat table",
+            return at(L, t->groups, "groups: %u groups sending %u each make a knockout of %u, less than a %d-seat table",
                       c->groups, c->advance, c->groups * c->advance, k);
         if (c->nentrants / (int)c->groups < k)
-            return at(L, root, "groups: %u groups of %d entrants leave fewer than %d at a table", c->groups,
+            return at(L, t->groups, "groups: %u groups of %d entrants leave fewer than %d at a table", c->groups,
                       c->nentrants, k);
     }
     if (c->format == TN_SWISS && !c->rounds) {

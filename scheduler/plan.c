@@ -38,28 +38,61 @@ static int seats_of(const tn_config *cfg)
     return k;
 }
 
-/* Seat balance: within each table, give each seat to the entrant who has
- * sat there least so far (over the whole plan). Every seat is a different
- * position at the table (who bids first, who plays after whom). */
+/* Seat balance: each entrant should sit each seat about equally often
+ * (every seat is a different position: who bids first, who plays after
+ * whom). A local search: table by table, take out the table's seats and
+ * put them back in the permutation that adds least to the squares of the
+ * counts; a few passes settle it (k! <= 24 permutations a table). */
 static void balance(st_table *t, int nt, int n, int k)
 {
     uint32_t *count = calloc((size_t)n * (size_t)k, sizeof *count);
     if (!count)
         return;
-    for (int i = 0; i < nt; i++) {
-        int e[ARB_MAX_SEATS];
-        memcpy(e, t[i].entrant, sizeof e);
-        bool used[ARB_MAX_SEATS] = {false};
-        for (int s = 0; s < k; s++) {
-            int best = -1;
-            for (int j = 0; j < k; j++)
-                if (!used[j] && (best < 0 || count[e[j] * k + s] < count[e[best] * k + s]))
-                    best = j;
-            used[best] = true;
-            t[i].entrant[s] = e[best];
-            count[e[best] * k + s]++;
+    int perms[24][ARB_MAX_SEATS], np = 0, p[ARB_MAX_SEATS];
+    for (int i = 0; i < k; i++)
+        p[i] = i;
+    for (;;) {   /* all permutations of 0..k-1, in lexicographic order */
+        memcpy(perms[np++], p, sizeof p);
+        int i = k - 2;
+        while (i >= 0 && p[i] > p[i + 1])
+            i--;
+        if (i < 0)
+            break;
+        int j = k - 1;
+        while (p[j] < p[i])
+            j--;
+        int x = p[i]; p[i] = p[j]; p[j] = x;
+        for (int a = i + 1, b = k - 1; a < b; a++, b--) {
+            x = p[a]; p[a] = p[b]; p[b] = x;
         }
     }
+    for (int i = 0; i < nt; i++)
+        for (int s = 0; s < k; s++)
+            count[t[i].entrant[s] * k + s]++;
+    for (int pass = 0; pass < 8; pass++)
+        for (int i = 0; i < nt; i++) {
+            int e[ARB_MAX_SEATS];
+            memcpy(e, t[i].entrant, sizeof e);
+            for (int s = 0; s < k; s++)
+                count[e[s] * k + s]--;
+            int best = 0;
+            uint64_t best_cost = UINT64_MAX;
+            for (int q = 0; q < np; q++) {
+                uint64_t cost = 0;
+                for (int s = 0; s < k; s++) {
+                    uint64_t c = count[e[perms[q][s]] * k + s];
+                    cost += 2 * c + 1;   /* (c+1)^2 - c^2 */
+                }
+                if (cost < best_cost) {
+                    best_cost = cost;
+                    best = q;
+                }
+            }
+            for (int s = 0; s < k; s++) {
+                t[i].entrant[s] = e[perms[best][s]];
+                count[t[i].entrant[s] * k + s]++;
+            }
+        }
     free(count);
 }
 
