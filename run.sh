@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# run.sh — set everything up and run arbiter on the example bots (README: the
-# run command). Until tournaments land (issue 4) this plays one duplicate
-# match between the example bots — the greedy and random C bots and, when
-# python3 is there, the greedy Python bot — keeps its transcript under
-# .state/, and re-judges the transcript to show the verdict reproduces.
+# run.sh — set everything up and run a real tournament with the example bots
+# (README: the run command): config/example-roundrobin.yaml, a round robin
+# of the C and Python example bots in duplicate matches, recorded in a
+# private PostgreSQL under .state/ (started and stopped here; nothing to
+# configure), with progress, standings and every match's transcript. Run it
+# again and it resumes (or, when finished, shows the standings).
 set -euo pipefail
 cd "$(dirname "$0")"
 need=()
@@ -11,7 +12,10 @@ command -v meson >/dev/null || need+=(meson)
 command -v ninja >/dev/null || need+=(ninja-build)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 command -v cc >/dev/null || need+=(gcc)
-pkg-config --exists msgpack libsodium 2>/dev/null || need+=(libmsgpack-dev libsodium-dev)
+pkg-config --exists msgpack libsodium libzmq libpq yaml-0.1 2>/dev/null \
+  || need+=(libmsgpack-dev libsodium-dev libzmq3-dev libpq-dev libyaml-dev)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+command -v psql >/dev/null || need+=(postgresql-client)
 command -v bwrap >/dev/null || need+=(bubblewrap)
 command -v python3 >/dev/null || need+=(python3)
 if [ ${#need[@]} -gt 0 ]; then
@@ -20,14 +24,4 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 [ -d build ] || meson setup build >/dev/null
 ninja -C build >/dev/null
-mkdir -p .state
-bots=(--bot greedy="$PWD/build/bots-sdk/c/greedy_bot" --bot random="$PWD/build/bots-sdk/c/random_bot")
-if [ -x bots-sdk/python/examples/greedy_bot.py ] && command -v python3 >/dev/null; then
-  bots+=(--bot py-greedy="$PWD/bots-sdk/python/examples/greedy_bot.py")
-else
-  bots+=(--bot random2="$PWD/build/bots-sdk/c/random_bot")
-fi
-build/cli/arbiter match --game doudizhu --rules standard --deals "${DEALS:-20}" --seed "${SEED:-7}" \
-  --duplicate rotate "${bots[@]}" --transcript .state/example.arbt "$@"
-echo
-build/cli/arbiter replay .state/example.arbt
+exec build/cli/arbiter run "${CONFIG:-config/example-roundrobin.yaml}" --state .state "$@"

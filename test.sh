@@ -11,6 +11,8 @@ command -v pkg-config >/dev/null || need+=(pkg-config)
 command -v cc >/dev/null || need+=(gcc)
 pkg-config --exists msgpack libsodium libzmq libpq yaml-0.1 2>/dev/null \
   || need+=(libmsgpack-dev libsodium-dev libzmq3-dev libpq-dev libyaml-dev)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+command -v psql >/dev/null || need+=(postgresql-client)
 command -v bwrap >/dev/null || need+=(bubblewrap)
 command -v python3 >/dev/null || need+=(python3)
 if [ ${#need[@]} -gt 0 ]; then
