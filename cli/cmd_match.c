@@ -256,6 +256,18 @@ int cmd_match(int argc, char **argv)
         live_free(live);
         return 2;
     }
+    /* The transcript being written holds every hand: hidden from the bots. */
+    char hidden[4096];
+    if (transcript && realpath(transcript, hidden)) {
+        lo.hide[0] = hidden;
+        live_free(live);
+        live = live_new(&lo, err, sizeof err);
+        if (!live) {
+            fprintf(stderr, "arbiter: %s\n", err);
+            tr_abandon(sink);
+            return 2;
+        }
+    }
     show_ctx sc = {&cfg, quiet};
     match_observer obs = {.ctx = &sc, .penalty = on_penalty};
     match_result res;

@@ -64,6 +64,8 @@ static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, 
     if (geteuid() == 0)
         lim.uid = l->uid_base + (uid_t)bot;
     lim.bwrap = l->bwrap;
+    for (int i = 0; i < 4 && l->opt.hide[i]; i++)
+        lim.hide[i] = l->opt.hide[i];
     int err;
     l->seats[bot] = seat_start(argv, l->dirs[bot], &lim, &err);
     if (!l->seats[bot])

@@ -17,6 +17,7 @@ typedef struct live_options {
     uid_t       uid_base;
     int         sandbox;      /* LIVE_SANDBOX_* */
     const char *bwrap;        /* AUTO: a bubblewrap probed already (skips the probe); NULL probes */
+    const char *hide[4];      /* paths bots must not see (the transcript, a state directory) */
 } live_options;
 
 enum { LIVE_SANDBOX_AUTO = 0, LIVE_SANDBOX_NONE, LIVE_SANDBOX_BWRAP };

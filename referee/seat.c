@@ -63,29 +63,51 @@ static void set_limit(int resource, uint64_t value)
 
 /* bubblewrap's command line: no network, no IPC, own pid namespace with the
  * bot as its pid 1 (so --info-fd names the bot and its CPU clock is the
- * bot's), the whole system read-only, a private /tmp, the working directory
- * writable. */
-static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[], char **out, int cap)
+ * bot's), the whole system read-only, a private /tmp, what it must not see
+ * hidden, the working directory writable. A program (or file argument) that
+ * lives under /tmp is bound back read-only with its top directory there, so
+ * a script finds the modules beside it. */
+static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[], const char *const *hide,
+                      char tops[][300], char **out, int cap)
 {
     const char *pre[] = {
         bwrap, "--unshare-all", "--die-with-parent", "--as-pid-1",
         "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-        "--bind", workdir, workdir, "--chdir", workdir, "--info-fd", "3", "--",
     };
-    int n = 0;
-    for (size_t i = 0; i < sizeof pre / sizeof pre[0] - 1; i++)
+    int n = 0, ntops = 0;
+    for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
         out[n++] = (char *)pre[i];
-    /* The private /tmp hides the host's: a bot program or file given on
-     * its command line from there is bound back, read-only. */
-    for (int i = 0; argv[i]; i++)
-        if (strncmp(argv[i], "/tmp/", 5) == 0 && access(argv[i], R_OK) == 0) {
-            if (n >= cap - 8)
-                return -1;
-            out[n++] = "--ro-bind";
-            out[n++] = argv[i];
-            out[n++] = argv[i];
-        }
-    out[n++] = "--";
+    for (int i = 0; argv[i] && ntops < 8; i++) {
+        if (strncmp(argv[i], "/tmp/", 5) != 0 || access(argv[i], R_OK) != 0)
+            continue;
+        const char *slash = strchr(argv[i] + 5, '/');
+        size_t len = slash ? (size_t)(slash - argv[i]) : strlen(argv[i]);
+        if (len >= 300 || n >= cap - 16)
+            return -1;
+        memcpy(tops[ntops], argv[i], len);
+        tops[ntops][len] = 0;
+        bool seen = false;
+        for (int t = 0; t < ntops; t++)
+            seen |= strcmp(tops[t], tops[ntops]) == 0;
+        if (seen)
+            continue;
+        out[n++] = "--ro-bind";
+        out[n++] = tops[ntops];
+        out[n++] = tops[ntops];
+        ntops++;
+    }
+    for (int i = 0; hide[i] && i < SEAT_MAX_HIDE; i++) {
+        struct stat st;
+        if (n >= cap - 16 || stat(hide[i], &st) != 0)
+            continue;
+        out[n++] = S_ISDIR(st.st_mode) ? "--tmpfs" : "--ro-bind";
+        if (!S_ISDIR(st.st_mode))
+            out[n++] = "/dev/null";
+        out[n++] = (char *)hide[i];
+    }
+    const char *post[] = {"--bind", workdir, workdir, "--chdir", workdir, "--info-fd", "3", "--"};
+    for (size_t i = 0; i < sizeof post / sizeof post[0]; i++)
+        out[n++] = (char *)post[i];
     for (int i = 0; argv[i]; i++) {
         if (n >= cap - 1)
             return -1;
@@ -140,8 +162,9 @@ static void child_exec(char *const argv[], const char *workdir, const seat_limit
     snprintf(home, sizeof home, "HOME=%s", workdir);
     char *const envp[] = {"PATH=/usr/local/bin:/usr/bin:/bin", home, "LANG=C.UTF-8", "ARBITER_BOT=1", NULL};
     char *bargv[256];
+    static char tops[8][300];
     if (lim->bwrap) {
-        if (bwrap_argv(lim->bwrap, workdir, argv, bargv, 256) < 0)
+        if (bwrap_argv(lim->bwrap, workdir, argv, lim->hide, tops, bargv, 256) < 0)
             _exit(126);
         flags |= CHILD_BWRAP;
     }

@@ -32,7 +32,14 @@ typedef struct seat_limits {
     /* bubblewrap binary to run the bot under, or NULL for none. Use
      * seat_probe_bwrap() to find one that works on this host. */
     const char *bwrap;
+    /* Paths the bot must not see inside bubblewrap (NULL-terminated, at
+     * most SEAT_MAX_HIDE): the transcript being written holds every hand,
+     * a state directory holds every transcript. Directories are covered by
+     * an empty tmpfs, files by /dev/null. */
+    const char *hide[8];
 } seat_limits;
+
+#define SEAT_MAX_HIDE 7
 
 /* Outcome of waiting for a line. */
 typedef enum seat_read {

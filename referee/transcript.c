@@ -73,7 +73,10 @@ tr_sink *tr_writer_open(const char *path, int *err)
         *err = ARB_ENOMEM;
         return NULL;
     }
-    s->f = path ? fopen(path, "wb") : NULL;
+    /* 0600: the transcript holds every hand; no bot (another uid) may read
+     * it while the match is played. */
+    int fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+    s->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (path && !s->f) {
         *err = ARB_EIO;
         msgpack_sbuffer_destroy(&s->sb);

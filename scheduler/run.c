@@ -124,10 +124,11 @@ int run_tournament(const run_options *o, run_outcome *out, char *err, size_t err
     char base[512], dirbuf[512], tdir[700], wdir[700];
     snprintf(dirbuf, sizeof dirbuf, "%s", cfg->path);
     snprintf(base, sizeof base, "%s", dirname(dirbuf));
+    /* Transcripts hold every hand: 0700, and hidden inside the sandbox. */
     snprintf(tdir, sizeof tdir, "%s/transcripts", o->state_dir);
-    mkdir(tdir, 0755);
+    mkdir(tdir, 0700);
     snprintf(tdir, sizeof tdir, "%s/transcripts/%" PRId64, o->state_dir, out->tid);
-    mkdir(tdir, 0755);
+    mkdir(tdir, 0700);
     snprintf(wdir, sizeof wdir, "%s/work", o->state_dir);
     mkdir(wdir, 0711);
 
@@ -168,6 +169,7 @@ int run_tournament(const run_options *o, run_outcome *out, char *err, size_t err
                                   .stop = &workers_stop};
         w->opt.live.sandbox = o->sandbox;
         w->opt.live.bwrap = bwrap;
+        w->opt.live.hide[0] = o->state_dir;   /* the record, transcripts; the bots' own dirs are bound back */
         if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
             break;
         started++;
