@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -226,6 +227,42 @@ static void test_hostile_binaries(void)
     seat_stop(s);
 }
 
+/* A bot cannot read what the referee keeps from it: a 0600 transcript
+ * (closed to the bot's uid as root) and, inside bubblewrap, anything hidden. */
+static void test_hidden_files(void)
+{
+    char secret[300], path[512], line[ARB_MAX_LINE + 1];
+    snprintf(secret, sizeof secret, "/var/tmp/arbiter-secret-%d.arbt", (int)getpid());
+    FILE *f = fopen(secret, "w");
+    fputs("every hand\n", f);
+    fclose(f);
+    chmod(secret, 0644);   /* readable by anyone: only hiding protects it */
+    snprintf(path, sizeof path, "%s/peek.sh", bots);
+    char *argv[] = {path, secret, NULL};
+    const char *bw = seat_probe_bwrap(limits.uid);
+    if (bw) {
+        seat_limits lim = limits;
+        lim.bwrap = bw;
+        lim.hide[0] = secret;
+        int err;
+        seat *s = seat_start(argv, workdir, &lim, &err);
+        CHECK(s && seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_LINE && strcmp(line, "hidden") == 0);
+        if (s)
+            seat_stop(s);
+    } else {
+        fprintf(stderr, "seat: bubblewrap unavailable; hidden-file check inside it skipped\n");
+    }
+    if (geteuid() == 0) {
+        chmod(secret, 0600);   /* as written by the transcript writer */
+        int err;
+        seat *s = seat_start(argv, workdir, &limits, &err);
+        CHECK(s && seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_LINE && strcmp(line, "hidden") == 0);
+        if (s)
+            seat_stop(s);
+    }
+    unlink(secret);
+}
+
 static void test_bad_start(void)
 {
     int err = 0;
@@ -267,6 +304,7 @@ int main(int argc, char **argv)
     test_spin();
     test_environment();
     test_bad_start();
+    test_hidden_files();
     /* The hostile binaries test the rlimits themselves (1 GiB of address
      * space): a sanitizer build's binaries cannot even start under it. */
     if (hostile && !TEST_SANITIZED)
