@@ -6,99 +6,272 @@
 #include "arb_limits.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+/* A line and its newline; one more byte lets a last line without newline
+ * get one at the end of input. */
+#define LINE_CAP ((size_t)ARB_MAX_REQUEST + 1)
+/* Words of the longest request: every legal play plus the fixed part. */
+#define MAX_WORDS (ARB_MAX_MOVES + 64)
+/* Plays and passes in one deal: every play sheds at least one card and at
+ * most players-1 passes follow it, so a deal of the largest hands fits. */
+#define MAX_HISTORY (DDZ_MAX_CARDS * DDZ_MAX_SEATS)
+
 typedef struct bot {
-    const char *name;
+    char name[ARB_MAX_BOT_NAME + 1];
     abot_choose choose;
     void *ctx;
     abot_options opt;
     int in_fd, out_fd;
-    char *buf;                 /* input: ARB_MAX_REQUEST + 2 bytes */
+
+    char *buf;                 /* input, LINE_CAP + 1 bytes */
+    size_t start;              /* the unread part is buf[start, len) */
     size_t len;
-    size_t taken;              /* bytes of the current line, newline included */
-    bool discarding;
+    size_t scanned;            /* bytes after start known to hold no newline */
+    bool discarding;           /* inside a line too long to keep */
     bool eof;
+
+    char **words;              /* MAX_WORDS, pointing into buf */
+    ddz_move *moves;           /* ARB_MAX_MOVES */
+    const char **items;        /* ARB_MAX_MOVES: the referee's text of each move, when it sent a list */
+
     ddz_rules rules;
     abot_view v;
     ddz_move beat;             /* storage for v.to_beat */
+    ddz_cards beat_cards;      /* the cards of that play as they left the hand */
     int passes;                /* passes since the last play */
-    ddz_move *moves;           /* ARB_MAX_MOVES */
+    bool kitty_known;          /* `kitty` read this deal */
+    bool kitty_taken;          /* ... and counted in the landlord's hand */
+    abot_play history[MAX_HISTORY];
+    abot_result *results;
+    int results_cap;
 } bot;
 
+static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void diag(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("arbiter_bot: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* ---- Input and output ---------------------------------------------------- */
+
+/* Write one reply line at once: the referee's clock runs until it has it. */
 static void say(bot *b, const char *line)
 {
-    size_t n = strlen(line);
     char out[ARB_MAX_LINE + 2];
+    size_t n = strlen(line);
     if (n > ARB_MAX_LINE)
         n = ARB_MAX_LINE;
     memcpy(out, line, n);
     out[n] = '\n';
-    size_t off = 0;
-    while (off < n + 1) {
+    for (size_t off = 0; off < n + 1;) {
         ssize_t w = write(b->out_fd, out + off, n + 1 - off);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
-            return;
+            return;            /* the referee is gone; the read side sees EOF soon */
         off += (size_t)w;
     }
     if (b->opt.verbose)
         fprintf(stderr, "< %s\n", line);
 }
 
-/* Next line from the referee (NUL-terminated, newline removed), or NULL at
- * the end of input. Lines longer than ARB_MAX_REQUEST are skipped. */
+/* Next line from the referee (NUL-terminated, newline and a trailing \r
+ * removed), valid until the next call, or NULL at the end of input. A line
+ * longer than ARB_MAX_REQUEST is skipped with a diagnostic. */
 static char *next_line(bot *b)
 {
-    static const size_t cap = ARB_MAX_REQUEST + 1;
     for (;;) {
-        char *nl = memchr(b->buf, '\n', b->len);
+        char *from = b->buf + b->start + b->scanned;
+        char *nl = memchr(from, '\n', b->len - b->start - b->scanned);
         if (nl) {
-            size_t n = (size_t)(nl - b->buf);
+            char *line = b->buf + b->start;
+            size_t n = (size_t)(nl - line);
+            b->start += n + 1;
+            b->scanned = 0;
             if (b->discarding) {
-                memmove(b->buf, nl + 1, b->len - n - 1);
-                b->len -= n + 1;
                 b->discarding = false;
                 continue;
             }
-            /* the line stays at the start of the buffer until consume_line */
             *nl = 0;
-            b->taken = n + 1;
-            if (n > 0 && b->buf[n - 1] == '\r')
-                b->buf[n - 1] = 0;
-            return b->buf;
+            if (n > 0 && line[n - 1] == '\r')
+                line[n - 1] = 0;
+            return line;
         }
-        if (b->len >= cap) {
-            fprintf(stderr, "arbiter_bot: a referee line longer than %u bytes; skipped\n", ARB_MAX_REQUEST);
+        b->scanned = b->len - b->start;
+        if (b->start > 0) {
+            /* keep the partial line at the front: one move per line read */
+            memmove(b->buf, b->buf + b->start, b->len - b->start);
+            b->len -= b->start;
+            b->start = 0;
+        }
+        if (b->len >= LINE_CAP) {
+            if (!b->discarding)
+                diag("a referee line longer than %u bytes; skipped", ARB_MAX_REQUEST);
             b->len = 0;
+            b->scanned = 0;
             b->discarding = true;
         }
-        if (b->eof)
-            return NULL;
-        ssize_t r = read(b->in_fd, b->buf + b->len, cap - b->len);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0) {
-            b->eof = true;
+        if (b->eof) {
             if (b->len == 0 || b->discarding)
                 return NULL;
             b->buf[b->len++] = '\n';   /* a last line without newline */
             continue;
         }
-        b->len += (size_t)r;
+        ssize_t r = read(b->in_fd, b->buf + b->len, LINE_CAP - b->len);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            b->eof = true;
+        else
+            b->len += (size_t)r;
     }
 }
 
-/* Drop the line returned by next_line. */
-static void consume_line(bot *b)
+/* Split a line into words in place; words past `cap` are left out. */
+static int split(char *line, char **w, int cap)
 {
-    memmove(b->buf, b->buf + b->taken, b->len - b->taken);
-    b->len -= b->taken;
-    b->taken = 0;
+    int n = 0;
+    for (char *p = line; *p && n < cap;) {
+        while (*p == ' ' || *p == '\t')
+            *p++ = 0;
+        if (!*p)
+            break;
+        w[n++] = p;
+        while (*p && *p != ' ' && *p != '\t')
+            p++;
+    }
+    return n;
+}
+
+/* ---- Small parsers: every number and seat is checked ------------------- */
+
+static bool to_ll(const char *s, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (end == s || *end || errno || x < lo || x > hi)
+        return false;
+    *out = x;
+    return true;
+}
+
+static bool to_int(const char *s, int lo, int hi, int *out)
+{
+    long long x;
+    if (!to_ll(s, lo, hi, &x))
+        return false;
+    *out = (int)x;
+    return true;
+}
+
+static bool to_seat(const bot *b, const char *s, int *seat)
+{
+    return to_int(s, 0, b->v.players - 1, seat);
+}
+
+/* A set of cards, "-" for none. */
+static bool to_cards(const bot *b, const char *s, ddz_cards *out)
+{
+    if (strcmp(s, "-") == 0) {
+        *out = 0;
+        return true;
+    }
+    return ddz_cards_parse(&b->rules, s, out) == 0;
+}
+
+/* a + b, refused when a rank would pass what a nibble holds (only lying
+ * input gets there). */
+static bool add_cards(ddz_cards a, ddz_cards c, ddz_cards *out)
+{
+    for (int x = 0; x < DDZ_NRANKS; x++)
+        if (ddz_count(a, x) + ddz_count(c, x) > 15)
+            return false;
+    *out = a + c;
+    return true;
+}
+
+/* The reading of a play as the referee wrote it ("333444+56 airplane_solo",
+ * "3377=333+7 trio_solo"): the cards as written, read as the cards they
+ * stand for, with the kind named. *actual gets the cards that left the
+ * hand. */
+static int read_play(const bot *b, const char *cards_text, const char *kind_text, ddz_move *out, ddz_cards *actual)
+{
+    ddz_cards cards, represented, primary;
+    ddz_kind kind;
+    if (ddz_play_parse_w(&b->rules, cards_text, &cards, &represented, &primary) != 0 || cards == 0)
+        return ARB_EPARSE;
+    if (ddz_kind_parse(kind_text, &kind) != 0)
+        return ARB_EPARSE;
+    ddz_cards as = represented ? represented : cards;
+    *actual = cards;
+    if (b->v.wild_ranks) {
+        /* The engine keeps wild plays as the actual cards with what they
+         * stand for, and ranks bombs on its own scale (soft, hard, all
+         * wild): its validation of the play, as a lead from a hand of
+         * exactly these cards, gives that form. */
+        char why[8];
+        ddz_cards named = primary == as ? 0 : primary;
+        if (ddz_validate_w(&b->rules, b->v.wild_ranks, cards, NULL, cards, represented, named, out, why, sizeof why)
+                == 0
+            && out->kind == kind)
+            return 0;
+    }
+    ddz_move readings[64];
+    int n = ddz_classify(&b->rules, as, readings, sizeof readings / sizeof readings[0]);
+    int pick = -1;
+    /* Without a '+' the primary part is the whole play; the kind then
+     * decides, and among readings of that kind the strongest counts. */
+    for (int i = 0; i < n; i++)
+        if (readings[i].kind == kind && (primary == as || ddz_move_primary(&readings[i]) == primary)
+            && (pick < 0 || readings[i].rank > readings[pick].rank))
+            pick = i;
+    if (pick < 0)
+        return ARB_EPARSE;
+    *out = readings[pick];
+    return 0;
+}
+
+/* ---- Tracking the view ---------------------------------------------------- */
+
+static void end_round(bot *b)
+{
+    b->v.to_beat = NULL;
+    b->v.to_beat_seat = -1;
+    b->passes = 0;
+}
+
+/* What an auction starts from (a new deal or a redeal). */
+static void reset_auction(bot *b)
+{
+    abot_view *v = &b->v;
+    v->hand = 0;
+    v->first = -1;
+    v->landlord = -1;
+    v->stake = 0;
+    v->kitty = 0;
+    v->shown_seat = -1;
+    v->shown = 0;
+    v->nhistory = 0;
+    b->kitty_known = b->kitty_taken = false;
+    for (int i = 0; i < DDZ_MAX_SEATS; i++) {
+        v->bids[i] = -1;
+        v->doubled[i] = false;
+        v->counts[i] = i < v->players ? b->rules.hand_size : 0;
+        v->played[i] = 0;
+    }
+    end_round(b);
 }
 
 static void reset_deal(bot *b, int deal, int seat)
@@ -106,118 +279,202 @@ static void reset_deal(bot *b, int deal, int seat)
     abot_view *v = &b->v;
     v->deal = deal;
     v->seat = seat;
-    v->hand = 0;
-    v->landlord = -1;
-    v->stake = 0;
-    v->kitty = 0;
+    v->redeals = 0;
     v->wild_ranks = 0;
-    v->to_beat = NULL;
-    v->to_beat_seat = -1;
-    b->passes = 0;
-    for (int i = 0; i < DDZ_MAX_SEATS; i++) {
-        v->counts[i] = b->rules.hand_size;
-        v->played[i] = 0;
-    }
+    for (int i = 0; i < DDZ_MAX_SEATS; i++)
+        v->penalties[i] = 0;
+    reset_auction(b);
 }
 
-/* The reading of a play as the referee wrote it ("333444+56 airplane_solo",
- * "3377=333+7 trio_solo"), for comparisons. */
-static int read_play(bot *b, const char *cards_text, const char *kind_text, ddz_move *out, ddz_cards *actual)
+/* The kitty goes to the landlord once both are known, in either order. */
+static void take_kitty(bot *b)
 {
-    ddz_cards cards, represented, primary;
-    if (ddz_play_parse_w(&b->rules, cards_text, &cards, &represented, &primary) != 0)
-        return ARB_EPARSE;
-    ddz_kind kind;
-    if (ddz_kind_parse(kind_text, &kind) != 0)
-        return ARB_EPARSE;
-    ddz_move readings[64];
-    ddz_cards as = represented ? represented : cards;
-    int n = ddz_classify(&b->rules, as, readings, 64);
-    int pick = -1;
-    for (int i = 0; i < n; i++)
-        if (readings[i].kind == kind && (primary == as || ddz_move_primary(&readings[i]) == primary)) {
-            if (pick < 0 || readings[i].rank > readings[pick].rank)
-                pick = i;
-        }
-    if (pick < 0)
-        return ARB_EPARSE;
-    *out = readings[pick];
-    *actual = cards;
-    return 0;
+    abot_view *v = &b->v;
+    if (!b->kitty_known || v->landlord < 0 || b->kitty_taken)
+        return;
+    b->kitty_taken = true;
+    v->counts[v->landlord] += (int)ddz_total(v->kitty);
+    if (v->landlord == v->seat && !add_cards(v->hand, v->kitty, &v->hand))
+        diag("the kitty does not fit in the hand");
 }
 
-static void on_event(bot *b, char **w, int n)
+static void record(bot *b, int seat, const ddz_move *m, ddz_cards cards)
+{
+    abot_view *v = &b->v;
+    if (v->nhistory >= MAX_HISTORY)
+        return;                /* more plays than a deal can hold: lying input */
+    abot_play *p = &b->history[v->nhistory++];
+    p->seat = seat;
+    p->move = *m;
+    p->cards = cards;
+}
+
+static void on_play(bot *b, int s, const ddz_move *m, ddz_cards actual)
+{
+    abot_view *v = &b->v;
+    if (s == v->seat) {
+        if (ddz_subset(actual, v->hand))
+            v->hand -= actual;
+        else
+            diag("played cards that are not in the tracked hand");
+    }
+    if (s == v->shown_seat && ddz_subset(actual, v->shown))
+        v->shown -= actual;
+    if (!add_cards(v->played[s], actual, &v->played[s]))
+        diag("more cards played than there are");
+    v->counts[s] -= (int)ddz_total(actual);
+    if (v->counts[s] < 0)
+        v->counts[s] = 0;
+    b->beat = *m;
+    b->beat_cards = actual;
+    v->to_beat = &b->beat;
+    v->to_beat_seat = s;
+    b->passes = 0;
+    record(b, s, m, actual);
+}
+
+static void add_result(bot *b, char **w, int n)
+{
+    abot_view *v = &b->v;
+    abot_result r = {.deal = v->deal, .seat = v->seat};
+    if (n - 1 != v->players) {
+        diag("a result with %d scores for %d players", n - 1, v->players);
+        return;
+    }
+    for (int i = 0; i < v->players; i++) {
+        long long x;
+        if (!to_ll(w[i + 1], INT64_MIN / 4, INT64_MAX / 4, &x)) {
+            diag("cannot read the score \"%.40s\"", w[i + 1]);
+            return;
+        }
+        r.scores[i] = x;
+    }
+    if (v->nresults == b->results_cap) {
+        int cap = b->results_cap ? 2 * b->results_cap : 64;
+        abot_result *grown = realloc(b->results, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            diag("no memory for results");
+            return;
+        }
+        b->results = grown;
+        b->results_cap = cap;
+    }
+    b->results[v->nresults++] = r;
+    v->results = b->results;
+    if (v->seat >= 0)
+        v->total += r.scores[v->seat];
+}
+
+/* Apply one event line. Returns false when a known event could not be
+ * read (the line is then ignored). Unknown events are ignored silently:
+ * version 1 may add events. */
+static bool on_event(bot *b, char **w, int n)
 {
     abot_view *v = &b->v;
     const char *e = w[0];
-    if (strcmp(e, "deal") == 0 && n >= 4) {
-        reset_deal(b, atoi(w[1]), atoi(w[3]));
-    } else if (strcmp(e, "hand") == 0 && n >= 2) {
-        ddz_cards c = 0;
-        if (strcmp(w[1], "-") != 0 && ddz_cards_parse(&b->rules, w[1], &c) != 0)
-            fprintf(stderr, "arbiter_bot: cannot read hand \"%s\"\n", w[1]);
+    int s, x;
+    long long ll;
+    ddz_cards c;
+    if (strcmp(e, "deal") == 0) {
+        if (n < 4 || strcmp(w[2], "seat") != 0 || !to_int(w[1], 0, INT32_MAX, &x) || !to_seat(b, w[3], &s))
+            return false;
+        reset_deal(b, x, s);
+    } else if (strcmp(e, "hand") == 0) {
+        if (n < 2 || !to_cards(b, w[1], &c))
+            return false;
         v->hand = c;
         for (int i = 0; i < v->players; i++)
             v->counts[i] = (int)ddz_total(c);
-    } else if (strcmp(e, "wild") == 0 && n >= 2) {
-        v->wild_ranks = 0;
-        for (const char *p = w[1]; *p; p++) {
+    } else if (strcmp(e, "wild") == 0) {
+        if (n < 2)
+            return false;
+        uint16_t wild = 0;
+        for (const char *p = w[1]; *p && strcmp(w[1], "-") != 0; p++) {
             const char *at = strchr(ddz_rank_chars, *p);
-            if (at)
-                v->wild_ranks |= (uint16_t)(1u << (at - ddz_rank_chars));
+            if (!at || !*at)
+                return false;
+            wild |= (uint16_t)(1u << (at - ddz_rank_chars));
         }
-    } else if (strcmp(e, "landlord") == 0 && n >= 3) {
-        v->landlord = atoi(w[1]);
-        v->stake = atoll(w[2]);
-    } else if (strcmp(e, "kitty") == 0 && n >= 2) {
-        ddz_cards c = 0;
-        if (strcmp(w[1], "-") != 0)
-            ddz_cards_parse(&b->rules, w[1], &c);
+        v->wild_ranks = wild;
+    } else if (strcmp(e, "first") == 0) {
+        if (n < 2 || !to_seat(b, w[1], &s))
+            return false;
+        v->first = s;
+    } else if (strcmp(e, "redeal") == 0) {
+        if (n < 2 || !to_int(w[1], 0, INT32_MAX, &x))
+            return false;
+        reset_auction(b);
+        v->redeals = x;
+    } else if (strcmp(e, "bid") == 0 || strcmp(e, "call") == 0 || strcmp(e, "rob") == 0) {
+        if (n < 3 || !to_seat(b, w[1], &s) || !to_int(w[2], 0, 99, &x))
+            return false;
+        v->bids[s] = x;
+    } else if (strcmp(e, "double") == 0) {
+        if (n < 3 || !to_seat(b, w[1], &s) || !to_int(w[2], 0, 1, &x))
+            return false;
+        v->doubled[s] = x;
+    } else if (strcmp(e, "shown") == 0) {
+        if (n < 3 || !to_seat(b, w[1], &s) || !to_cards(b, w[2], &c))
+            return false;
+        v->shown_seat = s;
+        v->shown = c;
+    } else if (strcmp(e, "landlord") == 0) {
+        if (n < 3 || !to_seat(b, w[1], &s) || !to_ll(w[2], 0, INT64_MAX, &ll))
+            return false;
+        v->landlord = s;
+        v->stake = ll;
+        take_kitty(b);
+    } else if (strcmp(e, "kitty") == 0) {
+        if (n < 2 || !to_cards(b, w[1], &c))
+            return false;
         v->kitty = c;
-        if (v->landlord >= 0) {
-            v->counts[v->landlord] += (int)ddz_total(c);
-            if (v->landlord == v->seat)
-                v->hand += c;
-        }
-    } else if (strcmp(e, "play") == 0 && n >= 4) {
-        int s = atoi(w[1]);
+        b->kitty_known = true;
+        take_kitty(b);
+    } else if (strcmp(e, "play") == 0) {
         ddz_move m;
-        ddz_cards actual;
-        if (read_play(b, w[2], w[3], &m, &actual) != 0) {
-            fprintf(stderr, "arbiter_bot: cannot read play \"%s %s\"\n", w[2], w[3]);
-            return;
-        }
-        if (s == v->seat && ddz_subset(actual, v->hand))
-            v->hand -= actual;
-        if (s >= 0 && s < DDZ_MAX_SEATS)
-            v->played[s] += actual;
-        b->beat = m;
-        v->to_beat = &b->beat;
-        v->to_beat_seat = s;
-        b->passes = 0;
+        if (n < 4 || !to_seat(b, w[1], &s) || read_play(b, w[2], w[3], &m, &c) != 0)
+            return false;
+        on_play(b, s, &m, c);
     } else if (strcmp(e, "pass") == 0) {
-        if (++b->passes >= v->players - 1) {
-            v->to_beat = NULL;
-            v->to_beat_seat = -1;
-        }
+        if (n < 2 || !to_seat(b, w[1], &s))
+            return false;
+        ddz_move pass = {0};
+        record(b, s, &pass, 0);
+        /* everybody else passed: the round is over, the last player leads */
+        if (++b->passes >= v->players - 1)
+            end_round(b);
     } else if (strcmp(e, "counts") == 0) {
-        for (int i = 1; i < n && i <= DDZ_MAX_SEATS; i++)
-            v->counts[i - 1] = atoi(w[i]);
+        if (n - 1 != v->players)
+            return false;
+        int counts[DDZ_MAX_SEATS];
+        for (int i = 0; i < v->players; i++)
+            if (!to_int(w[i + 1], 0, DDZ_MAX_CARDS, &counts[i]))
+                return false;
+        memcpy(v->counts, counts, sizeof counts[0] * (size_t)v->players);
+    } else if (strcmp(e, "penalty") == 0) {
+        if (n < 2 || !to_seat(b, w[1], &s))
+            return false;
+        v->penalties[s]++;
+        if (s == v->seat)
+            v->own_penalties++;
     } else if (strcmp(e, "result") == 0) {
-        for (int i = 1; i < n && i <= DDZ_MAX_SEATS; i++)
-            v->last_scores[i - 1] = atoll(w[i]);
-        if (v->seat + 1 < n)
-            v->total += atoll(w[v->seat + 1]);
+        add_result(b, w, n);
+    } else if (strcmp(e, "end") == 0) {
+        if (n >= 2 && to_ll(w[1], INT64_MIN / 4, INT64_MAX / 4, &ll))
+            v->total = ll;
+        v->over = true;
     } else if (strcmp(e, "note") == 0 || strcmp(e, "error") == 0) {
+        /* the referee explains a refusal: worth the author's attention */
         fprintf(stderr, "arbiter_bot: referee says:");
-        for (int i = 0; i < n; i++)
-            fprintf(stderr, " %s", w[i]);
-        fprintf(stderr, "\n");
+        for (int i = 0; i < n && i < 64; i++)
+            fprintf(stderr, " %.200s", w[i]);
+        fputc('\n', stderr);
     }
-    /* Everything else (first, bid, call, rob, double, show, shown, claim,
-     * redeal, penalty, ...) needs no tracking here; unknown events are
-     * ignored as the protocol requires. */
+    /* show, claim and events added later need no tracking here. */
+    return true;
 }
+
+/* ---- Requests ---------------------------------------------------------------- */
 
 static const char *const decision_words[] = {"bid", "call", "rob", "double", "show", "claim", "play"};
 
@@ -227,179 +484,346 @@ static int pick(bot *b, const abot_request *r, int n)
     if (i == ABOT_NO_REPLY)
         return i;
     if (i < 0 || i >= n) {
-        fprintf(stderr, "arbiter_bot: the bot chose %d of %d choices; playing the first\n", i, n);
+        diag("the bot chose %d of %d choices; playing the first", i, n);
         i = 0;
     }
     return i;
 }
 
+/* The referee's list of legal plays, read into moves (with the text of
+ * each kept for the reply). The pass item becomes a pass move. */
+static int read_items(bot *b, char **items, int nitems)
+{
+    int k = 0;
+    for (int i = 0; i < nitems && k < ARB_MAX_MOVES; i++) {
+        ddz_move m = {0};
+        if (strcmp(items[i], "pass") != 0) {
+            ddz_cards cards, represented, primary;
+            char why[128];
+            if (ddz_play_parse_w(&b->rules, items[i], &cards, &represented, &primary) != 0) {
+                diag("cannot read the legal item \"%.80s\"", items[i]);
+                continue;
+            }
+            /* judged from a hand of exactly its cards: the reading that
+             * counts, whatever the tracked hand says */
+            ddz_cards named = primary == (represented ? represented : cards) ? 0 : primary;
+            if (ddz_validate_w(&b->rules, b->v.wild_ranks, cards, b->v.to_beat, cards, represented, named, &m,
+                               why, sizeof why) != 0) {
+                diag("the legal item \"%.80s\" does not read as legal here: %s", items[i], why);
+                continue;
+            }
+        }
+        b->items[k] = items[i];
+        b->moves[k++] = m;
+    }
+    return k;
+}
+
+static void ask_play(bot *b, abot_request *r, char **items, int nitems, bool have_list)
+{
+    abot_view *v = &b->v;
+    int k;
+    bool verbatim = have_list;
+    if (have_list) {
+        k = read_items(b, items, nitems);
+    } else {
+        k = v->to_beat ? ddz_follows_w(&b->rules, v->wild_ranks, v->hand, v->to_beat, b->moves, ARB_MAX_MOVES)
+                       : ddz_leads_w(&b->rules, v->wild_ranks, v->hand, b->moves, ARB_MAX_MOVES);
+    }
+    if (k <= 0) {
+        diag("no legal play (%s); passing", k < 0 ? arb_strerror(k) : "empty list");
+        say(b, "pass");
+        return;
+    }
+    r->moves = b->moves;
+    r->nmoves = k;
+    int i = pick(b, r, k);
+    if (i == ABOT_NO_REPLY)
+        return;
+    const ddz_move *m = &b->moves[i];
+    if (m->kind == DDZ_PASS) {
+        say(b, "pass");
+        return;
+    }
+    char text[ARB_MAX_PLAY_TEXT + 8] = "play ";
+    if (verbatim)
+        snprintf(text + 5, sizeof text - 5, "%s", b->items[i]);
+    else
+        ddz_move_format_w(m, v->wild_ranks, text + 5, sizeof text - 5);
+    say(b, text);
+}
+
+static void ask_value(bot *b, abot_request *r, char **items, int nitems)
+{
+    const char *word = decision_words[r->decision];
+    int8_t values[32];
+    int nv = 0;
+    for (int i = 0; i < nitems && nv < (int)sizeof values; i++) {
+        int x;
+        if (strcmp(items[i], "pass") == 0 || strcmp(items[i], "no") == 0)
+            values[nv++] = 0;
+        else if (r->decision == ABOT_BID && to_int(items[i], 1, 99, &x))
+            values[nv++] = (int8_t)x;
+        else if (r->decision != ABOT_BID && strcmp(items[i], word) == 0)
+            values[nv++] = 1;
+        else
+            diag("cannot read the legal item \"%.80s\" of ask %s", items[i], word);
+    }
+    if (nv == 0) {
+        diag("ask %s without legal items; passing", word);
+        values[nv++] = 0;
+    }
+    r->values = values;
+    r->nvalues = nv;
+    int i = pick(b, r, nv);
+    if (i == ABOT_NO_REPLY)
+        return;
+    char text[32];
+    if (values[i] == 0)
+        snprintf(text, sizeof text, "pass");
+    else if (r->decision == ABOT_BID)
+        snprintf(text, sizeof text, "bid %d", values[i]);
+    else
+        snprintf(text, sizeof text, "%s", word);
+    say(b, text);
+}
+
+/* ask DECISION [beat SEAT CARDS KIND] time MOVE DEAL BANK [legal ITEM ...] */
 static void on_ask(bot *b, char **w, int n)
 {
     abot_request r = {.move_ms = -1, .deal_ms = -1, .bank_ms = -1};
     int d = -1;
-    for (int i = 0; i < 7; i++)
+    for (int i = 0; i < (int)(sizeof decision_words / sizeof decision_words[0]); i++)
         if (n >= 2 && strcmp(w[1], decision_words[i]) == 0)
             d = i;
     if (d < 0) {
-        fprintf(stderr, "arbiter_bot: unknown request \"%s\"; passing\n", n >= 2 ? w[1] : "");
+        /* one request, one reply: a pass keeps the conversation in step */
+        diag("unknown request \"%.40s\"; passing", n >= 2 ? w[1] : "");
         say(b, "pass");
         return;
     }
     r.decision = (abot_decision)d;
+    bool beat = false, beat_ok = true, have_list = false;
     int legal_at = n;
     for (int i = 2; i < n; i++) {
         if (strcmp(w[i], "beat") == 0 && i + 3 < n) {
             ddz_move m;
             ddz_cards actual;
-            if (read_play(b, w[i + 2], w[i + 3], &m, &actual) == 0) {
-                b->beat = m;
-                b->v.to_beat = &b->beat;
-                b->v.to_beat_seat = atoi(w[i + 1]);
+            ddz_kind kind;
+            int s;
+            beat = true;
+            beat_ok = to_seat(b, w[i + 1], &s) && ddz_kind_parse(w[i + 3], &kind) == 0;
+            /* The play event just before carries the full reading (what
+             * wild cards stand for); the request may abbreviate it. Keep
+             * the tracked play when the request names the same one. */
+            bool same = false;
+            if (beat_ok && b->v.to_beat && b->v.to_beat_seat == s && b->v.to_beat->kind == kind) {
+                ddz_cards cards, represented, primary;
+                same = ddz_play_parse_w(&b->rules, w[i + 2], &cards, &represented, &primary) == 0
+                       && cards == b->beat_cards;
+            }
+            if (beat_ok && !same) {
+                beat_ok = read_play(b, w[i + 2], w[i + 3], &m, &actual) == 0;
+                if (beat_ok) {
+                    b->beat = m;
+                    b->beat_cards = actual;
+                    b->v.to_beat = &b->beat;
+                    b->v.to_beat_seat = s;
+                }
             }
             i += 3;
         } else if (strcmp(w[i], "time") == 0 && i + 3 < n) {
-            r.move_ms = atoll(w[i + 1]);
-            r.deal_ms = atoll(w[i + 2]);
-            r.bank_ms = atoll(w[i + 3]);
+            long long t[3];
+            for (int j = 0; j < 3; j++)
+                if (!to_ll(w[i + 1 + j], -1, INT64_MAX / 4, &t[j])) {
+                    diag("cannot read the clock in ask %s", w[1]);
+                    t[j] = -1;
+                }
+            r.move_ms = t[0];
+            r.deal_ms = t[1];
+            r.bank_ms = t[2];
             i += 3;
         } else if (strcmp(w[i], "legal") == 0) {
             legal_at = i + 1;
+            have_list = true;
             break;
+        } else {
+            diag("unexpected \"%.40s\" in ask %s; ignored", w[i], w[1]);
         }
     }
-    if (r.decision == ABOT_PLAY) {
-        bool leading = true;
-        for (int i = 2; i < n && i < legal_at; i++)
-            if (strcmp(w[i], "beat") == 0)
-                leading = false;
-        if (leading) {
-            b->v.to_beat = NULL;
-            b->v.to_beat_seat = -1;
-        }
-        int k = b->v.to_beat
-                    ? ddz_follows_w(&b->rules, b->v.wild_ranks, b->v.hand, b->v.to_beat, b->moves, ARB_MAX_MOVES)
-                    : ddz_leads_w(&b->rules, b->v.wild_ranks, b->v.hand, b->moves, ARB_MAX_MOVES);
-        if (k <= 0) {
-            fprintf(stderr, "arbiter_bot: no legal play computed (%d); passing\n", k);
+    if (r.decision != ABOT_PLAY) {
+        ask_value(b, &r, w + legal_at, n - legal_at);
+        return;
+    }
+    /* The request says whether this seat leads: it overrides the tracking. */
+    if (!beat)
+        end_round(b);
+    if (!beat_ok) {
+        if (!have_list) {
+            diag("cannot read the play to beat; passing");
             say(b, "pass");
             return;
         }
-        r.moves = b->moves;
-        r.nmoves = k;
-        int i = pick(b, &r, k);
-        if (i == ABOT_NO_REPLY)
-            return;
-        const ddz_move *m = &b->moves[i];
-        if (m->kind == DDZ_PASS) {
-            say(b, "pass");
-            return;
-        }
-        char text[ARB_MAX_PLAY_TEXT + 8] = "play ";
-        ddz_move_format_w(m, b->v.wild_ranks, text + 5, sizeof text - 5);
-        say(b, text);
-        return;
+        /* the referee's list still holds; read its items as leads */
+        diag("cannot read the play to beat; using the legal list");
+        end_round(b);
     }
-    int8_t values[32];
-    int nv = 0;
-    for (int i = legal_at; i < n && nv < 32; i++)
-        values[nv++] = (int8_t)(strcmp(w[i], "pass") == 0 ? 0 : (w[i][0] >= '0' && w[i][0] <= '9') ? atoi(w[i]) : 1);
-    if (nv == 0)
-        values[nv++] = 0;
-    r.values = values;
-    r.nvalues = nv;
-    int i = pick(b, &r, nv);
-    if (i == ABOT_NO_REPLY)
-        return;
-    int v = values[i];
-    char text[32];
-    if (v == 0)
-        snprintf(text, sizeof text, "pass");
-    else if (r.decision == ABOT_BID)
-        snprintf(text, sizeof text, "bid %d", v);
-    else
-        snprintf(text, sizeof text, "%s", decision_words[r.decision]);
-    say(b, text);
+    ask_play(b, &r, w + legal_at, n - legal_at, have_list);
 }
 
-/* Split a line into words in place. */
-static int split(char *line, char **w, int cap)
+/* ---- The match ------------------------------------------------------------ */
+
+static void set_name(bot *b, const char *name)
 {
-    int n = 0;
-    for (char *p = line; *p && n < cap;) {
-        while (*p == ' ')
-            *p++ = 0;
-        if (!*p)
+    size_t n = 0;
+    bool changed = false;
+    for (const char *p = name ? name : ""; *p; p++) {
+        if (n == ARB_MAX_BOT_NAME) {
+            changed = true;
             break;
-        w[n++] = p;
-        while (*p && *p != ' ')
-            p++;
+        }
+        char c = *p;
+        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'
+                  || c == '.' || c == '-';
+        changed |= !ok;
+        b->name[n++] = ok ? c : '_';
     }
-    return n;
+    b->name[n] = 0;
+    if (n == 0)
+        snprintf(b->name, sizeof b->name, "bot");
+    if (changed || n == 0)
+        diag("bot name \"%.40s\" is not 1..%d of [A-Za-z0-9_.-]; using \"%s\"", name ? name : "", ARB_MAX_BOT_NAME,
+             b->name);
+}
+
+/* match players N deals N rules PRESET seed N: the rules start from the
+ * preset (the option lines that follow are the whole rules). */
+static void on_match(bot *b, char **w, int n)
+{
+    abot_view *v = &b->v;
+    if (ddz_rules_preset(&b->rules, "standard") != 0)
+        diag("no standard preset");
+    for (int i = 1; i + 1 < n; i += 2) {
+        int x;
+        if (strcmp(w[i], "players") == 0) {
+            if (to_int(w[i + 1], 3, DDZ_MAX_SEATS, &x))
+                v->players = x;
+            else
+                diag("cannot play with \"%.20s\" players", w[i + 1]);
+        } else if (strcmp(w[i], "deals") == 0) {
+            if (to_int(w[i + 1], 0, INT32_MAX, &x))
+                v->deals = x;
+        } else if (strcmp(w[i], "seed") == 0) {
+            char *end;
+            errno = 0;
+            unsigned long long seed = strtoull(w[i + 1], &end, 10);
+            if (end != w[i + 1] && !*end && !errno && w[i + 1][0] != '-')
+                v->seed = seed;
+            else
+                diag("cannot read the seed \"%.40s\"", w[i + 1]);
+        } else if (strcmp(w[i], "rules") == 0) {
+            if (ddz_rules_preset(&b->rules, w[i + 1]) != 0)
+                ddz_rules_preset(&b->rules, "standard");
+        }
+    }
+    for (int i = 0; i < DDZ_MAX_SEATS; i++)
+        v->counts[i] = i < v->players ? b->rules.hand_size : 0;
+}
+
+static void on_option(bot *b, char **w, int n)
+{
+    char *eq = n >= 2 ? strchr(w[1], '=') : NULL;
+    if (!eq) {
+        diag("cannot read \"option %.80s\"", n >= 2 ? w[1] : "");
+        return;
+    }
+    *eq = 0;
+    char err[256];
+    /* preset= only names where the options started */
+    if (strcmp(w[1], "preset") != 0 && ddz_rules_set(&b->rules, w[1], eq + 1, err, sizeof err) != 0)
+        diag("option %.80s: %s", w[1], err);
+}
+
+static void observe(bot *b, const char *line)
+{
+    if (b->opt.observe)
+        b->opt.observe(&b->v, line, b->ctx);
 }
 
 int abot_run_fds(const char *name, int in_fd, int out_fd, abot_choose choose, void *ctx, const abot_options *opt)
 {
+    int rc = 0;
     bot *b = calloc(1, sizeof *b);
     if (!b)
-        return 1;
-    b->name = name;
+        return ARB_ENOMEM;
+    abot_view *v = &b->v;
+    set_name(b, name);
     b->choose = choose;
     b->ctx = ctx;
     if (opt)
         b->opt = *opt;
     b->in_fd = in_fd;
     b->out_fd = out_fd;
-    b->buf = malloc(ARB_MAX_REQUEST + 2);
+    b->buf = malloc(LINE_CAP + 1);
+    b->words = malloc(MAX_WORDS * sizeof *b->words);
     b->moves = malloc(ARB_MAX_MOVES * sizeof *b->moves);
-    /* Words of the longest request: every legal item plus the fixed part. */
-    char **w = malloc((ARB_MAX_MOVES + 64) * sizeof *w);
-    int rc = 0;
-    if (!b->buf || !b->moves || !w) {
-        rc = 1;
+    b->items = malloc(ARB_MAX_MOVES * sizeof *b->items);
+    if (!b->buf || !b->words || !b->moves || !b->items) {
+        rc = ARB_ENOMEM;
         goto out;
     }
     ddz_rules_preset(&b->rules, "standard");
-    b->v.rules = &b->rules;
-    b->v.players = 3;
-    b->v.landlord = -1;
-    b->v.to_beat_seat = -1;
-    for (char *line; (line = next_line(b)) != NULL; consume_line(b)) {
+    v->rules = &b->rules;
+    v->players = 3;
+    v->deal = -1;
+    v->seat = 0;
+    v->history = b->history;
+    reset_deal(b, -1, 0);
+    for (char *line; (line = next_line(b)) != NULL;) {
         if (b->opt.verbose)
             fprintf(stderr, "> %.200s\n", line);
-        int n = split(line, w, ARB_MAX_MOVES + 64);
+        /* the line as read, before splitting cuts it: for the observer
+         * and for diagnostics */
+        char shown[256];
+        snprintf(shown, sizeof shown, "%s", line);
+        int n = split(line, b->words, MAX_WORDS);
+        char **w = b->words;
         if (n == 0)
             continue;
         if (strcmp(w[0], "ask") == 0) {
             on_ask(b, w, n);
-        } else if (strcmp(w[0], "arbiter") == 0) {
-            char hello[128];
-            snprintf(hello, sizeof hello, "bot 1 %s%s", name, b->opt.ask_legal ? " legal" : "");
-            say(b, hello);
-        } else if (strcmp(w[0], "match") == 0) {
-            for (int i = 1; i + 1 < n; i += 2) {
-                if (strcmp(w[i], "players") == 0) b->v.players = atoi(w[i + 1]);
-                else if (strcmp(w[i], "deals") == 0) b->v.deals = atoi(w[i + 1]);
-                else if (strcmp(w[i], "seed") == 0) b->v.seed = strtoull(w[i + 1], NULL, 10);
-                else if (strcmp(w[i], "rules") == 0 && ddz_rules_preset(&b->rules, w[i + 1]) != 0)
-                    ddz_rules_preset(&b->rules, "standard");
-            }
-        } else if (strcmp(w[0], "option") == 0 && n >= 2) {
-            char *eq = strchr(w[1], '=');
-            char err[256];
-            if (eq) {
-                *eq = 0;
-                if (strcmp(w[1], "preset") != 0 && ddz_rules_set(&b->rules, w[1], eq + 1, err, sizeof err) != 0)
-                    fprintf(stderr, "arbiter_bot: option %s: %s\n", w[1], err);
-            }
-        } else if (strcmp(w[0], "end") == 0) {
-            break;
-        } else {
-            on_event(b, w, n);
+            continue;
         }
+        if (strcmp(w[0], "arbiter") == 0) {
+            if (n < 3 || strcmp(w[1], "1") != 0 || strcmp(w[2], "doudizhu") != 0)
+                diag("the referee speaks \"%.80s %.80s\"; answering for version 1 doudizhu", n > 1 ? w[1] : "",
+                     n > 2 ? w[2] : "");
+            char hello[ARB_MAX_BOT_NAME + 32];
+            snprintf(hello, sizeof hello, "bot 1 %s%s", b->name, b->opt.ask_legal ? " legal" : "");
+            say(b, hello);
+            continue;
+        }
+        if (strcmp(w[0], "match") == 0)
+            on_match(b, w, n);
+        else if (strcmp(w[0], "option") == 0)
+            on_option(b, w, n);
+        else if (!on_event(b, w, n)) {
+            char safe[128];
+            size_t k = 0;
+            for (; shown[k] && k < sizeof safe - 1; k++)     /* a terminal is not for control bytes */
+                safe[k] = shown[k] >= ' ' && shown[k] < 127 ? shown[k] : '?';
+            safe[k] = 0;
+            diag("cannot read the event \"%s\"; ignored", safe);
+        }
+        observe(b, shown);
+        if (v->over)
+            break;
     }
 out:
-    free(w);
+    free(b->results);
+    free(b->items);
     free(b->moves);
+    free(b->words);
     free(b->buf);
     free(b);
     return rc;
@@ -407,9 +831,24 @@ out:
 
 int abot_run(const char *name, abot_choose choose, void *ctx)
 {
-    abot_options opt = {.verbose = getenv("ARBITER_BOT_VERBOSE") != NULL};
+    const char *verbose = getenv("ARBITER_BOT_VERBOSE");
+    abot_options opt = {.verbose = verbose && *verbose && strcmp(verbose, "0") != 0};
     return abot_run_fds(name, 0, 1, choose, ctx, &opt);
 }
+
+const char *abot_name_arg(int argc, char **argv, const char *fallback)
+{
+    const char *name = fallback;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--name") == 0 && i + 1 < argc)
+            name = argv[++i];
+        else
+            diag("unknown argument \"%.80s\" (usage: %s [--name NAME])", argv[i], argv[0]);
+    }
+    return name;
+}
+
+/* ---- Helpers for strategies ---------------------------------------------- */
 
 bool abot_is_bomb(const ddz_move *m) { return m->kind == DDZ_BOMB || m->kind == DDZ_ROCKET; }
 
@@ -425,4 +864,20 @@ int abot_strength(ddz_cards h)
 bool abot_partner(const abot_view *v, int seat)
 {
     return seat == v->seat || (v->landlord >= 0 && seat != v->landlord && v->seat != v->landlord);
+}
+
+ddz_cards abot_outstanding(const abot_view *v)
+{
+    unsigned packs = v->rules ? v->rules->packs : 1;
+    ddz_cards out = 0;
+    for (int x = 0; x < DDZ_NRANKS; x++) {
+        unsigned have = x < DDZ_RB ? 4 * packs : packs, gone = ddz_count(v->hand, x);
+        /* own plays already left the hand */
+        for (int s = 0; s < DDZ_MAX_SEATS; s++)
+            if (s != v->seat)
+                gone += ddz_count(v->played[s], x);
+        if (have > gone)       /* lying input could make it negative */
+            out += (ddz_cards)(have - gone) << (4 * x);
+    }
+    return out;
 }

@@ -1,17 +1,44 @@
 /* hostile_bot.c — a bot that misbehaves on purpose, for the referee's
- * hostile-bot suite. It plays honestly (the first legal choice) except on
- * its Nth decision (counted from 1 over the match), where it does what MODE
- * says:
+ * hostile-bot suite. It plays honestly (a random legal choice from its
+ * match seed, like random_bot) except on its Nth decision (counted from 1
+ * over the match), where it does what MODE says:
  *
  *   hostile_bot MODE [N] [ARG]
  *
- *   sleep spin flood hugeline exit crash children forkbomb alloc bigfile
- *   network closeout garbage illegal othercards late stderr
- *   badhello silenthello exitnow (misbehave at the handshake)   honest
+ *   sleep        sleep forever
+ *   spin         burn CPU forever
+ *   flood        write to stdout forever, never a newline
+ *   hugeline     reply with one 1 MiB line, then play honestly
+ *   exit         exit(0) at once
+ *   crash        die of SIGSEGV
+ *   children     fork 3 children that sleep forever (one in a new session,
+ *                one in a new process group), then play honestly
+ *   forkbomb     fork without end (children fork too); never answer
+ *   alloc        allocate and touch memory without end; when malloc fails,
+ *                play honestly
+ *   bigfile      write big.bin in the working directory without end; when
+ *                a write fails, play honestly
+ *   network      try TCP to 127.0.0.1:PORT (ARG, else $HOSTILE_PORT, else 9)
+ *                and to 1.1.1.1:53, 1 s each; report on stderr as
+ *                "network: IP:PORT connected" or "network: IP:PORT refused:
+ *                ERRNO TEXT"; then play honestly
+ *   closeout     close stdout, then sleep forever
+ *   garbage      reply "hello there", then play honestly
+ *   illegal      reply with cards it does not hold (a rank absent from its
+ *                hand) or a bid above the highest, then play honestly
+ *   othercards   reply with a card another player holds (a rank it lacks
+ *                that is neither played nor in its hand), then honestly
+ *   late         sleep ARG ms (default 1500), then answer honestly
+ *   stderr       write 1 MiB to stderr, then answer honestly
+ *   badhello     answer the handshake with garbage (N is not used)
+ *   silenthello  never answer the handshake
+ *   exitnow      exit(3) before the handshake
+ *   honest       always play honestly
  *
- * `late` sleeps ARG ms (default 1500) before answering; `network` tries
- * 127.0.0.1:ARG (default 9) and 1.1.1.1:53 and reports on stderr. */
+ * illegal and othercards wait for a decision they can cheat at (a bid or a
+ * play for illegal, a play for othercards) when the Nth is not one. */
 #include "arbiter_bot.h"
+#include "arb_rng.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -22,25 +49,36 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
-static const char *mode = "honest";
-static int when = 1;
-static const char *arg;
-static int decisions;
+typedef struct hostile {
+    const char *mode;
+    int when;                  /* the decision to misbehave at, from 1 */
+    const char *arg;
+    int decisions;
+    bool done;
+    arb_rng rng;
+    bool seeded;
+} hostile;
 
-static void raw(const char *s)
+/* Write all of s on stdout, unbuffered: a reply must reach the referee now. */
+static void raw(const char *s, size_t n)
 {
-    size_t n = strlen(s);
     while (n > 0) {
         ssize_t w = write(1, s, n);
+        if (w < 0 && errno == EINTR)
+            continue;
         if (w <= 0)
             return;
         s += w;
         n -= (size_t)w;
     }
 }
+
+static void say(const char *s) { raw(s, strlen(s)); }
 
 static void forever(void)
 {
@@ -52,151 +90,261 @@ static void try_connect(const char *ip, int port)
 {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
     if (fd < 0) {
-        fprintf(stderr, "network: no socket: %s\n", strerror(errno));
+        fprintf(stderr, "network: %s:%d refused: no socket: %s\n", ip, port, strerror(errno));
         return;
     }
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     inet_pton(AF_INET, ip, &a.sin_addr);
     int rc = connect(fd, (struct sockaddr *)&a, sizeof a);
+    int err = rc == 0 ? 0 : errno;
     if (rc != 0 && errno == EINPROGRESS) {
         struct pollfd p = {fd, POLLOUT, 0};
-        int err = ETIMEDOUT;
         socklen_t len = sizeof err;
-        if (poll(&p, 1, 1000) == 1)
-            getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
-        rc = err ? -1 : 0;
-        errno = err;
+        err = ETIMEDOUT;
+        if (poll(&p, 1, 1000) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+            err = errno;
     }
-    fprintf(stderr, "network: %s:%d %s%s\n", ip, port, rc == 0 ? "connected" : "refused: ",
-            rc == 0 ? "" : strerror(errno));
+    if (err == 0)
+        fprintf(stderr, "network: %s:%d connected\n", ip, port);
+    else
+        fprintf(stderr, "network: %s:%d refused: %s\n", ip, port, strerror(err));
     close(fd);
 }
 
-/* A rank this bot does not hold: playing it is playing cards it has not got. */
-static int absent_rank(ddz_cards hand)
+/* The lowest rank this seat holds none of; with `unseen_only`, also one
+ * that has not been played, so another seat must hold it (or the kitty). */
+static int absent_rank(const abot_view *v, bool unseen_only)
 {
+    ddz_cards out = abot_outstanding(v);
     for (int x = 0; x < DDZ_NRANKS; x++)
-        if (ddz_count(hand, x) == 0)
+        if (ddz_count(v->hand, x) == 0 && (!unseen_only || ddz_count(out, x) > 0))
             return x;
-    return 0;
+    return -1;
 }
 
-static int misbehave(const abot_view *v, const abot_request *r)
+/* A fault the kernel raises: unlike raise(SIGSEGV), it also kills a bot
+ * that is pid 1 of its own pid namespace (the sandbox), where signals it
+ * sends itself with the default action are ignored. */
+static void crash(void)
 {
+    volatile char *page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (page != MAP_FAILED)
+        page[0] = 1;
+    raise(SIGSEGV);
+    abort();
+}
+
+static void spin(void)
+{
+    for (volatile unsigned long i = 0;; i++)
+        ;
+}
+
+static void flood(void)
+{
+    static char junk[1 << 12];
+    memset(junk, 'x', sizeof junk);
+    for (;;)
+        raw(junk, sizeof junk);
+}
+
+static void children(void)
+{
+    for (int i = 0; i < 3; i++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            if (i == 0)
+                setsid();
+            else if (i == 1)
+                setpgid(0, 0);
+            forever();
+        }
+    }
+}
+
+static void alloc_forever(void)
+{
+    const size_t chunk = 16u << 20;
+    for (;;) {
+        char *p = malloc(chunk);
+        if (!p)
+            return;            /* what is held stays held: play on with it */
+        memset(p, 1, chunk);
+    }
+}
+
+static void bigfile(void)
+{
+    signal(SIGXFSZ, SIG_IGN);    /* past RLIMIT_FSIZE: EFBIG instead of death */
+    static char block[1 << 16];
+    int fd = open("big.bin", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    while (fd >= 0 && write(fd, block, sizeof block) == (ssize_t)sizeof block)
+        ;
+    if (fd >= 0)
+        close(fd);
+}
+
+static void stderr_flood(void)
+{
+    static char noise[1 << 20];
+    memset(noise, 'e', sizeof noise);
+    noise[sizeof noise - 1] = '\n';
+    for (size_t off = 0; off < sizeof noise;) {
+        ssize_t w = write(2, noise + off, sizeof noise - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+}
+
+/* Misbehave on this decision. Returns the index to play honestly after
+ * it, ABOT_NO_REPLY when the misbehaviour was the reply, or -1 when this
+ * decision is not one the mode can misbehave at (try the next one). */
+static int misbehave(hostile *h, const abot_view *v, const abot_request *r, int honest)
+{
+    const char *mode = h->mode;
     char line[64];
-    if (strcmp(mode, "sleep") == 0) forever();
-    if (strcmp(mode, "spin") == 0) for (volatile unsigned long i = 0;; i++) ;
-    if (strcmp(mode, "flood") == 0) for (;;) raw("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+    if (strcmp(mode, "sleep") == 0)
+        forever();
+    if (strcmp(mode, "spin") == 0)
+        spin();
+    if (strcmp(mode, "flood") == 0)
+        flood();
     if (strcmp(mode, "hugeline") == 0) {
         static char big[1 << 20];
-        memset(big, 'x', sizeof big - 2);
-        big[sizeof big - 2] = '\n';
-        raw(big);
-        return ABOT_NO_REPLY;        /* the huge line was the reply */
+        memset(big, 'x', sizeof big - 1);
+        big[sizeof big - 1] = '\n';
+        raw(big, sizeof big);
+        return ABOT_NO_REPLY;    /* the huge line was the reply */
     }
-    if (strcmp(mode, "exit") == 0) exit(0);
-    if (strcmp(mode, "crash") == 0) {
-        volatile int *p = NULL;
-        *p = 1;                      /* a real fault: also fatal as pid 1 of a sandbox */
-    }
+    if (strcmp(mode, "exit") == 0)
+        exit(0);
+    if (strcmp(mode, "crash") == 0)
+        crash();
     if (strcmp(mode, "children") == 0) {
-        for (int i = 0; i < 3; i++)
-            if (fork() == 0) {
-                if (i == 0)
-                    setsid();
-                forever();
-            }
-        return 0;
+        children();
+        return honest;
     }
-    if (strcmp(mode, "forkbomb") == 0) for (;;) fork();
+    if (strcmp(mode, "forkbomb") == 0)
+        for (;;)
+            fork();
     if (strcmp(mode, "alloc") == 0) {
-        for (;;) {
-            char *p = malloc(16u << 20);
-            if (!p)
-                break;
-            memset(p, 1, 16u << 20);
-        }
-        return 0;
+        alloc_forever();
+        return honest;
     }
     if (strcmp(mode, "bigfile") == 0) {
-        signal(SIGXFSZ, SIG_IGN);    /* past RLIMIT_FSIZE: EFBIG instead of death */
-        static char block[1 << 16];
-        int fd = open("big.bin", O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        while (fd >= 0 && write(fd, block, sizeof block) == (ssize_t)sizeof block)
-            ;
-        if (fd >= 0)
-            close(fd);
-        return 0;
+        bigfile();
+        return honest;
     }
     if (strcmp(mode, "network") == 0) {
-        try_connect("127.0.0.1", arg ? atoi(arg) : 9);
+        const char *port = h->arg ? h->arg : getenv("HOSTILE_PORT");
+        try_connect("127.0.0.1", port ? atoi(port) : 9);
         try_connect("1.1.1.1", 53);
-        return 0;
+        return honest;
     }
     if (strcmp(mode, "closeout") == 0) {
         close(1);
         forever();
     }
     if (strcmp(mode, "garbage") == 0) {
-        raw("hello there\n");
+        say("hello there\n");
         return ABOT_NO_REPLY;
     }
-    if (strcmp(mode, "illegal") == 0 || strcmp(mode, "othercards") == 0) {
-        if (r->decision == ABOT_BID)
-            snprintf(line, sizeof line, "bid 9\n");
-        else if (r->decision == ABOT_PLAY)
-            snprintf(line, sizeof line, "play %c\n", ddz_rank_chars[absent_rank(v->hand)]);
-        else
-            return -1;               /* not a decision to cheat at: wait for one */
-        raw(line);
+    if (strcmp(mode, "illegal") == 0) {
+        int x = absent_rank(v, false);
+        if (r->decision == ABOT_BID) {
+            int over = v->rules->max_bid + 1;
+            snprintf(line, sizeof line, "bid %d\n", over > 9 ? 9 : over);
+        } else if (r->decision == ABOT_PLAY && x >= 0) {
+            snprintf(line, sizeof line, "play %c\n", ddz_rank_chars[x]);
+        } else {
+            return -1;
+        }
+        say(line);
+        return ABOT_NO_REPLY;
+    }
+    if (strcmp(mode, "othercards") == 0) {
+        int x = absent_rank(v, true);
+        if (r->decision != ABOT_PLAY || x < 0)
+            return -1;
+        snprintf(line, sizeof line, "play %c\n", ddz_rank_chars[x]);
+        say(line);
         return ABOT_NO_REPLY;
     }
     if (strcmp(mode, "late") == 0) {
-        usleep((useconds_t)(arg ? atoi(arg) : 1500) * 1000u);
-        return 0;
+        long ms = h->arg ? atol(h->arg) : 1500;
+        struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+        while (nanosleep(&t, &t) != 0 && errno == EINTR)
+            ;
+        return honest;
     }
     if (strcmp(mode, "stderr") == 0) {
-        static char noise[1 << 20];
-        memset(noise, 'e', sizeof noise);
-        for (size_t off = 0; off < sizeof noise;) {
-            ssize_t w = write(2, noise + off, sizeof noise - off);
-            if (w <= 0)
-                break;
-            off += (size_t)w;
-        }
-        return 0;
+        stderr_flood();
+        return honest;
     }
-    return 0;
+    return honest;
 }
 
 static int choose(const abot_view *v, const abot_request *r, void *ctx)
 {
-    (void)ctx;
-    static bool done;
-    if (!done && ++decisions >= when) {
-        int i = misbehave(v, r);
+    hostile *h = ctx;
+    if (!h->seeded) {
+        arb_rng_seed(&h->rng, v->seed);
+        h->seeded = true;
+    }
+    int n = r->decision == ABOT_PLAY ? r->nmoves : r->nvalues;
+    int honest = (int)arb_rng_below(&h->rng, (uint64_t)n);
+    if (!h->done && ++h->decisions >= h->when) {
+        int i = misbehave(h, v, r, honest);
         if (i != -1) {
-            done = true;
+            h->done = true;
             return i;
         }
     }
-    return 0;
+    return honest;
+}
+
+/* Read the referee until it hangs up, answering nothing more. */
+static void drain(void)
+{
+    char buf[4096];
+    for (;;) {
+        ssize_t n = read(0, buf, sizeof buf);
+        if (n == 0 || (n < 0 && errno != EINTR))
+            return;
+    }
 }
 
 int main(int argc, char **argv)
 {
-    if (argc > 1) mode = argv[1];
-    if (argc > 2) when = atoi(argv[2]);
-    if (argc > 3) arg = argv[3];
-    if (strcmp(mode, "silenthello") == 0)
+    hostile h = {.mode = argc > 1 ? argv[1] : "honest", .when = argc > 2 ? atoi(argv[2]) : 1,
+                 .arg = argc > 3 ? argv[3] : NULL};
+    static const char *const modes[] = {
+        "sleep", "spin", "flood", "hugeline", "exit", "crash", "children", "forkbomb", "alloc", "bigfile",
+        "network", "closeout", "garbage", "illegal", "othercards", "late", "stderr", "badhello",
+        "silenthello", "exitnow", "honest",
+    };
+    bool known = false;
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+        known |= strcmp(h.mode, modes[i]) == 0;
+    if (!known) {
+        fprintf(stderr, "usage: hostile_bot MODE [N] [ARG]; unknown mode \"%s\"\n", h.mode);
+        return 2;
+    }
+    if (h.when < 1)
+        h.when = 1;
+    if (strcmp(h.mode, "silenthello") == 0)
         forever();
-    if (strcmp(mode, "exitnow") == 0)
+    if (strcmp(h.mode, "exitnow") == 0)
         return 3;
-    if (strcmp(mode, "badhello") == 0) {
+    if (strcmp(h.mode, "badhello") == 0) {
         char buf[256];
         if (read(0, buf, sizeof buf) > 0)
-            raw("hello referee, I am a bot\n");
-        forever();
+            say("hello referee, I am a bot\n");
+        drain();
+        return 0;
     }
-    return abot_run("hostile", choose, NULL);
+    return abot_run("hostile", choose, &h) == 0 ? 0 : 1;
 }

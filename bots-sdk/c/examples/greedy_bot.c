@@ -4,15 +4,18 @@
  * close to going out. Uses only what its seat has seen. */
 #include "arbiter_bot.h"
 
-#include <string.h>
-
 static int choose_value(const abot_view *v, const abot_request *r)
 {
     int st = abot_strength(v->hand);
-    int want = r->decision == ABOT_BID ? (st >= 7 ? 3 : st >= 5 ? 2 : st >= 3 ? 1 : 0)
-             : r->decision == ABOT_DOUBLE ? (st >= 8)
-             : r->decision == ABOT_SHOW ? 0
-             : (st >= 5);
+    int want;
+    switch (r->decision) {
+    case ABOT_BID: want = st >= 7 ? 3 : st >= 5 ? 2 : st >= 3 ? 1 : 0; break;
+    case ABOT_DOUBLE: want = st >= 8; break;
+    case ABOT_SHOW: want = 0; break;      /* showing only raises what a loss costs */
+    case ABOT_CLAIM: want = 1; break;     /* four jokers win the deal outright */
+    default: want = st >= 5; break;       /* call, rob */
+    }
+    /* the highest legal value not above what the hand is worth */
     int best = 0;
     for (int i = 0; i < r->nvalues; i++)
         if (r->values[i] <= want && r->values[i] > r->values[best])
@@ -22,7 +25,7 @@ static int choose_value(const abot_view *v, const abot_request *r)
 
 static int fewest_opponent_cards(const abot_view *v)
 {
-    int least = 99;
+    int least = DDZ_MAX_CARDS;
     for (int s = 0; s < v->players; s++)
         if (!abot_partner(v, s) && v->counts[s] < least)
             least = v->counts[s];
@@ -37,9 +40,10 @@ static int choose(const abot_view *v, const abot_request *r, void *ctx)
     const ddz_move *m = r->moves;
     int n = r->nmoves;
     if (!v->to_beat) {
+        /* lead: most cards first, then the lowest rank; bombs last */
         int best = -1;
         for (int i = 0; i < n; i++) {
-            if (abot_is_bomb(&m[i]) && n > 1)
+            if (abot_is_bomb(&m[i]))
                 continue;
             if (best < 0 || m[i].ncards > m[best].ncards
                 || (m[i].ncards == m[best].ncards && m[i].rank < m[best].rank))
@@ -56,6 +60,8 @@ static int choose(const abot_view *v, const abot_request *r, void *ctx)
         bool bomb = abot_is_bomb(&m[i]);
         if (bomb && !bombs_ok)
             continue;
+        /* a plain play before any bomb; among equals the lowest rank (a
+         * bomb's rank is its power, so the weakest bomb too) */
         bool best_bomb = best >= 0 && abot_is_bomb(&m[best]);
         if (best < 0 || (best_bomb && !bomb) || (best_bomb == bomb && m[i].rank < m[best].rank))
             best = i;
@@ -65,6 +71,5 @@ static int choose(const abot_view *v, const abot_request *r, void *ctx)
 
 int main(int argc, char **argv)
 {
-    const char *name = argc > 2 && strcmp(argv[1], "--name") == 0 ? argv[2] : "greedy";
-    return abot_run(name, choose, NULL);
+    return abot_run(abot_name_arg(argc, argv, "greedy"), choose, NULL) == 0 ? 0 : 1;
 }

@@ -3,8 +3,6 @@
 #include "arbiter_bot.h"
 #include "arb_rng.h"
 
-#include <string.h>
-
 typedef struct state {
     arb_rng rng;
     uint64_t seeded_with;
@@ -14,6 +12,7 @@ typedef struct state {
 static int choose(const abot_view *v, const abot_request *r, void *ctx)
 {
     state *st = ctx;
+    /* the seed arrives with `match`, after the bot started */
     if (!st->seeded || st->seeded_with != v->seed) {
         arb_rng_seed(&st->rng, v->seed);
         st->seeded_with = v->seed;
@@ -26,6 +25,5 @@ static int choose(const abot_view *v, const abot_request *r, void *ctx)
 int main(int argc, char **argv)
 {
     state st = {0};
-    const char *name = argc > 2 && strcmp(argv[1], "--name") == 0 ? argv[2] : "random";
-    return abot_run(name, choose, &st);
+    return abot_run(abot_name_arg(argc, argv, "random"), choose, &st) == 0 ? 0 : 1;
 }
