@@ -16,6 +16,8 @@ int cmd_status(int argc, char **argv);
 int cmd_standings(int argc, char **argv);
 /* `arbiter bench referee` (cmd_bench_referee.c). */
 int bench_referee(int argc, char **argv);
+/* `arbiter bench tournament` (cmd_bench_tournament.c). */
+int bench_tournament(int argc, char **argv);
 
 /* Shared option handling: --rules PRESET and --set k=v,... into *r. On error
  * prints "arbiter: ..." to stderr and returns nonzero. */

@@ -307,56 +307,72 @@ static bool valid_name(const char *s)
 
 static void penalise(run *r, int seat, int bot, match_reason why, const char *consequence, const char *detail);
 
-/* Start a bot and shake hands. A bot that fails forfeits the match. */
-static void hello(run *r, int bot)
+/* Start a bot and send it the first line; its answer is read by
+ * hello_finish once every bot has been started, so that the bots boot
+ * side by side. Returns false when it could not be started. */
+static bool hello_start(run *r, int bot)
 {
     match_bot_stats *st = &r->res->bots[bot];
     bot_rt *b = &r->bot[bot];
     b->bank_ns = r->cfg->bank_ms * 1000000;
-    char hello_line[64], detail[ARB_MAX_LINE + 64] = "";
     int rc = r->drv->start(r->drv->ctx, bot, &r->cfg->bots[bot], st->sandbox, sizeof st->sandbox);
     if (rc) {
+        char detail[128];
         snprintf(detail, sizeof detail, "could not start: %s", arb_strerror(rc));
         b->gone = true;
         b->gone_reason = MATCH_R_EXITED;
-    } else {
-        snprintf(hello_line, sizeof hello_line, "arbiter 1 %s", r->g->name);
-        if (sunk(r, tr_ask(r->sink, now_t(r), bot, 0, 0, hello_line, -1)))
-            return;
-        ask(r, bot, hello_line, (uint64_t)r->cfg->startup_ms * 1000000, &r->reply);
-        if (r->rc)
-            return;
-        char word[8] = "", name[ARB_MAX_BOT_NAME + 2] = "", flag[16] = "", extra[2] = "";
-        int version = -1;
-        int n = r->reply.kind == MD_LINE
-                    ? sscanf(r->reply.line, "%7s %d %33s %15s %1s", word, &version, name, flag, extra) : 0;
-        if (r->reply.kind == MD_LINE && n >= 3 && strcmp(word, "bot") == 0 && version == 1 && valid_name(name)
-            && (n == 3 || (n == 4 && strcmp(flag, "legal") == 0))) {
-            snprintf(st->hello, sizeof st->hello, "%s", name);
-            b->legal_lists = n == 4;
-            tellf(r, bot, "match players %d deals %u rules %s seed %" PRIu64, r->cfg->nbots,
-                  match_games(r->cfg), r->cfg->preset, arb_seed_childn(r->cfg->seed, "bot", (uint64_t)bot));
-            char *save = NULL, opts[MATCH_MAX_OPTIONS];
-            snprintf(opts, sizeof opts, "%s", r->options);
-            for (char *tok = strtok_r(opts, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save))
-                tellf(r, bot, "option %s", tok);
-            tellf(r, bot, "clock move %" PRId64 " deal %" PRId64 " bank %" PRId64, r->cfg->move_ms,
-                  r->cfg->deal_ms, r->cfg->bank_ms);
-            tell(r, bot, "ready");
-            return;
-        }
-        if (r->reply.kind == MD_LINE && strcmp(word, "bot") == 0 && version != 1)
-            tell(r, bot, "error unsupported-version 1");
-        if (r->reply.kind == MD_LINE)
-            snprintf(detail, sizeof detail, "expected \"bot 1 NAME [legal]\", got \"%.200s\"", r->reply.line);
-        else
-            snprintf(detail, sizeof detail, "no handshake (%s)",
-                     r->reply.kind == MD_TIMEOUT ? "timeout" : r->reply.kind == MD_TOO_LONG ? "line too long"
-                     : r->reply.kind == MD_CRASHED ? "crashed" : "exited");
-        if (r->reply.kind >= MD_CLOSED) {
-            b->gone = true;
-            b->gone_reason = r->reply.kind == MD_CRASHED ? MATCH_R_CRASHED : MATCH_R_EXITED;
-        }
+        penalise(r, -1, bot, MATCH_R_HANDSHAKE, "forfeit-match", detail);
+        b->forfeited = true;
+        return false;
+    }
+    char hello_line[64];
+    snprintf(hello_line, sizeof hello_line, "arbiter 1 %s", r->g->name);
+    if (sunk(r, tr_ask(r->sink, now_t(r), bot, 0, 0, hello_line, -1)))
+        return false;
+    r->drv->send(r->drv->ctx, bot, hello_line);
+    return true;
+}
+
+/* Read a started bot's handshake and send the match settings; a bot that
+ * does not shake hands forfeits the match. */
+static void hello_finish(run *r, int bot)
+{
+    match_bot_stats *st = &r->res->bots[bot];
+    bot_rt *b = &r->bot[bot];
+    char detail[ARB_MAX_LINE + 64] = "";
+    ask(r, bot, NULL, (uint64_t)r->cfg->startup_ms * 1000000, &r->reply);
+    if (r->rc)
+        return;
+    char word[8] = "", name[ARB_MAX_BOT_NAME + 2] = "", flag[16] = "", extra[2] = "";
+    int version = -1;
+    int n = r->reply.kind == MD_LINE
+                ? sscanf(r->reply.line, "%7s %d %33s %15s %1s", word, &version, name, flag, extra) : 0;
+    if (r->reply.kind == MD_LINE && n >= 3 && strcmp(word, "bot") == 0 && version == 1 && valid_name(name)
+        && (n == 3 || (n == 4 && strcmp(flag, "legal") == 0))) {
+        snprintf(st->hello, sizeof st->hello, "%s", name);
+        b->legal_lists = n == 4;
+        tellf(r, bot, "match players %d deals %u rules %s seed %" PRIu64, r->cfg->nbots,
+              match_games(r->cfg), r->cfg->preset, arb_seed_childn(r->cfg->seed, "bot", (uint64_t)bot));
+        char *save = NULL, opts[MATCH_MAX_OPTIONS];
+        snprintf(opts, sizeof opts, "%s", r->options);
+        for (char *tok = strtok_r(opts, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save))
+            tellf(r, bot, "option %s", tok);
+        tellf(r, bot, "clock move %" PRId64 " deal %" PRId64 " bank %" PRId64, r->cfg->move_ms,
+              r->cfg->deal_ms, r->cfg->bank_ms);
+        tell(r, bot, "ready");
+        return;
+    }
+    if (r->reply.kind == MD_LINE && strcmp(word, "bot") == 0 && version != 1)
+        tell(r, bot, "error unsupported-version 1");
+    if (r->reply.kind == MD_LINE)
+        snprintf(detail, sizeof detail, "expected \"bot 1 NAME [legal]\", got \"%.200s\"", r->reply.line);
+    else
+        snprintf(detail, sizeof detail, "no handshake (%s)",
+                 r->reply.kind == MD_TIMEOUT ? "timeout" : r->reply.kind == MD_TOO_LONG ? "line too long"
+                 : r->reply.kind == MD_CRASHED ? "crashed" : "exited");
+    if (r->reply.kind >= MD_CLOSED) {
+        b->gone = true;
+        b->gone_reason = r->reply.kind == MD_CRASHED ? MATCH_R_CRASHED : MATCH_R_EXITED;
     }
     penalise(r, -1, bot, MATCH_R_HANDSHAKE, "forfeit-match", detail);
     b->forfeited = true;
@@ -680,8 +696,12 @@ int match_run(const match_config *cfg, const match_driver *drv, tr_sink *sink,
     }
     if (sunk(&r, tr_header(sink, cfg, r.options)) || sunk(&r, tr_info(sink, ARB_ENGINE_VERSION)))
         goto out;
+    bool started[ARB_MAX_SEATS] = {false};
     for (int b = 0; b < cfg->nbots && !r.rc; b++)
-        hello(&r, b);
+        started[b] = hello_start(&r, b);
+    for (int b = 0; b < cfg->nbots && !r.rc; b++)
+        if (started[b])
+            hello_finish(&r, b);
     for (uint32_t gi = 0; gi < games && !r.rc; gi++) {
         play_game(&r, gi);
         res->ndeals = gi + 1;

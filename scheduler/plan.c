@@ -301,68 +301,87 @@ static void groups_of(const tn_config *cfg, int *group)
     }
 }
 
-/* Swiss: from the top of the standings down, each table takes the highest
- * unplaced entrant and the next ones it has met least; the n mod k lowest
- * who have not had a bye sit out. `met` from the record. */
-static int swiss_round(const tn_config *cfg, store *s, int64_t tid, int k, int round, st_table *out, int cap)
+/* Who has met whom, sparse: a sorted list of pairs (lo << 32 | hi), one
+ * entry per meeting. A dense n x n matrix would be 200 MB at 10,000
+ * entrants; this is a few hundred KB for a few rounds. */
+typedef struct met_set {
+    uint64_t *pair;
+    size_t n, cap;
+} met_set;
+
+static int met_add(met_set *m, int a, int b)
 {
-    int n = cfg->nentrants;
-    int *order = calloc((size_t)n, sizeof *order);
-    uint16_t *met = calloc((size_t)n * (size_t)n, sizeof *met);
-    int *played = calloc((size_t)n, sizeof *played);
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 1024;
+        uint64_t *p = realloc(m->pair, cap * sizeof *p);
+        if (!p)
+            return ARB_ENOMEM;
+        m->pair = p;
+        m->cap = cap;
+    }
+    uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
+    m->pair[m->n++] = (uint64_t)lo << 32 | hi;
+    return 0;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* How often a and b met (the list sorted). */
+static int met_count(const met_set *m, int a, int b)
+{
+    uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
+    uint64_t key = (uint64_t)lo << 32 | hi;
+    size_t l = 0, r = m->n;
+    while (l < r) {
+        size_t mid = (l + r) / 2;
+        if (m->pair[mid] < key)
+            l = mid + 1;
+        else
+            r = mid;
+    }
+    int c = 0;
+    while (l < m->n && m->pair[l] == key) {
+        c++;
+        l++;
+    }
+    return c;
+}
+
+/* Swiss pairing (pure): `order` is the standings, best first; `played` the
+ * matches each entrant has played; `met` who met whom (sorted). From the
+ * top down, each table takes the highest entrant not yet placed and the
+ * next ones it has met least (fewest repeat meetings, then the closest in
+ * the standings). The n mod k lowest-placed entrants who have played most
+ * (have not sat out) sit out. Returns the number of tables. */
+static int swiss_pair(int n, int k, const int *order, const int *played, int round, const met_set *met,
+                      st_table *out, int cap)
+{
     bool *placed = calloc((size_t)n, sizeof *placed);
-    int rc = 0;
-    if (!order || !met || !played || !placed) {
-        rc = ARB_ENOMEM;
-        goto out;
-    }
-    if (round == 1) {
-        seed_order(cfg, order);
-    } else {
-        if (standings_order(s, tid, n, order, NULL, NULL) != n) {
-            rc = ARB_EIO;
-            goto out;
-        }
-        /* who shared a table so far */
-        for (int r = 1; r < round; r++) {
-            st_table *res = calloc((size_t)(n / k + 1), sizeof *res);
-            if (!res || store_round_results(s, tid, r, res, n / k + 1) != 0) {
-                free(res);
-                rc = ARB_EIO;
-                goto out;
-            }
-            for (int t = 0; t <= n / k; t++)
-                for (int a = 0; a < res[t].nslots; a++) {
-                    played[res[t].entrant[a]]++;
-                    for (int b = 0; b < res[t].nslots; b++)
-                        if (a != b)
-                            met[res[t].entrant[a] * n + res[t].entrant[b]]++;
-                }
-            free(res);
-        }
-    }
-    /* byes: the lowest-placed among those who have played the most */
+    if (!placed)
+        return ARB_ENOMEM;
     int byes = n % k;
-    for (int i = n - 1; i >= 0 && byes > 0; i--) {
-        int e = order[i];
-        if (played[e] == round - 1) {
-            placed[e] = true;
+    for (int i = n - 1; i >= 0 && byes > 0; i--)
+        if (played[order[i]] == round - 1) {
+            placed[order[i]] = true;
             byes--;
         }
-    }
     for (int i = n - 1; i >= 0 && byes > 0; i--)
         if (!placed[order[i]]) {
             placed[order[i]] = true;
             byes--;
         }
-    int nt = 0;
-    for (int i = 0; i < n; i++) {
+    int nt = 0, rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
         int top = order[i];
         if (placed[top])
             continue;
         if (nt >= cap) {
             rc = ARB_ENOSPC;
-            goto out;
+            break;
         }
         st_table *t = &out[nt++];
         t->nslots = 0;
@@ -376,8 +395,7 @@ static int swiss_round(const tn_config *cfg, store *s, int64_t tid, int k, int r
                     continue;
                 int cost = 0;
                 for (int a = 0; a < t->nslots; a++)
-                    cost += met[t->entrant[a] * n + e];
-                /* fewest repeat meetings, then the closest in the standings */
+                    cost += met_count(met, t->entrant[a], e);
                 if (cost < best_cost) {
                     best = e;
                     best_cost = cost;
@@ -391,12 +409,94 @@ static int swiss_round(const tn_config *cfg, store *s, int64_t tid, int k, int r
             placed[best] = true;
         }
     }
-    rc = nt;
+    free(placed);
+    return rc ? rc : nt;
+}
+
+static int swiss_round(const tn_config *cfg, store *s, int64_t tid, int k, int round, st_table *out, int cap)
+{
+    int n = cfg->nentrants, rc = 0;
+    int *order = calloc((size_t)n, sizeof *order);
+    int *played = calloc((size_t)n, sizeof *played);
+    met_set met = {0};
+    if (!order || !played) {
+        rc = ARB_ENOMEM;
+        goto out;
+    }
+    if (round == 1) {
+        seed_order(cfg, order);
+    } else if (standings_order(s, tid, n, order, NULL, NULL) != n) {
+        rc = ARB_EIO;
+        goto out;
+    }
+    for (int r = 1; r < round; r++) {
+        int nt = n / k + 1;
+        st_table *res = calloc((size_t)nt, sizeof *res);
+        if (!res || store_round_results(s, tid, r, res, nt) != 0) {
+            free(res);
+            rc = ARB_EIO;
+            goto out;
+        }
+        for (int t = 0; t < nt; t++)
+            for (int a = 0; a < res[t].nslots; a++) {
+                played[res[t].entrant[a]]++;
+                for (int b = a + 1; b < res[t].nslots; b++)
+                    met_add(&met, res[t].entrant[a], res[t].entrant[b]);
+            }
+        free(res);
+    }
+    qsort(met.pair, met.n, sizeof *met.pair, cmp_u64);
+    rc = swiss_pair(n, k, order, played, round, &met, out, cap);
 out:
     free(order);
-    free(met);
     free(played);
-    free(placed);
+    free(met.pair);
+    return rc;
+}
+
+int plan_bench_swiss(int n, int k, int rounds_before, uint64_t seed, int *ntables)
+{
+    arb_rng rng;
+    arb_rng_seed(&rng, seed);
+    int *order = calloc((size_t)n, sizeof *order), *played = calloc((size_t)n, sizeof *played);
+    st_table *t = calloc((size_t)(n / k + 1), sizeof *t);
+    met_set met = {0};
+    int rc = ARB_ENOMEM;
+    if (!order || !played || !t)
+        goto out;
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    /* earlier rounds: random tables, every entrant once a round */
+    for (int r = 0; r < rounds_before; r++) {
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)arb_rng_below(&rng, (uint64_t)i + 1), x = order[i];
+            order[i] = order[j];
+            order[j] = x;
+        }
+        for (int i = 0; i + k <= n; i += k)
+            for (int a = 0; a < k; a++) {
+                played[order[i + a]]++;
+                for (int b = a + 1; b < k; b++)
+                    met_add(&met, order[i + a], order[i + b]);
+            }
+    }
+    qsort(met.pair, met.n, sizeof *met.pair, cmp_u64);
+    /* standings: a random order stands for the scores */
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)arb_rng_below(&rng, (uint64_t)i + 1), x = order[i];
+        order[i] = order[j];
+        order[j] = x;
+    }
+    rc = swiss_pair(n, k, order, played, rounds_before + 1, &met, t, n / k + 1);
+    if (rc >= 0) {
+        *ntables = rc;
+        rc = 0;
+    }
+out:
+    free(order);
+    free(played);
+    free(t);
+    free(met.pair);
     return rc;
 }
 

@@ -16,4 +16,8 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_ta
  * other formats). */
 size_t plan_draw(const tn_config *cfg, store *s, int64_t tid, char *buf, size_t len);
 
+/* Benchmark: pair one Swiss round of n entrants (tables of k) after
+ * `rounds_before` random rounds; *ntables made. */
+int plan_bench_swiss(int n, int k, int rounds_before, uint64_t seed, int *ntables);
+
 #endif
