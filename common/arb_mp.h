@@ -61,8 +61,8 @@ int arb_mp_nil(arb_mp *r);
 int arb_mp_str(arb_mp *r, const char **s, uint32_t *len);
 int arb_mp_bin(arb_mp *r, const uint8_t **b, uint32_t *len);
 /* A str copied NUL-terminated into buf[cap]: ARB_ETOOBIG (not sticky,
- * nothing consumed, buf emptied when cap > 0) when it does not fit,
- * ARB_ECORRUPT for an embedded NUL. */
+ * nothing consumed) when it does not fit, ARB_ECORRUPT for an embedded NUL.
+ * On any failure buf holds "" (when cap > 0). */
 int arb_mp_str_copy(arb_mp *r, char *buf, size_t cap);
 /* Skip one whole object of any type, containers with everything inside
  * them. Iterative; a container nested inside ARB_MP_MAX_DEPTH others is
