@@ -744,6 +744,23 @@ static void on_option(bot *b, char **w, int n)
         diag("option %.80s: %s", w[1], err);
 }
 
+/* clock move MS deal MS bank MS */
+static void on_clock(bot *b, char **w, int n)
+{
+    abot_view *v = &b->v;
+    for (int i = 1; i + 1 < n; i += 2) {
+        long long x;
+        if (!to_ll(w[i + 1], -1, INT64_MAX / 4, &x))
+            diag("cannot read the clock's %.20s \"%.40s\"", w[i], w[i + 1]);
+        else if (strcmp(w[i], "move") == 0)
+            v->clock_move_ms = x;
+        else if (strcmp(w[i], "deal") == 0)
+            v->clock_deal_ms = x;
+        else if (strcmp(w[i], "bank") == 0)
+            v->clock_bank_ms = x;
+    }
+}
+
 static void observe(bot *b, const char *line)
 {
     if (b->opt.observe)
@@ -777,6 +794,7 @@ int abot_run_fds(const char *name, int in_fd, int out_fd, abot_choose choose, vo
     v->players = 3;
     v->deal = -1;
     v->seat = 0;
+    v->clock_move_ms = v->clock_deal_ms = v->clock_bank_ms = -1;
     v->history = b->history;
     reset_deal(b, -1, 0);
     for (char *line; (line = next_line(b)) != NULL;) {
@@ -807,6 +825,8 @@ int abot_run_fds(const char *name, int in_fd, int out_fd, abot_choose choose, vo
             on_match(b, w, n);
         else if (strcmp(w[0], "option") == 0)
             on_option(b, w, n);
+        else if (strcmp(w[0], "clock") == 0)
+            on_clock(b, w, n);
         else if (!on_event(b, w, n)) {
             char safe[128];
             size_t k = 0;

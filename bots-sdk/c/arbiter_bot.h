@@ -53,6 +53,9 @@ typedef struct abot_view {
     int        deals;           /* deals this bot plays in the match */
     const ddz_rules *rules;     /* the match's rules, every option applied */
     uint64_t   seed;            /* this bot's own seed for the match (`match ... seed`) */
+    int64_t    clock_move_ms;   /* the match's clock (`clock`): free time per decision, */
+    int64_t    clock_deal_ms;   /* per deal (-1 none), */
+    int64_t    clock_bank_ms;   /* and the bank at the start; each request says what is left */
 
     /* The auction. */
     int        first;           /* seat that speaks first, -1 unknown */

@@ -314,6 +314,7 @@ static void test_values(void)
     CHECK(h->s.r.nvalues == 3 && h->s.values[0] == 0 && h->s.values[1] == 2 && h->s.values[2] == 3);
     CHECK(h->s.r.move_ms == 1000 && h->s.r.deal_ms == -1 && h->s.r.bank_ms == 30000);
     CHECK(h->s.v.seed == 9263014581240741963ULL);
+    CHECK(h->s.v.clock_move_ms == 1000 && h->s.v.clock_deal_ms == -1 && h->s.v.clock_bank_ms == 30000);
     CHECK(h->s.v.seat == 1 && h->s.v.deal == 0 && h->s.v.deals == 2 && h->s.v.players == 3);
     CHECK(h->s.v.first == 0 && h->s.v.bids[0] == 1 && h->s.v.bids[1] == -1);
     CHECK(h->s.v.rules->kicker_bomb == false);
