@@ -351,6 +351,16 @@ static int met_count(const met_set *m, int a, int b)
     return c;
 }
 
+/* Repeat meetings inside one table. */
+static int table_cost(const st_table *t, const met_set *met)
+{
+    int c = 0;
+    for (int a = 0; a < t->nslots; a++)
+        for (int b = a + 1; b < t->nslots; b++)
+            c += met_count(met, t->entrant[a], t->entrant[b]);
+    return c;
+}
+
 /* Swiss pairing (pure): `order` is the standings, best first; `played` the
  * matches each entrant has played; `met` who met whom (sorted). From the
  * top down, each table takes the highest entrant not yet placed and the
@@ -410,7 +420,41 @@ static int swiss_pair(int n, int k, const int *order, const int *played, int rou
         }
     }
     free(placed);
-    return rc ? rc : nt;
+    if (rc)
+        return rc;
+    /* Repair: the greedy pass can strand the last entrants with old
+     * table-mates. Swap an entrant of a table with a repeat meeting for one
+     * at another table whenever that lowers the repeats of the two. */
+    for (int pass = 0; pass < 4; pass++) {
+        bool improved = false;
+        for (int i = 0; i < nt; i++) {
+            if (table_cost(&out[i], met) == 0)
+                continue;
+            for (int x = 0; x < out[i].nslots && table_cost(&out[i], met) > 0; x++)
+                for (int j = nt - 1; j >= 0; j--) {
+                    if (j == i)
+                        continue;
+                    int before = table_cost(&out[i], met) + table_cost(&out[j], met), done = 0;
+                    for (int y = 0; y < out[j].nslots; y++) {
+                        int e = out[i].entrant[x];
+                        out[i].entrant[x] = out[j].entrant[y];
+                        out[j].entrant[y] = e;
+                        if (table_cost(&out[i], met) + table_cost(&out[j], met) < before) {
+                            improved = true;
+                            done = 1;
+                            break;
+                        }
+                        out[j].entrant[y] = out[i].entrant[x];
+                        out[i].entrant[x] = e;
+                    }
+                    if (done)
+                        break;
+                }
+        }
+        if (!improved)
+            break;
+    }
+    return nt;
 }
 
 static int swiss_round(const tn_config *cfg, store *s, int64_t tid, int k, int round, st_table *out, int cap)

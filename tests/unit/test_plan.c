@@ -1,0 +1,234 @@
+/* test_plan.c — the formats' pure logic on its own (no database): round
+ * robin and gauntlet tables, seat balance, knockout rounds for every field
+ * size, Swiss pairing. The file includes plan.c to reach its static
+ * functions; the database-backed parts are covered end to end by
+ * tests/integration/test_tournament.sh. */
+#include "../../scheduler/plan.c"
+#include "test_util.h"
+
+static uint64_t binom(int n, int k)
+{
+    uint64_t r = 1;
+    for (int i = 1; i <= k; i++)
+        r = r * (uint64_t)(n - k + i) / (uint64_t)i;
+    return r;
+}
+
+static tn_config make_cfg(int n, uint64_t seed)
+{
+    static tn_entrant e[64];
+    tn_config c;
+    memset(&c, 0, sizeof c);
+    c.game = &arb_game_doudizhu;
+    snprintf(c.rules, sizeof c.rules, "standard");
+    c.cycles = 1;
+    c.advance = 1;
+    c.seed = seed;
+    c.nentrants = n;
+    c.entrants = e;
+    for (int i = 0; i < n; i++) {
+        memset(&e[i], 0, sizeof e[i]);
+        snprintf(e[i].name, sizeof e[i].name, "e%d", i);
+    }
+    return c;
+}
+
+/* Round robin: every k-subset exactly `cycles` times; gauntlet: the hero
+ * with every (k-1)-subset of the others. */
+static void test_round_robin(void)
+{
+    static st_table t[20000];
+    for (int n = 3; n <= 14; n++)
+        for (uint32_t cycles = 1; cycles <= 2; cycles++) {
+            tn_config c = make_cfg(n, 5);
+            c.cycles = cycles;
+            int nt = all_tables(&c, 3, -1, t, 20000);
+            CHECKF((uint64_t)nt == cycles * binom(n, 3), "n=%d cycles=%u: %d tables", n, cycles, nt);
+            /* each triple as often as cycles: count by a canonical key */
+            static uint32_t seen[16 * 16 * 16];
+            memset(seen, 0, sizeof seen);
+            bool distinct_seats = true;
+            for (int i = 0; i < nt; i++) {
+                int a = t[i].entrant[0], b = t[i].entrant[1], d = t[i].entrant[2], x;
+                distinct_seats &= a != b && b != d && a != d;
+                if (a > b) { x = a; a = b; b = x; }
+                if (b > d) { x = b; b = d; d = x; }
+                if (a > b) { x = a; a = b; b = x; }
+                seen[(a * 16 + b) * 16 + d]++;
+            }
+            bool exact = true;
+            for (int a = 0; a < n; a++)
+                for (int b = a + 1; b < n; b++)
+                    for (int d = b + 1; d < n; d++)
+                        exact &= seen[(a * 16 + b) * 16 + d] == cycles;
+            CHECKF(exact && distinct_seats, "n=%d: every triple %u times", n, cycles);
+            /* seats balanced */
+            balance(t, nt, n, 3);
+            int spread = 0;
+            for (int e = 0; e < n; e++) {
+                int cnt[3] = {0, 0, 0};
+                for (int i = 0; i < nt; i++)
+                    for (int s = 0; s < 3; s++)
+                        cnt[s] += t[i].entrant[s] == e;
+                int hi = cnt[0] > cnt[1] ? cnt[0] : cnt[1], lo = cnt[0] < cnt[1] ? cnt[0] : cnt[1];
+                hi = hi > cnt[2] ? hi : cnt[2];
+                lo = lo < cnt[2] ? lo : cnt[2];
+                if (hi - lo > spread)
+                    spread = hi - lo;
+            }
+            CHECKF(spread <= 2, "n=%d cycles=%u: seat spread %d", n, cycles, spread);
+        }
+    tn_config c = make_cfg(9, 5);
+    int nt = all_tables(&c, 3, 4, t, 20000);
+    bool hero = true;
+    for (int i = 0; i < nt; i++)
+        hero &= t[i].entrant[0] == 4 && t[i].entrant[1] != 4 && t[i].entrant[2] != 4;
+    CHECK(nt == (int)binom(8, 2) && hero);
+    /* determinism of the order: the same seed, the same order; another, another */
+    static st_table u[200], v[200];
+    tn_config c1 = make_cfg(8, 1), c2 = make_cfg(8, 2);
+    int n1 = all_tables(&c1, 3, -1, u, 200), n2 = all_tables(&c2, 3, -1, v, 200);
+    shuffle_tables(u, n1, 1, "round-robin");
+    shuffle_tables(v, n2, 2, "round-robin");
+    CHECK(n1 == n2 && memcmp(u, v, (size_t)n1 * sizeof *u) != 0);
+    all_tables(&c2, 3, -1, v, 200);
+    shuffle_tables(v, n2, 1, "round-robin");
+    CHECK(memcmp(u, v, (size_t)n1 * sizeof *u) == 0);
+}
+
+/* Knockout: simulated to the end for every field size: every table full,
+ * never a round that cannot fill a table, byes to the top seeds, a single
+ * champion, and every entrant placed (alive or out) exactly once. */
+static void test_knockout(void)
+{
+    arb_rng rng;
+    arb_rng_seed(&rng, 99);
+    static st_table t[4096];
+    for (int k = 3; k <= 4; k++)
+        for (int a = 1; a < k; a++)
+            for (int n = k; n <= 60; n++) {
+                int alive[64], m = n, rounds = 0;
+                for (int i = 0; i < n; i++)
+                    alive[i] = i;   /* seed order = index */
+                bool full = true, legal_counts = true, top_byes = true, once = true;
+                while (m > 1 && rounds < 64) {
+                    int byes;
+                    bool final_rr;
+                    int nt = knockout_tables(alive, m, k, a, t, 4096, &byes, &final_rr);
+                    int seen[64] = {0};
+                    for (int i = 0; i < byes; i++)
+                        seen[alive[i]]++;
+                    for (int i = 0; i < nt; i++) {
+                        full &= t[i].nslots == k;
+                        if (!final_rr)
+                            for (int s = 0; s < t[i].nslots; s++) {
+                                seen[t[i].entrant[s]]++;
+                                /* a bye goes to a better seed (lower index)
+                                 * than anyone who has to play */
+                                for (int b = 0; b < byes; b++)
+                                    top_byes &= alive[b] < t[i].entrant[s];
+                            }
+                    }
+                    if (!final_rr)
+                        for (int i = 0; i < m; i++)
+                            once &= seen[alive[i]] == 1;
+                    int next[64], nn = 0;
+                    if (final_rr || m == k) {
+                        next[nn++] = alive[(int)arb_rng_below(&rng, (uint64_t)m)];
+                    } else {
+                        for (int i = 0; i < byes; i++)
+                            next[nn++] = alive[i];
+                        for (int i = 0; i < nt; i++) {
+                            /* a random finishing order at each table */
+                            int order[4];
+                            memcpy(order, t[i].entrant, sizeof order);
+                            for (int s = k - 1; s > 0; s--) {
+                                int j = (int)arb_rng_below(&rng, (uint64_t)s + 1), x = order[s];
+                                order[s] = order[j];
+                                order[j] = x;
+                            }
+                            for (int p = 0; p < a; p++)
+                                next[nn++] = order[p];
+                        }
+                        legal_counts &= nn == 1 || nn >= k;
+                        /* seed order again */
+                        for (int i = 1; i < nn; i++)
+                            for (int j = i; j > 0 && next[j] < next[j - 1]; j--) {
+                                int x = next[j];
+                                next[j] = next[j - 1];
+                                next[j - 1] = x;
+                            }
+                    }
+                    memcpy(alive, next, (size_t)nn * sizeof *alive);
+                    m = nn;
+                    rounds++;
+                }
+                CHECKF(full && legal_counts && top_byes && once && m == 1,
+                       "k=%d a=%d n=%d: full %d counts %d once %d champion %d", k, a, n, full, legal_counts, once, m == 1);
+            }
+}
+
+/* Swiss: everyone placed once (byes aside), byes = n mod k and to those
+ * who have not sat out, and no repeat meeting when none is forced. */
+static void test_swiss(void)
+{
+    static st_table t[400];
+    for (int n = 9; n <= 100; n += 7) {
+        int order[100], played[100] = {0};
+        met_set met = {0};
+        for (int i = 0; i < n; i++)
+            order[i] = i;
+        bool ok_once = true, ok_repeat = true, ok_byes = true;
+        int byes_had[100] = {0};
+        for (int round = 1; round <= 4; round++) {
+            int nt = swiss_pair(n, 3, order, played, round, &met, t, 400);
+            int seen[100] = {0};
+            for (int i = 0; i < nt; i++)
+                for (int s = 0; s < t[i].nslots; s++)
+                    seen[t[i].entrant[s]]++;
+            int byes = 0;
+            for (int e = 0; e < n; e++) {
+                ok_once &= seen[e] <= 1;
+                if (!seen[e]) {
+                    byes++;
+                    byes_had[e]++;
+                }
+            }
+            ok_byes &= byes == n % 3;
+            if (round <= 2)
+                for (int i = 0; i < nt; i++)
+                    for (int x = 0; x < 3; x++)
+                        for (int y = x + 1; y < 3; y++)
+                            ok_repeat &= met_count(&met, t[i].entrant[x], t[i].entrant[y]) == 0;
+            for (int i = 0; i < nt; i++)
+                for (int x = 0; x < 3; x++) {
+                    played[t[i].entrant[x]]++;
+                    for (int y = x + 1; y < 3; y++)
+                        met_add(&met, t[i].entrant[x], t[i].entrant[y]);
+                }
+            qsort(met.pair, met.n, sizeof *met.pair, cmp_u64);
+            /* new standings: reverse order, a crude but different ranking */
+            for (int i = 0; i < n / 2; i++) {
+                int x = order[i];
+                order[i] = order[n - 1 - i];
+                order[n - 1 - i] = x;
+            }
+        }
+        int most = 0;
+        for (int e = 0; e < n; e++)
+            most = byes_had[e] > most ? byes_had[e] : most;
+        CHECKF(ok_once && ok_byes && ok_repeat && most <= 1, "swiss n=%d: once %d byes %d no-repeat %d most-byes %d",
+               n, ok_once, ok_byes, ok_repeat, most);
+        free(met.pair);
+    }
+    int tables = 0;
+    CHECK(plan_bench_swiss(10000, 3, 3, 7, &tables) == 0 && tables == 3333);
+}
+
+int main(void)
+{
+    test_round_robin();
+    test_knockout();
+    test_swiss();
+    return TEST_DONE("plan");
+}
