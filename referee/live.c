@@ -15,6 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* CPU a bot may use between its turns (reading the events sent to it)
+ * before it counts as thinking on the others' time. */
+#define PONDER_NS 20000000u
+
 struct live_driver {
     match_driver drv;
     live_options opt;
@@ -25,6 +29,8 @@ struct live_driver {
     char dirs[ARB_MAX_SEATS][600];
     char *stderr_copy;      /* the last stopped bot's stderr, valid until the next stop */
     uid_t uid_base;         /* the block of uids this driver holds (as root) */
+    bool  ponders[ARB_MAX_SEATS];      /* caught using CPU between its turns */
+    uint64_t cpu_after[ARB_MAX_SEATS]; /* its CPU time when its last turn ended */
     int   uid_lock;         /* flock'ed file that holds the block, -1 none */
 };
 
@@ -100,6 +106,11 @@ static void l_ask(void *ctx, int bot, const char *request, uint64_t budget_ns, m
         return;
     }
     uint64_t cpu0 = seat_cpu_ns(s);
+    /* A bot that used CPU since its last turn ended is thinking on the
+     * others' time: from now on it is stopped between its turns. */
+    if (!l->ponders[bot] && cpu0 - l->cpu_after[bot] > PONDER_NS)
+        l->ponders[bot] = true;
+    seat_pause(s, false);   /* its turn: it runs */
     uint64_t t0 = arb_now_ns(), deadline = t0 + budget_ns;
     int rc = request ? seat_send(s, request, deadline) : 0;
     if (rc == ARB_ETIMEOUT) {
@@ -116,6 +127,13 @@ static void l_ask(void *ctx, int bot, const char *request, uint64_t budget_ns, m
     }
     r->wall_ns = arb_now_ns() - t0;
     r->cpu_ns = seat_cpu_ns(s) - cpu0;
+    /* Stopped until its next request when it is known to be busy (no
+     * reply in time, a line without end) or has been caught pondering. A
+     * bot that answered and waits in read() costs nothing: it is left be
+     * (stopping every bot every turn would triple the context switches). */
+    if (r->kind == MD_TIMEOUT || r->kind == MD_TOO_LONG || (r->kind == MD_LINE && l->ponders[bot]))
+        seat_pause(s, true);
+    l->cpu_after[bot] = seat_cpu_ns(s);
 }
 
 static void l_stop(void *ctx, int bot, const char **text, size_t *len, int *status)

@@ -335,6 +335,18 @@ fail:
 }
 
 pid_t seat_pid(const seat *s) { return s->pid; }
+
+void seat_pause(seat *s, bool paused)
+{
+    if (s->reaped)
+        return;
+    int sig = paused ? SIGSTOP : SIGCONT;
+    kill(-s->pid, sig);
+    if (s->bot_pid != s->pid) {
+        kill(s->bot_pid, sig);
+        kill(-s->bot_pid, sig);   /* the bot's own group inside its namespace */
+    }
+}
 const char *seat_sandbox(const seat *s) { return s->sandbox; }
 
 /* Read whatever stderr holds, keeping at most errcap bytes. */

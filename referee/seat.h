@@ -97,6 +97,12 @@ uint64_t seat_cpu_ns(seat *s);
  * blocking. */
 const char *seat_stderr(seat *s, size_t *len);
 
+/* Stop (SIGSTOP) or continue (SIGCONT) the bot with its process group and,
+ * inside bubblewrap, its sandbox: a bot runs only while it is asked, so
+ * whatever it does between its turns (spinning, forking) cannot take CPU
+ * from the bot whose turn it is. SIGKILL still reaches a stopped bot. */
+void seat_pause(seat *s, bool paused);
+
 /* The process group (and session) id: the pid of the process started. */
 pid_t seat_pid(const seat *s);
 
