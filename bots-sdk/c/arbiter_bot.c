@@ -349,6 +349,10 @@ static void add_result(bot *b, char **w, int n)
         }
         r.scores[i] = x;
     }
+    if (v->nresults >= ARB_MAX_DEALS) {
+        diag("more results than a match has deals (%d); not kept", ARB_MAX_DEALS);
+        return;
+    }
     if (v->nresults == b->results_cap) {
         int cap = b->results_cap ? 2 * b->results_cap : 64;
         abot_result *grown = realloc(b->results, (size_t)cap * sizeof *grown);
@@ -494,28 +498,30 @@ static int pick(bot *b, const abot_request *r, int n)
  * each kept for the reply). The pass item becomes a pass move. */
 static int read_items(bot *b, char **items, int nitems)
 {
-    int k = 0;
+    int k = 0, bad = 0;
+    const char *first_bad = NULL;
     for (int i = 0; i < nitems && k < ARB_MAX_MOVES; i++) {
         ddz_move m = {0};
         if (strcmp(items[i], "pass") != 0) {
             ddz_cards cards, represented, primary;
             char why[128];
-            if (ddz_play_parse_w(&b->rules, items[i], &cards, &represented, &primary) != 0) {
-                diag("cannot read the legal item \"%.80s\"", items[i]);
-                continue;
-            }
             /* judged from a hand of exactly its cards: the reading that
              * counts, whatever the tracked hand says */
-            ddz_cards named = primary == (represented ? represented : cards) ? 0 : primary;
-            if (ddz_validate_w(&b->rules, b->v.wild_ranks, cards, b->v.to_beat, cards, represented, named, &m,
-                               why, sizeof why) != 0) {
-                diag("the legal item \"%.80s\" does not read as legal here: %s", items[i], why);
+            if (ddz_play_parse_w(&b->rules, items[i], &cards, &represented, &primary) != 0
+                || ddz_validate_w(&b->rules, b->v.wild_ranks, cards, b->v.to_beat, cards, represented,
+                                  primary == (represented ? represented : cards) ? 0 : primary, &m, why,
+                                  sizeof why) != 0) {
+                if (!bad++)
+                    first_bad = items[i];
                 continue;
             }
         }
         b->items[k] = items[i];
         b->moves[k++] = m;
     }
+    /* one line for all of them: a broken list must not flood stderr */
+    if (bad)
+        diag("%d legal item(s) unreadable here, the first \"%.80s\"; left out", bad, first_bad);
     return k;
 }
 
@@ -557,7 +563,8 @@ static void ask_value(bot *b, abot_request *r, char **items, int nitems)
 {
     const char *word = decision_words[r->decision];
     int8_t values[32];
-    int nv = 0;
+    int nv = 0, bad = 0;
+    const char *first_bad = NULL;
     for (int i = 0; i < nitems && nv < (int)sizeof values; i++) {
         int x;
         if (strcmp(items[i], "pass") == 0 || strcmp(items[i], "no") == 0)
@@ -566,9 +573,11 @@ static void ask_value(bot *b, abot_request *r, char **items, int nitems)
             values[nv++] = (int8_t)x;
         else if (r->decision != ABOT_BID && strcmp(items[i], word) == 0)
             values[nv++] = 1;
-        else
-            diag("cannot read the legal item \"%.80s\" of ask %s", items[i], word);
+        else if (!bad++)
+            first_bad = items[i];
     }
+    if (bad)
+        diag("%d legal item(s) of ask %s unreadable, the first \"%.80s\"; left out", bad, word, first_bad);
     if (nv == 0) {
         diag("ask %s without legal items; passing", word);
         values[nv++] = 0;

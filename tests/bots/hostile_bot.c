@@ -25,9 +25,10 @@
  *   closeout     close stdout, then sleep forever
  *   garbage      reply "hello there", then play honestly
  *   illegal      reply with cards it does not hold (a rank absent from its
- *                hand) or a bid above the highest, then play honestly
- *   othercards   reply with a card another player holds (a rank it lacks
- *                that is neither played nor in its hand), then honestly
+ *                hand, else one more of a rank than it holds) or a bid
+ *                above the highest, then play honestly
+ *   othercards   reply with a card another player holds (the same, among
+ *                cards neither played nor in its hand), then honestly
  *   late         sleep ARG ms (default 1500), then answer honestly
  *   stderr       write 1 MiB to stderr, then answer honestly
  *   badhello     answer the handshake with garbage (N is not used)
@@ -111,15 +112,22 @@ static void try_connect(const char *ip, int port)
     close(fd);
 }
 
-/* The lowest rank this seat holds none of; with `unseen_only`, also one
- * that has not been played, so another seat must hold it (or the kitty). */
-static int absent_rank(const abot_view *v, bool unseen_only)
+/* Cards this seat does not hold: one more of a rank than it has, a rank
+ * it lacks first. With `elsewhere`, only a card still out (not played, not
+ * in its hand), so another seat holds it (or the face-down kitty). Returns
+ * 0 when no such card exists. */
+static ddz_cards not_held(const abot_view *v, bool elsewhere)
 {
     ddz_cards out = abot_outstanding(v);
-    for (int x = 0; x < DDZ_NRANKS; x++)
-        if (ddz_count(v->hand, x) == 0 && (!unseen_only || ddz_count(out, x) > 0))
-            return x;
-    return -1;
+    for (unsigned lacking = 0; lacking <= 1; lacking++)
+        for (int x = 0; x < DDZ_NRANKS; x++) {
+            unsigned held = ddz_count(v->hand, x);
+            unsigned most = x < DDZ_RB ? 4u * v->rules->packs : v->rules->packs;
+            if ((lacking == 0) != (held == 0) || held >= most || (elsewhere && ddz_count(out, x) == 0))
+                continue;
+            return (ddz_cards)(held + 1) << (4 * x);
+        }
+    return 0;
 }
 
 /* A fault the kernel raises: unlike raise(SIGSEGV), it also kills a bot
@@ -205,7 +213,7 @@ static void stderr_flood(void)
 static int misbehave(hostile *h, const abot_view *v, const abot_request *r, int honest)
 {
     const char *mode = h->mode;
-    char line[64];
+    char line[2 * DDZ_MAX_CARDS + 16];
     if (strcmp(mode, "sleep") == 0)
         forever();
     if (strcmp(mode, "spin") == 0)
@@ -252,24 +260,19 @@ static int misbehave(hostile *h, const abot_view *v, const abot_request *r, int 
         say("hello there\n");
         return ABOT_NO_REPLY;
     }
-    if (strcmp(mode, "illegal") == 0) {
-        int x = absent_rank(v, false);
-        if (r->decision == ABOT_BID) {
+    if (strcmp(mode, "illegal") == 0 || strcmp(mode, "othercards") == 0) {
+        bool bid = strcmp(mode, "illegal") == 0 && r->decision == ABOT_BID;
+        ddz_cards c = not_held(v, strcmp(mode, "othercards") == 0);
+        if (bid) {
             int over = v->rules->max_bid + 1;
             snprintf(line, sizeof line, "bid %d\n", over > 9 ? 9 : over);
-        } else if (r->decision == ABOT_PLAY && x >= 0) {
-            snprintf(line, sizeof line, "play %c\n", ddz_rank_chars[x]);
+        } else if (r->decision == ABOT_PLAY && c) {
+            char text[2 * DDZ_MAX_CARDS + 2];
+            ddz_cards_format(c, text, sizeof text);
+            snprintf(line, sizeof line, "play %s\n", text);
         } else {
             return -1;
         }
-        say(line);
-        return ABOT_NO_REPLY;
-    }
-    if (strcmp(mode, "othercards") == 0) {
-        int x = absent_rank(v, true);
-        if (r->decision != ABOT_PLAY || x < 0)
-            return -1;
-        snprintf(line, sizeof line, "play %c\n", ddz_rank_chars[x]);
         say(line);
         return ABOT_NO_REPLY;
     }

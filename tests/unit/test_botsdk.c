@@ -460,7 +460,7 @@ static void test_tracking(void)
 
 /* Deal from `seed`, give seat 0 the landlord's hand, compare the leads, then
  * follows to a few plays of seat 1. */
-static void compare_deal(harness *h, const ddz_rules *r, int players, uint64_t seed, int deal)
+static void compare_deal(harness *h, const ddz_rules *r, uint64_t seed, int deal)
 {
     ddz_state st;
     if (ddz_deal_init(&st, r, seed) != 0) {
@@ -514,7 +514,6 @@ static void compare_deal(harness *h, const ddz_rules *r, int players, uint64_t s
         send_line(h, "pass 0");   /* keep the conversation a plausible table */
         send_line(h, "pass 2");
     }
-    (void)players;
     free(want);
     free(other);
 }
@@ -526,7 +525,7 @@ static void compare_rules(const ddz_rules *r, int players, uint64_t seed0)
     CHECK(reply_is(h, "bot 1 engine"));
     send_rules(h, r, players);
     for (int d = 0; d < 4; d++)
-        compare_deal(h, r, players, seed0 + (uint64_t)d * 7919, d);
+        compare_deal(h, r, seed0 + (uint64_t)d * 7919, d);
     send_line(h, "end 0");
     CHECK(finish(h) == 0);
 }
