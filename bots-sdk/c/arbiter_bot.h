@@ -73,7 +73,9 @@ typedef struct abot_view {
     ddz_cards  hand;            /* the cards in hand now (the kitty included for the landlord) */
     int        counts[DDZ_MAX_SEATS];  /* cards left per seat */
     ddz_cards  played[DDZ_MAX_SEATS];  /* cards each seat has played this deal */
-    const ddz_move *to_beat;    /* the play to beat, NULL when leading */
+    const ddz_move *to_beat;    /* the play to beat, NULL when leading (with wild cards in
+                                 * the engine's form: the cards played, `subst` saying
+                                 * what the wild ones stand for) */
     int        to_beat_seat;    /* who made it (-1 when leading) */
     const abot_play *history;   /* this deal's plays and passes, oldest first */
     int        nhistory;
