@@ -648,6 +648,10 @@ static int stop_after_exit(seat *s, int wait_ms)
 {
     int status = -1;
     seat_gone(s, wait_ms, &status);
+    /* The probe started nothing that could outlive it: no uid-wide kill,
+     * which would reach bots of the same uid (another referee's, or the
+     * next match's). */
+    s->uid = 0;
     return seat_stop(s);
 }
 
