@@ -14,6 +14,8 @@ int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_standings(int argc, char **argv);
+/* The median of v[0..n) (sorts v): benchmarks report medians. */
+double cli_median(double *v, int n);
 /* `arbiter bench referee` (cmd_bench_referee.c). */
 int bench_referee(int argc, char **argv);
 /* `arbiter bench tournament` (cmd_bench_tournament.c). */

@@ -21,7 +21,7 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double median(double *v, int n)
+double cli_median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     return v[n / 2];
@@ -155,7 +155,7 @@ int cmd_bench(int argc, char **argv)
         follow[run] = bench_follows(&r, fhands, prevs, buf, seconds);
         deal[run] = bench_deals(&r, buf, seconds, &decisions);
     }
-    double lm = median(lead, RUNS), fm = median(follow, RUNS), dm = median(deal, RUNS);
+    double lm = cli_median(lead, RUNS), fm = cli_median(follow, RUNS), dm = cli_median(deal, RUNS);
     printf("rules %s\n", r.preset);
     printf("lead_enumerations_%dcards %.0f per_second\n", lead_size, lm);
     printf("lead_moves_per_hand %.1f moves\n", mpl);

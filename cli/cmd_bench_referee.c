@@ -19,18 +19,6 @@
 
 #define RUNS 5
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
-}
-
 /* Round trips per second of a line of `len` bytes through two pipes to a
  * child process that echoes it: the cost of one request and one reply with
  * nothing else done on either side. */
@@ -152,7 +140,7 @@ int bench_referee(int argc, char **argv)
         if (bench_match(bot, deals, sandbox, &dec[run], &dl[run]))
             return 1;
     }
-    double rtm = median(rt, RUNS), decm = median(dec, RUNS), dlm = median(dl, RUNS);
+    double rtm = cli_median(rt, RUNS), decm = cli_median(dec, RUNS), dlm = cli_median(dl, RUNS);
     printf("pipe_round_trips %.0f per_second\n", rtm);
     printf("pipe_round_trip_us %.2f us\n", 1e6 / rtm);
     printf("referee_decisions %.0f per_second\n", decm);

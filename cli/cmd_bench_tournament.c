@@ -24,18 +24,6 @@
 #define RUNS 3
 #define ENTRANTS 9   /* C(9, 3) = 84 matches */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return v[n / 2];
-}
-
 /* The referee alone: the same number of three-bot matches, one after the
  * other, each with its transcript written. Matches per second. */
 static double referee_alone(const char *bot, const char *dir, int matches, const char *bwrap)
@@ -91,7 +79,7 @@ int bench_tournament(int argc, char **argv)
             return 1;
         swiss[r] = (double)(arb_now_ns() - t0) / 1e6;
     }
-    printf("swiss_pairing_10000_entrants %.2f ms\n", median(swiss, 5));
+    printf("swiss_pairing_10000_entrants %.2f ms\n", cli_median(swiss, 5));
     printf("swiss_tables_10000_entrants %d tables\n", tables);
 
     char dir[] = "/tmp/arbiter-bench-XXXXXX";
@@ -144,7 +132,7 @@ int bench_tournament(int argc, char **argv)
         }
         alone[r] = referee_alone(bot, dir, matches, seat_probe_bwrap(geteuid() == 0 ? 61000 : 0));
     }
-    double a = median(alone, RUNS), e1 = median(e2e, RUNS), e2 = median(e2e2, RUNS);
+    double a = cli_median(alone, RUNS), e1 = cli_median(e2e, RUNS), e2 = cli_median(e2e2, RUNS);
     printf("referee_alone %.1f matches_per_second\n", a);
     printf("tournament_1_worker %.1f matches_per_second\n", e1);
     printf("tournament_2_workers %.1f matches_per_second\n", e2);

@@ -5,6 +5,7 @@
 #include "transcript.h"
 #include "arb_error.h"
 #include "arb_limits.h"
+#include "arb_names.h"
 #include "arb_rng.h"
 #include "arb_time.h"
 
@@ -293,18 +294,6 @@ static void ask(run *r, int bot, const char *request, uint64_t budget_ns, md_rep
     rep->cpu_ns = cpu;
 }
 
-static bool valid_name(const char *s)
-{
-    size_t n = strlen(s);
-    if (n < 1 || n > ARB_MAX_BOT_NAME)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!(('a' <= s[i] && s[i] <= 'z') || ('A' <= s[i] && s[i] <= 'Z') || ('0' <= s[i] && s[i] <= '9')
-              || s[i] == '_' || s[i] == '.' || s[i] == '-'))
-            return false;
-    return true;
-}
-
 static void penalise(run *r, int seat, int bot, match_reason why, const char *consequence, const char *detail);
 
 /* Start a bot and send it the first line; its answer is read by
@@ -347,7 +336,7 @@ static void hello_finish(run *r, int bot)
     int version = -1;
     int n = r->reply.kind == MD_LINE
                 ? sscanf(r->reply.line, "%7s %d %33s %15s %1s", word, &version, name, flag, extra) : 0;
-    if (r->reply.kind == MD_LINE && n >= 3 && strcmp(word, "bot") == 0 && version == 1 && valid_name(name)
+    if (r->reply.kind == MD_LINE && n >= 3 && strcmp(word, "bot") == 0 && version == 1 && arb_valid_name(name)
         && (n == 3 || (n == 4 && strcmp(flag, "legal") == 0))) {
         snprintf(st->hello, sizeof st->hello, "%s", name);
         b->legal_lists = n == 4;

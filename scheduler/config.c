@@ -4,6 +4,7 @@
 #include "config.h"
 #include "arb_error.h"
 #include "arb_limits.h"
+#include "arb_names.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -48,43 +49,9 @@ static const char *node_kind(const yaml_node_t *n)
     return n->type == YAML_MAPPING_NODE ? "a mapping" : n->type == YAML_SEQUENCE_NODE ? "a list" : "a value";
 }
 
-/* Edit distance for "did you mean". */
-static int distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 40 || lb > 40)
-        return 99;
-    int d[41][41];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = (int)i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = (int)j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            int x = d[i - 1][j] + 1, y = d[i][j - 1] + 1;
-            d[i][j] = c < x ? (c < y ? c : y) : (x < y ? x : y);
-        }
-    return d[la][lb];
-}
-
-static const char *suggest(const char *word, const char *const *names)
-{
-    const char *best = NULL;
-    int bd = 3;
-    for (int i = 0; names[i]; i++) {
-        int dd = distance(word, names[i]);
-        if (dd < bd) {
-            bd = dd;
-            best = names[i];
-        }
-    }
-    return best;
-}
-
 static int unknown(loader *L, const yaml_node_t *n, const char *what, const char *word, const char *const *names)
 {
-    const char *s = suggest(word, names);
+    const char *s = arb_suggest(word, names, 3);
     if (s)
         return at(L, n, "unknown %s \"%s\" (did you mean \"%s\"?)", what, word, s);
     char list[512] = "";
@@ -135,18 +102,6 @@ static int get_str(loader *L, const yaml_node_t *n, const char *key, char *out, 
         return at(L, n, "%s: must not be empty", key);
     snprintf(out, cap, "%s", s);
     return 0;
-}
-
-static bool valid_name(const char *s)
-{
-    size_t n = strlen(s);
-    if (n < 1 || n > ARB_MAX_BOT_NAME)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!(('a' <= s[i] && s[i] <= 'z') || ('A' <= s[i] && s[i] <= 'Z') || ('0' <= s[i] && s[i] <= '9')
-              || s[i] == '_' || s[i] == '.' || s[i] == '-'))
-            return false;
-    return true;
 }
 
 /* Walk a mapping: for each key, call fn (which reports unknown keys). Keys
@@ -238,7 +193,7 @@ static int entrant_key(loader *L, const yaml_node_t *kn, const char *k, yaml_nod
     if (strcmp(k, "name") == 0) {
         if (get_str(L, v, "name", e->name, sizeof e->name))
             return L->rc;
-        if (!valid_name(e->name))
+        if (!arb_valid_name(e->name))
             return at(L, v, "name \"%s\": 1..%d characters of A-Z a-z 0-9 _ . -", e->name, ARB_MAX_BOT_NAME);
         return 0;
     }
@@ -259,7 +214,7 @@ static int entrant_key(loader *L, const yaml_node_t *kn, const char *k, yaml_nod
     if (strcmp(k, "team") == 0) {
         if (get_str(L, v, "team", e->team, sizeof e->team))
             return L->rc;
-        return valid_name(e->team) ? 0 : at(L, v, "team \"%s\": 1..%d characters of A-Z a-z 0-9 _ . -", e->team,
+        return arb_valid_name(e->team) ? 0 : at(L, v, "team \"%s\": 1..%d characters of A-Z a-z 0-9 _ . -", e->team,
                                             ARB_MAX_BOT_NAME);
     }
     return unknown(L, kn, "entrant key", k, entrant_keys);

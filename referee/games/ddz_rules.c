@@ -2,6 +2,7 @@
  * switch (table-driven, after redis's config.c), and the card notation. */
 #include "ddz.h"
 #include "arb_error.h"
+#include "arb_names.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -266,39 +267,9 @@ static int parse_uint(const char *v, unsigned min, unsigned max, unsigned *out)
     return 0;
 }
 
-/* Levenshtein distance, bounded to short names: for "did you mean". */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 40 || lb > 40)
-        return 99;
-    size_t prev[41], cur[41];
-    for (size_t j = 0; j <= lb; j++)
-        prev[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        cur[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-        memcpy(prev, cur, (lb + 1) * sizeof prev[0]);
-    }
-    return prev[lb];
-}
-
 static void unknown_key(const char *key, char *err, size_t errlen)
 {
-    const char *const *names = ddz_rules_options();
-    const char *best = NULL;
-    size_t bestd = 4;
-    for (size_t i = 0; names[i]; i++) {
-        size_t d = edit_distance(key, names[i]);
-        if (d < bestd) {
-            bestd = d;
-            best = names[i];
-        }
-    }
+    const char *best = arb_suggest(key, ddz_rules_options(), 4);
     if (best)
         snprintf(err, errlen, "unknown option \"%s\" (did you mean \"%s\"?)", key, best);
     else
