@@ -15,6 +15,7 @@ static const struct command {
     {"rules", cmd_rules, "list presets and options, or print a preset"},
     {"run", cmd_run, "run (or resume) a tournament from a YAML file"},
     {"check", cmd_check, "validate tournament files"},
+    {"keygen", cmd_keygen, "a CURVE key pair for a scheduler or a referee worker"},
     {"status", cmd_status, "the tournaments in the record"},
     {"standings", cmd_standings, "standings of a tournament (table, csv, json)"},
     {"match", cmd_match, "one match between bot programs, judged live"},
