@@ -15,6 +15,7 @@ static const struct command {
     {"rules", cmd_rules, "list presets and options, or print a preset"},
     {"run", cmd_run, "run (or resume) a tournament from a YAML file"},
     {"check", cmd_check, "validate tournament files"},
+    {"referee", cmd_referee, "a referee worker for a scheduler elsewhere (arbiter run --listen)"},
     {"keygen", cmd_keygen, "a CURVE key pair for a scheduler or a referee worker"},
     {"status", cmd_status, "the tournaments in the record"},
     {"standings", cmd_standings, "standings of a tournament (table, csv, json)"},

@@ -13,6 +13,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
+int cmd_referee(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_standings(int argc, char **argv);
 /* The median of v[0..n) (sorts v): benchmarks report medians. */

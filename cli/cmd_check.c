@@ -3,20 +3,34 @@
 #include "cli.h"
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 int cmd_check(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: arbiter check FILE...\n");
+        fprintf(stderr, "usage: arbiter check [--programs] FILE...\n");
         return 2;
     }
     int bad = 0;
+    /* --programs: also check that every entrant's program can be started */
+    bool check_programs = false;
     for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--programs") == 0) {
+            check_programs = true;
+            continue;
+        }
         tn_config cfg;
         char err[1024];
         if (tn_config_load(argv[i], &cfg, err, sizeof err) != 0) {
             fprintf(stderr, "%s\n", err);
+            bad++;
+            continue;
+        }
+        if (check_programs && tn_config_check_commands(&cfg, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            tn_config_release(&cfg);
             bad++;
             continue;
         }

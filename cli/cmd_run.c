@@ -8,9 +8,13 @@
 #include "plan.h"
 #include "run.h"
 #include "store.h"
+#include "worker.h"
+#include "zap.h"
 #include "arb_error.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <zmq.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <libpq-fe.h>
@@ -130,6 +134,49 @@ static void print_standings(st_standing *rows, int n, const char *format)
                rows[i].points, rows[i].score, rows[i].wins, rows[i].penalties, rows[i].forfeited ? "  (forfeited)" : "");
 }
 
+/* A key file: its first 40 characters (Z85), checked. */
+static int read_key(const char *path, char key[41])
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[128] = "";
+    bool ok = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    line[strcspn(line, "\r\n ")] = 0;
+    if (!ok || strlen(line) != 40)
+        return -1;
+    memcpy(key, line, 41);
+    return 0;
+}
+
+/* Worker public keys, one a line (lines starting with '#' are comments),
+ * into keys[]. */
+static int read_keys(const char *path, char (*keys)[41], int cap)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[256];
+    int n = 0, lineno = 0;
+    while (n < cap && fgets(line, sizeof line, f)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = 0;
+        char *k = line + strspn(line, " \t");
+        k[strcspn(k, " \t")] = 0;
+        if (!*k || *k == '#')   /* '#' is a Z85 character: comments start a line */
+            continue;
+        if (strlen(k) != 40) {
+            fprintf(stderr, "%s:%d: not a 40-character Z85 public key\n", path, lineno);
+            fclose(f);
+            return -1;
+        }
+        memcpy(keys[n++], k, 41);
+    }
+    fclose(f);
+    return n;
+}
+
 static char *slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -157,12 +204,15 @@ static void usage(FILE *f)
         "  --state DIR      transcripts, bot directories and, without --db, a private\n"
         "                   PostgreSQL cluster (default ./arbiter-state)\n"
         "  --db CONNINFO    a PostgreSQL server instead ($ARBITER_DB too)\n"
-        "  --workers N      local referee workers (default: the number of cores)\n");
+        "  --workers N      local referee workers (default: the number of cores; 0 with --listen)\n"
+        "  --listen EP      also take remote referee workers (arbiter referee) on EP, e.g.\n"
+        "                   tcp://0.0.0.0:5555, CURVE-encrypted; needs --key NAME (arbiter keygen\n"
+        "                   NAME) and --worker-keys FILE (their .pub lines; no one else is admitted)\n");
 }
 
 int cmd_run(int argc, char **argv)
 {
-    const char *file = NULL, *state = "arbiter-state", *db = NULL;
+    const char *file = NULL, *state = "arbiter-state", *db = NULL, *listen = NULL, *keyname = NULL, *wkeys = NULL;
     int workers = (int)sysconf(_SC_NPROCESSORS_ONLN), sandbox = LIVE_SANDBOX_AUTO;
     bool quiet = false;
     for (int i = 1; i < argc; i++) {
@@ -178,10 +228,16 @@ int cmd_run(int argc, char **argv)
             db = argv[++i];
         } else if (strcmp(a, "--workers") == 0 && v) {
             workers = atoi(argv[++i]);
-            if (workers < 1 || workers > 256) {
-                fprintf(stderr, "arbiter: --workers %s: expected 1..256\n", v);
+            if (workers < 0 || workers > 256) {
+                fprintf(stderr, "arbiter: --workers %s: expected 0..256\n", v);
                 return 2;
             }
+        } else if (strcmp(a, "--listen") == 0 && v) {
+            listen = argv[++i];
+        } else if (strcmp(a, "--key") == 0 && v) {
+            keyname = argv[++i];
+        } else if (strcmp(a, "--worker-keys") == 0 && v) {
+            wkeys = argv[++i];
         } else if (strcmp(a, "--sandbox") == 0 && v) {
             i++;
             sandbox = strcmp(v, "none") == 0 ? LIVE_SANDBOX_NONE : strcmp(v, "bwrap") == 0 ? LIVE_SANDBOX_BWRAP
@@ -197,12 +253,37 @@ int cmd_run(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (workers < 1)
+    static char keys[ZAP_MAX_KEYS][41];
+    char pub[41] = "", sec[41] = "";
+    const char *keyp[ZAP_MAX_KEYS];
+    int nkeys = 0;
+    if (listen) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s.key", keyname ? keyname : "");
+        if (!keyname || read_key(path, sec) != 0) {
+            fprintf(stderr, "arbiter: --listen needs --key NAME with NAME.key and NAME.pub (arbiter keygen NAME)\n");
+            return 2;
+        }
+        snprintf(path, sizeof path, "%s.pub", keyname);
+        if (read_key(path, pub) != 0) {
+            fprintf(stderr, "arbiter: %s: not a public key\n", path);
+            return 2;
+        }
+        nkeys = wkeys ? read_keys(wkeys, keys, ZAP_MAX_KEYS) : 0;
+        if (nkeys < 0) {
+            fprintf(stderr, "arbiter: --worker-keys %s: cannot read\n", wkeys);
+            return 2;
+        }
+        for (int i = 0; i < nkeys; i++)
+            keyp[i] = keys[i];
+    } else if (workers < 1) {
         workers = 1;
+    }
     tn_config cfg;
     char err[1024];
-    if (tn_config_load(file, &cfg, err, sizeof err) != 0) {
+    if (tn_config_load(file, &cfg, err, sizeof err) != 0 || tn_config_check_commands(&cfg, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
+        tn_config_release(&cfg);
         return 2;
     }
     size_t ylen = 0;
@@ -241,7 +322,8 @@ int cmd_run(int argc, char **argv)
     progress_ctx pc = {.tty = isatty(2), .quiet = quiet};
     run_options ro = {.cfg = &cfg, .yaml = yaml, .digest = digest, .state_dir = abs_state, .db = st,
                       .workers = workers, .sandbox = sandbox, .stop = &interrupted,
-                      .progress = on_progress, .ctx = &pc};
+                      .progress = on_progress, .ctx = &pc, .listen = listen, .secret_key = sec,
+                      .public_key = pub, .worker_keys = keyp, .nworker_keys = nkeys};
     run_outcome outc;
     if (!quiet)
         fprintf(stderr, "arbiter: %s: %s, %s/%s, %d entrants, %d workers, record in %s\n", cfg.name,
@@ -315,6 +397,26 @@ int cmd_status(int argc, char **argv)
                    PQgetvalue(r, i, 6), PQgetvalue(r, i, 7), PQgetvalue(r, i, 8));
     }
     PQclear(r);
+    /* The pool: matches done by each referee worker (the last lease holder). */
+    r = PQexec(c, "SELECT t.name, m.leased_by, count(*) FROM matches m JOIN tournaments t ON t.id = m.tournament_id "
+                  "WHERE m.state = 'done' AND m.leased_by IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2");
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
+        printf("\nmatches done by worker:\n");
+        for (int i = 0; i < PQntuples(r); i++)
+            printf("  %-24s %-32s %s\n", PQgetvalue(r, i, 0), PQgetvalue(r, i, 1), PQgetvalue(r, i, 2));
+    }
+    PQclear(r);
+    /* Why matches are void: the last few reasons. */
+    r = PQexec(c, "SELECT t.name, m.round, m.tbl, coalesce(m.leased_by, ''), left(coalesce(m.error, ''), 300) "
+                  "FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.state = 'void' "
+                  "ORDER BY m.id DESC LIMIT 10");
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
+        printf("\nvoid matches (latest first):\n");
+        for (int i = 0; i < PQntuples(r); i++)
+            printf("  %s round %s table %s on %s: %s\n", PQgetvalue(r, i, 0), PQgetvalue(r, i, 1),
+                   PQgetvalue(r, i, 2), PQgetvalue(r, i, 3), PQgetvalue(r, i, 4));
+    }
+    PQclear(r);
     PQfinish(c);
     close_place(&place);
     return status;
@@ -363,4 +465,67 @@ int cmd_standings(int argc, char **argv)
     store_close(st);
     close_place(&place);
     return status;
+}
+
+/* `arbiter referee`: a referee worker for a scheduler elsewhere. */
+typedef struct referee_slot {
+    pthread_t thread;
+    worker_options opt;
+    char name[96];
+} referee_slot;
+
+static void *referee_main(void *arg)
+{
+    referee_slot *r = arg;
+    worker_run(&r->opt);
+    return NULL;
+}
+
+int cmd_referee(int argc, char **argv)
+{
+    const char *connect = NULL, *server = NULL, *keyname = NULL, *workdir = "arbiter-referee";
+    int slots = 1;
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--connect") == 0) connect = argv[++i];
+        else if (strcmp(argv[i], "--server") == 0) server = argv[++i];
+        else if (strcmp(argv[i], "--key") == 0) keyname = argv[++i];
+        else if (strcmp(argv[i], "--slots") == 0) slots = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--workdir") == 0) workdir = argv[++i];
+    }
+    char pub[41], sec[41], spub[41], path[1024];
+    snprintf(path, sizeof path, "%s.key", keyname ? keyname : "");
+    bool ok = connect && server && keyname && slots >= 1 && slots <= 256 && read_key(path, sec) == 0;
+    snprintf(path, sizeof path, "%s.pub", keyname ? keyname : "");
+    ok = ok && read_key(path, pub) == 0 && read_key(server, spub) == 0;
+    if (!ok) {
+        fprintf(stderr, "usage: arbiter referee --connect tcp://HOST:PORT --server SCHEDULER.pub --key NAME [--slots N]\n"
+                        "                       [--workdir DIR]\n"
+                        "  Plays the matches a scheduler (arbiter run --listen) assigns, N at a time.\n"
+                        "  NAME.key/NAME.pub from `arbiter keygen NAME`; the scheduler lists NAME.pub.\n");
+        return 2;
+    }
+    mkdir(workdir, 0711);
+    char abs_work[512];
+    if (!realpath(workdir, abs_work))
+        snprintf(abs_work, sizeof abs_work, "%s", workdir);
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    void *ctx = zmq_ctx_new();
+    static referee_slot r[256];
+    char host[64] = "host";
+    gethostname(host, sizeof host - 1);
+    const char *bwrap = seat_probe_bwrap(geteuid() == 0 ? 61000 : 0);
+    for (int i = 0; i < slots; i++) {
+        snprintf(r[i].name, sizeof r[i].name, "%s-%d:%d", host, (int)getpid(), i);
+        r[i].opt = (worker_options){.zmq_ctx = ctx, .endpoint = connect, .name = r[i].name, .workdir = abs_work,
+                                    .stop = &interrupted, .public_key = pub, .secret_key = sec, .server_key = spub};
+        r[i].opt.live.bwrap = bwrap;
+        pthread_create(&r[i].thread, NULL, referee_main, &r[i]);
+    }
+    fprintf(stderr, "arbiter: referee %s-%d: %d slots on %s\n", host, (int)getpid(), slots, connect);
+    for (int i = 0; i < slots; i++)
+        pthread_join(r[i].thread, NULL);
+    zmq_ctx_term(ctx);
+    return 0;
 }

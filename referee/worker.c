@@ -18,6 +18,20 @@ static int send_frame(void *sock, uint8_t *frame, size_t len)
     return rc;
 }
 
+/* A worker on another host has no scheduler's state directory: the
+ * transcript goes to its own working directory instead (named in the
+ * result). */
+static tr_sink *fallback_transcript(const worker_options *o, const wire_assign *a, char *path, size_t len, int *rc)
+{
+    const char *base = strrchr(a->transcript, '/');
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/transcripts", o->workdir);
+    mkdir(dir, 0700);
+    if ((size_t)snprintf(path, len, "%.400s/%lld-%.60s", dir, (long long)a->match_id, base ? base + 1 : "match.arbt") >= len)
+        return NULL;
+    return tr_writer_open(path, rc);
+}
+
 /* Play one assignment; the result frame in *out. */
 static int play(const worker_options *o, const wire_assign *a, uint8_t **out, size_t *len)
 {
@@ -36,7 +50,8 @@ static int play(const worker_options *o, const wire_assign *a, uint8_t **out, si
     tr_sink *sink = NULL;
     if (!l) {
         snprintf(w.error, sizeof w.error, "%s", err);
-    } else if (!(sink = tr_writer_open(a->transcript[0] ? a->transcript : NULL, &rc))) {
+    } else if (!(sink = tr_writer_open(a->transcript[0] ? a->transcript : NULL, &rc))
+               && !(sink = fallback_transcript(o, a, w.transcript, sizeof w.transcript, &rc))) {
         snprintf(w.error, sizeof w.error, "transcript %.300s: %s", a->transcript, arb_strerror(rc));
     } else {
         rc = match_run(&a->cfg, live_driver_of(l), sink, NULL, &w.res);
@@ -66,6 +81,12 @@ int worker_run(const worker_options *o)
     zmq_setsockopt(sock, ZMQ_RCVTIMEO, &timeout, sizeof timeout);
     zmq_setsockopt(sock, ZMQ_IDENTITY, o->name, strlen(o->name));
     int rc = 0;
+    if (o->server_key && (zmq_setsockopt(sock, ZMQ_CURVE_SERVERKEY, o->server_key, 40) != 0
+                          || zmq_setsockopt(sock, ZMQ_CURVE_PUBLICKEY, o->public_key, 40) != 0
+                          || zmq_setsockopt(sock, ZMQ_CURVE_SECRETKEY, o->secret_key, 40) != 0)) {
+        rc = ARB_EIO;
+        goto out;
+    }
     if (zmq_connect(sock, o->endpoint) != 0) {
         rc = ARB_EIO;
         goto out;

@@ -16,6 +16,9 @@ typedef struct worker_options {
     const char *workdir;         /* base for the bots' working directories */
     live_options live;           /* sandbox and limits for every match */
     volatile sig_atomic_t *stop; /* set by a signal handler: leave after the current message */
+    /* CURVE (tcp endpoints): this worker's key pair and the scheduler's
+     * public key, Z85; NULL for inproc. */
+    const char *public_key, *secret_key, *server_key;
 } worker_options;
 
 /* Serve until the scheduler says stop (or *stop is set). 0 or an error. */

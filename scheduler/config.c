@@ -5,6 +5,7 @@
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_names.h"
+#include "live.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -449,4 +450,24 @@ void tn_config_release(tn_config *cfg)
     free(cfg->entrants);
     cfg->entrants = NULL;
     cfg->nentrants = 0;
+}
+
+int tn_config_check_commands(const tn_config *cfg, char *err, size_t errlen)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", cfg->path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    else
+        snprintf(dir, sizeof dir, ".");
+    for (int i = 0; i < cfg->nentrants; i++) {
+        match_bot_cfg b;
+        char why[512];
+        if (live_bot_command(&b, cfg->entrants[i].name, cfg->entrants[i].command, dir, why, sizeof why) != 0) {
+            snprintf(err, errlen, "%s:%d: entrant %s: %s", cfg->path, cfg->entrants[i].line, cfg->entrants[i].name, why);
+            return ARB_ENOTFOUND;
+        }
+    }
+    return 0;
 }

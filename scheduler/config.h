@@ -14,5 +14,9 @@
 /* 0, or a negative arb_err with "FILE:LINE:COL: message" in err. */
 int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen);
 void tn_config_release(tn_config *cfg);
+/* Check that every entrant's program can be started from this host
+ * (relative to the file's directory, then PATH): "FILE:LINE: entrant NAME:
+ * ..." in err for the first that cannot. */
+int tn_config_check_commands(const tn_config *cfg, char *err, size_t errlen);
 
 #endif

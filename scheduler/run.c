@@ -2,6 +2,7 @@
 #include "run.h"
 #include "plan.h"
 #include "worker.h"
+#include "zap.h"
 #include "wire.h"
 #include "arb_error.h"
 #include "arb_time.h"
@@ -137,7 +138,10 @@ int run_tournament(const run_options *o, run_outcome *out, char *err, size_t err
     worker_thread *threads = calloc(MAX_WORKERS, sizeof *threads);
     void *ctx = zmq_ctx_new();
     void *router = ctx ? zmq_socket(ctx, ZMQ_ROUTER) : NULL;
-    int nworkers = o->workers < 1 ? 1 : o->workers > MAX_WORKERS ? MAX_WORKERS : o->workers;
+    int nworkers = o->workers < 0 ? 0 : o->workers > MAX_WORKERS ? MAX_WORKERS : o->workers;
+    if (nworkers == 0 && !o->listen)
+        nworkers = 1;   /* nobody else could play */
+    zap *zapper = NULL;
     int started = 0, nslots = 0;
     rc = 0;
     if (!tables || !slots || !threads || !router) {
@@ -150,13 +154,40 @@ int run_tournament(const run_options *o, run_outcome *out, char *err, size_t err
     zmq_setsockopt(router, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
     zmq_setsockopt(router, ZMQ_MAXMSGSIZE, &max, sizeof max);
     zmq_setsockopt(router, ZMQ_LINGER, &linger, sizeof linger);
-    char endpoint[64];
+    char endpoint[256];
     snprintf(endpoint, sizeof endpoint, "inproc://arbiter-%d", (int)getpid());
+    /* Remote workers: the ZAP handler first (without it libzmq admits any
+     * key), then CURVE, then the bind. Local workers get a key of their
+     * own, listed with the others. */
+    char lpub[ZAP_KEY_TEXT] = "", lsec[ZAP_KEY_TEXT] = "";
+    if (o->listen) {
+        const char *keys[ZAP_MAX_KEYS + 1];
+        int nk = 0;
+        if (zap_keygen(lpub, lsec) != 0) {
+            snprintf(err, errlen, "no CURVE in this libzmq");
+            rc = ARB_EUNSUPPORTED;
+            goto out;
+        }
+        keys[nk++] = lpub;
+        for (int i = 0; i < o->nworker_keys && nk < ZAP_MAX_KEYS; i++)
+            keys[nk++] = o->worker_keys[i];
+        zapper = zap_start(ctx, keys, nk, err, errlen);
+        if (!zapper || zap_curve_server(router, o->secret_key) != 0) {
+            rc = ARB_EIO;
+            goto out;
+        }
+        snprintf(endpoint, sizeof endpoint, "%s", o->listen);
+    }
     if (zmq_bind(router, endpoint) != 0) {
-        snprintf(err, errlen, "zmq_bind %s: %s", endpoint, zmq_strerror(errno));
+        snprintf(err, errlen, "cannot listen on %s: %s", endpoint, zmq_strerror(errno));
         rc = ARB_EIO;
         goto out;
     }
+    if (o->listen) {
+        size_t elen = sizeof endpoint;
+        zmq_getsockopt(router, ZMQ_LAST_ENDPOINT, endpoint, &elen);   /* a wildcard port, resolved */
+    }
+    int lease = o->listen ? (o->lease_secs > 0 ? o->lease_secs : 600) : LEASE_SECS;
     const char *bwrap = o->sandbox == LIVE_SANDBOX_NONE ? NULL : seat_probe_bwrap(geteuid() == 0 ? 61000 : 0);
     /* Workers leave when told (WIRE_STOP) or when this flag is set: a
      * worker that has not said hello yet cannot be told. */
@@ -168,6 +199,11 @@ int run_tournament(const run_options *o, run_outcome *out, char *err, size_t err
         w->opt = (worker_options){.zmq_ctx = ctx, .endpoint = endpoint, .name = w->name, .workdir = wdir,
                                   .stop = &workers_stop};
         w->opt.live.sandbox = o->sandbox;
+        if (o->listen) {
+            w->opt.public_key = lpub;
+            w->opt.secret_key = lsec;
+            w->opt.server_key = o->public_key;
+        }
         w->opt.live.bwrap = bwrap;
         w->opt.live.hide[0] = o->state_dir;   /* the record, transcripts; the bots' own dirs are bound back */
         if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
@@ -180,6 +216,12 @@ int run_tournament(const run_options *o, run_outcome *out, char *err, size_t err
     uint64_t t0 = arb_now_ns();
     char last[512] = "";
     while (!(o->stop && *o->stop)) {
+        if (zapper && !zap_alive(zapper)) {
+            /* without its gatekeeper the pool would admit anyone */
+            snprintf(err, errlen, "the ZAP handler stopped: the scheduler stops");
+            rc = ARB_EIO;
+            break;
+        }
         /* The next round, when the current one is finished. */
         int p, l, d, v;
         if (store_counts(db, out->tid, round, &p, &l, &d, &v) != 0) {
@@ -211,7 +253,7 @@ int run_tournament(const run_options *o, run_outcome *out, char *err, size_t err
             if (slots[i].busy)
                 continue;
             st_match m;
-            int got = store_claim(db, out->tid, slots[i].id, LEASE_SECS, &m, err, errlen);
+            int got = store_claim(db, out->tid, slots[i].id, lease, &m, err, errlen);
             if (got < 0) {
                 rc = got;
                 goto stop;
@@ -329,6 +371,8 @@ out:
         else
             pthread_join(threads[i].thread, NULL);
     }
+    if (zapper)
+        zap_stop(zapper);
     if (ctx && !interrupted)
         zmq_ctx_term(ctx);
     free(tables);

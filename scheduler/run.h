@@ -30,6 +30,14 @@ typedef struct run_options {
     int         workers;         /* local referee workers */
     int         sandbox;         /* LIVE_SANDBOX_* */
     volatile sig_atomic_t *stop;
+    /* Remote workers: bind the ROUTER here (tcp://...) with CURVE, this
+     * scheduler's secret key, admitting only worker_keys (Z85 public
+     * keys). NULL: inproc, local workers only. */
+    const char *listen;
+    const char *secret_key, *public_key;
+    const char *const *worker_keys;
+    int         nworker_keys;
+    int         lease_secs;      /* remote leases (default 600); a dead worker's match returns after it */
     void      (*progress)(void *ctx, const run_progress *p);
     void       *ctx;
 } run_options;
