@@ -5,9 +5,12 @@
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_names.h"
+#include "ddz.h"
 #include "live.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -67,13 +70,14 @@ static int get_int(loader *L, const yaml_node_t *n, const char *key, int64_t lo,
     const char *s = scalar(n);
     if (!s)
         return at(L, n, "%s: expected a number, found %s", key, node_kind(n));
+    /* strtoll alone would take " 12", "+12" and "12abc"'s prefix */
     char *end;
     errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (errno || *end || end == s)
-        return at(L, n, "%s: expected a whole number, found \"%s\"", key, s);
-    if (v < lo || v > hi)
-        return at(L, n, "%s: %lld is out of range (%" PRId64 "..%" PRId64 ")", key, v, lo, hi);
+    if (!(isdigit((unsigned char)s[0]) || (s[0] == '-' && isdigit((unsigned char)s[1]))) || *end)
+        return at(L, n, "%s: expected a whole number from %" PRId64 " to %" PRId64 ", found \"%s\"", key, lo, hi, s);
+    if (errno == ERANGE || v < lo || v > hi)
+        return at(L, n, "%s: %s is out of range (%" PRId64 "..%" PRId64 ")", key, s, lo, hi);
     *out = v;
     return 0;
 }
@@ -83,10 +87,13 @@ static int get_u64(loader *L, const yaml_node_t *n, const char *key, uint64_t *o
     const char *s = scalar(n);
     if (!s)
         return at(L, n, "%s: expected a number, found %s", key, node_kind(n));
+    /* decimal, or hexadecimal after 0x; a leading 0 is not octal */
+    bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *digits = hex ? s + 2 : s;
     char *end;
     errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || *end || end == s || s[0] == '-')
+    unsigned long long v = strtoull(digits, &end, hex ? 16 : 10);
+    if (!isxdigit((unsigned char)digits[0]) || errno || *end)
         return at(L, n, "%s: expected a number from 0 to 18446744073709551615, found \"%s\"", key, s);
     *out = v;
     return 0;
@@ -101,6 +108,10 @@ static int get_str(loader *L, const yaml_node_t *n, const char *key, char *out, 
         return at(L, n, "%s: longer than %zu characters", key, cap - 1);
     if (!*s)
         return at(L, n, "%s: must not be empty", key);
+    for (const char *c = s; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            return at(L, n, "%s: control character 0x%02x at offset %zu (expected printable text)", key,
+                      (unsigned)(unsigned char)*c, (size_t)(c - s));
     snprintf(out, cap, "%s", s);
     return 0;
 }
@@ -206,10 +217,14 @@ static int entrant_key(loader *L, const yaml_node_t *kn, const char *k, yaml_nod
     }
     if (strcmp(k, "rating") == 0) {
         const char *s = scalar(v);
+        if (!s)
+            return at(L, v, "rating: expected a number from 0 to 10000, found %s", node_kind(v));
         char *end;
-        e->rating = s ? strtod(s, &end) : 0;
-        if (!s || *end || end == s || e->rating < 0 || e->rating > 10000)
-            return at(L, v, "rating: expected a number from 0 to 10000");
+        double r = strtod(s, &end);
+        /* written as !(in range) so that NaN is refused too */
+        if (!(isdigit((unsigned char)s[0]) || s[0] == '-' || s[0] == '.') || *end || !(r >= 0 && r <= 10000))
+            return at(L, v, "rating: expected a number from 0 to 10000, found \"%s\"", s);
+        e->rating = r;
         return 0;
     }
     if (strcmp(k, "team") == 0) {
@@ -259,7 +274,7 @@ static const char *const top_keys[] = {"name", "game", "rules", "options", "form
                                        "entrants", NULL};
 
 typedef struct top_ctx {
-    yaml_node_t *options, *entrants, *game, *rules, *gauntlet, *format, *advance, *groups;
+    yaml_node_t *options, *entrants, *game, *rules, *gauntlet, *format, *advance, *groups, *deals;
 } top_ctx;
 
 static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctxp)
@@ -294,7 +309,7 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
     if (strcmp(k, "rounds") == 0) { if (!get_int(L, v, "rounds", 1, 1000, &x)) c->rounds = (uint32_t)x; return L->rc; }
     if (strcmp(k, "advance") == 0) { t->advance = v; if (!get_int(L, v, "advance", 1, 3, &x)) c->advance = (uint32_t)x; return L->rc; }
     if (strcmp(k, "groups") == 0) { t->groups = v; if (!get_int(L, v, "groups", 1, 1024, &x)) c->groups = (uint32_t)x; return L->rc; }
-    if (strcmp(k, "deals") == 0) { if (!get_int(L, v, "deals", 1, ARB_MAX_DEALS, &x)) c->deals = (uint32_t)x; return L->rc; }
+    if (strcmp(k, "deals") == 0) { t->deals = v; if (!get_int(L, v, "deals", 1, ARB_MAX_DEALS, &x)) c->deals = (uint32_t)x; return L->rc; }
     if (strcmp(k, "seed") == 0) return get_u64(L, v, "seed", &c->seed);
     if (strcmp(k, "duplicate") == 0) {
         static const char *const names[] = {"off", "rotate", "all", NULL};
@@ -337,8 +352,13 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
         const char *g = scalar(t->game);
         c->game = g ? arb_game_find(g) : NULL;
         if (!c->game) {
-            static const char *const names[] = {"doudizhu", NULL};
-            return g ? unknown(L, t->game, "game", g, names) : at(L, t->game, "game: expected a game name");
+            const char *names[16];
+            int n = 0;
+            for (const arb_game *const *r = arb_games(); *r && n < 15; r++)
+                names[n++] = (*r)->name;
+            names[n] = NULL;
+            return g ? unknown(L, t->game, "game", g, names)
+                     : at(L, t->game, "game: expected a game name, found %s", node_kind(t->game));
         }
     }
     L->rules = calloc(1, c->game->rules_size);
@@ -346,8 +366,13 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
         return L->rc = ARB_ENOMEM;
     if (t->rules && get_str(L, t->rules, "rules", c->rules, sizeof c->rules))
         return L->rc;
-    if (c->game->rules_preset(L->rules, c->rules) != 0)
-        return at(L, t->rules, "rules: unknown preset \"%s\" (standard, rlcard, douzero, four-player)", c->rules);
+    if (c->game->rules_preset(L->rules, c->rules) != 0) {
+        /* the game interface has no list of presets; Dou Dizhu's is known */
+        if (c->game == &arb_game_doudizhu)
+            return unknown(L, t->rules, "rules preset", c->rules, ddz_rules_presets());
+        return at(L, t->rules, "rules: unknown preset \"%s\" for %s (`arbiter rules` lists them)", c->rules,
+                  c->game->name);
+    }
     if (t->options && each_key(L, t->options, "options", option_key, NULL))
         return L->rc;
     char why[256];
@@ -372,6 +397,23 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
         if (!found)
             return at(L, t->gauntlet, "gauntlet: no entrant is named \"%s\"", c->gauntlet);
     }
+    if (c->format != TN_GAUNTLET && t->gauntlet) {
+        bool found = false;
+        for (int i = 0; i < c->nentrants; i++)
+            found |= strcmp(c->entrants[i].name, c->gauntlet) == 0;
+        if (!found)
+            return at(L, t->gauntlet, "gauntlet: no entrant is named \"%s\"", c->gauntlet);
+    }
+    /* what match_config_rules will insist on, said here with a place */
+    uint64_t seatings = 1;
+    if (c->duplicate == MATCH_DUP_ROTATE)
+        seatings = (uint64_t)k;
+    for (int i = 2; i <= k && c->duplicate == MATCH_DUP_ALL; i++)
+        seatings *= (uint64_t)i;
+    if ((uint64_t)c->deals * seatings > ARB_MAX_DEALS)
+        return at(L, t->deals, "deals: %u deals x %" PRIu64 " seatings (duplicate: %s) make %" PRIu64
+                  " games in a match, more than %d", c->deals, seatings,
+                  match_duplicate_name((match_duplicate)c->duplicate), (uint64_t)c->deals * seatings, ARB_MAX_DEALS);
     if (c->format == TN_DOUBLE_ELIM && k != 2)
         return at(L, t->format, "format double-elimination is for two-sided games; %s seats %d at a table", c->game->name, k);
     if ((c->format == TN_SINGLE_ELIM || c->format == TN_GROUPS_KNOCKOUT) && (int)c->advance >= k)
@@ -396,52 +438,109 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
     return 0;
 }
 
+/* libyaml's own words for what it could not read, at its position. Reader
+ * errors (bad UTF-8, control characters) carry a byte offset, not a mark. */
+static void parse_error(const yaml_parser_t *p, const char *path, const char *text, char *err, size_t errlen)
+{
+    size_t line = p->problem_mark.line + 1, col = p->problem_mark.column + 1;
+    if (p->error == YAML_READER_ERROR) {
+        line = col = 1;
+        for (size_t i = 0; i < p->problem_offset; i++) {
+            col = text[i] == '\n' ? 1 : col + 1;
+            line += text[i] == '\n';
+        }
+    }
+    int k = snprintf(err, errlen, "%s:%zu:%zu: %s", path, line, col, p->problem ? p->problem : "malformed YAML");
+    if (k < 0 || (size_t)k >= errlen)
+        return;
+    if (p->error == YAML_READER_ERROR && p->problem_value != -1)
+        snprintf(err + k, errlen - (size_t)k, " (byte 0x%02x)", (unsigned)p->problem_value);
+    else if (p->context)
+        snprintf(err + k, errlen - (size_t)k, " %s", p->context);
+}
+
 int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen)
 {
     defaults(cfg);
     snprintf(cfg->path, sizeof cfg->path, "%s", path);
     loader L = {.path = path, .cfg = cfg, .err = err, .errlen = errlen};
+    yaml_parser_t parser;
+    bool parser_ready = false, doc_ready = false;
+    char *text = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return ARB_EIO;
     }
-    char *text = malloc(TN_MAX_FILE + 1);
-    size_t len = text ? fread(text, 1, TN_MAX_FILE + 1, f) : 0;
-    fclose(f);
-    if (!text)
+    text = malloc(TN_MAX_FILE + 1);
+    if (!text) {
+        fclose(f);
+        snprintf(err, errlen, "%s: out of memory", path);
         return ARB_ENOMEM;
-    if (len > TN_MAX_FILE) {
-        free(text);
-        snprintf(err, errlen, "%s: larger than %u bytes", path, TN_MAX_FILE);
-        return ARB_ETOOBIG;
     }
-    yaml_parser_t parser;
-    yaml_parser_initialize(&parser);
+    /* one byte past the limit tells a file of exactly TN_MAX_FILE bytes
+     * from a larger one */
+    size_t len = fread(text, 1, TN_MAX_FILE + 1, f);
+    int read_errno = ferror(f) ? errno : 0;
+    fclose(f);
+    if (read_errno) {
+        snprintf(err, errlen, "%s: %s", path, strerror(read_errno));
+        L.rc = ARB_EIO;
+        goto out;
+    }
+    if (len > TN_MAX_FILE) {
+        snprintf(err, errlen, "%s: larger than %u bytes (the limit for a tournament file)", path, TN_MAX_FILE);
+        L.rc = ARB_ETOOBIG;
+        goto out;
+    }
+    if (!yaml_parser_initialize(&parser)) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        L.rc = ARB_ENOMEM;
+        goto out;
+    }
+    parser_ready = true;
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     if (!yaml_parser_load(&parser, &L.doc)) {
-        snprintf(err, errlen, "%s:%zu:%zu: %s%s%s", path, parser.problem_mark.line + 1,
-                 parser.problem_mark.column + 1, parser.problem ? parser.problem : "malformed YAML",
-                 parser.context ? " " : "", parser.context ? parser.context : "");
-        yaml_parser_delete(&parser);
-        free(text);
-        return ARB_EPARSE;
+        parse_error(&parser, path, text, err, errlen);
+        L.rc = parser.error == YAML_MEMORY_ERROR ? ARB_ENOMEM : ARB_EPARSE;
+        goto out;
     }
+    doc_ready = true;
     yaml_node_t *root = yaml_document_get_root_node(&L.doc);
+    if (!root) {
+        at(&L, NULL, "the file is empty (expected name:, entrants: ...)");
+        goto out;
+    }
+    /* A second document ("---") would be ignored silently: refuse it. */
+    yaml_document_t next;
+    if (!yaml_parser_load(&parser, &next)) {
+        parse_error(&parser, path, text, err, errlen);
+        L.rc = ARB_EPARSE;
+        goto out;
+    }
+    yaml_node_t *second = yaml_document_get_root_node(&next);
+    if (second) {
+        snprintf(err, errlen, "%s:%zu:%zu: a second YAML document (one tournament per file)", path,
+                 next.start_mark.line + 1, next.start_mark.column + 1);
+        L.rc = ARB_EINVAL;
+    }
+    yaml_document_delete(&next);
+    if (L.rc)
+        goto out;
     top_ctx t = {0};
-    if (!root)
-        at(&L, NULL, "the file is empty");
-    else if (each_key(&L, root, "the file", top_key, &t) == 0)
+    if (each_key(&L, root, "the file", top_key, &t) == 0)
         finish(&L, root, &t);
-    yaml_document_delete(&L.doc);
-    yaml_parser_delete(&parser);
+out:
+    if (L.rc == ARB_ENOMEM && !strstr(err, "out of memory"))
+        snprintf(err, errlen, "%s: out of memory", path);
+    if (doc_ready)
+        yaml_document_delete(&L.doc);
+    if (parser_ready)
+        yaml_parser_delete(&parser);
     free(text);
     free(L.rules);
-    if (L.rc) {
-        free(cfg->entrants);
-        cfg->entrants = NULL;
-        cfg->nentrants = 0;
-    }
+    if (L.rc)
+        tn_config_release(cfg);
     return L.rc;
 }
 
