@@ -34,8 +34,8 @@ int cmd_check(int argc, char **argv)
             bad++;
             continue;
         }
-        printf("%s: ok (%s: %d entrants, %s, %s/%s, deals per match: %u)\n", argv[i], cfg.name, cfg.nentrants,
-               tn_format_name((tn_format)cfg.format), cfg.game->name, cfg.rules, cfg.deals);
+        printf("%s: ok (%d entrants, %s, %s/%s)\n", argv[i], cfg.nentrants, tn_format_name((tn_format)cfg.format),
+               cfg.game->name, cfg.rules);
         tn_config_release(&cfg);
     }
     return bad ? 1 : 0;

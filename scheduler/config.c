@@ -129,7 +129,7 @@ static int each_key(loader *L, yaml_node_t *map, const char *what, key_fn fn, vo
         yaml_node_t *v = yaml_document_get_node(&L->doc, p->value);
         const char *key = scalar(k);
         if (!key)
-            return at(L, k, "%s: a key must be a plain word", what);
+            return at(L, k, "%s: a key must be a plain word, found %s", what, node_kind(k));
         for (yaml_node_pair_t *q = map->data.mapping.pairs.start; q < p; q++) {
             const char *other = scalar(yaml_document_get_node(&L->doc, q->key));
             if (other && strcmp(other, key) == 0)
@@ -165,7 +165,7 @@ static int policy_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node
         match_policy p;
         static const char *const names[] = {"autoplay", "forfeit-deal", "forfeit-match", NULL};
         if (!s)
-            return at(L, v, "policy.on_fault: expected autoplay, forfeit-deal or forfeit-match");
+            return at(L, v, "policy.on_fault: expected autoplay, forfeit-deal or forfeit-match, found %s", node_kind(v));
         if (match_policy_parse(s, &p))
             return unknown(L, v, "policy", s, names);
         c->policy = (uint8_t)p;
@@ -251,6 +251,8 @@ static int entrants(loader *L, yaml_node_t *seq)
         yaml_node_t *item = yaml_document_get_node(&L->doc, seq->data.sequence.items.start[i]);
         tn_entrant *e = &c->entrants[i];
         e->line = (int)item->start_mark.line + 1;
+        if (item->type == YAML_SCALAR_NODE)
+            return at(L, item, "entrant: expected a mapping (name: ..., command: ...), found \"%s\"", scalar(item));
         if (each_key(L, item, "entrant", entrant_key, e))
             break;
         if (!e->name[0])
@@ -299,7 +301,7 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
         tn_format f;
         if (!s)
             return at(L, v, "format: expected one of round-robin, gauntlet, single-elimination, "
-                            "double-elimination, swiss, groups-knockout");
+                            "double-elimination, swiss, groups-knockout, found %s", node_kind(v));
         if (tn_format_parse(s, &f))
             return unknown(L, v, "format", s, names);
         c->format = (uint8_t)f;
@@ -316,7 +318,7 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
         const char *s = scalar(v);
         match_duplicate d;
         if (!s)
-            return at(L, v, "duplicate: expected off, rotate or all");
+            return at(L, v, "duplicate: expected off, rotate or all, found %s", node_kind(v));
         if (match_duplicate_parse(s, &d))
             return unknown(L, v, "duplicate mode", s, names);
         c->duplicate = (uint8_t)d;
