@@ -464,6 +464,10 @@ static void parse_error(const yaml_parser_t *p, const char *path, const char *te
 int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen)
 {
     defaults(cfg);
+    if (strlen(path) >= sizeof cfg->path) {
+        snprintf(err, errlen, "%.64s...: the path is longer than %zu bytes", path, sizeof cfg->path - 1);
+        return ARB_ERANGE;
+    }
     snprintf(cfg->path, sizeof cfg->path, "%s", path);
     loader L = {.path = path, .cfg = cfg, .err = err, .errlen = errlen};
     yaml_parser_t parser;

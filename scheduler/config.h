@@ -11,8 +11,15 @@
 /* Largest configuration file read. */
 #define TN_MAX_FILE (1u << 20)
 
-/* 0, or a negative arb_err with "FILE:LINE:COL: message" in err. */
+/* Fill *cfg (defaults, then the file). 0, or a negative arb_err with
+ * "FILE:LINE:COL: message" in err (LINE and COL 1-based): ARB_EINVAL for
+ * content the schema refuses, ARB_EPARSE for text that is not YAML (in
+ * libyaml's words), ARB_ETOOBIG over TN_MAX_FILE, ARB_EIO when unreadable
+ * ("FILE: reason", no position), ARB_ERANGE for a path longer than
+ * cfg->path holds, ARB_ENOMEM. On success cfg owns its entrants (free with
+ * tn_config_release); on failure it owns nothing. */
 int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen);
+/* Free the entrants; harmless twice. */
 void tn_config_release(tn_config *cfg);
 /* Check that every entrant's program can be started from this host
  * (relative to the file's directory, then PATH): "FILE:LINE: entrant NAME:

@@ -339,9 +339,19 @@ static void test_limits(void)
     snprintf(want, sizeof want, "%s: Is a directory", tmpdir);
     CHECKF(strcmp(err, want) == 0, "got [%s]", err);
 
+    /* A path longer than the configuration records. */
+    char longpath[600];
+    memset(longpath, 'p', sizeof longpath - 1);
+    longpath[sizeof longpath - 1] = 0;
+    CHECK(tn_config_load(longpath, &cfg, err, sizeof err) == ARB_ERANGE);
+    CHECKF(strstr(err, "...: the path is longer than 511 bytes") != NULL, "got [%s]", err);
+
     /* An empty file and a file of comments: nothing to run. */
     CHECK(load_text("empty.yaml", "", 0, &cfg, err, sizeof err) < 0);
     snprintf(want, sizeof want, "%s/empty.yaml:1:1: the file is empty (expected name:, entrants: ...)", tmpdir);
+    CHECKF(strcmp(err, want) == 0, "got [%s]", err);
+    CHECK(load_text("comments.yaml", "# nothing\n\n# here\n", 18, &cfg, err, sizeof err) < 0);
+    snprintf(want, sizeof want, "%s/comments.yaml:1:1: the file is empty (expected name:, entrants: ...)", tmpdir);
     CHECKF(strcmp(err, want) == 0, "got [%s]", err);
 
     /* A short error buffer is filled, truncated, terminated. */
@@ -415,7 +425,7 @@ int main(int argc, char **argv)
     test_limits();
     test_truncations(argv[1]);
 
-    const char *names[] = {"max.yaml", "over.yaml", "full.yaml", "big.yaml", "empty.yaml", "tiny.yaml", "cut.yaml"};
+    const char *names[] = {"max.yaml", "over.yaml", "full.yaml", "big.yaml", "empty.yaml", "comments.yaml", "tiny.yaml", "cut.yaml"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char p[512];
         snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);
