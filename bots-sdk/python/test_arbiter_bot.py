@@ -1,7 +1,15 @@
 """Tests of the Python bot module: scripted referee conversations through
-run_streams, and the example bots as real processes on pipes."""
+run_streams, the example bots as real processes on pipes, and (when the
+referee is built: $ARBITER, set by meson) whole matches against the real
+referee with a bot that checks its View against every request.
+
+    cd bots-sdk/python && python3 -m unittest -v
+"""
+import contextlib
 import io
+import json
 import os
+import random
 import subprocess
 import sys
 import unittest
@@ -9,168 +17,570 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import arbiter_bot  # noqa: E402
-from arbiter_bot import cards_of, classify, parse_play  # noqa: E402
+from arbiter_bot import classify, parse_play, sort_cards  # noqa: E402
 
 HEADER = [
     "arbiter 1 doudizhu",
     "match players 3 deals 1 rules standard seed 88",
     "option players=3",
+    "option packs=1",
     "clock move 1000 deal -1 bank 30000",
     "ready",
     "deal 0 seat 1",
     "hand 33456789TTJJQKKA2",
     "first 0",
 ]
+ASK_BID = "ask bid time 1000 -1 30000 legal pass 1 2 3"
 
 
-def converse(choose, lines):
-    """Run the module on a scripted conversation; return (replies, view)."""
+def converse(choose, lines, name="tester", raw=None):
+    """Run the module on a scripted conversation; return (replies, seen)."""
     out = io.BytesIO()
-    seen = {}
+    seen = {"requests": [], "hands": []}
 
     def spy(view, request):
         seen["view"] = view
-        seen.setdefault("requests", []).append(request)
+        seen["requests"].append(request)
+        seen["hands"].append(view.hand)
         return choose(view, request)
 
-    arbiter_bot.run_streams(spy, "tester", io.BytesIO(("\n".join(lines) + "\n").encode()), out)
+    data = raw if raw is not None else ("\n".join(lines) + "\n").encode()
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        seen["rc"] = arbiter_bot.run_streams(spy, name, io.BytesIO(data), out)
+    seen["stderr"] = err.getvalue()
     return out.getvalue().decode().splitlines(), seen
 
 
-class Protocol(unittest.TestCase):
+def with_hand(hand, lines=HEADER):
+    return [("hand " + hand) if h.startswith("hand ") else h for h in lines]
+
+
+class Handshake(unittest.TestCase):
     def test_handshake_asks_for_legal_lists(self):
         replies, _ = converse(lambda v, r: 0, ["arbiter 1 doudizhu"])
         self.assertEqual(replies, ["bot 1 tester legal"])
 
+    def test_a_bad_name_is_made_valid(self):
+        replies, _ = converse(lambda v, r: 0, ["arbiter 1 doudizhu"], name="my bot!" + "x" * 40)
+        self.assertEqual(replies, ["bot 1 my-bot-" + "x" * 25 + " legal"])
+        replies, _ = converse(lambda v, r: 0, ["arbiter 1 doudizhu"], name="")
+        self.assertEqual(replies, ["bot 1 python legal"])
+
+    def test_match_settings_reach_the_view(self):
+        _, seen = converse(lambda v, r: 0, HEADER + ["option kicker_bomb=true", "option compare=douzero",
+                                                     ASK_BID])
+        v = seen["view"]
+        self.assertEqual((v.game, v.players, v.deals, v.rules, v.seed), ("doudizhu", 3, 1, "standard", 88))
+        self.assertEqual(v.clock, {"move": 1000, "deal": -1, "bank": 30000})
+        self.assertEqual(v.options["kicker_bomb"], "true")
+        self.assertIs(v.option("kicker_bomb"), True)
+        self.assertEqual(v.option("packs"), 1)
+        self.assertEqual(v.option("compare"), "douzero")
+        self.assertEqual(v.option("missing", 7), 7)
+        self.assertEqual((v.deal, v.seat, v.first), (0, 1, 0))
+
+
+class Replies(unittest.TestCase):
     def test_every_reply_is_a_legal_item(self):
         lines = HEADER + [
             "bid 0 1",
             "ask bid time 1000 -1 30000 legal pass 2 3",
             "bid 1 3",
-            "bid 2 0",
             "landlord 1 3",
             "kitty 4BR",
-            "ask play time 1000 -1 30000 legal 3 4 33 3456789TJQKA pass",
+            "ask play time 900 5000 29000 legal 3 4 33 3456789TJQKA 333+4",
         ]
         replies, seen = converse(lambda v, r: len(r.legal) - 2, lines)
-        self.assertEqual(replies[1:], ["2", "3456789TJQKA"])
-        self.assertEqual(seen["requests"][0].legal, ["pass", "2", "3"])
-        self.assertEqual(seen["requests"][1].move_ms, 1000)
-        self.assertEqual(seen["requests"][1].bank_ms, 30000)
+        self.assertEqual(replies, ["bot 1 tester legal", "2", "3456789TJQKA"])
+        first, second = seen["requests"]
+        self.assertEqual((first.decision, first.legal, first.beat), ("bid", ["pass", "2", "3"], None))
+        self.assertEqual(second.legal, ["3", "4", "33", "3456789TJQKA", "333+4"])
+        self.assertEqual((second.move_ms, second.deal_ms, second.bank_ms), (900, 5000, 29000))
+        self.assertTrue(second.leading)
 
-    def test_view_tracks_kitty_own_plays_and_to_beat(self):
+    def test_replies_written_another_way_become_the_legal_item(self):
+        ask = ["ask play beat 0 33 pair time 1000 -1 30000 legal 44 TT 333+4 pass"]
+        cases = {"play TT": "TT", " 44 ": "44", "play 4333": "333+4", "3334": "333+4", "no": "pass",
+                 -1: "pass", 1: "TT", "PASS": "pass"}
+        for choice, expect in cases.items():
+            replies, _ = converse(lambda v, r: choice, HEADER + ask)
+            self.assertEqual(replies[-1], expect, choice)
+        replies, _ = converse(lambda v, r: "bid 2", HEADER + [ASK_BID])
+        self.assertEqual(replies[-1], "2")
+        replies, _ = converse(lambda v, r: "0", HEADER + [ASK_BID])
+        self.assertEqual(replies[-1], "pass")
+
+    def test_an_illegal_choice_becomes_the_first_legal_item(self):
+        for choice in ("bid 9", 17, -5, None, True, 2.0, "KKKK"):
+            replies, seen = converse(lambda v, r: choice, HEADER + ["ask play time 1 -1 1 legal 44 55 pass"])
+            self.assertEqual(replies[-1], "44", choice)
+            self.assertIn("not a legal item", seen["stderr"])
+
+    def test_a_raising_bot_still_answers(self):
+        def boom(v, r):
+            raise RuntimeError("bug")
+        replies, seen = converse(boom, HEADER + ["ask play time 1 -1 1 legal 3 pass", ASK_BID])
+        self.assertEqual(replies[1:], ["3", "pass"])
+        self.assertIn("RuntimeError: bug", seen["stderr"])
+
+    def test_a_request_that_lost_its_legal_list_is_still_answered(self):
+        lines = HEADER + ["ask bid time 1000 -1 30000",
+                          "ask play time x y z",
+                          "ask play beat 0 5 solo time 1000 -1 30000",
+                          "ask"]
+        called = []
+        replies, _ = converse(lambda v, r: called.append(r), lines)
+        self.assertEqual(replies[1:], ["pass", "3", "pass", "pass"])   # lead the lowest card
+        self.assertEqual(called, [])
+
+    def test_a_request_with_an_unreadable_clock_is_answered(self):
+        replies, seen = converse(lambda v, r: "2", HEADER + ["ask bid time 1000 soon 30000 legal pass 2"])
+        self.assertEqual(replies[-1], "2")
+        self.assertEqual(seen["requests"][0].legal, ["pass", "2"])
+
+
+class Tracking(unittest.TestCase):
+    def test_view_tracks_kitty_own_plays_counts_and_to_beat(self):
         lines = HEADER + [
+            "bid 0 1", "bid 1 3",
             "landlord 1 3",
             "kitty 4BR",
-            "counts 17 20 17",
+            "ask play time 1000 -1 30000 legal 3 3456789TJQKA",
             "play 1 3456789TJQKA chain",
             "counts 17 8 17",
             "play 2 456789TJQKA2 chain",
+            "counts 17 8 5",
             "ask play beat 2 456789TJQKA2 chain time 1000 -1 29000 legal pass",
         ]
-        _, seen = converse(lambda v, r: "pass", lines)
+        _, seen = converse(lambda v, r: r.legal[-1], lines)
         v = seen["view"]
-        self.assertEqual(v.landlord, 1)
-        self.assertEqual(v.stake, 3)
-        # 17 dealt + 3 kitty - 12 played
+        self.assertEqual(seen["hands"][0], "334456789TTJJQKKA2BR")     # 17 dealt + kitty
+        self.assertEqual(v.hand, "34TJK2BR")                           # ... - 12 played
         self.assertEqual(v.hand_text, "34TJK2BR")
-        self.assertEqual(v.counts, [17, 8, 17])
+        self.assertEqual(v.dealt, "33456789TTJJQKKA2")
+        self.assertEqual((v.landlord, v.stake, v.kitty), (1, 3, "4BR"))
+        self.assertTrue(v.is_landlord)
+        self.assertEqual(v.auction, [("bid", 0, 1), ("bid", 1, 3)])
+        self.assertEqual(v.counts, [17, 8, 5])
         self.assertEqual(v.to_beat, (2, "456789TJQKA2", "chain"))
-        self.assertEqual(seen["requests"][0].beat, (2, "456789TJQKA2", "chain"))
+        self.assertEqual(v.to_beat.seat, 2)
+        self.assertEqual(seen["requests"][1].beat, (2, "456789TJQKA2", "chain"))
+        self.assertEqual(v.history, [(1, "3456789TJQKA", "chain"), (2, "456789TJQKA2", "chain")])
+        self.assertEqual(v.played, ["", "3456789TJQKA", "456789TJQKA2"])
+        self.assertEqual(v.hand_counts()["T"], 1)
         self.assertFalse(v.partner(2))
         self.assertTrue(v.partner(1))
+        self.assertEqual(v.opponents(), [0, 2])
+        # 54 cards - 8 in hand - 12 played by seat 2 (own plays left the hand already)
+        self.assertEqual(len(v.outstanding()), 54 - 8 - 12)
+        self.assertEqual(v.outstanding().count("4"), 4 - 1 - 1)
 
-    def test_round_ends_after_two_passes(self):
+    def test_partners_are_the_two_peasants(self):
+        _, seen = converse(lambda v, r: 0, HEADER + ["landlord 0 1", "kitty 345", ASK_BID])
+        v = seen["view"]
+        self.assertTrue(v.partner(2))
+        self.assertFalse(v.partner(0))
+        self.assertEqual(v.opponents(), [0])
+        self.assertEqual(v.counts, [20, 17, 17])
+
+    def test_round_ends_after_every_other_seat_passes(self):
         lines = HEADER + ["landlord 0 1", "kitty 345", "play 0 3 solo", "pass 1", "pass 2",
-                          "ask play time 1000 -1 30000 legal 3 4 pass"]
+                          "ask play time 1000 -1 30000 legal 3 4"]
         _, seen = converse(lambda v, r: 0, lines)
         self.assertIsNone(seen["view"].to_beat)
+        lines = HEADER + ["landlord 0 1", "kitty 345", "play 0 3 solo", "pass 1", "ask bid time 1 -1 1 legal pass"]
+        _, seen = converse(lambda v, r: 0, lines)
+        self.assertEqual(seen["view"].to_beat, (0, "3", "solo"))
 
+    def test_four_players_need_three_passes(self):
+        header = [h.replace("players 3", "players 4") for h in HEADER if not h.startswith("option")]
+        header = with_hand("3333444455556666777788889", header) + ["option packs=2"]
+        lines = header + ["landlord 0 1", "kitty 99TTJJQQ", "play 0 3 solo", "pass 1", "pass 2",
+                          "ask bid time 1 -1 1 legal pass", "pass 3", "ask bid time 1 -1 1 legal pass"]
+        _, seen = converse(lambda v, r: 0, lines)
+        v = seen["view"]
+        self.assertEqual(v.players, 4)
+        self.assertEqual(v.packs, 2)
+        self.assertEqual(v.counts, [32, 25, 25, 25])
+        self.assertEqual(len(v.played), 4)
+        self.assertEqual(v.opponents(), [0])
+        self.assertIsNone(v.to_beat)
+        self.assertEqual(v.classify("BR").kind, "pair")       # two packs: BR is a pair
+        self.assertEqual(v.classify("BBRR").kind, "rocket")
+
+    def test_own_wild_play_leaves_the_hand_as_played(self):
+        lines = with_hand("33456777TTJJQKKA2") + [
+            "landlord 1 1", "kitty 89B", "wild 7",
+            "play 1 3377=333+7 trio_solo", "counts 17 16 17",
+            "ask play beat 1 3377=333+7 trio_solo time 1 -1 1 legal pass"]
+        _, seen = converse(lambda v, r: 0, lines)
+        v = seen["view"]
+        self.assertEqual(v.wild, "7")
+        self.assertEqual(v.hand, "456789TTJJQKKA2B")
+        self.assertEqual(v.counts[1], 16)
+        self.assertEqual(v.history[-1], (1, "3377=333+7", "trio_solo"))
+
+    def test_a_shown_hand_is_followed(self):
+        lines = HEADER + ["landlord 0 1", "kitty 345", "show 0 1", "shown 0 334455KKK", "play 0 KKK+3 trio_solo",
+                          ASK_BID]
+        _, seen = converse(lambda v, r: 0, lines)
+        self.assertEqual(seen["view"].shown, {0: "34455"})
+        self.assertIn(("show", 0, 1), seen["view"].auction)
+
+    def test_redeal_and_new_deal_reset_the_deal(self):
+        lines = HEADER + ["bid 0 0", "bid 1 0", "bid 2 0", "redeal 1", "hand 3456789TJQKA2BR222",
+                          "first 2", ASK_BID]
+        _, seen = converse(lambda v, r: 0, lines)
+        v = seen["view"]
+        self.assertEqual((v.hand, v.redeals, v.first, v.auction), ("3456789TJQKA2222BR", 1, 2, []))
+        lines = HEADER + ["landlord 1 2", "kitty 444", "play 1 33 pair", "result -2 4 -2",
+                          "deal 1 seat 2", "hand 3456789TJQKA2BR4", ASK_BID]
+        _, seen = converse(lambda v, r: 0, lines)
+        v = seen["view"]
+        self.assertEqual((v.deal, v.seat, v.landlord, v.kitty, v.history, v.to_beat),
+                         (1, 2, -1, "", [], None))
+        self.assertEqual(v.scores, [[-2, 4, -2]])
+        self.assertEqual(v.total, 4)
+
+    def test_results_penalties_notes_and_end(self):
+        lines = HEADER + ["penalty 0 timeout autoplay", "note your reply \"9\" is not a bid",
+                          "result 4 -2 -2", "deal 1 seat 0", "hand 3", "result 2 -1 -1", "end 5"]
+        replies, seen = converse(lambda v, r: 0, lines + [ASK_BID])
+        self.assertEqual(replies, ["bot 1 tester legal"])          # nothing after `end`
+        self.assertEqual(seen["rc"], 0)
+        # the view is not handed out without a request; look inside another way
+        out = io.BytesIO()
+        loop = arbiter_bot._Loop(lambda v, r: 0, "t", io.BytesIO(("\n".join(lines) + "\n").encode()), out)
+        with contextlib.redirect_stderr(io.StringIO()):
+            loop.run()
+        v = loop.view
+        self.assertEqual(v.penalties, [(0, "timeout", "autoplay")])
+        self.assertEqual(v.notes, ["your reply \"9\" is not a bid"])
+        self.assertEqual(v.scores, [[4, -2, -2], [2, -1, -1]])
+        self.assertEqual((v.total, v.end_total), (-2 + 2, 5))
+
+
+class Robustness(unittest.TestCase):
     def test_unknown_events_and_malformed_lines_are_survived(self):
         lines = HEADER + [
             "sunspots 17 high",
             "counts x y z",
             "deal nope",
-            "",
+            "deal 1 seat",
+            "hand",
+            "play 1",
+            "play x 33 pair",
+            "landlord",
+            "kitty",
+            "result 1 two 3",
+            "   ",
+            "\r",
+            "match players many",
+            "option",
+            "clock move",
             "ask bid time 1000 -1 30000 legal pass 1",
         ]
-        replies, _ = converse(lambda v, r: "1", lines)
+        replies, seen = converse(lambda v, r: "1", lines)
         self.assertEqual(replies[-1], "1")
+        self.assertEqual(seen["view"].hand, "33456789TTJJQKKA2")
+        self.assertIn("cannot read 'counts x y z'", seen["stderr"])
+        self.assertNotIn("sunspots", seen["stderr"])          # unknown events: silently ignored
 
-    def test_an_illegal_choice_becomes_the_first_legal_item(self):
-        lines = HEADER + ["ask bid time 1000 -1 30000 legal pass 1 2 3"]
-        replies, _ = converse(lambda v, r: "bid 9", lines)
-        self.assertEqual(replies[-1], "pass")
-        replies, _ = converse(lambda v, r: 17, lines)
-        self.assertEqual(replies[-1], "pass")
-
-    def test_a_raising_bot_still_answers(self):
-        def boom(v, r):
-            raise RuntimeError("bug")
-        replies, _ = converse(boom, HEADER + ["ask play time 1 -1 1 legal 3 pass"])
+    def test_garbage_bytes_and_crlf_are_survived(self):
+        raw = ("\n".join(HEADER) + "\n").encode() + b"\xff\xfe\x00garbage\r\n\x80\n" + \
+            b"ask bid time 1000 -1 30000 legal pass 3\r\n"
+        replies, _ = converse(lambda v, r: r.legal[-1], None, raw=raw)
         self.assertEqual(replies[-1], "3")
 
-    def test_end_stops_the_loop(self):
-        replies, _ = converse(lambda v, r: 0, HEADER + ["end 5", "ask bid time 1 -1 1 legal pass"])
-        self.assertEqual(replies, ["bot 1 tester legal"])
+    def test_eof_without_end_returns(self):
+        replies, seen = converse(lambda v, r: 0, HEADER[:3])
+        self.assertEqual((replies, seen["rc"]), (["bot 1 tester legal"], 0))
+        raw = ("\n".join(HEADER) + "\n" + "ask bid time 1 -1 1 legal pass 2").encode()   # no final newline
+        replies, _ = converse(lambda v, r: 1, None, raw=raw)
+        self.assertEqual(replies[-1], "2")
+
+    def test_overlong_lines_are_bounded(self):
+        big = arbiter_bot.MAX_REQUEST + 1000
+        event = b"sunspots " + b"x" * big + b"\n"
+        items = " ".join(["3"] * ((arbiter_bot.MAX_REQUEST + 100) // 2)).encode()
+        ask = b"ask play time 1 -1 1 legal 4 " + items + b"\n"
+        raw = ("\n".join(HEADER) + "\n").encode() + event + ask + (ASK_BID + "\n").encode()
+        got = []
+        replies, seen = converse(lambda v, r: got.append(len(r.legal)) or 0, None, raw=raw)
+        self.assertEqual(replies[1:], ["4", "pass"])
+        self.assertEqual(seen["stderr"].count("longer than"), 2)
+        self.assertLess(got[0], (arbiter_bot.MAX_REQUEST + 100) // 2)   # cut at the bound
+        self.assertGreater(got[0], arbiter_bot.MAX_REQUEST // 2 - 100)
+
+    def test_a_closed_output_ends_the_match_quietly(self):
+        out = io.BytesIO()
+        out.close()
+        called = []
+        with contextlib.redirect_stderr(io.StringIO()):
+            rc = arbiter_bot.run_streams(lambda v, r: called.append(1) or 0, "t",
+                                         io.BytesIO((ASK_BID + "\n" + ASK_BID + "\n").encode()), out)
+        self.assertEqual((rc, len(called)), (0, 1))      # stopped at the first reply it could not write
+
+    def test_text_streams_work_too(self):
+        out = io.StringIO()
+        arbiter_bot.run_streams(lambda v, r: 1, "t", io.StringIO("\n".join(HEADER + [ASK_BID]) + "\n"), out)
+        self.assertEqual(out.getvalue().splitlines(), ["bot 1 t legal", "1"])
+
+    def test_print_in_the_bot_goes_to_stderr(self):
+        code = ("import sys; sys.path.insert(0, %r); import arbiter_bot\n"
+                "def choose(v, r):\n    print('thinking hard'); return 0\n"
+                "arbiter_bot.run(choose, name='printer')\n" % HERE)
+        p = subprocess.run([sys.executable, "-c", code], input="\n".join(HEADER + [ASK_BID]) + "\n",
+                           capture_output=True, text=True, timeout=30)
+        self.assertEqual(p.stdout.splitlines(), ["bot 1 printer legal", "pass"])
+        self.assertIn("thinking hard", p.stderr)
+        self.assertEqual(p.returncode, 0)
 
 
 class Helpers(unittest.TestCase):
+    def test_sort_cards(self):
+        self.assertEqual(sort_cards("r2b3TT"), "3TT2BR")
+        self.assertEqual(sort_cards("10JQKA"), "TJQKA")
+        self.assertEqual(sort_cards("-"), "")
+
     def test_parse_play(self):
-        self.assertEqual(parse_play("pass"), ([], [], []))
-        cards, primary, kickers = parse_play("333444+56")
-        self.assertEqual(len(cards), 8)
-        self.assertEqual(primary, cards_of("333444"))
-        self.assertEqual(kickers, cards_of("56"))
-        cards, primary, kickers = parse_play("3377=333+7")
-        self.assertEqual(cards, cards_of("3377"))
-        self.assertEqual(primary, cards_of("333"))
+        self.assertEqual(parse_play("pass"), ("", "", ""))
+        self.assertEqual(parse_play("333444+56"), ("33344456", "333444", "56"))
+        self.assertEqual(parse_play("3377=333+7"), ("3377", "333", "7"))
+        self.assertEqual(parse_play("7777=3333"), ("7777", "3333", ""))
+        self.assertEqual(parse_play("play 3456789"), ("3456789", "3456789", ""))
+        self.assertEqual(parse_play("BR"), ("BR", "BR", ""))
 
-    def test_classify(self):
-        self.assertEqual(classify("BR")["kind"], "rocket")
-        self.assertEqual(classify("7777")["kind"], "bomb")
-        self.assertEqual(classify("7777+34")["kind"], "other")
-        self.assertEqual(classify("345678")["rank"], 0)
-        self.assertEqual(classify("pass")["kind"], "pass")
+    def test_classify_kinds(self):
+        table = {
+            "3": ("solo", 0, 1), "R": ("solo", 14, 1), "33": ("pair", 0, 1), "222": ("trio", 12, 1),
+            "333+4": ("trio_solo", 0, 1), "333+44": ("trio_pair", 0, 1), "34567": ("chain", 0, 5),
+            "TJQKA": ("chain", 7, 5), "334455": ("pair_chain", 0, 3), "333444": ("airplane", 0, 2),
+            "333444+56": ("airplane_solo", 0, 2), "333444+55": ("airplane_solo", 0, 2),
+            "333444+5566": ("airplane_pair", 0, 2), "444555666+333": ("airplane_solo", 1, 3),
+            "3333+45": ("four_two_solo", 0, 1), "JJJJ+77": ("four_two_solo", 8, 1),
+            "3333+4455": ("four_two_pair", 0, 1), "33334444": ("shuttle", 0, 2),
+            "44445555+37JQ": ("shuttle_solo", 1, 2), "7777": ("bomb", 4, 1), "BR": ("rocket", 13, 1),
+            "222B": ("bomb", 12, 1), "222+B": ("trio_solo", 12, 1), "3377=333+7": ("trio_solo", 0, 1),
+            "7777=3333": ("bomb", 0, 1), "pass": ("pass", -1, 0), "play 33": ("pair", 0, 1),
+            # written without the reading: read as a lead (DDZ-15)
+            "33344456": ("airplane_solo", 0, 2), "333444555888": ("airplane_solo", 0, 3),
+            "333344": ("four_two_solo", 0, 1), "3334": ("trio_solo", 0, 1), "KKK99": ("trio_pair", 10, 1),
+        }
+        for item, (kind, rank, length) in table.items():
+            p = classify(item)
+            self.assertEqual((p.kind, p.rank, p.length), (kind, rank, length), item)
+            self.assertEqual(p["kind"], kind)
+        self.assertEqual(classify("333444+56").ncards, 8)
+        self.assertTrue(classify("BR").is_bomb and classify("2222").is_bomb)
+        self.assertFalse(classify("2222+34").is_bomb)
+        self.assertEqual(classify("BR", packs=2).kind, "pair")
+        self.assertEqual(classify("BBRR", packs=2).kind, "rocket")
+        self.assertEqual(classify("88888", packs=2).kind, "bomb")
 
-
-def start(script):
-    return subprocess.Popen([sys.executable, os.path.join(HERE, "examples", script)],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    def test_classify_compares(self):
+        def beats(a, b, **kw):
+            return classify(a, **kw).beats(classify(b, **kw))
+        self.assertTrue(beats("4", "3"))
+        self.assertFalse(beats("3", "4"))
+        self.assertFalse(beats("44", "3"))
+        self.assertTrue(beats("45678", "34567"))
+        self.assertFalse(beats("456789", "34567"))
+        self.assertTrue(beats("444+3", "333+K"))
+        self.assertTrue(beats("3333", "AAA+2"))
+        self.assertTrue(beats("4444", "3333"))
+        self.assertTrue(beats("BR", "2222"))
+        self.assertFalse(beats("2222", "BR"))
+        self.assertTrue(beats("3333", "222B"))               # the small-three bomb is the lowest
+        self.assertTrue(beats("RR", "BR", packs=2))
+        self.assertTrue(beats("33333", "2222", packs=2))     # more cards, bigger bomb
+        self.assertTrue(beats("3333", "7777=AAAA", wild="7"))  # hard beats soft
+        self.assertTrue(beats("7777", "2222", wild="7"))     # pure wild beats hard
+        self.assertTrue(classify("5").beats("4"))
+        self.assertFalse(classify("pass").beats("3"))
 
 
 def talk(script, lines):
-    p = start(script)
-    out, _ = p.communicate("\n".join(lines) + "\n", timeout=30)
+    """Run an example bot as a process on pipes; return its stdout lines."""
+    p = subprocess.Popen([sys.executable, os.path.join(HERE, "examples", script)],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = p.communicate("\n".join(lines) + "\n", timeout=30)
+    if p.returncode != 0:
+        raise AssertionError("%s exited %d: %s" % (script, p.returncode, err))
     return out.splitlines()
 
 
 class ExampleBots(unittest.TestCase):
+    ASK12 = ["ask play time 1000 -1 30000 legal " + " ".join("3456789TJQKA2"[i:] for i in range(12))] * 6
+
+    def test_examples_are_executable_scripts(self):
+        for script in ("random_bot.py", "greedy_bot.py"):
+            path = os.path.join(HERE, "examples", script)
+            self.assertTrue(os.access(path, os.X_OK), script)
+            with open(path) as f:
+                self.assertEqual(f.readline(), "#!/usr/bin/env python3\n")
+
     def test_random_bot_is_seeded(self):
-        ask = ["ask play time 1000 -1 30000 legal " + " ".join("3456789TJQKA2"[i:] for i in range(12))] * 5
-        a = talk("random_bot.py", HEADER + ask)
-        b = talk("random_bot.py", HEADER + ask)
-        c = talk("random_bot.py", [h.replace("seed 88", "seed 89") for h in HEADER] + ask)
+        a = talk("random_bot.py", HEADER + self.ASK12)
+        b = talk("random_bot.py", HEADER + self.ASK12)
+        c = talk("random_bot.py", [h.replace("seed 88", "seed 89") for h in HEADER] + self.ASK12)
+        legal = self.ASK12[0].split(" legal ")[1].split()
+        self.assertEqual(a[0], "bot 1 py-random legal")
+        self.assertEqual(len(a), 1 + len(self.ASK12))
+        self.assertTrue(all(x in legal for x in a[1:]))
         self.assertEqual(a, b)
         self.assertNotEqual(a[1:], c[1:])
 
     def test_greedy_bot_passes_rather_than_beat_its_partner(self):
-        lines = HEADER + ["landlord 0 1", "kitty 345", "play 2 5 solo",
-                          "ask play beat 2 5 solo time 1000 -1 30000 legal 6 7 K pass"]
+        lines = HEADER + ["landlord 0 1", "kitty 345", "play 2 5 solo", "counts 20 17 16",
+                          "ask play beat 2 5 solo time 1000 -1 30000 legal 6 7 K 2 pass"]
         self.assertEqual(talk("greedy_bot.py", lines)[-1], "pass")
 
     def test_greedy_bot_beats_an_opponent_with_the_smallest_winning_play(self):
-        lines = HEADER + ["landlord 0 1", "kitty 345", "play 0 5 solo",
-                          "ask play beat 0 5 solo time 1000 -1 30000 legal K 6 2222 7 pass"]
+        lines = HEADER + ["landlord 0 1", "kitty 345", "play 0 5 solo", "counts 19 17 17",
+                          "ask play beat 0 5 solo time 1000 -1 30000 legal K 7 2222 6 BR pass"]
         self.assertEqual(talk("greedy_bot.py", lines)[-1], "6")
+        lines = HEADER + ["landlord 0 1", "kitty 345", "play 0 666+3 trio_solo", "counts 16 17 17",
+                          "ask play beat 0 666+3 trio_solo time 1000 -1 30000 legal KKK+3 999+3 TTT+4 2222 pass"]
+        self.assertEqual(talk("greedy_bot.py", lines)[-1], "999+3")
+
+    def test_greedy_bot_bombs_only_when_an_opponent_is_nearly_out(self):
+        ask = "ask play beat 0 2 solo time 1000 -1 30000 legal 3333 BR pass"
+        lines = HEADER + ["landlord 0 1", "kitty 345", "play 0 2 solo", "counts 10 17 17", ask]
+        self.assertEqual(talk("greedy_bot.py", lines)[-1], "pass")
+        lines = HEADER + ["landlord 0 1", "kitty 345", "play 0 2 solo", "counts 4 17 17", ask]
+        self.assertEqual(talk("greedy_bot.py", lines)[-1], "3333")
+
+    def test_greedy_bot_leads_the_most_cards_at_the_lowest_rank(self):
+        lines = HEADER + ["landlord 1 1", "kitty 345",
+                          "ask play time 1000 -1 30000 legal 3 4 33 44 34567 45678 3333 BR"]
+        self.assertEqual(talk("greedy_bot.py", lines)[-1], "34567")
 
     def test_greedy_bot_bids_by_strength(self):
-        strong = [h if not h.startswith("hand") else "hand 3456789TJQ22BRR" for h in HEADER]
-        weak = [h if not h.startswith("hand") else "hand 3345678899TTJQK" for h in HEADER]
-        ask = ["ask bid time 1000 -1 30000 legal pass 1 2 3"]
-        self.assertEqual(talk("greedy_bot.py", strong + ask)[-1], "3")
-        self.assertEqual(talk("greedy_bot.py", weak + ask)[-1], "pass")
+        ask = [ASK_BID]
+        self.assertEqual(talk("greedy_bot.py", with_hand("3456789T222BRKKKK") + ask)[-1], "3")
+        self.assertEqual(talk("greedy_bot.py", with_hand("3345678899TTJQKA2") + ask)[-1], "pass")
+        self.assertEqual(talk("greedy_bot.py", with_hand("3345678899TTJQK2B") + ask)[-1], "1")
+        call = ["ask call time 1000 -1 30000 legal pass call"]
+        self.assertEqual(talk("greedy_bot.py", with_hand("3456789TJQ22BRKKK") + call)[-1], "call")
+
+
+# ---- against the real referee ---------------------------------------------
+
+def check_bot(strategy):
+    """A bot that checks its View against every request of a real match and
+    exits (a penalty the test sees) when anything disagrees."""
+    sys.path.insert(0, os.path.join(HERE, "examples"))
+    import greedy_bot
+    import random_bot
+
+    def fail(what):
+        sys.stderr.write("VIEW MISMATCH: %s\n" % what)
+        sys.stderr.flush()
+        os._exit(3)
+
+    def choose(view, request):
+        if view.counts and 0 <= view.seat < len(view.counts) and len(view.hand) != view.counts[view.seat]:
+            fail("hand %s but counts %r (seat %d)" % (view.hand, view.counts, view.seat))
+        for m in view.history:
+            c = view.classify(m.cards)
+            if m.kind is not None and c.kind != m.kind:
+                fail("classify(%r) = %s, the referee says %s" % (m.cards, c.kind, m.kind))
+        if request.decision == "play":
+            # the play to beat, as the view tracked it from the events
+            trail = 0
+            for m in reversed(view.history):
+                if m.kind is not None:
+                    break
+                trail += 1
+            plays = [m for m in view.history if m.kind is not None]
+            tracked = None
+            if plays and trail < view.players - 1:
+                tracked = (plays[-1].seat, plays[-1].cards, plays[-1].kind)
+            if tracked != (tuple(view.to_beat) if view.to_beat else None):
+                fail("tracked to-beat %r, view %r" % (tracked, view.to_beat))
+            # the request names the same play (its text may read the wild cards otherwise)
+            asked = request.beat and (request.beat.seat, parse_play(request.beat.cards)[0], request.beat.kind)
+            if asked != (tracked and (tracked[0], parse_play(tracked[1])[0], tracked[2])):
+                fail("tracked to-beat %r, request %r" % (tracked, request.beat))
+            have = view.hand_counts()
+            for item in request.legal:
+                need = arbiter_bot.card_counts(parse_play(item)[0])
+                if any(have[c] < n for c, n in need.items()):
+                    fail("legal item %s not in hand %s" % (item, view.hand))
+                if request.beat and item != "pass" and view.option("compare") == "standard" \
+                        and not view.classify(item).beats(view.classify(view.to_beat.cards)):
+                    fail("classify says %s does not beat %s" % (item, view.to_beat.cards))
+        return (greedy_bot if strategy == "greedy" else random_bot).choose(view, request)
+
+    arbiter_bot.run(choose, name="check-" + strategy)
+
+
+# The referee runs bots as another user: name the interpreter the way a bot
+# author would (looked up in PATH), not by this process's own path, which
+# may lie where that user cannot reach.
+PYTHON = os.environ.get("ARBITER_PYTHON", "python3")
+
+
+def find_arbiter():
+    path = os.environ.get("ARBITER", "")
+    return path if path and os.access(path, os.X_OK) else None
+
+
+@unittest.skipUnless(find_arbiter(), "the referee is not built ($ARBITER names build/cli/arbiter)")
+class AgainstTheReferee(unittest.TestCase):
+    def match(self, *args, bots=("random", "greedy", "random"), deals=6, seed=11):
+        cmd = [find_arbiter(), "match", "--game", "doudizhu", "--deals", str(deals), "--seed", str(seed),
+               "--sandbox", "none", "--json", "--quiet", "--move-ms", "5000"] + list(args)
+        for i, strategy in enumerate(bots):
+            cmd += ["--bot", "%s%d=%s %s --check-bot %s" % (strategy, i, PYTHON,
+                                                            os.path.abspath(__file__), strategy)]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        result = json.loads(p.stdout)
+        for bot in result["bots"]:
+            self.assertEqual((bot["penalties"], bot["strikes"], bot["forfeited"]), (0, 0, False),
+                             "%s: %s" % (bot["name"], p.stderr))
+        return result
+
+    def test_standard(self):
+        self.match(deals=10)
+        self.match("--set", "bidding=call-rob,doubling=true,show_mult=2,small_three_bomb=true,shuttle=true",
+                   bots=("greedy", "random", "random"), deals=10, seed=5)
+
+    def test_rlcard_and_douzero(self):
+        self.match("--rules", "rlcard", seed=3)
+        self.match("--rules", "douzero", seed=4)
+
+    def test_four_players(self):
+        self.match("--rules", "four-player", "--set", "four_jokers_claim=true",
+                   bots=("random", "greedy", "random", "greedy"), seed=8)
+
+    def test_classify_agrees_with_the_engine(self):
+        """classify() gives every reading `arbiter moves --readings` lists its kind."""
+        for preset, packs in (("standard", 1), ("four-player", 2), ("douzero", 1)):
+            deck = [c for c in arbiter_bot.RANKS[:13] for _ in range(4 * packs)] + ["B", "R"] * packs
+            rng = random.Random(7)
+            hands = [sort_cards("".join(rng.sample(deck, rng.choice((10, 17, 20))))) for _ in range(60)]
+            p = subprocess.run([find_arbiter(), "moves", "--rules", preset, "--readings", "--set",
+                                "shuttle=true,shuttle_solo=true,shuttle_pair=true"],
+                               input="\n".join(hands) + "\n", capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            n = 0
+            for line in p.stdout.splitlines():
+                for token in line.split():
+                    item, _, kind = token.rpartition("/")
+                    self.assertEqual(classify(item, packs=packs).kind, kind, (preset, item))
+                    n += 1
+            self.assertGreater(n, 1000)
+
+    def test_wild_cards(self):
+        self.match("--set", "wild=2", bots=("random", "random", "greedy"), deals=10, seed=21)
 
 
 if __name__ == "__main__":
-    unittest.main()
+    if sys.argv[1:2] == ["--check-bot"]:
+        check_bot(sys.argv[2] if len(sys.argv) > 2 else "random")
+    else:
+        unittest.main()

@@ -1,52 +1,69 @@
 #!/usr/bin/env python3
-"""An example bot: bids by hand strength, leads by shedding the most cards at
-the lowest rank, follows with the smallest play that wins, never beats its
-partner, and keeps bombs for when an opponent is close to going out."""
+"""An example bot: bids by hand strength (jokers, 2s, bombs), leads by
+shedding the most cards at the lowest rank, follows with the smallest play
+that wins, never beats its partner, and keeps bombs and the rocket for when
+an opponent is close to going out. Uses only what its seat has seen."""
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import arbiter_bot  # noqa: E402
-from arbiter_bot import RANKS, classify  # noqa: E402
+
+BOMBS_WHEN = 4        # bomb only when an opponent holds this many cards or fewer
 
 
 def strength(hand):
-    s = 2 * hand.count(RANKS.index("R")) + 2 * hand.count(RANKS.index("B")) + hand.count(RANKS.index("2"))
-    s += 3 * sum(1 for r in set(hand) if hand.count(r) >= 4 and r <= RANKS.index("2"))
+    """Jokers count 2, a 2 counts 1, each four of a kind (3..2) counts 3."""
+    counts = arbiter_bot.card_counts(hand)
+    s = 2 * (counts["B"] + counts["R"]) + counts["2"]
+    s += 3 * sum(1 for rank, n in counts.items() if n >= 4 and rank not in "BR")
     return s
 
 
 def choose_value(view, request):
     st = strength(view.hand)
-    if request.decision == "bid":
-        want = 3 if st >= 7 else 2 if st >= 5 else 1 if st >= 3 else 0
-        best = "pass"
-        for item in request.legal:
-            if item != "pass" and int(item) <= want:
-                best = item
-        return best
-    if request.decision == "double" and st >= 8:
-        return request.legal[-1]
-    if request.decision in ("call", "rob") and st >= 5:
-        return request.legal[-1]
-    return "pass" if "pass" in request.legal else request.legal[0]
+    want = {
+        "bid": 3 if st >= 7 else 2 if st >= 5 else 1 if st >= 3 else 0,
+        "double": int(st >= 8),
+        "show": 0,            # showing only raises what a loss costs
+        "claim": 1,           # four jokers win the deal outright
+    }.get(request.decision, int(st >= 5))      # call, rob
+    # the highest legal value not above what the hand is worth
+    best, best_value = 0, -1
+    for i, item in enumerate(request.legal):
+        value = 0 if item == "pass" else int(item) if item.isdigit() else 1
+        if best_value < value <= want:
+            best, best_value = i, value
+    return best
+
+
+def fewest_opponent_cards(view):
+    return min((view.counts[s] for s in view.opponents() if s < len(view.counts)), default=99)
 
 
 def choose(view, request):
     if request.decision != "play":
         return choose_value(view, request)
-    plays = [(item, classify(item)) for item in request.legal if item != "pass"]
-    bombs_ok = min((c for s, c in enumerate(view.counts) if not view.partner(s)), default=99) <= 4
-    if request.beat is None:
-        safe = [p for p in plays if p[1]["kind"] not in ("bomb", "rocket")] or plays
-        return max(safe, key=lambda p: (p[1]["ncards"], -p[1]["rank"]))[0]
-    if view.partner(request.beat[0]):
+    plays = [view.classify(item) for item in request.legal if item != "pass"]
+    if not plays:
         return "pass"
-    candidates = [p for p in plays if bombs_ok or p[1]["kind"] not in ("bomb", "rocket")]
+    # a play that empties the hand wins the deal: always take it
+    for p in plays:
+        if p.ncards == len(view.hand):
+            return p.item
+    bombs_ok = fewest_opponent_cards(view) <= BOMBS_WHEN
+    if request.beat is None:
+        # lead: the most cards, then the lowest rank; bombs only when nothing else
+        plain = [p for p in plays if not p.is_bomb] or plays
+        return min(plain, key=lambda p: (-p.ncards, p.rank, p.power)).item
+    if view.partner(request.beat.seat):
+        return "pass"                                  # never beat the partner
+    candidates = [p for p in plays if bombs_ok or not p.is_bomb]
     if not candidates:
         return "pass"
-    return min(candidates, key=lambda p: (p[1]["kind"] in ("bomb", "rocket"), p[1]["rank"]))[0]
+    # the smallest play that wins: a plain play before any bomb, then the lowest
+    return min(candidates, key=lambda p: (p.is_bomb, p.kind == "rocket", p.power, p.ncards)).item
 
 
 if __name__ == "__main__":
-    arbiter_bot.run(choose, name="py-greedy")
+    sys.exit(arbiter_bot.run(choose, name="py-greedy"))

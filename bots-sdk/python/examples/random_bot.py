@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""An example bot: a uniformly random legal item, drawn from the seed the
-referee gives this bot, so the same match replays exactly."""
+"""An example bot: a uniformly random legal item, drawn with the seed the
+referee gives this bot in the `match` line, so the same match replays
+exactly (and another seed plays differently)."""
 import os
 import random
 import sys
@@ -8,15 +9,15 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import arbiter_bot  # noqa: E402
 
-rng = None
+_rng = None
 
 
 def choose(view, request):
-    global rng
-    if rng is None:
-        rng = random.Random(view.seed)
-    return rng.choice(request.legal)
+    global _rng
+    if _rng is None:              # the seed is known once `match` has been read
+        _rng = random.Random(view.seed)
+    return _rng.choice(request.legal)
 
 
 if __name__ == "__main__":
-    arbiter_bot.run(choose, name="py-random")
+    sys.exit(arbiter_bot.run(choose, name="py-random"))
