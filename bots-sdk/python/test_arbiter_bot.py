@@ -462,8 +462,53 @@ class ExampleBots(unittest.TestCase):
         self.assertEqual(talk("greedy_bot.py", with_hand("3456789T222BRKKKK") + ask)[-1], "3")
         self.assertEqual(talk("greedy_bot.py", with_hand("3345678899TTJQKA2") + ask)[-1], "pass")
         self.assertEqual(talk("greedy_bot.py", with_hand("3345678899TTJQK2B") + ask)[-1], "1")
+        # two packs: the same jokers and 2s are worth half as much
+        four = [h.replace("players 3", "players 4").replace("packs=1", "packs=2") for h in HEADER]
+        self.assertEqual(talk("greedy_bot.py", with_hand("33445566778899TTJJQK22BR", HEADER) + ask)[-1], "2")
+        self.assertEqual(talk("greedy_bot.py", with_hand("33445566778899TTJJQQK22BR", four) + ask)[-1], "1")
         call = ["ask call time 1000 -1 30000 legal pass call"]
         self.assertEqual(talk("greedy_bot.py", with_hand("3456789TJQ22BRKKK") + call)[-1], "call")
+
+
+def python_blocks(path):
+    """The ```python blocks of a Markdown file."""
+    with open(path) as f:
+        text = f.read()
+    return [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+
+
+class DocumentedExamples(unittest.TestCase):
+    """The bots printed in the documentation run as printed."""
+
+    def run_doc_bot(self, code, lines):
+        env = dict(os.environ, PYTHONPATH=HERE)
+        p = subprocess.run([sys.executable, "-c", code], input="\n".join(lines) + "\n", env=env,
+                           capture_output=True, text=True, timeout=30)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("arbiter_bot:", p.stderr)          # no fallback, no unreadable line
+        return p.stdout.splitlines()
+
+    def check(self, code):
+        lines = HEADER + ["landlord 0 1", "kitty 345", "play 0 5 solo", "counts 19 17 17",
+                          "ask play beat 0 5 solo time 1000 -1 30000 legal 8 6 2222 pass",
+                          "play 1 6 solo", "counts 19 16 17", "play 2 7 solo",
+                          "ask play beat 2 7 solo time 1000 -1 30000 legal 8 2222 pass", "end 0"]
+        replies = self.run_doc_bot(code, lines)
+        self.assertEqual(replies[0].split()[:2], ["bot", "1"])
+        self.assertEqual(replies[0].split()[3], "legal")
+        self.assertEqual(replies[2], "pass")                 # the partner's 7 stands
+        self.assertIn(replies[1], ("8", "6", "2222", "pass"))
+        return replies
+
+    def test_the_readme_bot(self):
+        code = python_blocks(os.path.join(HERE, "README.md"))[0]
+        self.assertEqual(self.check(code)[1], "6")
+
+    def test_the_bot_authors_guide_bot(self):
+        path = os.path.join(HERE, "..", "..", "docs", "bot-authors.md")
+        if not os.path.exists(path) or not python_blocks(path):
+            self.skipTest("docs/bot-authors.md has no Python example")
+        self.check(python_blocks(path)[0])
 
 
 # ---- against the real referee ---------------------------------------------

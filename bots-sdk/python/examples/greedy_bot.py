@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""An example bot: bids by hand strength (jokers, 2s, bombs), leads by
-shedding the most cards at the lowest rank, follows with the smallest play
-that wins, never beats its partner, and keeps bombs and the rocket for when
-an opponent is close to going out. Uses only what its seat has seen."""
+"""An example bot: bids by hand strength (jokers, 2s, bombs; halved with two
+packs), leads by shedding the most cards at the lowest rank, follows with the
+smallest play that wins, never beats its partner, and keeps bombs and the
+rocket for when an opponent is close to going out. Uses only what its seat
+has seen."""
 import os
 import sys
 
@@ -21,7 +22,8 @@ def strength(hand):
 
 
 def choose_value(view, request):
-    st = strength(view.hand)
+    # two packs hold twice the jokers and 2s: the same hand is worth half
+    st = strength(view.hand) // max(1, view.packs if isinstance(view.packs, int) else 1)
     want = {
         "bid": 3 if st >= 7 else 2 if st >= 5 else 1 if st >= 3 else 0,
         "double": int(st >= 8),
