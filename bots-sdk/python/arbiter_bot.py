@@ -427,9 +427,11 @@ class _Loop:
         self.src = getattr(infile, "buffer", infile)
         self.out = getattr(outfile, "buffer", outfile)
         self.view = View()
+        self.owed = None         # the reply a request gets if answering it fails
 
     # -- lines
     def say(self, text):
+        self.owed = None
         try:
             if isinstance(self.out, io.TextIOBase):
                 self.out.write(text + "\n")
@@ -465,7 +467,7 @@ class _Loop:
                 if cut:
                     _warn("a referee line longer than %d bytes, cut there: %s..." % (MAX_REQUEST, line[:60]))
                     words.pop()                   # the last word may be cut in half
-                    if words and words[0] != "ask":
+                    if not words or words[0] != "ask":
                         continue
                 try:
                     if words[0] == "ask":
@@ -479,6 +481,9 @@ class _Loop:
                     raise
                 except Exception as exc:   # a line we cannot read must not end the match
                     _warn("cannot read %r: %s: %s" % (line[:200], type(exc).__name__, exc))
+                    if self.owed is not None:      # one request, one reply, whatever happened
+                        reply, self.owed = self.owed, None
+                        self.say(reply)
         except _Stop:
             pass
         return 0
@@ -579,6 +584,7 @@ class _Loop:
     # -- requests
     def ask(self, w, line):
         """One request, one reply: whatever happens, a line is written."""
+        self.owed = "pass"
         decision = w[1] if len(w) > 1 else ""
         beat, times, legal = None, [-1, -1, -1], []
         head = w
@@ -609,6 +615,7 @@ class _Loop:
             _warn("a request without legal items (%s); replying %r" % (line[:80], reply))
             self.say(reply)
             return
+        self.owed = legal[0]
         req = Request(decision, legal, beat, times[0], times[1], times[2], line)
         try:
             choice = self.choose(self.view, req)

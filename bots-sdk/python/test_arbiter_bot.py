@@ -134,6 +134,16 @@ class Replies(unittest.TestCase):
         self.assertEqual(replies[1:], ["pass", "3", "pass", "pass"])   # lead the lowest card
         self.assertEqual(called, [])
 
+    def test_a_failure_inside_the_module_still_answers(self):
+        saved = arbiter_bot._Loop.resolve
+        arbiter_bot._Loop.resolve = lambda self, choice, legal, decision: 1 / 0
+        try:
+            replies, seen = converse(lambda v, r: 1, HEADER + ["ask play time 1 -1 1 legal 55 pass", ASK_BID])
+        finally:
+            arbiter_bot._Loop.resolve = saved
+        self.assertEqual(replies[1:], ["55", "pass"])
+        self.assertIn("ZeroDivisionError", seen["stderr"])
+
     def test_a_request_with_an_unreadable_clock_is_answered(self):
         replies, seen = converse(lambda v, r: "2", HEADER + ["ask bid time 1000 soon 30000 legal pass 2"])
         self.assertEqual(replies[-1], "2")
