@@ -1,0 +1,2 @@
+/* bench_pairing.c — placeholder, replaced below */
+int main(void) { return 0; }
