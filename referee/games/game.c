@@ -118,19 +118,20 @@ static void to_ddz_action(const ddz_state *s, const arb_action *a, ddz_action *d
     d->primary = a->primary[0];
     d->represented = a->cards[1];
     /* What the wild cards stand for, so the play kept as "the play to
-     * beat" still reads as it was played ("T=2", not "T"): the ranks the
-     * represented cards have beyond the natural ones, one nibble each. */
+     * beat" still reads as it was played ("T=2", not "T"): every wild card
+     * is listed, a wild card standing for its own rank too (the engine's
+     * convention, ddz_move_represented), so the substitution is the
+     * represented cards less the natural cards of ranks that are not wild. */
     if (a->cards[1]) {
         uint32_t subst = 0;
         int shift = 0;
         for (int x = 0; x < DDZ_NRANKS && shift < 32; x++) {
-            unsigned nat = ddz_count(a->cards[0], x), rep = ddz_count(a->cards[1], x);
+            unsigned nat = (s->wild_ranks >> x & 1) ? 0 : ddz_count(a->cards[0], x), rep = ddz_count(a->cards[1], x);
             for (unsigned k = nat < rep ? rep - nat : 0; k > 0 && shift < 32; k--, shift += 4)
                 subst |= (uint32_t)(x + 1) << shift;
         }
         d->move.subst = subst;
     }
-    (void)s;
 }
 
 static void from_ddz_action(const ddz_state *s, const ddz_action *d, arb_action *a)
