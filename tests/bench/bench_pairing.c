@@ -1,2 +1,0 @@
-/* bench_pairing.c — placeholder, replaced below */
-int main(void) { return 0; }
