@@ -332,19 +332,24 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
 static void defaults(tn_config *c)
 {
     memset(c, 0, sizeof *c);
-    c->game = &arb_game_doudizhu;
-    snprintf(c->rules, sizeof c->rules, "standard");
+    /* A match's defaults are the tournament's: one source, match_config_init. */
+    match_config m;
+    match_config_init(&m, &arb_game_doudizhu);
+    c->game = m.game;
+    snprintf(c->rules, sizeof c->rules, "%s", m.preset);
     c->format = TN_ROUND_ROBIN;
     c->cycles = 1;
     c->advance = 1;
-    c->deals = 1;
-    c->move_ms = 1000;
-    c->deal_ms = -1;
-    c->bank_ms = 30000;
-    c->startup_ms = 5000;
-    c->strikes = 3;
-    c->forfeit_points = 6;
-    c->seed = 1;
+    c->deals = m.deals;
+    c->duplicate = m.duplicate;
+    c->move_ms = m.move_ms;
+    c->deal_ms = m.deal_ms;
+    c->bank_ms = m.bank_ms;
+    c->startup_ms = m.startup_ms;
+    c->policy = m.policy;
+    c->strikes = m.strikes;
+    c->forfeit_points = m.forfeit_points;
+    c->seed = m.seed;
 }
 
 static int finish(loader *L, yaml_node_t *root, top_ctx *t)

@@ -266,7 +266,7 @@ static void test_honest_and_replay(void)
         match_result_release(&rep.res);
     }
     /* Tampering 3: cut short: no digest, and the judge runs past the end. */
-    CHECK(replay_judge(data, len / 2, NULL, &rep) == 0 || 1);
+    CHECK(replay_judge(data, len / 2, NULL, &rep) == 0);   /* the header reads; the verdict does not */
     CHECK(rep.digest_rc != 0 && !rep.reproduced);
     match_result_release(&rep.res);
     free(bad);
