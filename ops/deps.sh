@@ -18,3 +18,18 @@ if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]} (needs root: apt-get)"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+
+# As root, bots run under uids of their own (referee/seat.h): they must be
+# able to reach the bot programs inside this checkout. A checkout under a
+# 0700 directory (/root, a mktemp -d) is opened for traversal only (o+x: no
+# listing, no reading), and we say so.
+if [ "$(id -u)" = 0 ]; then
+  dir=$(pwd -P)
+  while [ "$dir" != / ]; do
+    if [ -z "$(find "$dir" -maxdepth 0 -perm -o+x 2>/dev/null)" ]; then
+      echo "note: bots run as their own uid; opening $dir for traversal (chmod o+x)"
+      chmod o+x "$dir"
+    fi
+    dir=$(dirname "$dir")
+  done
+fi
