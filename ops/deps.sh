@@ -1,19 +1,21 @@
 # ops/deps.sh — sourced by run.sh and test.sh: install with apt-get (as
 # root) whatever building and running arbiter needs and this machine lacks:
 # the toolchain, the libraries, PostgreSQL (a private cluster is started
-# under a state directory), bubblewrap (the bot sandbox) and python3 (the
-# Python SDK and example bots).
+# under a state directory), bubblewrap (the bot sandbox), python3 (the
+# Python SDK and example bots), libmicrohttpd (the daemons' metrics
+# endpoint) and iproute2 (network namespaces in the distributed tests).
 need=()
 command -v meson >/dev/null || need+=(meson)
 command -v ninja >/dev/null || need+=(ninja-build)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 command -v cc >/dev/null || need+=(gcc)
-pkg-config --exists msgpack libsodium libzmq libpq yaml-0.1 2>/dev/null \
-  || need+=(libmsgpack-dev libsodium-dev libzmq3-dev libpq-dev libyaml-dev)
+pkg-config --exists msgpack libsodium libzmq libpq yaml-0.1 libmicrohttpd 2>/dev/null \
+  || need+=(libmsgpack-dev libsodium-dev libzmq3-dev libpq-dev libyaml-dev libmicrohttpd-dev)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v psql >/dev/null || need+=(postgresql-client)
 command -v bwrap >/dev/null || need+=(bubblewrap)
 command -v python3 >/dev/null || need+=(python3)
+command -v ip >/dev/null || need+=(iproute2)   # network namespaces for the link-cut test
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]} (needs root: apt-get)"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
