@@ -11,6 +11,7 @@
 #include "worker.h"
 #include "zap.h"
 #include "arb_error.h"
+#include "arb_log.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -33,59 +34,6 @@ static void on_signal(int sig)
 {
     (void)sig;
     interrupted = 1;
-}
-
-/* Where the record is: --db, $ARBITER_DB, or the private cluster of the
- * state directory (started if needed). */
-typedef struct db_place {
-    pgctl pg;
-    bool private_pg;
-    char conninfo[1200];
-    int lock_fd;
-} db_place;
-
-static int open_place(db_place *p, const char *state, const char *db, bool exclusive, char *err, size_t errlen)
-{
-    memset(p, 0, sizeof *p);
-    p->lock_fd = -1;
-    if (!db)
-        db = getenv("ARBITER_DB");
-    if (mkdir(state, 0755) != 0 && errno != EEXIST) {
-        snprintf(err, errlen, "--state %s: %s", state, strerror(errno));
-        return ARB_EIO;
-    }
-    /* One run per state directory at a time; readers (status,
-     * standings) share the cluster a run has started. */
-    char lock[700];
-    snprintf(lock, sizeof lock, "%s/lock", state);
-    p->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (exclusive && (p->lock_fd < 0 || flock(p->lock_fd, LOCK_EX | LOCK_NB) != 0)) {
-        snprintf(err, errlen, "%s is in use by another arbiter run", state);
-        return ARB_ESTATE;
-    }
-    if (!exclusive && p->lock_fd >= 0 && flock(p->lock_fd, LOCK_SH | LOCK_NB) != 0) {
-        /* a run holds the state directory: its cluster is up, use it as is */
-        close(p->lock_fd);
-        p->lock_fd = -1;
-    }
-    if (db && *db) {
-        snprintf(p->conninfo, sizeof p->conninfo, "%s", db);
-        return 0;
-    }
-    int rc = pgctl_start(&p->pg, state, err, errlen);
-    if (rc)
-        return rc;
-    p->private_pg = true;
-    snprintf(p->conninfo, sizeof p->conninfo, "%s", p->pg.conninfo);
-    return 0;
-}
-
-static void close_place(db_place *p)
-{
-    if (p->private_pg)
-        pgctl_stop(&p->pg);
-    if (p->lock_fd >= 0)
-        close(p->lock_fd);
 }
 
 typedef struct progress_ctx {
@@ -132,63 +80,6 @@ static void print_standings(st_standing *rows, int n, const char *format)
     for (int i = 0; i < n; i++)
         printf("%-4d %-20s %6d %8.1f %+9" PRId64 " %5d %9d%s\n", i + 1, rows[i].name, rows[i].played,
                rows[i].points, rows[i].score, rows[i].wins, rows[i].penalties, rows[i].forfeited ? "  (forfeited)" : "");
-}
-
-/* A key file: its first 40 characters (Z85), checked. */
-static int read_key(const char *path, char key[41])
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    char line[128] = "";
-    bool ok = fgets(line, sizeof line, f) != NULL;
-    fclose(f);
-    line[strcspn(line, "\r\n ")] = 0;
-    if (!ok || strlen(line) != 40)
-        return -1;
-    memcpy(key, line, 41);
-    return 0;
-}
-
-/* Worker public keys, one a line (lines starting with '#' are comments),
- * into keys[]. */
-static int read_keys(const char *path, char (*keys)[41], int cap)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    char line[256];
-    int n = 0, lineno = 0;
-    while (n < cap && fgets(line, sizeof line, f)) {
-        lineno++;
-        line[strcspn(line, "\r\n")] = 0;
-        char *k = line + strspn(line, " \t");
-        k[strcspn(k, " \t")] = 0;
-        if (!*k || *k == '#')   /* '#' is a Z85 character: comments start a line */
-            continue;
-        if (strlen(k) != 40) {
-            fprintf(stderr, "%s:%d: not a 40-character Z85 public key\n", path, lineno);
-            fclose(f);
-            return -1;
-        }
-        memcpy(keys[n++], k, 41);
-    }
-    fclose(f);
-    return n;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = malloc((1u << 20) + 1);
-    size_t n = buf ? fread(buf, 1, 1u << 20, f) : 0;
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    *len = n;
-    return buf;
 }
 
 static void usage(FILE *f)
@@ -260,16 +151,16 @@ int cmd_run(int argc, char **argv)
     if (listen) {
         char path[1024];
         snprintf(path, sizeof path, "%s.key", keyname ? keyname : "");
-        if (!keyname || read_key(path, sec) != 0) {
+        if (!keyname || cli_read_key(path, sec) != 0) {
             fprintf(stderr, "arbiter: --listen needs --key NAME with NAME.key and NAME.pub (arbiter keygen NAME)\n");
             return 2;
         }
         snprintf(path, sizeof path, "%s.pub", keyname);
-        if (read_key(path, pub) != 0) {
+        if (cli_read_key(path, pub) != 0) {
             fprintf(stderr, "arbiter: %s: not a public key\n", path);
             return 2;
         }
-        nkeys = wkeys ? read_keys(wkeys, keys, ZAP_MAX_KEYS) : 0;
+        nkeys = wkeys ? cli_read_keys(wkeys, keys, ZAP_MAX_KEYS) : 0;
         if (nkeys < 0) {
             fprintf(stderr, "arbiter: --worker-keys %s: cannot read\n", wkeys);
             return 2;
@@ -287,8 +178,7 @@ int cmd_run(int argc, char **argv)
         return 2;
     }
     size_t ylen = 0;
-    char *yaml = slurp(file, &ylen);
-    unsigned char hash[crypto_hash_sha256_BYTES];
+    char *yaml = cli_slurp(file, &ylen);
     char digest[65];
     if (!yaml || sodium_init() < 0) {
         fprintf(stderr, "arbiter: %s: cannot read\n", file);
@@ -296,13 +186,11 @@ int cmd_run(int argc, char **argv)
         free(yaml);
         return 2;
     }
-    crypto_hash_sha256(hash, (const unsigned char *)yaml, ylen);
-    for (int i = 0; i < 32; i++)
-        snprintf(digest + 2 * i, 3, "%02x", hash[i]);
+    cli_digest(yaml, ylen, digest);
     db_place place;
     int status = 0;
     store *st = NULL;
-    if (open_place(&place, state, db, true, err, sizeof err) != 0) {
+    if (cli_open_place(&place, state, db, true, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
         status = 2;
         goto out;
@@ -316,6 +204,8 @@ int cmd_run(int argc, char **argv)
     struct sigaction sa = {.sa_handler = on_signal};
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    /* the progress line speaks to people; the pool's log only when it matters */
+    arb_log_setup(quiet ? ARB_LOG_ERROR : ARB_LOG_WARN, ARB_LOG_TEXT);
     char abs_state[512];
     if (!realpath(state, abs_state))
         snprintf(abs_state, sizeof abs_state, "%s", state);
@@ -356,7 +246,7 @@ int cmd_run(int argc, char **argv)
     }
 out:
     store_close(st);
-    close_place(&place);
+    cli_close_place(&place);
     tn_config_release(&cfg);
     free(yaml);
     return status;
@@ -372,7 +262,7 @@ int cmd_status(int argc, char **argv)
     }
     db_place place;
     char err[1024];
-    if (open_place(&place, state, db, false, err, sizeof err) != 0) {
+    if (cli_open_place(&place, state, db, false, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
         return 2;
     }
@@ -397,7 +287,20 @@ int cmd_status(int argc, char **argv)
                    PQgetvalue(r, i, 6), PQgetvalue(r, i, 7), PQgetvalue(r, i, 8));
     }
     PQclear(r);
-    /* The pool: matches done by each referee worker (the last lease holder). */
+    /* The pool: the referee workers a scheduler has heard from. */
+    r = PQexec(c, "SELECT name, slots, state, running, matches_done, leases_lost, "
+                  "  to_char(last_seen, 'YYYY-MM-DD HH24:MI:SS') FROM workers "
+                  "ORDER BY state = 'gone', last_seen DESC LIMIT 200");
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
+        printf("\npool:\n  %-32s %5s %-10s %7s %7s %5s  %s\n", "worker", "slots", "state", "running", "done",
+               "lost", "last heard");
+        for (int i = 0; i < PQntuples(r); i++)
+            printf("  %-32s %5s %-10s %7s %7s %5s  %s\n", PQgetvalue(r, i, 0), PQgetvalue(r, i, 1),
+                   PQgetvalue(r, i, 2), PQgetvalue(r, i, 3), PQgetvalue(r, i, 4), PQgetvalue(r, i, 5),
+                   PQgetvalue(r, i, 6));
+    }
+    PQclear(r);
+    /* Matches done by each referee worker (the last lease holder). */
     r = PQexec(c, "SELECT t.name, m.leased_by, count(*) FROM matches m JOIN tournaments t ON t.id = m.tournament_id "
                   "WHERE m.state = 'done' AND m.leased_by IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2");
     if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
@@ -418,7 +321,7 @@ int cmd_status(int argc, char **argv)
     }
     PQclear(r);
     PQfinish(c);
-    close_place(&place);
+    cli_close_place(&place);
     return status;
 }
 
@@ -442,7 +345,7 @@ int cmd_standings(int argc, char **argv)
     }
     db_place place;
     char err[1024];
-    if (open_place(&place, state, db, false, err, sizeof err) != 0) {
+    if (cli_open_place(&place, state, db, false, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
         return 2;
     }
@@ -463,69 +366,6 @@ int cmd_standings(int argc, char **argv)
     PQclear(r);
     PQfinish(c);
     store_close(st);
-    close_place(&place);
+    cli_close_place(&place);
     return status;
-}
-
-/* `arbiter referee`: a referee worker for a scheduler elsewhere. */
-typedef struct referee_slot {
-    pthread_t thread;
-    worker_options opt;
-    char name[96];
-} referee_slot;
-
-static void *referee_main(void *arg)
-{
-    referee_slot *r = arg;
-    worker_run(&r->opt);
-    return NULL;
-}
-
-int cmd_referee(int argc, char **argv)
-{
-    const char *connect = NULL, *server = NULL, *keyname = NULL, *workdir = "arbiter-referee";
-    int slots = 1;
-    for (int i = 1; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "--connect") == 0) connect = argv[++i];
-        else if (strcmp(argv[i], "--server") == 0) server = argv[++i];
-        else if (strcmp(argv[i], "--key") == 0) keyname = argv[++i];
-        else if (strcmp(argv[i], "--slots") == 0) slots = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--workdir") == 0) workdir = argv[++i];
-    }
-    char pub[41], sec[41], spub[41], path[1024];
-    snprintf(path, sizeof path, "%s.key", keyname ? keyname : "");
-    bool ok = connect && server && keyname && slots >= 1 && slots <= 256 && read_key(path, sec) == 0;
-    snprintf(path, sizeof path, "%s.pub", keyname ? keyname : "");
-    ok = ok && read_key(path, pub) == 0 && read_key(server, spub) == 0;
-    if (!ok) {
-        fprintf(stderr, "usage: arbiter referee --connect tcp://HOST:PORT --server SCHEDULER.pub --key NAME [--slots N]\n"
-                        "                       [--workdir DIR]\n"
-                        "  Plays the matches a scheduler (arbiter run --listen) assigns, N at a time.\n"
-                        "  NAME.key/NAME.pub from `arbiter keygen NAME`; the scheduler lists NAME.pub.\n");
-        return 2;
-    }
-    mkdir(workdir, 0711);
-    char abs_work[512];
-    if (!realpath(workdir, abs_work))
-        snprintf(abs_work, sizeof abs_work, "%s", workdir);
-    struct sigaction sa = {.sa_handler = on_signal};
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    void *ctx = zmq_ctx_new();
-    static referee_slot r[256];
-    char host[64] = "host";
-    gethostname(host, sizeof host - 1);
-    const char *bwrap = seat_probe_bwrap(geteuid() == 0 ? 61000 : 0);
-    for (int i = 0; i < slots; i++) {
-        snprintf(r[i].name, sizeof r[i].name, "%s-%d:%d", host, (int)getpid(), i);
-        r[i].opt = (worker_options){.zmq_ctx = ctx, .endpoint = connect, .name = r[i].name, .workdir = abs_work,
-                                    .stop = &interrupted, .public_key = pub, .secret_key = sec, .server_key = spub};
-        r[i].opt.live.bwrap = bwrap;
-        pthread_create(&r[i].thread, NULL, referee_main, &r[i]);
-    }
-    fprintf(stderr, "arbiter: referee %s-%d: %d slots on %s\n", host, (int)getpid(), slots, connect);
-    for (int i = 0; i < slots; i++)
-        pthread_join(r[i].thread, NULL);
-    zmq_ctx_term(ctx);
-    return 0;
 }

@@ -39,15 +39,126 @@ static void boolean(enc *e, bool b)
     b ? msgpack_pack_true(&e->pk) : msgpack_pack_false(&e->pk);
 }
 
-int wire_hello(const char *name, int slots, uint8_t **out, size_t *len)
+static void leases(enc *e, const wire_lease *running, int n)
+{
+    msgpack_pack_array(&e->pk, (size_t)n);
+    for (int i = 0; i < n; i++) {
+        msgpack_pack_array(&e->pk, 2);
+        msgpack_pack_int64(&e->pk, running[i].match_id);
+        msgpack_pack_int(&e->pk, running[i].gen);
+    }
+}
+
+int wire_hello(const char *name, int slots, const wire_lease *running, int nrunning, uint8_t **out, size_t *len)
 {
     enc e;
     enc_init(&e);
-    msgpack_pack_array(&e.pk, 4);
+    msgpack_pack_array(&e.pk, 5);
     msgpack_pack_int(&e.pk, WIRE_HELLO);
     msgpack_pack_int(&e.pk, WIRE_VERSION);
     str(&e, name);
     msgpack_pack_int(&e.pk, slots);
+    leases(&e, running, nrunning);
+    return enc_done(&e, out, len);
+}
+
+int wire_heartbeat(int free_slots, const wire_lease *running, int nrunning, uint8_t **out, size_t *len)
+{
+    enc e;
+    enc_init(&e);
+    msgpack_pack_array(&e.pk, free_slots < 0 ? 1 : 3);
+    msgpack_pack_int(&e.pk, WIRE_HEARTBEAT);
+    if (free_slots >= 0) {
+        msgpack_pack_int(&e.pk, free_slots);
+        leases(&e, running, nrunning);
+    }
+    return enc_done(&e, out, len);
+}
+
+int wire_progress(const wire_progress_info *p, uint8_t **out, size_t *len)
+{
+    enc e;
+    enc_init(&e);
+    msgpack_pack_array(&e.pk, 8);
+    msgpack_pack_int(&e.pk, WIRE_PROGRESS);
+    msgpack_pack_int64(&e.pk, p->match_id);
+    msgpack_pack_int(&e.pk, p->gen);
+    msgpack_pack_uint32(&e.pk, p->done);
+    msgpack_pack_uint32(&e.pk, p->games);
+    msgpack_pack_uint64(&e.pk, p->decisions);
+    msgpack_pack_uint32(&e.pk, p->timeouts);
+    msgpack_pack_uint32(&e.pk, p->penalties);
+    return enc_done(&e, out, len);
+}
+
+int wire_refuse(const char *reason, uint8_t **out, size_t *len)
+{
+    enc e;
+    enc_init(&e);
+    msgpack_pack_array(&e.pk, 3);
+    msgpack_pack_int(&e.pk, WIRE_REFUSE);
+    msgpack_pack_int(&e.pk, WIRE_VERSION);
+    str(&e, reason);
+    return enc_done(&e, out, len);
+}
+
+int wire_fetch(const char *digest, uint8_t **out, size_t *len)
+{
+    enc e;
+    enc_init(&e);
+    msgpack_pack_array(&e.pk, 2);
+    msgpack_pack_int(&e.pk, WIRE_FETCH);
+    str(&e, digest);
+    return enc_done(&e, out, len);
+}
+
+int wire_program_msg(const char *digest, const uint8_t *bundle, size_t blen, const char *error, uint8_t **out,
+                     size_t *len)
+{
+    enc e;
+    enc_init(&e);
+    msgpack_pack_array(&e.pk, 4);
+    msgpack_pack_int(&e.pk, WIRE_PROGRAM);
+    str(&e, digest);
+    if (bundle) {
+        msgpack_pack_bin(&e.pk, blen);
+        msgpack_pack_bin_body(&e.pk, bundle, blen);
+    } else {
+        msgpack_pack_nil(&e.pk);
+    }
+    str(&e, error ? error : "");
+    return enc_done(&e, out, len);
+}
+
+int wire_release(int64_t match_id, int gen, const char *reason, uint8_t **out, size_t *len)
+{
+    enc e;
+    enc_init(&e);
+    msgpack_pack_array(&e.pk, 4);
+    msgpack_pack_int(&e.pk, WIRE_RELEASE);
+    msgpack_pack_int64(&e.pk, match_id);
+    msgpack_pack_int(&e.pk, gen);
+    str(&e, reason);
+    return enc_done(&e, out, len);
+}
+
+int wire_welcome(int heartbeat_ms, uint8_t **out, size_t *len)
+{
+    enc e;
+    enc_init(&e);
+    msgpack_pack_array(&e.pk, 3);
+    msgpack_pack_int(&e.pk, WIRE_WELCOME);
+    msgpack_pack_int(&e.pk, WIRE_VERSION);
+    msgpack_pack_int(&e.pk, heartbeat_ms);
+    return enc_done(&e, out, len);
+}
+
+int wire_rehello(uint8_t **out, size_t *len)
+{
+    enc e;
+    enc_init(&e);
+    msgpack_pack_array(&e.pk, 1);
+    msgpack_pack_int(&e.pk, WIRE_REHELLO);
     return enc_done(&e, out, len);
 }
 
@@ -76,7 +187,7 @@ int wire_encode_assign(const wire_assign *a, uint8_t **out, size_t *len)
     enc e;
     enc_init(&e);
     const match_config *c = &a->cfg;
-    msgpack_pack_array(&e.pk, 5);
+    msgpack_pack_array(&e.pk, 6);
     msgpack_pack_int(&e.pk, WIRE_ASSIGN);
     msgpack_pack_int64(&e.pk, a->match_id);
     msgpack_pack_int(&e.pk, a->lease_gen);
@@ -104,6 +215,15 @@ int wire_encode_assign(const wire_assign *a, uint8_t **out, size_t *len)
             str(&e, c->bots[b].argv[i]);
     }
     str(&e, a->transcript);
+    msgpack_pack_array(&e.pk, (size_t)a->nprograms);
+    for (int i = 0; i < a->nprograms; i++) {
+        const wire_program *p = &a->programs[i];
+        msgpack_pack_array(&e.pk, 4);
+        msgpack_pack_int(&e.pk, p->bot);
+        msgpack_pack_int(&e.pk, p->argi);
+        str(&e, p->digest);
+        str(&e, p->path);
+    }
     return enc_done(&e, out, len);
 }
 
@@ -189,16 +309,157 @@ static int small_int(arb_mp *r, int64_t lo, int64_t hi, int64_t *v)
     return 0;
 }
 
-int wire_decode_hello(const uint8_t *frame, size_t len, int *version, char *name, size_t namelen, int *slots)
+/* [[match, gen], ...] into running[] (at most cap). */
+static int decode_leases(arb_mp *r, wire_lease *running, int cap, int *n)
+{
+    uint32_t cnt;
+    if (arb_mp_array(r, &cnt) || cnt > (uint32_t)cap)
+        return ARB_ECORRUPT;
+    for (uint32_t i = 0; i < cnt; i++) {
+        uint32_t two;
+        int64_t g;
+        if (arb_mp_array(r, &two) || two != 2 || arb_mp_int(r, &running[i].match_id)
+            || small_int(r, 0, INT32_MAX, &g))
+            return ARB_ECORRUPT;
+        running[i].gen = (int)g;
+    }
+    *n = (int)cnt;
+    return 0;
+}
+
+/* A digest: 64 lowercase hex digits. */
+static bool is_digest(const char *d)
+{
+    if (strlen(d) != 64)
+        return false;
+    for (int i = 0; i < 64; i++)
+        if (!((d[i] >= '0' && d[i] <= '9') || (d[i] >= 'a' && d[i] <= 'f')))
+            return false;
+    return true;
+}
+
+int wire_decode_hello(const uint8_t *frame, size_t len, int *version, char *name, size_t namelen, int *slots,
+                      wire_lease *running, int cap, int *nrunning)
 {
     arb_mp r;
     int64_t v, s;
-    if (head(&r, frame, len, WIRE_HELLO, 4) || small_int(&r, 0, 1000, &v)
-        || arb_mp_str_copy(&r, name, namelen) || small_int(&r, 1, 4096, &s))
+    uint32_t cnt;
+    uint64_t k;
+    /* The version first, whatever the rest: a peer of another version is
+     * told so, not just dropped. */
+    arb_mp_init(&r, frame, len);
+    if (arb_mp_array(&r, &cnt) || cnt < 2 || arb_mp_uint(&r, &k) || k != WIRE_HELLO || small_int(&r, 0, 1000000, &v))
         return ARB_ECORRUPT;
     *version = (int)v;
+    if (v != WIRE_VERSION)
+        return ARB_EUNSUPPORTED;
+    if (cnt != 5 || arb_mp_str_copy(&r, name, namelen) || !name[0] || small_int(&r, 0, WIRE_MAX_SLOTS, &s)
+        || decode_leases(&r, running, cap, nrunning) || arb_mp_left(&r) != 0)
+        return ARB_ECORRUPT;
     *slots = (int)s;
-    return v == WIRE_VERSION ? 0 : ARB_EUNSUPPORTED;
+    return 0;
+}
+
+int wire_decode_heartbeat(const uint8_t *frame, size_t len, int *free_slots, wire_lease *running, int cap,
+                          int *nrunning)
+{
+    arb_mp r;
+    uint32_t cnt;
+    uint64_t k;
+    int64_t f;
+    arb_mp_init(&r, frame, len);
+    if (arb_mp_array(&r, &cnt) || (cnt != 1 && cnt != 3) || arb_mp_uint(&r, &k) || k != WIRE_HEARTBEAT)
+        return ARB_ECORRUPT;
+    *free_slots = -1;
+    *nrunning = 0;
+    if (cnt == 3) {
+        if (small_int(&r, 0, WIRE_MAX_SLOTS, &f) || decode_leases(&r, running, cap, nrunning))
+            return ARB_ECORRUPT;
+        *free_slots = (int)f;
+    }
+    return arb_mp_left(&r) == 0 ? 0 : ARB_ECORRUPT;
+}
+
+int wire_decode_progress(const uint8_t *frame, size_t len, wire_progress_info *p)
+{
+    arb_mp r;
+    int64_t g, d, n, t, pen;
+    memset(p, 0, sizeof *p);
+    if (head(&r, frame, len, WIRE_PROGRESS, 8) || arb_mp_int(&r, &p->match_id) || small_int(&r, 0, INT32_MAX, &g)
+        || small_int(&r, 0, UINT32_MAX, &d) || small_int(&r, 0, UINT32_MAX, &n) || arb_mp_uint(&r, &p->decisions)
+        || small_int(&r, 0, UINT32_MAX, &t) || small_int(&r, 0, UINT32_MAX, &pen) || arb_mp_left(&r) != 0)
+        return ARB_ECORRUPT;
+    p->gen = (int)g;
+    p->done = (uint32_t)d;
+    p->games = (uint32_t)n;
+    p->timeouts = (uint32_t)t;
+    p->penalties = (uint32_t)pen;
+    return 0;
+}
+
+int wire_decode_refuse(const uint8_t *frame, size_t len, int *version, char *reason, size_t cap)
+{
+    arb_mp r;
+    int64_t v;
+    if (head(&r, frame, len, WIRE_REFUSE, 3) || small_int(&r, 0, 1000000, &v) || arb_mp_str_copy(&r, reason, cap)
+        || arb_mp_left(&r) != 0)
+        return ARB_ECORRUPT;
+    *version = (int)v;
+    return 0;
+}
+
+int wire_decode_fetch(const uint8_t *frame, size_t len, char digest[65])
+{
+    arb_mp r;
+    if (head(&r, frame, len, WIRE_FETCH, 2) || arb_mp_str_copy(&r, digest, 65) || !is_digest(digest)
+        || arb_mp_left(&r) != 0)
+        return ARB_ECORRUPT;
+    return 0;
+}
+
+int wire_decode_program(const uint8_t *frame, size_t len, char digest[65], const uint8_t **bundle, size_t *blen,
+                        char *error, size_t cap)
+{
+    arb_mp r;
+    if (head(&r, frame, len, WIRE_PROGRAM, 4) || arb_mp_str_copy(&r, digest, 65) || !is_digest(digest))
+        return ARB_ECORRUPT;
+    *bundle = NULL;
+    *blen = 0;
+    if (arb_mp_peek(&r) == ARB_MP_NIL) {
+        if (arb_mp_nil(&r))
+            return ARB_ECORRUPT;
+    } else {
+        uint32_t n;
+        if (arb_mp_bin(&r, bundle, &n) || n > WIRE_MAX_BUNDLE)
+            return ARB_ECORRUPT;
+        *blen = n;
+    }
+    if (arb_mp_str_copy(&r, error, cap) || arb_mp_left(&r) != 0)
+        return ARB_ECORRUPT;
+    return 0;
+}
+
+int wire_decode_release(const uint8_t *frame, size_t len, int64_t *match_id, int *gen, char *reason, size_t cap)
+{
+    arb_mp r;
+    int64_t g;
+    if (head(&r, frame, len, WIRE_RELEASE, 4) || arb_mp_int(&r, match_id) || small_int(&r, 0, INT32_MAX, &g)
+        || arb_mp_str_copy(&r, reason, cap) || arb_mp_left(&r) != 0)
+        return ARB_ECORRUPT;
+    *gen = (int)g;
+    return 0;
+}
+
+int wire_decode_welcome(const uint8_t *frame, size_t len, int *version, int *heartbeat_ms)
+{
+    arb_mp r;
+    int64_t v, h;
+    if (head(&r, frame, len, WIRE_WELCOME, 3) || small_int(&r, 0, 1000000, &v) || small_int(&r, 1, 3600000, &h)
+        || arb_mp_left(&r) != 0)
+        return ARB_ECORRUPT;
+    *version = (int)v;
+    *heartbeat_ms = (int)h;
+    return 0;
 }
 
 int wire_decode_ack(const uint8_t *frame, size_t len, int64_t *match_id, int *gen)
@@ -222,7 +483,7 @@ int wire_decode_assign(const uint8_t *frame, size_t len, wire_assign *a)
     memset(a, 0, sizeof *a);
     match_config *c = &a->cfg;
     match_config_init(c, NULL);
-    if (head(&r, frame, len, WIRE_ASSIGN, 5) || arb_mp_int(&r, &a->match_id) || small_int(&r, 0, INT32_MAX, &v))
+    if (head(&r, frame, len, WIRE_ASSIGN, 6) || arb_mp_int(&r, &a->match_id) || small_int(&r, 0, INT32_MAX, &v))
         return ARB_ECORRUPT;
     a->lease_gen = (int)v;
     if (arb_mp_array(&r, &n) || n != 15 || arb_mp_str_copy(&r, game, sizeof game)
@@ -254,7 +515,23 @@ int wire_decode_assign(const uint8_t *frame, size_t len, wire_assign *a)
                 return ARB_ECORRUPT;
         c->bots[b].argc = (int)na;
     }
-    if (arb_mp_str_copy(&r, a->transcript, sizeof a->transcript) || arb_mp_left(&r) != 0)
+    if (arb_mp_str_copy(&r, a->transcript, sizeof a->transcript) || arb_mp_array(&r, &n) || n > WIRE_MAX_PROGRAMS)
+        return ARB_ECORRUPT;
+    a->nprograms = (int)n;
+    for (uint32_t i = 0; i < n; i++) {
+        wire_program *p = &a->programs[i];
+        uint32_t four;
+        int64_t bot, argi;
+        if (arb_mp_array(&r, &four) || four != 4 || small_int(&r, 0, (int64_t)nb - 1, &bot)
+            || small_int(&r, 0, MATCH_MAX_ARGS - 1, &argi) || arb_mp_str_copy(&r, p->digest, sizeof p->digest)
+            || !is_digest(p->digest) || arb_mp_str_copy(&r, p->path, sizeof p->path) || !p->path[0])
+            return ARB_ECORRUPT;
+        p->bot = (int)bot;
+        p->argi = (int)argi;
+        if (p->argi >= c->bots[p->bot].argc)
+            return ARB_ECORRUPT;
+    }
+    if (arb_mp_left(&r) != 0)
         return ARB_ECORRUPT;
     c->game = arb_game_find(game);
     return c->game ? 0 : ARB_ECORRUPT;

@@ -9,25 +9,62 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WIRE_VERSION 1
+/* Version 2: heartbeats, progress, program bundles by digest, hand-backs
+ * and a scheduler that refuses other versions by name (version 1 had no
+ * heartbeats). A peer speaking another version is told (WIRE_REFUSE) and
+ * ignored. */
+#define WIRE_VERSION 2
 /* A frame is at most this long (ZMQ_MAXMSGSIZE): a result of ARB_MAX_DEALS
- * deals is ~10 MB; an assignment a few KB. */
+ * deals is ~10 MB; an assignment a few KB; a program bundle up to
+ * WIRE_MAX_BUNDLE. */
 #define WIRE_MAX_FRAME (32u << 20)
+/* A program bundle (a bot's files) travels in one frame with room to spare. */
+#define WIRE_MAX_BUNDLE (WIRE_MAX_FRAME - 4096)
+/* Matches a worker may hold at once (its slots). */
+#define WIRE_MAX_SLOTS 256
+/* Program files attached to one assignment (a few per bot). */
+#define WIRE_MAX_PROGRAMS (ARB_MAX_SEATS * 4)
+/* A worker's name: its ZeroMQ identity and the lease holder in the record. */
+#define WIRE_MAX_NAME 96
 
 typedef enum wire_kind {
-    WIRE_HELLO = 0,   /* worker -> scheduler: [0, version, name, slots] */
-    WIRE_ASSIGN,      /* scheduler -> worker: [1, match, gen, config, transcript path] */
-    WIRE_RESULT,      /* worker -> scheduler: [2, match, gen, ok, error, digest, transcript, result] */
-    WIRE_ACK,         /* scheduler -> worker: [3, match, gen] */
-    WIRE_STOP,        /* scheduler -> worker: [4] — finish and leave */
+    WIRE_HELLO = 0,   /* w->s [0, version, name, slots, running] */
+    WIRE_ASSIGN,      /* s->w [1, match, gen, config, transcript path, programs] */
+    WIRE_RESULT,      /* w->s [2, match, gen, ok, error, digest, transcript, result] */
+    WIRE_ACK,         /* s->w [3, match, gen] — the result is in the record */
+    WIRE_STOP,        /* s->w [4] — finish the matches in hand and leave */
+    WIRE_HEARTBEAT,   /* w->s [5, free slots, running]; s->w [5] */
+    WIRE_PROGRESS,    /* w->s [6, match, gen, games done, games, decisions, timeouts, penalties] */
+    WIRE_REFUSE,      /* s->w [7, version, reason] — not admitted; the worker stops */
+    WIRE_FETCH,       /* w->s [8, digest] — send me this program */
+    WIRE_PROGRAM,     /* s->w [9, digest, bundle or nil, error] */
+    WIRE_RELEASE,     /* w->s [10, match, gen, reason] — a lease handed back unplayed */
+    WIRE_WELCOME,     /* s->w [11, version, heartbeat_ms] — hello accepted */
+    WIRE_REHELLO,     /* s->w [12] — I do not know you (I restarted): say hello again */
     WIRE_NKINDS
 } wire_kind;
+
+/* A lease a worker holds: a match and the generation it was leased under. */
+typedef struct wire_lease {
+    int64_t match_id;
+    int     gen;
+} wire_lease;
+
+/* A file of a bot's program, fetched by the bundle's digest: argv[argi] of
+ * bot `bot` becomes <cache>/<digest>/<path> on the worker. */
+typedef struct wire_program {
+    int  bot, argi;
+    char digest[65];
+    char path[256];
+} wire_program;
 
 typedef struct wire_assign {
     int64_t  match_id;
     int      lease_gen;
     match_config cfg;
     char     transcript[512];
+    int      nprograms;
+    wire_program programs[WIRE_MAX_PROGRAMS];
 } wire_assign;
 
 typedef struct wire_result {
@@ -41,18 +78,52 @@ typedef struct wire_result {
 } wire_result;
 
 /* Encoders: a malloc'ed frame in *out (free it), its length in *len. */
-int wire_hello(const char *name, int slots, uint8_t **out, size_t *len);
+int wire_hello(const char *name, int slots, const wire_lease *running, int nrunning, uint8_t **out, size_t *len);
 int wire_encode_assign(const wire_assign *a, uint8_t **out, size_t *len);
 int wire_encode_result(const wire_result *r, uint8_t **out, size_t *len);
 int wire_ack(int64_t match_id, int gen, uint8_t **out, size_t *len);
 int wire_stop(uint8_t **out, size_t *len);
+/* The worker's heartbeat (free slots and the leases it holds); the
+ * scheduler's is wire_heartbeat(-1, NULL, 0, ...): just [5]. */
+int wire_heartbeat(int free_slots, const wire_lease *running, int nrunning, uint8_t **out, size_t *len);
+/* How far a match has got: games played of all, and the decisions, bot
+ * timeouts and penalties so far (cumulative for the match). */
+typedef struct wire_progress_info {
+    int64_t  match_id;
+    int      gen;
+    uint32_t done, games;
+    uint64_t decisions;
+    uint32_t timeouts, penalties;
+} wire_progress_info;
+int wire_progress(const wire_progress_info *p, uint8_t **out, size_t *len);
+int wire_refuse(const char *reason, uint8_t **out, size_t *len);
+int wire_fetch(const char *digest, uint8_t **out, size_t *len);
+/* bundle NULL: the scheduler does not have it (error says why). */
+int wire_program_msg(const char *digest, const uint8_t *bundle, size_t blen, const char *error, uint8_t **out, size_t *len);
+int wire_release(int64_t match_id, int gen, const char *reason, uint8_t **out, size_t *len);
+int wire_welcome(int heartbeat_ms, uint8_t **out, size_t *len);
+int wire_rehello(uint8_t **out, size_t *len);
 
 /* The kind of a frame, or ARB_ECORRUPT. */
 int wire_kind_of(const uint8_t *frame, size_t len);
-/* Decoders: 0, or ARB_ECORRUPT (malformed), ARB_EUNSUPPORTED (version). */
-int wire_decode_hello(const uint8_t *frame, size_t len, int *version, char *name, size_t namelen, int *slots);
+/* Decoders: 0, or ARB_ECORRUPT (malformed), ARB_EUNSUPPORTED (version:
+ * *version is set, the rest is not read). Nothing is allocated from a
+ * count a frame claims before the bytes are there; running[] takes at most
+ * cap leases (more is malformed). */
+int wire_decode_hello(const uint8_t *frame, size_t len, int *version, char *name, size_t namelen, int *slots,
+                      wire_lease *running, int cap, int *nrunning);
 int wire_decode_assign(const uint8_t *frame, size_t len, wire_assign *a);
 int wire_decode_result(const uint8_t *frame, size_t len, wire_result *r);
 int wire_decode_ack(const uint8_t *frame, size_t len, int64_t *match_id, int *gen);
+/* The worker's heartbeat: *free_slots = -1 for the scheduler's bare [5]. */
+int wire_decode_heartbeat(const uint8_t *frame, size_t len, int *free_slots, wire_lease *running, int cap, int *nrunning);
+int wire_decode_progress(const uint8_t *frame, size_t len, wire_progress_info *p);
+int wire_decode_refuse(const uint8_t *frame, size_t len, int *version, char *reason, size_t cap);
+int wire_decode_fetch(const uint8_t *frame, size_t len, char digest[65]);
+/* *bundle points into frame (NULL when the scheduler had none). */
+int wire_decode_program(const uint8_t *frame, size_t len, char digest[65], const uint8_t **bundle, size_t *blen,
+                        char *error, size_t cap);
+int wire_decode_release(const uint8_t *frame, size_t len, int64_t *match_id, int *gen, char *reason, size_t cap);
+int wire_decode_welcome(const uint8_t *frame, size_t len, int *version, int *heartbeat_ms);
 
 #endif

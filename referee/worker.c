@@ -1,21 +1,107 @@
-/* worker.c — the referee worker loop (worker.h). */
+/* worker.c — the referee worker: slots, heartbeats, results kept until
+ * acknowledged, programs fetched by digest (worker.h). */
 #include "worker.h"
+#include "bundle.h"
 #include "transcript.h"
 #include "wire.h"
 #include "arb_error.h"
+#include "arb_log.h"
+#include "arb_time.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zmq.h>
 
-static int send_frame(void *sock, uint8_t *frame, size_t len)
+#define MAX_PENDING 4096     /* results awaiting acknowledgement (each a few KB to MB) */
+#define MAX_FETCHES 64       /* programs asked for and not yet received */
+
+/* One match being played: the slot thread's view. */
+typedef struct job {
+    const worker_options *o;
+    wire_assign *a;
+    int slot;
+    const char *pull_ep;
+    uint8_t *result;         /* the result frame, when the thread is done */
+    size_t result_len;
+    void *push;              /* the thread's own socket to the I/O loop */
+    wire_progress_info prog;
+} job;
+
+typedef struct wslot {
+    bool busy, playing;
+    wire_assign *a;
+    job *j;
+    pthread_t thread;
+} wslot;
+
+typedef struct pending {
+    int64_t id;
+    int gen;
+    uint8_t *frame;
+    size_t len;
+} pending;
+
+typedef struct fetch {
+    char digest[65];
+    uint64_t sent_ns;
+} fetch;
+
+typedef struct worker {
+    const worker_options *o;
+    void *sock, *pull;
+    char pull_ep[64], cache[600];
+    int nslots, hb_ms, misses;
+    wslot slots[WIRE_MAX_SLOTS];
+    pending pend[MAX_PENDING];
+    int npend;
+    fetch fetches[MAX_FETCHES];
+    int nfetch;
+    uint64_t last_heard, next_hb;
+    bool registered;
+    worker_stats scratch;    /* when the caller keeps no stats */
+    worker_stats *st;
+    worker_options opts;     /* the caller's, with st: the slot threads read it */
+} worker;
+
+static const char *SUB = "worker";
+
+/* ---- The slot thread --------------------------------------------------- */
+
+static void tell_loop(job *j, const uint8_t *frame, size_t len)
 {
-    int rc = zmq_send(sock, frame, len, 0) == (int)len ? 0 : ARB_EIO;
-    free(frame);
-    return rc;
+    zmq_send(j->push, frame, len, 0);
+}
+
+static void on_deal_end(void *ctx, const match_deal *d, const void *state)
+{
+    job *j = ctx;
+    j->prog.done++;
+    j->prog.decisions += d->decisions;
+    atomic_fetch_add(&j->o->stats->decisions, d->decisions);
+    uint8_t *frame;
+    size_t len;
+    if (wire_progress(&j->prog, &frame, &len) == 0) {
+        tell_loop(j, frame, len);
+        free(frame);
+    }
+}
+
+static void on_penalty(void *ctx, const match_deal *d, int seat_index, int bot, match_reason r, const char *consequence,
+                       const char *detail)
+{
+    job *j = ctx;
+    j->prog.penalties++;
+    atomic_fetch_add(&j->o->stats->penalties, 1);
+    if (r == MATCH_R_TIMEOUT) {
+        j->prog.timeouts++;
+        atomic_fetch_add(&j->o->stats->timeouts, 1);
+    }
 }
 
 /* A worker on another host has no scheduler's state directory: the
@@ -27,14 +113,17 @@ static tr_sink *fallback_transcript(const worker_options *o, const wire_assign *
     char dir[600];
     snprintf(dir, sizeof dir, "%s/transcripts", o->workdir);
     mkdir(dir, 0700);
-    if ((size_t)snprintf(path, len, "%.400s/%lld-%.60s", dir, (long long)a->match_id, base ? base + 1 : "match.arbt") >= len)
+    if ((size_t)snprintf(path, len, "%.400s/%lld-%.60s", dir, (long long)a->match_id, base ? base + 1 : "match.arbt")
+        >= len)
         return NULL;
     return tr_writer_open(path, rc);
 }
 
 /* Play one assignment; the result frame in *out. */
-static int play(const worker_options *o, const wire_assign *a, uint8_t **out, size_t *len)
+static int play(job *j, uint8_t **out, size_t *len)
 {
+    const worker_options *o = j->o;
+    const wire_assign *a = j->a;
     wire_result w;
     memset(&w, 0, sizeof w);
     w.match_id = a->match_id;
@@ -42,19 +131,20 @@ static int play(const worker_options *o, const wire_assign *a, uint8_t **out, si
     snprintf(w.transcript, sizeof w.transcript, "%s", a->transcript);
     live_options lo = o->live;
     char dir[600];
-    snprintf(dir, sizeof dir, "%s/match-%lld", o->workdir, (long long)a->match_id);
+    snprintf(dir, sizeof dir, "%s/match-%lld-%d", o->workdir, (long long)a->match_id, a->lease_gen);
     lo.workdir = dir;
     char err[512];
     live_driver *l = live_new(&lo, err, sizeof err);
     int rc = 0;
     tr_sink *sink = NULL;
+    match_observer obs = {.ctx = j, .deal_end = on_deal_end, .penalty = on_penalty};
     if (!l) {
         snprintf(w.error, sizeof w.error, "%s", err);
     } else if (!(sink = tr_writer_open(a->transcript[0] ? a->transcript : NULL, &rc))
                && !(sink = fallback_transcript(o, a, w.transcript, sizeof w.transcript, &rc))) {
         snprintf(w.error, sizeof w.error, "transcript %.300s: %s", a->transcript, arb_strerror(rc));
     } else {
-        rc = match_run(&a->cfg, live_driver_of(l), sink, NULL, &w.res);
+        rc = match_run(&a->cfg, live_driver_of(l), sink, &obs, &w.res);
         int crc = tr_close(sink, w.digest);
         if (rc || crc)
             snprintf(w.error, sizeof w.error, "%s", w.res.error[0] ? w.res.error : arb_strerror(rc ? rc : crc));
@@ -69,97 +159,494 @@ static int play(const worker_options *o, const wire_assign *a, uint8_t **out, si
     return rc;
 }
 
-int worker_run(const worker_options *o)
+static void *slot_main(void *arg)
 {
-    void *sock = zmq_socket(o->zmq_ctx, ZMQ_DEALER);
-    if (!sock)
-        return ARB_EIO;
-    int64_t max = WIRE_MAX_FRAME;
-    int linger = 0, timeout = 200;
-    zmq_setsockopt(sock, ZMQ_MAXMSGSIZE, &max, sizeof max);
-    zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof linger);
-    zmq_setsockopt(sock, ZMQ_RCVTIMEO, &timeout, sizeof timeout);
-    zmq_setsockopt(sock, ZMQ_IDENTITY, o->name, strlen(o->name));
-    int rc = 0;
-    if (o->server_key && (zmq_setsockopt(sock, ZMQ_CURVE_SERVERKEY, o->server_key, 40) != 0
-                          || zmq_setsockopt(sock, ZMQ_CURVE_PUBLICKEY, o->public_key, 40) != 0
-                          || zmq_setsockopt(sock, ZMQ_CURVE_SECRETKEY, o->secret_key, 40) != 0)) {
-        rc = ARB_EIO;
-        goto out;
+    job *j = arg;
+    j->push = zmq_socket(j->o->zmq_ctx, ZMQ_PUSH);
+    if (j->push)
+        zmq_connect(j->push, j->pull_ep);
+    if (play(j, &j->result, &j->result_len) != 0)
+        j->result = NULL;
+    /* "this slot is done": a message of exactly an int; wire frames are longer */
+    if (j->push) {
+        zmq_send(j->push, &j->slot, sizeof j->slot, 0);
+        zmq_close(j->push);
     }
-    if (zmq_connect(sock, o->endpoint) != 0) {
-        rc = ARB_EIO;
-        goto out;
-    }
+    return NULL;
+}
+
+/* ---- The I/O loop ------------------------------------------------------ */
+
+static int send_copy(worker *w, const uint8_t *frame, size_t len)
+{
+    return zmq_send(w->sock, frame, len, ZMQ_DONTWAIT) == (int)len ? 0 : ARB_EIO;
+}
+
+static int send_owned(worker *w, uint8_t *frame, size_t len)
+{
+    int rc = send_copy(w, frame, len);
+    free(frame);
+    return rc;
+}
+
+static int running(const worker *w, wire_lease *out)
+{
+    int n = 0;
+    for (int i = 0; i < w->nslots; i++)
+        if (w->slots[i].busy)
+            out[n++] = (wire_lease){w->slots[i].a->match_id, w->slots[i].a->lease_gen};
+    return n;
+}
+
+static int free_slots(const worker *w)
+{
+    int n = 0;
+    for (int i = 0; i < w->nslots; i++)
+        n += !w->slots[i].busy;
+    return n;
+}
+
+static void say_hello(worker *w)
+{
+    wire_lease run[WIRE_MAX_SLOTS];
+    int n = running(w, run);
     uint8_t *frame;
     size_t len;
-    if (wire_hello(o->name, 1, &frame, &len) != 0 || send_frame(sock, frame, len) != 0) {
+    if (wire_hello(w->o->name, w->nslots, run, n, &frame, &len) == 0)
+        send_owned(w, frame, len);
+    /* everything not yet acknowledged goes again: the scheduler keeps the
+     * first copy it records and acknowledges the others */
+    for (int i = 0; i < w->npend; i++)
+        send_copy(w, w->pend[i].frame, w->pend[i].len);
+    for (int i = 0; i < w->nfetch; i++)
+        w->fetches[i].sent_ns = 0;   /* asked again at the next heartbeat */
+}
+
+static void *open_socket(worker *w)
+{
+    const worker_options *o = w->o;
+    void *sock = zmq_socket(o->zmq_ctx, ZMQ_DEALER);
+    if (!sock)
+        return NULL;
+    int64_t max = WIRE_MAX_FRAME;
+    int linger = 0, hwm = 10000;
+    zmq_setsockopt(sock, ZMQ_MAXMSGSIZE, &max, sizeof max);
+    zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof linger);
+    zmq_setsockopt(sock, ZMQ_SNDHWM, &hwm, sizeof hwm);
+    zmq_setsockopt(sock, ZMQ_IDENTITY, o->name, strlen(o->name));
+    if ((o->server_key && (zmq_setsockopt(sock, ZMQ_CURVE_SERVERKEY, o->server_key, 40) != 0
+                           || zmq_setsockopt(sock, ZMQ_CURVE_PUBLICKEY, o->public_key, 40) != 0
+                           || zmq_setsockopt(sock, ZMQ_CURVE_SECRETKEY, o->secret_key, 40) != 0))
+        || zmq_connect(sock, o->endpoint) != 0) {
+        zmq_close(sock);
+        return NULL;
+    }
+    return sock;
+}
+
+/* The scheduler is silent: a new connection, and say everything again. */
+static void reconnect(worker *w)
+{
+    arb_warn(SUB, "%s: no word from the scheduler at %s for %d ms: reconnecting", w->o->name, w->o->endpoint,
+             w->hb_ms * w->misses);
+    void *s = open_socket(w);
+    if (!s)
+        return;
+    zmq_close(w->sock);
+    w->sock = s;
+    w->registered = false;
+    atomic_store(&w->st->connected, 0);
+    atomic_fetch_add(&w->st->reconnects, 1);
+    say_hello(w);
+}
+
+static void hand_back(worker *w, int i, const char *why)
+{
+    wslot *s = &w->slots[i];
+    uint8_t *frame;
+    size_t len;
+    if (wire_release(s->a->match_id, s->a->lease_gen, why, &frame, &len) == 0)
+        send_owned(w, frame, len);
+    atomic_fetch_add(&w->st->released, 1);
+    arb_info(SUB, "%s: match %" PRId64 " handed back: %s", w->o->name, s->a->match_id, why);
+}
+
+static void free_slot(worker *w, int i)
+{
+    wslot *s = &w->slots[i];
+    free(s->a);
+    free(s->j);
+    *s = (wslot){0};
+    atomic_store(&w->st->running, w->nslots - free_slots(w));
+}
+
+static void keep_result(worker *w, int64_t id, int gen, uint8_t *frame, size_t len)
+{
+    if (w->npend == MAX_PENDING) {   /* the oldest is dropped: its match is played again */
+        free(w->pend[0].frame);
+        memmove(w->pend, w->pend + 1, sizeof w->pend[0] * (MAX_PENDING - 1));
+        w->npend--;
+    }
+    w->pend[w->npend++] = (pending){id, gen, frame, len};
+    atomic_store(&w->st->unacked, w->npend);
+    send_copy(w, frame, len);
+}
+
+/* A match that cannot be played here for a reason that holds everywhere
+ * (the scheduler has no such program): a failed result, so it is void. */
+static void fail_match(worker *w, int i, const char *why)
+{
+    wire_result *r = calloc(1, sizeof *r);
+    uint8_t *frame;
+    size_t len;
+    if (!r)
+        return;
+    r->match_id = w->slots[i].a->match_id;
+    r->lease_gen = w->slots[i].a->lease_gen;
+    snprintf(r->error, sizeof r->error, "%s", why);
+    if (wire_encode_result(r, &frame, &len) == 0)
+        keep_result(w, r->match_id, r->lease_gen, frame, len);
+    free(r);
+    atomic_fetch_add(&w->st->matches_failed, 1);
+    free_slot(w, i);
+}
+
+/* Start the match of slot i when every program it needs is at hand. */
+static void try_start(worker *w, int i)
+{
+    wslot *s = &w->slots[i];
+    wire_assign *a = s->a;
+    if (w->o->fetch_programs) {
+        int missing = 0;
+        for (int p = 0; p < a->nprograms; p++) {
+            if (bundle_cached(w->cache, a->programs[p].digest))
+                continue;
+            missing++;
+            bool asked = false;
+            for (int f = 0; f < w->nfetch; f++)
+                asked |= strcmp(w->fetches[f].digest, a->programs[p].digest) == 0;
+            if (!asked && w->nfetch < MAX_FETCHES) {
+                fetch *f = &w->fetches[w->nfetch++];
+                snprintf(f->digest, sizeof f->digest, "%s", a->programs[p].digest);
+                uint8_t *frame;
+                size_t len;
+                if (wire_fetch(f->digest, &frame, &len) == 0)
+                    send_owned(w, frame, len);
+                f->sent_ns = arb_now_ns();
+                arb_info(SUB, "%s: fetching program %.12s", w->o->name, f->digest);
+            }
+        }
+        if (missing)
+            return;   /* parked until WIRE_PROGRAM */
+        for (int p = 0; p < a->nprograms; p++) {
+            const wire_program *pr = &a->programs[p];
+            char *arg = a->cfg.bots[pr->bot].argv[pr->argi];
+            size_t cap = sizeof a->cfg.bots[pr->bot].argv[pr->argi];
+            if ((size_t)snprintf(arg, cap, "%s/%s/%s", w->cache, pr->digest, pr->path) >= cap) {
+                fail_match(w, i, "program path too long in the cache");
+                return;
+            }
+        }
+    }
+    job *j = calloc(1, sizeof *j);
+    if (!j) {
+        hand_back(w, i, "out of memory");
+        free_slot(w, i);
+        return;
+    }
+    *j = (job){.o = w->o, .a = a, .slot = i, .pull_ep = w->pull_ep};
+    j->prog = (wire_progress_info){.match_id = a->match_id, .gen = a->lease_gen, .games = match_games(&a->cfg)};
+    s->j = j;
+    if (pthread_create(&s->thread, NULL, slot_main, j) != 0) {
+        hand_back(w, i, "cannot start a thread");
+        free_slot(w, i);
+        return;
+    }
+    s->playing = true;
+    atomic_store(&w->st->running, w->nslots - free_slots(w));
+}
+
+static void on_assign(worker *w, const uint8_t *data, size_t n, bool draining)
+{
+    wire_assign *a = malloc(sizeof *a);
+    if (!a || wire_decode_assign(data, n, a) != 0) {
+        free(a);
+        atomic_fetch_add(&w->st->frames_dropped, 1);
+        return;
+    }
+    for (int i = 0; i < w->nslots; i++)
+        if (w->slots[i].busy && w->slots[i].a->match_id == a->match_id && w->slots[i].a->lease_gen == a->lease_gen) {
+            free(a);   /* the same assignment again: already in hand */
+            return;
+        }
+    int i = 0;
+    while (i < w->nslots && w->slots[i].busy)
+        i++;
+    if (draining || i == w->nslots) {
+        uint8_t *frame;
+        size_t len;
+        if (wire_release(a->match_id, a->lease_gen, draining ? "draining" : "no free slot", &frame, &len) == 0)
+            send_owned(w, frame, len);
+        atomic_fetch_add(&w->st->released, 1);
+        free(a);
+        return;
+    }
+    w->slots[i] = (wslot){.busy = true, .a = a};
+    arb_debug(SUB, "%s: match %" PRId64 " generation %d in slot %d", w->o->name, a->match_id, a->lease_gen, i);
+    try_start(w, i);
+}
+
+static void on_program(worker *w, const uint8_t *data, size_t n)
+{
+    char digest[65], error[256], err[512];
+    const uint8_t *bundle;
+    size_t blen;
+    if (wire_decode_program(data, n, digest, &bundle, &blen, error, sizeof error) != 0) {
+        atomic_fetch_add(&w->st->frames_dropped, 1);
+        return;
+    }
+    int f = 0;
+    while (f < w->nfetch && strcmp(w->fetches[f].digest, digest) != 0)
+        f++;
+    if (f == w->nfetch)
+        return;   /* not asked for (or answered already) */
+    w->fetches[f] = w->fetches[--w->nfetch];
+    int rc = 0;
+    if (!bundle) {
+        snprintf(err, sizeof err, "program %.12s: the scheduler has none: %s", digest, error);
+        rc = ARB_ENOTFOUND;
+    } else {
+        rc = bundle_unpack(bundle, blen, digest, w->cache, err, sizeof err);
+        if (rc == 0) {
+            atomic_fetch_add(&w->st->programs_fetched, 1);
+            arb_info(SUB, "%s: program %.12s cached (%zu bytes)", w->o->name, digest, blen);
+        }
+    }
+    for (int i = 0; i < w->nslots; i++) {
+        wslot *s = &w->slots[i];
+        if (!s->busy || s->playing)
+            continue;
+        bool needs = false;
+        for (int p = 0; p < s->a->nprograms; p++)
+            needs |= strcmp(s->a->programs[p].digest, digest) == 0;
+        if (!needs)
+            continue;
+        if (rc == ARB_ENOTFOUND) {
+            fail_match(w, i, err);
+        } else if (rc) {
+            arb_error(SUB, "%s: %s", w->o->name, err);   /* this host's trouble: someone else may play it */
+            hand_back(w, i, err);
+            free_slot(w, i);
+        } else {
+            try_start(w, i);
+        }
+    }
+}
+
+static void on_slot_message(worker *w, zmq_msg_t *msg)
+{
+    size_t n = zmq_msg_size(msg);
+    const uint8_t *data = zmq_msg_data(msg);
+    if (n != sizeof(int)) {
+        send_copy(w, data, n);   /* progress: forwarded as it is */
+        return;
+    }
+    int i;
+    memcpy(&i, data, sizeof i);
+    if (i < 0 || i >= w->nslots || !w->slots[i].playing)
+        return;
+    wslot *s = &w->slots[i];
+    pthread_join(s->thread, NULL);
+    job *j = s->j;
+    if (j->result) {
+        keep_result(w, s->a->match_id, s->a->lease_gen, j->result, j->result_len);
+        atomic_fetch_add(&w->st->matches_done, 1);
+    } else {
+        hand_back(w, i, "the result could not be encoded");
+    }
+    free_slot(w, i);
+}
+
+static void on_ack(worker *w, const uint8_t *data, size_t n)
+{
+    int64_t id;
+    int gen;
+    if (wire_decode_ack(data, n, &id, &gen) != 0) {
+        atomic_fetch_add(&w->st->frames_dropped, 1);
+        return;
+    }
+    for (int i = 0; i < w->npend; i++)
+        if (w->pend[i].id == id && w->pend[i].gen == gen) {
+            free(w->pend[i].frame);
+            w->pend[i] = w->pend[--w->npend];
+            break;
+        }
+    atomic_store(&w->st->unacked, w->npend);
+}
+
+int worker_run(const worker_options *o)
+{
+    worker *w = calloc(1, sizeof *w);
+    if (!w)
+        return ARB_ENOMEM;
+    w->st = o->stats ? o->stats : &w->scratch;
+    w->opts = *o;   /* the slot threads count into the same stats */
+    w->opts.stats = w->st;
+    w->o = &w->opts;
+    w->nslots = o->slots < 1 ? 1 : o->slots > WIRE_MAX_SLOTS ? WIRE_MAX_SLOTS : o->slots;
+    w->hb_ms = o->heartbeat_ms > 0 ? o->heartbeat_ms : 1000;
+    w->misses = o->heartbeat_misses > 0 ? o->heartbeat_misses : 5;
+    snprintf(w->cache, sizeof w->cache, "%s/programs", o->workdir);
+    if (o->fetch_programs)
+        mkdir(w->cache, 0755);
+    atomic_store(&w->st->slots, w->nslots);
+    snprintf(w->pull_ep, sizeof w->pull_ep, "inproc://arbiter-worker-%p", (void *)w);
+    int rc = 0;
+    w->pull = zmq_socket(o->zmq_ctx, ZMQ_PULL);
+    if (!w->pull || zmq_bind(w->pull, w->pull_ep) != 0 || !(w->sock = open_socket(w))) {
+        arb_error(SUB, "%s: cannot connect to %s: %s", o->name, o->endpoint, zmq_strerror(errno));
         rc = ARB_EIO;
         goto out;
     }
-    uint8_t *pending = NULL;      /* a result sent and not yet acknowledged */
-    size_t pending_len = 0;
-    int64_t pending_id = -1;
-    int idle = 0;
-    while (!(o->stop && *o->stop)) {
-        zmq_msg_t msg;
-        zmq_msg_init(&msg);
-        int n = zmq_msg_recv(&msg, sock, 0);
-        if (n < 0) {
-            zmq_msg_close(&msg);
-            if (errno != EAGAIN)
-                break;
-            /* Nothing for a while: resend an unacknowledged result (the
-             * scheduler may have restarted), else remind it we are here. */
-            if (++idle % 25 == 0) {
-                if (pending) {
-                    uint8_t *copy = malloc(pending_len);
-                    if (copy) {
-                        memcpy(copy, pending, pending_len);
-                        send_frame(sock, copy, pending_len);
-                    }
-                } else if (wire_hello(o->name, 1, &frame, &len) == 0) {
-                    send_frame(sock, frame, len);
-                }
-            }
-            continue;
-        }
-        idle = 0;
-        const uint8_t *data = zmq_msg_data(&msg);
-        int kind = wire_kind_of(data, (size_t)n);
-        if (kind == WIRE_STOP) {
-            zmq_msg_close(&msg);
+    say_hello(w);
+    uint64_t now = arb_now_ns(), hb_ns = (uint64_t)w->hb_ms * 1000000u;
+    w->last_heard = now;
+    w->next_hb = now + hb_ns;
+    bool draining = false;
+    uint64_t drain_deadline = 0;
+    for (;;) {
+        now = arb_now_ns();
+        if (o->stop_now && *o->stop_now) {
+            for (int i = 0; i < w->nslots; i++)
+                if (w->slots[i].busy)
+                    hand_back(w, i, "the referee is stopping");
             break;
         }
-        if (kind == WIRE_ACK) {
-            int64_t id;
-            int gen;
-            if (wire_decode_ack(data, (size_t)n, &id, &gen) == 0 && id == pending_id) {
-                free(pending);
-                pending = NULL;
-                pending_id = -1;
+        if (o->stop && *o->stop && !draining) {
+            draining = true;
+            drain_deadline = now + (uint64_t)(o->drain_s > 0 ? o->drain_s : 0) * 1000000000u;
+            arb_info(SUB, "%s: draining: %d matches in hand, %d results unacknowledged", o->name,
+                     w->nslots - free_slots(w), w->npend);
+        }
+        if (draining) {
+            if (free_slots(w) == w->nslots && w->npend == 0)
+                break;
+            if (now >= drain_deadline) {
+                for (int i = 0; i < w->nslots; i++)
+                    if (w->slots[i].busy)
+                        hand_back(w, i, "drain time is up");
+                break;
             }
-        } else if (kind == WIRE_ASSIGN) {
-            wire_assign *a = malloc(sizeof *a);
-            if (a && wire_decode_assign(data, (size_t)n, a) == 0) {
-                free(pending);
-                pending = NULL;
-                if (play(o, a, &pending, &pending_len) == 0) {
-                    pending_id = a->match_id;
-                    uint8_t *copy = malloc(pending_len);
-                    if (copy) {
-                        memcpy(copy, pending, pending_len);
-                        send_frame(sock, copy, pending_len);
+        }
+        zmq_pollitem_t items[2] = {{w->sock, 0, ZMQ_POLLIN, 0}, {w->pull, 0, ZMQ_POLLIN, 0}};
+        long wait = w->next_hb > now ? (long)((w->next_hb - now) / 1000000u) : 0;
+        zmq_poll(items, 2, wait > 100 ? 100 : wait);
+        if (items[1].revents & ZMQ_POLLIN) {
+            zmq_msg_t msg;
+            zmq_msg_init(&msg);
+            while (zmq_msg_recv(&msg, w->pull, ZMQ_DONTWAIT) >= 0)
+                on_slot_message(w, &msg);
+            zmq_msg_close(&msg);
+        }
+        if (items[0].revents & ZMQ_POLLIN) {
+            zmq_msg_t msg;
+            zmq_msg_init(&msg);
+            bool refused = false;
+            while (!refused && zmq_msg_recv(&msg, w->sock, ZMQ_DONTWAIT) >= 0) {
+                size_t n = zmq_msg_size(&msg);
+                const uint8_t *data = zmq_msg_data(&msg);
+                w->last_heard = arb_now_ns();
+                atomic_store(&w->st->connected, 1);
+                int kind = wire_kind_of(data, n), v, hb;
+                char reason[256];
+                switch (kind) {
+                case WIRE_WELCOME:
+                    if (wire_decode_welcome(data, n, &v, &hb) == 0 && !w->registered) {
+                        w->registered = true;
+                        arb_info(SUB, "%s: admitted by %s with %d slots", o->name, o->endpoint, w->nslots);
                     }
+                    break;
+                case WIRE_REHELLO:
+                    say_hello(w);
+                    break;
+                case WIRE_REFUSE:
+                    if (wire_decode_refuse(data, n, &v, reason, sizeof reason) == 0) {
+                        arb_error(SUB, "%s: refused by the scheduler (it speaks version %d, we %d): %s", o->name, v,
+                                  WIRE_VERSION, reason);
+                        refused = true;
+                    }
+                    break;
+                case WIRE_HEARTBEAT:
+                    break;
+                case WIRE_ACK:
+                    on_ack(w, data, n);
+                    break;
+                case WIRE_STOP:
+                    if (!draining) {
+                        draining = true;
+                        drain_deadline = arb_now_ns() + 3600ull * 1000000000u;
+                    }
+                    break;
+                case WIRE_ASSIGN:
+                    on_assign(w, data, n, draining);
+                    break;
+                case WIRE_PROGRAM:
+                    on_program(w, data, n);
+                    break;
+                default:   /* malformed or not for a worker: dropped, never fatal */
+                    atomic_fetch_add(&w->st->frames_dropped, 1);
                 }
             }
-            free(a);
+            zmq_msg_close(&msg);
+            if (refused) {
+                rc = ARB_EUNSUPPORTED;
+                break;
+            }
         }
-        /* anything else (a malformed frame) is dropped: never fatal */
-        zmq_msg_close(&msg);
+        now = arb_now_ns();
+        if (now >= w->next_hb) {
+            wire_lease run[WIRE_MAX_SLOTS];
+            int nr = running(w, run);
+            uint8_t *frame;
+            size_t len;
+            if (wire_heartbeat(draining ? 0 : free_slots(w), run, nr, &frame, &len) == 0)
+                send_owned(w, frame, len);
+            for (int f = 0; f < w->nfetch; f++)
+                if (now - w->fetches[f].sent_ns > hb_ns * (uint64_t)w->misses
+                    && wire_fetch(w->fetches[f].digest, &frame, &len) == 0) {
+                    send_owned(w, frame, len);
+                    w->fetches[f].sent_ns = now;
+                }
+            w->next_hb = now + hb_ns;
+        }
+        if (now - w->last_heard > hb_ns * (uint64_t)w->misses) {
+            reconnect(w);
+            w->last_heard = now;   /* the next try after another silence */
+        }
     }
-    free(pending);
 out:
-    zmq_close(sock);
+    if (w->sock) {
+        int linger = 2000;   /* hand-backs and the last heartbeat get out */
+        zmq_setsockopt(w->sock, ZMQ_LINGER, &linger, sizeof linger);
+        zmq_close(w->sock);
+    }
+    /* Matches still playing (stopped, or handed back): their threads are
+     * left to the process's end; waiting would hold a stop for a match. */
+    bool detached = false;
+    for (int i = 0; i < w->nslots; i++)
+        if (w->slots[i].playing) {
+            pthread_detach(w->slots[i].thread);
+            detached = true;
+        } else if (w->slots[i].busy) {
+            free_slot(w, i);
+        }
+    for (int i = 0; i < w->npend; i++)
+        free(w->pend[i].frame);
+    if (w->pull)
+        zmq_close(w->pull);
+    atomic_store(&w->st->connected, 0);
+    atomic_store(&w->st->running, 0);
+    if (!detached)
+        free(w);   /* else the threads still read their jobs and the options copy */
     return rc;
 }

@@ -1,27 +1,59 @@
-/* worker.h — a referee worker: connects a DEALER to the scheduler, says
- * hello, plays every match it is assigned with the live driver, writes the
- * transcript, and sends the result until the scheduler acknowledges it
- * (schemas/worker-protocol.md). `arbiter run` runs several in threads over
- * inproc; the distributed daemon (issue 5) runs the same loop over tcp. */
+/* worker.h — a referee worker: one DEALER connected to the scheduler's
+ * ROUTER, N match slots played in parallel (a thread each), heartbeats both
+ * ways, and every result kept until the scheduler acknowledges it
+ * (schemas/worker-protocol.md). `arbiter run` runs one in a thread over
+ * inproc; the `arbiter-referee` daemon runs one over tcp with CURVE.
+ *
+ * Failure model, from the worker's side:
+ * - the scheduler silent for heartbeat_misses heartbeats (it died, the link
+ *   is cut): the socket is made anew, hello says which leases are in hand,
+ *   and every unacknowledged result is sent again;
+ * - the scheduler says it does not know us (it restarted): the same;
+ * - *stop set (SIGTERM): no new matches; the matches in hand are finished
+ *   and their results acknowledged, for at most drain_s; what is left is
+ *   handed back (WIRE_RELEASE) and the worker returns. *stop_now (a second
+ *   signal) hands back at once. */
 #ifndef ARB_WORKER_H
 #define ARB_WORKER_H
 #include "live.h"
 
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What a worker has done, for its metrics endpoint: written by the worker,
+ * read from any thread. */
+typedef struct worker_stats {
+    atomic_int      slots, running, connected;
+    atomic_int      unacked;            /* results sent, not yet acknowledged */
+    atomic_ullong   matches_done, matches_failed, released;
+    atomic_ullong   reconnects, programs_fetched, frames_dropped;
+    atomic_ullong   decisions, timeouts, penalties;
+} worker_stats;
 
 typedef struct worker_options {
     void       *zmq_ctx;         /* shared ZeroMQ context */
     const char *endpoint;        /* the scheduler's ROUTER */
-    const char *name;            /* for logs and leases */
-    const char *workdir;         /* base for the bots' working directories */
+    const char *name;            /* identity, for logs and leases (WIRE_MAX_NAME) */
+    const char *workdir;         /* bots' working directories, the program cache, fallback transcripts */
     live_options live;           /* sandbox and limits for every match */
-    volatile sig_atomic_t *stop; /* set by a signal handler: leave after the current message */
+    int         slots;           /* matches at once (1..WIRE_MAX_SLOTS) */
+    int         heartbeat_ms;    /* 0: 1000 */
+    int         heartbeat_misses;/* 0: 5 */
+    int         drain_s;         /* after *stop: finish for at most this long (0: hand back at once) */
+    bool        fetch_programs;  /* bot programs come from the scheduler by digest (another host) */
+    volatile sig_atomic_t *stop;     /* drain and leave */
+    volatile sig_atomic_t *stop_now; /* hand back and leave (may be NULL) */
     /* CURVE (tcp endpoints): this worker's key pair and the scheduler's
      * public key, Z85; NULL for inproc. */
     const char *public_key, *secret_key, *server_key;
+    worker_stats *stats;         /* may be NULL */
 } worker_options;
 
-/* Serve until the scheduler says stop (or *stop is set). 0 or an error. */
+/* Serve until told to stop (WIRE_STOP, *stop, *stop_now) or refused. 0, or
+ * ARB_EUNSUPPORTED (the scheduler refused us: another protocol version), or
+ * another error. */
 int worker_run(const worker_options *o);
 
 #endif

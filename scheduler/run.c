@@ -1,10 +1,13 @@
-/* run.c — the scheduler loop of `arbiter run` (run.h). */
+/* run.c — the scheduler: the pool of referee workers and the tournament loop (run.h). */
 #include "run.h"
+#include "bundle.h"
 #include "plan.h"
 #include "worker.h"
 #include "zap.h"
 #include "wire.h"
 #include "arb_error.h"
+#include "arb_http.h"
+#include "arb_log.h"
 #include "arb_time.h"
 
 #include <errno.h>
@@ -18,53 +21,790 @@
 #include <unistd.h>
 #include <zmq.h>
 
-#define MAX_WORKERS 256
-#define LEASE_SECS 3600     /* local workers: a lease outlives any sane match; a restart releases ours */
+#define MAX_PEERS 1024       /* worker processes in one pool */
 #define MAX_TABLES 100000
+#define MAX_PROGRAMS 4096    /* distinct program bundles a scheduler serves */
+#define DPS_WINDOW 10        /* seconds over which decisions per second are averaged */
 
-typedef struct slot {
-    char     id[64];       /* the worker's ZeroMQ identity */
-    bool     busy;
-    st_match match;
-} slot;
+static const char *SUB = "scheduler";
 
-typedef struct worker_thread {
-    pthread_t thread;
-    worker_options opt;
-    char name[64];
-} worker_thread;
+/* A lease a worker holds. */
+typedef struct held {
+    st_match m;
+    uint64_t since_ns;       /* when it was assigned or adopted */
+    wire_progress_info prog; /* the last progress heard */
+} held;
 
-static void *worker_main(void *arg)
+/* A referee worker process of the pool: one DEALER, several slots. */
+typedef struct peer {
+    char     id[WIRE_MAX_NAME + 1];   /* its ZeroMQ identity and name */
+    int      slots, free_reported;
+    held    *held;                    /* WIRE_MAX_SLOTS entries */
+    int      nheld;
+    uint64_t last_heard;
+    int64_t  done, lost;
+    bool     dead;                    /* unroutable: removed at the next sweep */
+    bool     local;
+} peer;
+
+/* A program the scheduler can ship: its digest and the files it packs. */
+typedef struct program {
+    char digest[65];
+    int  nfiles;
+    char (*files)[512];
+} program;
+
+/* One entrant's bot as every match starts it, and the files of it that a
+ * worker on another host fetches. */
+typedef struct entrant_bot {
+    match_bot_cfg bot;
+    int  nfiles;
+    int  argi[MATCH_MAX_ARGS];
+    char rel[MATCH_MAX_ARGS][BUNDLE_MAX_PATH + 1];
+    char digest[65];
+} entrant_bot;
+
+/* The tournament being run. */
+typedef struct tour {
+    const run_options *o;
+    run_outcome *out;
+    int64_t tid;
+    entrant_bot *bots;
+    char tdir[700];
+    char last[512];
+    int round;
+    uint64_t t0;
+} tour;
+
+struct sched {
+    sched_options o;
+    void *ctx, *router;
+    zap *zapper;
+    char endpoint[256];
+    int hb_ms, misses, lease_s;
+    peer *peers;
+    int npeers;
+    program *progs;
+    int nprogs;
+    pthread_t local_thread;
+    bool local_started;
+    worker_options local;
+    volatile sig_atomic_t workers_stop;
+    char lpub[ZAP_KEY_TEXT], lsec[ZAP_KEY_TEXT], wdir[700];
+    uint64_t next_hb, next_renew, next_pool, next_dps;
+    uint64_t dps_ring[DPS_WINDOW];
+    int dps_i;
+    sched_stats st;
+    char fatal[256];
+};
+
+sched_stats *sched_stats_of(sched *s) { return &s->st; }
+const char *sched_endpoint(const sched *s) { return s->endpoint; }
+
+static void *local_main(void *arg)
 {
-    worker_thread *w = arg;
-    worker_run(&w->opt);
+    worker_run(arg);
     return NULL;
 }
 
-static int send_to(void *router, const char *id, uint8_t *frame, size_t len)
+/* ---- Sending ----------------------------------------------------------- */
+
+static int send_to(sched *s, const char *id, uint8_t *frame, size_t len)
 {
     int rc = 0;
-    if (zmq_send(router, id, strlen(id), ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0
-        || zmq_send(router, frame, len, ZMQ_DONTWAIT) != (int)len)
+    if (zmq_send(s->router, id, strlen(id), ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0
+        || zmq_send(s->router, frame, len, ZMQ_DONTWAIT) != (int)len)
         rc = ARB_EIO;   /* unroutable (ZMQ_ROUTER_MANDATORY) or slow: treated as gone */
     free(frame);
     return rc;
 }
 
-static slot *find_slot(slot *slots, int n, const char *id)
+static peer *find_peer(sched *s, const char *id)
 {
-    for (int i = 0; i < n; i++)
-        if (strcmp(slots[i].id, id) == 0)
-            return &slots[i];
+    for (int i = 0; i < s->npeers; i++)
+        if (strcmp(s->peers[i].id, id) == 0)
+            return &s->peers[i];
     return NULL;
 }
 
-/* The assignment for a claimed match: its bots from the entrants' commands,
- * the tournament's rules and clocks, a seed of its own. */
-static int make_assign(const run_options *o, const st_match *m, const char *base, wire_assign *a,
-                       char *err, size_t errlen)
+static void peer_send(sched *s, peer *p, uint8_t *frame, size_t len)
 {
-    const tn_config *cfg = o->cfg;
+    if (send_to(s, p->id, frame, len) != 0)
+        p->dead = true;
+}
+
+static void update_pool_gauges(sched *s)
+{
+    int slots = 0;
+    for (int i = 0; i < s->npeers; i++)
+        slots += s->peers[i].slots;
+    atomic_store(&s->st.workers, s->npeers);
+    atomic_store(&s->st.slots, slots);
+}
+
+static void pool_row(sched *s, peer *p, const char *state)
+{
+    store_worker(s->o.db, p->id, p->slots, state, p->nheld, p->done, p->lost);
+}
+
+/* A worker is gone (silent, unroutable): its leases go back to the queue,
+ * each only if still held under the generation it was given. */
+static void peer_gone(sched *s, peer *p, const char *why)
+{
+    int back = 0;
+    for (int i = 0; i < p->nheld; i++) {
+        if (store_release(s->o.db, p->held[i].m.id, p->held[i].m.lease_gen) == 1) {
+            back++;
+            char detail[256];
+            snprintf(detail, sizeof detail, "match %" PRId64 " generation %d: worker %s %s", p->held[i].m.id,
+                     p->held[i].m.lease_gen, p->id, why);
+            store_event(s->o.db, p->held[i].m.tournament, "lease-expired", detail);
+        }
+    }
+    p->lost += back;
+    atomic_fetch_add(&s->st.leases_expired, (unsigned long long)back);
+    arb_warn(SUB, "worker %s is gone (%s): %d leases back to the queue", p->id, why, back);
+    p->nheld = 0;
+    pool_row(s, p, "gone");
+    free(p->held);
+    *p = s->peers[--s->npeers];
+    update_pool_gauges(s);
+}
+
+static held *find_held(peer *p, int64_t id, int gen)
+{
+    for (int i = 0; i < p->nheld; i++)
+        if (p->held[i].m.id == id && (gen < 0 || p->held[i].m.lease_gen == gen))
+            return &p->held[i];
+    return NULL;
+}
+
+static void drop_held(peer *p, held *h)
+{
+    *h = p->held[--p->nheld];
+}
+
+/* What a worker says it holds against what we think it holds: leases it
+ * holds that we do not know (we restarted) are adopted if the record still
+ * has them under that generation; leases we gave it that it does not name
+ * (and were not given just now, still in flight) are lost: back to the
+ * queue. */
+static void reconcile(sched *s, peer *p, const wire_lease *run, int n)
+{
+    uint64_t now = arb_now_ns(), grace = 2ull * (uint64_t)s->hb_ms * 1000000u;
+    for (int i = 0; i < n; i++) {
+        if (find_held(p, run[i].match_id, run[i].gen) || p->nheld >= WIRE_MAX_SLOTS)
+            continue;
+        st_match m;
+        if (store_adopt(s->o.db, run[i].match_id, run[i].gen, p->id, s->lease_s, &m) == 1) {
+            p->held[p->nheld++] = (held){.m = m, .since_ns = now};
+            arb_info(SUB, "worker %s: match %" PRId64 " generation %d adopted", p->id, m.id, m.lease_gen);
+        }
+    }
+    for (int i = 0; i < p->nheld; i++) {
+        bool named = false;
+        for (int k = 0; k < n && !named; k++)
+            named = run[k].match_id == p->held[i].m.id && run[k].gen == p->held[i].m.lease_gen;
+        if (named || now - p->held[i].since_ns < grace)
+            continue;
+        if (store_release(s->o.db, p->held[i].m.id, p->held[i].m.lease_gen) == 1) {
+            atomic_fetch_add(&s->st.leases_expired, 1);
+            p->lost++;
+        }
+        arb_warn(SUB, "worker %s no longer holds match %" PRId64 ": back to the queue", p->id, p->held[i].m.id);
+        drop_held(p, &p->held[i]);
+        i--;
+    }
+}
+
+/* ---- Programs ---------------------------------------------------------- */
+
+static bool system_file(const char *path)
+{
+    static const char *const dirs[] = {"/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/", "/etc/", NULL};
+    for (int i = 0; dirs[i]; i++)
+        if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
+            return true;
+    return false;
+}
+
+/* The files of a bot's command that a worker elsewhere needs: every
+ * argument naming a regular file outside the system's directories (the
+ * program, a script), packed into a bundle named by its digest. */
+static int entrant_program(sched *s, entrant_bot *eb, char *err, size_t errlen)
+{
+    const char *files[MATCH_MAX_ARGS];
+    eb->nfiles = 0;
+    for (int i = 0; i < eb->bot.argc; i++) {
+        struct stat st;
+        const char *a = eb->bot.argv[i];
+        if (a[0] == '/' && !system_file(a) && stat(a, &st) == 0 && S_ISREG(st.st_mode)) {
+            eb->argi[eb->nfiles] = i;
+            files[eb->nfiles++] = a;
+        }
+    }
+    if (eb->nfiles == 0)
+        return 0;
+    uint8_t *b;
+    size_t len;
+    int rc = bundle_build(files, eb->nfiles, &b, &len, eb->digest, eb->rel, err, errlen);
+    if (rc)
+        return rc;
+    free(b);
+    for (int i = 0; i < s->nprogs; i++)
+        if (strcmp(s->progs[i].digest, eb->digest) == 0)
+            return 0;
+    if (s->nprogs == MAX_PROGRAMS) {
+        snprintf(err, errlen, "more than %d distinct programs", MAX_PROGRAMS);
+        return ARB_ETOOBIG;
+    }
+    program *p = &s->progs[s->nprogs];
+    p->files = calloc((size_t)eb->nfiles, sizeof *p->files);
+    if (!p->files)
+        return ARB_ENOMEM;
+    for (int i = 0; i < eb->nfiles; i++)
+        snprintf(p->files[i], sizeof p->files[i], "%s", files[i]);
+    p->nfiles = eb->nfiles;
+    snprintf(p->digest, sizeof p->digest, "%s", eb->digest);
+    s->nprogs++;
+    return 0;
+}
+
+/* A worker asks for a program: packed again from its files, and sent only
+ * if it is still what the digest names (a file changed since is refused,
+ * not shipped under an old name). */
+static void serve_program(sched *s, const char *id, const char *digest)
+{
+    uint8_t *b = NULL, *frame;
+    size_t len = 0, flen;
+    char err[512] = "unknown digest", got[65] = "";
+    for (int i = 0; i < s->nprogs; i++) {
+        if (strcmp(s->progs[i].digest, digest) != 0)
+            continue;
+        const char *files[MATCH_MAX_ARGS];
+        char rel[MATCH_MAX_ARGS][BUNDLE_MAX_PATH + 1];
+        for (int k = 0; k < s->progs[i].nfiles; k++)
+            files[k] = s->progs[i].files[k];
+        if (bundle_build(files, s->progs[i].nfiles, &b, &len, got, rel, err, sizeof err) == 0
+            && strcmp(got, digest) != 0) {
+            snprintf(err, sizeof err, "the program's files changed since the tournament started");
+            free(b);
+            b = NULL;
+        }
+        break;
+    }
+    if (wire_program_msg(digest, b, len, b ? NULL : err, &frame, &flen) == 0) {
+        send_to(s, id, frame, flen);
+        atomic_fetch_add(&s->st.programs_served, 1);
+        arb_info(SUB, "program %.12s to %s: %s", digest, id, b ? "sent" : err);
+    }
+    free(b);
+}
+
+/* ---- Results ----------------------------------------------------------- */
+
+static void describe(const tn_config *cfg, const st_match *m, const match_result *res, char *buf, size_t len)
+{
+    int order[ARB_MAX_SEATS], n = res->nbots;
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && res->bots[order[j]].rank < res->bots[order[j - 1]].rank; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    size_t k = 0;
+    for (int i = 0; i < n && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%s %+" PRId64, i ? " > " : "",
+                              cfg->entrants[m->entrant[order[i]]].name, res->bots[order[i]].total);
+}
+
+static void report_progress(sched *s, tour *t)
+{
+    const run_options *o = t->o;
+    if (!o->progress)
+        return;
+    int pt, lt, dt, vt;
+    store_counts(s->o.db, t->tid, -1, &pt, &lt, &dt, &vt);
+    double el = (double)(arb_now_ns() - t->t0) / 1e9;
+    run_progress pr = {.round = t->round, .done = dt + vt, .total = pt + lt + dt + vt,
+                       .rate = el > 0 ? t->out->matches / el : 0, .last = t->last};
+    pr.eta_s = pr.rate > 0 ? (pr.total - pr.done) / pr.rate : 0;
+    o->progress(o->ctx, &pr);
+}
+
+/* A result: recorded once under its lease, then acknowledged. A database
+ * error is the caller's (the scheduler stops; the worker resends to the
+ * next one). */
+static int on_result(sched *s, tour *t, const char *id, peer *p, const uint8_t *data, size_t n, char *err,
+                     size_t errlen)
+{
+    wire_result *w = malloc(sizeof *w);
+    if (!w)
+        return ARB_ENOMEM;
+    if (wire_decode_result(data, n, w) != 0) {
+        atomic_fetch_add(&s->st.malformed, 1);
+        free(w);
+        return 0;
+    }
+    held *h = p ? find_held(p, w->match_id, w->lease_gen) : NULL;
+    st_match m = h ? h->m : (st_match){.id = w->match_id, .lease_gen = w->lease_gen};
+    int rc = 0, rrc;
+    if (w->ok)
+        rrc = store_record(s->o.db, &m, &w->res, w->digest, w->transcript, err, errlen);
+    else
+        rrc = store_void(s->o.db, &m, w->error);
+    bool ours = t && m.tournament == t->tid && m.nslots;
+    if (rrc == 0) {
+        if (w->ok) {
+            atomic_fetch_add(&s->st.done, 1);
+            if (p)
+                p->done++;
+        } else {
+            atomic_fetch_add(&s->st.voided, 1);
+            arb_warn(SUB, "match %" PRId64 " void: %s", w->match_id, w->error);
+        }
+        if (ours) {
+            if (w->ok) {
+                t->out->matches++;
+                describe(t->o->cfg, &m, &w->res, t->last, sizeof t->last);
+            } else {
+                t->out->voided++;
+            }
+        }
+    } else if (rrc == ARB_ESTATE) {
+        atomic_fetch_add(&s->st.stale, 1);
+        if (ours)
+            t->out->stale++;
+        arb_info(SUB, "match %" PRId64 " generation %d from %s: stale or recorded already, discarded", w->match_id,
+                 w->lease_gen, id);
+        if (t)
+            store_event(s->o.db, t->tid, "stale-result", err);
+    } else {
+        rc = rrc;
+    }
+    /* Acknowledge once it is in the database (or known to be there
+     * already): the worker may forget it now. */
+    uint8_t *ack;
+    size_t alen;
+    if ((rrc == 0 || rrc == ARB_ESTATE) && wire_ack(w->match_id, w->lease_gen, &ack, &alen) == 0)
+        send_to(s, id, ack, alen);
+    if (h) {
+        drop_held(p, h);
+        if (p->free_reported < p->slots - p->nheld)
+            p->free_reported++;
+    }
+    match_result_release(&w->res);
+    free(w);
+    if (rrc == 0 && ours)
+        report_progress(s, t);
+    return rc;
+}
+
+/* ---- Messages ---------------------------------------------------------- */
+
+static void rehello(sched *s, const char *id)
+{
+    uint8_t *f;
+    size_t len;
+    if (wire_rehello(&f, &len) == 0)
+        send_to(s, id, f, len);
+}
+
+static void on_hello(sched *s, const char *id, const uint8_t *data, size_t n)
+{
+    int version, slots, nrun;
+    char name[WIRE_MAX_NAME + 1];
+    wire_lease run[WIRE_MAX_SLOTS];
+    uint8_t *f;
+    size_t len;
+    int rc = wire_decode_hello(data, n, &version, name, sizeof name, &slots, run, WIRE_MAX_SLOTS, &nrun);
+    if (rc == ARB_EUNSUPPORTED) {
+        char why[160];
+        snprintf(why, sizeof why, "protocol version %d is not spoken here (this scheduler speaks %d)", version,
+                 WIRE_VERSION);
+        if (wire_refuse(why, &f, &len) == 0)
+            send_to(s, id, f, len);
+        atomic_fetch_add(&s->st.refused, 1);
+        arb_warn(SUB, "worker %s refused: %s", id, why);
+        return;
+    }
+    if (rc || strlen(id) > WIRE_MAX_NAME) {
+        atomic_fetch_add(&s->st.malformed, 1);
+        return;
+    }
+    peer *p = find_peer(s, id);
+    if (!p) {
+        if (s->npeers == MAX_PEERS) {
+            if (wire_refuse("the pool is full", &f, &len) == 0)
+                send_to(s, id, f, len);
+            atomic_fetch_add(&s->st.refused, 1);
+            return;
+        }
+        p = &s->peers[s->npeers];
+        *p = (peer){0};
+        p->held = calloc(WIRE_MAX_SLOTS, sizeof *p->held);
+        if (!p->held)
+            return;
+        snprintf(p->id, sizeof p->id, "%s", id);
+        p->local = strncmp(id, "local:", 6) == 0;
+        s->npeers++;
+        arb_info(SUB, "worker %s joined with %d slots, %d matches in hand", id, slots, nrun);
+    }
+    p->slots = slots;
+    p->free_reported = slots - nrun;
+    p->last_heard = arb_now_ns();
+    p->dead = false;
+    reconcile(s, p, run, nrun);
+    if (wire_welcome(s->hb_ms, &f, &len) == 0)
+        peer_send(s, p, f, len);
+    pool_row(s, p, "connected");
+    update_pool_gauges(s);
+}
+
+static void on_heartbeat(sched *s, peer *p, const uint8_t *data, size_t n)
+{
+    int fr, nrun;
+    wire_lease run[WIRE_MAX_SLOTS];
+    if (wire_decode_heartbeat(data, n, &fr, run, WIRE_MAX_SLOTS, &nrun) != 0 || fr < 0) {
+        atomic_fetch_add(&s->st.malformed, 1);
+        return;
+    }
+    p->free_reported = fr;
+    reconcile(s, p, run, nrun);
+}
+
+static void on_progress(sched *s, peer *p, const uint8_t *data, size_t n)
+{
+    wire_progress_info pi;
+    if (wire_decode_progress(data, n, &pi) != 0) {
+        atomic_fetch_add(&s->st.malformed, 1);
+        return;
+    }
+    held *h = find_held(p, pi.match_id, pi.gen);
+    if (!h)
+        return;
+    /* cumulative per match: count what is new */
+    if (pi.decisions > h->prog.decisions)
+        atomic_fetch_add(&s->st.decisions, pi.decisions - h->prog.decisions);
+    if (pi.timeouts > h->prog.timeouts)
+        atomic_fetch_add(&s->st.timeouts, pi.timeouts - h->prog.timeouts);
+    if (pi.penalties > h->prog.penalties)
+        atomic_fetch_add(&s->st.penalties, pi.penalties - h->prog.penalties);
+    h->prog = pi;
+}
+
+static void on_release(sched *s, peer *p, const uint8_t *data, size_t n)
+{
+    int64_t id;
+    int gen;
+    char why[256];
+    if (wire_decode_release(data, n, &id, &gen, why, sizeof why) != 0) {
+        atomic_fetch_add(&s->st.malformed, 1);
+        return;
+    }
+    held *h = find_held(p, id, gen);
+    if (store_release(s->o.db, id, gen) == 1) {
+        atomic_fetch_add(&s->st.released, 1);
+        arb_info(SUB, "worker %s handed back match %" PRId64 ": %s", p->id, id, why);
+    }
+    if (h)
+        drop_held(p, h);
+}
+
+/* One message from the router: identity and frame. */
+static int handle(sched *s, tour *t, char *err, size_t errlen)
+{
+    char id[WIRE_MAX_NAME + 2];
+    int idn = zmq_recv(s->router, id, sizeof id - 1, ZMQ_DONTWAIT);
+    if (idn < 0)
+        return 1;   /* nothing more */
+    id[idn < (int)sizeof id - 1 ? idn : (int)sizeof id - 1] = 0;
+    zmq_msg_t msg;
+    zmq_msg_init(&msg);
+    int more = 0, rc = 0;
+    size_t ml = sizeof more;
+    zmq_getsockopt(s->router, ZMQ_RCVMORE, &more, &ml);
+    int n = more ? zmq_msg_recv(&msg, s->router, 0) : -1;
+    /* anything after the one frame is not ours: drained */
+    zmq_getsockopt(s->router, ZMQ_RCVMORE, &more, &ml);
+    bool extra = false;
+    while (more) {
+        zmq_msg_t x;
+        zmq_msg_init(&x);
+        zmq_msg_recv(&x, s->router, 0);
+        zmq_msg_close(&x);
+        zmq_getsockopt(s->router, ZMQ_RCVMORE, &more, &ml);
+        extra = true;
+    }
+    const uint8_t *data = zmq_msg_data(&msg);
+    int kind = n > 0 && !extra ? wire_kind_of(data, (size_t)n) : ARB_ECORRUPT;
+    peer *p = find_peer(s, id);
+    if (p)
+        p->last_heard = arb_now_ns();
+    switch (kind) {
+    case WIRE_HELLO:
+        on_hello(s, id, data, (size_t)n);
+        break;
+    case WIRE_RESULT:
+        rc = on_result(s, t, id, p, data, (size_t)n, err, errlen);
+        if (!p)
+            rehello(s, id);
+        break;
+    case WIRE_HEARTBEAT:
+    case WIRE_PROGRESS:
+    case WIRE_RELEASE:
+        if (!p) {
+            rehello(s, id);   /* we restarted, or it was given up for silent */
+            if (kind == WIRE_RELEASE) {
+                int64_t mid;
+                int gen;
+                char why[256];
+                if (wire_decode_release(data, (size_t)n, &mid, &gen, why, sizeof why) == 0)
+                    store_release(s->o.db, mid, gen);
+            }
+        } else if (kind == WIRE_HEARTBEAT) {
+            on_heartbeat(s, p, data, (size_t)n);
+        } else if (kind == WIRE_PROGRESS) {
+            on_progress(s, p, data, (size_t)n);
+        } else {
+            on_release(s, p, data, (size_t)n);
+        }
+        break;
+    case WIRE_FETCH: {
+        char digest[65];
+        if (wire_decode_fetch(data, (size_t)n, digest) == 0)
+            serve_program(s, id, digest);
+        else
+            atomic_fetch_add(&s->st.malformed, 1);
+        break;
+    }
+    default:   /* malformed, or a scheduler's message: counted and dropped, never fatal */
+        atomic_fetch_add(&s->st.malformed, 1);
+        arb_debug(SUB, "frame of %d bytes from %s dropped (kind %d)", n, id, kind);
+    }
+    zmq_msg_close(&msg);
+    return rc;
+}
+
+/* Heartbeats out, silent workers given up, leases renewed, the pool row
+ * and the decision rate updated — each on its own period. */
+static void timers(sched *s)
+{
+    uint64_t now = arb_now_ns(), hb = (uint64_t)s->hb_ms * 1000000u;
+    if (now >= s->next_hb) {
+        s->next_hb = now + hb;
+        for (int i = 0; i < s->npeers; i++) {
+            uint8_t *f;
+            size_t len;
+            if (wire_heartbeat(-1, NULL, 0, &f, &len) == 0)
+                peer_send(s, &s->peers[i], f, len);
+        }
+        for (int i = 0; i < s->npeers; i++) {
+            peer *p = &s->peers[i];
+            char why[96];
+            if (p->dead || now - p->last_heard > hb * (uint64_t)s->misses) {
+                snprintf(why, sizeof why, p->dead ? "unroutable" : "silent for %d heartbeats", s->misses);
+                peer_gone(s, p, why);
+                i--;
+            }
+        }
+    }
+    if (now >= s->next_renew) {
+        s->next_renew = now + (uint64_t)s->lease_s * 1000000000u / 3;
+        for (int i = 0; i < s->npeers; i++) {
+            peer *p = &s->peers[i];
+            for (int k = 0; k < p->nheld; k++)
+                if (store_renew(s->o.db, &p->held[k].m, s->lease_s) == ARB_ESTATE) {
+                    drop_held(p, &p->held[k]);   /* the lease moved on */
+                    k--;
+                }
+        }
+    }
+    if (now >= s->next_pool) {
+        s->next_pool = now + 2000000000u;
+        for (int i = 0; i < s->npeers; i++)
+            pool_row(s, &s->peers[i], s->peers[i].free_reported == 0 && s->peers[i].nheld < s->peers[i].slots
+                                              ? "draining" : "connected");
+    }
+    if (now >= s->next_dps) {
+        s->next_dps = now + 1000000000u;
+        uint64_t total = atomic_load(&s->st.decisions);
+        uint64_t old = s->dps_ring[s->dps_i];
+        s->dps_ring[s->dps_i] = total;
+        s->dps_i = (s->dps_i + 1) % DPS_WINDOW;
+        if (old)
+            atomic_store(&s->st.decisions_per_s_x1000, (total - old) * 1000 / DPS_WINDOW);
+    }
+}
+
+/* Everything that arrives within ms, then the timers. */
+static int pump(sched *s, tour *t, int ms, char *err, size_t errlen)
+{
+    if (s->zapper && !zap_alive(s->zapper)) {
+        /* without its gatekeeper the pool would admit anyone */
+        snprintf(err, errlen, "the ZAP handler stopped: the scheduler stops");
+        return ARB_EIO;
+    }
+    zmq_pollitem_t item = {s->router, 0, ZMQ_POLLIN, 0};
+    int rc = 0;
+    if (zmq_poll(&item, 1, ms) > 0)
+        for (int k = 0; k < 1000 && rc == 0; k++) {
+            int r = handle(s, t, err, errlen);
+            if (r == 1)
+                break;
+            rc = r;
+        }
+    timers(s);
+    return rc;
+}
+
+int sched_serve(sched *s, int ms, char *err, size_t errlen)
+{
+    uint64_t end = arb_now_ns() + (uint64_t)ms * 1000000u;
+    int rc = 0;
+    while (rc == 0 && arb_now_ns() < end && !(s->o.stop && *s->o.stop))
+        rc = pump(s, NULL, 100, err, errlen);
+    return rc;
+}
+
+/* ---- The pool ---------------------------------------------------------- */
+
+sched *sched_new(const sched_options *o, char *err, size_t errlen)
+{
+    sched *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    s->o = *o;
+    s->hb_ms = o->heartbeat_ms > 0 ? o->heartbeat_ms : 1000;
+    s->misses = o->heartbeat_misses > 0 ? o->heartbeat_misses : 5;
+    s->lease_s = o->lease_s > 0 ? o->lease_s : 60;
+    s->peers = calloc(MAX_PEERS, sizeof *s->peers);
+    s->progs = calloc(MAX_PROGRAMS, sizeof *s->progs);
+    s->ctx = zmq_ctx_new();
+    s->router = s->ctx ? zmq_socket(s->ctx, ZMQ_ROUTER) : NULL;
+    if (!s->peers || !s->progs || !s->router) {
+        snprintf(err, errlen, "out of memory or ZeroMQ unavailable");
+        goto fail;
+    }
+    int one = 1, linger = 0, hwm = 100000;
+    int64_t max = WIRE_MAX_FRAME;
+    zmq_setsockopt(s->router, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
+    /* a worker reconnecting under its name takes its identity over */
+    zmq_setsockopt(s->router, ZMQ_ROUTER_HANDOVER, &one, sizeof one);
+    zmq_setsockopt(s->router, ZMQ_MAXMSGSIZE, &max, sizeof max);
+    zmq_setsockopt(s->router, ZMQ_LINGER, &linger, sizeof linger);
+    zmq_setsockopt(s->router, ZMQ_SNDHWM, &hwm, sizeof hwm);
+    snprintf(s->endpoint, sizeof s->endpoint, "inproc://arbiter-%d-%p", (int)getpid(), (void *)s);
+    /* Remote workers: the ZAP handler first (without it libzmq admits any
+     * key), then CURVE, then the bind. The local worker gets a key of its
+     * own, listed with the others. */
+    if (o->listen) {
+        const char *keys[ZAP_MAX_KEYS + 1];
+        int nk = 0;
+        if (zap_keygen(s->lpub, s->lsec) != 0) {
+            snprintf(err, errlen, "no CURVE in this libzmq");
+            goto fail;
+        }
+        keys[nk++] = s->lpub;
+        for (int i = 0; i < o->nworker_keys && nk < ZAP_MAX_KEYS; i++)
+            keys[nk++] = o->worker_keys[i];
+        s->zapper = zap_start(s->ctx, keys, nk, err, errlen);
+        if (!s->zapper || zap_curve_server(s->router, o->secret_key) != 0)
+            goto fail;
+        snprintf(s->endpoint, sizeof s->endpoint, "%s", o->listen);
+    }
+    if (zmq_bind(s->router, s->endpoint) != 0) {
+        snprintf(err, errlen, "cannot listen on %s: %s", s->endpoint, zmq_strerror(errno));
+        goto fail;
+    }
+    if (o->listen) {
+        size_t elen = sizeof s->endpoint;
+        zmq_getsockopt(s->router, ZMQ_LAST_ENDPOINT, s->endpoint, &elen);   /* a wildcard port, resolved */
+    }
+    store_workers_reset(o->db);
+    snprintf(s->wdir, sizeof s->wdir, "%s/work", o->state_dir);
+    mkdir(s->wdir, 0711);
+    if (o->local_slots > 0) {
+        worker_options *w = &s->local;
+        *w = (worker_options){.zmq_ctx = s->ctx, .endpoint = s->endpoint, .name = "local:0", .workdir = s->wdir,
+                              .slots = o->local_slots, .heartbeat_ms = s->hb_ms, .heartbeat_misses = s->misses,
+                              .stop_now = &s->workers_stop};
+        w->live.sandbox = o->sandbox;
+        w->live.bwrap = o->sandbox == LIVE_SANDBOX_NONE ? NULL : seat_probe_bwrap(geteuid() == 0 ? 61000 : 0);
+        w->live.hide[0] = o->state_dir;   /* the record, transcripts; the bots' own dirs are bound back */
+        if (o->listen) {
+            w->public_key = s->lpub;
+            w->secret_key = s->lsec;
+            w->server_key = o->public_key;
+        }
+        if (pthread_create(&s->local_thread, NULL, local_main, w) != 0) {
+            snprintf(err, errlen, "cannot start the local worker");
+            goto fail;
+        }
+        s->local_started = true;
+    }
+    return s;
+fail:
+    sched_free(s);
+    return NULL;
+}
+
+void sched_free(sched *s)
+{
+    if (!s)
+        return;
+    bool interrupted = s->o.stop && *s->o.stop;
+    /* Workers of this process leave; remote workers leave too when this
+     * was a one-shot run (arbiter run --listen), not when a daemon stops
+     * (they wait for the next scheduler and resend to it). */
+    for (int i = 0; i < s->npeers; i++) {
+        uint8_t *f;
+        size_t len;
+        if ((s->peers[i].local || !s->o.keep_remote) && !interrupted && wire_stop(&f, &len) == 0)
+            send_to(s, s->peers[i].id, f, len);
+        pool_row(s, &s->peers[i], "gone");
+        free(s->peers[i].held);
+    }
+    if (interrupted || !s->npeers)
+        s->workers_stop = 1;
+    if (s->local_started) {
+        if (interrupted) {
+            s->workers_stop = 1;
+            pthread_detach(s->local_thread);   /* the process is about to end */
+        } else {
+            /* it drains: nothing is in hand at the end of a tournament */
+            for (int k = 0; k < 50 && pthread_tryjoin_np(s->local_thread, NULL) != 0; k++) {
+                char e[64];
+                pump(s, NULL, 100, e, sizeof e);
+            }
+            s->workers_stop = 1;
+            pthread_join(s->local_thread, NULL);
+        }
+    }
+    if (s->router)
+        zmq_close(s->router);
+    if (s->zapper)
+        zap_stop(s->zapper);
+    if (s->ctx && !(interrupted && s->local_started))
+        zmq_ctx_term(s->ctx);
+    for (int i = 0; i < s->nprogs; i++)
+        free(s->progs[i].files);
+    free(s->progs);
+    free(s->peers);
+    free(s);
+}
+
+/* ---- A tournament ------------------------------------------------------ */
+
+/* The assignment for a claimed match: its bots from the entrants' commands,
+ * the tournament's rules and clocks, a seed of its own, the programs. */
+static void make_assign(const tour *t, const st_match *m, wire_assign *a)
+{
+    const tn_config *cfg = t->o->cfg;
     memset(a, 0, sizeof *a);
     a->match_id = m->id;
     a->lease_gen = m->lease_gen;
@@ -84,299 +824,211 @@ static int make_assign(const run_options *o, const st_match *m, const char *base
     c->forfeit_points = cfg->forfeit_points;
     c->nbots = m->nslots;
     for (int b = 0; b < m->nslots; b++) {
-        const tn_entrant *e = &cfg->entrants[m->entrant[b]];
-        int rc = live_bot_command(&c->bots[b], e->name, e->command, base, err, errlen);
+        const entrant_bot *eb = &t->bots[m->entrant[b]];
+        c->bots[b] = eb->bot;
+        for (int f = 0; f < eb->nfiles && a->nprograms < WIRE_MAX_PROGRAMS; f++) {
+            wire_program *p = &a->programs[a->nprograms++];
+            p->bot = b;
+            p->argi = eb->argi[f];
+            snprintf(p->digest, sizeof p->digest, "%s", eb->digest);
+            snprintf(p->path, sizeof p->path, "%s", eb->rel[f]);
+        }
+    }
+    snprintf(a->transcript, sizeof a->transcript, "%.480s/r%d-t%d.arbt", t->tdir, m->round, m->tbl);
+}
+
+/* Give every worker with a free slot a match. */
+static int dispatch(sched *s, tour *t, char *err, size_t errlen)
+{
+    wire_assign *a = NULL;
+    for (int i = 0; i < s->npeers; i++) {
+        peer *p = &s->peers[i];
+        while (!p->dead && p->nheld < p->slots && p->free_reported > 0) {
+            st_match m;
+            int got = store_claim(s->o.db, t->tid, p->id, s->lease_s, &m, err, errlen);
+            if (got < 0) {
+                free(a);
+                return got;
+            }
+            if (got == 0) {
+                free(a);
+                return 0;
+            }
+            m.tournament = t->tid;
+            if (!a && !(a = malloc(sizeof *a))) {
+                store_release(s->o.db, m.id, m.lease_gen);
+                return ARB_ENOMEM;
+            }
+            make_assign(t, &m, a);
+            uint8_t *f;
+            size_t len;
+            if (wire_encode_assign(a, &f, &len) != 0) {
+                store_void(s->o.db, &m, "the assignment cannot be encoded");
+                continue;
+            }
+            p->held[p->nheld++] = (held){.m = m, .since_ns = arb_now_ns()};
+            p->free_reported--;
+            peer_send(s, p, f, len);   /* unroutable: the sweep gives the lease back */
+        }
+    }
+    free(a);
+    return 0;
+}
+
+static int load_bots(sched *s, tour *t, char *err, size_t errlen)
+{
+    const tn_config *cfg = t->o->cfg;
+    char dirbuf[512], base[512];
+    snprintf(dirbuf, sizeof dirbuf, "%s", cfg->path);
+    snprintf(base, sizeof base, "%s", dirname(dirbuf));
+    t->bots = calloc((size_t)cfg->nentrants, sizeof *t->bots);
+    if (!t->bots)
+        return ARB_ENOMEM;
+    for (int i = 0; i < cfg->nentrants; i++) {
+        const tn_entrant *e = &cfg->entrants[i];
+        int rc = live_bot_command(&t->bots[i].bot, e->name, e->command, base, err, errlen);
+        if (rc == 0)
+            rc = entrant_program(s, &t->bots[i], err, errlen);
         if (rc)
             return rc;
     }
     return 0;
 }
 
-static void describe(const tn_config *cfg, const st_match *m, const match_result *res, char *buf, size_t len)
-{
-    int order[ARB_MAX_SEATS], n = res->nbots;
-    for (int i = 0; i < n; i++)
-        order[i] = i;
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && res->bots[order[j]].rank < res->bots[order[j - 1]].rank; j--) {
-            int t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
-    size_t k = 0;
-    for (int i = 0; i < n && k < len; i++)
-        k += (size_t)snprintf(buf + k, len - k, "%s%s %+" PRId64, i ? " > " : "",
-                              cfg->entrants[m->entrant[order[i]]].name, res->bots[order[i]].total);
-}
-
-int run_tournament(const run_options *o, run_outcome *out, char *err, size_t errlen)
+int sched_tournament(sched *s, const run_options *o, run_outcome *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     const tn_config *cfg = o->cfg;
-    store *db = o->db;
+    store *db = s->o.db;
     bool created;
     int rc = store_tournament(db, cfg, o->yaml, o->digest, &out->tid, &created, err, errlen);
     if (rc)
         return rc;
     out->resumed = !created;
-    /* Our previous run's workers are gone: their leases go back. */
+    char abspath[4096];
+    if (realpath(cfg->path, abspath))
+        store_set_path(db, out->tid, abspath);
+    /* Our previous run's local worker is gone: its leases go back. */
     store_release_leases(db, out->tid, "local:");
 
-    char base[512], dirbuf[512], tdir[700], wdir[700];
-    snprintf(dirbuf, sizeof dirbuf, "%s", cfg->path);
-    snprintf(base, sizeof base, "%s", dirname(dirbuf));
+    tour t = {.o = o, .out = out, .tid = out->tid, .t0 = arb_now_ns()};
     /* Transcripts hold every hand: 0700, and hidden inside the sandbox. */
-    snprintf(tdir, sizeof tdir, "%s/transcripts", o->state_dir);
-    mkdir(tdir, 0700);
-    snprintf(tdir, sizeof tdir, "%s/transcripts/%" PRId64, o->state_dir, out->tid);
-    mkdir(tdir, 0700);
-    snprintf(wdir, sizeof wdir, "%s/work", o->state_dir);
-    mkdir(wdir, 0711);
-
+    snprintf(t.tdir, sizeof t.tdir, "%s/transcripts", s->o.state_dir);
+    mkdir(t.tdir, 0700);
+    snprintf(t.tdir, sizeof t.tdir, "%s/transcripts/%" PRId64, s->o.state_dir, out->tid);
+    mkdir(t.tdir, 0700);
     st_table *tables = calloc(MAX_TABLES, sizeof *tables);
-    slot *slots = calloc(MAX_WORKERS, sizeof *slots);
-    worker_thread *threads = calloc(MAX_WORKERS, sizeof *threads);
-    void *ctx = zmq_ctx_new();
-    void *router = ctx ? zmq_socket(ctx, ZMQ_ROUTER) : NULL;
-    int nworkers = o->workers < 0 ? 0 : o->workers > MAX_WORKERS ? MAX_WORKERS : o->workers;
-    if (nworkers == 0 && !o->listen)
-        nworkers = 1;   /* nobody else could play */
-    zap *zapper = NULL;
-    int started = 0, nslots = 0;
-    rc = 0;
-    if (!tables || !slots || !threads || !router) {
-        snprintf(err, errlen, "out of memory or ZeroMQ unavailable");
-        rc = ARB_ENOMEM;
+    if (!tables) {
+        snprintf(err, errlen, "out of memory");
+        return ARB_ENOMEM;
+    }
+    rc = load_bots(s, &t, err, errlen);
+    if (rc)
         goto out;
-    }
-    int one = 1, linger = 0;
-    int64_t max = WIRE_MAX_FRAME;
-    zmq_setsockopt(router, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
-    zmq_setsockopt(router, ZMQ_MAXMSGSIZE, &max, sizeof max);
-    zmq_setsockopt(router, ZMQ_LINGER, &linger, sizeof linger);
-    char endpoint[256];
-    snprintf(endpoint, sizeof endpoint, "inproc://arbiter-%d", (int)getpid());
-    /* Remote workers: the ZAP handler first (without it libzmq admits any
-     * key), then CURVE, then the bind. Local workers get a key of their
-     * own, listed with the others. */
-    char lpub[ZAP_KEY_TEXT] = "", lsec[ZAP_KEY_TEXT] = "";
-    if (o->listen) {
-        const char *keys[ZAP_MAX_KEYS + 1];
-        int nk = 0;
-        if (zap_keygen(lpub, lsec) != 0) {
-            snprintf(err, errlen, "no CURVE in this libzmq");
-            rc = ARB_EUNSUPPORTED;
-            goto out;
-        }
-        keys[nk++] = lpub;
-        for (int i = 0; i < o->nworker_keys && nk < ZAP_MAX_KEYS; i++)
-            keys[nk++] = o->worker_keys[i];
-        zapper = zap_start(ctx, keys, nk, err, errlen);
-        if (!zapper || zap_curve_server(router, o->secret_key) != 0) {
-            rc = ARB_EIO;
-            goto out;
-        }
-        snprintf(endpoint, sizeof endpoint, "%s", o->listen);
-    }
-    if (zmq_bind(router, endpoint) != 0) {
-        snprintf(err, errlen, "cannot listen on %s: %s", endpoint, zmq_strerror(errno));
-        rc = ARB_EIO;
-        goto out;
-    }
-    if (o->listen) {
-        size_t elen = sizeof endpoint;
-        zmq_getsockopt(router, ZMQ_LAST_ENDPOINT, endpoint, &elen);   /* a wildcard port, resolved */
-    }
-    int lease = o->listen ? (o->lease_secs > 0 ? o->lease_secs : 600) : LEASE_SECS;
-    const char *bwrap = o->sandbox == LIVE_SANDBOX_NONE ? NULL : seat_probe_bwrap(geteuid() == 0 ? 61000 : 0);
-    /* Workers leave when told (WIRE_STOP) or when this flag is set: a
-     * worker that has not said hello yet cannot be told. */
-    static volatile sig_atomic_t workers_stop;
-    workers_stop = 0;
-    for (int i = 0; i < nworkers; i++) {
-        worker_thread *w = &threads[i];
-        snprintf(w->name, sizeof w->name, "local:%d", i);
-        w->opt = (worker_options){.zmq_ctx = ctx, .endpoint = endpoint, .name = w->name, .workdir = wdir,
-                                  .stop = &workers_stop};
-        w->opt.live.sandbox = o->sandbox;
-        if (o->listen) {
-            w->opt.public_key = lpub;
-            w->opt.secret_key = lsec;
-            w->opt.server_key = o->public_key;
-        }
-        w->opt.live.bwrap = bwrap;
-        w->opt.live.hide[0] = o->state_dir;   /* the record, transcripts; the bots' own dirs are bound back */
-        if (pthread_create(&w->thread, NULL, worker_main, w) != 0)
-            break;
-        started++;
-    }
-
-    int round = store_last_round(db, out->tid);
+    arb_info(SUB, "tournament %s (%" PRId64 "): %s, %d entrants", cfg->name, out->tid,
+             created ? "started" : "resumed", cfg->nentrants);
+    t.round = store_last_round(db, out->tid);
     bool done = false;
-    uint64_t t0 = arb_now_ns();
-    char last[512] = "";
-    while (!(o->stop && *o->stop)) {
-        if (zapper && !zap_alive(zapper)) {
-            /* without its gatekeeper the pool would admit anyone */
-            snprintf(err, errlen, "the ZAP handler stopped: the scheduler stops");
-            rc = ARB_EIO;
-            break;
-        }
+    while (!(s->o.stop && *s->o.stop)) {
         /* The next round, when the current one is finished. */
         int p, l, d, v;
-        if (store_counts(db, out->tid, round, &p, &l, &d, &v) != 0) {
+        if (store_counts(db, out->tid, t.round, &p, &l, &d, &v) != 0) {
             snprintf(err, errlen, "database lost");
             rc = ARB_EIO;
             break;
         }
-        if (p == 0 && l == 0 && !done) {
+        if (p == 0 && l == 0) {
             int nt = 0;
             const char *stage = "main";
-            rc = plan_next(cfg, db, out->tid, round, tables, MAX_TABLES, &nt, &stage, &done, err, errlen);
+            rc = plan_next(cfg, db, out->tid, t.round, tables, MAX_TABLES, &nt, &stage, &done, err, errlen);
+            if (rc || done)
+                break;
+            rc = store_add_round(db, out->tid, t.round + 1, stage, tables, nt, cfg->seed, err, errlen);
             if (rc)
                 break;
-            if (!done) {
-                rc = store_add_round(db, out->tid, round + 1, stage, tables, nt, cfg->seed, err, errlen);
-                if (rc)
-                    break;
-                round++;
-                continue;
-            }
+            t.round++;
+            continue;
         }
-        int busy = 0;
-        for (int i = 0; i < nslots; i++)
-            busy += slots[i].busy;
-        if (done && busy == 0)
+        int pt, lt, dt, vt;
+        if (store_counts(db, out->tid, -1, &pt, &lt, &dt, &vt) == 0) {
+            atomic_store(&s->st.queued, pt);
+            atomic_store(&s->st.leased, lt);
+        }
+        rc = dispatch(s, &t, err, errlen);
+        if (rc == 0)
+            rc = pump(s, &t, 200, err, errlen);
+        if (rc)
             break;
-        /* Give idle workers a match. */
-        for (int i = 0; i < nslots && !done; i++) {
-            if (slots[i].busy)
-                continue;
-            st_match m;
-            int got = store_claim(db, out->tid, slots[i].id, lease, &m, err, errlen);
-            if (got < 0) {
-                rc = got;
-                goto stop;
-            }
-            if (got == 0)
-                break;
-            wire_assign *a = malloc(sizeof *a);
-            uint8_t *frame;
-            size_t len;
-            if (!a || make_assign(o, &m, base, a, err, errlen) != 0) {
-                store_void(db, &m, err);
-                out->voided++;
-                free(a);
-                continue;
-            }
-            snprintf(a->transcript, sizeof a->transcript, "%.480s/r%d-t%d.arbt", tdir, m.round, m.tbl);
-            if (wire_encode_assign(a, &frame, &len) == 0 && send_to(router, slots[i].id, frame, len) == 0) {
-                slots[i].busy = true;
-                slots[i].match = m;
-            }
-            free(a);
-        }
-        zmq_pollitem_t item = {router, 0, ZMQ_POLLIN, 0};
-        if (zmq_poll(&item, 1, 200) <= 0)
-            continue;
-        char id[64];
-        int idn = zmq_recv(router, id, sizeof id - 1, 0);
-        if (idn < 0)
-            continue;
-        id[idn < (int)sizeof id - 1 ? idn : (int)sizeof id - 1] = 0;
-        zmq_msg_t msg;
-        zmq_msg_init(&msg);
-        int n = zmq_msg_recv(&msg, router, 0);
-        const uint8_t *data = zmq_msg_data(&msg);
-        int kind = n > 0 ? wire_kind_of(data, (size_t)n) : -1;
-        slot *s = find_slot(slots, nslots, id);
-        if (!s && nslots < MAX_WORKERS && (kind == WIRE_HELLO || kind == WIRE_RESULT)) {
-            s = &slots[nslots++];
-            snprintf(s->id, sizeof s->id, "%s", id);
-        }
-        if (kind == WIRE_RESULT && s) {
-            wire_result *w = malloc(sizeof *w);
-            if (w && wire_decode_result(data, (size_t)n, w) == 0) {
-                st_match m = s->busy && s->match.id == w->match_id ? s->match : (st_match){0};
-                if (!m.id) {
-                    /* a result resent after a restart: find its match */
-                    m.id = w->match_id;
-                    m.lease_gen = w->lease_gen;
-                }
-                m.lease_gen = w->lease_gen;
-                int rrc;
-                if (w->ok) {
-                    rrc = store_record(db, &m, &w->res, w->digest, w->transcript, err, errlen);
-                } else {
-                    rrc = store_void(db, &m, w->error);
-                    out->voided++;
-                }
-                if (rrc == 0 && w->ok) {
-                    out->matches++;
-                    if (m.nslots)
-                        describe(cfg, &m, &w->res, last, sizeof last);
-                } else if (rrc == ARB_ESTATE) {
-                    out->stale++;
-                    store_event(db, out->tid, "stale-result", err);
-                } else if (rrc) {
-                    rc = rrc;
-                }
-                /* Acknowledge once it is in the database (or known to be
-                 * there already): the worker may forget it now. */
-                uint8_t *ack;
-                size_t alen;
-                if ((rrc == 0 || rrc == ARB_ESTATE) && wire_ack(w->match_id, w->lease_gen, &ack, &alen) == 0)
-                    send_to(router, id, ack, alen);
-                match_result_release(&w->res);
-                if (s->match.id == w->match_id)
-                    s->busy = false;
-                if (o->progress) {
-                    int pt, lt, dt, vt;
-                    store_counts(db, out->tid, -1, &pt, &lt, &dt, &vt);
-                    double el = (double)(arb_now_ns() - t0) / 1e9;
-                    run_progress pr = {.round = round, .done = dt + vt, .total = pt + lt + dt + vt,
-                                       .rate = el > 0 ? out->matches / el : 0, .last = last};
-                    pr.eta_s = pr.rate > 0 ? (pr.total - pr.done) / pr.rate : 0;
-                    o->progress(o->ctx, &pr);
-                }
-            }
-            free(w);
-            if (rc)
-                { zmq_msg_close(&msg); break; }
-        }
-        /* HELLO: the slot is known and idle; anything else is dropped. */
-        zmq_msg_close(&msg);
     }
-stop:
     out->finished = done;
-    if (done)
+    if (done) {
         store_finish(db, out->tid);
-    /* Stop the workers: a stop for each, and for a worker mid-match the
-     * thread is left to finish its match (its lease is released on the
-     * next start, the match played again). */
-    for (int i = 0; i < nslots; i++) {
-        uint8_t *frame;
-        size_t len;
-        if (wire_stop(&frame, &len) == 0)
-            send_to(router, slots[i].id, frame, len);
+        atomic_store(&s->st.queued, 0);
+        atomic_store(&s->st.leased, 0);
+        arb_info(SUB, "tournament %s (%" PRId64 ") finished: %d matches recorded by this run", cfg->name, out->tid,
+                 out->matches);
     }
 out:
-    workers_stop = 1;
-    if (router)
-        zmq_close(router);
-    bool interrupted = o->stop && *o->stop;
-    for (int i = 0; i < started; i++) {
-        if (interrupted)
-            pthread_detach(threads[i].thread);   /* the process is about to end */
-        else
-            pthread_join(threads[i].thread, NULL);
-    }
-    if (zapper)
-        zap_stop(zapper);
-    if (ctx && !interrupted)
-        zmq_ctx_term(ctx);
+    free(t.bots);
     free(tables);
-    free(slots);
-    free(threads);
     return rc;
+}
+
+int run_tournament(const run_options *o, run_outcome *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    int workers = o->workers < 0 ? 0 : o->workers > WIRE_MAX_SLOTS ? WIRE_MAX_SLOTS : o->workers;
+    if (workers == 0 && !o->listen)
+        workers = 1;   /* nobody else could play */
+    sched_options so = {.db = o->db, .state_dir = o->state_dir, .local_slots = workers, .sandbox = o->sandbox,
+                        .stop = o->stop, .listen = o->listen, .secret_key = o->secret_key,
+                        .public_key = o->public_key, .worker_keys = o->worker_keys,
+                        .nworker_keys = o->nworker_keys, .lease_s = o->lease_secs > 0 ? o->lease_secs : 60};
+    sched *s = sched_new(&so, err, errlen);
+    if (!s)
+        return ARB_EIO;
+    int rc = sched_tournament(s, o, out, err, errlen);
+    sched_free(s);
+    return rc;
+}
+
+/* ---- Metrics ----------------------------------------------------------- */
+
+size_t sched_metrics(void *ctx, char *buf, size_t cap)
+{
+    sched_stats *st = &((sched *)ctx)->st;
+    size_t off = 0;
+    arb_prom(buf, cap, &off, "arbiter_matches_queued", "gauge", "Matches waiting for a worker (running tournament)",
+             atomic_load(&st->queued));
+    arb_prom(buf, cap, &off, "arbiter_matches_leased", "gauge", "Matches leased to workers (running tournament)",
+             atomic_load(&st->leased));
+    arb_prom(buf, cap, &off, "arbiter_matches_done_total", "counter", "Results recorded by this scheduler",
+             (double)atomic_load(&st->done));
+    arb_prom(buf, cap, &off, "arbiter_matches_void_total", "counter", "Matches recorded void",
+             (double)atomic_load(&st->voided));
+    arb_prom(buf, cap, &off, "arbiter_results_stale_total", "counter",
+             "Results discarded: stale lease or recorded already", (double)atomic_load(&st->stale));
+    arb_prom(buf, cap, &off, "arbiter_workers_connected", "gauge", "Referee worker processes in the pool",
+             atomic_load(&st->workers));
+    arb_prom(buf, cap, &off, "arbiter_worker_slots", "gauge", "Match slots of the pool", atomic_load(&st->slots));
+    arb_prom(buf, cap, &off, "arbiter_leases_expired_total", "counter",
+             "Leases returned to the queue because their worker went silent or dropped them",
+             (double)atomic_load(&st->leases_expired));
+    arb_prom(buf, cap, &off, "arbiter_leases_released_total", "counter", "Leases handed back by workers",
+             (double)atomic_load(&st->released));
+    arb_prom(buf, cap, &off, "arbiter_frames_malformed_total", "counter", "Frames dropped as malformed",
+             (double)atomic_load(&st->malformed));
+    arb_prom(buf, cap, &off, "arbiter_workers_refused_total", "counter", "Hellos refused (protocol version, pool full)",
+             (double)atomic_load(&st->refused));
+    arb_prom(buf, cap, &off, "arbiter_programs_served_total", "counter", "Program bundles sent to workers",
+             (double)atomic_load(&st->programs_served));
+    arb_prom(buf, cap, &off, "arbiter_bot_timeouts_total", "counter", "Bot decisions that ran out of time",
+             (double)atomic_load(&st->timeouts));
+    arb_prom(buf, cap, &off, "arbiter_bot_penalties_total", "counter", "Penalties given to bots",
+             (double)atomic_load(&st->penalties));
+    arb_prom(buf, cap, &off, "arbiter_decisions_total", "counter", "Bot decisions judged",
+             (double)atomic_load(&st->decisions));
+    arb_prom(buf, cap, &off, "arbiter_decisions_per_second", "gauge", "Bot decisions per second over the last 10 s",
+             (double)atomic_load(&st->decisions_per_s_x1000) / 1000.0);
+    return off;
 }

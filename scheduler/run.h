@@ -1,17 +1,62 @@
-/* run.h — running a tournament: the scheduler loop of `arbiter run`. It
- * binds a ZeroMQ ROUTER, starts local referee workers on it (threads, the
- * same message path distributed workers use), creates rounds as the format
- * says (plan.h), leases matches to idle workers from PostgreSQL, records
- * each result once, and stops when the format has nothing left to play.
- * Killed at any moment, the same call resumes: finished matches stand,
- * matches in flight are played again. */
+/* run.h — the scheduler: a ROUTER that referee workers (local threads over
+ * inproc, remote daemons over CURVE tcp) connect to, the pool of those
+ * workers with their heartbeats and leases, and the tournament loop that
+ * creates rounds as the format says (plan.h), leases matches to workers
+ * with free slots from PostgreSQL and records each result once.
+ *
+ * `arbiter run` makes a scheduler, runs one tournament and frees it;
+ * `arbiter-scheduler` keeps one for its whole life and runs every
+ * tournament in the record, one after another. Killed at any moment,
+ * either resumes: finished matches stand, matches in flight are adopted
+ * from the workers that still hold them or played again.
+ *
+ * The failure model (schemas/worker-protocol.md):
+ * - a worker silent for heartbeat_misses heartbeats, or unroutable, is
+ *   gone: its leases return to the queue at once (guarded by generation);
+ * - a lease lasts lease_s in the database and is renewed while its worker
+ *   is heard, so leases of a scheduler that died expire by themselves;
+ * - a result is recorded only under the generation that holds the match,
+ *   in the transaction that marks it done, then acknowledged; a result
+ *   recorded already, or stale, is acknowledged and discarded. */
 #ifndef ARB_RUN_H
 #define ARB_RUN_H
 #include "store.h"
 #include "tournament.h"
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
+
+typedef struct sched sched;
+
+typedef struct sched_options {
+    store      *db;
+    const char *state_dir;       /* transcripts and local bot directories go here */
+    int         local_slots;     /* a referee worker in this process with this many slots (0: none) */
+    int         sandbox;         /* LIVE_SANDBOX_* for the local worker */
+    volatile sig_atomic_t *stop; /* set by a signal: stop dispatching */
+    /* Remote workers: bind the ROUTER here (tcp://...) with CURVE, this
+     * scheduler's key pair, admitting only worker_keys (Z85 public keys).
+     * NULL: inproc, local workers only. */
+    const char *listen;
+    const char *secret_key, *public_key;
+    const char *const *worker_keys;
+    int         nworker_keys;
+    int         heartbeat_ms;    /* 0: 1000 */
+    int         heartbeat_misses;/* 0: 5 */
+    int         lease_s;         /* 0: 60 */
+    bool        keep_remote;     /* a daemon: remote workers are not told to stop when it stops */
+} sched_options;
+
+/* What the scheduler has done, for its metrics endpoint (read from any
+ * thread). */
+typedef struct sched_stats {
+    atomic_int    workers, slots;                 /* connected now */
+    atomic_int    queued, leased;                 /* matches of the running tournament */
+    atomic_ullong done, voided, stale, leases_expired, released, malformed, refused, programs_served;
+    atomic_ullong decisions, timeouts, penalties;
+    atomic_ullong decisions_per_s_x1000;          /* over the last 10 s */
+} sched_stats;
 
 typedef struct run_progress {
     int      round;
@@ -25,21 +70,19 @@ typedef struct run_options {
     const tn_config *cfg;
     const char *yaml;            /* the file's text (stored with the tournament) */
     const char *digest;          /* sha256 of it */
-    const char *state_dir;       /* transcripts and bot directories go here */
+    void      (*progress)(void *ctx, const run_progress *p);
+    void       *ctx;
+    /* arbiter run's one-shot scheduler (run_tournament): */
+    const char *state_dir;
     store      *db;
-    int         workers;         /* local referee workers */
-    int         sandbox;         /* LIVE_SANDBOX_* */
+    int         workers;         /* local referee slots */
+    int         sandbox;
     volatile sig_atomic_t *stop;
-    /* Remote workers: bind the ROUTER here (tcp://...) with CURVE, this
-     * scheduler's secret key, admitting only worker_keys (Z85 public
-     * keys). NULL: inproc, local workers only. */
     const char *listen;
     const char *secret_key, *public_key;
     const char *const *worker_keys;
     int         nworker_keys;
-    int         lease_secs;      /* remote leases (default 600); a dead worker's match returns after it */
-    void      (*progress)(void *ctx, const run_progress *p);
-    void       *ctx;
+    int         lease_secs;
 } run_options;
 
 typedef struct run_outcome {
@@ -51,8 +94,27 @@ typedef struct run_outcome {
     int     voided;
 } run_outcome;
 
-/* Run (or resume) the tournament. 0 when it finished or was stopped
- * cleanly; an error with a message in err. */
+/* Bind, start the ZAP handler (before the bind) and the local worker. NULL
+ * and a message on failure. */
+sched *sched_new(const sched_options *o, char *err, size_t errlen);
+sched_stats *sched_stats_of(sched *s);
+/* The endpoint workers connect to (a wildcard port resolved). */
+const char *sched_endpoint(const sched *s);
+/* Run (or resume) one tournament with the pool. 0 when it finished or
+ * was stopped; an error with a message in err. */
+int sched_tournament(sched *s, const run_options *o, run_outcome *out, char *err, size_t errlen);
+/* Serve the pool (hello, heartbeats, late results, programs) for ms
+ * milliseconds when no tournament runs. 0, or an error (the ZAP handler
+ * died). */
+int sched_serve(sched *s, int ms, char *err, size_t errlen);
+/* Tell every worker to stop (STOP: they finish what they hold), close.
+ * With *stop set, local matches in flight are abandoned (played again on
+ * the next start). */
+void sched_free(sched *s);
+/* The Prometheus text of a scheduler (arb_http_render). */
+size_t sched_metrics(void *s, char *buf, size_t cap);
+
+/* arbiter run: sched_new + sched_tournament + sched_free. */
 int run_tournament(const run_options *o, run_outcome *out, char *err, size_t errlen);
 
 #endif

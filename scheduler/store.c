@@ -262,6 +262,7 @@ int store_claim(store *s, int64_t tid, const char *worker, int lease_secs, st_ma
     }
     memset(m, 0, sizeof *m);
     m->id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    m->tournament = tid;
     m->round = atoi(PQgetvalue(r, 0, 1));
     m->tbl = atoi(PQgetvalue(r, 0, 2));
     m->seed = strtoull(PQgetvalue(r, 0, 3), NULL, 10);
@@ -305,6 +306,102 @@ int store_release_leases(store *s, int64_t tid, const char *worker)
         store_event(s, tid, "lease-expired", detail);
     }
     return n;
+}
+
+int store_adopt(store *s, int64_t match_id, int gen, const char *worker, int lease_secs, st_match *m)
+{
+    char mid[24], g[16], secs[16];
+    snprintf(mid, sizeof mid, "%" PRId64, match_id);
+    snprintf(g, sizeof g, "%d", gen);
+    snprintf(secs, sizeof secs, "%d", lease_secs);
+    const char *p[] = {mid, g, worker, secs};
+    PGresult *r = q(s, NULL, 0,
+                    "UPDATE matches SET leased_by = $3, lease_until = now() + make_interval(secs => $4::int) "
+                    "WHERE id = $1 AND lease_gen = $2 AND state = 'leased' "
+                    "RETURNING id, round, tbl, seed, lease_gen, tournament_id", 4, p);
+    if (!r)
+        return ARB_EIO;
+    if (PQntuples(r) != 1) {
+        PQclear(r);
+        return 0;
+    }
+    memset(m, 0, sizeof *m);
+    m->id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    m->round = atoi(PQgetvalue(r, 0, 1));
+    m->tbl = atoi(PQgetvalue(r, 0, 2));
+    m->seed = strtoull(PQgetvalue(r, 0, 3), NULL, 10);
+    m->lease_gen = atoi(PQgetvalue(r, 0, 4));
+    m->tournament = strtoll(PQgetvalue(r, 0, 5), NULL, 10);
+    PQclear(r);
+    return load_slots(s, m, NULL, 0) ? ARB_EIO : 1;
+}
+
+int store_release(store *s, int64_t match_id, int gen)
+{
+    char mid[24], g[16];
+    snprintf(mid, sizeof mid, "%" PRId64, match_id);
+    snprintf(g, sizeof g, "%d", gen);
+    const char *p[] = {mid, g};
+    PGresult *r = q(s, NULL, 0,
+                    "UPDATE matches SET state = 'pending', leased_by = NULL, lease_until = NULL "
+                    "WHERE id = $1 AND lease_gen = $2 AND state = 'leased'", 2, p);
+    if (!r)
+        return ARB_EIO;
+    int n = atoi(PQcmdTuples(r));
+    PQclear(r);
+    return n;
+}
+
+int store_worker(store *s, const char *name, int slots, const char *state, int running, int64_t done, int64_t lost)
+{
+    char sl[16], run[16], dn[24], ls[24];
+    snprintf(sl, sizeof sl, "%d", slots);
+    snprintf(run, sizeof run, "%d", running);
+    snprintf(dn, sizeof dn, "%" PRId64, done);
+    snprintf(ls, sizeof ls, "%" PRId64, lost);
+    const char *p[] = {name, sl, state, run, dn, ls};
+    return exec0(s, NULL, 0,
+                 "INSERT INTO workers (name, slots, state, running, matches_done, leases_lost) "
+                 "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO UPDATE SET slots = $2, state = $3, "
+                 "  running = $4, matches_done = $5, leases_lost = $6, last_seen = now()", 6, p);
+}
+
+int store_workers_reset(store *s)
+{
+    return exec0(s, NULL, 0, "UPDATE workers SET state = 'gone', running = 0 WHERE state <> 'gone'", 0, NULL);
+}
+
+int store_set_path(store *s, int64_t tid, const char *path)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    const char *p[] = {id, path};
+    return exec0(s, NULL, 0, "UPDATE tournaments SET config_path = $2 WHERE id = $1", 2, p);
+}
+
+int store_next_running(store *s, const int64_t *skip, int nskip, int64_t *tid, char *path, size_t pathlen,
+                       char digest[65])
+{
+    /* the skipped ids as an array literal: {1,2,3} */
+    char list[4096] = "{";
+    size_t k = 1;
+    for (int i = 0; i < nskip && k + 24 < sizeof list; i++)
+        k += (size_t)snprintf(list + k, sizeof list - k, "%s%" PRId64, i ? "," : "", skip[i]);
+    snprintf(list + k, sizeof list - k, "}");
+    const char *p[] = {list};
+    PGresult *r = q(s, NULL, 0,
+                    "SELECT id, coalesce(config_path, ''), config_digest FROM tournaments "
+                    "WHERE state = 'running' AND NOT (id = ANY ($1::bigint[])) ORDER BY id LIMIT 1", 1, p);
+    if (!r)
+        return ARB_EIO;
+    int found = PQntuples(r) == 1;
+    if (found) {
+        *tid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+        snprintf(path, pathlen, "%s", PQgetvalue(r, 0, 1));
+        snprintf(digest, 65, "%s", PQgetvalue(r, 0, 2));
+    }
+    PQclear(r);
+    return found;
 }
 
 /* COPY rows (tab-separated text lines) into a table within the open

@@ -43,6 +43,7 @@ int store_add_round(store *s, int64_t tid, int round, const char *stage, const s
 
 typedef struct st_match {
     int64_t  id;
+    int64_t  tournament;
     int      round, tbl;
     uint64_t seed;
     int      lease_gen;
@@ -59,6 +60,28 @@ int store_renew(store *s, const st_match *m, int lease_secs);
 /* Return every lease held by `worker` to the queue (a restarted local run:
  * its previous workers are gone). Returns how many. */
 int store_release_leases(store *s, int64_t tid, const char *worker);
+
+/* Take over a lease a worker says it holds (the scheduler restarted and
+ * the worker said hello again): 1 with *m filled when the match is still
+ * leased under that generation (the lease is renewed and now names
+ * `worker`), 0 when the lease has moved on, or < 0. */
+int store_adopt(store *s, int64_t match_id, int gen, const char *worker, int lease_secs, st_match *m);
+/* Return one lease to the queue (its worker went silent or handed it
+ * back), only if it is still held under that generation. 1 returned, 0
+ * not (moved on or finished), < 0 error. */
+int store_release(store *s, int64_t match_id, int gen);
+/* The pool as `arbiter status` shows it: a worker said hello, was heard,
+ * drains or is gone. state: "connected", "draining" or "gone". */
+int store_worker(store *s, const char *name, int slots, const char *state, int running, int64_t done,
+                 int64_t lost);
+/* A scheduler starting: every worker is gone until heard again. */
+int store_workers_reset(store *s);
+/* The file a tournament came from (for the scheduler daemon to resume it). */
+int store_set_path(store *s, int64_t tid, const char *path);
+/* The oldest tournament still running that is not in skip[]: its id, file
+ * and digest. 1 found, 0 none, < 0 error. */
+int store_next_running(store *s, const int64_t *skip, int nskip, int64_t *tid, char *path, size_t pathlen,
+                       char digest[65]);
 
 /* Record a finished match: 0; ARB_ESTATE when the lease is stale or the
  * match is already recorded (nothing is written: counted once). */

@@ -71,7 +71,7 @@ int main(void)
     void *w = dealer(ctx, wpub, wsec, spub);
     uint8_t *hello;
     size_t hlen;
-    wire_hello("worker-1", 2, &hello, &hlen);
+    wire_hello("worker-1", 2, NULL, 0, &hello, &hlen);
     CHECK(deliver(router, w, hello, hlen, 3000) == (int)hlen);
     /* An unknown key and a plaintext client never get through. */
     void *x = dealer(ctx, xpub, xsec, spub);
@@ -110,9 +110,10 @@ int main(void)
     CHECKF(accepted == 0, "%d random frames accepted as an assignment or a result", accepted);
     int refused_cuts = 0;
     for (size_t cut = 0; cut < hlen; cut++) {
-        int v, s;
+        int v, s, nrun;
         char name[64];
-        refused_cuts += wire_decode_hello(hello, cut, &v, name, sizeof name, &s) != 0;
+        wire_lease run[4];
+        refused_cuts += wire_decode_hello(hello, cut, &v, name, sizeof name, &s, run, 4, &nrun) != 0;
     }
     CHECK(refused_cuts == (int)hlen);
     static const uint8_t huge[] = {0xdd, 0xff, 0xff, 0xff, 0xff, 0x02};

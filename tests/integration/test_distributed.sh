@@ -27,7 +27,7 @@ cat w1.pub w2.pub > workers.txt
 
 PORT=$((20000 + RANDOM % 20000))
 for k in w1 w2 intruder; do
-  "$ARB" referee --connect "tcp://127.0.0.1:$PORT" --server sched.pub --key "$k" --slots 1 --workdir "$k-dir" 2> "$k.log" &
+  "$ARB" referee --connect "tcp://127.0.0.1:$PORT" --server-key sched.pub --key "$k" --slots 1 --workdir "$k-dir" --metrics "" 2> "$k.log" &
 done
 timeout 300 "$ARB" run t.yaml --state remote --listen "tcp://127.0.0.1:$PORT" --key sched --worker-keys workers.txt \
   --workers 0 --quiet > remote.out 2>&1

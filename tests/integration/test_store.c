@@ -238,9 +238,11 @@ static void test_wire(void)
     match_result_release(&w.res);
     uint8_t *h;
     char name[64];
-    int ver, slots;
-    CHECK(wire_hello("w1", 4, &h, &len) == 0 && wire_decode_hello(h, len, &ver, name, sizeof name, &slots) == 0
-          && slots == 4 && strcmp(name, "w1") == 0);
+    int ver, slots, nrun;
+    wire_lease run[2] = {{5, 1}, {6, 2}}, got[2];
+    CHECK(wire_hello("w1", 4, run, 2, &h, &len) == 0
+          && wire_decode_hello(h, len, &ver, name, sizeof name, &slots, got, 2, &nrun) == 0 && slots == 4
+          && strcmp(name, "w1") == 0 && nrun == 2 && got[1].match_id == 6 && got[1].gen == 2);
     free(h);
 }
 

@@ -1,0 +1,519 @@
+/* cmd_daemons.c — the two daemons of a distributed deployment and the way
+ * tournaments reach them: `arbiter-scheduler` (also `arbiter scheduler`)
+ * owns the tournaments in the record and the pool of workers;
+ * `arbiter-referee` (also `arbiter referee`) plays the matches it is
+ * given; `arbiter submit FILE` puts a tournament in the record for the
+ * scheduler to run. Both daemons read a commented YAML file
+ * (config/scheduler.yaml, config/referee.yaml) and the same keys as flags,
+ * log JSON lines on stderr and serve Prometheus metrics. */
+#include "cli.h"
+#include "config.h"
+#include "live.h"
+#include "run.h"
+#include "store.h"
+#include "wire.h"
+#include "worker.h"
+#include "zap.h"
+#include "arb_conf.h"
+#include "arb_error.h"
+#include "arb_http.h"
+#include "arb_log.h"
+#include "arb_time.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zmq.h>
+
+static volatile sig_atomic_t stopping, stop_now;
+
+/* The first SIGTERM/SIGINT drains; a second one stops at once. */
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (stopping)
+        stop_now = 1;
+    stopping = 1;
+}
+
+static void catch_signals(void)
+{
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+static const char *const log_levels[] = {"debug", "info", "warn", "error", NULL};
+static const char *const log_formats[] = {"json", "text", NULL};
+static const char *const sandboxes[] = {"auto", "bwrap", "none", NULL};
+
+static int sandbox_of(int choice)
+{
+    return choice == 1 ? LIVE_SANDBOX_BWRAP : choice == 2 ? LIVE_SANDBOX_NONE : LIVE_SANDBOX_AUTO;
+}
+
+/* A key pair NAME.key / NAME.pub. */
+static int key_pair(const char *name, char pub[41], char sec[41], char *err, size_t errlen)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s.key", name);
+    if (!name[0] || cli_read_key(path, sec) != 0) {
+        snprintf(err, errlen, "key %s: cannot read %s (make one with `arbiter keygen %s`)", name, path, name);
+        return ARB_EIO;
+    }
+    snprintf(path, sizeof path, "%s.pub", name);
+    if (cli_read_key(path, pub) != 0) {
+        snprintf(err, errlen, "key %s: %s is not a public key", name, path);
+        return ARB_EIO;
+    }
+    return 0;
+}
+
+/* ---- arbiter-scheduler ------------------------------------------------- */
+
+typedef struct sched_conf {
+    char listen[256], key[512], worker_keys[512], db[1024], state[512], metrics[128];
+    arb_conf_list tournaments;
+    int local_workers, heartbeat_ms, heartbeat_misses, lease_s;
+    int log_level, log_format, sandbox;
+    bool check;
+} sched_conf;
+
+#define S(f) offsetof(sched_conf, f), sizeof(((sched_conf *)0)->f)
+static const arb_conf_key sched_keys[] = {
+    {"listen", ARB_CONF_STR, S(listen), 0, 0, NULL, "the endpoint workers connect to (tcp://HOST:PORT)"},
+    {"key", ARB_CONF_STR, S(key), 0, 0, NULL, "this scheduler's key pair NAME (NAME.key, NAME.pub)"},
+    {"worker_keys", ARB_CONF_STR, S(worker_keys), 0, 0, NULL, "file of admitted worker public keys"},
+    {"db", ARB_CONF_STR, S(db), 0, 0, NULL, "PostgreSQL conninfo (empty: a private cluster under state)"},
+    {"state", ARB_CONF_STR, S(state), 0, 0, NULL, "transcripts, programs, the private cluster"},
+    {"tournaments", ARB_CONF_STRLIST, S(tournaments), 0, 0, NULL, "tournament files to run (more: arbiter submit)"},
+    {"local_workers", ARB_CONF_INT, S(local_workers), 0, 256, NULL, "match slots inside the scheduler"},
+    {"heartbeat_ms", ARB_CONF_INT, S(heartbeat_ms), 100, 60000, NULL, "heartbeat period"},
+    {"heartbeat_misses", ARB_CONF_INT, S(heartbeat_misses), 2, 100, NULL, "silent heartbeats before a worker is gone"},
+    {"lease_s", ARB_CONF_INT, S(lease_s), 5, 86400, NULL, "a lease's life in the record without renewal"},
+    {"metrics", ARB_CONF_STR, S(metrics), 0, 0, NULL, "Prometheus endpoint HOST:PORT (empty: off)"},
+    {"log_level", ARB_CONF_ENUM, S(log_level), 0, 0, log_levels, "debug, info, warn or error"},
+    {"log_format", ARB_CONF_ENUM, S(log_format), 0, 0, log_formats, "json or text"},
+    {"sandbox", ARB_CONF_ENUM, S(sandbox), 0, 0, sandboxes, "the local workers' sandbox: auto, bwrap or none"},
+    {"check", ARB_CONF_BOOL, S(check), 0, 0, NULL, "check the configuration and exit"},
+    {NULL, 0, 0, 0, 0, 0, NULL, NULL},
+};
+#undef S
+
+/* Put a tournament file in the record (it is run by whichever scheduler
+ * owns the record). 0, or an error with FILE:LINE:COL in err. */
+static int submit(store *st, const char *file, int64_t *tid, bool *created, char *err, size_t errlen)
+{
+    tn_config cfg;
+    int rc = tn_config_load(file, &cfg, err, errlen);
+    if (rc == 0)
+        rc = tn_config_check_commands(&cfg, err, errlen);
+    size_t ylen = 0;
+    char *yaml = rc == 0 ? cli_slurp(file, &ylen) : NULL;
+    if (rc == 0 && !yaml) {
+        snprintf(err, errlen, "%s: cannot read", file);
+        rc = ARB_EIO;
+    }
+    if (rc == 0) {
+        char digest[65], abspath[4096];
+        cli_digest(yaml, ylen, digest);
+        rc = store_tournament(st, &cfg, yaml, digest, tid, created, err, errlen);
+        if (rc == 0 && realpath(file, abspath))
+            store_set_path(st, *tid, abspath);
+    }
+    free(yaml);
+    tn_config_release(&cfg);
+    return rc;
+}
+
+typedef struct progress_log {
+    const char *name;
+    uint64_t last;
+} progress_log;
+
+static void log_progress(void *ctx, const run_progress *p)
+{
+    progress_log *pl = ctx;
+    uint64_t now = arb_now_ns() / 1000000000u;
+    if (now - pl->last < 5 && p->done < p->total)
+        return;
+    pl->last = now;
+    arb_info("scheduler", "tournament %s: %d/%d matches, round %d, %.1f matches/s, eta %.0f s; last: %s", pl->name,
+             p->done, p->total, p->round, p->rate, p->eta_s, p->last ? p->last : "");
+}
+
+int cmd_scheduler(int argc, char **argv)
+{
+    sched_conf c = {.listen = "tcp://0.0.0.0:5555", .state = "/var/lib/arbiter", .metrics = "127.0.0.1:9464",
+                    .heartbeat_ms = 1000, .heartbeat_misses = 5, .lease_s = 60, .log_level = 1};
+    char err[2048];
+    int rest[8], nrest = 0;
+    if (arb_conf_args(sched_keys, &c, argc - 1, argv + 1, rest, 8, &nrest, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter-scheduler: %s\n", err);
+        return 2;
+    }
+    for (int i = 0; i < nrest; i++) {
+        const char *a = argv[1 + rest[i]];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            printf("usage: arbiter-scheduler [--config FILE] [--KEY VALUE ...]\n\n"
+                   "Owns the tournaments in the record and the pool of referee workers\n"
+                   "(arbiter-referee) that connect to it; runs every tournament submitted\n"
+                   "(arbiter submit FILE, or `tournaments:` here) one after another. SIGTERM\n"
+                   "stops it; the workers keep their results for the next start. Keys\n"
+                   "(config/scheduler.yaml; flags override the file):\n\n");
+            arb_conf_usage(stdout, sched_keys, &c);
+            return 0;
+        }
+        fprintf(stderr, "arbiter-scheduler: unexpected \"%s\" (arbiter-scheduler --help)\n", a);
+        return 2;
+    }
+    static char wkeys[ZAP_MAX_KEYS][41];
+    const char *wkeyp[ZAP_MAX_KEYS];
+    char pub[41], sec[41];
+    int nkeys = 0;
+    if (c.listen[0]) {
+        if (key_pair(c.key, pub, sec, err, sizeof err) != 0) {
+            fprintf(stderr, "arbiter-scheduler: %s\n", err);
+            return 2;
+        }
+        nkeys = c.worker_keys[0] ? cli_read_keys(c.worker_keys, wkeys, ZAP_MAX_KEYS) : 0;
+        if (nkeys < 0) {
+            fprintf(stderr, "arbiter-scheduler: worker_keys %s: cannot read\n", c.worker_keys);
+            return 2;
+        }
+        if (nkeys == 0 && c.local_workers == 0)
+            fprintf(stderr, "arbiter-scheduler: warning: no worker keys listed and no local workers: nobody can play\n");
+        for (int i = 0; i < nkeys; i++)
+            wkeyp[i] = wkeys[i];
+    } else if (c.local_workers == 0) {
+        fprintf(stderr, "arbiter-scheduler: no listen endpoint and no local workers: nobody could play\n");
+        return 2;
+    }
+    for (int i = 0; i < c.tournaments.n; i++) {
+        tn_config cfg;
+        int rc = tn_config_load(c.tournaments.item[i], &cfg, err, sizeof err);
+        if (rc == 0)
+            rc = tn_config_check_commands(&cfg, err, sizeof err);
+        tn_config_release(&cfg);
+        if (rc) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+    }
+    if (c.check) {
+        printf("arbiter-scheduler: configuration ok (%s, %d worker keys, %d tournaments)\n",
+               c.listen[0] ? c.listen : "local workers only", nkeys, c.tournaments.n);
+        return 0;
+    }
+    arb_log_setup((arb_log_level)c.log_level, (arb_log_format)c.log_format);
+    catch_signals();
+    db_place place;
+    store *st = NULL;
+    sched *s = NULL;
+    arb_http *http = NULL;
+    int status = 0;
+    if (cli_open_place(&place, c.state, c.db[0] ? c.db : NULL, true, err, sizeof err) != 0) {
+        arb_error("scheduler", "%s", err);
+        return 2;
+    }
+    char abs_state[512];
+    if (!realpath(c.state, abs_state))
+        snprintf(abs_state, sizeof abs_state, "%s", c.state);
+    st = store_open(place.conninfo, err, sizeof err);
+    if (!st || store_migrate(st, err, sizeof err) != 0) {
+        arb_error("scheduler", "%s", err);
+        status = 2;
+        goto out;
+    }
+    for (int i = 0; i < c.tournaments.n; i++) {
+        int64_t tid;
+        bool created;
+        if (submit(st, c.tournaments.item[i], &tid, &created, err, sizeof err) != 0) {
+            arb_error("scheduler", "%s", err);
+            status = 2;
+            goto out;
+        }
+    }
+    sched_options so = {.db = st, .state_dir = abs_state, .local_slots = c.local_workers,
+                        .sandbox = sandbox_of(c.sandbox), .stop = &stopping, .listen = c.listen[0] ? c.listen : NULL,
+                        .secret_key = sec, .public_key = pub, .worker_keys = wkeyp, .nworker_keys = nkeys,
+                        .heartbeat_ms = c.heartbeat_ms, .heartbeat_misses = c.heartbeat_misses,
+                        .lease_s = c.lease_s, .keep_remote = true};
+    s = sched_new(&so, err, sizeof err);
+    if (!s) {
+        arb_error("scheduler", "%s", err);
+        status = 2;
+        goto out;
+    }
+    if (c.metrics[0] && !(http = arb_http_start(c.metrics, sched_metrics, s, err, sizeof err))) {
+        arb_error("scheduler", "metrics: %s", err);
+        status = 2;
+        goto out;
+    }
+    arb_info("scheduler", "listening on %s (%d worker keys, %d local slots), record in %s, metrics on %s",
+             sched_endpoint(s), nkeys, c.local_workers, place.private_pg ? place.pg.data : "the given database",
+             c.metrics[0] ? c.metrics : "nothing");
+    int64_t skip[512];
+    int nskip = 0;
+    while (!stopping) {
+        int64_t tid;
+        char path[4096], digest[65];
+        int found = store_next_running(st, skip, nskip, &tid, path, sizeof path, digest);
+        if (found < 0) {
+            arb_error("scheduler", "database lost");
+            status = 1;
+            break;
+        }
+        if (found == 0) {
+            if (sched_serve(s, 1000, err, sizeof err) != 0) {
+                arb_error("scheduler", "%s", err);
+                status = 1;
+                break;
+            }
+            continue;
+        }
+        /* The tournament as submitted: its file, unchanged since. */
+        tn_config cfg;
+        size_t ylen = 0;
+        char *yaml = NULL, now_digest[65] = "";
+        int rc = path[0] ? tn_config_load(path, &cfg, err, sizeof err) : ARB_ENOTFOUND;
+        if (rc == ARB_ENOTFOUND && !path[0])
+            snprintf(err, sizeof err, "tournament %" PRId64 " has no file on record (submitted by an older arbiter)", tid);
+        if (rc == 0 && (yaml = cli_slurp(path, &ylen)) != NULL)
+            cli_digest(yaml, ylen, now_digest);
+        if (rc == 0 && strcmp(now_digest, digest) != 0) {
+            snprintf(err, sizeof err, "%.1900s changed since it was submitted: submit it again", path);
+            rc = ARB_ESTATE;
+        }
+        if (rc) {
+            arb_error("scheduler", "tournament %" PRId64 " skipped: %s", tid, err);
+            store_event(st, tid, "skipped", err);
+            if (nskip < (int)(sizeof skip / sizeof skip[0]))
+                skip[nskip++] = tid;
+            if (rc != ARB_ENOTFOUND || path[0])
+                tn_config_release(&cfg);
+            free(yaml);
+            continue;
+        }
+        progress_log pl = {.name = cfg.name};
+        run_options ro = {.cfg = &cfg, .yaml = yaml, .digest = digest, .progress = log_progress, .ctx = &pl};
+        run_outcome outc;
+        rc = sched_tournament(s, &ro, &outc, err, sizeof err);
+        tn_config_release(&cfg);
+        free(yaml);
+        if (rc) {
+            arb_error("scheduler", "tournament %" PRId64 ": %s", tid, err);
+            status = 1;
+            break;
+        }
+    }
+    arb_info("scheduler", "stopping");
+out:
+    arb_http_stop(http);
+    sched_free(s);
+    store_close(st);
+    cli_close_place(&place);
+    return status;
+}
+
+/* `arbiter submit FILE...`: tournaments into the record. */
+int cmd_submit(int argc, char **argv)
+{
+    const char *state = "arbiter-state", *db = NULL;
+    const char *files[64];
+    int nfiles = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--state") == 0 && i + 1 < argc)
+            state = argv[++i];
+        else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
+            db = argv[++i];
+        else if (argv[i][0] != '-' && nfiles < 64)
+            files[nfiles++] = argv[i];
+        else {
+            fprintf(stderr, "usage: arbiter submit FILE... [--state DIR | --db CONNINFO]\n"
+                            "  Puts tournaments in the record; a running arbiter-scheduler plays them.\n");
+            return 2;
+        }
+    }
+    if (nfiles == 0) {
+        fprintf(stderr, "usage: arbiter submit FILE... [--state DIR | --db CONNINFO]\n");
+        return 2;
+    }
+    db_place place;
+    char err[2048];
+    if (cli_open_place(&place, state, db, false, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        return 2;
+    }
+    int status = 0;
+    store *st = store_open(place.conninfo, err, sizeof err);
+    if (!st || store_migrate(st, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        status = 2;
+    }
+    for (int i = 0; i < nfiles && status == 0; i++) {
+        int64_t tid;
+        bool created;
+        if (submit(st, files[i], &tid, &created, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            status = 2;
+        } else {
+            printf("%s: tournament %" PRId64 " %s\n", files[i], tid, created ? "submitted" : "already in the record");
+        }
+    }
+    store_close(st);
+    cli_close_place(&place);
+    return status;
+}
+
+/* ---- arbiter-referee --------------------------------------------------- */
+
+typedef struct ref_conf {
+    char connect[256], server_key[512], key[512], name[WIRE_MAX_NAME + 1], workdir[512], metrics[128];
+    int slots, heartbeat_ms, heartbeat_misses, drain_s;
+    int log_level, log_format, sandbox;
+    bool check;
+} ref_conf;
+
+#define R(f) offsetof(ref_conf, f), sizeof(((ref_conf *)0)->f)
+static const arb_conf_key ref_keys[] = {
+    {"connect", ARB_CONF_STR, R(connect), 0, 0, NULL, "the scheduler's endpoint (tcp://HOST:PORT)"},
+    {"server_key", ARB_CONF_STR, R(server_key), 0, 0, NULL, "the scheduler's public key file (NAME.pub)"},
+    {"key", ARB_CONF_STR, R(key), 0, 0, NULL, "this worker's key pair NAME (NAME.key, NAME.pub)"},
+    {"name", ARB_CONF_STR, R(name), 0, 0, NULL, "this worker's name in the pool (empty: HOST-PID)"},
+    {"slots", ARB_CONF_INT, R(slots), 0, 256, NULL, "matches at once (0: the number of cores)"},
+    {"workdir", ARB_CONF_STR, R(workdir), 0, 0, NULL, "bot directories, the program cache, transcripts"},
+    {"heartbeat_ms", ARB_CONF_INT, R(heartbeat_ms), 100, 60000, NULL, "heartbeat period"},
+    {"heartbeat_misses", ARB_CONF_INT, R(heartbeat_misses), 2, 100, NULL, "silent heartbeats before reconnecting"},
+    {"drain_s", ARB_CONF_INT, R(drain_s), 0, 86400, NULL, "on SIGTERM, finish matches for at most this long"},
+    {"metrics", ARB_CONF_STR, R(metrics), 0, 0, NULL, "Prometheus endpoint HOST:PORT (empty: off)"},
+    {"log_level", ARB_CONF_ENUM, R(log_level), 0, 0, log_levels, "debug, info, warn or error"},
+    {"log_format", ARB_CONF_ENUM, R(log_format), 0, 0, log_formats, "json or text"},
+    {"sandbox", ARB_CONF_ENUM, R(sandbox), 0, 0, sandboxes, "auto, bwrap or none"},
+    {"check", ARB_CONF_BOOL, R(check), 0, 0, NULL, "check the configuration and exit"},
+    {NULL, 0, 0, 0, 0, 0, NULL, NULL},
+};
+#undef R
+
+static size_t referee_metrics(void *ctx, char *buf, size_t cap)
+{
+    worker_stats *w = ctx;
+    size_t off = 0;
+    arb_prom(buf, cap, &off, "arbiter_referee_slots", "gauge", "Match slots of this referee", atomic_load(&w->slots));
+    arb_prom(buf, cap, &off, "arbiter_referee_matches_running", "gauge", "Matches in hand",
+             atomic_load(&w->running));
+    arb_prom(buf, cap, &off, "arbiter_referee_connected", "gauge", "1 when the scheduler was heard lately",
+             atomic_load(&w->connected));
+    arb_prom(buf, cap, &off, "arbiter_referee_results_unacked", "gauge", "Results kept until acknowledged",
+             atomic_load(&w->unacked));
+    arb_prom(buf, cap, &off, "arbiter_referee_matches_done_total", "counter", "Matches played to the end",
+             (double)atomic_load(&w->matches_done));
+    arb_prom(buf, cap, &off, "arbiter_referee_matches_failed_total", "counter", "Matches that could not be played",
+             (double)atomic_load(&w->matches_failed));
+    arb_prom(buf, cap, &off, "arbiter_referee_leases_released_total", "counter", "Matches handed back unplayed",
+             (double)atomic_load(&w->released));
+    arb_prom(buf, cap, &off, "arbiter_referee_reconnects_total", "counter", "Connections made anew",
+             (double)atomic_load(&w->reconnects));
+    arb_prom(buf, cap, &off, "arbiter_referee_programs_fetched_total", "counter", "Bot programs fetched",
+             (double)atomic_load(&w->programs_fetched));
+    arb_prom(buf, cap, &off, "arbiter_referee_frames_dropped_total", "counter", "Malformed frames dropped",
+             (double)atomic_load(&w->frames_dropped));
+    arb_prom(buf, cap, &off, "arbiter_bot_timeouts_total", "counter", "Bot decisions that ran out of time",
+             (double)atomic_load(&w->timeouts));
+    arb_prom(buf, cap, &off, "arbiter_bot_penalties_total", "counter", "Penalties given to bots",
+             (double)atomic_load(&w->penalties));
+    arb_prom(buf, cap, &off, "arbiter_decisions_total", "counter", "Bot decisions judged",
+             (double)atomic_load(&w->decisions));
+    return off;
+}
+
+int cmd_referee(int argc, char **argv)
+{
+    ref_conf c = {.workdir = "/var/lib/arbiter-referee", .metrics = "127.0.0.1:9465", .heartbeat_ms = 1000,
+                  .heartbeat_misses = 5, .drain_s = 600, .log_level = 1};
+    char err[2048];
+    int rest[8], nrest = 0;
+    if (arb_conf_args(ref_keys, &c, argc - 1, argv + 1, rest, 8, &nrest, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter-referee: %s\n", err);
+        return 2;
+    }
+    for (int i = 0; i < nrest; i++) {
+        const char *a = argv[1 + rest[i]];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            printf("usage: arbiter-referee [--config FILE] [--KEY VALUE ...]\n\n"
+                   "A referee worker: connects to a scheduler (arbiter-scheduler, or arbiter run\n"
+                   "--listen), plays up to SLOTS matches at once in sandboxes, fetches bot\n"
+                   "programs it lacks from the scheduler, and keeps every result until the\n"
+                   "scheduler acknowledges it. SIGTERM drains (finishes the matches in hand\n"
+                   "for at most drain_s, hands back the rest); a second SIGTERM hands back at\n"
+                   "once. Keys (config/referee.yaml; flags override the file):\n\n");
+            arb_conf_usage(stdout, ref_keys, &c);
+            return 0;
+        }
+        fprintf(stderr, "arbiter-referee: unexpected \"%s\" (arbiter-referee --help)\n", a);
+        return 2;
+    }
+    char pub[41], sec[41], spub[41];
+    if (!c.connect[0]) {
+        fprintf(stderr, "arbiter-referee: connect: the scheduler's endpoint is needed (tcp://HOST:PORT)\n");
+        return 2;
+    }
+    if (key_pair(c.key, pub, sec, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter-referee: %s\n", err);
+        return 2;
+    }
+    if (cli_read_key(c.server_key, spub) != 0) {
+        fprintf(stderr, "arbiter-referee: server_key \"%s\": not a public key file\n", c.server_key);
+        return 2;
+    }
+    char host[64] = "host";
+    gethostname(host, sizeof host - 1);
+    host[strcspn(host, ".")] = 0;
+    if (!c.name[0])
+        snprintf(c.name, sizeof c.name, "%.60s-%d", host, (int)getpid());
+    if (c.slots == 0)
+        c.slots = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (c.check) {
+        printf("arbiter-referee: configuration ok (%s, %d slots, as %s)\n", c.connect, c.slots, c.name);
+        return 0;
+    }
+    arb_log_setup((arb_log_level)c.log_level, (arb_log_format)c.log_format);
+    if (mkdir(c.workdir, 0711) != 0 && errno != EEXIST) {
+        arb_error("referee", "workdir %s: %s", c.workdir, strerror(errno));
+        return 2;
+    }
+    char abs_work[512];
+    if (!realpath(c.workdir, abs_work))
+        snprintf(abs_work, sizeof abs_work, "%s", c.workdir);
+    catch_signals();
+    static worker_stats stats;
+    arb_http *http = NULL;
+    if (c.metrics[0] && !(http = arb_http_start(c.metrics, referee_metrics, &stats, err, sizeof err))) {
+        arb_error("referee", "metrics: %s", err);
+        return 2;
+    }
+    void *ctx = zmq_ctx_new();
+    worker_options o = {.zmq_ctx = ctx, .endpoint = c.connect, .name = c.name, .workdir = abs_work,
+                        .slots = c.slots, .heartbeat_ms = c.heartbeat_ms, .heartbeat_misses = c.heartbeat_misses,
+                        .drain_s = c.drain_s, .fetch_programs = true, .stop = &stopping, .stop_now = &stop_now,
+                        .public_key = pub, .secret_key = sec, .server_key = spub, .stats = &stats};
+    o.live.sandbox = sandbox_of(c.sandbox);
+    o.live.bwrap = o.live.sandbox == LIVE_SANDBOX_NONE ? NULL : seat_probe_bwrap(geteuid() == 0 ? 61000 : 0);
+    arb_info("referee", "%s: %d slots, scheduler %s, sandbox %s, metrics on %s", c.name, c.slots, c.connect,
+             o.live.bwrap ? "bwrap" : "rlimits", c.metrics[0] ? c.metrics : "nothing");
+    int rc = worker_run(&o);
+    arb_info("referee", "%s: stopped (%llu matches played, %llu handed back)", c.name,
+             (unsigned long long)atomic_load(&stats.matches_done), (unsigned long long)atomic_load(&stats.released));
+    arb_http_stop(http);
+    /* no zmq_ctx_term: matches handed back may still be playing on their
+     * threads, holding sockets; the process ends here and their bots with
+     * it (PR_SET_PDEATHSIG) */
+    return rc == ARB_EUNSUPPORTED ? 3 : rc ? 1 : 0;
+}

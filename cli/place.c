@@ -1,0 +1,127 @@
+/* place.c — what several commands share: where the record is (a private
+ * cluster under a state directory, or a server), key files, reading a
+ * tournament file whole. */
+#include "cli.h"
+#include "arb_error.h"
+
+#include <errno.h>
+#include <sodium.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Where the record is: --db, $ARBITER_DB, or the private cluster of the
+ * state directory (started if needed). */
+int cli_open_place(db_place *p, const char *state, const char *db, bool exclusive, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    p->lock_fd = -1;
+    if (!db)
+        db = getenv("ARBITER_DB");
+    if (mkdir(state, 0755) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "--state %s: %s", state, strerror(errno));
+        return ARB_EIO;
+    }
+    /* One run per state directory at a time; readers (status,
+     * standings) share the cluster a run has started. */
+    char lock[700];
+    snprintf(lock, sizeof lock, "%s/lock", state);
+    p->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (exclusive && (p->lock_fd < 0 || flock(p->lock_fd, LOCK_EX | LOCK_NB) != 0)) {
+        snprintf(err, errlen, "%s is in use by another arbiter run", state);
+        return ARB_ESTATE;
+    }
+    if (!exclusive && p->lock_fd >= 0 && flock(p->lock_fd, LOCK_SH | LOCK_NB) != 0) {
+        /* a run holds the state directory: its cluster is up, use it as is */
+        close(p->lock_fd);
+        p->lock_fd = -1;
+    }
+    if (db && *db) {
+        snprintf(p->conninfo, sizeof p->conninfo, "%s", db);
+        return 0;
+    }
+    int rc = pgctl_start(&p->pg, state, err, errlen);
+    if (rc)
+        return rc;
+    p->private_pg = true;
+    snprintf(p->conninfo, sizeof p->conninfo, "%s", p->pg.conninfo);
+    return 0;
+}
+
+void cli_close_place(db_place *p)
+{
+    if (p->private_pg)
+        pgctl_stop(&p->pg);
+    if (p->lock_fd >= 0)
+        close(p->lock_fd);
+}
+
+/* A key file: its first 40 characters (Z85), checked. */
+int cli_read_key(const char *path, char key[41])
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[128] = "";
+    bool ok = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    line[strcspn(line, "\r\n ")] = 0;
+    if (!ok || strlen(line) != 40)
+        return -1;
+    memcpy(key, line, 41);
+    return 0;
+}
+
+/* Worker public keys, one a line (lines starting with '#' are comments),
+ * into keys[]. */
+int cli_read_keys(const char *path, char (*keys)[41], int cap)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[256];
+    int n = 0, lineno = 0;
+    while (n < cap && fgets(line, sizeof line, f)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = 0;
+        char *k = line + strspn(line, " \t");
+        k[strcspn(k, " \t")] = 0;
+        if (!*k || *k == '#')   /* '#' is a Z85 character: comments start a line */
+            continue;
+        if (strlen(k) != 40) {
+            fprintf(stderr, "%s:%d: not a 40-character Z85 public key\n", path, lineno);
+            fclose(f);
+            return -1;
+        }
+        memcpy(keys[n++], k, 41);
+    }
+    fclose(f);
+    return n;
+}
+
+char *cli_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc((1u << 20) + 1);
+    size_t n = buf ? fread(buf, 1, 1u << 20, f) : 0;
+    fclose(f);
+    if (buf)
+        buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+
+void cli_digest(const char *text, size_t len, char digest[65])
+{
+    unsigned char hash[crypto_hash_sha256_BYTES];
+    crypto_hash_sha256(hash, (const unsigned char *)text, len);
+    for (int i = 0; i < 32; i++)
+        snprintf(digest + 2 * i, 3, "%02x", hash[i]);
+}

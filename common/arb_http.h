@@ -1,0 +1,45 @@
+/* arb_http.h — the daemons' metrics endpoint: a tiny HTTP server
+ * (libmicrohttpd) answering GET /metrics in Prometheus text format and
+ * GET /healthz; nothing else. */
+#ifndef ARB_HTTP_H
+#define ARB_HTTP_H
+#include <stddef.h>
+
+/* The bytes one /metrics answer may hold. A daemon exports a few dozen
+ * series, a few per worker or table: a few KiB. 256 KiB leaves room for a
+ * thousand labeled series and still bounds what a scrape costs. A render
+ * that fills it is answered with 500, not with a cut-off body that
+ * Prometheus would misread. */
+#define ARB_HTTP_BODY_CAP (256u << 10)
+
+typedef struct arb_http arb_http;
+
+/* Render the metrics text into buf (at most cap bytes); return its length.
+ * Called on the server's own thread: whatever it reads must be safe to read
+ * from another thread (atomics, or a lock of the caller's). A length of cap
+ * or more means the text did not fit (arb_prom leaves *off at cap then). */
+typedef size_t (*arb_http_render)(void *ctx, char *buf, size_t cap);
+
+/* Listen on "HOST:PORT", ":PORT" or "PORT" (PORT 0: any free port; HOST an
+ * IPv4 address such as 127.0.0.1 or 0.0.0.0; without a HOST, 0.0.0.0 as
+ * Prometheus exporters do). NULL and a message in err on failure (bad
+ * address, port in use). The caller keeps ctx alive until arb_http_stop. */
+arb_http *arb_http_start(const char *listen, arb_http_render render, void *ctx, char *err, size_t errlen);
+int arb_http_port(const arb_http *h);   /* the port bound (useful with port 0) */
+void arb_http_stop(arb_http *h);         /* NULL is fine; render is not called after it returns */
+
+/* Append one metric (HELP, TYPE and the sample) to buf at *off, bounded by
+ * cap; `type` is "counter" or "gauge". Never writes past cap; *off stops at
+ * cap when an entry does not fit (and everything after it is skipped), so
+ * *off == cap after rendering means "too much". The text is NUL-terminated
+ * while it fits. `name` is the caller's constant ([a-zA-Z_:][a-zA-Z0-9_:]*);
+ * `help` is escaped as the format wants. */
+void arb_prom(char *buf, size_t cap, size_t *off, const char *name, const char *type, const char *help, double value);
+/* A sample line only, for the 2nd.. sample of a metric; labels may be NULL
+ * or e.g. "worker=\"w1\"" (already escaped by the caller). */
+void arb_prom_labeled(char *buf, size_t cap, size_t *off, const char *name, const char *labels, double value);
+/* HELP and TYPE only, for a metric whose samples all carry labels (then
+ * one arb_prom_labeled per sample). */
+void arb_prom_head(char *buf, size_t cap, size_t *off, const char *name, const char *type, const char *help);
+
+#endif

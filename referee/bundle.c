@@ -1,0 +1,295 @@
+/* bundle.c — bot programs packed, named by digest, fetched and cached (bundle.h). */
+#include "bundle.h"
+#include "wire.h"
+#include "arb_error.h"
+#include "arb_mp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <msgpack.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void bundle_digest(const uint8_t *b, size_t len, char digest[65])
+{
+    unsigned char h[crypto_hash_sha256_BYTES];
+    crypto_hash_sha256(h, b, len);
+    for (int i = 0; i < 32; i++)
+        snprintf(digest + 2 * i, 3, "%02x", h[i]);
+}
+
+static int read_all(const char *path, uint8_t **out, size_t *len, mode_t *mode, size_t cap)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    struct stat st;
+    if (fd < 0)
+        return ARB_EIO;
+    int rc = ARB_EIO;
+    uint8_t *buf = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        goto out;
+    if ((size_t)st.st_size > cap) {
+        rc = ARB_ETOOBIG;
+        goto out;
+    }
+    buf = malloc((size_t)st.st_size + 1);
+    if (!buf) {
+        rc = ARB_ENOMEM;
+        goto out;
+    }
+    size_t got = 0;
+    while (got < (size_t)st.st_size) {
+        ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+        if (n <= 0)
+            goto out;
+        got += (size_t)n;
+    }
+    *out = buf;
+    buf = NULL;
+    *len = got;
+    *mode = st.st_mode & 0111 ? 0755 : 0644;
+    rc = 0;
+out:
+    free(buf);
+    close(fd);
+    return rc;
+}
+
+typedef struct entry {
+    const char *rel;
+    int idx;
+} entry;
+
+static int by_rel(const void *a, const void *b)
+{
+    return strcmp(((const entry *)a)->rel, ((const entry *)b)->rel);
+}
+
+int bundle_build(const char *const *files, int nfiles, uint8_t **out, size_t *len, char digest[65],
+                 char rel[][BUNDLE_MAX_PATH + 1], char *err, size_t errlen)
+{
+    *out = NULL;
+    *len = 0;
+    if (nfiles < 1 || nfiles > BUNDLE_MAX_FILES) {
+        snprintf(err, errlen, "a program has 1..%d files", BUNDLE_MAX_FILES);
+        return ARB_EINVAL;
+    }
+    /* The root: the longest directory prefix common to all the files. */
+    size_t root = strlen(files[0]);
+    for (int i = 0; i < nfiles; i++) {
+        if (files[i][0] != '/') {
+            snprintf(err, errlen, "%s: not an absolute path", files[i]);
+            return ARB_EINVAL;
+        }
+        size_t k = 0;
+        while (k < root && files[i][k] && files[i][k] == files[0][k])
+            k++;
+        root = k;
+    }
+    while (root > 0 && files[0][root - 1] != '/')
+        root--;
+    entry ents[BUNDLE_MAX_FILES];
+    for (int i = 0; i < nfiles; i++) {
+        if (strlen(files[i] + root) > BUNDLE_MAX_PATH || !files[i][root]) {
+            snprintf(err, errlen, "%s: path too long for a bundle", files[i]);
+            return ARB_ETOOBIG;
+        }
+        snprintf(rel[i], BUNDLE_MAX_PATH + 1, "%s", files[i] + root);
+        ents[i] = (entry){rel[i], i};
+    }
+    qsort(ents, (size_t)nfiles, sizeof *ents, by_rel);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    int n = 0;
+    for (int i = 0; i < nfiles; i++)   /* the same file named twice is packed once */
+        n += i == 0 || strcmp(ents[i].rel, ents[i - 1].rel) != 0;
+    msgpack_pack_array(&pk, (size_t)n);
+    int rc = 0;
+    for (int i = 0; i < nfiles; i++) {
+        if (i > 0 && strcmp(ents[i].rel, ents[i - 1].rel) == 0)
+            continue;
+        uint8_t *data = NULL;
+        size_t dlen = 0;
+        mode_t mode = 0644;
+        rc = read_all(files[ents[i].idx], &data, &dlen, &mode, WIRE_MAX_BUNDLE);
+        if (rc) {
+            snprintf(err, errlen, "%s: %s", files[ents[i].idx], rc == ARB_ETOOBIG ? "too large to ship" : "cannot read");
+            goto out;
+        }
+        msgpack_pack_array(&pk, 3);
+        msgpack_pack_str_with_body(&pk, ents[i].rel, strlen(ents[i].rel));
+        msgpack_pack_uint32(&pk, (uint32_t)mode);
+        msgpack_pack_bin_with_body(&pk, data, dlen);
+        free(data);
+        if (sb.size > WIRE_MAX_BUNDLE) {
+            snprintf(err, errlen, "program of %s is over %u bytes", files[0], WIRE_MAX_BUNDLE);
+            rc = ARB_ETOOBIG;
+            goto out;
+        }
+    }
+    bundle_digest((const uint8_t *)sb.data, sb.size, digest);
+    *out = (uint8_t *)sb.data;
+    *len = sb.size;
+    return 0;
+out:
+    msgpack_sbuffer_destroy(&sb);
+    return rc;
+}
+
+bool bundle_cached(const char *cache_dir, const char *digest)
+{
+    char path[1024];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", cache_dir, digest);
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A path inside a bundle: relative, components of [A-Za-z0-9._+-] that
+ * are not "." or "..", no empty component. */
+static bool safe_rel(const char *p)
+{
+    if (!*p || *p == '/' || strlen(p) > BUNDLE_MAX_PATH)
+        return false;
+    const char *c = p;
+    while (*c) {
+        size_t n = strcspn(c, "/");
+        if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+            return false;
+        for (size_t i = 0; i < n; i++) {
+            char ch = c[i];
+            if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.'
+                  || ch == '_' || ch == '-' || ch == '+'))
+                return false;
+        }
+        c += n;
+        if (*c == '/')
+            c++;
+        if (!*c && c[-1] == '/')
+            return false;
+    }
+    return true;
+}
+
+static int mkdirs_for(const char *base, const char *rel)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", base, rel);
+    for (char *s = path + strlen(base) + 1; (s = strchr(s, '/')) != NULL; s++) {
+        *s = 0;
+        if (mkdir(path, 0755) != 0 && errno != EEXIST)
+            return ARB_EIO;
+        *s = '/';
+    }
+    return 0;
+}
+
+static void remove_tree(const char *dir, const char *const *rels, int n)
+{
+    char path[1400];
+    for (int i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, rels[i]);
+        unlink(path);
+        /* and the directories on its way, deepest first (fail when not empty) */
+        char *s;
+        while ((s = strrchr(path, '/')) != NULL && s > path + strlen(dir)) {
+            *s = 0;
+            rmdir(path);
+        }
+    }
+    rmdir(dir);
+}
+
+int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *cache_dir, char *err,
+                  size_t errlen)
+{
+    char got[65];
+    bundle_digest(b, len, got);
+    if (strcmp(got, digest) != 0) {
+        snprintf(err, errlen, "bundle does not match its digest %.12s (it is %.12s)", digest, got);
+        return ARB_ECORRUPT;
+    }
+    if (bundle_cached(cache_dir, digest))
+        return 0;
+    mkdir(cache_dir, 0755);
+    char tmp[1024], final[1024];
+    snprintf(tmp, sizeof tmp, "%s/.tmp-%s-%d", cache_dir, digest, (int)getpid());
+    snprintf(final, sizeof final, "%s/%s", cache_dir, digest);
+    const char *rels[BUNDLE_MAX_FILES];
+    char relbuf[BUNDLE_MAX_FILES][BUNDLE_MAX_PATH + 1];
+    int nrel = 0, rc = ARB_ECORRUPT;
+    arb_mp r;
+    uint32_t n;
+    arb_mp_init(&r, b, len);
+    if (arb_mp_array(&r, &n) || n < 1 || n > BUNDLE_MAX_FILES) {
+        snprintf(err, errlen, "bundle %.12s: not a list of 1..%d files", digest, BUNDLE_MAX_FILES);
+        return ARB_ECORRUPT;
+    }
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+        return ARB_EIO;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t three, blen;
+        uint64_t mode;
+        const uint8_t *data;
+        char *rel = relbuf[nrel];
+        if (arb_mp_array(&r, &three) || three != 3 || arb_mp_str_copy(&r, rel, BUNDLE_MAX_PATH + 1)
+            || !safe_rel(rel) || arb_mp_uint(&r, &mode) || (mode != 0755 && mode != 0644)
+            || arb_mp_bin(&r, &data, &blen)) {
+            snprintf(err, errlen, "bundle %.12s: entry %u is malformed or names an unsafe path", digest, i);
+            rc = ARB_ECORRUPT;
+            goto fail;
+        }
+        rels[nrel++] = rel;
+        char path[1400];
+        snprintf(path, sizeof path, "%s/%s", tmp, rel);
+        if (mkdirs_for(tmp, rel) != 0) {
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+            rc = ARB_EIO;
+            goto fail;
+        }
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, (mode_t)mode);
+        if (fd < 0) {
+            snprintf(err, errlen, "%s: %s", path, errno == EEXIST ? "named twice in the bundle" : strerror(errno));
+            rc = errno == EEXIST ? ARB_ECORRUPT : ARB_EIO;
+            goto fail;
+        }
+        size_t off = 0;
+        while (off < blen) {
+            ssize_t w = write(fd, data + off, blen - off);
+            if (w <= 0)
+                break;
+            off += (size_t)w;
+        }
+        fchmod(fd, (mode_t)mode);   /* whatever the umask said */
+        if (close(fd) != 0 || off != blen) {
+            snprintf(err, errlen, "%s: write failed", path);
+            rc = ARB_EIO;
+            goto fail;
+        }
+    }
+    if (arb_mp_left(&r) != 0) {
+        snprintf(err, errlen, "bundle %.12s: bytes after the last file", digest);
+        rc = ARB_ECORRUPT;
+        goto fail;
+    }
+    if (rename(tmp, final) != 0) {
+        if (bundle_cached(cache_dir, digest)) {   /* another slot unpacked it first */
+            remove_tree(tmp, rels, nrel);
+            return 0;
+        }
+        snprintf(err, errlen, "%s: %s", final, strerror(errno));
+        rc = ARB_EIO;
+        goto fail;
+    }
+    return 0;
+fail:
+    remove_tree(tmp, rels, nrel);
+    return rc;
+}

@@ -1,0 +1,41 @@
+/* bundle.h — bot programs by content: the files of an entrant's program
+ * packed into one msgpack blob named by its SHA-256, so that a referee
+ * worker on another host fetches what it lacks from the scheduler once,
+ * checks it against the digest and keeps it in a cache (a worker host needs
+ * nothing installed but arbiter and the interpreters its bots name).
+ *
+ * A bundle is [[path, mode, bytes], ...], sorted by path: the files of one
+ * program with their layout relative to the deepest directory holding them
+ * all (a script and the module it imports from ../ keep their places).
+ * Unpacking trusts nothing: the digest is checked before anything is
+ * written, every path is relative without "." or ".." components, the
+ * entries are bounded in count and size, and the result appears in the
+ * cache atomically (a directory renamed into place). */
+#ifndef ARB_BUNDLE_H
+#define ARB_BUNDLE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BUNDLE_MAX_FILES 64
+#define BUNDLE_MAX_PATH 255
+
+/* Pack the files (absolute paths of regular files) into a bundle: *out
+ * (malloc'ed) and *len, its digest (64 hex digits), and for each file its
+ * path inside the bundle (rel[i]). 0, or an error with a message. */
+int bundle_build(const char *const *files, int nfiles, uint8_t **out, size_t *len, char digest[65],
+                 char rel[][BUNDLE_MAX_PATH + 1], char *err, size_t errlen);
+
+/* Is the bundle `digest` unpacked in cache_dir (as cache_dir/DIGEST/)? */
+bool bundle_cached(const char *cache_dir, const char *digest);
+
+/* Check the bundle against `digest` and unpack it as cache_dir/DIGEST/.
+ * 0 (also when it was there already), ARB_ECORRUPT for a bundle that does
+ * not match its digest or holds a bad entry, ARB_EIO with a message. */
+int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *cache_dir, char *err,
+                  size_t errlen);
+
+/* The SHA-256 of bytes as 64 hex digits. */
+void bundle_digest(const uint8_t *b, size_t len, char digest[65]);
+
+#endif

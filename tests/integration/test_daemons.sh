@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# test_daemons.sh — the distributed deployment end to end: arbiter-scheduler
+# and arbiter-referee daemons on localhost over CURVE-encrypted tcp, a real
+# PostgreSQL, real bot processes fetched by digest into each referee's cache.
+#   1. spread: three referees run a tournament; every one of them plays,
+#      the standings equal a one-machine `arbiter run` of the same file,
+#      the metrics endpoints answer with the right counts, `arbiter status`
+#      shows the pool, SIGTERM stops the daemons cleanly;
+#   2. chaos: while the same tournament runs, referees are killed with
+#      SIGKILL again and again and restarted, the scheduler is killed once
+#      and restarted: standings and deals identical to the run without
+#      faults, every match recorded exactly once, none void;
+#   3. drain: a referee told SIGTERM in the middle of a long match finishes
+#      it, its result is recorded, and it exits 0;
+#   4. a link cut: when this machine lets us make network namespaces, a
+#      referee in a namespace of its own loses its link mid-match; its
+#      lease returns to the queue, another referee plays the match, and the
+#      cut referee, its link back, is taken back into the pool.
+# The database: $ARBITER_TEST_DB when set (CI starts one), else a private
+# cluster started here.
+# Usage: test_daemons.sh ARBITER ARBITER_SCHEDULER ARBITER_REFEREE BOTS_DIR
+set -u
+ARB=$1 SCHED=$2 REF=$3 BOTS=$4
+T=$(mktemp -d /tmp/arbiter-daemons-test.XXXXXX)
+chmod 755 "$T"
+cd "$T" || exit 2
+pass=0 fail=0
+check() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1" >&2; fi; }
+say() { echo "-- $*" >&2; }
+
+PGPID=""
+NS=""
+cleanup() {
+  pkill -9 -f "$T/" 2>/dev/null
+  [ -n "$NS" ] && { ip netns del "$NS" 2>/dev/null; ip link del "veth-$NS" 2>/dev/null; }
+  if [ -n "$PGPID" ]; then "${run[@]}" "$bin/pg_ctl" -D "$T/pg" -m fast -w stop >/dev/null 2>&1; fi
+  rm -rf "$T"
+}
+trap cleanup EXIT
+base=${ARBITER_TEST_DB:-}
+if [ -z "$base" ]; then
+  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  [ -n "$bin" ] || { echo "no PostgreSQL installed"; exit 77; }
+  run=()
+  if [ "$(id -u)" = 0 ]; then mkdir -p "$T/pg"; chown postgres "$T/pg"; run=(runuser -u postgres --); fi
+  "${run[@]}" "$bin/initdb" -D "$T/pg" -A trust -U arbiter --no-sync >/dev/null || exit 2
+  "${run[@]}" "$bin/pg_ctl" -D "$T/pg" -o "-k $T/pg -c listen_addresses='' -p 55434" -l "$T/pg/log" -w start >/dev/null || exit 2
+  PGPID=1
+  base="host=$T/pg port=55434 user=arbiter dbname=postgres"
+fi
+db() { echo "$base" | sed "s/dbname=[^ ]*//"; }
+newdb() { psql "$base" -qAtc "DROP DATABASE IF EXISTS $1" >/dev/null 2>&1; psql "$base" -qAtc "CREATE DATABASE $1" >/dev/null; echo "$(db) dbname=$1"; }
+sql() { psql "$1" -qAtc "$2"; }
+metric() {  # metric HOST:PORT NAME -> its value
+  python3 -c "import sys,urllib.request
+for l in urllib.request.urlopen('http://'+sys.argv[1]+'/metrics', timeout=5).read().decode().splitlines():
+    if l.split(' ')[0] == sys.argv[2]: print(l.split(' ')[1])" "$1" "$2" 2>/dev/null
+}
+
+for k in sched w1 w2 w3 w4 w5 intruder; do "$ARB" keygen "$T/$k" > /dev/null; done
+cat w1.pub w2.pub w3.pub w4.pub w5.pub > workers.txt
+# nine entrants: 84 tables of three, two deals each in duplicate (6 games)
+{
+  echo "name: pool"; echo "format: round-robin"; echo "deals: 2"; echo "duplicate: rotate"; echo "seed: 7"
+  echo "clock: {move_ms: 3000, bank_ms: 10000}"
+  echo "entrants:"
+  for i in 1 2 3 4 5 6 7 8 9; do
+    b=random_bot; [ $((i % 3)) = 0 ] && b=greedy_bot
+    printf "  - name: e%d\n    command: %s/%s\n" "$i" "$BOTS" "$b"
+  done
+} > t.yaml
+MATCHES=84
+PORT=$((21000 + RANDOM % 20000))
+MP=$((PORT + 1))
+EP="tcp://127.0.0.1:$PORT"
+
+# The reference: the same file on one machine.
+LDB=$(newdb arb_daemons_local)
+"$ARB" run t.yaml --db "$LDB" --state local --quiet > /dev/null 2>&1
+"$ARB" standings pool --db "$LDB" --format csv > local.csv
+check "the reference run finished" '[ "$(sql "$LDB" "SELECT count(*) FROM matches WHERE state = '"'done'"'")" = $MATCHES ]'
+
+start_sched() {  # start_sched DB STATE [extra...]
+  local d=$1 s=$2; shift 2
+  "$SCHED" --db "$d" --state "$T/$s" --listen "$EP" --key "$T/sched" --worker-keys workers.txt \
+    --heartbeat-ms 200 --heartbeat-misses 5 --lease-s 8 --metrics "127.0.0.1:$MP" "$@" >> "$s.log" 2>&1 &
+  SPID=$!
+}
+start_ref() {  # start_ref KEY SLOTS [extra...] -> RPID
+  local k=$1 n=$2; shift 2
+  "$REF" --connect "$EP" --server-key "$T/sched.pub" --key "$T/$k" --slots "$n" --workdir "$T/$k-dir" \
+    --heartbeat-ms 200 --heartbeat-misses 5 --metrics "" "$@" >> "$k.log" 2>&1 &
+  RPID=$!
+}
+wait_done() {  # wait_done DB SECONDS: the tournament finished
+  local i
+  for i in $(seq 1 $(($2 * 5))); do
+    [ "$(sql "$1" "SELECT state FROM tournaments WHERE name = 'pool'" 2>/dev/null)" = done ] && return 0
+    sleep 0.2
+  done
+  return 1
+}
+rows_ok() {  # every match once, done, with its seats and deals; nothing else
+  local d=$1
+  [ "$(sql "$d" "SELECT count(*), count(*) FILTER (WHERE state = 'done') FROM matches")" = "$MATCHES|$MATCHES" ] &&
+  [ "$(sql "$d" "SELECT count(*) FROM match_seats")" = $((MATCHES * 3)) ] &&
+  [ "$(sql "$d" "SELECT count(*) FROM deals")" = $((MATCHES * 6)) ] &&
+  [ "$(sql "$d" "SELECT count(*) FROM (SELECT round, tbl FROM matches GROUP BY 1, 2 HAVING count(*) > 1) x")" = 0 ]
+}
+same_deals() {  # the deals' scores equal the reference's, match by match
+  [ "$(sql "$1" "SELECT md5(string_agg(m.round || '/' || m.tbl || '/' || d.game || ':' || d.scores::text, ',' ORDER BY m.round, m.tbl, d.game)) FROM deals d JOIN matches m ON m.id = d.match_id")" = \
+    "$(sql "$LDB" "SELECT md5(string_agg(m.round || '/' || m.tbl || '/' || d.game || ':' || d.scores::text, ',' ORDER BY m.round, m.tbl, d.game)) FROM deals d JOIN matches m ON m.id = d.match_id")" ]
+}
+
+# ---- 1. spread -------------------------------------------------------------
+say "spread: a scheduler and three referees"
+D1=$(newdb arb_daemons_spread)
+"$SCHED" --db "$D1" --state "$T/s1" --listen "$EP" --key "$T/sched" --worker-keys workers.txt --check > check.out 2>&1
+check "arbiter-scheduler --check accepts the configuration" 'grep -q "configuration ok" check.out'
+start_sched "$D1" s1 --tournaments t.yaml
+S1=$SPID
+R=()
+for k in w1 w2 w3; do start_ref "$k" 2; R+=("$RPID"); done
+start_ref intruder 2
+INTRUDER=$RPID
+wait_done "$D1" 120
+check "the tournament finished on the pool" '[ $? = 0 ]'
+check "every match recorded once, none void, with seats and deals" 'rows_ok "$D1"'
+"$ARB" standings pool --db "$D1" --format csv > spread.csv
+check "standings equal the one-machine run's" 'cmp -s spread.csv local.csv'
+check "deals equal the one-machine run's" 'same_deals "$D1"'
+played=$(sql "$D1" "SELECT count(DISTINCT leased_by) FROM matches WHERE state = 'done'")
+check "the matches spread over all three referees ($played played)" '[ "$played" = 3 ]'
+check "the intruder played nothing" '[ "$(sql "$D1" "SELECT count(*) FROM matches WHERE leased_by LIKE '"'%-$INTRUDER'"'")" = 0 ]'
+check "each referee fetched the two programs once" '[ "$(ls w1-dir/programs | grep -c "^[0-9a-f]\{64\}$")" = 2 ] && [ "$(ls w3-dir/programs | grep -c "^[0-9a-f]\{64\}$")" = 2 ]'
+check "metrics: $MATCHES matches done" '[ "$(metric 127.0.0.1:$MP arbiter_matches_done_total)" = $MATCHES ]'
+check "metrics: three workers connected" '[ "$(metric 127.0.0.1:$MP arbiter_workers_connected)" = 3 ]'
+check "metrics: six slots" '[ "$(metric 127.0.0.1:$MP arbiter_worker_slots)" = 6 ]'
+check "metrics: decisions counted" '[ "$(metric 127.0.0.1:$MP arbiter_decisions_total)" -gt 1000 ]'
+check "metrics: programs served" '[ "$(metric 127.0.0.1:$MP arbiter_programs_served_total)" -ge 6 ]'
+"$ARB" status --db "$D1" > status.out 2>&1
+check "arbiter status shows the pool with three connected referees" '[ "$(grep -cE "^  [^ ]+-[0-9]+ +2 +connected" status.out)" = 3 ]'
+kill -TERM "${R[@]}" "$INTRUDER"
+for p in "${R[@]}"; do wait "$p"; check "a referee exits 0 on SIGTERM" '[ $? = 0 ]'; done
+wait "$INTRUDER"
+check "the intruder was never admitted (it drains its nothing and exits 0)" '[ $? = 0 ] && ! grep -q "admitted by" intruder.log'
+kill -TERM "$S1"; wait "$S1"
+check "the scheduler exits 0 on SIGTERM" '[ $? = 0 ]'
+check "the scheduler logs JSON lines" 'head -n 1 s1.log | python3 -c "import json,sys; json.loads(sys.stdin.readline())"'
+check "the scheduler marked the pool gone" '[ "$(sql "$D1" "SELECT count(*) FROM workers WHERE state <> '"'gone'"'")" = 0 ]'
+
+# ---- 2. chaos --------------------------------------------------------------
+say "chaos: referees killed again and again, the scheduler once"
+D2=$(newdb arb_daemons_chaos)
+"$ARB" submit t.yaml --db "$D2" > submit.out 2>&1
+check "arbiter submit puts the tournament in the record" 'grep -q "submitted" submit.out'
+start_sched "$D2" s2
+S2=$SPID
+declare -A RP
+for k in w1 w2 w3; do start_ref "$k" 2; RP[$k]=$RPID; done
+kills=0 sched_killed=0
+for i in $(seq 1 600); do
+  [ "$(sql "$D2" "SELECT state FROM tournaments WHERE name = 'pool'" 2>/dev/null)" = done ] && break
+  sleep 0.$((3 + RANDOM % 7))
+  k=w$((1 + RANDOM % 3))
+  if [ $((RANDOM % 2)) = 0 ]; then
+    kill -9 "${RP[$k]}" 2>/dev/null; wait "${RP[$k]}" 2>/dev/null
+    kills=$((kills + 1))
+    start_ref "$k" 2; RP[$k]=$RPID
+  fi
+  if [ $sched_killed = 0 ] && [ "$(sql "$D2" "SELECT count(*) FROM matches WHERE state = 'done'")" -ge $((MATCHES / 3)) ]; then
+    kill -9 "$S2"; wait "$S2" 2>/dev/null
+    sched_killed=1
+    start_sched "$D2" s2
+    S2=$SPID
+  fi
+done
+say "chaos: $kills referees killed, scheduler killed $sched_killed time"
+wait_done "$D2" 5
+check "the tournament finished despite $kills kills" '[ $? = 0 ]'
+check "the scheduler was killed once mid-tournament" '[ $sched_killed = 1 ]'
+check "every match recorded once, none void, with seats and deals" 'rows_ok "$D2"'
+"$ARB" standings pool --db "$D2" --format csv > chaos.csv
+check "standings identical to the run without faults" 'cmp -s chaos.csv local.csv'
+check "deals identical to the run without faults" 'same_deals "$D2"'
+lost=$(sql "$D2" "SELECT count(*) FROM events WHERE kind = 'lease-expired'")
+check "leases of killed referees went back to the queue ($lost)" '[ "$lost" -ge 1 ]'
+kill -TERM "${RP[@]}" "$S2" 2>/dev/null; wait
+
+# ---- 3. drain --------------------------------------------------------------
+say "drain: SIGTERM in the middle of a long match"
+D3=$(newdb arb_daemons_drain)
+{
+  echo "name: long"; echo "format: round-robin"; echo "deals: 40"; echo "seed: 3"
+  echo "entrants:"
+  for i in 1 2 3; do printf "  - name: e%d\n    command: %s/random_bot\n" "$i" "$BOTS"; done
+} > long.yaml
+start_sched "$D3" s3 --tournaments long.yaml
+S3=$SPID
+start_ref w4 1 --drain-s 120
+R4=$RPID
+for i in $(seq 1 100); do grep -q '"slot 0\|in slot 0\|admitted by' w4.log && break; sleep 0.1; done
+sleep 1
+kill -TERM "$R4"
+wait "$R4"
+check "a draining referee exits 0" '[ $? = 0 ]'
+check "it finished its match before leaving: recorded" '[ "$(sql "$D3" "SELECT count(*) FROM matches WHERE state = '"'done'"'")" = 1 ]'
+check "it said it was draining" 'grep -q draining w4.log'
+kill -TERM "$S3"; wait "$S3"
+
+# ---- 4. a link cut ---------------------------------------------------------
+NS=arb$$
+if [ "$(id -u)" = 0 ] && ip netns add "$NS" 2>/dev/null; then
+  say "link cut: a referee in network namespace $NS"
+  ip link add "veth-$NS" type veth peer name eth0 netns "$NS" &&
+  ip addr add 10.77.0.1/24 dev "veth-$NS" && ip link set "veth-$NS" up &&
+  ip -n "$NS" addr add 10.77.0.2/24 dev eth0 && ip -n "$NS" link set eth0 up && ip -n "$NS" link set lo up
+  D4=$(newdb arb_daemons_netns)
+  EP="tcp://10.77.0.1:$PORT"
+  start_sched "$D4" s4 --tournaments long.yaml
+  S4=$SPID
+  ip netns exec "$NS" "$REF" --connect "$EP" --server-key "$T/sched.pub" --key "$T/w5" --slots 1 --workdir "$T/w5-dir" \
+    --heartbeat-ms 200 --heartbeat-misses 5 --metrics "" >> w5.log 2>&1 &
+  R5=$!
+  for i in $(seq 1 100); do [ "$(sql "$D4" "SELECT count(*) FROM matches WHERE state = 'leased'")" = 1 ] && break; sleep 0.1; done
+  check "the referee in the namespace was admitted and holds the match" 'grep -q "admitted by" w5.log && [ "$(sql "$D4" "SELECT state FROM matches")" = leased ]'
+  sleep 0.5
+  ip link set "veth-$NS" down
+  start_ref w4 1   # on this side of the cut
+  R4=$RPID
+  wait_done "$D4" 120
+  check "the match was played by the other referee after the cut" '[ $? = 0 ]'
+  check "the cut referee's lease went back to the queue" '[ "$(sql "$D4" "SELECT count(*) FROM events WHERE kind = '"'lease-expired'"'")" -ge 1 ]'
+  check "recorded once" '[ "$(sql "$D4" "SELECT count(*) FROM deals")" = 40 ]'
+  ip link set "veth-$NS" up
+  for i in $(seq 1 100); do grep -q "reconnecting" w5.log && break; sleep 0.2; done
+  check "the cut referee noticed the silence and reconnects" 'grep -q reconnecting w5.log'
+  sleep 3
+  check "its late result was discarded, not counted twice" '[ "$(sql "$D4" "SELECT count(*) FROM deals")" = 40 ]'
+  kill -TERM "$R4" "$R5" "$S4" 2>/dev/null; kill -9 "$R5" 2>/dev/null; wait
+else
+  echo "link cut: network namespaces are not available here (not root, or no CAP_SYS_ADMIN): skipped"
+fi
+
+echo "daemons: $pass passed, $fail failed"
+[ "$fail" = 0 ]
