@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -57,7 +56,6 @@ static void check_table(const arb_conf_key *keys)
         assert(k->type != ARB_CONF_BOOL || k->size == sizeof(bool));
         assert(k->type != ARB_CONF_ENUM || (k->size == sizeof(int) && k->choices && k->choices[0]));
         assert(k->type != ARB_CONF_STRLIST || k->size == sizeof(arb_conf_list));
-        (void)k;
     }
 }
 
@@ -524,9 +522,10 @@ static int mapping(loader *L)
         }
         const char *name = (const char *)L->ev.data.scalar.value;
         size_t len = L->ev.data.scalar.length;
+        /* in the file a key is spelt exactly (flags may use dashes) */
         const arb_conf_key *k = NULL;
-        for (const arb_conf_key *c = L->keys; c->name && len == strlen(name); c++)
-            if (strcmp(c->name, name) == 0)
+        for (const arb_conf_key *c = L->keys; c->name && !k; c++)
+            if (len == strlen(c->name) && memcmp(c->name, name, len) == 0)
                 k = c;
         if (!k) {
             char q[80];

@@ -14,6 +14,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static int mkdir_mode(const char *path)
+{
+    /* 0755 whatever the umask: bots run under uids of their own and must
+     * reach their programs */
+    if (mkdir(path, 0755) != 0 && errno != EEXIST)
+        return -1;
+    return chmod(path, 0755);
+}
+
 void bundle_digest(const uint8_t *b, size_t len, char digest[65])
 {
     unsigned char h[crypto_hash_sha256_BYTES];
@@ -94,9 +103,12 @@ int bundle_build(const char *const *files, int nfiles, uint8_t **out, size_t *le
         root--;
     entry ents[BUNDLE_MAX_FILES];
     for (int i = 0; i < nfiles; i++) {
-        if (strlen(files[i] + root) > BUNDLE_MAX_PATH || !files[i][root]) {
-            snprintf(err, errlen, "%s: path too long for a bundle", files[i]);
-            return ARB_ETOOBIG;
+        if (!bundle_safe_path(files[i] + root)) {
+            /* refused here, at the tournament's start, rather than by every
+             * worker that would fetch it */
+            snprintf(err, errlen, "%s: a program's file names are letters, digits and . _ + - (at most %d bytes)",
+                     files[i], BUNDLE_MAX_PATH);
+            return ARB_EINVAL;
         }
         snprintf(rel[i], BUNDLE_MAX_PATH + 1, "%s", files[i] + root);
         ents[i] = (entry){rel[i], i};
@@ -150,9 +162,7 @@ bool bundle_cached(const char *cache_dir, const char *digest)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* A path inside a bundle: relative, components of [A-Za-z0-9._+-] that
- * are not "." or "..", no empty component. */
-static bool safe_rel(const char *p)
+bool bundle_safe_path(const char *p)
 {
     if (!*p || *p == '/' || strlen(p) > BUNDLE_MAX_PATH)
         return false;
@@ -179,10 +189,10 @@ static bool safe_rel(const char *p)
 static int mkdirs_for(const char *base, const char *rel)
 {
     char path[1400];
-    snprintf(path, sizeof path, "%s/%s", base, rel);
+    snprintf(path, sizeof path, "%.1000s/%.255s", base, rel);
     for (char *s = path + strlen(base) + 1; (s = strchr(s, '/')) != NULL; s++) {
         *s = 0;
-        if (mkdir(path, 0755) != 0 && errno != EEXIST)
+        if (mkdir_mode(path) != 0)
             return ARB_EIO;
         *s = '/';
     }
@@ -216,9 +226,9 @@ int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *
     }
     if (bundle_cached(cache_dir, digest))
         return 0;
-    mkdir(cache_dir, 0755);
+    mkdir_mode(cache_dir);
     char tmp[1024], final[1024];
-    snprintf(tmp, sizeof tmp, "%s/.tmp-%s-%d", cache_dir, digest, (int)getpid());
+    snprintf(tmp, sizeof tmp, "%s/.tmp-%.16s-XXXXXX", cache_dir, digest);
     snprintf(final, sizeof final, "%s/%s", cache_dir, digest);
     const char *rels[BUNDLE_MAX_FILES];
     char relbuf[BUNDLE_MAX_FILES][BUNDLE_MAX_PATH + 1];
@@ -230,7 +240,7 @@ int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *
         snprintf(err, errlen, "bundle %.12s: not a list of 1..%d files", digest, BUNDLE_MAX_FILES);
         return ARB_ECORRUPT;
     }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
+    if (!mkdtemp(tmp) || chmod(tmp, 0755) != 0) {   /* a name of our own: no stale directory is reused */
         snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
         return ARB_EIO;
     }
@@ -240,7 +250,7 @@ int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *
         const uint8_t *data;
         char *rel = relbuf[nrel];
         if (arb_mp_array(&r, &three) || three != 3 || arb_mp_str_copy(&r, rel, BUNDLE_MAX_PATH + 1)
-            || !safe_rel(rel) || arb_mp_uint(&r, &mode) || (mode != 0755 && mode != 0644)
+            || !bundle_safe_path(rel) || arb_mp_uint(&r, &mode) || (mode != 0755 && mode != 0644)
             || arb_mp_bin(&r, &data, &blen)) {
             snprintf(err, errlen, "bundle %.12s: entry %u is malformed or names an unsafe path", digest, i);
             rc = ARB_ECORRUPT;
@@ -248,7 +258,7 @@ int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *
         }
         rels[nrel++] = rel;
         char path[1400];
-        snprintf(path, sizeof path, "%s/%s", tmp, rel);
+        snprintf(path, sizeof path, "%.1000s/%.255s", tmp, rel);
         if (mkdirs_for(tmp, rel) != 0) {
             snprintf(err, errlen, "%s: %s", path, strerror(errno));
             rc = ARB_EIO;

@@ -35,6 +35,10 @@ bool bundle_cached(const char *cache_dir, const char *digest);
 int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *cache_dir, char *err,
                   size_t errlen);
 
+/* A path inside a bundle: relative, components of [A-Za-z0-9._+-] that
+ * are neither "." nor "..", no empty component, at most BUNDLE_MAX_PATH. */
+bool bundle_safe_path(const char *p);
+
 /* The SHA-256 of bytes as 64 hex digits. */
 void bundle_digest(const uint8_t *b, size_t len, char digest[65]);
 

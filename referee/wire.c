@@ -3,6 +3,7 @@
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_mp.h"
+#include "bundle.h"
 
 #include <msgpack.h>
 #include <stdlib.h>
@@ -466,7 +467,8 @@ int wire_decode_ack(const uint8_t *frame, size_t len, int64_t *match_id, int *ge
 {
     arb_mp r;
     int64_t g;
-    if (head(&r, frame, len, WIRE_ACK, 3) || arb_mp_int(&r, match_id) || small_int(&r, 0, INT32_MAX, &g))
+    if (head(&r, frame, len, WIRE_ACK, 3) || arb_mp_int(&r, match_id) || small_int(&r, 0, INT32_MAX, &g)
+        || arb_mp_left(&r) != 0)
         return ARB_ECORRUPT;
     *gen = (int)g;
     return 0;
@@ -524,7 +526,7 @@ int wire_decode_assign(const uint8_t *frame, size_t len, wire_assign *a)
         int64_t bot, argi;
         if (arb_mp_array(&r, &four) || four != 4 || small_int(&r, 0, (int64_t)nb - 1, &bot)
             || small_int(&r, 0, MATCH_MAX_ARGS - 1, &argi) || arb_mp_str_copy(&r, p->digest, sizeof p->digest)
-            || !is_digest(p->digest) || arb_mp_str_copy(&r, p->path, sizeof p->path) || !p->path[0])
+            || !is_digest(p->digest) || arb_mp_str_copy(&r, p->path, sizeof p->path) || !bundle_safe_path(p->path))
             return ARB_ECORRUPT;
         p->bot = (int)bot;
         p->argi = (int)argi;
@@ -555,7 +557,7 @@ int wire_decode_result(const uint8_t *frame, size_t len, wire_result *w)
         return ARB_ECORRUPT;
     res->ndeals = (uint32_t)u;
     if (arb_mp_uint(&r, &res->decisions) || arb_mp_uint(&r, &res->wall_ns) || arb_mp_uint(&r, &u)
-        || arb_mp_array(&r, &nb) || nb > ARB_MAX_SEATS)
+        || u > UINT32_MAX || arb_mp_array(&r, &nb) || nb > ARB_MAX_SEATS)
         return ARB_ECORRUPT;
     res->winners = (uint32_t)u;
     res->nbots = (int)nb;
@@ -566,7 +568,8 @@ int wire_decode_result(const uint8_t *frame, size_t len, wire_result *w)
         if (arb_mp_array(&r, &n) || n != 10 || arb_mp_str_copy(&r, s->name, sizeof s->name)
             || arb_mp_int(&r, &s->total) || small_int(&r, 0, ARB_MAX_SEATS, &v) || arb_mp_bool(&r, &f)
             || arb_mp_uint(&r, &dec) || arb_mp_uint(&r, &wall) || arb_mp_uint(&r, &cpu) || arb_mp_uint(&r, &strikes)
-            || arb_mp_uint(&r, &pens) || arb_mp_str_copy(&r, s->sandbox, sizeof s->sandbox))
+            || arb_mp_uint(&r, &pens) || arb_mp_str_copy(&r, s->sandbox, sizeof s->sandbox) || dec > UINT32_MAX
+            || strikes > UINT32_MAX || pens > UINT32_MAX)
             return ARB_ECORRUPT;
         s->rank = (int)v;
         s->forfeited = f;
@@ -576,7 +579,9 @@ int wire_decode_result(const uint8_t *frame, size_t len, wire_result *w)
         s->strikes = (uint32_t)strikes;
         s->penalties = (uint32_t)pens;
     }
-    if (arb_mp_array(&r, &nd) || nd != res->ndeals)
+    /* a deal takes at least 9 + 2 * nbots bytes: a count the frame cannot
+     * hold is refused before anything is allocated for it */
+    if (arb_mp_array(&r, &nd) || nd != res->ndeals || (uint64_t)nd * (9u + 2u * nb) > arb_mp_left(&r))
         return ARB_ECORRUPT;
     res->deals = nd ? calloc(nd, sizeof *res->deals) : NULL;
     if (nd && !res->deals)
@@ -586,7 +591,8 @@ int wire_decode_result(const uint8_t *frame, size_t len, wire_result *w)
         uint64_t a, b, c;
         uint32_t k1, k2;
         if (arb_mp_array(&r, &n) || n != 7 || arb_mp_uint(&r, &a) || arb_mp_uint(&r, &b) || arb_mp_uint(&r, &c)
-            || arb_mp_uint(&r, &d->seed) || arb_mp_array(&r, &k1) || k1 != nb)
+            || arb_mp_uint(&r, &d->seed) || arb_mp_array(&r, &k1) || k1 != nb || a > UINT32_MAX || b > UINT32_MAX
+            || c > UINT32_MAX)
             goto bad;
         d->game = (uint32_t)a;
         d->deal = (uint32_t)b;

@@ -158,7 +158,7 @@ static void peer_gone(sched *s, peer *p, const char *why)
             char detail[256];
             snprintf(detail, sizeof detail, "match %" PRId64 " generation %d: worker %s %s", p->held[i].m.id,
                      p->held[i].m.lease_gen, p->id, why);
-            store_event(s->o.db, p->held[i].m.tournament, "lease-expired", detail);
+            store_match_event(s->o.db, p->held[i].m.id, "lease-expired", detail);
         }
     }
     p->lost += back;
@@ -379,8 +379,7 @@ static int on_result(sched *s, tour *t, const char *id, peer *p, const uint8_t *
             t->out->stale++;
         arb_info(SUB, "match %" PRId64 " generation %d from %s: stale or recorded already, discarded", w->match_id,
                  w->lease_gen, id);
-        if (t)
-            store_event(s->o.db, t->tid, "stale-result", err);
+        store_match_event(s->o.db, w->match_id, "stale-result", err);
     } else {
         rc = rrc;
     }

@@ -621,6 +621,16 @@ int store_event(store *s, int64_t tid, const char *kind, const char *detail)
     return exec0(s, NULL, 0, "INSERT INTO events (tournament_id, kind, detail) VALUES ($1, $2, $3)", 3, p);
 }
 
+int store_match_event(store *s, int64_t match_id, const char *kind, const char *detail)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, match_id);
+    const char *p[] = {id, kind, detail};
+    return exec0(s, NULL, 0,
+                 "INSERT INTO events (tournament_id, kind, detail) SELECT tournament_id, $2, $3 FROM matches "
+                 "WHERE id = $1", 3, p);
+}
+
 int store_finish(store *s, int64_t tid)
 {
     char id[24];

@@ -113,6 +113,8 @@ typedef struct st_standing {
 /* Standings from the `standings` view, best first. Returns the count. */
 int store_standings(store *s, int64_t tid, st_standing *rows, int cap);
 int store_event(store *s, int64_t tid, const char *kind, const char *detail);
+/* An event about a match, filed under its tournament. */
+int store_match_event(store *s, int64_t match_id, const char *kind, const char *detail);
 int store_finish(store *s, int64_t tid);
 
 #endif

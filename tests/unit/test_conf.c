@@ -102,9 +102,12 @@ static char *slurp(const char *path, size_t *lenp)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    size_t cap = 4096, len = 0, k;
+    size_t cap = 4096, len = 0;
     char *s = malloc(cap);
-    while (s && (k = fread(s + len, 1, cap - len - 1, f)) > 0) {
+    while (s) {
+        size_t k = fread(s + len, 1, cap - len - 1, f);
+        if (k == 0)
+            break;
         len += k;
         if (cap - len < 2) {
             char *t = realloc(s, cap * 2);
@@ -274,8 +277,7 @@ static void check_corpus(const char *dir)
         return;
     char *names[512];
     int n = 0, good = 0, broken = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL && n < 512) {
+    for (struct dirent *e = readdir(d); e && n < 512; e = readdir(d)) {
         size_t l = strlen(e->d_name);
         if (l > 5 && strcmp(e->d_name + l - 5, ".yaml") == 0)
             names[n++] = strndup(e->d_name, l - 5);
