@@ -29,6 +29,8 @@ double cli_median(double *v, int n);
 int bench_referee(int argc, char **argv);
 /* `arbiter bench tournament` (cmd_bench_tournament.c). */
 int bench_tournament(int argc, char **argv);
+/* `arbiter bench dispatch` (cmd_bench_tournament.c). */
+int bench_dispatch(int argc, char **argv);
 
 /* Where the record is (place.c): --db, $ARBITER_DB, or the private
  * cluster of the state directory (started if needed). exclusive: this

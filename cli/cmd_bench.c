@@ -101,6 +101,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: arbiter bench rules [--rules PRESET] [--seconds S]\n"
                "       arbiter bench referee --bot PATH [--deals N]   (pipe round trip vs referee)\n"
                "       arbiter bench tournament --bot PATH            (record vs referee alone; Swiss 10k)\n"
+               "       arbiter bench dispatch --bot PATH [--workers N] (N referee daemons vs arbiter run)\n"
                "  Prints, one per line as `name value unit`, medians of %d runs:\n"
                "  lead enumerations per second (random 20-card hands), follow\n"
                "  enumerations per second (17-card hands against a random play), and full\n"
@@ -113,6 +114,8 @@ int cmd_bench(int argc, char **argv)
         return bench_referee(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "tournament") == 0)
         return bench_tournament(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "dispatch") == 0)
+        return bench_dispatch(argc, argv);
     if (argc < 2 || strcmp(argv[1], "rules") != 0) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;

@@ -2,8 +2,11 @@
  * second end to end (scheduler, ZeroMQ, PostgreSQL, one local worker)
  * beside the referee alone playing the same number of matches in the same
  * run — the ratio is what the record costs — and the time to pair one Swiss
- * round of 10,000 entrants. "name value unit" lines, medians; never fails
- * on time. */
+ * round of 10,000 entrants. `arbiter bench dispatch`: the same tournament
+ * dispatched to N arbiter-referee daemons over CURVE tcp (programs fetched
+ * by digest) beside `arbiter run` with N local slots — the ratio is what
+ * distribution costs. "name value unit" lines, medians; never fails on
+ * time. */
 #include "cli.h"
 #include "config.h"
 #include "live.h"
@@ -13,16 +16,38 @@
 #include "store.h"
 #include "transcript.h"
 #include "arb_error.h"
+#include "arb_log.h"
 #include "arb_time.h"
+#include "zap.h"
+
+#include <libgen.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define RUNS 3
 #define ENTRANTS 9   /* C(9, 3) = 84 matches */
+
+/* A round robin of ENTRANTS copies of bot, one deal a match, in dir. */
+static int write_bench_config(const char *dir, const char *bot, tn_config *cfg, char *err, size_t errlen)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/bench.yaml", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return ARB_EIO;
+    fprintf(f, "name: bench\nformat: round-robin\ndeals: 1\nseed: 3\nclock: {move_ms: 5000}\nentrants:\n");
+    for (int i = 0; i < ENTRANTS; i++)
+        fprintf(f, "  - name: r%d\n    command: %s\n", i, bot);
+    fclose(f);
+    return tn_config_load(path, cfg, err, errlen);
+}
 
 /* The referee alone: the same number of three-bot matches, one after the
  * other, each with its transcript written. Matches per second. */
@@ -66,6 +91,7 @@ int bench_tournament(int argc, char **argv)
     for (int i = 2; i + 1 < argc; i++)
         if (strcmp(argv[i], "--bot") == 0)
             bot = argv[++i];
+    arb_log_setup(ARB_LOG_WARN, ARB_LOG_TEXT);   /* figures only */
     if (!bot || bot[0] != '/') {
         fprintf(stderr, "usage: arbiter bench tournament --bot /abs/path/random_bot\n");
         return 2;
@@ -86,17 +112,9 @@ int bench_tournament(int argc, char **argv)
     if (!mkdtemp(dir))
         return 1;
     chmod(dir, 0755);   /* the private cluster runs as postgres when we are root */
-    char path[600], err[1024];
-    snprintf(path, sizeof path, "%s/bench.yaml", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return 1;
-    fprintf(f, "name: bench\nformat: round-robin\ndeals: 1\nseed: 3\nclock: {move_ms: 5000}\nentrants:\n");
-    for (int i = 0; i < ENTRANTS; i++)
-        fprintf(f, "  - name: r%d\n    command: %s\n", i, bot);
-    fclose(f);
+    char err[1024];
     tn_config cfg;
-    if (tn_config_load(path, &cfg, err, sizeof err) != 0) {
+    if (write_bench_config(dir, bot, &cfg, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }
@@ -137,6 +155,175 @@ int bench_tournament(int argc, char **argv)
     printf("tournament_1_worker %.1f matches_per_second\n", e1);
     printf("tournament_2_workers %.1f matches_per_second\n", e2);
     printf("record_cost_1_worker_vs_referee_alone %.2f x\n", a / e1);
+    store_close(st);
+    pgctl_stop(&pg);
+    tn_config_release(&cfg);
+    char cmd[800];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "arbiter: bench: could not remove %s\n", dir);
+    return 0;
+}
+
+/* Start n arbiter-referee daemons (one slot each) for endpoint; their pids
+ * into pids. The keys were written to dir/wK.{key,pub}. */
+static int start_referees(const char *exe, const char *dir, const char *endpoint, int n, pid_t *pids)
+{
+    for (int k = 0; k < n; k++) {
+        char key[700], server[700], work[700], name[32];
+        snprintf(key, sizeof key, "%s/w%d", dir, k);
+        snprintf(server, sizeof server, "%s/sched.pub", dir);
+        snprintf(work, sizeof work, "%s/w%d-dir", dir, k);
+        snprintf(name, sizeof name, "bench-%d", k);
+        pids[k] = fork();
+        if (pids[k] < 0)
+            return ARB_EIO;
+        if (pids[k] == 0) {
+            int devnull = open("/dev/null", O_WRONLY);
+            if (devnull >= 0)
+                dup2(devnull, 2);
+            execl(exe, exe, "--connect", endpoint, "--server-key", server, "--key", key, "--name", name, "--slots", "1",
+                  "--workdir", work, "--metrics", "", "--log-level", "error", (char *)NULL);
+            _exit(127);
+        }
+    }
+    return 0;
+}
+
+static void stop_referees(pid_t *pids, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (pids[k] > 0)
+            kill(pids[k], SIGTERM);
+    for (int k = 0; k < n; k++)
+        if (pids[k] > 0)
+            waitpid(pids[k], NULL, 0);
+}
+
+static int write_key(const char *dir, const char *name, const char *pub, const char *sec)
+{
+    char path[700];
+    const char *text[2] = {pub, sec};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s.%s", dir, name, i ? "key" : "pub");
+        FILE *f = fopen(path, "w");
+        if (!f)
+            return ARB_EIO;
+        fprintf(f, "%s\n", text[i]);
+        fclose(f);
+    }
+    return 0;
+}
+
+int bench_dispatch(int argc, char **argv)
+{
+    const char *bot = NULL;
+    int n = 4;
+    for (int i = 2; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--bot") == 0)
+            bot = argv[++i];
+        else if (strcmp(argv[i], "--workers") == 0)
+            n = atoi(argv[++i]);
+    }
+    arb_log_setup(ARB_LOG_WARN, ARB_LOG_TEXT);   /* figures only */
+    if (!bot || bot[0] != '/' || n < 1 || n > 32) {
+        fprintf(stderr, "usage: arbiter bench dispatch --bot /abs/path/random_bot [--workers 1..32]\n");
+        return 2;
+    }
+    char exe[600], self[512];
+    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (sl <= 0)
+        return 1;
+    self[sl] = 0;
+    snprintf(exe, sizeof exe, "%s/arbiter-referee", dirname(self));
+    if (access(exe, X_OK) != 0) {
+        fprintf(stderr, "arbiter: bench: %s not found (built beside arbiter)\n", exe);
+        return 1;
+    }
+    char dir[] = "/tmp/arbiter-bench-XXXXXX";
+    if (!mkdtemp(dir))
+        return 1;
+    chmod(dir, 0755);
+    char err[1024], state[700];
+    tn_config cfg;
+    if (write_bench_config(dir, bot, &cfg, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    /* keys: the scheduler's and one per referee */
+    char spub[ZAP_KEY_TEXT], ssec[ZAP_KEY_TEXT], wpub[32][ZAP_KEY_TEXT], wsec[ZAP_KEY_TEXT];
+    const char *wkeys[32];
+    zap_keygen(spub, ssec);
+    write_key(dir, "sched", spub, ssec);
+    for (int k = 0; k < n; k++) {
+        char name[16];
+        zap_keygen(wpub[k], wsec);
+        snprintf(name, sizeof name, "w%d", k);
+        write_key(dir, name, wpub[k], wsec);
+        wkeys[k] = wpub[k];
+    }
+    pgctl pg;
+    snprintf(state, sizeof state, "%s/state", dir);
+    if (pgctl_start(&pg, state, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: bench: %s\n", err);
+        return 1;
+    }
+    store *st = store_open(pg.conninfo, err, sizeof err);
+    if (!st || store_migrate(st, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: bench: %s\n", err);
+        pgctl_stop(&pg);
+        return 1;
+    }
+    double local[RUNS], remote[RUNS];
+    int matches = 0;
+    for (int r = 0; r < RUNS; r++) {
+        /* arbiter run: one process, n local slots over inproc */
+        snprintf(cfg.name, sizeof cfg.name, "local-%d", r);
+        run_options ro = {.cfg = &cfg, .yaml = "bench", .digest = cfg.name, .state_dir = state, .db = st,
+                          .workers = n, .sandbox = LIVE_SANDBOX_AUTO};
+        run_outcome out;
+        uint64_t t0 = arb_now_ns();
+        if (run_tournament(&ro, &out, err, sizeof err) != 0) {
+            fprintf(stderr, "arbiter: bench: %s\n", err);
+            break;
+        }
+        local[r] = out.matches / ((double)(arb_now_ns() - t0) / 1e9);
+        matches = out.matches;
+        /* the pool: n referee daemons over CURVE tcp, programs fetched by
+         * digest (a fresh cache each run), timed once all have joined */
+        sched_options so = {.db = st, .state_dir = state, .listen = "tcp://127.0.0.1:*", .secret_key = ssec,
+                            .public_key = spub, .worker_keys = wkeys, .nworker_keys = n, .heartbeat_ms = 500,
+                            .keep_remote = true};
+        sched *s = sched_new(&so, err, sizeof err);
+        if (!s) {
+            fprintf(stderr, "arbiter: bench: %s\n", err);
+            break;
+        }
+        pid_t pids[32] = {0};
+        char cmd[800];
+        snprintf(cmd, sizeof cmd, "rm -rf %s/w*-dir", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "arbiter: bench: could not empty the program caches\n");
+        start_referees(exe, dir, sched_endpoint(s), n, pids);
+        for (int k = 0; k < 200 && atomic_load(&sched_stats_of(s)->workers) < n; k++)
+            sched_serve(s, 50, err, sizeof err);
+        snprintf(cfg.name, sizeof cfg.name, "remote-%d", r);
+        ro.digest = cfg.name;
+        t0 = arb_now_ns();
+        int rc = sched_tournament(s, &ro, &out, err, sizeof err);
+        remote[r] = out.matches / ((double)(arb_now_ns() - t0) / 1e9);
+        stop_referees(pids, n);
+        sched_free(s);
+        if (rc) {
+            fprintf(stderr, "arbiter: bench: %s\n", err);
+            break;
+        }
+    }
+    double l = cli_median(local, RUNS), d = cli_median(remote, RUNS);
+    printf("dispatch_matches %d matches (one deal, three C bots, sandboxed)\n", matches);
+    printf("arbiter_run_%d_local_slots %.1f matches_per_second\n", n, l);
+    printf("pool_%d_referee_daemons %.1f matches_per_second\n", n, d);
+    printf("distribution_cost %.2f x (arbiter run / pool; 1.00 = free)\n", l / d);
     store_close(st);
     pgctl_stop(&pg);
     tn_config_release(&cfg);
