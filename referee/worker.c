@@ -45,6 +45,7 @@ typedef struct pending {
     int gen;
     uint8_t *frame;
     size_t len;
+    uint64_t sent_ns;
 } pending;
 
 typedef struct fetch {
@@ -287,7 +288,7 @@ static void keep_result(worker *w, int64_t id, int gen, uint8_t *frame, size_t l
         memmove(w->pend, w->pend + 1, sizeof w->pend[0] * (MAX_PENDING - 1));
         w->npend--;
     }
-    w->pend[w->npend++] = (pending){id, gen, frame, len};
+    w->pend[w->npend++] = (pending){id, gen, frame, len, arb_now_ns()};
     atomic_store(&w->st->unacked, w->npend);
     send_copy(w, frame, len);
 }
@@ -611,6 +612,14 @@ int worker_run(const worker_options *o)
             size_t len;
             if (wire_heartbeat(draining ? 0 : free_slots(w), run, nr, &frame, &len) == 0)
                 send_owned(w, frame, len);
+            /* a result unacknowledged for long went astray (a full queue, a
+             * scheduler busy elsewhere): once more; a second copy is
+             * acknowledged as recorded already */
+            for (int i = 0; i < w->npend; i++)
+                if (now - w->pend[i].sent_ns > 2 * hb_ns * (uint64_t)w->misses) {
+                    send_copy(w, w->pend[i].frame, w->pend[i].len);
+                    w->pend[i].sent_ns = now;
+                }
             for (int f = 0; f < w->nfetch; f++)
                 if (now - w->fetches[f].sent_ns > hb_ns * (uint64_t)w->misses
                     && wire_fetch(w->fetches[f].digest, &frame, &len) == 0) {

@@ -18,10 +18,10 @@
 #      cut referee, its link back, is taken back into the pool.
 # The database: $ARBITER_TEST_DB when set (CI starts one), else a private
 # cluster started here.
-# Usage: test_daemons.sh ARBITER ARBITER_SCHEDULER ARBITER_REFEREE BOTS_DIR
+# Usage: test_daemons.sh ARBITER ARBITER_SCHEDULER ARBITER_REFEREE BOTS_DIR SOURCE_ROOT
 set -u
 [ -n "${DAEMONS_TRACE:-}" ] && set -x
-ARB=$1 SCHED=$2 REF=$3 BOTS=$4
+ARB=$1 SCHED=$2 REF=$3 BOTS=$4 SRC=$5
 T=$(mktemp -d /tmp/arbiter-daemons-test.XXXXXX)
 chmod 755 "$T"
 cd "$T" || exit 2
@@ -128,6 +128,16 @@ say "spread: a scheduler and three referees"
 D1=$(newdb arb_daemons_spread)
 "$SCHED" --db "$D1" --state "$T/s1" --listen "$EP" --key "$T/sched" --worker-keys workers.txt --check > check.out 2>&1
 check "arbiter-scheduler --check accepts the configuration" 'grep -q "configuration ok" check.out'
+# the sample configurations an operator copies load as they are (keys pointed at ours)
+"$SCHED" --config "$SRC/config/scheduler.yaml" --key "$T/sched" --worker-keys workers.txt --check > check.out 2>&1
+check "config/scheduler.yaml loads" 'grep -q "configuration ok" check.out'
+"$REF" --config "$SRC/config/referee.yaml" --key "$T/w1" --server-key "$T/sched.pub" --check > check.out 2>&1
+check "config/referee.yaml loads" 'grep -q "configuration ok" check.out'
+printf 'slots: 3\nheartbeat_m: 100\n' > bad.yaml
+"$REF" --config bad.yaml --check > check.out 2>&1
+check "a misspelt key is refused with FILE:LINE:COL and a suggestion" 'grep -q "bad.yaml:2:1: unknown key \"heartbeat_m\" (did you mean \"heartbeat_ms\"?)" check.out'
+"$REF" --connect "$EP" --server-key "$T/sched.pub" --key "$T/nokey" --check > check.out 2>&1
+check "a missing key pair is named" '[ $? = 2 ] && grep -q "nokey.key" check.out'
 start_sched "$D1" s1 --tournaments t.yaml
 S1=$SPID
 R=()
