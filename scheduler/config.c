@@ -1,6 +1,7 @@
 /* config.c — the tournament YAML loader (config.h), on libyaml's document
  * API: the whole file is parsed into nodes that carry their positions, then
- * walked with a table of known keys. */
+ * walked with a table of known keys. A first pass over libyaml's events
+ * bounds the nesting before the document is built. */
 #include "config.h"
 #include "arb_error.h"
 #include "arb_limits.h"
@@ -466,6 +467,43 @@ static void parse_error(const yaml_parser_t *p, const char *path, const char *te
         snprintf(err + k, errlen - (size_t)k, " %s", p->context);
 }
 
+/* The whole stream as events, for its nesting alone, before the document
+ * loader builds (and the scanner crawls through) anything deeper than
+ * TN_MAX_DEPTH. A syntax error ends this pass quietly: the loader meets the
+ * same error next and reports it in libyaml's words, as it always has. */
+static int nesting(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+    yaml_parser_t p;
+    if (!yaml_parser_initialize(&p)) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return ARB_ENOMEM;
+    }
+    yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+    int depth = 0, rc = 0;
+    for (;;) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&p, &ev))
+            break;
+        yaml_event_type_t type = ev.type;
+        yaml_mark_t mark = ev.start_mark;
+        yaml_event_delete(&ev);
+        if (type == YAML_STREAM_END_EVENT)
+            break;
+        if (type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT)
+            depth++;
+        if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT)
+            depth--;
+        if (depth > TN_MAX_DEPTH) {
+            snprintf(err, errlen, "%s:%zu:%zu: nested deeper than %d levels (a tournament needs 3: its keys, the "
+                     "entrants, an entrant's keys)", path, mark.line + 1, mark.column + 1, TN_MAX_DEPTH);
+            rc = ARB_EINVAL;
+            break;
+        }
+    }
+    yaml_parser_delete(&p);
+    return rc;
+}
+
 int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen)
 {
     defaults(cfg);
@@ -504,6 +542,9 @@ int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen)
         L.rc = ARB_ETOOBIG;
         goto out;
     }
+    L.rc = nesting(path, text, len, err, errlen);
+    if (L.rc)
+        goto out;
     if (!yaml_parser_initialize(&parser)) {
         snprintf(err, errlen, "%s: out of memory", path);
         L.rc = ARB_ENOMEM;

@@ -1,9 +1,9 @@
 /* test_config.c — the tournament YAML loader against its corpus
  * (tests/data/configs): every broken NAME.yaml must give exactly the text of
  * NAME.err, every ok-NAME.yaml must load into exactly the fields listed in
- * ok-NAME.fields. Then the limits (file size, entrant count), unreadable
- * files, and every truncation of a good file (no crash, an error that names
- * the file). Usage: test_config CORPUS_DIR [FILE...] (extra files must load:
+ * ok-NAME.fields. Then the limits (file size, entrant count, a megabyte of
+ * "["), unreadable files, and every truncation of a good file (no crash, an
+ * error that names the file). Usage: test_config CORPUS_DIR [FILE...] (extra files must load:
  * the examples in config/). */
 #include "config.h"
 #include "arb_error.h"
@@ -332,6 +332,26 @@ static void test_limits(void)
         free(s);
     }
 
+    /* A megabyte of "[" (one line, then one a line) is refused at the
+     * first level past TN_MAX_DEPTH, before libyaml's document loader,
+     * which would take minutes over it; a hang here is the meson timeout's. */
+    s = malloc(TN_MAX_FILE);
+    if (s) {
+        memset(s, '[', TN_MAX_FILE);
+        CHECK(load_text("deep.yaml", s, TN_MAX_FILE, &cfg, err, sizeof err) == ARB_EINVAL);
+        snprintf(want, sizeof want, "%s/deep.yaml:1:%d: nested deeper than %d levels (a tournament needs 3: its keys, "
+                 "the entrants, an entrant's keys)", tmpdir, TN_MAX_DEPTH + 1, TN_MAX_DEPTH);
+        CHECKF(strcmp(err, want) == 0, "got [%s]", err);
+        CHECK(cfg.entrants == NULL);
+        for (size_t i = 0; i + 2 <= TN_MAX_FILE; i += 2)
+            memcpy(s + i, "[\n", 2);
+        CHECK(load_text("deep.yaml", s, TN_MAX_FILE, &cfg, err, sizeof err) == ARB_EINVAL);
+        snprintf(want, sizeof want, "%s/deep.yaml:%d:1: nested deeper than %d levels (a tournament needs 3: its keys, "
+                 "the entrants, an entrant's keys)", tmpdir, TN_MAX_DEPTH + 1, TN_MAX_DEPTH);
+        CHECKF(strcmp(err, want) == 0, "got [%s]", err);
+        free(s);
+    }
+
     /* Missing and unreadable files name themselves and the reason. */
     CHECK(tn_config_load("/nonexistent/t.yaml", &cfg, err, sizeof err) == ARB_EIO);
     CHECKF(strcmp(err, "/nonexistent/t.yaml: No such file or directory") == 0, "got [%s]", err);
@@ -425,7 +445,7 @@ int main(int argc, char **argv)
     test_limits();
     test_truncations(argv[1]);
 
-    const char *names[] = {"max.yaml", "over.yaml", "full.yaml", "big.yaml", "empty.yaml", "comments.yaml", "tiny.yaml", "cut.yaml"};
+    const char *names[] = {"max.yaml", "over.yaml", "full.yaml", "big.yaml", "empty.yaml", "comments.yaml", "tiny.yaml", "cut.yaml", "deep.yaml"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char p[512];
         snprintf(p, sizeof p, "%s/%s", tmpdir, names[i]);
