@@ -55,7 +55,10 @@ struct arb_http {
  * bind to port 80: Address already in use"). The first message is kept
  * (the later ones follow from it); it is read only after MHD_start_daemon
  * has failed, when no server thread is left. Later messages (a client's
- * malformed request) are dropped: library code does not log. */
+ * malformed request) are dropped: library code does not log. The format
+ * attribute tells the compiler fmt is the library's printf format (and
+ * keeps clang's -Wformat-nonliteral quiet about the vsnprintf). */
+static void http_logger(void *cls, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 static void http_logger(void *cls, const char *fmt, va_list ap)
 {
     arb_http *h = cls;
