@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
 
 typedef struct loader {
@@ -197,7 +198,29 @@ static int option_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node
     return 0;
 }
 
-static const char *const entrant_keys[] = {"name", "command", "seed", "rating", "team", NULL};
+static const char *const entrant_keys[] = {"name", "command", "files", "seed", "rating", "team", NULL};
+
+/* files: one path, or a list of them; each without spaces (they are
+ * joined with spaces, like the command). */
+static int entrant_files(loader *L, yaml_node_t *v, tn_entrant *e)
+{
+    bool list = v->type == YAML_SEQUENCE_NODE;
+    size_t n = list ? (size_t)(v->data.sequence.items.top - v->data.sequence.items.start) : 1, len = 0;
+    if (n == 0)
+        return at(L, v, "files: expected one or more paths, found an empty list");
+    for (size_t i = 0; i < n; i++) {
+        yaml_node_t *node = list ? yaml_document_get_node(&L->doc, v->data.sequence.items.start[i]) : v;
+        char path[TN_MAX_COMMAND];
+        if (get_str(L, node, "files", path, sizeof path))
+            return L->rc;
+        if (strpbrk(path, " \t"))
+            return at(L, node, "files: \"%s\": a path without spaces", path);
+        if (len + strlen(path) + 2 > sizeof e->files)
+            return at(L, node, "files: longer than %zu characters in all", sizeof e->files - 1);
+        len += (size_t)snprintf(e->files + len, sizeof e->files - len, "%s%s", len ? " " : "", path);
+    }
+    return 0;
+}
 
 static int entrant_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctx)
 {
@@ -211,6 +234,7 @@ static int entrant_key(loader *L, const yaml_node_t *kn, const char *k, yaml_nod
         return 0;
     }
     if (strcmp(k, "command") == 0) return get_str(L, v, "command", e->command, sizeof e->command);
+    if (strcmp(k, "files") == 0) return entrant_files(L, v, e);
     if (strcmp(k, "seed") == 0) {
         if (!get_int(L, v, "seed", 1, TN_MAX_ENTRANTS, &x))
             e->seed = (uint32_t)x;
@@ -618,6 +642,18 @@ int tn_config_check_commands(const tn_config *cfg, char *err, size_t errlen)
         if (live_bot_command(&b, cfg->entrants[i].name, cfg->entrants[i].command, dir, why, sizeof why) != 0) {
             snprintf(err, errlen, "%s:%d: entrant %s: %s", cfg->path, cfg->entrants[i].line, cfg->entrants[i].name, why);
             return ARB_ENOTFOUND;
+        }
+        char files[TN_MAX_COMMAND], *save = NULL;
+        snprintf(files, sizeof files, "%s", cfg->entrants[i].files);
+        for (char *f = strtok_r(files, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
+            char path[1600];
+            struct stat st;
+            snprintf(path, sizeof path, "%s/%s", dir, f);
+            if (stat(f[0] == '/' ? f : path, &st) != 0 || !S_ISREG(st.st_mode)) {
+                snprintf(err, errlen, "%s:%d: entrant %s: files: \"%s\" is not a file", cfg->path,
+                         cfg->entrants[i].line, cfg->entrants[i].name, f);
+                return ARB_ENOTFOUND;
+            }
         }
     }
     return 0;

@@ -51,7 +51,7 @@ typedef struct peer {
 typedef struct program {
     char digest[65];
     int  nfiles;
-    char (*files)[512];
+    char (*files)[4096];
 } program;
 
 /* One entrant's bot as every match starts it, and the files of it that a
@@ -231,9 +231,11 @@ static bool system_file(const char *path)
 /* The files of a bot's command that a worker elsewhere needs: every
  * argument naming a regular file outside the system's directories (the
  * program, a script), packed into a bundle named by its digest. */
-static int entrant_program(sched *s, entrant_bot *eb, char *err, size_t errlen)
+static int entrant_program(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base, char *err,
+                           size_t errlen)
 {
-    const char *files[MATCH_MAX_ARGS];
+    const char *files[MATCH_MAX_ARGS + BUNDLE_MAX_FILES];
+    char extra[BUNDLE_MAX_FILES][4096];
     eb->nfiles = 0;
     for (int i = 0; i < eb->bot.argc; i++) {
         struct stat st;
@@ -243,14 +245,30 @@ static int entrant_program(sched *s, entrant_bot *eb, char *err, size_t errlen)
             files[eb->nfiles++] = a;
         }
     }
-    if (eb->nfiles == 0)
+    /* the entrant's other files (files:), relative to the tournament file */
+    int nall = eb->nfiles, nextra = 0;
+    char list[TN_MAX_COMMAND], *save = NULL;
+    snprintf(list, sizeof list, "%s", e->files);
+    for (char *f = strtok_r(list, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
+        char joined[4096];
+        snprintf(joined, sizeof joined, "%s/%s", base, f);
+        if (nextra == BUNDLE_MAX_FILES || !realpath(f[0] == '/' ? f : joined, extra[nextra])) {
+            snprintf(err, errlen, "entrant %s: files: \"%s\" cannot be read", e->name, f);
+            return ARB_ENOTFOUND;
+        }
+        files[nall++] = extra[nextra++];
+    }
+    if (nall == 0)
         return 0;
     uint8_t *b;
     size_t len;
-    int rc = bundle_build(files, eb->nfiles, &b, &len, eb->digest, eb->rel, err, errlen);
+    char rel[MATCH_MAX_ARGS + BUNDLE_MAX_FILES][BUNDLE_MAX_PATH + 1];
+    int rc = bundle_build(files, nall, &b, &len, eb->digest, rel, err, errlen);
     if (rc)
         return rc;
     free(b);
+    for (int i = 0; i < eb->nfiles; i++)   /* where each argument lies in the bundle */
+        snprintf(eb->rel[i], sizeof eb->rel[i], "%.255s", rel[i]);
     for (int i = 0; i < s->nprogs; i++)
         if (strcmp(s->progs[i].digest, eb->digest) == 0)
             return 0;
@@ -259,12 +277,12 @@ static int entrant_program(sched *s, entrant_bot *eb, char *err, size_t errlen)
         return ARB_ETOOBIG;
     }
     program *p = &s->progs[s->nprogs];
-    p->files = calloc((size_t)eb->nfiles, sizeof *p->files);
+    p->files = calloc((size_t)nall, sizeof *p->files);
     if (!p->files)
         return ARB_ENOMEM;
-    for (int i = 0; i < eb->nfiles; i++)
+    for (int i = 0; i < nall; i++)
         snprintf(p->files[i], sizeof p->files[i], "%s", files[i]);
-    p->nfiles = eb->nfiles;
+    p->nfiles = nall;
     snprintf(p->digest, sizeof p->digest, "%s", eb->digest);
     s->nprogs++;
     return 0;
@@ -281,8 +299,8 @@ static void serve_program(sched *s, const char *id, const char *digest)
     for (int i = 0; i < s->nprogs; i++) {
         if (strcmp(s->progs[i].digest, digest) != 0)
             continue;
-        const char *files[MATCH_MAX_ARGS];
-        char rel[MATCH_MAX_ARGS][BUNDLE_MAX_PATH + 1];
+        const char *files[MATCH_MAX_ARGS + BUNDLE_MAX_FILES];
+        char rel[MATCH_MAX_ARGS + BUNDLE_MAX_FILES][BUNDLE_MAX_PATH + 1];
         for (int k = 0; k < s->progs[i].nfiles; k++)
             files[k] = s->progs[i].files[k];
         if (bundle_build(files, s->progs[i].nfiles, &b, &len, got, rel, err, sizeof err) == 0
@@ -887,7 +905,7 @@ static int load_bots(sched *s, tour *t, char *err, size_t errlen)
         const tn_entrant *e = &cfg->entrants[i];
         int rc = live_bot_command(&t->bots[i].bot, e->name, e->command, base, err, errlen);
         if (rc == 0)
-            rc = entrant_program(s, &t->bots[i], err, errlen);
+            rc = entrant_program(s, &t->bots[i], e, base, err, errlen);
         if (rc)
             return rc;
     }

@@ -25,6 +25,9 @@ typedef enum tn_format {
 typedef struct tn_entrant {
     char     name[ARB_MAX_BOT_NAME + 1];
     char     command[TN_MAX_COMMAND];   /* program and arguments, space separated */
+    char     files[TN_MAX_COMMAND];     /* more files of the program (a module it imports, weights),
+                                           space separated, relative to the file; shipped with it
+                                           to referee workers on other hosts */
     uint32_t seed;                      /* seeding rank (1 = top), 0 = unseeded */
     double   rating;                    /* 0 = none */
     char     team[ARB_MAX_BOT_NAME + 1];/* partnership games; "" = none */

@@ -65,10 +65,12 @@ cat w1.pub w2.pub w3.pub w4.pub w5.pub > workers.txt
   echo "name: pool"; echo "format: round-robin"; echo "deals: 2"; echo "duplicate: rotate"; echo "seed: 7"
   echo "clock: {move_ms: 3000, bank_ms: 10000}"
   echo "entrants:"
-  for i in 1 2 3 4 5 6 7 8 9; do
+  for i in 1 2 3 4 5 6 7 8; do
     b=random_bot; [ $((i % 3)) = 0 ] && b=greedy_bot
     printf "  - name: e%d\n    command: %s/%s\n" "$i" "$BOTS" "$b"
   done
+  # a Python bot whose program is two files: the script and the SDK module it imports from ../
+  printf "  - name: e9\n    command: %s/bots-sdk/python/examples/greedy_bot.py\n    files: %s/bots-sdk/python/arbiter_bot.py\n" "$SRC" "$SRC"
 } > t.yaml
 MATCHES=84
 PORT=$((21000 + RANDOM % 20000))
@@ -153,7 +155,9 @@ check "deals equal the one-machine run's" 'same_deals "$D1"'
 played=$(sql "$D1" "SELECT count(DISTINCT leased_by) FROM matches WHERE state = 'done'")
 check "the matches spread over all three referees ($played played)" '[ "$played" = 3 ]'
 check "the intruder played nothing" '[ "$(sql "$D1" "SELECT count(*) FROM matches WHERE leased_by LIKE '"'%-$INTRUDER'"'")" = 0 ]'
-check "each referee fetched the two programs once" '[ "$(ls w1-dir/programs | grep -c "^[0-9a-f]\{64\}$")" = 2 ] && [ "$(ls w3-dir/programs | grep -c "^[0-9a-f]\{64\}$")" = 2 ]'
+check "each referee fetched the three programs once" '[ "$(ls w1-dir/programs | grep -c "^[0-9a-f]\{64\}$")" = 3 ] && [ "$(ls w3-dir/programs | grep -c "^[0-9a-f]\{64\}$")" = 3 ]'
+check "the Python bot came with its module, in their layout" 'ls w1-dir/programs/*/examples/greedy_bot.py w1-dir/programs/*/arbiter_bot.py > /dev/null'
+check "and played without a penalty" '[ "$(grep "^[0-9]*,e9," spread.csv | cut -d, -f7,8)" = "0,false" ]'
 check "metrics: $MATCHES matches done" '[ "$(metric 127.0.0.1:$MP arbiter_matches_done_total)" = $MATCHES ]'
 check "metrics: three workers connected" '[ "$(metric 127.0.0.1:$MP arbiter_workers_connected)" = 3 ]'
 check "metrics: six slots" '[ "$(metric 127.0.0.1:$MP arbiter_worker_slots)" = 6 ]'

@@ -124,8 +124,9 @@ static void dump(const tn_config *c, char *buf, size_t cap)
         const tn_entrant *e = &c->entrants[i];
         char key[64];
         snprintf(key, sizeof key, "entrant.%d", i + 1);
-        put(buf, cap, key, "name=%s command=[%s] seed=%" PRIu32 " rating=%g team=%s line=%d", e->name, e->command,
-            e->seed, e->rating, e->team, e->line);
+        put(buf, cap, key, "name=%s command=[%s] seed=%" PRIu32 " rating=%g team=%s line=%d%s%s%s", e->name,
+            e->command, e->seed, e->rating, e->team, e->line, e->files[0] ? " files=[" : "", e->files,
+            e->files[0] ? "]" : "");
     }
 }
 
