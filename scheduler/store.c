@@ -316,8 +316,9 @@ int store_adopt(store *s, int64_t match_id, int gen, const char *worker, int lea
     snprintf(secs, sizeof secs, "%d", lease_secs);
     const char *p[] = {mid, g, worker, secs};
     PGresult *r = q(s, NULL, 0,
-                    "UPDATE matches SET leased_by = $3, lease_until = now() + make_interval(secs => $4::int) "
-                    "WHERE id = $1 AND lease_gen = $2 AND state = 'leased' "
+                    "UPDATE matches SET state = 'leased', leased_by = $3, "
+                    "  lease_until = now() + make_interval(secs => $4::int) "
+                    "WHERE id = $1 AND lease_gen = $2 AND state IN ('leased', 'pending') "
                     "RETURNING id, round, tbl, seed, lease_gen, tournament_id", 4, p);
     if (!r)
         return ARB_EIO;

@@ -61,10 +61,11 @@ int store_renew(store *s, const st_match *m, int lease_secs);
  * its previous workers are gone). Returns how many. */
 int store_release_leases(store *s, int64_t tid, const char *worker);
 
-/* Take over a lease a worker says it holds (the scheduler restarted and
- * the worker said hello again): 1 with *m filled when the match is still
- * leased under that generation (the lease is renewed and now names
- * `worker`), 0 when the lease has moved on, or < 0. */
+/* Take over a lease a worker says it holds (the scheduler restarted, or
+ * the worker's link came back): 1 with *m filled when the match is still
+ * under that generation — leased, or returned to the queue and not claimed
+ * since (a claim bumps the generation) — and is now leased again, to
+ * `worker`; 0 when the lease has moved on or the match is finished; < 0. */
 int store_adopt(store *s, int64_t match_id, int gen, const char *worker, int lease_secs, st_match *m);
 /* Return one lease to the queue (its worker went silent or handed it
  * back), only if it is still held under that generation. 1 returned, 0
