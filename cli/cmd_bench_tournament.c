@@ -49,6 +49,26 @@ static int write_bench_config(const char *dir, const char *bot, tn_config *cfg, 
     return tn_config_load(path, cfg, err, errlen);
 }
 
+/* A private cluster under dir/state with the schema: the record the
+ * benchmarks write to. NULL (and a message) on failure. */
+static store *bench_record(const char *dir, pgctl *pg, char *state, size_t len)
+{
+    char err[1024];
+    snprintf(state, len, "%s/state", dir);
+    if (pgctl_start(pg, state, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: bench: %s\n", err);
+        return NULL;
+    }
+    store *st = store_open(pg->conninfo, err, sizeof err);
+    if (!st || store_migrate(st, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: bench: %s\n", err);
+        store_close(st);
+        pgctl_stop(pg);
+        return NULL;
+    }
+    return st;
+}
+
 /* The referee alone: the same number of three-bot matches, one after the
  * other, each with its transcript written. Matches per second. */
 static double referee_alone(const char *bot, const char *dir, int matches, const char *bwrap)
@@ -120,17 +140,9 @@ int bench_tournament(int argc, char **argv)
     }
     pgctl pg;
     char state[700];
-    snprintf(state, sizeof state, "%s/state", dir);
-    if (pgctl_start(&pg, state, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: bench: %s\n", err);
+    store *st = bench_record(dir, &pg, state, sizeof state);
+    if (!st)
         return 1;
-    }
-    store *st = store_open(pg.conninfo, err, sizeof err);
-    if (!st || store_migrate(st, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: bench: %s\n", err);
-        pgctl_stop(&pg);
-        return 1;
-    }
     double e2e[RUNS], e2e2[RUNS], alone[RUNS];
     int matches = 84;
     for (int r = 0; r < RUNS; r++) {
@@ -263,17 +275,9 @@ int bench_dispatch(int argc, char **argv)
         wkeys[k] = wpub[k];
     }
     pgctl pg;
-    snprintf(state, sizeof state, "%s/state", dir);
-    if (pgctl_start(&pg, state, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: bench: %s\n", err);
+    store *st = bench_record(dir, &pg, state, sizeof state);
+    if (!st)
         return 1;
-    }
-    store *st = store_open(pg.conninfo, err, sizeof err);
-    if (!st || store_migrate(st, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: bench: %s\n", err);
-        pgctl_stop(&pg);
-        return 1;
-    }
     double local[RUNS], remote[RUNS];
     int matches = 0;
     for (int r = 0; r < RUNS; r++) {

@@ -328,8 +328,7 @@ static int decode_leases(arb_mp *r, wire_lease *running, int cap, int *n)
     return 0;
 }
 
-/* A digest: 64 lowercase hex digits. */
-static bool is_digest(const char *d)
+bool wire_is_digest(const char *d)
 {
     if (strlen(d) != 64)
         return false;
@@ -412,7 +411,7 @@ int wire_decode_refuse(const uint8_t *frame, size_t len, int *version, char *rea
 int wire_decode_fetch(const uint8_t *frame, size_t len, char digest[65])
 {
     arb_mp r;
-    if (head(&r, frame, len, WIRE_FETCH, 2) || arb_mp_str_copy(&r, digest, 65) || !is_digest(digest)
+    if (head(&r, frame, len, WIRE_FETCH, 2) || arb_mp_str_copy(&r, digest, 65) || !wire_is_digest(digest)
         || arb_mp_left(&r) != 0)
         return ARB_ECORRUPT;
     return 0;
@@ -422,7 +421,7 @@ int wire_decode_program(const uint8_t *frame, size_t len, char digest[65], const
                         char *error, size_t cap)
 {
     arb_mp r;
-    if (head(&r, frame, len, WIRE_PROGRAM, 4) || arb_mp_str_copy(&r, digest, 65) || !is_digest(digest))
+    if (head(&r, frame, len, WIRE_PROGRAM, 4) || arb_mp_str_copy(&r, digest, 65) || !wire_is_digest(digest))
         return ARB_ECORRUPT;
     *bundle = NULL;
     *blen = 0;
@@ -526,7 +525,7 @@ int wire_decode_assign(const uint8_t *frame, size_t len, wire_assign *a)
         int64_t bot, argi;
         if (arb_mp_array(&r, &four) || four != 4 || small_int(&r, 0, (int64_t)nb - 1, &bot)
             || small_int(&r, 0, MATCH_MAX_ARGS - 1, &argi) || arb_mp_str_copy(&r, p->digest, sizeof p->digest)
-            || !is_digest(p->digest) || arb_mp_str_copy(&r, p->path, sizeof p->path) || !bundle_safe_path(p->path))
+            || !wire_is_digest(p->digest) || arb_mp_str_copy(&r, p->path, sizeof p->path) || !bundle_safe_path(p->path))
             return ARB_ECORRUPT;
         p->bot = (int)bot;
         p->argi = (int)argi;

@@ -6,6 +6,7 @@
 #define ARB_WIRE_H
 #include "match.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -103,6 +104,9 @@ int wire_program_msg(const char *digest, const uint8_t *bundle, size_t blen, con
 int wire_release(int64_t match_id, int gen, const char *reason, uint8_t **out, size_t *len);
 int wire_welcome(int heartbeat_ms, uint8_t **out, size_t *len);
 int wire_rehello(uint8_t **out, size_t *len);
+
+/* A program digest as the wire carries it: 64 lowercase hex digits. */
+bool wire_is_digest(const char *d);
 
 /* The kind of a frame, or ARB_ECORRUPT. */
 int wire_kind_of(const uint8_t *frame, size_t len);

@@ -90,16 +90,6 @@ static int fuzz_heartbeat(const uint8_t *data, size_t size)
     return 0;
 }
 
-static bool is_digest(const char *d)
-{
-    if (strlen(d) != 64)
-        return false;
-    for (int i = 0; i < 64; i++)
-        if (!((d[i] >= '0' && d[i] <= '9') || (d[i] >= 'a' && d[i] <= 'f')))
-            return false;
-    return true;
-}
-
 static int fuzz_assign(const uint8_t *data, size_t size)
 {
     static wire_assign a1, a2;
@@ -116,7 +106,7 @@ static int fuzz_assign(const uint8_t *data, size_t size)
     for (int i = 0; i < a1.nprograms; i++) {
         const wire_program *p = &a1.programs[i];
         MUST(p->bot >= 0 && p->bot < c->nbots && p->argi >= 0 && p->argi < c->bots[p->bot].argc);
-        MUST(is_digest(p->digest) && p->path[0]);
+        MUST(wire_is_digest(p->digest) && p->path[0]);
     }
     MUST(wire_encode_assign(&a1, &e1, &n1) == 0);
     MUST(wire_decode_assign(e1, n1, &a2) == 0);
@@ -227,7 +217,7 @@ static int fuzz_fetch(const uint8_t *data, size_t size)
     int rc = wire_decode_fetch(data, size, d1);
     if (rc)
         return rc;
-    MUST(is_digest(d1));
+    MUST(wire_is_digest(d1));
     MUST(wire_fetch(d1, &e1, &n1) == 0 && wire_decode_fetch(e1, n1, d2) == 0 && strcmp(d1, d2) == 0);
     MUST(wire_fetch(d2, &e2, &n2) == 0);
     same_bytes(e1, n1, e2, n2);
@@ -246,7 +236,7 @@ static int fuzz_program(const uint8_t *data, size_t size)
     int rc = wire_decode_program(data, size, d1, &b1, &l1, t1, sizeof t1);
     if (rc)
         return rc;
-    MUST(is_digest(d1) && l1 <= WIRE_MAX_BUNDLE);
+    MUST(wire_is_digest(d1) && l1 <= WIRE_MAX_BUNDLE);
     MUST(b1 ? b1 >= data && b1 + l1 <= data + size : l1 == 0);
     MUST(wire_program_msg(d1, b1, l1, t1, &e1, &n1) == 0);
     MUST(wire_decode_program(e1, n1, d2, &b2, &l2, t2, sizeof t2) == 0);
