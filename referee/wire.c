@@ -578,9 +578,10 @@ int wire_decode_result(const uint8_t *frame, size_t len, wire_result *w)
         s->strikes = (uint32_t)strikes;
         s->penalties = (uint32_t)pens;
     }
-    /* a deal takes at least 9 + 2 * nbots bytes: a count the frame cannot
-     * hold is refused before anything is allocated for it */
-    if (arb_mp_array(&r, &nd) || nd != res->ndeals || (uint64_t)nd * (9u + 2u * nb) > arb_mp_left(&r))
+    /* a deal takes at least 8 + 2 * nbots bytes (an array of seven, four
+     * fixints, two arrays of nbots fixints, a fixint): a count the frame
+     * cannot hold is refused before anything is allocated for it */
+    if (arb_mp_array(&r, &nd) || nd != res->ndeals || (uint64_t)nd * (8u + 2u * nb) > arb_mp_left(&r))
         return ARB_ECORRUPT;
     res->deals = nd ? calloc(nd, sizeof *res->deals) : NULL;
     if (nd && !res->deals)

@@ -318,7 +318,7 @@ int store_adopt(store *s, int64_t match_id, int gen, const char *worker, int lea
     PGresult *r = q(s, NULL, 0,
                     "UPDATE matches SET state = 'leased', leased_by = $3, "
                     "  lease_until = now() + make_interval(secs => $4::int) "
-                    "WHERE id = $1 AND lease_gen = $2 AND state IN ('leased', 'pending') "
+                    "WHERE id = $1 AND lease_gen = $2 AND leased_by = $3 AND state IN ('leased', 'pending') "
                     "RETURNING id, round, tbl, seed, lease_gen, tournament_id", 4, p);
     if (!r)
         return ARB_EIO;
@@ -344,7 +344,7 @@ int store_release(store *s, int64_t match_id, int gen)
     snprintf(g, sizeof g, "%d", gen);
     const char *p[] = {mid, g};
     PGresult *r = q(s, NULL, 0,
-                    "UPDATE matches SET state = 'pending', leased_by = NULL, lease_until = NULL "
+                    "UPDATE matches SET state = 'pending', lease_until = NULL "
                     "WHERE id = $1 AND lease_gen = $2 AND state = 'leased'", 2, p);
     if (!r)
         return ARB_EIO;
@@ -525,9 +525,14 @@ int store_void(store *s, const st_match *m, const char *why)
     snprintf(mid, sizeof mid, "%" PRId64, m->id);
     snprintf(gen, sizeof gen, "%d", m->lease_gen);
     const char *p[] = {mid, gen, why};
-    return exec0(s, NULL, 0,
-                 "UPDATE matches SET state = 'void', error = $3, finished_at = now() "
-                 "WHERE id = $1 AND lease_gen = $2 AND state = 'leased'", 3, p);
+    PGresult *r = q(s, NULL, 0,
+                    "UPDATE matches SET state = 'void', error = $3, finished_at = now() "
+                    "WHERE id = $1 AND lease_gen = $2 AND state = 'leased'", 3, p);
+    if (!r)
+        return ARB_EIO;
+    int n = atoi(PQcmdTuples(r));
+    PQclear(r);
+    return n == 1 ? 0 : ARB_ESTATE;   /* a stale lease, or finished already: nothing written */
 }
 
 int store_counts(store *s, int64_t tid, int round, int *pending, int *leased, int *done, int *voided)

@@ -63,13 +63,15 @@ int store_release_leases(store *s, int64_t tid, const char *worker);
 
 /* Take over a lease a worker says it holds (the scheduler restarted, or
  * the worker's link came back): 1 with *m filled when the match is still
- * under that generation — leased, or returned to the queue and not claimed
- * since (a claim bumps the generation) — and is now leased again, to
- * `worker`; 0 when the lease has moved on or the match is finished; < 0. */
+ * under that generation and was leased to this same worker — leased, or
+ * returned to the queue and not claimed since (a claim bumps the
+ * generation) — and is now leased to it again; 0 when the lease has moved
+ * on, was another worker's, or the match is finished; < 0. */
 int store_adopt(store *s, int64_t match_id, int gen, const char *worker, int lease_secs, st_match *m);
 /* Return one lease to the queue (its worker went silent or handed it
- * back), only if it is still held under that generation. 1 returned, 0
- * not (moved on or finished), < 0 error. */
+ * back), only if it is still held under that generation; leased_by keeps
+ * the last holder (it may take the lease back, store_adopt). 1 returned,
+ * 0 not (moved on or finished), < 0 error. */
 int store_release(store *s, int64_t match_id, int gen);
 /* The pool as `arbiter status` shows it: a worker said hello, was heard,
  * drains or is gone. state: "connected", "draining" or "gone". */
@@ -89,7 +91,8 @@ int store_next_running(store *s, const int64_t *skip, int nskip, int64_t *tid, c
 int store_record(store *s, const st_match *m, const match_result *res, const char *digest,
                  const char *transcript, char *err, size_t errlen);
 /* A match that cannot be played (a bot that cannot be started is not such
- * a case: it forfeits). */
+ * a case: it forfeits): 0, or ARB_ESTATE when the lease is stale or the
+ * match finished already (nothing is written). */
 int store_void(store *s, const st_match *m, const char *why);
 
 /* Matches of a round (-1: all) by state. */
