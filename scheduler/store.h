@@ -37,6 +37,10 @@ int store_tournament(store *s, const tn_config *cfg, const char *yaml, const cha
  * follow from the recorded one. */
 int store_secret(store *s, int64_t tid, const uint8_t *given, uint8_t secret[32], char commitment[65],
                  char *err, size_t errlen);
+/* What may be shown of the secret: the commitment (always, "" when none
+ * yet) and, once the tournament is done (revealed_at), the secret as hex
+ * (else ""). 0, or < 0. */
+int store_fairness(store *s, int64_t tid, char commitment[65], char secret_hex[65]);
 /* The recorded secret, if any: 1 with secret filled, 0 none, < 0 error. */
 int store_secret_get(store *s, int64_t tid, uint8_t secret[32]);
 
