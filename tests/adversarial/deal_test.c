@@ -175,6 +175,19 @@ static void test_invert(void)
     CHECKF(predicted == 0, "the bot dealt %d deals itself from its seed", predicted);
     CHECKF(not_predicted == 6, "%d verdicts of the bot (expected one per deal)", not_predicted);
     CHECK(res.bots[0].penalties == 0);
+    /* Nothing any bot was told holds a deal's seed or the match key. */
+    char key_hex[65], num[32];
+    arb_key_hex(cfg.key, key_hex);
+    CHECK(s.norm && !strstr(s.norm, key_hex));
+    for (uint32_t g = 0; g < res.ndeals && s.norm; g++) {
+        snprintf(num, sizeof num, "%llu", (unsigned long long)res.deals[g].seed);
+        for (const char *p = strstr(s.norm, num); p; p = strstr(p + 1, num)) {
+            const char *bol = p;
+            while (bol > s.norm && bol[-1] != '\n')
+                bol--;
+            CHECKF(strncmp(bol, "send ", 5) != 0, "deal %u's seed sent to a bot", g);
+        }
+    }
     match_result_release(&res);
     free(s.norm);
 }
