@@ -72,6 +72,7 @@ check "the commitment recorded is sha256 of the secret" '[ "$(sql "$D1" "select 
 check "the secret is revealed when the tournament is over" 'grep -q "secret (revealed: the tournament is over): $(cat "$T/secret")" "$T/rr1.out"'
 tr1=$(ls "$T"/s1/transcripts/*/r1-t0.arbt 2>/dev/null | head -n 1)
 check "replay proves a match's deals from seed + secret" '"$ARB" replay "$tr1" --secret-file "$T/secret" | grep -q "every deal follows from seed + secret: verified"'
+check "replay refuses a wrong secret" '! "$ARB" replay "$tr1" --secret 00000000000000000000000000000000000000000000000000000000000000ff | grep -q "verified" && "$ARB" replay "$tr1" --secret 00000000000000000000000000000000000000000000000000000000000000ff | grep -q "fairness: FAILED: wrong secret"'
 check "220 matches, all done" '[ "$(sql "$D1" "select count(*), count(*) filter (where state = '"'done'"') from matches")" = "220|220" ]'
 check "every table of three met once" '[ "$(sql "$D1" "select count(distinct array(select entrant from match_seats s where s.match_id = m.id order by entrant)) from matches m")" = 220 ]'
 check "660 seats with results" '[ "$(sql "$D1" "select count(*) from match_seats where total is not null")" = 660 ]'
