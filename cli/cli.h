@@ -15,6 +15,7 @@ int cmd_play(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);

@@ -16,6 +16,7 @@
 #include "zap.h"
 #include "arb_conf.h"
 #include "arb_error.h"
+#include "arb_kdf.h"
 #include "arb_http.h"
 #include "arb_log.h"
 #include "arb_time.h"
@@ -109,7 +110,8 @@ static const arb_conf_key sched_keys[] = {
 
 /* Put a tournament file in the record (it is run by whichever scheduler
  * owns the record). 0, or an error with FILE:LINE:COL in err. */
-static int submit(store *st, const char *file, int64_t *tid, bool *created, char *err, size_t errlen)
+static int submit(store *st, const char *file, const uint8_t *secret, int64_t *tid, bool *created, char *err,
+                  size_t errlen)
 {
     tn_config cfg;
     int rc = tn_config_load(file, &cfg, err, errlen);
@@ -127,6 +129,11 @@ static int submit(store *st, const char *file, int64_t *tid, bool *created, char
         rc = store_tournament(st, &cfg, yaml, digest, tid, created, err, errlen);
         if (rc == 0 && realpath(file, abspath))
             store_set_path(st, *tid, abspath);
+        /* The organiser's secret (else one is drawn at the first start). */
+        uint8_t recorded[32];
+        char commitment[65];
+        if (rc == 0 && secret)
+            rc = store_secret(st, *tid, secret, recorded, commitment, err, errlen);
     }
     free(yaml);
     tn_config_release(&cfg);
@@ -235,7 +242,7 @@ int cmd_scheduler(int argc, char **argv)
     for (int i = 0; i < c.tournaments.n; i++) {
         int64_t tid;
         bool created;
-        if (submit(st, c.tournaments.item[i], &tid, &created, err, sizeof err) != 0) {
+        if (submit(st, c.tournaments.item[i], NULL, &tid, &created, err, sizeof err) != 0) {
             arb_error("scheduler", "%s", err);
             status = 2;
             goto out;
@@ -326,19 +333,23 @@ out:
 /* `arbiter submit FILE...`: tournaments into the record. */
 int cmd_submit(int argc, char **argv)
 {
-    const char *state = "arbiter-state", *db = NULL;
+    const char *state = "arbiter-state", *db = NULL, *secret_file = NULL;
     const char *files[64];
     int nfiles = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--state") == 0 && i + 1 < argc)
             state = argv[++i];
+        else if (strcmp(argv[i], "--secret-file") == 0 && i + 1 < argc)
+            secret_file = argv[++i];
         else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
             db = argv[++i];
         else if (argv[i][0] != '-' && nfiles < 64)
             files[nfiles++] = argv[i];
         else {
-            fprintf(stderr, "usage: arbiter submit FILE... [--state DIR | --db CONNINFO]\n"
-                            "  Puts tournaments in the record; a running arbiter-scheduler plays them.\n");
+            fprintf(stderr, "usage: arbiter submit FILE... [--state DIR | --db CONNINFO] [--secret-file F]\n"
+                            "  Puts tournaments in the record; a running arbiter-scheduler plays them.\n"
+                            "  --secret-file F: the tournaments' secret (64 hex digits, mode 0600; default:\n"
+                            "  drawn at the first start); deals follow from seed + secret (docs/rng.md).\n");
             return 2;
         }
     }
@@ -348,6 +359,11 @@ int cmd_submit(int argc, char **argv)
     }
     db_place place;
     char err[2048];
+    uint8_t secret[32];
+    if (secret_file && arb_key_read_file(secret_file, secret, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: --secret-file %s\n", err);
+        return 2;
+    }
     if (cli_open_place(&place, state, db, false, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
         return 2;
@@ -361,7 +377,7 @@ int cmd_submit(int argc, char **argv)
     for (int i = 0; i < nfiles && status == 0; i++) {
         int64_t tid;
         bool created;
-        if (submit(st, files[i], &tid, &created, err, sizeof err) != 0) {
+        if (submit(st, files[i], secret_file ? secret : NULL, &tid, &created, err, sizeof err) != 0) {
             fprintf(stderr, "%s\n", err);
             status = 2;
         } else {

@@ -5,6 +5,7 @@
 #include "match.h"
 #include "transcript.h"
 #include "arb_error.h"
+#include "arb_kdf.h"
 #include "arb_limits.h"
 
 #include <errno.h>
@@ -27,7 +28,11 @@ static void usage(FILE *f)
         "  --rules PRESET         standard | rlcard | douzero | four-player (default standard)\n"
         "  --set k=v,...          rule options (`arbiter rules` lists them)\n"
         "  --deals N              distinct deals (default 1)\n"
-        "  --seed N               match seed (default 1)\n"
+        "  --seed N               match seed (default 1): the match's public label\n"
+        "  --secret-file F        the 32-byte secret (64 hex digits, mode 0600) the deals\n"
+        "                         are derived from with the seed; same seed and secret,\n"
+        "                         same match. Default: a fresh random secret, printed\n"
+        "                         (revealed) when the match is over\n"
         "  --duplicate MODE       off | rotate | all: replay each deal with the seats\n"
         "                         rotated (n seatings) or permuted (n! seatings)\n"
         "  --fixed-seats          without duplicate, bot i always sits in seat i\n"
@@ -106,11 +111,14 @@ static void print_table(const match_config *cfg, const match_result *res, const 
         printf("sha256 of the transcript: %s (not kept: --transcript FILE keeps it)\n", digest);
 }
 
-static void print_json(const match_config *cfg, const match_result *res, const char *digest)
+static void print_json(const match_config *cfg, const match_result *res, const char *digest, const char *secret)
 {
     printf("{\"game\":\"%s\",\"rules\":\"%s\",\"seed\":%" PRIu64 ",\"games\":%u,\"decisions\":%" PRIu64
-           ",\"sha256\":\"%s\",\"bots\":[", cfg->game->name, cfg->preset, cfg->seed, res->ndeals,
-           res->decisions, digest);
+           ",\"sha256\":\"%s\",\"commitment\":\"%s\",", cfg->game->name, cfg->preset, cfg->seed, res->ndeals,
+           res->decisions, digest, cfg->commitment);
+    if (secret[0])
+        printf("\"secret\":\"%s\",", secret);
+    printf("\"bots\":[");
     for (int b = 0; b < res->nbots; b++) {
         const match_bot_stats *s = &res->bots[b];
         printf("%s{\"name\":\"%s\",\"rank\":%d,\"total\":%" PRId64 ",\"won\":%u,\"decisions\":%u,\"wall_ns\":%" PRIu64
@@ -126,7 +134,7 @@ int cmd_match(int argc, char **argv)
     match_config cfg;
     match_config_init(&cfg, &arb_game_doudizhu);
     live_options lo = {0};
-    const char *transcript = NULL;
+    const char *transcript = NULL, *secret_file = NULL;
     bool json = false, quiet = false;
     char sets[MATCH_MAX_OPTIONS] = "";
     for (int i = 1; i < argc; i++) {
@@ -220,6 +228,8 @@ int cmd_match(int argc, char **argv)
             if (parse_i64(a, v, 0, 1000000000, &cfg.forfeit_points)) return 2;
         } else if (strcmp(a, "--transcript") == 0) {
             transcript = v;
+        } else if (strcmp(a, "--secret-file") == 0) {
+            secret_file = v;
         } else if (strcmp(a, "--workdir") == 0) {
             lo.workdir = v;
         } else if (strcmp(a, "--sandbox") == 0) {
@@ -244,6 +254,21 @@ int cmd_match(int argc, char **argv)
         return 2;
     }
     free(rules);
+    /* The deals follow from the secret and the seed (docs/rng.md); no bot
+     * ever sees either. */
+    uint8_t secret[32];
+    if (secret_file ? arb_key_read_file(secret_file, secret, err, sizeof err) != 0 : arb_key_random(secret) != 0) {
+        fprintf(stderr, "arbiter: --secret-file %s\n", secret_file ? err : "-: no random source");
+        return 2;
+    }
+    char label[MATCH_MAX_KEY_LABEL];
+    snprintf(label, sizeof label, "match|%" PRIu64, cfg.seed);
+    if (match_set_key(&cfg, secret, label) != 0) {
+        fprintf(stderr, "arbiter: cannot derive the match key\n");
+        return 2;
+    }
+    if (!json)
+        printf("commitment (sha256 of the secret): %s\n", cfg.commitment);
     live_driver *live = live_new(&lo, err, sizeof err);
     if (!live) {
         fprintf(stderr, "arbiter: %s\n", err);
@@ -287,10 +312,19 @@ int cmd_match(int argc, char **argv)
             fprintf(stderr, "bot %s: the end of its stderr:\n%s%s", s->name, s->stderr_tail,
                     s->stderr_tail[strlen(s->stderr_tail) - 1] == '\n' ? "" : "\n");
     }
-    if (json)
-        print_json(&cfg, &res, digest);
-    else
+    /* The match is over: a secret drawn for it is revealed, so that anyone
+     * can check its deals (arbiter replay --secret). A secret from a file is
+     * the organiser's and stays where it is. */
+    char hex[65] = "";
+    if (!secret_file)
+        arb_key_hex(secret, hex);
+    if (json) {
+        print_json(&cfg, &res, digest, hex);
+    } else {
         print_table(&cfg, &res, digest, transcript);
+        if (hex[0])
+            printf("secret (revealed now that the match is over): %s\n", hex);
+    }
     match_result_release(&res);
     return 0;
 }

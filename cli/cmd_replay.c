@@ -2,11 +2,12 @@
  * re-judge it with the rules engine and say whether the recorded result is
  * reproduced (or where it first is not); --show prints the match move by
  * move with every hand; --rerun plays the recorded bots again on the same
- * inputs; --dump lists the records. */
+ * inputs; --dump lists the records; --secret proves the deals fair. */
 #include "cli.h"
 #include "replay.h"
 #include "transcript.h"
 #include "arb_error.h"
+#include "arb_kdf.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: arbiter replay FILE [--show] [--rerun] [--dump] [--digest HEX]\n"
+        "                           [--secret-file F | --secret HEX]\n"
         "\n"
         "Re-judges a transcript written by `arbiter match --transcript`: checks its\n"
         "SHA-256 digest, replays every recorded reply through the rules engine and\n"
@@ -26,7 +28,11 @@ static void usage(FILE *f)
         "  --show          print the match move by move, with every hand\n"
         "  --rerun         start the recorded bots again and compare their replies\n"
         "  --dump          print every record\n"
-        "  --digest HEX    also require this digest (from the tournament record)\n");
+        "  --digest HEX    also require this digest (from the tournament record)\n"
+        "  --secret-file F, --secret HEX\n"
+        "                  the tournament's secret (revealed when it is over): check\n"
+        "                  that it is the one committed to, that the match key follows\n"
+        "                  from it, and so that every deal follows from seed + secret\n");
 }
 
 typedef struct show_ctx {
@@ -103,7 +109,7 @@ static int dump_record(void *ctx, int type, const uint8_t *rec, size_t n)
 
 int cmd_replay(int argc, char **argv)
 {
-    const char *path = NULL, *want_digest = NULL;
+    const char *path = NULL, *want_digest = NULL, *secret_file = NULL, *secret_hex = NULL;
     bool show = false, rerun = false, dump = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -117,6 +123,10 @@ int cmd_replay(int argc, char **argv)
             dump = true;
         } else if (strcmp(argv[i], "--digest") == 0 && i + 1 < argc) {
             want_digest = argv[++i];
+        } else if (strcmp(argv[i], "--secret-file") == 0 && i + 1 < argc) {
+            secret_file = argv[++i];
+        } else if (strcmp(argv[i], "--secret") == 0 && i + 1 < argc) {
+            secret_hex = argv[++i];
         } else if (argv[i][0] != '-' && !path) {
             path = argv[i];
         } else {
@@ -128,9 +138,19 @@ int cmd_replay(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    char err[512];
+    uint8_t secret[32];
+    bool have_secret = secret_file || secret_hex;
+    if (secret_file && arb_key_read_file(secret_file, secret, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: --secret-file %s\n", err);
+        return 2;
+    }
+    if (secret_hex && arb_key_parse(secret_hex, secret) != 0) {
+        fprintf(stderr, "arbiter: --secret: expected 64 hex digits (a 32-byte secret)\n");
+        return 2;
+    }
     uint8_t *data;
     size_t len;
-    char err[512];
     if (tr_load(path, &data, &len, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
         return 2;
@@ -180,6 +200,21 @@ int cmd_replay(int argc, char **argv)
     } else {
         printf("%s NOT reproduced: %s\n", rerun ? "bots' replies" : "verdict", rep.divergence);
         status = 1;
+    }
+    if (have_secret) {
+        char msg[512];
+        if (replay_check_secret(&rep.cfg, secret, msg, sizeof msg) != 0) {
+            printf("fairness: FAILED: %s\n", msg);
+            status = 1;
+        } else if (!rep.reproduced || rep.digest_rc != 0) {
+            printf("fairness: FAILED: %s, but the transcript is not reproduced from it (see above)\n", msg);
+            status = 1;
+        } else {
+            printf("fairness: every deal follows from seed + secret: verified (%s)\n", msg);
+        }
+    } else {
+        printf("fairness: not checked (commitment %s; give --secret-file F or --secret HEX once the secret is "
+               "revealed)\n", rep.cfg.commitment);
     }
     match_result_release(&rep.res);
     return status;

@@ -11,6 +11,7 @@
 #include "worker.h"
 #include "zap.h"
 #include "arb_error.h"
+#include "arb_kdf.h"
 #include "arb_log.h"
 
 #include <errno.h>
@@ -57,6 +58,21 @@ static void on_progress(void *ctx, const run_progress *pr)
     }
 }
 
+/* The commitment to the tournament's secret and, once it is over, the
+ * secret itself: with it anyone can check every deal (arbiter replay
+ * --secret, docs/rng.md). */
+static void print_fairness(store *st, int64_t tid)
+{
+    char commitment[65], secret[65];
+    if (store_fairness(st, tid, commitment, secret) != 0 || !commitment[0])
+        return;
+    printf("\ncommitment (sha256 of the secret): %s\n", commitment);
+    if (secret[0])
+        printf("secret (revealed: the tournament is over): %s\n", secret);
+    else
+        printf("secret: sealed until the tournament is over\n");
+}
+
 static void print_standings(st_standing *rows, int n, const char *format)
 {
     if (strcmp(format, "csv") == 0) {
@@ -86,6 +102,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: arbiter run FILE [--state DIR] [--db CONNINFO] [--workers N] [--sandbox auto|bwrap|none] [--quiet]\n"
+        "                        [--secret-file F]\n"
         "\n"
         "Runs the tournament FILE describes (schemas/tournament.md): pairs, plays\n"
         "every match with local referee workers, records everything in PostgreSQL,\n"
@@ -98,12 +115,17 @@ static void usage(FILE *f)
         "  --workers N      local referee workers (default: the number of cores; 0 with --listen)\n"
         "  --listen EP      also take remote referee workers (arbiter referee) on EP, e.g.\n"
         "                   tcp://0.0.0.0:5555, CURVE-encrypted; needs --key NAME (arbiter keygen\n"
-        "                   NAME) and --worker-keys FILE (their .pub lines; no one else is admitted)\n");
+        "                   NAME) and --worker-keys FILE (their .pub lines; no one else is admitted)\n"
+        "  --secret-file F  the tournament's secret: 64 hex digits in a file only its owner\n"
+        "                   may read; every deal follows from the seed and it (docs/rng.md).\n"
+        "                   Default: drawn at random at the first start. Its sha256 is shown\n"
+        "                   from the start, the secret itself when the tournament is over\n");
 }
 
 int cmd_run(int argc, char **argv)
 {
     const char *file = NULL, *state = "arbiter-state", *db = NULL, *listen = NULL, *keyname = NULL, *wkeys = NULL;
+    const char *secret_file = NULL;
     int workers = (int)sysconf(_SC_NPROCESSORS_ONLN), sandbox = LIVE_SANDBOX_AUTO;
     bool quiet = false;
     for (int i = 1; i < argc; i++) {
@@ -129,6 +151,8 @@ int cmd_run(int argc, char **argv)
             keyname = argv[++i];
         } else if (strcmp(a, "--worker-keys") == 0 && v) {
             wkeys = argv[++i];
+        } else if (strcmp(a, "--secret-file") == 0 && v) {
+            secret_file = argv[++i];
         } else if (strcmp(a, "--sandbox") == 0 && v) {
             i++;
             sandbox = strcmp(v, "none") == 0 ? LIVE_SANDBOX_NONE : strcmp(v, "bwrap") == 0 ? LIVE_SANDBOX_BWRAP
@@ -170,8 +194,13 @@ int cmd_run(int argc, char **argv)
     } else if (workers < 1) {
         workers = 1;
     }
-    tn_config cfg;
     char err[1024];
+    uint8_t secret[32];
+    if (secret_file && arb_key_read_file(secret_file, secret, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: --secret-file %s\n", err);
+        return 2;
+    }
+    tn_config cfg;
     if (tn_config_load(file, &cfg, err, sizeof err) != 0 || tn_config_check_commands(&cfg, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         tn_config_release(&cfg);
@@ -213,7 +242,8 @@ int cmd_run(int argc, char **argv)
     run_options ro = {.cfg = &cfg, .yaml = yaml, .digest = digest, .state_dir = abs_state, .db = st,
                       .workers = workers, .sandbox = sandbox, .stop = &interrupted,
                       .progress = on_progress, .ctx = &pc, .listen = listen, .secret_key = sec,
-                      .public_key = pub, .worker_keys = keyp, .nworker_keys = nkeys};
+                      .public_key = pub, .worker_keys = keyp, .nworker_keys = nkeys,
+                      .secret = secret_file ? secret : NULL};
     run_outcome outc;
     if (!quiet)
         fprintf(stderr, "arbiter: %s: %s, %s/%s, %d entrants, %d workers, record in %s\n", cfg.name,
@@ -243,6 +273,7 @@ int cmd_run(int argc, char **argv)
             printf("\n%d stale results discarded (a lease had moved on)\n", outc.stale);
         if (outc.voided)
             printf("%d matches void (see `arbiter status`)\n", outc.voided);
+        print_fairness(st, outc.tid);
     }
 out:
     store_close(st);
@@ -285,6 +316,17 @@ int cmd_status(int argc, char **argv)
             printf("%-24s %-18s %-8s %7s %6s %5s %4s %5s  %s\n", PQgetvalue(r, i, 0), PQgetvalue(r, i, 1),
                    PQgetvalue(r, i, 2), PQgetvalue(r, i, 3), PQgetvalue(r, i, 4), PQgetvalue(r, i, 5),
                    PQgetvalue(r, i, 6), PQgetvalue(r, i, 7), PQgetvalue(r, i, 8));
+    }
+    PQclear(r);
+    /* Fairness: the commitment from the start, the secret once it is over. */
+    r = PQexec(c, "SELECT name, coalesce(commitment, ''), CASE WHEN revealed_at IS NOT NULL "
+                  "THEN encode(secret, 'hex') ELSE '' END FROM tournaments ORDER BY id");
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
+        printf("\nsecrets (docs/rng.md):\n");
+        for (int i = 0; i < PQntuples(r); i++)
+            printf("  %-24s commitment %s  secret %s\n", PQgetvalue(r, i, 0),
+                   PQgetvalue(r, i, 1)[0] ? PQgetvalue(r, i, 1) : "(none yet)",
+                   PQgetvalue(r, i, 2)[0] ? PQgetvalue(r, i, 2) : "sealed until the tournament is over");
     }
     PQclear(r);
     /* The pool: the referee workers a scheduler has heard from. */
@@ -360,8 +402,11 @@ int cmd_standings(int argc, char **argv)
         status = 1;
     } else {
         static st_standing rows[TN_MAX_ENTRANTS];
-        int n = store_standings(st, strtoll(PQgetvalue(r, 0, 0), NULL, 10), rows, TN_MAX_ENTRANTS);
+        int64_t tid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+        int n = store_standings(st, tid, rows, TN_MAX_ENTRANTS);
         print_standings(rows, n < 0 ? 0 : n, format);
+        if (strcmp(format, "table") == 0)
+            print_fairness(st, tid);
     }
     PQclear(r);
     PQfinish(c);

@@ -61,6 +61,10 @@
 /* Label used in child-seed derivation (see docs/rng.md). */
 #define ARB_MAX_SEED_LABEL 256
 
+/* A secret file (--secret-file): 64 hex digits and some white space; more
+ * than this is not a secret file and is refused unread. */
+#define ARB_KEY_FILE_MAX 256
+
 /* Bounded buffers default to this cap unless their creator sets one. */
 #define ARB_BUF_DEFAULT_CAP (1u << 20)
 

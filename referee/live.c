@@ -32,7 +32,10 @@ struct live_driver {
     bool  ponders[ARB_MAX_SEATS];      /* caught using CPU between its turns */
     uint64_t cpu_after[ARB_MAX_SEATS]; /* its CPU time when its last turn ended */
     int   uid_lock;         /* flock'ed file that holds the block, -1 none */
+    unsigned starts[ARB_MAX_SEATS];    /* processes started per bot (restarts, match.h) */
 };
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw);
 
 /* As root, claim a block of ARB_MAX_SEATS uids no other referee on this
  * host is using: an exclusive flock on a file named after the block. The
@@ -65,7 +68,17 @@ static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, 
     for (int i = 0; i < cfg->argc && i < MATCH_MAX_ARGS; i++)
         argv[i] = (char *)cfg->argv[i];
     argv[cfg->argc < MATCH_MAX_ARGS ? cfg->argc : MATCH_MAX_ARGS] = NULL;
-    snprintf(l->dirs[bot], sizeof l->dirs[bot], "%s/bot%d-%s", l->base, bot, cfg->name);
+    /* Every start gets a fresh, empty directory and the previous one goes:
+     * a bot restarted between duplicate seatings must not find what its
+     * previous process wrote (match.h, restart_bots). */
+    if (l->dirs[bot][0] && !l->opt.keep_workdir)
+        nftw(l->dirs[bot], rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    unsigned k = l->starts[bot]++;
+    if (k == 0)
+        snprintf(l->dirs[bot], sizeof l->dirs[bot], "%s/bot%d-%s", l->base, bot, cfg->name);
+    else
+        snprintf(l->dirs[bot], sizeof l->dirs[bot], "%s/bot%d-%s.%u", l->base, bot, cfg->name, k);
+    l->cpu_after[bot] = 0;   /* a new process's CPU clock starts at 0 */
     seat_limits lim = l->opt.limits;
     if (geteuid() == 0)
         lim.uid = l->uid_base + (uid_t)bot;

@@ -4,6 +4,7 @@
 #include "match.h"
 #include "transcript.h"
 #include "arb_error.h"
+#include "arb_kdf.h"
 #include "arb_limits.h"
 #include "arb_names.h"
 #include "arb_rng.h"
@@ -146,10 +147,12 @@ void match_seating(const match_config *cfg, uint32_t g, uint32_t *deal, uint32_t
 {
     int n = cfg->nbots;
     uint32_t k = seatings(cfg);
-    *deal = cfg->duplicate == MATCH_DUP_OFF ? g : g / k;
+    uint32_t nd = cfg->deals ? cfg->deals : 1;
+    /* Seating-major: a seating block plays every deal once. */
+    *deal = cfg->duplicate == MATCH_DUP_OFF ? g : g % nd;
     if (cfg->duplicate == MATCH_DUP_ALL) {
         /* The seating-th permutation in lexicographic order. */
-        uint32_t idx = g % k;
+        uint32_t idx = (g / nd) % k;
         *seating = idx;
         uint8_t pool[ARB_MAX_SEATS];
         for (int i = 0; i < n; i++)
@@ -168,10 +171,27 @@ void match_seating(const match_config *cfg, uint32_t g, uint32_t *deal, uint32_t
     /* Rotation r puts bot b in seat (b + r) mod n: over n games each bot
      * sits every seat once. Without duplicate the rotation follows the
      * deal number, unless seats are fixed. */
-    uint32_t r = cfg->duplicate == MATCH_DUP_ROTATE ? g % k : (cfg->fixed_seats ? 0 : g % (uint32_t)n);
+    uint32_t r = cfg->duplicate == MATCH_DUP_ROTATE ? (g / nd) % k : (cfg->fixed_seats ? 0 : g % (uint32_t)n);
     *seating = r;
     for (int b = 0; b < n; b++)
         bot_at[(b + (int)r) % n] = (uint8_t)b;
+}
+
+bool match_restarts_before(const match_config *cfg, uint32_t g)
+{
+    return cfg->duplicate != MATCH_DUP_OFF && cfg->deals > 0 && g > 0 && g % cfg->deals == 0;
+}
+
+int match_set_key(match_config *cfg, const uint8_t secret[32], const char *label)
+{
+    if (strlen(label) >= sizeof cfg->key_label)
+        return ARB_ETOOBIG;
+    int rc = arb_key_derive(secret, label, cfg->key);
+    if (rc)
+        return rc;
+    snprintf(cfg->key_label, sizeof cfg->key_label, "%s", label);
+    arb_key_commitment(secret, cfg->commitment);
+    return 0;
 }
 
 void match_result_release(match_result *res)
@@ -303,7 +323,6 @@ static bool hello_start(run *r, int bot)
 {
     match_bot_stats *st = &r->res->bots[bot];
     bot_rt *b = &r->bot[bot];
-    b->bank_ns = r->cfg->bank_ms * 1000000;
     int rc = r->drv->start(r->drv->ctx, bot, &r->cfg->bots[bot], st->sandbox, sizeof st->sandbox);
     if (rc) {
         char detail[128];
@@ -341,7 +360,7 @@ static void hello_finish(run *r, int bot)
         snprintf(st->hello, sizeof st->hello, "%s", name);
         b->legal_lists = n == 4;
         tellf(r, bot, "match players %d deals %u rules %s seed %" PRIu64, r->cfg->nbots,
-              match_games(r->cfg), r->cfg->preset, arb_seed_childn(r->cfg->seed, "bot", (uint64_t)bot));
+              match_games(r->cfg), r->cfg->preset, arb_seed_keyedn(r->cfg->key, "bot", (uint64_t)bot));
         char *save = NULL, opts[MATCH_MAX_OPTIONS];
         snprintf(opts, sizeof opts, "%s", r->options);
         for (char *tok = strtok_r(opts, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save))
@@ -569,7 +588,7 @@ static void play_game(run *r, uint32_t gi)
     d->game = gi;
     d->forfeit_bot = -1;
     match_seating(cfg, gi, &d->deal, &d->seating, d->bot_at);
-    d->seed = arb_seed_childn(cfg->seed, "deal", d->deal);
+    d->seed = arb_seed_keyedn(cfg->key, "deal", d->deal);
     if (sunk(r, tr_deal(r->sink, now_t(r), d, n)))
         return;
 
@@ -629,6 +648,40 @@ static void play_game(run *r, uint32_t gi)
         r->obs->deal_end(r->obs->ctx, d, forfeiter >= 0 ? NULL : r->state);
 }
 
+/* Duplicate play without memory: before a new seating block every bot
+ * still playing is stopped and started again as a fresh process in a fresh
+ * working directory, so that no process holds the cards of the block it
+ * played. It is told "end" with its total so far, as at the end of a match;
+ * its bank and strikes carry over. A bot that is gone stays gone, and a
+ * bot that forfeited the match is never dealt cards again (every deal at
+ * its table is forfeited unplayed), so neither is restarted. */
+static void restart_bots(run *r, uint32_t gi)
+{
+    const match_config *cfg = r->cfg;
+    uint32_t seating = gi / cfg->deals;
+    bool started[ARB_MAX_SEATS] = {false};
+    r->d = NULL;
+    for (int b = 0; b < cfg->nbots && !r->rc; b++) {
+        bot_rt *bt = &r->bot[b];
+        match_bot_stats *st = &r->res->bots[b];
+        if (bt->gone || bt->forfeited)
+            continue;
+        tellf(r, b, "end %" PRId64, st->total);
+        const char *etext = NULL;
+        size_t elen = 0;
+        int status = 0;
+        r->drv->stop(r->drv->ctx, b, &etext, &elen, &status);
+        bt->owed = 0;   /* the old process's late replies died with it */
+        if (sunk(r, tr_botend(r->sink, now_t(r), b, st->sandbox, status, etext, elen))
+            || sunk(r, tr_restart(r->sink, now_t(r), b, gi, seating)))
+            return;
+        started[b] = hello_start(r, b);
+    }
+    for (int b = 0; b < cfg->nbots && !r->rc; b++)
+        if (started[b])
+            hello_finish(r, b);
+}
+
 /* Winners and ranks: forfeited bots after the others, then by total. */
 static void standings(match_result *res)
 {
@@ -685,6 +738,8 @@ int match_run(const match_config *cfg, const match_driver *drv, tr_sink *sink,
     }
     if (sunk(&r, tr_header(sink, cfg, r.options)) || sunk(&r, tr_info(sink, ARB_ENGINE_VERSION)))
         goto out;
+    for (int b = 0; b < cfg->nbots; b++)
+        r.bot[b].bank_ns = cfg->bank_ms * 1000000;   /* one bank for the match, across restarts */
     bool started[ARB_MAX_SEATS] = {false};
     for (int b = 0; b < cfg->nbots && !r.rc; b++)
         started[b] = hello_start(&r, b);
@@ -692,6 +747,10 @@ int match_run(const match_config *cfg, const match_driver *drv, tr_sink *sink,
         if (started[b])
             hello_finish(&r, b);
     for (uint32_t gi = 0; gi < games && !r.rc; gi++) {
+        if (match_restarts_before(cfg, gi))
+            restart_bots(&r, gi);
+        if (r.rc)
+            break;
         play_game(&r, gi);
         res->ndeals = gi + 1;
     }

@@ -60,11 +60,23 @@ typedef struct match_bot_cfg {
     char argv[MATCH_MAX_ARGS][256];           /* argv[0] an absolute path */
 } match_bot_cfg;
 
+/* The label a match key is derived under (arb_key_derive(secret, label)):
+ * "match|<tournament seed>|<round>|<table>" or "match|<seed>". */
+#define MATCH_MAX_KEY_LABEL 128
+
 typedef struct match_config {
     const arb_game *game;
     char     preset[32];
     char     options[MATCH_MAX_OPTIONS];      /* "key=value" lines applied after the preset */
-    uint64_t seed;
+    uint64_t seed;                            /* the public label of the match; deals no longer follow from it */
+    /* Every deal and every bot's seed is derived from this key with keyed
+     * BLAKE2b (docs/rng.md): the key is arb_key_derive(secret, key_label),
+     * where the secret is the tournament's and only its SHA-256 (the
+     * commitment) is public until the tournament is over. A bot sees
+     * neither key nor secret, and nothing it sees lets it compute them. */
+    uint8_t  key[32];
+    char     key_label[MATCH_MAX_KEY_LABEL];  /* what the key was derived under */
+    char     commitment[65];                  /* SHA-256 of the secret, hex ("" unknown) */
     uint32_t deals;                           /* distinct deals (cards) */
     uint8_t  duplicate;                       /* match_duplicate */
     bool     fixed_seats;                     /* MATCH_DUP_OFF: bot i always in seat i */
@@ -172,9 +184,18 @@ int match_run(const match_config *cfg, const match_driver *drv, tr_sink *sink,
               const match_observer *obs, match_result *res);
 
 /* Seatings of a match: number of games and, for game g, the bot in each
- * seat and which deal's cards it uses. */
+ * seat and which deal's cards it uses. Duplicate games are seating-major:
+ * every deal under seating 0, then every deal under seating 1 ... and the
+ * bots are restarted (fresh processes, empty working directories) between
+ * two seating blocks, so that no process meets the same cards twice. */
 uint32_t match_games(const match_config *cfg);
 void match_seating(const match_config *cfg, uint32_t g, uint32_t *deal, uint32_t *seating,
                    uint8_t bot_at[ARB_MAX_SEATS]);
+/* True when the bots are restarted before game g (the first game of a
+ * seating block after the first). */
+bool match_restarts_before(const match_config *cfg, uint32_t g);
+/* Set the match key from a secret: key = arb_key_derive(secret, label),
+ * commitment = SHA-256(secret). */
+int match_set_key(match_config *cfg, const uint8_t secret[32], const char *label);
 
 #endif

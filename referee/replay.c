@@ -2,6 +2,7 @@
 #include "replay.h"
 #include "transcript.h"
 #include "arb_error.h"
+#include "arb_kdf.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -75,6 +76,34 @@ int replay_judge(const uint8_t *data, size_t len, const match_observer *obs, rep
     if (rc)
         return rc;
     return verify(data, len, NULL, obs, rep);
+}
+
+int replay_check_secret(const match_config *cfg, const uint8_t secret[32], char *msg, size_t len)
+{
+    char commit[65], want[65], got[65];
+    uint8_t key[32];
+    arb_key_commitment(secret, commit);
+    if (!cfg->commitment[0]) {
+        snprintf(msg, len, "the transcript carries no commitment to a secret");
+        return ARB_ECORRUPT;
+    }
+    if (strcmp(commit, cfg->commitment) != 0) {
+        snprintf(msg, len, "wrong secret: its sha256 is %s, the transcript commits to %s", commit, cfg->commitment);
+        return ARB_ECORRUPT;
+    }
+    if (arb_key_derive(secret, cfg->key_label, key) != 0) {
+        snprintf(msg, len, "cannot derive keys (libsodium)");
+        return ARB_EUNSUPPORTED;
+    }
+    if (!arb_key_equal(key, cfg->key)) {
+        arb_key_hex(key, want);
+        arb_key_hex(cfg->key, got);
+        snprintf(msg, len, "the match key does not follow from the secret: \"%s\" derives %s, the transcript "
+                 "holds %s", cfg->key_label, want, got);
+        return ARB_ECORRUPT;
+    }
+    snprintf(msg, len, "secret matches commitment %s; key follows from \"%s\"", cfg->commitment, cfg->key_label);
+    return 0;
 }
 
 int replay_rerun(const uint8_t *data, size_t len, const live_options *lo, replay_report *rep)

@@ -23,6 +23,14 @@ typedef struct replay_report {
  * verdict is in rep), or an error with rep->divergence explaining. */
 int replay_judge(const uint8_t *data, size_t len, const match_observer *obs, replay_report *rep);
 
+/* Provable fairness: the secret must be the one the header commits to
+ * (SHA-256(secret) == commitment) and the header's match key must follow
+ * from it (arb_key_derive(secret, key_label) == key). Then, when the
+ * transcript is also reproduced by replay_judge (which re-deals every deal
+ * from that key and compares the cards sent to the bots), every deal
+ * follows from seed + secret. 0, or ARB_ECORRUPT with what differs in msg. */
+int replay_check_secret(const match_config *cfg, const uint8_t secret[32], char *msg, size_t len);
+
 /* Start the recorded bots again (their argv from the header) under `lo`
  * and compare their replies, ignoring timings. */
 int replay_rerun(const uint8_t *data, size_t len, const live_options *lo, replay_report *rep);

@@ -44,7 +44,7 @@ struct tr_sink {
 
 static const char *const type_names[TR_NTYPES] = {
     "header", "info", "deal", "send", "ask", "recv", "verdict", "penalty", "result",
-    "botend", "end", "digest",
+    "botend", "end", "digest", "restart",
 };
 
 static bool compared(int type)
@@ -265,9 +265,12 @@ int tr_header(tr_sink *s, const match_config *cfg, const char *options)
 {
     begin(s, TR_HEADER, 1, 0);
     msgpack_packer *pk = &s->pk;
-    msgpack_pack_map(pk, 15);
+    msgpack_pack_map(pk, 18);
     pack_str(s, "format"); pack_str(s, "arbiter-transcript");
     pack_str(s, "version"); msgpack_pack_uint32(pk, TR_VERSION);
+    pack_str(s, "key"); msgpack_pack_bin_with_body(pk, cfg->key, sizeof cfg->key);
+    pack_str(s, "key_label"); pack_str(s, cfg->key_label);
+    pack_str(s, "commitment"); pack_str(s, cfg->commitment);
     pack_str(s, "game"); pack_str(s, cfg->game->name);
     pack_str(s, "rules"); pack_str(s, cfg->preset);
     pack_str(s, "options"); pack_str(s, options);
@@ -296,6 +299,15 @@ int tr_header(tr_sink *s, const match_config *cfg, const char *options)
             pack_str(s, cfg->bots[b].argv[i]);
     }
     return commit(s, TR_HEADER);
+}
+
+int tr_restart(tr_sink *s, uint64_t t, int bot, uint32_t game, uint32_t seating)
+{
+    begin(s, TR_RESTART, 3, t);
+    msgpack_pack_int(&s->pk, bot);
+    msgpack_pack_uint32(&s->pk, game);
+    msgpack_pack_uint32(&s->pk, seating);
+    return commit(s, TR_RESTART);
 }
 
 int tr_info(tr_sink *s, const char *engine_version)
@@ -624,6 +636,7 @@ int tr_read_header(const uint8_t *data, size_t len, match_config *cfg, char *err
     }
     char game[32] = "", format[32] = "", dup[32] = "", policy[32] = "";
     uint64_t version = 0;
+    bool have_key = false;
     match_config_init(cfg, NULL);
     cfg->nbots = 0;
     int rc = 0;
@@ -637,6 +650,18 @@ int tr_read_header(const uint8_t *data, size_t len, match_config *cfg, char *err
         else if (arb_mp_key(&r, "rules")) rc = read_str_field(&r, cfg->preset, sizeof cfg->preset);
         else if (arb_mp_key(&r, "options")) rc = read_str_field(&r, cfg->options, sizeof cfg->options);
         else if (arb_mp_key(&r, "seed")) rc = arb_mp_uint(&r, &cfg->seed);
+        else if (arb_mp_key(&r, "key")) {
+            const uint8_t *kb;
+            uint32_t kl;
+            rc = arb_mp_bin(&r, &kb, &kl);
+            if (!rc && kl != sizeof cfg->key)
+                rc = ARB_ECORRUPT;
+            if (!rc) {
+                memcpy(cfg->key, kb, sizeof cfg->key);
+                have_key = true;
+            }
+        } else if (arb_mp_key(&r, "key_label")) rc = read_str_field(&r, cfg->key_label, sizeof cfg->key_label);
+        else if (arb_mp_key(&r, "commitment")) rc = read_str_field(&r, cfg->commitment, sizeof cfg->commitment);
         else if (arb_mp_key(&r, "deals")) {
             rc = arb_mp_uint(&r, &u);
             cfg->deals = (uint32_t)(u > ARB_MAX_DEALS ? 0 : u);
@@ -693,9 +718,18 @@ int tr_read_header(const uint8_t *data, size_t len, match_config *cfg, char *err
         snprintf(err, errlen, "not an arbiter transcript (format \"%s\")", format);
         return ARB_ECORRUPT;
     }
+    if (version == 1) {
+        snprintf(err, errlen, "transcript format version 1 (deals seeded from the bare match seed, before keyed "
+                 "seeds) is no longer read: this arbiter reads version %d", TR_VERSION);
+        return ARB_EUNSUPPORTED;
+    }
     if (version != TR_VERSION) {
         snprintf(err, errlen, "transcript version %" PRIu64 ", this arbiter reads version %d", version, TR_VERSION);
         return ARB_EUNSUPPORTED;
+    }
+    if (!have_key) {
+        snprintf(err, errlen, "header: no match key");
+        return ARB_ECORRUPT;
     }
     cfg->game = arb_game_find(game);
     if (!cfg->game) {

@@ -16,7 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TR_VERSION 1
+/* Version 2: keyed seeds. The header holds the match key, the label it was
+ * derived under and the commitment to the tournament's secret; deals and
+ * bot seeds follow from the key; duplicate games are seating-major with
+ * RESTART records. Version 1 transcripts (seeds from the bare match seed)
+ * are refused by name. */
+#define TR_VERSION 2
 
 typedef enum tr_type {
     TR_HEADER = 0,   /* [0, 0, {config}] */
@@ -31,6 +36,7 @@ typedef enum tr_type {
     TR_BOTEND,       /* [9, t, bot, sandbox, status, stderr]  not compared */
     TR_END,          /* [10, t, {totals, winners, forfeited, games, decisions}] */
     TR_DIGEST,       /* [11, 0, "sha256", bin 32] over every byte before it */
+    TR_RESTART,      /* [12, t, bot, game, seating] the bot's process is replaced by a fresh one */
     TR_NTYPES
 } tr_type;
 
@@ -68,6 +74,7 @@ int tr_result(tr_sink *s, uint64_t t, const match_deal *d, int nseats);
 int tr_botend(tr_sink *s, uint64_t t, int bot, const char *sandbox, int status,
               const char *err_text, size_t err_len);
 int tr_end(tr_sink *s, uint64_t t, const match_result *res);
+int tr_restart(tr_sink *s, uint64_t t, int bot, uint32_t game, uint32_t seating);
 
 /* Verifier only: the next recorded record must be a reply from `bot`; it is
  * consumed (and compared when the core records it back) and returned in r.

@@ -192,11 +192,14 @@ int wire_encode_assign(const wire_assign *a, uint8_t **out, size_t *len)
     msgpack_pack_int(&e.pk, WIRE_ASSIGN);
     msgpack_pack_int64(&e.pk, a->match_id);
     msgpack_pack_int(&e.pk, a->lease_gen);
-    msgpack_pack_array(&e.pk, 15);
+    msgpack_pack_array(&e.pk, 18);
     str(&e, c->game->name);
     str(&e, c->preset);
     str(&e, c->options);
     msgpack_pack_uint64(&e.pk, c->seed);
+    msgpack_pack_bin_with_body(&e.pk, c->key, sizeof c->key);   /* the match key, never the secret */
+    str(&e, c->key_label);
+    str(&e, c->commitment);
     msgpack_pack_uint32(&e.pk, c->deals);
     msgpack_pack_uint8(&e.pk, c->duplicate);
     boolean(&e, c->fixed_seats);
@@ -487,10 +490,16 @@ int wire_decode_assign(const uint8_t *frame, size_t len, wire_assign *a)
     if (head(&r, frame, len, WIRE_ASSIGN, 6) || arb_mp_int(&r, &a->match_id) || small_int(&r, 0, INT32_MAX, &v))
         return ARB_ECORRUPT;
     a->lease_gen = (int)v;
-    if (arb_mp_array(&r, &n) || n != 15 || arb_mp_str_copy(&r, game, sizeof game)
+    const uint8_t *key;
+    uint32_t klen;
+    if (arb_mp_array(&r, &n) || n != 18 || arb_mp_str_copy(&r, game, sizeof game)
         || arb_mp_str_copy(&r, c->preset, sizeof c->preset) || arb_mp_str_copy(&r, c->options, sizeof c->options)
-        || arb_mp_uint(&r, &c->seed) || arb_mp_uint(&r, &u) || u > ARB_MAX_DEALS)
+        || arb_mp_uint(&r, &c->seed) || arb_mp_bin(&r, &key, &klen) || klen != sizeof c->key
+        || arb_mp_str_copy(&r, c->key_label, sizeof c->key_label)
+        || arb_mp_str_copy(&r, c->commitment, sizeof c->commitment)
+        || arb_mp_uint(&r, &u) || u > ARB_MAX_DEALS)
         return ARB_ECORRUPT;
+    memcpy(c->key, key, sizeof c->key);
     c->deals = (uint32_t)u;
     if (small_int(&r, 0, 2, &v))
         return ARB_ECORRUPT;

@@ -10,11 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Version 2: heartbeats, progress, program bundles by digest, hand-backs
- * and a scheduler that refuses other versions by name (version 1 had no
- * heartbeats). A peer speaking another version is told (WIRE_REFUSE) and
- * ignored. */
-#define WIRE_VERSION 2
+/* Version 3: the assignment carries the match key (keyed seeds, docs/rng.md)
+ * with its label and the commitment. Version 2: heartbeats, progress,
+ * program bundles by digest, hand-backs and a scheduler that refuses other
+ * versions by name (version 1 had no heartbeats). A peer speaking another
+ * version is told (WIRE_REFUSE) and ignored. */
+#define WIRE_VERSION 3
 /* A frame is at most this long (ZMQ_MAXMSGSIZE): a result of ARB_MAX_DEALS
  * deals is ~10 MB; an assignment a few KB; a program bundle up to
  * WIRE_MAX_BUNDLE. */

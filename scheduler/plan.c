@@ -9,6 +9,7 @@
  * tournament seed; nothing depends on timing or on which worker played. */
 #include "plan.h"
 #include "arb_error.h"
+#include "arb_kdf.h"
 #include "arb_rng.h"
 
 #include <inttypes.h>
@@ -153,15 +154,32 @@ static int all_tables(const tn_config *cfg, int k, int hero, st_table *out, int 
     return total;
 }
 
+/* The seed of the tournament's draws (seeding order, table shuffles):
+ * keyed with the tournament's secret like the deals (docs/rng.md), so that
+ * nobody computes the draw from the public seed before the secret is
+ * revealed; the bare tournament seed when there is no record or no secret
+ * (the unit tests). Same secret, same draw: a resume redraws nothing new. */
+static uint64_t plan_seed(const tn_config *cfg, store *s, int64_t tid)
+{
+    uint8_t secret[32];
+    if (!s || store_secret_get(s, tid, secret) != 1)
+        return cfg->seed;
+    char label[64];
+    snprintf(label, sizeof label, "plan|%" PRIu64, cfg->seed);
+    uint64_t seed = arb_seed_keyed(secret, label);
+    memset(secret, 0, sizeof secret);
+    return seed;
+}
+
 /* Seed order: seeded entrants by rank, then the rest in an order drawn
- * from the tournament seed. */
-static void seed_order(const tn_config *cfg, int *order)
+ * from the draw seed (plan_seed). */
+static void seed_order(const tn_config *cfg, uint64_t pseed, int *order)
 {
     int n = cfg->nentrants;
     for (int i = 0; i < n; i++)
         order[i] = i;
     arb_rng rng;
-    arb_rng_seed(&rng, arb_seed_child(cfg->seed, "seeding"));
+    arb_rng_seed(&rng, arb_seed_child(pseed, "seeding"));
     for (int i = n - 1; i > 0; i--) {
         int j = (int)arb_rng_below(&rng, (uint64_t)i + 1);
         int x = order[i];
@@ -291,10 +309,10 @@ static int standings_order(store *s, int64_t tid, int n, int *order, double *poi
 }
 
 /* Groups: entrants dealt into groups in a serpentine of seed order. */
-static void groups_of(const tn_config *cfg, int *group)
+static void groups_of(const tn_config *cfg, uint64_t pseed, int *group)
 {
     int order[TN_MAX_ENTRANTS], g = (int)cfg->groups;
-    seed_order(cfg, order);
+    seed_order(cfg, pseed, order);
     for (int i = 0; i < cfg->nentrants; i++) {
         int row = i / g, c = i % g;
         group[order[i]] = row % 2 == 0 ? c : g - 1 - c;
@@ -468,7 +486,7 @@ static int swiss_round(const tn_config *cfg, store *s, int64_t tid, int k, int r
         goto out;
     }
     if (round == 1) {
-        seed_order(cfg, order);
+        seed_order(cfg, plan_seed(cfg, s, tid), order);
     } else if (standings_order(s, tid, n, order, NULL, NULL) != n) {
         rc = ARB_EIO;
         goto out;
@@ -550,13 +568,14 @@ out:
 static int knockout_start(const tn_config *cfg, store *s, int64_t tid, int *start, int *first)
 {
     int n = cfg->nentrants;
+    uint64_t pseed = plan_seed(cfg, s, tid);
     if (cfg->format == TN_SINGLE_ELIM) {
-        seed_order(cfg, start);
+        seed_order(cfg, pseed, start);
         *first = 1;
         return n;
     }
     int group[TN_MAX_ENTRANTS], order[TN_MAX_ENTRANTS], ns = 0;
-    groups_of(cfg, group);
+    groups_of(cfg, pseed, group);
     int got = standings_order(s, tid, n, order, NULL, NULL);
     for (uint32_t place = 0; place < cfg->advance; place++)
         for (uint32_t g = 0; g < cfg->groups; g++) {
@@ -592,7 +611,7 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_ta
             snprintf(err, errlen, "more than %d tables: too many entrants for a round robin of %d-seat tables", cap, k);
             return nt;
         }
-        shuffle_tables(tables, nt, cfg->seed, "round-robin");
+        shuffle_tables(tables, nt, plan_seed(cfg, s, tid), "round-robin");
         break;
     case TN_SWISS:
         if (last_round >= (int)cfg->rounds) {
@@ -603,7 +622,7 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_ta
         break;
     case TN_SINGLE_ELIM: {
         int order[TN_MAX_ENTRANTS], alive[TN_MAX_ENTRANTS], byes;
-        seed_order(cfg, order);
+        seed_order(cfg, plan_seed(cfg, s, tid), order);
         int m = knockout_alive(cfg, s, tid, k, order, n, 1, last_round, alive, tables, cap);
         if (m < 0)
             return m;
@@ -618,7 +637,7 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_ta
     }
     case TN_GROUPS_KNOCKOUT: {
         int group[TN_MAX_ENTRANTS];
-        groups_of(cfg, group);
+        groups_of(cfg, plan_seed(cfg, s, tid), group);
         if (last_round == 0) {
             *stage = "group";
             for (uint32_t g = 0; g < cfg->groups; g++) {
@@ -631,7 +650,7 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_ta
                     return got;
                 nt += got;
             }
-            shuffle_tables(tables, nt, cfg->seed, "groups");
+            shuffle_tables(tables, nt, plan_seed(cfg, s, tid), "groups");
             break;
         }
         int start[TN_MAX_ENTRANTS], alive[TN_MAX_ENTRANTS], byes, first;

@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <libgen.h>
 #include <pthread.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,7 @@ typedef struct tour {
     char last[512];
     int round;
     uint64_t t0;
+    uint8_t secret[32];     /* the tournament's secret: match keys derive from it (docs/rng.md) */
 } tour;
 
 struct sched {
@@ -830,6 +832,11 @@ static void make_assign(const tour *t, const st_match *m, wire_assign *a)
     snprintf(c->preset, sizeof c->preset, "%s", cfg->rules);
     snprintf(c->options, sizeof c->options, "%s", cfg->options);
     c->seed = m->seed;
+    /* The match key: one-way from the tournament's secret and the match's
+     * identity; the worker gets the key, never the secret. */
+    char label[MATCH_MAX_KEY_LABEL];
+    snprintf(label, sizeof label, "match|%" PRIu64 "|%d|%d", cfg->seed, m->round, m->tbl);
+    match_set_key(c, t->secret, label);
     c->deals = cfg->deals;
     c->duplicate = cfg->duplicate;
     c->move_ms = cfg->move_ms;
@@ -922,13 +929,18 @@ int sched_tournament(sched *s, const run_options *o, run_outcome *out, char *err
     if (rc)
         return rc;
     out->resumed = !created;
+    char commitment[65];
+    tour t = {.o = o, .out = out, .tid = out->tid, .t0 = arb_now_ns()};
+    rc = store_secret(db, out->tid, o->secret, t.secret, commitment, err, errlen);
+    if (rc)
+        return rc;
+    arb_info(SUB, "tournament %s (%" PRId64 "): commitment to its secret %s", cfg->name, out->tid, commitment);
     char abspath[4096];
     if (realpath(cfg->path, abspath))
         store_set_path(db, out->tid, abspath);
     /* Our previous run's local worker is gone: its leases go back. */
     store_release_leases(db, out->tid, "local:");
 
-    tour t = {.o = o, .out = out, .tid = out->tid, .t0 = arb_now_ns()};
     /* Transcripts hold every hand: 0700, and hidden inside the sandbox. */
     snprintf(t.tdir, sizeof t.tdir, "%s/transcripts", s->o.state_dir);
     mkdir(t.tdir, 0700);
@@ -986,6 +998,7 @@ int sched_tournament(sched *s, const run_options *o, run_outcome *out, char *err
                  out->matches);
     }
 out:
+    sodium_memzero(t.secret, sizeof t.secret);
     free(t.bots);
     free(tables);
     return rc;

@@ -83,6 +83,9 @@ typedef struct run_options {
     const char *const *worker_keys;
     int         nworker_keys;
     int         lease_secs;
+    /* The organiser's secret (--secret-file), 32 bytes, or NULL: drawn at
+     * random at the first start. Refused when the record holds another. */
+    const uint8_t *secret;
 } run_options;
 
 typedef struct run_outcome {

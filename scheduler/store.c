@@ -1,10 +1,12 @@
 /* store.c — the tournament record in PostgreSQL (store.h). */
 #include "store.h"
 #include "arb_error.h"
+#include "arb_kdf.h"
 #include "arb_rng.h"
 
 #include <inttypes.h>
 #include <libpq-fe.h>
+#include <sodium.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,6 +175,73 @@ int store_tournament(store *s, const tn_config *cfg, const char *yaml, const cha
 fail:
     rollback(s);
     return ARB_EIO;
+}
+
+int store_fairness(store *s, int64_t tid, char commitment[65], char secret_hex[65])
+{
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    const char *p[] = {id};
+    commitment[0] = secret_hex[0] = 0;
+    PGresult *r = q(s, NULL, 0, "SELECT coalesce(commitment, ''), CASE WHEN revealed_at IS NOT NULL "
+                                "THEN encode(secret, 'hex') ELSE '' END FROM tournaments WHERE id = $1", 1, p);
+    if (!r)
+        return ARB_EIO;
+    if (PQntuples(r) == 1) {
+        snprintf(commitment, 65, "%.64s", PQgetvalue(r, 0, 0));
+        snprintf(secret_hex, 65, "%.64s", PQgetvalue(r, 0, 1));
+    }
+    PQclear(r);
+    return 0;
+}
+
+int store_secret_get(store *s, int64_t tid, uint8_t secret[32])
+{
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    const char *p[] = {id};
+    PGresult *r = q(s, NULL, 0, "SELECT encode(secret, 'hex') FROM tournaments WHERE id = $1 AND secret IS NOT NULL",
+                    1, p);
+    if (!r)
+        return ARB_EIO;
+    int rc = PQntuples(r) == 1 && arb_key_parse(PQgetvalue(r, 0, 0), secret) == 0 ? 1 : 0;
+    PQclear(r);
+    return rc;
+}
+
+int store_secret(store *s, int64_t tid, const uint8_t *given, uint8_t secret[32], char commitment[65],
+                 char *err, size_t errlen)
+{
+    uint8_t fresh[32];
+    char id[24], hex[65], commit[65];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    if (given)
+        memcpy(fresh, given, sizeof fresh);
+    else if (arb_key_random(fresh) != 0) {
+        snprintf(err, errlen, "tournament %" PRId64 ": no random source for its secret", tid);
+        return ARB_EUNSUPPORTED;
+    }
+    arb_key_hex(fresh, hex);
+    arb_key_commitment(fresh, commit);
+    const char *p[] = {id, hex, commit};
+    /* Only the first start sets it: concurrent starts agree on one. */
+    int rc = exec0(s, err, errlen, "UPDATE tournaments SET secret = decode($2, 'hex'), commitment = $3 "
+                                   "WHERE id = $1 AND secret IS NULL", 3, p);
+    sodium_memzero(hex, sizeof hex);
+    if (rc)
+        return rc;
+    rc = store_secret_get(s, tid, secret);
+    if (rc != 1) {
+        snprintf(err, errlen, "tournament %" PRId64 ": its secret cannot be read back", tid);
+        return rc < 0 ? rc : ARB_EIO;
+    }
+    arb_key_commitment(secret, commitment);
+    if (given && !arb_key_equal(given, secret)) {
+        snprintf(err, errlen, "tournament %" PRId64 " was started with another secret (commitment %s); the secret "
+                 "given has commitment %s", tid, commitment, commit);
+        return ARB_ESTATE;
+    }
+    return 0;
 }
 
 int store_add_round(store *s, int64_t tid, int round, const char *stage, const st_table *tables,
@@ -642,8 +711,8 @@ int store_finish(store *s, int64_t tid)
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
     const char *p[] = {id};
-    int rc = exec0(s, NULL, 0, "UPDATE tournaments SET state = 'done', finished_at = now() "
-                               "WHERE id = $1 AND state = 'running'", 1, p);
+    int rc = exec0(s, NULL, 0, "UPDATE tournaments SET state = 'done', finished_at = now(), "
+                               "revealed_at = coalesce(revealed_at, now()) WHERE id = $1 AND state = 'running'", 1, p);
     if (!rc)
         store_event(s, tid, "done", "");
     return rc;

@@ -29,6 +29,21 @@ int store_migrate(store *s, char *err, size_t errlen);
 int store_tournament(store *s, const tn_config *cfg, const char *yaml, const char *digest,
                      int64_t *tid, bool *created, char *err, size_t errlen);
 
+/* The tournament's secret (docs/rng.md): set once, at its first start or
+ * submission — `given` when the organiser gave one, else drawn at random —
+ * and read back on every later start. Its SHA-256 is recorded as the
+ * public commitment. A given secret that differs from the recorded one is
+ * refused (ARB_ESTATE, both commitments in err): the deals already played
+ * follow from the recorded one. */
+int store_secret(store *s, int64_t tid, const uint8_t *given, uint8_t secret[32], char commitment[65],
+                 char *err, size_t errlen);
+/* What may be shown of the secret: the commitment (always, "" when none
+ * yet) and, once the tournament is done (revealed_at), the secret as hex
+ * (else ""). 0, or < 0. */
+int store_fairness(store *s, int64_t tid, char commitment[65], char secret_hex[65]);
+/* The recorded secret, if any: 1 with secret filled, 0 none, < 0 error. */
+int store_secret_get(store *s, int64_t tid, uint8_t secret[32]);
+
 /* One table of a round: the entrant in each match slot. */
 typedef struct st_table {
     int nslots;
@@ -119,6 +134,8 @@ int store_standings(store *s, int64_t tid, st_standing *rows, int cap);
 int store_event(store *s, int64_t tid, const char *kind, const char *detail);
 /* An event about a match, filed under its tournament. */
 int store_match_event(store *s, int64_t match_id, const char *kind, const char *detail);
+/* The tournament is done: its state, finished_at, and revealed_at (from
+ * now on its secret is shown). */
 int store_finish(store *s, int64_t tid);
 
 #endif

@@ -77,9 +77,12 @@ PORT=$((21000 + RANDOM % 20000))
 MP=$((PORT + 1))
 EP="tcp://127.0.0.1:$PORT"
 
+# One secret for the reference and the pool: deals follow from seed + secret.
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > secret; chmod 600 secret
+
 # The reference: the same file on one machine.
 LDB=$(newdb arb_daemons_local)
-"$ARB" run t.yaml --db "$LDB" --state local --quiet > /dev/null 2>&1
+"$ARB" run t.yaml --db "$LDB" --state local --quiet --secret-file secret > /dev/null 2>&1
 "$ARB" standings pool --db "$LDB" --format csv > local.csv
 check "the reference run finished" '[ "$(sql "$LDB" "SELECT count(*) FROM matches WHERE state = '"'done'"'")" = $MATCHES ]'
 
@@ -140,6 +143,7 @@ printf 'slots: 3\nheartbeat_m: 100\n' > bad.yaml
 check "a misspelt key is refused with FILE:LINE:COL and a suggestion" 'grep -q "bad.yaml:2:1: unknown key \"heartbeat_m\" (did you mean \"heartbeat_ms\"?)" check.out'
 "$REF" --connect "$EP" --server-key "$T/sched.pub" --key "$T/nokey" --check > check.out 2>&1
 check "a missing key pair is named" '[ $? = 2 ] && grep -q "nokey.key" check.out'
+"$ARB" submit t.yaml --db "$D1" --secret-file secret > /dev/null 2>&1   # the reference's secret
 start_sched "$D1" s1 --tournaments t.yaml
 S1=$SPID
 R=()
@@ -179,10 +183,10 @@ say "chaos: referees killed again and again, the scheduler once"
 # longer matches (six deals in duplicate: 18 games), so that kills land mid-match
 sed 's/^deals: 2$/deals: 6/' t.yaml > chaos.yaml
 LDB2=$(newdb arb_daemons_local2)
-"$ARB" run chaos.yaml --db "$LDB2" --state local2 --quiet > /dev/null 2>&1
+"$ARB" run chaos.yaml --db "$LDB2" --state local2 --quiet --secret-file secret > /dev/null 2>&1
 "$ARB" standings pool --db "$LDB2" --format csv > local2.csv
 D2=$(newdb arb_daemons_chaos)
-"$ARB" submit chaos.yaml --db "$D2" > submit.out 2>&1
+"$ARB" submit chaos.yaml --db "$D2" --secret-file secret > submit.out 2>&1
 check "arbiter submit puts the tournament in the record" 'grep -q "submitted" submit.out'
 start_sched "$D2" s2
 S2=$SPID

@@ -29,14 +29,15 @@ PORT=$((20000 + RANDOM % 20000))
 for k in w1 w2 intruder; do
   "$ARB" referee --connect "tcp://127.0.0.1:$PORT" --server-key sched.pub --key "$k" --slots 1 --workdir "$k-dir" --metrics "" 2> "$k.log" &
 done
-timeout 300 "$ARB" run t.yaml --state remote --listen "tcp://127.0.0.1:$PORT" --key sched --worker-keys workers.txt \
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > secret; chmod 600 secret   # one secret for both runs
+timeout 300 "$ARB" run t.yaml --secret-file secret --state remote --listen "tcp://127.0.0.1:$PORT" --key sched --worker-keys workers.txt \
   --workers 0 --quiet > remote.out 2>&1
 check "the distributed run exits 0" '[ $? = 0 ]'
 pkill -f "arbiter referee --connect tcp://127.0.0.1:$PORT"
 "$ARB" status --state remote > status.out 2>&1
 check "20 matches done, none void" 'grep -Eq "spread +round-robin +done +0 +0 +20 +0" status.out'
 "$ARB" standings spread --state remote --format csv > remote.csv
-"$ARB" run t.yaml --state local --quiet > /dev/null 2>&1
+"$ARB" run t.yaml --secret-file secret --state local --quiet > /dev/null 2>&1
 "$ARB" standings spread --state local --format csv > local.csv
 check "standings equal a local run's" 'cmp -s remote.csv local.csv'
 # who played: the record names each match's referee. Three were connected;

@@ -82,6 +82,13 @@ static void base_config(match_config *cfg, uint32_t deals, uint64_t seed)
     match_config_init(cfg, &arb_game_doudizhu);
     cfg->deals = deals;
     cfg->seed = seed;
+    /* A fixed secret: the match is reproducible from seed + secret. */
+    uint8_t secret[32];
+    for (int i = 0; i < 32; i++)
+        secret[i] = (uint8_t)(0x5a ^ i);
+    char label[64];
+    snprintf(label, sizeof label, "match|%llu", (unsigned long long)seed);
+    CHECK(match_set_key(cfg, secret, label) == 0);
     cfg->nbots = 3;
     cfg->move_ms = 500;    /* honest bots need ~1 ms; the margin is for a loaded machine */
     cfg->bank_ms = 1000;
@@ -187,11 +194,13 @@ static void test_honest_and_replay(void)
         CHECK(res.bots[b].decisions > 0);
     }
     /* Duplicate: every deal's cards were played in 3 seatings, each bot in
-     * each seat once per deal. */
+     * each seat once per deal; seating-major (all 8 deals, then all 8
+     * again in the next seating). */
     for (uint32_t k = 0; k < 8; k++) {
         unsigned seen[3] = {0, 0, 0};
-        for (uint32_t g = 3 * k; g < 3 * k + 3; g++) {
-            CHECK(res.deals[g].deal == k && res.deals[g].seed == res.deals[3 * k].seed);
+        for (uint32_t g = k; g < 24; g += 8) {
+            CHECK(res.deals[g].deal == k && res.deals[g].seed == res.deals[k].seed);
+            CHECK(res.deals[g].seating == g / 8);
             for (int s = 0; s < 3; s++)
                 seen[res.deals[g].bot_at[s]] |= 1u << s;
         }

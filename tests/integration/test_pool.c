@@ -493,8 +493,8 @@ static void test_admission(sched_stats *st, const char *endpoint)
         sent++;
     }
     static const uint8_t huge_array[] = {0xdd, 0xff, 0xff, 0xff, 0xff, 0x00, 0x02};
-    static const uint8_t huge_name[] = {0x95, 0x00, 0x02, 0xdb, 0xff, 0xff, 0xff, 0xff, 'w'};
-    static const uint8_t huge_leases[] = {0x95, 0x00, 0x02, 0xa1, 'w', 0x01, 0xdd, 0xff, 0xff, 0xff, 0xff};
+    static const uint8_t huge_name[] = {0x95, 0x00, WIRE_VERSION, 0xdb, 0xff, 0xff, 0xff, 0xff, 'w'};
+    static const uint8_t huge_leases[] = {0x95, 0x00, WIRE_VERSION, 0xa1, 'w', 0x01, 0xdd, 0xff, 0xff, 0xff, 0xff};
     send_raw(junk, huge_array, sizeof huge_array);
     send_raw(junk, huge_name, sizeof huge_name);
     send_raw(junk, huge_leases, sizeof huge_leases);
@@ -548,7 +548,7 @@ static void test_tournament(sched_stats *st, const char *endpoint, pool_state *p
 
     /* 1. Other versions are refused by name, and given nothing. */
     fake *v1 = fake_open("w-v1", 0, 1, -1, endpoint);
-    fake *v3 = fake_open("w-v3", 1, 1, -1, endpoint);
+    fake *v3 = fake_open("w-v3", 1, 1, -1, endpoint);   /* a version after ours */
     unsigned long long refused0 = ULL(st->refused);
     static const uint8_t hello_v1[] = {0x94, 0x00, 0x01, 0xa3, 'o', 'l', 'd', 0x01};   /* [0, 1, "old", 1] */
     send_raw(v1, hello_v1, sizeof hello_v1);
@@ -556,7 +556,7 @@ static void test_tournament(sched_stats *st, const char *endpoint, pool_state *p
     size_t hlen = 0;
     CHECK(wire_hello("w-v3", 1, NULL, 0, &h, &hlen) == 0 && h[0] == 0x95 && h[2] == WIRE_VERSION);
     if (h) {
-        h[2] = 3;   /* [0, 3, "w-v3", 1, []] */
+        h[2] = WIRE_VERSION + 1;   /* [0, 4, "w-v3", 1, []] */
         send_owned(v3, h, hlen);
     }
     for (int i = 0; i < 2; i++) {
@@ -566,7 +566,7 @@ static void test_tournament(sched_stats *st, const char *endpoint, pool_state *p
         char reason[256] = "";
         CHECK(fr.data && wire_decode_refuse(fr.data, fr.len, &version, reason, sizeof reason) == 0);
         char theirs[32];
-        snprintf(theirs, sizeof theirs, "version %d", i ? 3 : 1);
+        snprintf(theirs, sizeof theirs, "version %d", i ? WIRE_VERSION + 1 : 1);
         CHECKF(version == WIRE_VERSION && strstr(reason, theirs) && strchr(reason, '0' + WIRE_VERSION),
                "%s: refused with version %d: \"%s\"", f->name, version, reason);
         free(fr.data);

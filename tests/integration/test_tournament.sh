@@ -61,10 +61,18 @@ config() {  # name format extra-yaml entrants
 }
 config "twelve" round-robin "" 12 > "$T/rr.yaml"
 
+# The same secret for both runs: deals follow from seed + secret (docs/rng.md).
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$T/secret"; chmod 600 "$T/secret"
+
 # ---- 1. a round robin to completion ----------------------------------------
 D1=$(newdb arb_rr1)
-"$ARB" run "$T/rr.yaml" --db "$D1" --state "$T/s1" --quiet --workers 2 > "$T/rr1.out" 2>&1
+"$ARB" run "$T/rr.yaml" --db "$D1" --state "$T/s1" --quiet --workers 2 --secret-file "$T/secret" > "$T/rr1.out" 2>&1
 check "round robin exits 0" '[ $? = 0 ]'
+check "the commitment recorded is sha256 of the secret" '[ "$(sql "$D1" "select commitment from tournaments")" = "$(xxd -r -p "$T/secret" | sha256sum | cut -c1-64)" ]'
+check "the secret is revealed when the tournament is over" 'grep -q "secret (revealed: the tournament is over): $(cat "$T/secret")" "$T/rr1.out"'
+tr1=$(ls "$T"/s1/transcripts/*/r1-t0.arbt 2>/dev/null | head -n 1)
+check "replay proves a match's deals from seed + secret" '"$ARB" replay "$tr1" --secret-file "$T/secret" | grep -q "every deal follows from seed + secret: verified"'
+check "replay refuses a wrong secret" '! "$ARB" replay "$tr1" --secret 00000000000000000000000000000000000000000000000000000000000000ff | grep -q "verified" && "$ARB" replay "$tr1" --secret 00000000000000000000000000000000000000000000000000000000000000ff | grep -q "fairness: FAILED: wrong secret"'
 check "220 matches, all done" '[ "$(sql "$D1" "select count(*), count(*) filter (where state = '"'done'"') from matches")" = "220|220" ]'
 check "every table of three met once" '[ "$(sql "$D1" "select count(distinct array(select entrant from match_seats s where s.match_id = m.id order by entrant)) from matches m")" = 220 ]'
 check "660 seats with results" '[ "$(sql "$D1" "select count(*) from match_seats where total is not null")" = 660 ]'
@@ -80,6 +88,9 @@ check "a transcript and digest per match" '[ "$(sql "$D1" "select count(*) from 
 f=$(sql "$D1" "select transcript from matches order by id limit 1")
 h=$(sql "$D1" "select digest from matches order by id limit 1")
 check "a recorded transcript re-judges with its recorded digest" '"$ARB" replay "$f" --digest "$h" >/dev/null'
+check "arbiter verify proves all 220 matches from seed + secret" '"$ARB" verify twelve --db "$D1" --state "$T/s1" | grep -q "220 transcripts: every deal follows from seed + secret: verified"'
+printf '\x00' | dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null   # one byte of one transcript changed
+check "arbiter verify names an altered transcript" '! "$ARB" verify twelve --db "$D1" --state "$T/s1" > "$T/verify.out" && grep -q "1 of 220 transcripts FAILED" "$T/verify.out"'
 check "standings printed" 'grep -q "final standings" "$T/rr1.out"'
 "$ARB" standings twelve --db "$D1" --state "$T/s1" --format csv > "$T/rr1.csv"
 check "standings csv has 12 rows" '[ "$(tail -n +2 "$T/rr1.csv" | wc -l)" = 12 ]'
@@ -87,14 +98,17 @@ check "standings csv has 12 rows" '[ "$(tail -n +2 "$T/rr1.csv" | wc -l)" = 12 ]
 # ---- 2. killed at random moments, resumed ----------------------------------
 D2=$(newdb arb_rr2)
 for i in 1 2 3 4; do
-  "$ARB" run "$T/rr.yaml" --db "$D2" --state "$T/s2" --quiet --workers 2 > /dev/null 2>&1 &
+  "$ARB" run "$T/rr.yaml" --db "$D2" --state "$T/s2" --quiet --workers 2 --secret-file "$T/secret" > /dev/null 2>&1 &
   pid=$!
   sleep "0.$((RANDOM % 9 + 3))"
   kill -9 "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
 done
 done_before=$(sql "$D2" "select count(*) from matches where state = 'done'")
-"$ARB" run "$T/rr.yaml" --db "$D2" --state "$T/s2" --quiet --workers 2 > "$T/rr2.out" 2>&1
+check "the secret stays sealed while the tournament runs" '"$ARB" status --db "$D2" --state "$T/s2" | grep -q "sealed until the tournament is over"'
+head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$T/other"; chmod 600 "$T/other"
+check "resuming with another secret is refused" '! "$ARB" run "$T/rr.yaml" --db "$D2" --state "$T/s2" --quiet --workers 2 --secret-file "$T/other" 2>&1 | grep -q "final standings"'
+"$ARB" run "$T/rr.yaml" --db "$D2" --state "$T/s2" --quiet --workers 2 --secret-file "$T/secret" > "$T/rr2.out" 2>&1
 check "the resumed run exits 0" '[ $? = 0 ]'
 check "the kills left work to resume ($done_before of 220 done)" '[ "$done_before" -lt 220 ]'
 check "one tournament, resumed" '[ "$(sql "$D2" "select count(*) from tournaments")" = 1 ] && [ "$(sql "$D2" "select count(*) from events where kind = '"'resume'"'")" -ge 1 ]'

@@ -1,14 +1,18 @@
 /* test_common.c — common/: pinned random vectors (computed by an independent
  * Python implementation of docs/rng.md), bounded draws, shuffles, child seeds,
- * bounded buffers, error texts, JSON log lines, clocks. */
+ * keyed seeds and commitments (vectors from Python's hashlib), bounded
+ * buffers, error texts, JSON log lines, clocks. */
 #include "arb_buf.h"
 #include "arb_error.h"
+#include "arb_kdf.h"
 #include "arb_log.h"
 #include "arb_rng.h"
 #include "arb_time.h"
 #include "test_util.h"
 
 #include <string.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void test_rng_vectors(void)
@@ -28,6 +32,53 @@ static void test_rng_vectors(void)
     CHECK(arb_seed_child(7, "deal/3") == 0x5de32b5a93a7e8c4ULL);
     CHECK(arb_seed_childn(7, "deal", 3) == arb_seed_child(7, "deal/3"));
     CHECK(arb_seed_child(7, "deal/3") != arb_seed_child(8, "deal/3"));
+}
+
+/* Keyed derivations: vectors computed independently with Python's
+ * hashlib.blake2b(label, key=bytes(range(32)), digest_size=32) and
+ * hashlib.sha256(bytes(range(32))). */
+static void test_kdf_vectors(void)
+{
+    uint8_t k[ARB_KEY_BYTES], d[ARB_KEY_BYTES], p[ARB_KEY_BYTES];
+    for (int i = 0; i < ARB_KEY_BYTES; i++)
+        k[i] = (uint8_t)i;
+    char hex[65];
+    CHECK(arb_key_derive(k, "match|7|1|2", d) == 0);
+    arb_key_hex(d, hex);
+    CHECK(strcmp(hex, "b927223ff6cb6636dcde1bfb0deeaf954a2ad852cc563f641ce417cfe1389610") == 0);
+    CHECK(arb_seed_keyed(k, "deal/0") == 0x636fcf5784b38744ULL);
+    CHECK(arb_seed_keyed(k, "bot/1") == 0x771d4caf510bd229ULL);
+    CHECK(arb_seed_keyedn(k, "bot", 1) == arb_seed_keyed(k, "bot/1"));
+    arb_key_commitment(k, hex);
+    CHECK(strcmp(hex, "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd") == 0);
+    uint8_t k2[ARB_KEY_BYTES];
+    memset(k2, 0xab, sizeof k2);
+    CHECK(arb_key_derive(k2, "", d) == 0);
+    arb_key_hex(d, hex);
+    CHECK(strcmp(hex, "6cbbebacc3bca1a89cc6123c10300c642c8bd4ad85edb8e3e40d6f8478fd192a") == 0);
+    /* derive in place */
+    memcpy(p, k, sizeof p);
+    CHECK(arb_key_derive(p, "match|7|1|2", p) == 0);
+    CHECK(arb_seed_keyed(k, "match|7|1|2") == 0x3666cbf63f2227b9ULL);
+    /* hex round trip and parse errors */
+    arb_key_hex(k, hex);
+    CHECK(arb_key_parse(hex, p) == 0 && arb_key_equal(p, k));
+    CHECK(arb_key_parse("  000102030405060708090A0B0C0D0E0F101112131415161718191a1b1c1d1e1f\n", p) == 0
+          && arb_key_equal(p, k));
+    CHECK(arb_key_parse("0001", p) == ARB_EINVAL);
+    CHECK(arb_key_parse("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1fff", p) == ARB_EINVAL);
+    CHECK(arb_key_parse("g00102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", p) == ARB_EINVAL);
+    /* a secret file readable by others is refused */
+    char path[] = "/tmp/arb-kdf-test-XXXXXX", err[256];
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    CHECK(write(fd, hex, 64) == 64);
+    close(fd);
+    chmod(path, 0600);
+    CHECK(arb_key_read_file(path, p, err, sizeof err) == 0 && arb_key_equal(p, k));
+    chmod(path, 0644);
+    CHECK(arb_key_read_file(path, p, err, sizeof err) == ARB_EINVAL && strstr(err, "readable by group or others"));
+    unlink(path);
 }
 
 static void test_rng_bounded(void)
@@ -141,6 +192,7 @@ static void test_time(void)
 int main(void)
 {
     test_rng_vectors();
+    test_kdf_vectors();
     test_rng_bounded();
     test_buf();
     test_errors();

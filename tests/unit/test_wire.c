@@ -74,6 +74,10 @@ static void sample_assign(wire_assign *a)
     a->lease_gen = 7;
     snprintf(c->options, sizeof c->options, "bombs=4\nspring=on\n");
     c->seed = UINT64_MAX - 5;
+    for (int i = 0; i < 32; i++)
+        c->key[i] = (uint8_t)(0xc0 + i);
+    snprintf(c->key_label, sizeof c->key_label, "match|7|2|3");
+    snprintf(c->commitment, sizeof c->commitment, "%064d", 0);
     c->deals = 12;
     c->duplicate = MATCH_DUP_ROTATE;
     c->fixed_seats = true;
@@ -167,7 +171,9 @@ static bool same_cfg(const match_config *a, const match_config *b)
         || a->deals != b->deals || a->duplicate != b->duplicate || a->fixed_seats != b->fixed_seats
         || a->move_ms != b->move_ms || a->deal_ms != b->deal_ms || a->bank_ms != b->bank_ms
         || a->startup_ms != b->startup_ms || a->policy != b->policy || a->strikes != b->strikes
-        || a->forfeit_points != b->forfeit_points || a->nbots != b->nbots)
+        || a->forfeit_points != b->forfeit_points || a->nbots != b->nbots
+        || memcmp(a->key, b->key, sizeof a->key) || strcmp(a->key_label, b->key_label)
+        || strcmp(a->commitment, b->commitment))
         return false;
     for (int i = 0; i < a->nbots; i++) {
         if (strcmp(a->bots[i].name, b->bots[i].name) || a->bots[i].argc != b->bots[i].argc)
@@ -743,9 +749,9 @@ static void test_huge_headers(void)
         {"assign", {3}, 1, "assign config"},
         {"assign", {3, 0}, 2, "assign game"},
         {"assign", {3, 2}, 2, "assign options"},
-        {"assign", {3, 14}, 2, "assign bots"},
-        {"assign", {3, 14, 1}, 3, "assign bot"},
-        {"assign", {3, 14, 2, 1}, 4, "assign argv"},
+        {"assign", {3, 17}, 2, "assign bots"},
+        {"assign", {3, 17, 1}, 3, "assign bot"},
+        {"assign", {3, 17, 2, 1}, 4, "assign argv"},
         {"assign", {4}, 1, "assign transcript"},
         {"assign", {5}, 1, "assign programs"},
         {"assign", {5, 1}, 2, "assign program"},
@@ -883,18 +889,18 @@ static void test_checks(void)
     char name[WIRE_MAX_NAME + 1];
     wire_lease run[WIRE_MAX_SLOTS];
 
-    /* a version-3 hello: refused by version, which is reported */
+    /* a version-4 hello: refused by version, which is reported */
     fresh();
     msgpack_pack_array(&pk, 5);
     msgpack_pack_int(&pk, WIRE_HELLO);
-    msgpack_pack_int(&pk, 3);
+    msgpack_pack_int(&pk, 4);
     pstr("w");
     msgpack_pack_int(&pk, 4);
     msgpack_pack_array(&pk, 0);
     uint8_t *m = exact(sb.data, sb.size);
     CHECK(wire_decode_hello(m, sb.size, &version, name, sizeof name, &slots, run, WIRE_MAX_SLOTS, &n)
           == ARB_EUNSUPPORTED);
-    CHECK(version == 3);
+    CHECK(version == 4);
     free(m);
     /* a version-1 peer: [0, 1, name, slots] */
     version = -1;

@@ -1,0 +1,146 @@
+/* cmd_verify.c — `arbiter verify NAME`: once a tournament is over, prove
+ * from the record that every deal of every match followed from the
+ * tournament's seed and its revealed secret (docs/rng.md): each
+ * transcript's digest is the recorded one, its match key derives from the
+ * secret under its own match's label, the secret is the one committed to,
+ * and re-judging it re-deals exactly the cards that were sent. */
+#include "cli.h"
+#include "replay.h"
+#include "transcript.h"
+#include "arb_error.h"
+#include "arb_kdf.h"
+
+#include <inttypes.h>
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: arbiter verify NAME [--state DIR | --db CONNINFO]\n"
+        "\n"
+        "For a finished tournament: checks every recorded transcript against the\n"
+        "revealed secret (its commitment, the match key, the deals re-dealt) and the\n"
+        "recorded digest. Exit status 0 when every deal follows from seed + secret.\n");
+}
+
+/* One match: 0 verified, 1 not (printed). */
+static int verify_one(const char *path, const char *want_digest, const char *want_label, const uint8_t secret[32])
+{
+    uint8_t *data = NULL;
+    size_t len;
+    char err[512], msg[512];
+    int bad = 1;
+    replay_report rep;
+    memset(&rep, 0, sizeof rep);
+    if (tr_load(path, &data, &len, err, sizeof err) != 0) {
+        printf("  %s: %s\n", path, err);
+        return 1;
+    }
+    if (replay_judge(data, len, NULL, &rep) != 0) {
+        printf("  %s: %s\n", path, rep.divergence);
+        goto out;
+    }
+    if (rep.digest_rc != 0 || strcmp(rep.digest, want_digest) != 0) {
+        printf("  %s: digest %s, the record says %s%s%s\n", path, rep.digest[0] ? rep.digest : "none", want_digest,
+               rep.digest_msg[0] ? ": " : "", rep.digest_msg);
+        goto out;
+    }
+    if (strcmp(rep.cfg.key_label, want_label) != 0) {
+        printf("  %s: keyed for \"%s\", this match is \"%s\"\n", path, rep.cfg.key_label, want_label);
+        goto out;
+    }
+    if (replay_check_secret(&rep.cfg, secret, msg, sizeof msg) != 0) {
+        printf("  %s: %s\n", path, msg);
+        goto out;
+    }
+    if (!rep.reproduced) {
+        printf("  %s: not reproduced: %s\n", path, rep.divergence);
+        goto out;
+    }
+    bad = 0;
+out:
+    match_result_release(&rep.res);
+    free(data);
+    return bad;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+    const char *state = "arbiter-state", *db = NULL, *name = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--state") == 0 && i + 1 < argc) {
+            state = argv[++i];
+        } else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
+            db = argv[++i];
+        } else if (argv[i][0] != '-' && !name) {
+            name = argv[i];
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!name) {
+        usage(stderr);
+        return 2;
+    }
+    db_place place;
+    char err[1024];
+    if (cli_open_place(&place, state, db, false, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        return 2;
+    }
+    int status = 2, checked = 0, failed = 0;
+    PGresult *m = NULL;
+    PGconn *c = PQconnectdb(place.conninfo);
+    const char *p[] = {name};
+    PGresult *r = PQexecParams(c, "SELECT id, seed, coalesce(commitment, ''), revealed_at IS NOT NULL, "
+                                  "coalesce(encode(secret, 'hex'), '') FROM tournaments WHERE name = $1 "
+                                  "ORDER BY id DESC LIMIT 1", 1, NULL, p, NULL, NULL, 0);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
+        fprintf(stderr, "arbiter: verify: no tournament named \"%s\" in the record\n", name);
+        goto out;
+    }
+    uint8_t secret[32];
+    if (strcmp(PQgetvalue(r, 0, 3), "t") != 0) {
+        fprintf(stderr, "arbiter: verify: %s is not over: its secret is sealed (commitment %s)\n", name,
+                PQgetvalue(r, 0, 2)[0] ? PQgetvalue(r, 0, 2) : "none yet");
+        status = 1;
+        goto out;
+    }
+    if (arb_key_parse(PQgetvalue(r, 0, 4), secret) != 0) {
+        fprintf(stderr, "arbiter: verify: %s has no secret on record\n", name);
+        status = 1;
+        goto out;
+    }
+    const char *mp[] = {PQgetvalue(r, 0, 0)};
+    m = PQexecParams(c, "SELECT round, tbl, coalesce(transcript, ''), coalesce(digest, '') FROM matches "
+                        "WHERE tournament_id = $1 AND state = 'done' ORDER BY round, tbl", 1, NULL, mp, NULL, NULL, 0);
+    if (PQresultStatus(m) != PGRES_TUPLES_OK) {
+        fprintf(stderr, "arbiter: verify: %s", PQerrorMessage(c));
+        goto out;
+    }
+    for (int i = 0; i < PQntuples(m); i++) {
+        char label[160];
+        snprintf(label, sizeof label, "match|%s|%s|%s", PQgetvalue(r, 0, 1), PQgetvalue(m, i, 0), PQgetvalue(m, i, 1));
+        checked++;
+        failed += verify_one(PQgetvalue(m, i, 2), PQgetvalue(m, i, 3), label, secret);
+    }
+    printf("%s: commitment %s, secret %s\n", name, PQgetvalue(r, 0, 2), PQgetvalue(r, 0, 4));
+    if (failed)
+        printf("%s: %d of %d transcripts FAILED the check\n", name, failed, checked);
+    else
+        printf("%s: %d transcripts: every deal follows from seed + secret: verified\n", name, checked);
+    status = failed ? 1 : 0;
+out:
+    PQclear(m);
+    PQclear(r);
+    PQfinish(c);
+    cli_close_place(&place);
+    return status;
+}
