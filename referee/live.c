@@ -34,17 +34,40 @@ struct live_driver {
     int   uid_lock;         /* flock'ed file that holds the block, -1 none */
 };
 
+/* The lock directory, made safe to create files in: a directory (not a
+ * symlink) owned by root and closed to everyone else. /run/lock is
+ * world-writable: a lock file there could be planted as a symlink to any
+ * file root would then create or lock. */
+static int lock_dir(char *err, size_t errlen)
+{
+    struct stat st;
+    if (mkdir(LIVE_LOCK_DIR, 0700) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "%s: %s", LIVE_LOCK_DIR, strerror(errno));
+        return ARB_EIO;
+    }
+    if (lstat(LIVE_LOCK_DIR, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0 || (st.st_mode & 077)) {
+        snprintf(err, errlen, "%s: not a root-owned 0700 directory (a symlink, or opened to others): refusing "
+                 "to keep bot uid locks there", LIVE_LOCK_DIR);
+        return ARB_EIO;
+    }
+    return 0;
+}
+
 /* As root, claim a block of ARB_MAX_SEATS uids no other referee on this
  * host is using: an exclusive flock on a file named after the block. The
  * kernel drops the lock when the process ends, however it ends. */
 static int claim_uids(live_driver *l, uid_t start, char *err, size_t errlen)
 {
-    const char *dir = access("/run/lock", W_OK) == 0 ? "/run/lock" : "/tmp";
+    int rc = lock_dir(err, errlen);
+    if (rc)
+        return rc;
     for (int i = 0; i < 1024; i++) {
         uid_t base = start + (uid_t)(i * ARB_MAX_SEATS);
         char path[128];
-        snprintf(path, sizeof path, "%s/arbiter-uid-%u.lock", dir, (unsigned)base);
-        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        snprintf(path, sizeof path, "%s/uid-%u.lock", LIVE_LOCK_DIR, (unsigned)base);
+        /* O_NOFOLLOW: a symlink in its place is never followed (that
+         * block is skipped). */
+        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
         if (fd < 0)
             continue;
         if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
@@ -56,6 +79,11 @@ static int claim_uids(live_driver *l, uid_t start, char *err, size_t errlen)
     }
     snprintf(err, errlen, "no free block of bot uids from %u (1024 referees running?)", (unsigned)start);
     return ARB_ENOSPC;
+}
+
+unsigned live_required(const char *bwrap)
+{
+    return (bwrap ? SEAT_NEED_BWRAP : 0u) | (geteuid() == 0 ? SEAT_NEED_UID : 0u);
 }
 
 static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, size_t len)
@@ -70,6 +98,8 @@ static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, 
     if (geteuid() == 0)
         lim.uid = l->uid_base + (uid_t)bot;
     lim.bwrap = l->bwrap;
+    lim.require = l->opt.require;
+    lim.programs = l->opt.programs;
     for (int i = 0; i < 4 && l->opt.hide[i]; i++)
         lim.hide[i] = l->opt.hide[i];
     int err;
@@ -186,6 +216,15 @@ live_driver *live_new(const live_options *opt, char *err, size_t errlen)
             live_free(l);
             return NULL;
         }
+    }
+    unsigned have = live_required(l->bwrap);
+    if (opt->require & ~have) {
+        snprintf(err, errlen, "sandbox: this match requires %s%s%s, which cannot be had now; not played weaker",
+                 (opt->require & ~have & SEAT_NEED_BWRAP) ? "bubblewrap" : "",
+                 (opt->require & ~have) == (SEAT_NEED_BWRAP | SEAT_NEED_UID) ? " and " : "",
+                 (opt->require & ~have & SEAT_NEED_UID) ? "a uid of its own per bot (root)" : "");
+        live_free(l);
+        return NULL;
     }
     if (opt->workdir) {
         snprintf(l->base, sizeof l->base, "%s", opt->workdir);
