@@ -32,6 +32,7 @@ struct live_driver {
     bool  ponders[ARB_MAX_SEATS];      /* caught using CPU between its turns */
     uint64_t cpu_after[ARB_MAX_SEATS]; /* its CPU time when its last turn ended */
     int   uid_lock;         /* flock'ed file that holds the block, -1 none */
+    int   uid_lock_old;     /* the same block's lock where older referees look, -1 none */
 };
 
 /* The lock directory, made safe to create files in: a directory (not a
@@ -63,19 +64,27 @@ static int claim_uids(live_driver *l, uid_t start, char *err, size_t errlen)
         return rc;
     for (int i = 0; i < 1024; i++) {
         uid_t base = start + (uid_t)(i * ARB_MAX_SEATS);
-        char path[128];
+        char path[128], old[128];
         snprintf(path, sizeof path, "%s/uid-%u.lock", LIVE_LOCK_DIR, (unsigned)base);
-        /* O_NOFOLLOW: a symlink in its place is never followed (that
-         * block is skipped). */
-        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-        if (fd < 0)
-            continue;
-        if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        /* Referees of earlier versions on the same host lock this block in
+         * /run/lock: held too, so they never share our uids. There, and
+         * here, O_NOFOLLOW: a symlink in its place is never followed, and
+         * anything but a plain file makes us skip the block. */
+        snprintf(old, sizeof old, "/run/lock/arbiter-uid-%u.lock", (unsigned)base);
+        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+        int ofd = open(old, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+        struct stat a, b;
+        if (fd >= 0 && ofd >= 0 && fstat(fd, &a) == 0 && fstat(ofd, &b) == 0 && S_ISREG(a.st_mode)
+            && S_ISREG(b.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 && flock(ofd, LOCK_EX | LOCK_NB) == 0) {
             l->uid_base = base;
             l->uid_lock = fd;
+            l->uid_lock_old = ofd;
             return 0;
         }
-        close(fd);
+        if (fd >= 0)
+            close(fd);
+        if (ofd >= 0)
+            close(ofd);
     }
     snprintf(err, errlen, "no free block of bot uids from %u (1024 referees running?)", (unsigned)start);
     return ARB_ENOSPC;
@@ -200,7 +209,7 @@ live_driver *live_new(const live_options *opt, char *err, size_t errlen)
         return NULL;
     }
     l->opt = *opt;
-    l->uid_lock = -1;
+    l->uid_lock = l->uid_lock_old = -1;
     uid_t uid = 0;
     if (geteuid() == 0) {
         if (claim_uids(l, opt->uid_base ? opt->uid_base : 61000, err, errlen) != 0) {
@@ -275,6 +284,8 @@ void live_free(live_driver *l)
     free(l->stderr_copy);
     if (l->uid_lock >= 0)
         close(l->uid_lock);
+    if (l->uid_lock_old >= 0)
+        close(l->uid_lock_old);
     free(l);
 }
 
