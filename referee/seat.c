@@ -117,8 +117,9 @@ static void bind_root(const char *path, const seat_limits *lim, char *out, size_
 }
 
 /* Whether a bind root lies below something hidden (so it is bound after
- * the hiding), and whether it would expose something hidden (the path
- * itself, or a hidden path below it: never bound). */
+ * the hiding), and whether it would expose something hidden: the hidden
+ * path itself, or, bound after the hiding, a hidden path below it. A root
+ * bound before the hiding may hold hidden paths: they are hidden on top. */
 static bool under_hidden(const char *root, const seat_limits *lim)
 {
     if (lim->programs && below(root, lim->programs))
@@ -131,10 +132,11 @@ static bool under_hidden(const char *root, const seat_limits *lim)
 
 static bool exposes_hidden(const char *root, const seat_limits *lim)
 {
+    bool late = under_hidden(root, lim);
     for (int i = 0; i < SEAT_MAX_HIDE && lim->hide[i]; i++)
-        if (strcmp(root, lim->hide[i]) == 0 || below(lim->hide[i], root))
+        if (strcmp(root, lim->hide[i]) == 0 || (late && below(lim->hide[i], root)))
             return true;
-    return lim->programs && (strcmp(root, lim->programs) == 0 || below(lim->programs, root));
+    return lim->programs && (strcmp(root, lim->programs) == 0 || (late && below(lim->programs, root)));
 }
 
 /* The bind-back list for argv: existing absolute paths, each root once;
