@@ -21,6 +21,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* As root, the unprivileged referee runs as this uid: no account, used
+ * by nothing else (not nobody, whose processes other tests may need). */
+#define SBX_TEST_UID 64990
+
 static const char *collude_bot, *random_bot;
 static long tag;
 
@@ -181,12 +185,12 @@ int main(int argc, char **argv)
         fflush(NULL);
         pid_t p = fork();
         if (p == 0) {
-            if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
+            if (setgroups(0, NULL) != 0 || setgid(SBX_TEST_UID) != 0 || setuid(SBX_TEST_UID) != 0)
                 _exit(3);
             t_passed = t_failed = 0;   /* the child's own count */
             unprivileged();
             fflush(NULL);
-            _exit(TEST_DONE("sbx_collude (as nobody)"));
+            _exit(TEST_DONE("sbx_collude (as an unprivileged uid)"));
         }
         int st = 0;
         waitpid(p, &st, 0);

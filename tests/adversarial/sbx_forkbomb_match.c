@@ -1,4 +1,4 @@
-/* sbx_forkbomb_match.c — a non-root referee (as root: this test as nobody)
+/* sbx_forkbomb_match.c — a non-root referee (as root: this test as an unprivileged uid)
  * whose bots all share its uid, while a neighbouring bot fork-bombs that
  * uid. Before, bubblewrap could not start for the next bots: they were
  * forfeited as "crashed", and a driver that probed again silently ran them
@@ -18,6 +18,10 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* As root, the unprivileged referee runs as this uid: no account, used
+ * by nothing else (not nobody, whose processes other tests may need). */
+#define SBX_TEST_UID 64991
 
 static const char *random_bot, *bomb;
 
@@ -124,15 +128,15 @@ int main(int argc, char **argv)
         int rc = unprivileged();
         return rc ? rc : TEST_DONE("sbx_forkbomb");
     }
-    /* As root: the referee under test is unprivileged (nobody). */
+    /* As root: the referee under test is unprivileged (SBX_TEST_UID). */
     fflush(NULL);
     pid_t p = fork();
     if (p == 0) {
-        if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
+        if (setgroups(0, NULL) != 0 || setgid(SBX_TEST_UID) != 0 || setuid(SBX_TEST_UID) != 0)
             _exit(3);
         int rc = unprivileged();
         fflush(NULL);
-        _exit(rc ? rc : TEST_DONE("sbx_forkbomb (as nobody)"));
+        _exit(rc ? rc : TEST_DONE("sbx_forkbomb (as an unprivileged uid)"));
     }
     int st = 0;
     waitpid(p, &st, 0);

@@ -1,5 +1,5 @@
 /* sbx_peek.c — what a bot of a non-root referee daemon (as root: this test
- * as nobody) can read of its worker's directory: with bubblewrap, neither
+ * as an unprivileged uid) can read of its worker's directory: with bubblewrap, neither
  * another entrant's program in the program cache, nor the cache's listing,
  * nor the transcript being written, while its own program's files stay
  * readable. The seat gets what referee/worker.c gives it: the worker's
@@ -16,6 +16,10 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* As root, the unprivileged referee runs as this uid: no account, used
+ * by nothing else (not nobody, whose processes other tests may need). */
+#define SBX_TEST_UID 64992
 
 static void put(const char *path, const char *text, mode_t mode)
 {
@@ -108,11 +112,11 @@ int main(int argc, char **argv)
     fflush(NULL);
     pid_t p = fork();
     if (p == 0) {
-        if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
+        if (setgroups(0, NULL) != 0 || setgid(SBX_TEST_UID) != 0 || setuid(SBX_TEST_UID) != 0)
             _exit(3);
         int rc = peek(argv[1]);
         fflush(NULL);
-        _exit(rc ? rc : TEST_DONE("sbx_peek (as nobody)"));
+        _exit(rc ? rc : TEST_DONE("sbx_peek (as an unprivileged uid)"));
     }
     int st = 0;
     waitpid(p, &st, 0);
