@@ -83,7 +83,7 @@ typedef struct sched_conf {
     arb_conf_list tournaments;
     int local_workers, heartbeat_ms, heartbeat_misses, lease_s;
     int log_level, log_format, sandbox;
-    bool check;
+    bool check, allow_unsandboxed;
 } sched_conf;
 
 #define S(f) offsetof(sched_conf, f), sizeof(((sched_conf *)0)->f)
@@ -102,6 +102,8 @@ static const arb_conf_key sched_keys[] = {
     {"log_level", ARB_CONF_ENUM, S(log_level), 0, 0, log_levels, "debug, info, warn or error"},
     {"log_format", ARB_CONF_ENUM, S(log_format), 0, 0, log_formats, "json or text"},
     {"sandbox", ARB_CONF_ENUM, S(sandbox), 0, 0, sandboxes, "the local workers' sandbox: auto, bwrap or none"},
+    {"allow_unsandboxed", ARB_CONF_BOOL, S(allow_unsandboxed), 0, 0, NULL,
+     "local workers may play with neither bubblewrap nor root, or sandbox none"},
     {"check", ARB_CONF_BOOL, S(check), 0, 0, NULL, "check the configuration and exit"},
     {NULL, 0, 0, 0, 0, 0, NULL, NULL},
 };
@@ -242,7 +244,7 @@ int cmd_scheduler(int argc, char **argv)
         }
     }
     sched_options so = {.db = st, .state_dir = abs_state, .local_slots = c.local_workers,
-                        .sandbox = sandbox_of(c.sandbox), .stop = &stopping, .listen = c.listen[0] ? c.listen : NULL,
+                        .sandbox = sandbox_of(c.sandbox), .allow_unsandboxed = c.allow_unsandboxed, .stop = &stopping, .listen = c.listen[0] ? c.listen : NULL,
                         .secret_key = sec, .public_key = pub, .worker_keys = wkeyp, .nworker_keys = nkeys,
                         .heartbeat_ms = c.heartbeat_ms, .heartbeat_misses = c.heartbeat_misses,
                         .lease_s = c.lease_s, .keep_remote = true};
