@@ -27,6 +27,7 @@ bool sbx_seccomp_supported(void);
  *   inotify_init(1), inotify_add_watch,
  *   fanotify_init, keyctl, add_key,
  *   request_key, io_uring_setup             -> ENOSYS (as a kernel without them)
+ *   kill(-1, sig)                           -> EPERM (every process of its uid)
  *   a foreign architecture or x32 call      -> the process is killed */
 int sbx_seccomp_build(struct sock_filter *out, size_t cap);
 

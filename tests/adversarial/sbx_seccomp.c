@@ -1,8 +1,8 @@
 /* sbx_seccomp.c — the bots' seccomp filter (referee/sandbox_seccomp.h) run
  * for real: a child process installs it and tries each channel while the
  * parent holds a lock on the same file. Locks succeed without locking,
- * lock queries say ENOLCK, inotify, keyrings and io_uring say ENOSYS, and
- * ordinary calls still work. */
+ * lock queries say ENOLCK, inotify, keyrings and io_uring say ENOSYS,
+ * kill(-1) says EPERM, and ordinary calls still work. */
 #include "sandbox_seccomp.h"
 #include "../unit/test_util.h"
 
@@ -40,8 +40,10 @@ static int child(const char *path)
     bad |= !(syscall(SYS_io_uring_setup, 1, NULL) == -1 && errno == ENOSYS) << 6;
     errno = 0;
     bad |= !(fcntl(fd, F_SETLEASE, F_RDLCK) == -1 && errno == EPERM) << 7;
+    errno = 0;
+    bad |= !(kill(-1, 0) == -1 && errno == EPERM) << 9;
     /* ordinary life goes on */
-    bad |= (fcntl(fd, F_GETFD) < 0 || getpid() <= 0 || write(1, "", 0) != 0) << 8;
+    bad |= (fcntl(fd, F_GETFD) < 0 || getpid() <= 0 || write(1, "", 0) != 0 || kill(getpid(), 0) != 0) << 8;
     close(fd);
     return bad;
 }
