@@ -290,14 +290,18 @@ static int private_mounts(const char *workdir, const seat_limits *lim, char bind
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
         goto out;
     static const char opts[] = "mode=1777,size=" ARB_STR(ARB_BOT_TMPFS_BYTES);
+    bool fresh_run = false;
     for (size_t i = 0; i < NROOTS; i++) {
         struct stat st;
         if (lstat(private_roots[i], &st) != 0 || !S_ISDIR(st.st_mode))
-            continue;
+            continue;   /* a symlink is not mounted over (its target is the host's) */
         if (mount("tmpfs", private_roots[i], "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
             goto out;
+        fresh_run |= strcmp(private_roots[i], "/run") == 0;
     }
-    if (mkdir("/run/lock", 01777) != 0 || chmod("/run/lock", 01777) != 0)
+    /* /run/lock (and /var/lock through its link) in the fresh /run only:
+     * never a chmod on the host's */
+    if (fresh_run && (mkdir("/run/lock", 01777) != 0 || chmod("/run/lock", 01777) != 0))
         goto out;
     for (int i = 0; i < nbinds - late; i++)
         if (bind_fd(bfd[i], binds[i], true) != 0)
