@@ -25,6 +25,9 @@
 
 static const char *random_bot, *bomb;
 
+/* The bots' RLIMIT_NPROC in this test, the bomb's too. */
+#define NPROC 256
+
 static void one_match(const char *bwrap, unsigned require, int *ran, int *refused, uint64_t seed)
 {
     match_config cfg;
@@ -39,6 +42,9 @@ static void one_match(const char *bwrap, unsigned require, int *ran, int *refuse
         cfg.bots[b].argc = 1;
     }
     live_options lo = {.sandbox = LIVE_SANDBOX_AUTO, .bwrap = bwrap, .require = require};
+    /* RLIMIT_NPROC counts every process of the uid: room for whatever else
+     * the test's user runs (the test runner, a CI job), none for the bomb */
+    lo.limits.processes = NPROC;
     if (TEST_SANITIZED)
         lo.limits.address_space = UINT64_MAX;
     char err[512];
@@ -84,12 +90,13 @@ static int unprivileged(void)
     int ran = 0, refused = 0;
     one_match(bw, require, &ran, &refused, 1);   /* before the bomb: it plays */
     CHECK(ran == 1 && refused == 0);
-    /* The neighbour: same uid (the referee's), no sandbox, 64 processes. */
+    /* The neighbour: same uid (the referee's), no sandbox, the uid filled
+     * up to the bots' own limit. */
     char dir[] = "/tmp/sbx-forkbomb-XXXXXX";
     if (!mkdtemp(dir))
         return 1;
     char *argv[] = {(char *)bomb, NULL};
-    seat_limits lim = {.processes = 64};
+    seat_limits lim = {.processes = NPROC};
     int err;
     seat *n = seat_start(argv, dir, &lim, &err);
     CHECKF(n != NULL, "neighbour: %s", arb_strerror(err));
