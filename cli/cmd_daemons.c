@@ -84,7 +84,7 @@ typedef struct sched_conf {
     arb_conf_list tournaments;
     int local_workers, heartbeat_ms, heartbeat_misses, lease_s;
     int log_level, log_format, sandbox;
-    bool check;
+    bool check, allow_unsandboxed;
 } sched_conf;
 
 #define S(f) offsetof(sched_conf, f), sizeof(((sched_conf *)0)->f)
@@ -103,6 +103,8 @@ static const arb_conf_key sched_keys[] = {
     {"log_level", ARB_CONF_ENUM, S(log_level), 0, 0, log_levels, "debug, info, warn or error"},
     {"log_format", ARB_CONF_ENUM, S(log_format), 0, 0, log_formats, "json or text"},
     {"sandbox", ARB_CONF_ENUM, S(sandbox), 0, 0, sandboxes, "the local workers' sandbox: auto, bwrap or none"},
+    {"allow_unsandboxed", ARB_CONF_BOOL, S(allow_unsandboxed), 0, 0, NULL,
+     "local workers may play with neither bubblewrap nor root, or sandbox none"},
     {"check", ARB_CONF_BOOL, S(check), 0, 0, NULL, "check the configuration and exit"},
     {NULL, 0, 0, 0, 0, 0, NULL, NULL},
 };
@@ -249,7 +251,7 @@ int cmd_scheduler(int argc, char **argv)
         }
     }
     sched_options so = {.db = st, .state_dir = abs_state, .local_slots = c.local_workers,
-                        .sandbox = sandbox_of(c.sandbox), .stop = &stopping, .listen = c.listen[0] ? c.listen : NULL,
+                        .sandbox = sandbox_of(c.sandbox), .allow_unsandboxed = c.allow_unsandboxed, .stop = &stopping, .listen = c.listen[0] ? c.listen : NULL,
                         .secret_key = sec, .public_key = pub, .worker_keys = wkeyp, .nworker_keys = nkeys,
                         .heartbeat_ms = c.heartbeat_ms, .heartbeat_misses = c.heartbeat_misses,
                         .lease_s = c.lease_s, .keep_remote = true};
@@ -395,7 +397,7 @@ typedef struct ref_conf {
     char connect[256], server_key[512], key[512], name[WIRE_MAX_NAME + 1], workdir[512], metrics[128];
     int slots, heartbeat_ms, heartbeat_misses, drain_s;
     int log_level, log_format, sandbox;
-    bool check;
+    bool check, allow_unsandboxed;
 } ref_conf;
 
 #define R(f) offsetof(ref_conf, f), sizeof(((ref_conf *)0)->f)
@@ -413,6 +415,8 @@ static const arb_conf_key ref_keys[] = {
     {"log_level", ARB_CONF_ENUM, R(log_level), 0, 0, log_levels, "debug, info, warn or error"},
     {"log_format", ARB_CONF_ENUM, R(log_format), 0, 0, log_formats, "json or text"},
     {"sandbox", ARB_CONF_ENUM, R(sandbox), 0, 0, sandboxes, "auto, bwrap or none"},
+    {"allow_unsandboxed", ARB_CONF_BOOL, R(allow_unsandboxed), 0, 0, NULL,
+     "play with neither bubblewrap nor root, or sandbox none (bots then reach your files)"},
     {"check", ARB_CONF_BOOL, R(check), 0, 0, NULL, "check the configuration and exit"},
     {NULL, 0, 0, 0, 0, 0, NULL, NULL},
 };
@@ -522,6 +526,17 @@ int cmd_referee(int argc, char **argv)
                         .public_key = pub, .secret_key = sec, .server_key = spub, .stats = &stats};
     o.live.sandbox = sandbox_of(c.sandbox);
     o.live.bwrap = o.live.sandbox == LIVE_SANDBOX_NONE ? NULL : seat_probe_bwrap(geteuid() == 0 ? 61000 : 0);
+    /* Never weaker than now, for every match; nothing at all only on opt-in. */
+    o.live.require = live_required(o.live.bwrap);
+    if ((o.live.sandbox == LIVE_SANDBOX_NONE || o.live.require == 0) && !c.allow_unsandboxed) {
+        arb_error("referee", "sandbox: %s: bots would run with rlimits only; refusing without "
+                  "allow_unsandboxed: true", o.live.sandbox == LIVE_SANDBOX_NONE ? "sandbox none"
+                  : "neither bubblewrap nor root is available");
+        return 2;
+    }
+    if (o.live.require == 0)
+        arb_warn("referee", "allow_unsandboxed: bots run with rlimits only: they can read this host's files, "
+                 "signal the referee and each other, and reach the network");
     arb_info("referee", "%s: %d slots, scheduler %s, sandbox %s, metrics on %s", c.name, c.slots, c.connect,
              o.live.bwrap ? "bwrap" : "rlimits", c.metrics[0] ? c.metrics : "nothing");
     int rc = worker_run(&o);

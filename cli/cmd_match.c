@@ -312,6 +312,14 @@ int cmd_match(int argc, char **argv)
             fprintf(stderr, "bot %s: the end of its stderr:\n%s%s", s->name, s->stderr_tail,
                     s->stderr_tail[strlen(s->stderr_tail) - 1] == '\n' ? "" : "\n");
     }
+    /* What the sandbox each bot got contains, said plainly (docs/security.md). */
+    for (int b = 0; b < res.nbots && !quiet; b++) {
+        bool seen = false;
+        for (int c = 0; c < b; c++)
+            seen |= strcmp(res.bots[c].sandbox, res.bots[b].sandbox) == 0;
+        if (!seen && res.bots[b].sandbox[0])
+            fprintf(stderr, "sandbox %s: %s\n", res.bots[b].sandbox, seat_sandbox_text(res.bots[b].sandbox));
+    }
     /* The match is over: a secret drawn for it is revealed, so that anyone
      * can check its deals (arbiter replay --secret). A secret from a file is
      * the organiser's and stays where it is. */

@@ -101,14 +101,18 @@ static void print_standings(st_standing *rows, int n, const char *format)
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: arbiter run FILE [--state DIR] [--db CONNINFO] [--workers N] [--sandbox auto|bwrap|none] [--quiet]\n"
-        "                        [--secret-file F]\n"
+        "usage: arbiter run FILE [--state DIR] [--db CONNINFO] [--workers N] [--sandbox auto|bwrap|none] [--allow-unsandboxed]\n"
+        "                        [--secret-file F] [--quiet]\n"
         "\n"
         "Runs the tournament FILE describes (schemas/tournament.md): pairs, plays\n"
         "every match with local referee workers, records everything in PostgreSQL,\n"
         "prints standings (and the bracket). Interrupted or killed, the same command\n"
         "resumes: no finished match is played again, none is lost.\n"
         "\n"
+        "  --sandbox MODE   auto (default: bubblewrap when it works, a uid per bot as root),\n"
+        "                   bwrap, or none; whatever the start got, no match is played weaker\n"
+        "  --allow-unsandboxed  play even with neither bubblewrap nor root (or --sandbox none):\n"
+        "                   bots could then read your files and signal each other; warned, recorded\n"
         "  --state DIR      transcripts, bot directories and, without --db, a private\n"
         "                   PostgreSQL cluster (default ./arbiter-state)\n"
         "  --db CONNINFO    a PostgreSQL server instead ($ARBITER_DB too)\n"
@@ -127,7 +131,7 @@ int cmd_run(int argc, char **argv)
     const char *file = NULL, *state = "arbiter-state", *db = NULL, *listen = NULL, *keyname = NULL, *wkeys = NULL;
     const char *secret_file = NULL;
     int workers = (int)sysconf(_SC_NPROCESSORS_ONLN), sandbox = LIVE_SANDBOX_AUTO;
-    bool quiet = false;
+    bool quiet = false, allow_unsandboxed = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -153,6 +157,8 @@ int cmd_run(int argc, char **argv)
             wkeys = argv[++i];
         } else if (strcmp(a, "--secret-file") == 0 && v) {
             secret_file = argv[++i];
+        } else if (strcmp(a, "--allow-unsandboxed") == 0) {
+            allow_unsandboxed = true;
         } else if (strcmp(a, "--sandbox") == 0 && v) {
             i++;
             sandbox = strcmp(v, "none") == 0 ? LIVE_SANDBOX_NONE : strcmp(v, "bwrap") == 0 ? LIVE_SANDBOX_BWRAP
@@ -240,10 +246,15 @@ int cmd_run(int argc, char **argv)
         snprintf(abs_state, sizeof abs_state, "%s", state);
     progress_ctx pc = {.tty = isatty(2), .quiet = quiet};
     run_options ro = {.cfg = &cfg, .yaml = yaml, .digest = digest, .state_dir = abs_state, .db = st,
-                      .workers = workers, .sandbox = sandbox, .stop = &interrupted,
+                      .workers = workers, .sandbox = sandbox, .allow_unsandboxed = allow_unsandboxed,
+                      .stop = &interrupted,
                       .progress = on_progress, .ctx = &pc, .listen = listen, .secret_key = sec,
                       .public_key = pub, .worker_keys = keyp, .nworker_keys = nkeys,
                       .secret = secret_file ? secret : NULL};
+    if (allow_unsandboxed)
+        fprintf(stderr, "arbiter: WARNING: --allow-unsandboxed: where neither bubblewrap nor root is had, bots "
+                "run with rlimits only and can read your files, signal the referee and each other, and reach "
+                "the network (recorded per seat as sandbox \"rlimits\")\n");
     run_outcome outc;
     if (!quiet)
         fprintf(stderr, "arbiter: %s: %s, %s/%s, %d entrants, %d workers, record in %s\n", cfg.name,

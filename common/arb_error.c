@@ -20,6 +20,7 @@ static const struct {
     {ARB_EUNSUPPORTED, "EUNSUPPORTED", "not supported"},
     {ARB_ETOOBIG, "ETOOBIG", "input larger than its limit"},
     {ARB_ECORRUPT, "ECORRUPT", "data fails an integrity check"},
+    {ARB_ESANDBOX, "ESANDBOX", "the required sandbox could not be had"},
 };
 
 const char *arb_strerror(int err)

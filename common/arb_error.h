@@ -19,6 +19,7 @@ typedef enum arb_err {
     ARB_EUNSUPPORTED= -11,  /* a feature not available in this build */
     ARB_ETOOBIG     = -12,  /* input larger than its limit in arb_limits.h */
     ARB_ECORRUPT    = -13,  /* data that fails an integrity check */
+    ARB_ESANDBOX    = -14,  /* the sandbox required for a bot could not be had */
 } arb_err;
 
 /* Human-readable text for an arb_err (never NULL; unknown codes get a

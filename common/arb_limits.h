@@ -6,7 +6,9 @@
 /* Seats at a table: Dou Dizhu has 3 or 4, Da Bang 4. */
 #define ARB_MAX_SEATS 4
 
-/* One line of `arbiter moves` input or of a bot reply. The longest honest line
+/* One line of `arbiter moves` input or of a bot reply, without its newline
+ * (and a "\r" before it): a line of exactly this many bytes is accepted, one
+ * more is `line-too-long` (schemas/bot-protocol.md). The longest honest line
  * is a two-pack 33-card play plus a category name, well under 256 bytes; 4096
  * leaves room for comments and is still cheap to hold per seat. */
 #define ARB_MAX_LINE 4096
@@ -22,6 +24,12 @@
  * that never reads is cut off here instead of growing the referee. Four
  * requests of the largest size. */
 #define ARB_MAX_QUEUE (16u << 20)
+
+/* The private /tmp, /var/tmp, /dev/shm and /run each bot gets (tmpfs, in
+ * memory): a bot may keep scratch files there, not fill the host's memory.
+ * Four times the largest file RLIMIT_FSIZE lets it write (16 MiB). A plain
+ * number: it is spelt into bubblewrap's and mount's options. */
+#define ARB_BOT_TMPFS_BYTES 67108864
 
 /* A bot's name in its handshake (logs, tables): 1..32 of [A-Za-z0-9_.-]. */
 #define ARB_MAX_BOT_NAME 32

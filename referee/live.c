@@ -33,32 +33,69 @@ struct live_driver {
     uint64_t cpu_after[ARB_MAX_SEATS]; /* its CPU time when its last turn ended */
     int   uid_lock;         /* flock'ed file that holds the block, -1 none */
     unsigned starts[ARB_MAX_SEATS];    /* processes started per bot (restarts, match.h) */
+    int   uid_lock_old;     /* the same block's lock where older referees look, -1 none */
 };
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw);
+
+/* The lock directory, made safe to create files in: a directory (not a
+ * symlink) owned by root and closed to everyone else. /run/lock is
+ * world-writable: a lock file there could be planted as a symlink to any
+ * file root would then create or lock. */
+static int lock_dir(char *err, size_t errlen)
+{
+    struct stat st;
+    if (mkdir(LIVE_LOCK_DIR, 0700) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "%s: %s", LIVE_LOCK_DIR, strerror(errno));
+        return ARB_EIO;
+    }
+    if (lstat(LIVE_LOCK_DIR, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != 0 || (st.st_mode & 077)) {
+        snprintf(err, errlen, "%s: not a root-owned 0700 directory (a symlink, or opened to others): refusing "
+                 "to keep bot uid locks there", LIVE_LOCK_DIR);
+        return ARB_EIO;
+    }
+    return 0;
+}
 
 /* As root, claim a block of ARB_MAX_SEATS uids no other referee on this
  * host is using: an exclusive flock on a file named after the block. The
  * kernel drops the lock when the process ends, however it ends. */
 static int claim_uids(live_driver *l, uid_t start, char *err, size_t errlen)
 {
-    const char *dir = access("/run/lock", W_OK) == 0 ? "/run/lock" : "/tmp";
+    int rc = lock_dir(err, errlen);
+    if (rc)
+        return rc;
     for (int i = 0; i < 1024; i++) {
         uid_t base = start + (uid_t)(i * ARB_MAX_SEATS);
-        char path[128];
-        snprintf(path, sizeof path, "%s/arbiter-uid-%u.lock", dir, (unsigned)base);
-        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-        if (fd < 0)
-            continue;
-        if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        char path[128], old[128];
+        snprintf(path, sizeof path, "%s/uid-%u.lock", LIVE_LOCK_DIR, (unsigned)base);
+        /* Referees of earlier versions on the same host lock this block in
+         * /run/lock: held too, so they never share our uids. There, and
+         * here, O_NOFOLLOW: a symlink in its place is never followed, and
+         * anything but a plain file makes us skip the block. */
+        snprintf(old, sizeof old, "/run/lock/arbiter-uid-%u.lock", (unsigned)base);
+        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+        int ofd = open(old, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+        struct stat a, b;
+        if (fd >= 0 && ofd >= 0 && fstat(fd, &a) == 0 && fstat(ofd, &b) == 0 && S_ISREG(a.st_mode)
+            && S_ISREG(b.st_mode) && flock(fd, LOCK_EX | LOCK_NB) == 0 && flock(ofd, LOCK_EX | LOCK_NB) == 0) {
             l->uid_base = base;
             l->uid_lock = fd;
+            l->uid_lock_old = ofd;
             return 0;
         }
-        close(fd);
+        if (fd >= 0)
+            close(fd);
+        if (ofd >= 0)
+            close(ofd);
     }
     snprintf(err, errlen, "no free block of bot uids from %u (1024 referees running?)", (unsigned)start);
     return ARB_ENOSPC;
+}
+
+unsigned live_required(const char *bwrap)
+{
+    return (bwrap ? SEAT_NEED_BWRAP : 0u) | (geteuid() == 0 ? SEAT_NEED_UID : 0u);
 }
 
 static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, size_t len)
@@ -83,6 +120,8 @@ static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, 
     if (geteuid() == 0)
         lim.uid = l->uid_base + (uid_t)bot;
     lim.bwrap = l->bwrap;
+    lim.require = l->opt.require;
+    lim.programs = l->opt.programs;
     for (int i = 0; i < 4 && l->opt.hide[i]; i++)
         lim.hide[i] = l->opt.hide[i];
     int err;
@@ -183,7 +222,7 @@ live_driver *live_new(const live_options *opt, char *err, size_t errlen)
         return NULL;
     }
     l->opt = *opt;
-    l->uid_lock = -1;
+    l->uid_lock = l->uid_lock_old = -1;
     uid_t uid = 0;
     if (geteuid() == 0) {
         if (claim_uids(l, opt->uid_base ? opt->uid_base : 61000, err, errlen) != 0) {
@@ -199,6 +238,15 @@ live_driver *live_new(const live_options *opt, char *err, size_t errlen)
             live_free(l);
             return NULL;
         }
+    }
+    unsigned have = live_required(l->bwrap);
+    if (opt->require & ~have) {
+        snprintf(err, errlen, "sandbox: this match requires %s%s%s, which cannot be had now; not played weaker",
+                 (opt->require & ~have & SEAT_NEED_BWRAP) ? "bubblewrap" : "",
+                 (opt->require & ~have) == (SEAT_NEED_BWRAP | SEAT_NEED_UID) ? " and " : "",
+                 (opt->require & ~have & SEAT_NEED_UID) ? "a uid of its own per bot (root)" : "");
+        live_free(l);
+        return NULL;
     }
     if (opt->workdir) {
         snprintf(l->base, sizeof l->base, "%s", opt->workdir);
@@ -249,6 +297,8 @@ void live_free(live_driver *l)
     free(l->stderr_copy);
     if (l->uid_lock >= 0)
         close(l->uid_lock);
+    if (l->uid_lock_old >= 0)
+        close(l->uid_lock_old);
     free(l);
 }
 

@@ -12,12 +12,17 @@ typedef struct live_options {
     seat_limits limits;       /* rlimits; uid and bwrap are filled in per bot */
     /* As root: bot b runs as base + b, where base is the first block of
      * ARB_MAX_SEATS uids from uid_base (0: 61000) that no other driver on
-     * the host holds (a flock in /run/lock). At the end every process of
+     * the host holds (a flock in LIVE_LOCK_DIR). At the end every process of
      * the bot's uid is killed, so uids are never shared. */
     uid_t       uid_base;
     int         sandbox;      /* LIVE_SANDBOX_* */
     const char *bwrap;        /* AUTO: a bubblewrap probed already (skips the probe); NULL probes */
     const char *hide[4];      /* paths bots must not see (the transcript, a state directory) */
+    const char *programs;     /* the program cache (one directory per program): a bot sees only its own */
+    /* SEAT_NEED_* bits every bot's seat must get (live_required): a seat
+     * that comes up weaker fails its start with ARB_ESANDBOX and the match
+     * fails with a "sandbox:" reason; it is never played weaker. */
+    unsigned    require;
 } live_options;
 
 enum { LIVE_SANDBOX_AUTO = 0, LIVE_SANDBOX_NONE, LIVE_SANDBOX_BWRAP };
@@ -32,6 +37,13 @@ int live_bot_command(match_bot_cfg *b, const char *name, const char *command, co
                      char *err, size_t errlen);
 
 typedef struct live_driver live_driver;
+
+/* The SEAT_NEED_* bits a tournament requires of every bot: what this
+ * referee has now (bubblewrap probed, root for a uid of its own). */
+unsigned live_required(const char *bwrap);
+
+/* Where the uid block locks live: a root-owned 0700 directory. */
+#define LIVE_LOCK_DIR "/run/arbiter"
 
 /* NULL and a message in err when the sandbox asked for cannot be had. */
 live_driver *live_new(const live_options *opt, char *err, size_t errlen);

@@ -324,6 +324,13 @@ static bool hello_start(run *r, int bot)
     match_bot_stats *st = &r->res->bots[bot];
     bot_rt *b = &r->bot[bot];
     int rc = r->drv->start(r->drv->ctx, bot, &r->cfg->bots[bot], st->sandbox, sizeof st->sandbox);
+    if (rc == ARB_ESANDBOX) {
+        /* Not the bot's fault, and never played in a weaker sandbox: the
+         * match fails with the reason (a tournament voids it). */
+        fail(r, rc, "sandbox: bot %d (%s) could not be started in the sandbox this referee requires "
+             "(bubblewrap failed, or its uid is out of processes); not played weaker", bot, r->cfg->bots[bot].name);
+        return false;
+    }
     if (rc) {
         char detail[128];
         snprintf(detail, sizeof detail, "could not start: %s", arb_strerror(rc));

@@ -5,6 +5,7 @@
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_time.h"
+#include "sandbox_seccomp.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -37,7 +39,9 @@ struct seat {
     uint64_t last_cpu;
     char   sandbox[16];
     uid_t  uid;          /* the bot's own uid (0: ours) */
-    char   line[ARB_MAX_LINE + 1];
+    /* A line of ARB_MAX_LINE bytes with its "\r\n" fits; a full buffer
+     * without a newline is a line too long. */
+    char   line[ARB_MAX_LINE + 2];
     size_t line_len;     /* bytes buffered from stdout */
     bool   discarding;   /* skipping the rest of an overlong line */
     char  *out;          /* queued output not yet written */
@@ -46,6 +50,9 @@ struct seat {
     size_t errlen, errcap;
 };
 
+#define ARB_STR_(x) #x
+#define ARB_STR(x) ARB_STR_(x)
+
 #define DEFAULT_AS (1ull << 30)
 #define DEFAULT_CPU 600
 #define DEFAULT_NPROC 64
@@ -53,7 +60,19 @@ struct seat {
 #define DEFAULT_NOFILE 64
 
 /* What the child reports on its status pipe just before execve. */
-enum { CHILD_UID = 1, CHILD_NETNS = 2, CHILD_BWRAP = 4, CHILD_FAILED = 0x80 };
+enum { CHILD_UID = 1, CHILD_NETNS = 2, CHILD_BWRAP = 4, CHILD_MNTNS = 8, CHILD_SANDBOX_FAILED = 0x40,
+       CHILD_FAILED = 0x80 };
+
+/* Directories every bot gets empty and of its own (a tmpfs), so nothing
+ * written there reaches another bot or outlives the match. /run holds the
+ * host's sockets (the database's among them) and /run/lock. */
+static const char *const private_roots[] = {"/tmp", "/var/tmp", "/dev/shm", "/run"};
+#define NROOTS (sizeof private_roots / sizeof private_roots[0])
+
+/* Directories of the bot's own program bound back read-only after the
+ * hiding (at most this many; each path at most SEAT_BIND_LEN). */
+#define SEAT_MAX_BINDS 8
+#define SEAT_BIND_LEN 512
 
 static void set_limit(int resource, uint64_t value)
 {
@@ -61,42 +80,125 @@ static void set_limit(int resource, uint64_t value)
     setrlimit(resource, &rl);
 }
 
+/* Length of dir without trailing slashes, when path lies strictly below it
+ * (0 otherwise). */
+static size_t below(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    return n > 1 && strncmp(path, dir, n) == 0 && path[n] == '/' && path[n + 1] ? n : 0;
+}
+
+/* The directory (or file) to bind back for a program or file argument at
+ * `path`: the first component below the program cache, below the deepest
+ * hidden directory holding it, or below a private root; "" when the path
+ * stays visible as it is. A script finds the modules beside it. */
+static void bind_root(const char *path, const seat_limits *lim, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = 0;
+    if (lim->programs)
+        n = below(path, lim->programs);
+    for (int i = 0; !n && i < SEAT_MAX_HIDE && lim->hide[i]; i++) {
+        size_t k = below(path, lim->hide[i]);
+        n = k > n ? k : n;
+    }
+    for (size_t i = 0; !n && i < NROOTS; i++)
+        n = below(path, private_roots[i]);
+    if (!n)
+        return;
+    const char *slash = strchr(path + n + 1, '/');
+    size_t len = slash ? (size_t)(slash - path) : strlen(path);
+    if (len < cap) {
+        memcpy(out, path, len);
+        out[len] = 0;
+    }
+}
+
+/* Whether a bind root lies below something hidden (so it is bound after
+ * the hiding), and whether it would expose something hidden: the hidden
+ * path itself, or, bound after the hiding, a hidden path below it. A root
+ * bound before the hiding may hold hidden paths: they are hidden on top. */
+static bool under_hidden(const char *root, const seat_limits *lim)
+{
+    if (lim->programs && below(root, lim->programs))
+        return true;
+    for (int i = 0; i < SEAT_MAX_HIDE && lim->hide[i]; i++)
+        if (below(root, lim->hide[i]))
+            return true;
+    return false;
+}
+
+static bool exposes_hidden(const char *root, const seat_limits *lim)
+{
+    bool late = under_hidden(root, lim);
+    for (int i = 0; i < SEAT_MAX_HIDE && lim->hide[i]; i++)
+        if (strcmp(root, lim->hide[i]) == 0 || (late && below(lim->hide[i], root)))
+            return true;
+    return lim->programs && (strcmp(root, lim->programs) == 0 || (late && below(lim->programs, root)));
+}
+
+/* The bind-back list for argv: existing absolute paths, each root once;
+ * those below a hidden directory last (bound after the hiding), their
+ * number in *late. */
+static int program_binds(char *const argv[], const seat_limits *lim, char binds[][SEAT_BIND_LEN], int *late)
+{
+    char found[SEAT_MAX_BINDS][SEAT_BIND_LEN];
+    int n = 0;
+    for (int i = 0; argv[i] && n < SEAT_MAX_BINDS; i++) {
+        if (argv[i][0] != '/' || access(argv[i], F_OK) != 0)
+            continue;
+        bind_root(argv[i], lim, found[n], SEAT_BIND_LEN);
+        bool skip = !found[n][0] || exposes_hidden(found[n], lim);
+        for (int t = 0; t < n && !skip; t++)
+            skip = strcmp(found[t], found[n]) == 0;
+        if (!skip)
+            n++;
+    }
+    int k = 0;
+    *late = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++)
+            if (under_hidden(found[i], lim) == (pass == 1)) {
+                memcpy(binds[k++], found[i], SEAT_BIND_LEN);
+                *late += pass;
+            }
+    return n;
+}
+
 /* bubblewrap's command line: no network, no IPC, own pid namespace with the
  * bot as its pid 1 (so --info-fd names the bot and its CPU clock is the
- * bot's), the whole system read-only, a private /tmp, what it must not see
- * hidden, the working directory writable. A program (or file argument) that
- * lives under /tmp is bound back read-only with its top directory there, so
- * a script finds the modules beside it. */
-static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[], const char *const *hide,
-                      char tops[][300], char **out, int cap)
+ * bot's), the whole system read-only, private /tmp, /var/tmp, /dev/shm and
+ * /run, what it must not see hidden (the program cache too), the bot's own
+ * program directories bound back read-only, the working directory
+ * writable, the seccomp filter from fd 4. */
+static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[], const seat_limits *lim,
+                      char binds[][SEAT_BIND_LEN], int nbinds, int late, bool seccomp, char **out, int cap)
 {
+    static const char size[] = ARB_STR(ARB_BOT_TMPFS_BYTES);
     const char *pre[] = {
         bwrap, "--unshare-all", "--die-with-parent", "--as-pid-1",
-        "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+        "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+        "--size", size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", "/var/tmp",
+        "--size", size, "--tmpfs", "/dev/shm", "--size", size, "--tmpfs", "/run",
+        "--perms", "1777", "--dir", "/run/lock",
     };
-    int n = 0, ntops = 0;
+    int n = 0;
     for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
         out[n++] = (char *)pre[i];
-    for (int i = 0; argv[i] && ntops < 8; i++) {
-        if (strncmp(argv[i], "/tmp/", 5) != 0 || access(argv[i], R_OK) != 0)
-            continue;
-        const char *slash = strchr(argv[i] + 5, '/');
-        size_t len = slash ? (size_t)(slash - argv[i]) : strlen(argv[i]);
-        if (len >= 300 || n >= cap - 16)
-            return -1;
-        memcpy(tops[ntops], argv[i], len);
-        tops[ntops][len] = 0;
-        bool seen = false;
-        for (int t = 0; t < ntops; t++)
-            seen |= strcmp(tops[t], tops[ntops]) == 0;
-        if (seen)
-            continue;
+    for (int i = 0; i < nbinds - late; i++) {
         out[n++] = "--ro-bind";
-        out[n++] = tops[ntops];
-        out[n++] = tops[ntops];
-        ntops++;
+        out[n++] = binds[i];
+        out[n++] = binds[i];
     }
-    for (int i = 0; hide[i] && i < SEAT_MAX_HIDE; i++) {
+    const char *hide[SEAT_MAX_HIDE + 2] = {0};
+    int nh = 0;
+    for (int i = 0; i < SEAT_MAX_HIDE && lim->hide[i]; i++)
+        hide[nh++] = lim->hide[i];
+    if (lim->programs)
+        hide[nh++] = lim->programs;
+    for (int i = 0; i < nh; i++) {
         struct stat st;
         if (n >= cap - 16 || stat(hide[i], &st) != 0)
             continue;
@@ -105,9 +207,21 @@ static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[]
             out[n++] = "/dev/null";
         out[n++] = (char *)hide[i];
     }
-    const char *post[] = {"--bind", workdir, workdir, "--chdir", workdir, "--info-fd", "3", "--"};
+    for (int i = nbinds - late; i < nbinds; i++) {
+        if (n >= cap - 16)
+            return -1;
+        out[n++] = "--ro-bind";
+        out[n++] = binds[i];
+        out[n++] = binds[i];
+    }
+    const char *post[] = {"--bind", workdir, workdir, "--chdir", workdir, "--info-fd", "3"};
     for (size_t i = 0; i < sizeof post / sizeof post[0]; i++)
         out[n++] = (char *)post[i];
+    if (seccomp) {
+        out[n++] = "--seccomp";
+        out[n++] = "4";
+    }
+    out[n++] = "--";
     for (int i = 0; argv[i]; i++) {
         if (n >= cap - 1)
             return -1;
@@ -117,33 +231,164 @@ static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[]
     return n;
 }
 
-/* In the child, before exec: only async-signal-safe calls. fds: stdin,
- * stdout, stderr, the status pipe, bubblewrap's info pipe (or -1). */
-static void child_exec(char *const argv[], const char *workdir, const seat_limits *lim, int fds[5], pid_t parent)
+/* mkdir -p, in the child (path is a copy it may cut). */
+static int mkdirs(char *path, bool last_is_file)
 {
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        int rc = mkdir(path, 0755);
+        *p = '/';
+        if (rc != 0 && errno != EEXIST)
+            return -1;
+    }
+    if (last_is_file) {
+        int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+        if (fd < 0)
+            return -1;
+        close(fd);
+        return 0;
+    }
+    return mkdir(path, 0755) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+/* Bind what fd refers to (opened before the tmpfs went over it) at target. */
+static int bind_fd(int fd, const char *target, bool ro)
+{
+    struct stat st;
+    char tgt[SEAT_BIND_LEN + 64], src[64];
+    if (fstat(fd, &st) != 0 || strlen(target) >= sizeof tgt)
+        return -1;
+    memcpy(tgt, target, strlen(target) + 1);
+    if (mkdirs(tgt, !S_ISDIR(st.st_mode)) != 0)
+        return -1;
+    snprintf(src, sizeof src, "/proc/self/fd/%d", fd);
+    if (mount(src, target, NULL, MS_BIND | MS_REC, NULL) != 0)
+        return -1;
+    if (ro && mount(NULL, target, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) != 0)
+        return -1;
+    return 0;
+}
+
+/* As root without bubblewrap, in the child's own mount namespace (before
+ * the uid change): fresh tmpfs on the private roots and over what is
+ * hidden, the program directories and the working directory bound back,
+ * and a /proc where the bot sees only its own processes. Everything dies
+ * with the namespace: nothing is left after the match. */
+static int private_mounts(const char *workdir, const seat_limits *lim, char binds[][SEAT_BIND_LEN], int nbinds,
+                          int late)
+{
+    int rc = -1, wfd = -1, bfd[SEAT_MAX_BINDS];
+    for (int i = 0; i < SEAT_MAX_BINDS; i++)
+        bfd[i] = -1;
+    if ((wfd = open(workdir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+        goto out;
+    for (int i = 0; i < nbinds; i++)
+        if ((bfd[i] = open(binds[i], O_PATH | O_CLOEXEC)) < 0)
+            goto out;
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+        goto out;
+    static const char opts[] = "mode=1777,size=" ARB_STR(ARB_BOT_TMPFS_BYTES);
+    bool fresh_run = false;
+    for (size_t i = 0; i < NROOTS; i++) {
+        struct stat st;
+        if (lstat(private_roots[i], &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;   /* a symlink is not mounted over (its target is the host's) */
+        if (mount("tmpfs", private_roots[i], "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
+            goto out;
+        fresh_run |= strcmp(private_roots[i], "/run") == 0;
+    }
+    /* /run/lock (and /var/lock through its link) in the fresh /run only:
+     * never a chmod on the host's */
+    if (fresh_run && (mkdir("/run/lock", 01777) != 0 || chmod("/run/lock", 01777) != 0))
+        goto out;
+    for (int i = 0; i < nbinds - late; i++)
+        if (bind_fd(bfd[i], binds[i], true) != 0)
+            goto out;
+    const char *hide[SEAT_MAX_HIDE + 2] = {0};
+    int nh = 0;
+    for (int i = 0; i < SEAT_MAX_HIDE && lim->hide[i]; i++)
+        hide[nh++] = lim->hide[i];
+    if (lim->programs)
+        hide[nh++] = lim->programs;
+    for (int i = 0; i < nh; i++) {
+        struct stat st;
+        if (stat(hide[i], &st) != 0)
+            continue;   /* under a private root already: gone */
+        if (S_ISDIR(st.st_mode) ? mount("tmpfs", hide[i], "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m")
+                                : mount("/dev/null", hide[i], NULL, MS_BIND, NULL))
+            goto out;
+    }
+    for (int i = nbinds - late; i < nbinds; i++)
+        if (bind_fd(bfd[i], binds[i], true) != 0)
+            goto out;
+    if (bind_fd(wfd, workdir, false) != 0)
+        goto out;
+    /* hidepid=invisible (Linux 5.8) where it exists, else hidepid=2. */
+    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible") != 0
+        && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2") != 0)
+        goto out;
+    rc = chdir(workdir);
+out:
+    if (wfd >= 0)
+        close(wfd);
+    for (int i = 0; i < SEAT_MAX_BINDS; i++)
+        if (bfd[i] >= 0)
+            close(bfd[i]);
+    return rc;
+}
+
+/* What the child is given: descriptors, the bind-back list, the filter. */
+typedef struct child_args {
+    int fds[6];   /* stdin, stdout, stderr, status pipe, bubblewrap's info pipe, seccomp memfd (or -1) */
+    char (*binds)[SEAT_BIND_LEN];
+    int nbinds, late;   /* binds, the last `late` of them below something hidden */
+    const struct sock_filter *filter;
+    int nfilter;  /* instructions (0: none on this architecture) */
+} child_args;
+
+/* In the child, before exec: only async-signal-safe calls. */
+static void child_exec(char *const argv[], const char *workdir, const seat_limits *lim, child_args *ca,
+                       pid_t parent)
+{
+    int *fds = ca->fds;
+    unsigned char flags = 0;
     /* A session of our own: a new process group for the group kill, and no
      * controlling terminal to inject keystrokes into. */
     setsid();
     if (dup2(fds[0], 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[2], 2) < 0)
         _exit(126);
     int status_fd = fcntl(fds[3], F_DUPFD_CLOEXEC, 10);
+    /* bubblewrap's info pipe on 3, its seccomp program on 4: move the
+     * memfd out of the way first in case it sits on 3. */
+    int sfd = fds[5] >= 0 ? fcntl(fds[5], F_DUPFD_CLOEXEC, 10) : -1;
     if (fds[4] >= 0 && dup2(fds[4], 3) < 0)
         _exit(126);
-    int keep = fds[4] >= 0 ? 4 : 3;
-    /* No inherited descriptors beyond 0, 1, 2 (and 3 for bubblewrap), except
-     * the close-on-exec status pipe. */
+    if (sfd >= 0 && dup2(sfd, 4) < 0)
+        _exit(126);
+    int keep = sfd >= 0 ? 5 : fds[4] >= 0 ? 4 : 3;
+    /* No inherited descriptors beyond 0, 1, 2 (and 3, 4 for bubblewrap),
+     * except the close-on-exec status pipe. */
     for (int fd = keep; fd < 1024; fd++)
         if (fd != status_fd)
             close(fd);
     if (chdir(workdir) != 0)
         _exit(126);
-    unsigned char flags = 0;
-    if (geteuid() == 0 && unshare(CLONE_NEWNET) == 0)
-        flags |= CHILD_NETNS;   /* no network even without bubblewrap */
+    if (geteuid() == 0 && !lim->bwrap) {
+        /* Its own mount, IPC and network namespaces: private tmp
+         * directories, SysV IPC, abstract sockets and no network. */
+        if (unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET) != 0
+            || private_mounts(workdir, lim, ca->binds, ca->nbinds, ca->late) != 0)
+            goto sandbox_failed;
+        flags |= CHILD_NETNS | CHILD_MNTNS;
+    } else if (geteuid() == 0 && unshare(CLONE_NEWNET) == 0) {
+        flags |= CHILD_NETNS;   /* no network even if bubblewrap's is not had */
+    }
     if (lim->uid) {
         gid_t gid = (gid_t)lim->uid;
         if (setgroups(0, NULL) != 0 || setgid(gid) != 0 || setuid(lim->uid) != 0)
-            _exit(126);
+            goto sandbox_failed;
         flags |= CHILD_UID;
     }
     /* If the referee dies (even by SIGKILL), so does the bot. Set after the
@@ -162,17 +407,22 @@ static void child_exec(char *const argv[], const char *workdir, const seat_limit
     snprintf(home, sizeof home, "HOME=%s", workdir);
     char *const envp[] = {"PATH=/usr/local/bin:/usr/bin:/bin", home, "LANG=C.UTF-8", "ARBITER_BOT=1", NULL};
     char *bargv[256];
-    static char tops[8][300];
     if (lim->bwrap) {
-        if (bwrap_argv(lim->bwrap, workdir, argv, lim->hide, tops, bargv, 256) < 0)
+        if (bwrap_argv(lim->bwrap, workdir, argv, lim, ca->binds, ca->nbinds, ca->late, sfd >= 0, bargv, 256) < 0)
             _exit(126);
         flags |= CHILD_BWRAP;
+    } else if (ca->nfilter > 0 && sbx_seccomp_install(ca->filter, (size_t)ca->nfilter) != 0) {
+        goto sandbox_failed;
     }
     (void)!write(status_fd, &flags, 1);
     execve(lim->bwrap ? lim->bwrap : argv[0], lim->bwrap ? bargv : argv, envp);
     flags = CHILD_FAILED;
     (void)!write(status_fd, &flags, 1);
     _exit(127);
+sandbox_failed:
+    flags = CHILD_SANDBOX_FAILED;
+    (void)!write(status_fd, &flags, 1);
+    _exit(126);
 }
 
 static void close_pair(int p[2])
@@ -245,6 +495,23 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
     }
     seat *s = calloc(1, sizeof *s);
     int in[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1}, st[2] = {-1, -1}, info[2] = {-1, -1};
+    int filter_fd = -1;
+    /* The seccomp filter, built here (the child only installs it), and
+     * for bubblewrap a memfd holding it. */
+    struct sock_filter filter[SBX_SECCOMP_MAX];
+    int nfilter = sbx_seccomp_build(filter, SBX_SECCOMP_MAX);
+    if (nfilter == ARB_ENOSPC) {
+        *err = ARB_ESANDBOX;
+        free(s);
+        return NULL;
+    }
+    if (nfilter > 0 && lim.bwrap && (filter_fd = sbx_seccomp_memfd()) < 0) {
+        *err = ARB_ESANDBOX;
+        free(s);
+        return NULL;
+    }
+    char binds[SEAT_MAX_BINDS][SEAT_BIND_LEN];
+    int late = 0, nbinds = program_binds(argv, &lim, binds, &late);
     if (!s || pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)
         || pipe2(st, O_CLOEXEC) || (lim.bwrap && pipe2(info, O_CLOEXEC)))
         goto fail;
@@ -258,9 +525,13 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
     if (pid < 0)
         goto fail;
     if (pid == 0) {
-        int fds[5] = {in[0], out[1], errp[1], st[1], info[1]};
-        child_exec(argv, workdir, &lim, fds, parent);
+        child_args ca = {{in[0], out[1], errp[1], st[1], info[1], filter_fd}, binds, nbinds, late, filter,
+                         nfilter > 0 ? nfilter : 0};
+        child_exec(argv, workdir, &lim, &ca, parent);
     }
+    if (filter_fd >= 0)
+        close(filter_fd);
+    filter_fd = -1;
     /* No setpgid here: the child's setsid() makes it a session and group
      * leader, and a setpgid racing ahead of it would make setsid fail. The
      * status read below waits until the child is past setsid. */
@@ -290,7 +561,20 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
             ;
     close(st[0]);
     st[0] = -1;
-    if (n1 != 1 || n2 != 0) {
+    /* bubblewrap names the bot's pid once the sandbox exists; a bubblewrap
+     * that exits first could not build it (its uid out of processes, user
+     * namespaces refused): the seat fails, it never runs weaker. */
+    pid_t child = -1;
+    if (n1 == 1 && n2 == 0 && (flags & CHILD_BWRAP)) {
+        child = read_child_pid(info[0], 5000);
+        close(info[0]);
+        info[0] = -1;
+        if (child <= 0)
+            flags |= CHILD_SANDBOX_FAILED;
+    }
+    bool weaker = ((lim.require & SEAT_NEED_BWRAP) && !(flags & CHILD_BWRAP))
+                  || ((lim.require & SEAT_NEED_UID) && !(flags & CHILD_UID));
+    if (n1 != 1 || n2 != 0 || (flags & CHILD_SANDBOX_FAILED) || weaker) {
         close(s->in_fd);
         close(s->out_fd);
         close(s->err_fd);
@@ -301,21 +585,16 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
             ;
         free(s->errbuf);
         free(s);
-        *err = ARB_ENOTFOUND;
+        *err = n1 == 1 && ((flags & CHILD_SANDBOX_FAILED) || weaker) ? ARB_ESANDBOX : ARB_ENOTFOUND;
         return NULL;
     }
-    if (flags & CHILD_BWRAP) {
-        pid_t child = read_child_pid(info[0], 5000);
-        close(info[0]);
-        info[0] = -1;
-        if (child > 0)
-            s->bot_pid = child;
-    }
+    if (child > 0)
+        s->bot_pid = child;
     s->uid = (flags & CHILD_UID) ? lim.uid : 0;
     snprintf(s->sandbox, sizeof s->sandbox, "%s",
              (flags & CHILD_BWRAP) ? ((flags & CHILD_UID) ? "bwrap+uid" : "bwrap")
-             : (flags & CHILD_UID) ? ((flags & CHILD_NETNS) ? "uid+netns" : "uid")
-             : (flags & CHILD_NETNS) ? "netns" : "rlimits");
+             : (flags & CHILD_UID) ? ((flags & CHILD_MNTNS) ? "uid+ns" : "uid")
+             : (flags & CHILD_MNTNS) ? "ns" : "rlimits");
     fcntl(s->in_fd, F_SETFL, O_NONBLOCK);
     fcntl(s->out_fd, F_SETFL, O_NONBLOCK);
     fcntl(s->err_fd, F_SETFL, O_NONBLOCK);
@@ -323,6 +602,8 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
     return s;
 fail:
     *err = errno == ENOMEM ? ARB_ENOMEM : ARB_EIO;
+    if (filter_fd >= 0)
+        close(filter_fd);
     close_pair(in);
     close_pair(out);
     close_pair(errp);
@@ -348,6 +629,30 @@ void seat_pause(seat *s, bool paused)
     }
 }
 const char *seat_sandbox(const seat *s) { return s->sandbox; }
+
+const char *seat_sandbox_text(const char *level)
+{
+    static const struct {
+        const char *level, *text;
+    } texts[] = {
+        {"bwrap+uid", "bubblewrap under a uid of its own: no network, read-only system, private /tmp, "
+                      "/dev/shm, IPC and pids, only its own program visible, file locks and inotify "
+                      "neutralised; it cannot see or signal the referee or other bots"},
+        {"bwrap", "bubblewrap, sharing the referee's uid: no network, read-only system, private /tmp, "
+                  "/dev/shm, IPC and pids, only its own program visible, file locks and inotify "
+                  "neutralised; RLIMIT_NPROC is shared with every bot and the referee's user"},
+        {"uid+ns", "a uid of its own with private mounts, IPC and no network: it sees only its own "
+                   "processes and its own program, but can read whatever the host leaves world-readable"},
+        {"uid", "a uid of its own only: it can read whatever the host leaves world-readable"},
+        {"ns", "private mounts, IPC and no network, but as the referee's uid"},
+        {"rlimits", "rlimits only: this bot can read your files and the other bots' programs, signal "
+                    "and trace the referee and the other bots, and reach the network"},
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        if (strcmp(level, texts[i].level) == 0)
+            return texts[i].text;
+    return "unknown sandbox level";
+}
 
 /* Read whatever stderr holds, keeping at most errcap bytes. */
 static void drain_stderr(seat *s)
@@ -466,29 +771,38 @@ int seat_send(seat *s, const char *line, uint64_t deadline_ns)
     return rc;
 }
 
-/* A complete line in the buffer? Move it out. */
-static bool take_line(seat *s, char *buf, size_t cap)
+/* A complete line in the buffer? Move it out: SEAT_LINE, SEAT_TOO_LONG
+ * (more than ARB_MAX_LINE bytes before the newline), or -1 for none yet. */
+static int take_line(seat *s, char *buf, size_t cap)
 {
     char *nl = memchr(s->line, '\n', s->line_len);
     if (!nl)
-        return false;
+        return -1;
     size_t n = (size_t)(nl - s->line);
     size_t k = n > 0 && s->line[n - 1] == '\r' ? n - 1 : n;
-    if (k >= cap)
-        k = cap - 1;
-    memcpy(buf, s->line, k);
-    buf[k] = 0;
+    int kind = k > ARB_MAX_LINE ? SEAT_TOO_LONG : SEAT_LINE;
+    if (kind == SEAT_LINE) {
+        if (k >= cap)
+            k = cap - 1;
+        memcpy(buf, s->line, k);
+        buf[k] = 0;
+        /* A NUL would cut the reply short ("pass\0junk" read as "pass"):
+         * marked instead, so the whole line is judged, and refused. */
+        for (char *z = memchr(buf, 0, k); z; z = memchr(z, 0, k - (size_t)(z - buf)))
+            *z = SEAT_NUL_MARK;
+    }
     memmove(s->line, nl + 1, s->line_len - n - 1);
     s->line_len -= n + 1;
-    return true;
+    return kind;
 }
 
 seat_read seat_recv(seat *s, char *buf, size_t cap, uint64_t deadline_ns)
 {
     for (;;) {
-        if (!s->discarding && take_line(s, buf, cap))
-            return SEAT_LINE;
-        if (s->line_len >= ARB_MAX_LINE) {
+        int kind = s->discarding ? -1 : take_line(s, buf, cap);
+        if (kind >= 0)
+            return (seat_read)kind;
+        if (s->line_len >= sizeof s->line) {
             /* No newline in a full buffer: the line is too long. Drop what
              * is buffered and skip the rest of it on later reads. */
             s->line_len = 0;
@@ -512,7 +826,7 @@ seat_read seat_recv(seat *s, char *buf, size_t cap, uint64_t deadline_ns)
             s->out_off = s->out_len = 0;   /* nobody reads: drop the queue */
         if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
             continue;
-        ssize_t n = read(s->out_fd, s->line + s->line_len, ARB_MAX_LINE - s->line_len);
+        ssize_t n = read(s->out_fd, s->line + s->line_len, sizeof s->line - s->line_len);
         if (n == 0)
             return SEAT_EOF;
         if (n < 0) {

@@ -37,9 +37,23 @@ typedef struct seat_limits {
      * a state directory holds every transcript. Directories are covered by
      * an empty tmpfs, files by /dev/null. */
     const char *hide[8];
+    /* A directory holding every entrant's program, one subdirectory each
+     * (a worker's program cache), or NULL. It is hidden like `hide`, and
+     * the subdirectory that holds this bot's own program is bound back
+     * read-only: a bot sees only its own program's files. */
+    const char *programs;
+    /* SEAT_NEED_* bits: what the seat must get, or the start fails with
+     * ARB_ESANDBOX instead of running the bot in a weaker sandbox. */
+    unsigned require;
 } seat_limits;
 
 #define SEAT_MAX_HIDE 7
+
+/* Bits of seat_limits.require. */
+enum {
+    SEAT_NEED_BWRAP = 1,   /* inside bubblewrap (bwrap must be set and work) */
+    SEAT_NEED_UID = 2,     /* under a uid of its own (the referee is root) */
+};
 
 /* Outcome of waiting for a line. */
 typedef enum seat_read {
@@ -58,9 +72,16 @@ typedef enum seat_gone_reason {
 
 /* Start argv[0] (an absolute path; PATH is not searched) with argv in
  * directory `workdir` (created if missing, and given to limits->uid when
- * one is set). Returns NULL and sets *err (an arb_err) on failure:
+ * one is set). Every bot runs under the seccomp filter of
+ * sandbox_seccomp.h. Inside bubblewrap: private /tmp, /var/tmp, /dev/shm,
+ * /run, IPC, network and pids. As root without bubblewrap: its own mount,
+ * IPC and network namespaces with fresh tmpfs on /tmp, /var/tmp, /dev/shm
+ * and /run/lock, and a /proc that shows only its own processes
+ * (hidepid=invisible). Returns NULL and sets *err (an arb_err) on failure:
  * ARB_EINVAL for a relative path or a root bot without allow_root,
- * ARB_ENOTFOUND when argv[0] cannot be executed. */
+ * ARB_ENOTFOUND when argv[0] cannot be executed, ARB_ESANDBOX when the
+ * sandbox could not be built (bubblewrap failed to start, e.g. its uid out
+ * of processes) or is weaker than limits->require. */
 seat *seat_start(char *const argv[], const char *workdir, const seat_limits *limits, int *err);
 
 /* Queue one line (a newline is appended) and write as much as the bot's
@@ -80,8 +101,15 @@ int seat_queue(seat *s, const char *line);
 
 /* Wait for the next line until deadline_ns (monotonic), writing queued
  * output meanwhile. On SEAT_LINE the line is in buf (NUL-terminated, at
- * most cap-1 bytes; cap >= ARB_MAX_LINE + 1). */
+ * most cap-1 bytes; cap >= ARB_MAX_LINE + 1): up to ARB_MAX_LINE bytes
+ * before the newline (a "\r" before it is dropped) are a line, one more is
+ * SEAT_TOO_LONG. A NUL byte inside a line is replaced by SEAT_NUL_MARK,
+ * which no protocol word or card contains, so the reply is malformed (and
+ * the transcript shows where the NUL was) instead of cut short. */
 seat_read seat_recv(seat *s, char *buf, size_t cap, uint64_t deadline_ns);
+
+/* ASCII SUB ("substitute"): what a NUL byte in a bot's line becomes. */
+#define SEAT_NUL_MARK '\x1a'
 
 /* After SEAT_EOF: whether the bot is still running, exited or crashed
  * (waits up to wait_ms for it to finish exiting). *status is the wait
@@ -106,9 +134,15 @@ void seat_pause(seat *s, bool paused);
 /* The process group (and session) id: the pid of the process started. */
 pid_t seat_pid(const seat *s);
 
-/* The sandbox the bot runs in: "bwrap", "bwrap+uid", "uid+netns", "uid",
- * or "rlimits" (the bare minimum every bot gets). */
+/* The sandbox the bot runs in: "bwrap", "bwrap+uid", "uid+ns" (root
+ * without bubblewrap: own uid, mount, IPC and network namespaces), "uid",
+ * or "rlimits" (the bare minimum every bot gets: rlimits and the seccomp
+ * filter). seat_sandbox_text says what each one contains. */
 const char *seat_sandbox(const seat *s);
+
+/* One sentence for people: what a bot at this level can and cannot do
+ * (docs/security.md, "Bots and co-located bots"). */
+const char *seat_sandbox_text(const char *level);
 
 /* Kill the whole process group (and, inside bubblewrap, the bot's pid
  * namespace), reap the bot and every orphan it left, close every

@@ -134,6 +134,22 @@ static int play(job *j, uint8_t **out, size_t *len)
     char dir[600];
     snprintf(dir, sizeof dir, "%s/match-%lld-%d", o->workdir, (long long)a->match_id, a->lease_gen);
     lo.workdir = dir;
+    /* Bots see neither this worker's directory (other matches, fallback
+     * transcripts) nor the directory of the transcript being written; of
+     * the program cache, only their own program (seat.h). */
+    char cache[600], tdir[600];
+    snprintf(cache, sizeof cache, "%s/programs", o->workdir);
+    snprintf(tdir, sizeof tdir, "%s", a->transcript);
+    char *slash = strrchr(tdir, '/');
+    if (slash && slash != tdir)
+        *slash = 0;
+    lo.programs = cache;
+    for (int h = 0, added = 0; h < 4 && added < 2; h++)
+        if (!lo.hide[h]) {
+            lo.hide[h] = added++ == 0 ? o->workdir : slash && slash != tdir ? tdir : NULL;
+            if (!lo.hide[h])
+                break;
+        }
     char err[512];
     live_driver *l = live_new(&lo, err, sizeof err);
     int rc = 0;

@@ -755,6 +755,17 @@ sched *sched_new(const sched_options *o, char *err, size_t errlen)
         w->live.sandbox = o->sandbox;
         w->live.bwrap = o->sandbox == LIVE_SANDBOX_NONE ? NULL : seat_probe_bwrap(geteuid() == 0 ? 61000 : 0);
         w->live.hide[0] = o->state_dir;   /* the record, transcripts; the bots' own dirs are bound back */
+        /* The sandbox never drops during the tournament: every match gets
+         * what this referee has now, or is void with a "sandbox:" reason.
+         * Neither bubblewrap nor root contains nothing: only on opt-in. */
+        w->live.require = live_required(w->live.bwrap);
+        if ((o->sandbox == LIVE_SANDBOX_NONE || w->live.require == 0) && !o->allow_unsandboxed) {
+            snprintf(err, errlen, "sandbox: %s: bots would run with rlimits only (they could read your files, "
+                     "signal the referee and each other, reach the network); refusing without the opt-in "
+                     "(--allow-unsandboxed)", o->sandbox == LIVE_SANDBOX_NONE ? "--sandbox none"
+                     : "neither bubblewrap nor root is available");
+            goto fail;
+        }
         if (o->listen) {
             w->public_key = s->lpub;
             w->secret_key = s->lsec;
@@ -1011,6 +1022,7 @@ int run_tournament(const run_options *o, run_outcome *out, char *err, size_t err
     if (workers == 0 && !o->listen)
         workers = 1;   /* nobody else could play */
     sched_options so = {.db = o->db, .state_dir = o->state_dir, .local_slots = workers, .sandbox = o->sandbox,
+                        .allow_unsandboxed = o->allow_unsandboxed,
                         .stop = o->stop, .listen = o->listen, .secret_key = o->secret_key,
                         .public_key = o->public_key, .worker_keys = o->worker_keys,
                         .nworker_keys = o->nworker_keys, .lease_s = o->lease_secs > 0 ? o->lease_secs : 60};

@@ -34,6 +34,7 @@ typedef struct sched_options {
     const char *state_dir;       /* transcripts and local bot directories go here */
     int         local_slots;     /* a referee worker in this process with this many slots (0: none) */
     int         sandbox;         /* LIVE_SANDBOX_* for the local worker */
+    bool        allow_unsandboxed; /* opt-in: play with neither bubblewrap nor root (docs/security.md) */
     volatile sig_atomic_t *stop; /* set by a signal: stop dispatching */
     /* Remote workers: bind the ROUTER here (tcp://...) with CURVE, this
      * scheduler's key pair, admitting only worker_keys (Z85 public keys).
@@ -77,6 +78,7 @@ typedef struct run_options {
     store      *db;
     int         workers;         /* local referee slots */
     int         sandbox;
+    bool        allow_unsandboxed;
     volatile sig_atomic_t *stop;
     const char *listen;
     const char *secret_key, *public_key;

@@ -103,6 +103,25 @@ static void test_flood(void)
     CHECK(group_gone(pg));
 }
 
+/* The line limit is what the protocol says, and a NUL never cuts a line
+ * short (sbx_lines.sh). */
+static void test_line_bytes(void)
+{
+    seat *s = start("sbx_lines.sh");
+    char line[ARB_MAX_LINE + 1];
+    CHECK(seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_LINE && strlen(line) == ARB_MAX_LINE);
+    CHECK(seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_LINE && strlen(line) == ARB_MAX_LINE
+          && line[ARB_MAX_LINE - 1] == 'x');
+    CHECK(seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_TOO_LONG);
+    seat_read r = seat_recv(s, line, sizeof line, in_ms(5000));
+    CHECKF(r == SEAT_LINE && strlen(line) == 9 && strcmp(line, "pass") != 0 && line[4] == SEAT_NUL_MARK,
+           "NUL line: %d \"%s\"", r, line);
+    r = seat_recv(s, line, sizeof line, in_ms(5000));
+    CHECKF(r == SEAT_LINE && strlen(line) == 5 && line[4] == SEAT_NUL_MARK, "trailing NUL: %d \"%s\"", r, line);
+    CHECK(seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_LINE && strcmp(line, "after") == 0);
+    seat_stop(s);
+}
+
 static void test_exit_at_once(void)
 {
     seat *s = start("exit_at_once.sh");
@@ -297,6 +316,7 @@ int main(int argc, char **argv)
     test_echo();
     test_sleeper();
     test_flood();
+    test_line_bytes();
     test_exit_at_once();
     test_children();
     test_close_stdout();

@@ -593,11 +593,13 @@ typedef struct sched_conf {
     char listen[256], key[256], worker_keys[256], db[1024], state[256], metrics[256];
     arb_conf_list tournaments;
     int local_workers, heartbeat_ms, heartbeat_misses, lease_s, log_level, log_format, sandbox;
+    bool allow_unsandboxed;
 } sched_conf;
 
 typedef struct ref_conf {
     char connect[256], server_key[256], key[256], name[128], workdir[256], metrics[256];
     int slots, heartbeat_ms, heartbeat_misses, drain_s, log_level, log_format, sandbox;
+    bool allow_unsandboxed;
 } ref_conf;
 
 static const char *const formats[] = {"json", "text", NULL};
@@ -621,6 +623,7 @@ static const arb_conf_key sched_keys[] = {
     {"log_level", S_ENUM(sched_conf, log_level, levels)},
     {"log_format", S_ENUM(sched_conf, log_format, formats)},
     {"sandbox", S_ENUM(sched_conf, sandbox, sandboxes)},
+    {"allow_unsandboxed", ARB_CONF_BOOL, offsetof(sched_conf, allow_unsandboxed), sizeof(bool), 0, 0, NULL, "a"},
     {NULL, 0, 0, 0, 0, 0, NULL, NULL},
 };
 static const arb_conf_key ref_keys[] = {
@@ -637,6 +640,7 @@ static const arb_conf_key ref_keys[] = {
     {"log_level", S_ENUM(ref_conf, log_level, levels)},
     {"log_format", S_ENUM(ref_conf, log_format, formats)},
     {"sandbox", S_ENUM(ref_conf, sandbox, sandboxes)},
+    {"allow_unsandboxed", ARB_CONF_BOOL, offsetof(ref_conf, allow_unsandboxed), sizeof(bool), 0, 0, NULL, "a"},
     {NULL, 0, 0, 0, 0, 0, NULL, NULL},
 };
 

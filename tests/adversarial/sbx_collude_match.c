@@ -1,0 +1,202 @@
+/* sbx_collude_match.c — two colluding bots (tests/bots/sbx_collude.c) in one
+ * real match under each sandbox level this host gives: bwrap+uid and uid+ns
+ * (bubblewrap not used) as root, bwrap and rlimits as an unprivileged user.
+ * Asserts that nothing arrives through any channel the level closes, that
+ * nothing is left on the host after the match, and (the control) that at
+ * rlimits the channels it cannot close do carry the signal, so the probe
+ * works. */
+#include "live.h"
+#include "match.h"
+#include "transcript.h"
+#include "arb_error.h"
+#include "../unit/test_util.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/shm.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* As root, the unprivileged referee runs as this uid: no account, used
+ * by nothing else (not nobody, whose processes other tests may need). */
+#define SBX_TEST_UID 64990
+
+static const char *collude_bot, *random_bot;
+static long tag;
+
+static const char *const channels[] = {"flock", "fcntl", "tmp", "devshm", "vartmp", "runlock", "msgq",
+                                       "sysvshm", "abstract", "inotify", "keyring", "proc", "referee"};
+#define NCH (sizeof channels / sizeof channels[0])
+static const char *const dirs[] = {"/tmp", "/dev/shm", "/var/tmp", "/run/lock"};
+
+static void set_bot(match_bot_cfg *b, const char *name, const char *prog, const char *a1, const char *a2)
+{
+    memset(b, 0, sizeof *b);
+    snprintf(b->name, sizeof b->name, "%s", name);
+    const char *args[] = {prog, a1, a2};
+    for (int i = 0; i < 3 && args[i]; i++)
+        snprintf(b->argv[b->argc++], sizeof b->argv[0], "%s", args[i]);
+}
+
+/* What the receiver said last: got[i] = 1/0, -1 when it said nothing. */
+static bool parse_report(const char *tail, int got[NCH])
+{
+    const char *line = NULL;
+    for (const char *p = strstr(tail, "collude:"); p; p = strstr(p + 1, "collude:"))
+        line = p;
+    for (size_t i = 0; i < NCH; i++) {
+        got[i] = -1;
+        char key[32];
+        snprintf(key, sizeof key, " %s=", channels[i]);
+        const char *k = line ? strstr(line, key) : NULL;
+        if (k)
+            got[i] = k[strlen(key)] == '1';
+    }
+    return line != NULL;
+}
+
+/* Anything the sender could leave on the host. */
+static int leftovers(bool clean)
+{
+    int n = 0;
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/sbx-collude-%ld", dirs[i], tag);
+        if (access(path, F_OK) == 0) {
+            n++;
+            if (clean)
+                unlink(path);
+        }
+    }
+    key_t key = (key_t)(0x5b000000 | (tag & 0xffffff));
+    int q = msgget(key, 0), m = shmget(key, 0, 0);
+    n += (q >= 0) + (m >= 0);
+    if (clean && q >= 0)
+        msgctl(q, IPC_RMID, NULL);
+    if (clean && m >= 0)
+        shmctl(m, IPC_RMID, NULL);
+    return n;
+}
+
+/* Play one match at `mode`; closed[i]: channel i must carry nothing;
+ * open_ch[i]: the control, channel i must carry the signal. */
+static void run_level(int mode, const char *want, const bool closed[NCH], const bool open_ch[NCH])
+{
+    leftovers(true);
+    match_config cfg;
+    match_config_init(&cfg, &arb_game_doudizhu);
+    cfg.deals = 4;
+    cfg.seed = 1000 + (uint64_t)mode;
+    cfg.nbots = 3;
+    cfg.move_ms = 2000;
+    cfg.bank_ms = 5000;
+    cfg.startup_ms = 5000;
+    char t[32];
+    snprintf(t, sizeof t, "%ld", tag);
+    set_bot(&cfg.bots[0], "sender", collude_bot, "send", t);
+    set_bot(&cfg.bots[1], "receiver", collude_bot, "recv", t);
+    set_bot(&cfg.bots[2], "random", random_bot, NULL, NULL);
+    char err[512];
+    live_options lo = {.sandbox = mode};
+    if (TEST_SANITIZED)
+        lo.limits.address_space = UINT64_MAX;
+    live_driver *l = live_new(&lo, err, sizeof err);
+    if (!l) {
+        CHECKF(false, "%s: live_new: %s", want, err);
+        return;
+    }
+    int rc;
+    tr_sink *sink = tr_writer_open(NULL, &rc);
+    match_result res;
+    rc = match_run(&cfg, live_driver_of(l), sink, NULL, &res);
+    char digest[65];
+    tr_close(sink, digest);
+    live_free(l);
+    CHECKF(rc == 0, "%s: match_run: %s", want, res.error);
+    for (int b = 0; b < 3; b++)
+        CHECKF(strcmp(res.bots[b].sandbox, want) == 0, "bot %d ran at \"%s\", expected \"%s\"", b,
+               res.bots[b].sandbox, want);
+    for (int b = 0; b < 2; b++)
+        CHECKF(!res.bots[b].forfeited && !res.bots[b].gone, "%s: colluder %d forfeited or gone (%u penalties; "
+               "stderr \"%s\")", want, b, res.bots[b].penalties, res.bots[b].stderr_tail);
+    int got[NCH];
+    CHECKF(parse_report(res.bots[1].stderr_tail, got), "%s: the receiver never reported: \"%s\"", want,
+           res.bots[1].stderr_tail);
+    const char *last = strstr(res.bots[1].stderr_tail, "collude:");
+    for (const char *p = last; p; p = strstr(p + 1, "collude:"))
+        last = p;
+    printf("%-10s %.*s\n", want, last ? (int)strcspn(last, "\n") : 9, last ? last : "(nothing)");
+    for (size_t i = 0; i < NCH; i++) {
+        if (closed[i])
+            CHECKF(got[i] == 0, "%s: channel %s carried the signal (or no report: %d)", want, channels[i], got[i]);
+        if (open_ch[i])
+            CHECKF(got[i] == 1, "%s: control: channel %s did not carry the signal (%d): the probe is broken",
+                   want, channels[i], got[i]);
+    }
+    /* Private tmp and IPC die with the sandbox: nothing left on the host. */
+    bool private_fs = closed[2];
+    if (private_fs)
+        CHECKF(leftovers(false) == 0, "%s: the sender left files or IPC objects on the host", want);
+    leftovers(true);
+    match_result_release(&res);
+}
+
+/* The levels an unprivileged referee gets. */
+static void unprivileged(void)
+{
+    bool all[NCH], none[NCH] = {false}, seccomp_only[NCH] = {false}, control[NCH] = {false};
+    for (size_t i = 0; i < NCH; i++)
+        all[i] = true;
+    const char *bw = seat_probe_bwrap(0);
+    if (bw)
+        run_level(LIVE_SANDBOX_BWRAP, "bwrap", all, none);
+    else
+        printf("sbx_collude: bubblewrap cannot make a sandbox for uid %d here: level bwrap not tested\n",
+               (int)getuid());
+    /* Without bubblewrap and root only the seccomp filter stands between
+     * bots: locks, inotify and keyrings are closed; tmp files, IPC,
+     * abstract sockets and /proc are not (docs/security.md says so). */
+    seccomp_only[0] = seccomp_only[1] = seccomp_only[9] = seccomp_only[10] = true;
+    control[2] = control[6] = control[8] = control[11] = true;
+    run_level(LIVE_SANDBOX_NONE, "rlimits", seccomp_only, control);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: test_sbx_collude COLLUDE_BOT RANDOM_BOT\n");
+        return 2;
+    }
+    collude_bot = argv[1];
+    random_bot = argv[2];
+    tag = (long)getpid();
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (geteuid() == 0) {
+        bool all[NCH], none[NCH] = {false};
+        for (size_t i = 0; i < NCH; i++)
+            all[i] = true;
+        run_level(LIVE_SANDBOX_AUTO, "bwrap+uid", all, none);
+        run_level(LIVE_SANDBOX_NONE, "uid+ns", all, none);
+        /* The same bots under an unprivileged referee. */
+        fflush(NULL);
+        pid_t p = fork();
+        if (p == 0) {
+            if (setgroups(0, NULL) != 0 || setgid(SBX_TEST_UID) != 0 || setuid(SBX_TEST_UID) != 0)
+                _exit(3);
+            t_passed = t_failed = 0;   /* the child's own count */
+            unprivileged();
+            fflush(NULL);
+            _exit(TEST_DONE("sbx_collude (as an unprivileged uid)"));
+        }
+        int st = 0;
+        waitpid(p, &st, 0);
+        CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the unprivileged run failed (status %d)", st);
+    } else {
+        unprivileged();
+    }
+    return TEST_DONE("sbx_collude");
+}

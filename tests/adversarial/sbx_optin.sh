@@ -1,0 +1,53 @@
+#!/bin/bash
+# sbx_optin.sh — a tournament never runs unsandboxed by accident: `arbiter run
+# --sandbox none` is refused without --allow-unsandboxed; with it, it warns
+# and every seat's sandbox is recorded. (Before, --sandbox none just ran.)
+# usage: sbx_optin.sh ARBITER BOTS_DIR
+set -u
+ARB=$1 BOTS=$2
+T=$(mktemp -d /tmp/arbiter-sbx-optin.XXXXXX)
+chmod 755 "$T"
+fail=0
+check() { if eval "$2"; then echo "ok: $1"; else echo "FAILED: $1"; fail=1; fi; }
+PGPID=""
+cleanup() {
+  if [ -n "$PGPID" ]; then "${run[@]}" "$bin/pg_ctl" -D "$T/pg" -m fast -w stop >/dev/null 2>&1; fi
+  rm -rf "$T"
+}
+trap cleanup EXIT
+base=${ARBITER_TEST_DB:-}
+if [ -z "$base" ]; then
+  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  [ -n "$bin" ] || { echo "no PostgreSQL installed"; exit 77; }
+  run=()
+  if [ "$(id -u)" = 0 ]; then mkdir -p "$T/pg"; chown postgres "$T/pg"; run=(runuser -u postgres --); fi
+  "${run[@]}" "$bin/initdb" -D "$T/pg" -A trust -U arbiter --no-sync >/dev/null || exit 2
+  "${run[@]}" "$bin/pg_ctl" -D "$T/pg" -o "-k $T/pg -c listen_addresses='' -p 55447" -l "$T/pg/log" -w start >/dev/null || exit 2
+  PGPID=1
+  base="host=$T/pg port=55447 user=arbiter dbname=postgres"
+fi
+db() { echo "$base" | sed "s/dbname=[^ ]*//"; }
+newdb() { psql "$base" -qAtc "DROP DATABASE IF EXISTS $1" >/dev/null 2>&1; psql "$base" -qAtc "CREATE DATABASE $1" >/dev/null; echo "$(db) dbname=$1"; }
+{
+  echo "name: optin"; echo "format: round-robin"; echo "deals: 1"; echo "seed: 5"
+  echo "entrants:"
+  for i in 1 2 3; do printf "  - name: e%d\n    command: %s/random_bot\n" "$i" "$BOTS"; done
+} > "$T/t.yaml"
+
+D1=$(newdb arb_sbx_optin1)
+"$ARB" run "$T/t.yaml" --db "$D1" --state "$T/s1" --quiet --workers 1 --sandbox none > "$T/1.out" 2>&1
+rc=$?
+check "--sandbox none without the opt-in is refused (exit $rc)" '[ $rc != 0 ]'
+check "… naming the sandbox and the opt-in" 'grep -q "sandbox:.*--allow-unsandboxed" "$T/1.out"'
+check "… and no match was played" '[ "$(psql "$D1" -qAtc "select count(*) from matches where state = '"'done'"'" 2>/dev/null || echo 0)" = 0 ]'
+
+D2=$(newdb arb_sbx_optin2)
+"$ARB" run "$T/t.yaml" --db "$D2" --state "$T/s2" --workers 1 --sandbox none --allow-unsandboxed > "$T/2.out" 2>&1
+rc=$?
+check "with --allow-unsandboxed it runs (exit $rc)" '[ $rc = 0 ]'
+check "… and warns" 'grep -q "WARNING: --allow-unsandboxed" "$T/2.out"'
+want=rlimits; [ "$(id -u)" = 0 ] && want=uid+ns
+check "… and every seat's sandbox ($want) is recorded" \
+  '[ "$(psql "$D2" -qAtc "select count(*) filter (where sandbox = '"'$want'"'), count(*) from match_seats")" = "3|3" ]'
+[ $fail = 0 ] || { cat "$T/1.out" "$T/2.out"; }
+exit $fail
