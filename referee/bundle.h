@@ -39,6 +39,17 @@ int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *
  * are neither "." nor "..", no empty component, at most BUNDLE_MAX_PATH. */
 bool bundle_safe_path(const char *p);
 
+/* An entrant's file (files:), named relative to directory `base` (the
+ * tournament file's), resolved into resolved[cap] only if it lies inside
+ * `root` (an absolute, resolved directory: the tournament's tree).
+ * Refused: an absolute name, a ".." that climbs out of root, and a name
+ * that resolves (through symbolic links) outside root. 0; ARB_EINVAL with the reason in why;
+ * ARB_ENOTFOUND when it does not exist (yet). The loader checks every
+ * files: entry with it, and the scheduler again just before packing the
+ * bundle (a link swapped after `arbiter check` is caught there). */
+int bundle_confine(const char *root, const char *base, const char *name, char *resolved, size_t cap, char *why,
+                   size_t whylen);
+
 /* The SHA-256 of bytes as 64 hex digits. */
 void bundle_digest(const uint8_t *b, size_t len, char digest[65]);
 

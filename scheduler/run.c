@@ -7,6 +7,7 @@
 #include "wire.h"
 #include "arb_error.h"
 #include "arb_http.h"
+#include "arb_limits.h"
 #include "arb_log.h"
 #include "arb_time.h"
 
@@ -22,7 +23,7 @@
 #include <zmq.h>
 
 #define MAX_PEERS 1024       /* worker processes in one pool */
-#define MAX_TABLES 100000
+#define MAX_TABLES ARB_MAX_TABLES   /* a round's tables (arb_limits.h) */
 #define MAX_PROGRAMS 4096    /* distinct program bundles a scheduler serves */
 #define DPS_WINDOW 10        /* seconds over which decisions per second are averaged */
 
@@ -231,8 +232,8 @@ static bool system_file(const char *path)
 /* The files of a bot's command that a worker elsewhere needs: every
  * argument naming a regular file outside the system's directories (the
  * program, a script), packed into a bundle named by its digest. */
-static int entrant_program(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base, char *err,
-                           size_t errlen)
+static int entrant_program(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base, const char *root,
+                           char *err, size_t errlen)
 {
     const char *files[MATCH_MAX_ARGS + BUNDLE_MAX_FILES];
     char extra[BUNDLE_MAX_FILES][4096];
@@ -245,15 +246,15 @@ static int entrant_program(sched *s, entrant_bot *eb, const tn_entrant *e, const
             files[eb->nfiles++] = a;
         }
     }
-    /* the entrant's other files (files:), relative to the tournament file */
+    /* the entrant's other files (files:), relative to the tournament file
+     * and inside its tree (root), checked again now that they are packed */
     int nall = eb->nfiles, nextra = 0;
     char list[TN_MAX_COMMAND], *save = NULL;
     snprintf(list, sizeof list, "%s", e->files);
     for (char *f = strtok_r(list, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
-        char joined[4096];
-        snprintf(joined, sizeof joined, "%s/%s", base, f);
-        if (nextra == BUNDLE_MAX_FILES || !realpath(f[0] == '/' ? f : joined, extra[nextra])) {
-            snprintf(err, errlen, "entrant %s: files: \"%s\" cannot be read", e->name, f);
+        char why[4200];
+        if (nextra == BUNDLE_MAX_FILES || bundle_confine(root, base, f, extra[nextra], sizeof extra[nextra], why, sizeof why)) {
+            snprintf(err, errlen, "entrant %s: files: \"%s\" %s", e->name, f, nextra == BUNDLE_MAX_FILES ? "is one too many" : why);
             return ARB_ENOTFOUND;
         }
         files[nall++] = extra[nextra++];
@@ -905,7 +906,7 @@ static int load_bots(sched *s, tour *t, char *err, size_t errlen)
         const tn_entrant *e = &cfg->entrants[i];
         int rc = live_bot_command(&t->bots[i].bot, e->name, e->command, base, err, errlen);
         if (rc == 0)
-            rc = entrant_program(s, &t->bots[i], e, base, err, errlen);
+            rc = entrant_program(s, &t->bots[i], e, base, cfg->files_root, err, errlen);
         if (rc)
             return rc;
     }
