@@ -1,6 +1,7 @@
 /* run.c — the scheduler: the pool of referee workers and the tournament loop (run.h). */
 #include "run.h"
 #include "bundle.h"
+#include "pgctl.h"
 #include "plan.h"
 #include "worker.h"
 #include "zap.h"
@@ -744,7 +745,9 @@ sched *sched_new(const sched_options *o, char *err, size_t errlen)
         zmq_getsockopt(s->router, ZMQ_LAST_ENDPOINT, s->endpoint, &elen);   /* a wildcard port, resolved */
     }
     store_workers_reset(o->db);
-    snprintf(s->wdir, sizeof s->wdir, "%s/work", o->state_dir);
+    /* bots under uids of their own must reach it: outside a state
+     * directory under a 0700 ancestor (pgctl.h) */
+    bool wdir_apart = pgctl_side_dir(o->state_dir, "work", s->wdir, sizeof s->wdir);
     mkdir(s->wdir, 0711);
     if (o->local_slots > 0) {
         worker_options *w = &s->local;
@@ -754,6 +757,7 @@ sched *sched_new(const sched_options *o, char *err, size_t errlen)
         w->live.sandbox = o->sandbox;
         w->live.bwrap = o->sandbox == LIVE_SANDBOX_NONE ? NULL : seat_probe_bwrap(geteuid() == 0 ? 61000 : 0);
         w->live.hide[0] = o->state_dir;   /* the record, transcripts; the bots' own dirs are bound back */
+        w->live.hide[1] = wdir_apart ? s->wdir : NULL;
         if (o->listen) {
             w->public_key = s->lpub;
             w->secret_key = s->lsec;
