@@ -46,48 +46,56 @@ static bool shown_as_is(uint32_t c)
     return true;
 }
 
+/* The rendering of the character at s (n bytes left) into piece[16]:
+ * its length; *used gets the bytes of s it stands for. */
+static size_t render(const unsigned char *s, size_t n, char piece[16], size_t *used, int flags)
+{
+    uint32_t c = 0;
+    size_t k = utf8_len(s, n, &c), plen = 0;
+    if (k == 0) {   /* a byte of invalid UTF-8 */
+        *used = 1;
+        return (size_t)snprintf(piece, 16, "\\x%02x", s[0]);
+    }
+    *used = k;
+    if (c == '\\')
+        return (size_t)snprintf(piece, 16, "\\\\");
+    if (c == 0x1b)
+        return (size_t)snprintf(piece, 16, "\\e");
+    if (c == '\t')
+        return (size_t)snprintf(piece, 16, "\\t");
+    if (c == '\n' && (flags & ARB_TERM_KEEP_NL))
+        return (size_t)snprintf(piece, 16, "\n");
+    if (!shown_as_is(c)) {
+        for (size_t j = 0; j < k; j++)
+            plen += (size_t)snprintf(piece + plen, 16 - plen, "\\x%02x", s[j]);
+        return plen;
+    }
+    memcpy(piece, s, k);
+    return k;
+}
+
 char *arb_escape_term(const char *in, size_t len, char *out, size_t cap, int flags)
 {
     const unsigned char *s = (const unsigned char *)in;
-    size_t o = 0, i = 0;
+    char piece[16];
+    size_t used, total = 0, o = 0;
     if (cap == 0)
         return out;
-    while (i < len) {
-        char piece[16];
-        size_t plen;
-        uint32_t c = 0;
-        size_t k = utf8_len(s + i, len - i, &c);
-        if (k == 0) {   /* a byte of invalid UTF-8 */
-            plen = (size_t)snprintf(piece, sizeof piece, "\\x%02x", s[i]);
-            k = 1;
-        } else if (c == '\\') {
-            plen = (size_t)snprintf(piece, sizeof piece, "\\\\");
-        } else if (c == 0x1b) {
-            plen = (size_t)snprintf(piece, sizeof piece, "\\e");
-        } else if (c == '\t') {
-            plen = (size_t)snprintf(piece, sizeof piece, "\\t");
-        } else if (c == '\n' && (flags & ARB_TERM_KEEP_NL)) {
-            plen = (size_t)snprintf(piece, sizeof piece, "\n");
-        } else if (!shown_as_is(c)) {
-            plen = 0;
-            for (size_t j = 0; j < k; j++)
-                plen += (size_t)snprintf(piece + plen, sizeof piece - plen, "\\x%02x", s[i + j]);
-        } else {
-            memcpy(piece, s + i, k);
-            plen = k;
-        }
-        /* room for this piece, and for "..." should anything follow */
-        size_t need = plen + (i + k < len ? 3 : 0);
-        if (o + need + 1 > cap && !(i + k == len && o + plen + 1 <= cap)) {
-            const char *dots = "...";
-            size_t d = cap - 1 - o < 3 ? cap - 1 - o : 3;
-            memcpy(out + o, dots, d);
-            o += d;
+    for (size_t i = 0; i < len; i += used)
+        total += render(s + i, len - i, piece, &used, flags);
+    /* all of it when it fits; else whole pieces leaving room for "..." */
+    size_t room = total + 1 <= cap ? cap - 1 : (cap - 1 >= 3 ? cap - 1 - 3 : 0);
+    for (size_t i = 0; i < len; i += used) {
+        size_t plen = render(s + i, len - i, piece, &used, flags);
+        if (o + plen > room)
             break;
-        }
         memcpy(out + o, piece, plen);
         o += plen;
-        i += k;
+    }
+    if (total + 1 > cap) {
+        size_t d = cap - 1 - o < 3 ? cap - 1 - o : 3;
+        memcpy(out + o, "...", d);
+        o += d;
     }
     out[o] = 0;
     return out;
