@@ -319,8 +319,7 @@ int pgctl_start(pgctl *pg, const char *dir, char *err, size_t errlen)
         in_home = exists(v2) || !postgres_can_enter(pg->dir);
     }
     if (in_home) {
-        if (own_dir("/var/lib/arbiter", 0755, 0, 0, err, errlen) || own_dir(PGCTL_CLUSTERS, 0755, 0, 0, err, errlen)
-            || own_dir(home, 0700, suid, sgid, err, errlen))
+        if (own_dir(PGCTL_CLUSTERS, 0755, 0, 0, err, errlen) || own_dir(home, 0700, suid, sgid, err, errlen))
             return ARB_EIO;
         snprintf(pg->data, sizeof pg->data, "%s/pg", home);
         snprintf(pg->sockdir, sizeof pg->sockdir, "%s/run", home);
@@ -423,8 +422,8 @@ bool pgctl_side_dir(const char *state_dir, const char *what, char *out, size_t l
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return false;
     char base[128], err[256];
-    snprintf(base, sizeof base, "/var/lib/arbiter/%.32s", what);
-    if (own_dir("/var/lib/arbiter", 0755, 0, 0, err, sizeof err) || own_dir(base, 0711, 0, 0, err, sizeof err))
+    snprintf(base, sizeof base, "/var/lib/arbiter-%.32s", what);
+    if (own_dir(base, 0711, 0, 0, err, sizeof err))
         return false;
     snprintf(out, len, "%s/%016" PRIx64, base, fnv1a(state_dir));
     mkdir(out, 0711);

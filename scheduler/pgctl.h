@@ -15,7 +15,7 @@
  * as root: bots under uids of their own reach their working directories in
  * it, and nothing else). As root, when the postgres user cannot enter the
  * state directory (a 0700 ancestor: a home directory, mktemp -d), the
- * cluster lives in /var/lib/arbiter/clusters/HASH (0700, postgres) and the
+ * cluster lives in /var/lib/arbiter-clusters/HASH (0700, postgres) and the
  * state directory names it in its file `cluster`. A cluster made by an
  * older arbiter with trust authentication is refused with what to do. */
 #ifndef ARB_PGCTL_H
@@ -25,7 +25,7 @@
 
 /* Where clusters live as root when the state directory is out of the
  * postgres user's reach. */
-#define PGCTL_CLUSTERS "/var/lib/arbiter/clusters"
+#define PGCTL_CLUSTERS "/var/lib/arbiter-clusters"   /* not /var/lib/arbiter: the scheduler daemon's */
 
 typedef struct pgctl {
     char dir[512];        /* the state directory */
@@ -43,7 +43,7 @@ int pgctl_start(pgctl *pg, const char *dir, char *err, size_t errlen);
 /* Where a state directory's `what` (the local worker's "work": bots'
  * directories and programs) goes: STATE/what, or, as root when other uids
  * cannot enter the state directory (a 0700 ancestor) and bots under uids
- * of their own could not reach it, /var/lib/arbiter/WHAT/HASH (0711,
+ * of their own could not reach it, /var/lib/arbiter-WHAT/HASH (0711,
  * traversal only). Made if missing. True when it is not under STATE. */
 bool pgctl_side_dir(const char *state_dir, const char *what, char *out, size_t len);
 /* Stop it if we started it. */

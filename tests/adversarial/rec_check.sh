@@ -51,7 +51,7 @@ mv tour/lib/model.bin tour/lib/model.real
 ln -s ../../outside/secret.txt tour/lib/model.bin
 out=$("$ARB" run tour/t.yaml --state "$T/st" --quiet 2>&1); rc=$?
 check "a link swapped in after check: run refuses (rc $rc: $out)" '[ $rc != 0 ] && [[ "$out" == *"resolves to $T/outside/secret.txt"* ]]'
-check "nothing of the secret reached a program cache" '! grep -rqs secret "$T/st/work" /var/lib/arbiter/work 2>/dev/null'
+check "nothing of the secret reached a program cache" '! grep -rqs secret "$T/st/work" /var/lib/arbiter-work 2>/dev/null'
 
 # "\0" in double-quoted text
 printf 'name: "a\\0b"\nentrants:\n  - {name: a, command: /bin/true}\n  - {name: b, command: /bin/true}\n  - {name: c, command: /bin/true}\n' > nul.yaml

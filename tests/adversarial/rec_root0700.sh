@@ -3,8 +3,8 @@
 # 0700 directory (a home directory, mktemp -d): the postgres user cannot
 # enter it, and bots under uids of their own could not reach their
 # programs there. It used to fail with "initdb failed"; now the cluster
-# lives in /var/lib/arbiter/clusters/HASH (named in STATE/cluster) and the
-# local worker's directory in /var/lib/arbiter/work/HASH, and the
+# lives in /var/lib/arbiter-clusters/HASH (named in STATE/cluster) and the
+# local worker's directory in /var/lib/arbiter-work/HASH, and the
 # tournament plays with no forfeit. Then the same state directory again
 # (resumed from the same cluster). Root only: as another user there is no
 # postgres user to switch to and bots share the referee's uid.
@@ -30,7 +30,7 @@ rc=$?
 check "run as root under a 0700 directory succeeds (rc $rc: $(tail -n 3 "$T/out"))" '[ $rc = 0 ] && grep -q "final standings" "$T/out"'
 check "every match played, no bot forfeited: $(grep -c forfeited "$T/out") forfeits" '! grep -q forfeited "$T/out" && grep -q "^1 " "$T/out"'
 home=$(cat "$T/state/cluster" 2>/dev/null)
-check "the cluster lives under /var/lib/arbiter/clusters ($home)" '[[ "$home" == /var/lib/arbiter/clusters/* ]] && [ -f "$home/pg/PG_VERSION" ]'
+check "the cluster lives under /var/lib/arbiter-clusters ($home)" '[[ "$home" == /var/lib/arbiter-clusters/* ]] && [ -f "$home/pg/PG_VERSION" ]'
 check "its directory is postgres's, 0700" '[ "$(stat -c %U:%a "$home")" = postgres:700 ] && [ "$(stat -c %a "$home/run")" = 700 ]'
 "$ARB" standings closed --state "$T/state" > "$T/st.out" 2>&1
 check "standings from the same state directory (the same cluster)" '[ $? = 0 ] && [ "$(grep -c "^[1-4] " "$T/st.out")" = 4 ]'
