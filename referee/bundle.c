@@ -42,6 +42,20 @@ static int read_all(const char *path, uint8_t **out, size_t *len, mode_t *mode, 
     uint8_t *buf = NULL;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
         goto out;
+    /* The file opened must be the one its (resolved) path names: a
+     * directory on the way swapped for a link after the path was
+     * resolved and checked (bundle_confine) would lead anywhere. Where
+     * /proc is missing, O_NOFOLLOW alone guards the last component. */
+    char proc[64], actual[PATH_MAX];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    ssize_t an = readlink(proc, actual, sizeof actual - 1);
+    if (an >= 0) {
+        actual[an] = 0;
+        if (strcmp(actual, path) != 0) {
+            rc = ARB_EINVAL;
+            goto out;
+        }
+    }
     if ((size_t)st.st_size > cap) {
         rc = ARB_ETOOBIG;
         goto out;
@@ -132,7 +146,10 @@ int bundle_build(const char *const *files, int nfiles, uint8_t **out, size_t *le
         mode_t mode = 0644;
         rc = read_all(files[ents[i].idx], &data, &dlen, &mode, WIRE_MAX_BUNDLE);
         if (rc) {
-            snprintf(err, errlen, "%s: %s", files[ents[i].idx], rc == ARB_ETOOBIG ? "too large to ship" : "cannot read");
+            snprintf(err, errlen, "%s: %s", files[ents[i].idx],
+                     rc == ARB_ETOOBIG ? "too large to ship"
+                     : rc == ARB_EINVAL ? "reached through a symbolic link (changed since it was resolved): refused"
+                     : "cannot read");
             goto out;
         }
         msgpack_pack_array(&pk, 3);

@@ -20,7 +20,10 @@
 #define BUNDLE_MAX_FILES 64
 #define BUNDLE_MAX_PATH 255
 
-/* Pack the files (absolute paths of regular files) into a bundle: *out
+/* Pack the files (absolute, resolved paths of regular files: no symbolic
+ * link on the way) into a bundle: each is opened exactly where its path
+ * says, and one reached through a link that appeared since its path was
+ * resolved is refused (ARB_EINVAL). *out
  * (malloc'ed) and *len, its digest (64 hex digits), and for each file its
  * path inside the bundle (rel[i]). 0, or an error with a message. */
 int bundle_build(const char *const *files, int nfiles, uint8_t **out, size_t *len, char digest[65],

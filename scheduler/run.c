@@ -237,14 +237,17 @@ static int entrant_program(sched *s, entrant_bot *eb, const tn_entrant *e, const
                            char *err, size_t errlen)
 {
     const char *files[MATCH_MAX_ARGS + BUNDLE_MAX_FILES];
-    char extra[BUNDLE_MAX_FILES][4096];
+    char extra[BUNDLE_MAX_FILES][4096], args[MATCH_MAX_ARGS][4096];
     eb->nfiles = 0;
     for (int i = 0; i < eb->bot.argc; i++) {
         struct stat st;
         const char *a = eb->bot.argv[i];
-        if (a[0] == '/' && !system_file(a) && stat(a, &st) == 0 && S_ISREG(st.st_mode)) {
+        /* resolved: bundle_build opens exactly the path it is given */
+        if (a[0] == '/' && !system_file(a) && stat(a, &st) == 0 && S_ISREG(st.st_mode)
+            && realpath(a, args[eb->nfiles])) {
             eb->argi[eb->nfiles] = i;
-            files[eb->nfiles++] = a;
+            files[eb->nfiles] = args[eb->nfiles];
+            eb->nfiles++;
         }
     }
     /* the entrant's other files (files:), relative to the tournament file
