@@ -175,6 +175,10 @@ out:
 int bundle_confine(const char *root, const char *base, const char *name, char *resolved, size_t cap, char *why,
                    size_t whylen)
 {
+    if (root[0] != '/') {   /* a configuration not made by the loader: nothing to confine to */
+        snprintf(why, whylen, "has no tournament tree to lie in");
+        return ARB_EINVAL;
+    }
     if (name[0] == '/') {
         snprintf(why, whylen, "is an absolute path");
         return ARB_EINVAL;

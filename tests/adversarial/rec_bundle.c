@@ -62,6 +62,8 @@ int main(void)
     snprintf(q, sizeof q, "%s/lib/model.bin", tour);
     CHECKF(bundle_confine(tour, tour, "./lib/../lib/model.bin", got, sizeof got, why, sizeof why) == 0
            && strcmp(got, q) == 0, "%s", why);
+    /* no tree at all (a configuration not from the loader): nothing passes */
+    CHECK(bundle_confine("", tour, "lib/model.bin", got, sizeof got, why, sizeof why) == ARB_EINVAL);
     /* a wider root (files_root) takes what lies under it */
     CHECK(bundle_confine(root, tour, "../outside/lib/model.bin", got, sizeof got, why, sizeof why) == 0);
 
