@@ -14,13 +14,14 @@ int cmd_check(int argc, char **argv)
         return 2;
     }
     int bad = 0;
-    /* --programs: also check that every entrant's program can be started */
+    /* --programs: also check that every entrant's program can be started,
+     * for every file named, wherever the option stands */
     bool check_programs = false;
+    for (int i = 1; i < argc; i++)
+        check_programs |= strcmp(argv[i], "--programs") == 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--programs") == 0) {
-            check_programs = true;
+        if (strcmp(argv[i], "--programs") == 0)
             continue;
-        }
         tn_config cfg;
         char err[1024];
         if (tn_config_load(argv[i], &cfg, err, sizeof err) != 0) {

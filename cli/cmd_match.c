@@ -1,6 +1,7 @@
 /* cmd_match.c — `arbiter match`: one match between bot programs, judged
  * live, with a result table and a transcript. */
 #include "cli.h"
+#include "arb_text.h"
 #include "live.h"
 #include "match.h"
 #include "transcript.h"
@@ -75,12 +76,14 @@ static void on_penalty(void *ctx, const match_deal *d, int seat_no, int bot, mat
     show_ctx *c = ctx;
     if (c->quiet)
         return;
+    char name[256], what[1024];   /* a reply, a name: a bot's bytes, escaped for the terminal */
+    arb_term(c->cfg->bots[bot].name, name, sizeof name);
+    arb_term(detail, what, sizeof what);
     if (d)
         fprintf(stderr, "penalty: bot %s (seat %d), game %u, decision %u: %s — %s; %s\n",
-                c->cfg->bots[bot].name, seat_no, d->game, d->decisions, match_reason_name(r), detail, consequence);
+                name, seat_no, d->game, d->decisions, match_reason_name(r), what, consequence);
     else
-        fprintf(stderr, "penalty: bot %s: %s — %s; %s\n", c->cfg->bots[bot].name, match_reason_name(r), detail,
-                consequence);
+        fprintf(stderr, "penalty: bot %s: %s — %s; %s\n", name, match_reason_name(r), what, consequence);
 }
 
 static void print_table(const match_config *cfg, const match_result *res, const char *digest, const char *path)
@@ -95,15 +98,19 @@ static void print_table(const match_config *cfg, const match_result *res, const 
             const match_bot_stats *s = &res->bots[b];
             if (s->rank != rank)
                 continue;
-            printf("%-4d %-16s %+8" PRId64 " %6u %9u %9.2f %9.2f %9.2f %7u %9u  %s%s\n", s->rank, s->name, s->total,
+            char name[256];
+            printf("%-4d %-16s %+8" PRId64 " %6u %9u %9.2f %9.2f %9.2f %7u %9u  %s%s\n", s->rank,
+                   arb_term(s->name, name, sizeof name), s->total,
                    s->deals_won, s->decisions, s->decisions ? s->wall_ns / 1e6 / s->decisions : 0.0,
                    s->max_wall_ns / 1e6, s->cpu_ns / 1e6, s->strikes, s->penalties, s->sandbox,
                    s->forfeited ? "  FORFEITED" : "");
         }
     printf("\nwinner:");
-    for (int b = 0; b < res->nbots; b++)
+    for (int b = 0; b < res->nbots; b++) {
+        char name[256];
         if (res->winners >> b & 1)
-            printf(" %s", res->bots[b].name);
+            printf(" %s", arb_term(res->bots[b].name, name, sizeof name));
+    }
     printf("\n");
     if (path)
         printf("transcript: %s (sha256 %s)\n", path, digest);
@@ -308,9 +315,13 @@ int cmd_match(int argc, char **argv)
     /* A bot that could not play: its own last words help its author most. */
     for (int b = 0; b < res.nbots && !quiet; b++) {
         const match_bot_stats *s = &res.bots[b];
-        if ((s->forfeited || s->gone) && s->stderr_tail[0])
-            fprintf(stderr, "bot %s: the end of its stderr:\n%s%s", s->name, s->stderr_tail,
-                    s->stderr_tail[strlen(s->stderr_tail) - 1] == '\n' ? "" : "\n");
+        if ((s->forfeited || s->gone) && s->stderr_tail[0]) {
+            /* its own bytes: lines kept, everything a terminal would obey escaped */
+            char name[256], tail[4 * sizeof s->stderr_tail + 4];
+            arb_escape_term(s->stderr_tail, strlen(s->stderr_tail), tail, sizeof tail, ARB_TERM_KEEP_NL);
+            fprintf(stderr, "bot %s: the end of its stderr:\n%s%s", arb_term(s->name, name, sizeof name), tail,
+                    tail[strlen(tail) - 1] == '\n' ? "" : "\n");
+        }
     }
     /* What the sandbox each bot got contains, said plainly (docs/security.md). */
     for (int b = 0; b < res.nbots && !quiet; b++) {

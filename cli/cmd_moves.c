@@ -20,25 +20,36 @@ static void usage(FILE *f)
         "  Invalid lines get \"error: <reason>\" and reading goes on.\n");
 }
 
-/* Read one line of at most ARB_MAX_LINE bytes; longer lines are consumed and
- * reported. Returns 1 for a line, 0 at EOF, -1 for an overlong line. */
-static int read_line(FILE *in, char *buf, size_t cap)
+/* Read one line: its bytes up to the newline (neither it nor a '\r'
+ * before it counted) into buf, which holds ARB_MAX_LINE + 1. A line is read
+ * to its newline whatever it holds, so every input line gets exactly one
+ * answer and the answers stay in step. Returns 1 for a line, 0 at EOF,
+ * -1 for a line longer than ARB_MAX_LINE bytes, -2 for one holding a NUL
+ * byte (which a C string would cut short). */
+static int read_line(FILE *in, char *buf)
 {
-    if (!fgets(buf, (int)cap, in))
-        return 0;
-    size_t n = strlen(buf);
-    if (n && buf[n - 1] == '\n') {
-        buf[--n] = 0;
-        if (n && buf[n - 1] == '\r')
-            buf[--n] = 0;
-        return 1;
-    }
-    if (feof(in))
-        return 1;
+    size_t n = 0;
+    bool any = false, nul = false, over = false;
     int c;
-    while ((c = fgetc(in)) != EOF && c != '\n')
-        ;
-    return -1;
+    while ((c = getc(in)) != EOF) {
+        any = true;
+        if (c == '\n')
+            break;
+        if (c == 0)
+            nul = true;
+        if (n < ARB_MAX_LINE + 1)
+            buf[n++] = (char)c;
+        else
+            over = true;
+    }
+    if (!any)
+        return 0;
+    if (n && buf[n - 1] == '\r' && !over)
+        n--;
+    buf[n] = 0;
+    if (over || n > ARB_MAX_LINE)
+        return -1;
+    return nul ? -2 : 1;
 }
 
 static void print_error(const ddz_rules *r, const char *what, int rc)
@@ -141,11 +152,13 @@ int cmd_moves(int argc, char **argv)
         fprintf(stderr, "arbiter moves: out of memory\n");
         return 1;
     }
-    char line[ARB_MAX_LINE];
+    char line[ARB_MAX_LINE + 2];
     int rc;
-    while ((rc = read_line(stdin, line, sizeof line)) != 0) {
-        if (rc < 0)
+    while ((rc = read_line(stdin, line)) != 0) {
+        if (rc == -1)
             printf("error: line longer than %d bytes\n", ARB_MAX_LINE);
+        else if (rc == -2)
+            printf("error: a NUL byte in the line\n");
         else
             answer(&r, line, buf, ARB_MAX_MOVES, readings);
         fflush(stdout);

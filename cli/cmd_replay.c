@@ -4,6 +4,7 @@
  * move with every hand; --rerun plays the recorded bots again on the same
  * inputs; --dump lists the records; --secret proves the deals fair. */
 #include "cli.h"
+#include "arb_text.h"
 #include "replay.h"
 #include "transcript.h"
 #include "arb_error.h"
@@ -50,10 +51,11 @@ typedef struct view_ctx {
 static void show_line(void *ctx, const char *line)
 {
     const view_ctx *v = ctx;
+    char text[2048];
     if (strncmp(line, "hand ", 5) == 0)
-        printf("  %s%s\n", v->prefix, line + 5);
+        printf("  %s%s\n", v->prefix, arb_term(line + 5, text, sizeof text));
     else if (v->public_too)
-        printf("  %s\n", line);
+        printf("  %s\n", arb_term(line, text, sizeof text));
 }
 
 static void show_deal_hands(void *ctx, const match_deal *d, const void *state)
@@ -61,8 +63,8 @@ static void show_deal_hands(void *ctx, const match_deal *d, const void *state)
     show_ctx *c = ctx;
     printf("\ngame %u: deal %u, seating %u, seed %" PRIu64 "\n", d->game, d->deal, d->seating, d->seed);
     for (int s = 0; s < c->cfg->nbots; s++) {
-        char prefix[64];
-        snprintf(prefix, sizeof prefix, "seat %d %-12s ", s, c->cfg->bots[d->bot_at[s]].name);
+        char prefix[300], name[256];
+        snprintf(prefix, sizeof prefix, "seat %d %-12s ", s, arb_term(c->cfg->bots[d->bot_at[s]].name, name, sizeof name));
         view_ctx v = {prefix, s == c->cfg->nbots - 1};
         c->g->start_events(state, s, show_line, &v);
     }
@@ -72,9 +74,10 @@ static void show_action(void *ctx, const match_deal *d, const void *before, cons
                         const arb_action *a, bool by_referee)
 {
     show_ctx *c = ctx;
-    char text[256];
+    char text[256], shown[1024], name[256];
     c->g->format_action(before, a, text, sizeof text);
-    printf("  %-3u seat %d %-12s %-24s%s\n", d->decisions, seat_no, c->cfg->bots[d->bot_at[seat_no]].name, text,
+    printf("  %-3u seat %d %-12s %-24s%s\n", d->decisions, seat_no,
+           arb_term(c->cfg->bots[d->bot_at[seat_no]].name, name, sizeof name), arb_term(text, shown, sizeof shown),
            by_referee ? "  (played by the referee)" : "");
     (void)after;
 }
@@ -83,8 +86,9 @@ static void show_penalty(void *ctx, const match_deal *d, int seat_no, int bot, m
                          const char *consequence, const char *detail)
 {
     show_ctx *c = ctx;
-    printf("  !!  %s (seat %d): %s — %s; %s\n", c->cfg->bots[bot].name, seat_no, match_reason_name(r), detail,
-           consequence);
+    char name[256], what[1024];
+    printf("  !!  %s (seat %d): %s — %s; %s\n", arb_term(c->cfg->bots[bot].name, name, sizeof name), seat_no,
+           match_reason_name(r), arb_term(detail, what, sizeof what), consequence);
     (void)d;
 }
 
@@ -92,8 +96,10 @@ static void show_end(void *ctx, const match_deal *d, const void *state)
 {
     show_ctx *c = ctx;
     printf("  result:");
-    for (int s = 0; s < c->cfg->nbots; s++)
-        printf(" %s %+" PRId64, c->cfg->bots[d->bot_at[s]].name, d->score[s]);
+    for (int s = 0; s < c->cfg->nbots; s++) {
+        char name[256];
+        printf(" %s %+" PRId64, arb_term(c->cfg->bots[d->bot_at[s]].name, name, sizeof name), d->score[s]);
+    }
     printf("%s\n", d->forfeit_bot >= 0 ? "  (forfeit)" : "");
     (void)state;
 }
@@ -101,9 +107,9 @@ static void show_end(void *ctx, const match_deal *d, const void *state)
 static int dump_record(void *ctx, int type, const uint8_t *rec, size_t n)
 {
     (void)ctx; (void)type;
-    char text[2048];
+    char text[2048], shown[8192];
     tr_describe(rec, n, text, sizeof text);
-    printf("%s\n", text);
+    printf("%s\n", arb_term(text, shown, sizeof shown));
     return 0;
 }
 
@@ -174,31 +180,35 @@ int cmd_replay(int argc, char **argv)
     }
     free(data);
     if (rc) {
-        fprintf(stderr, "arbiter: %s: %s\n", path, rep.divergence[0] ? rep.divergence : arb_strerror(rc));
+        char why[4096];
+        fprintf(stderr, "arbiter: %s: %s\n", path, rep.divergence[0] ? arb_term(rep.divergence, why, sizeof why) : arb_strerror(rc));
         match_result_release(&rep.res);
         return 2;
     }
     int status = 0;
-    printf("\n%s: %s/%s, seed %" PRIu64 ", %u deals, duplicate %s\n", path, rep.cfg.game->name, rep.cfg.preset,
+    char shown[4096];
+    printf("\n%s: %s/%s, seed %" PRIu64 ", %u deals, duplicate %s\n", path, rep.cfg.game->name,
+           arb_term(rep.cfg.preset, shown, sizeof shown),
            rep.cfg.seed, rep.cfg.deals, match_duplicate_name((match_duplicate)rep.cfg.duplicate));
     if (rep.digest_rc == 0)
         printf("digest:  ok (sha256 %s)\n", rep.digest);
     else {
-        printf("digest:  FAILED: %s\n", rep.digest_msg);
+        printf("digest:  FAILED: %s\n", arb_term(rep.digest_msg, shown, sizeof shown));
         status = 1;
     }
     if (want_digest && strcmp(want_digest, rep.digest) != 0) {
-        printf("digest:  FAILED: the record says %s, the file carries %s\n", want_digest, rep.digest[0] ? rep.digest : "none");
+        printf("digest:  FAILED: the record says %s, the file carries %s\n", want_digest,
+               rep.digest[0] ? arb_term(rep.digest, shown, sizeof shown) : "none");
         status = 1;
     }
     if (rep.reproduced) {
         printf("%s reproduced: %u games, %" PRIu64 " decisions;", rerun ? "bots' replies" : "verdict",
                rep.res.ndeals, rep.res.decisions);
         for (int b = 0; b < rep.res.nbots; b++)
-            printf(" %s %+" PRId64, rep.res.bots[b].name, rep.res.bots[b].total);
+            printf(" %s %+" PRId64, arb_term(rep.res.bots[b].name, shown, sizeof shown), rep.res.bots[b].total);
         printf("\n");
     } else {
-        printf("%s NOT reproduced: %s\n", rerun ? "bots' replies" : "verdict", rep.divergence);
+        printf("%s NOT reproduced: %s\n", rerun ? "bots' replies" : "verdict", arb_term(rep.divergence, shown, sizeof shown));
         status = 1;
     }
     if (have_secret) {

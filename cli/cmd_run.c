@@ -2,6 +2,7 @@
  * private PostgreSQL under a state directory unless a database is given;
  * `arbiter status` and `arbiter standings` read the record. */
 #include "cli.h"
+#include "arb_text.h"
 #include "config.h"
 #include "live.h"
 #include "pgctl.h"
@@ -49,12 +50,14 @@ static void on_progress(void *ctx, const run_progress *pr)
         return;
     int pct = pr->total ? 100 * pr->done / pr->total : 0;
     int eta = (int)(pr->eta_s + 0.5);
+    char last[1024];
+    arb_term(pr->last, last, sizeof last);
     if (c->tty) {
         fprintf(stderr, "\r\033[K[%4d/%-4d %3d%%] round %d  %.1f matches/s  ETA %d:%02d  %.60s", pr->done, pr->total,
-                pct, pr->round, pr->rate, eta / 60, eta % 60, pr->last ? pr->last : "");
+                pct, pr->round, pr->rate, eta / 60, eta % 60, last);
     } else {
         fprintf(stderr, "progress: %d/%d matches (%d%%), round %d, %.1f matches/s, eta %ds; last: %s\n", pr->done,
-                pr->total, pct, pr->round, pr->rate, eta, pr->last ? pr->last : "");
+                pr->total, pct, pr->round, pr->rate, eta, last);
     }
 }
 
@@ -72,6 +75,9 @@ static void print_fairness(store *st, int64_t tid)
     else
         printf("secret: sealed until the tournament is over\n");
 }
+/* A cell of the record for the terminal: names come from YAML (already
+ * restricted), but reasons and worker names come from workers and bots. */
+#define CELL(j) arb_term(PQgetvalue(r, i, (j)), b[(j)], sizeof b[(j)])
 
 static void print_standings(st_standing *rows, int n, const char *format)
 {
@@ -93,9 +99,12 @@ static void print_standings(st_standing *rows, int n, const char *format)
         return;
     }
     printf("%-4s %-20s %6s %8s %9s %5s %9s\n", "rank", "entrant", "played", "points", "score", "wins", "penalties");
-    for (int i = 0; i < n; i++)
-        printf("%-4d %-20s %6d %8.1f %+9" PRId64 " %5d %9d%s\n", i + 1, rows[i].name, rows[i].played,
-               rows[i].points, rows[i].score, rows[i].wins, rows[i].penalties, rows[i].forfeited ? "  (forfeited)" : "");
+    for (int i = 0; i < n; i++) {
+        char name[256];
+        printf("%-4d %-20s %6d %8.1f %+9" PRId64 " %5d %9d%s\n", i + 1, arb_term(rows[i].name, name, sizeof name),
+               rows[i].played, rows[i].points, rows[i].score, rows[i].wins, rows[i].penalties,
+               rows[i].forfeited ? "  (forfeited)" : "");
+    }
 }
 
 static void usage(FILE *f)
@@ -323,10 +332,11 @@ int cmd_status(int argc, char **argv)
     } else {
         printf("%-24s %-18s %-8s %7s %6s %5s %4s %5s  %s\n", "tournament", "format", "state", "pending", "leased",
                "done", "void", "round", "created");
-        for (int i = 0; i < PQntuples(r); i++)
-            printf("%-24s %-18s %-8s %7s %6s %5s %4s %5s  %s\n", PQgetvalue(r, i, 0), PQgetvalue(r, i, 1),
-                   PQgetvalue(r, i, 2), PQgetvalue(r, i, 3), PQgetvalue(r, i, 4), PQgetvalue(r, i, 5),
-                   PQgetvalue(r, i, 6), PQgetvalue(r, i, 7), PQgetvalue(r, i, 8));
+        for (int i = 0; i < PQntuples(r); i++) {
+            char b[9][400];
+            printf("%-24s %-18s %-8s %7s %6s %5s %4s %5s  %s\n", CELL(0), CELL(1), CELL(2), CELL(3), CELL(4),
+                   CELL(5), CELL(6), CELL(7), CELL(8));
+        }
     }
     PQclear(r);
     /* Fairness: the commitment from the start, the secret once it is over. */
@@ -347,10 +357,11 @@ int cmd_status(int argc, char **argv)
     if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
         printf("\npool:\n  %-32s %5s %-10s %7s %7s %5s  %s\n", "worker", "slots", "state", "running", "done",
                "lost", "last heard");
-        for (int i = 0; i < PQntuples(r); i++)
-            printf("  %-32s %5s %-10s %7s %7s %5s  %s\n", PQgetvalue(r, i, 0), PQgetvalue(r, i, 1),
-                   PQgetvalue(r, i, 2), PQgetvalue(r, i, 3), PQgetvalue(r, i, 4), PQgetvalue(r, i, 5),
-                   PQgetvalue(r, i, 6));
+        for (int i = 0; i < PQntuples(r); i++) {
+            char b[9][400];
+            printf("  %-32s %5s %-10s %7s %7s %5s  %s\n", CELL(0), CELL(1), CELL(2), CELL(3), CELL(4), CELL(5),
+                   CELL(6));
+        }
     }
     PQclear(r);
     /* Matches done by each referee worker (the last lease holder). */
@@ -358,8 +369,10 @@ int cmd_status(int argc, char **argv)
                   "WHERE m.state = 'done' AND m.leased_by IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2");
     if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
         printf("\nmatches done by worker:\n");
-        for (int i = 0; i < PQntuples(r); i++)
-            printf("  %-24s %-32s %s\n", PQgetvalue(r, i, 0), PQgetvalue(r, i, 1), PQgetvalue(r, i, 2));
+        for (int i = 0; i < PQntuples(r); i++) {
+            char b[9][400];
+            printf("  %-24s %-32s %s\n", CELL(0), CELL(1), CELL(2));
+        }
     }
     PQclear(r);
     /* Why matches are void: the last few reasons. */
@@ -368,9 +381,10 @@ int cmd_status(int argc, char **argv)
                   "ORDER BY m.id DESC LIMIT 10");
     if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
         printf("\nvoid matches (latest first):\n");
-        for (int i = 0; i < PQntuples(r); i++)
-            printf("  %s round %s table %s on %s: %s\n", PQgetvalue(r, i, 0), PQgetvalue(r, i, 1),
-                   PQgetvalue(r, i, 2), PQgetvalue(r, i, 3), PQgetvalue(r, i, 4));
+        for (int i = 0; i < PQntuples(r); i++) {
+            char b[9][400];
+            printf("  %s round %s table %s on %s: %s\n", CELL(0), CELL(1), CELL(2), CELL(3), CELL(4));
+        }
     }
     PQclear(r);
     PQfinish(c);

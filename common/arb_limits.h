@@ -66,6 +66,13 @@
  * option, so a table of always-passing bots cannot loop forever. */
 #define ARB_MAX_REDEALS 100
 
+/* Tables of one round of a tournament. A round robin makes every table of
+ * its entrants at once (C(n, seats) x cycles: 85 entrants at tables of 3
+ * already make 98,770), and the scheduler holds a round's tables in one
+ * array; 100,000 tables is days of play with fast bots. A configuration
+ * past it is refused by the loader (`arbiter check` and `run` alike). */
+#define ARB_MAX_TABLES 100000
+
 /* Label used in child-seed derivation (see docs/rng.md). */
 #define ARB_MAX_SEED_LABEL 256
 

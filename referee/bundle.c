@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <msgpack.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -41,6 +42,20 @@ static int read_all(const char *path, uint8_t **out, size_t *len, mode_t *mode, 
     uint8_t *buf = NULL;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
         goto out;
+    /* The file opened must be the one its (resolved) path names: a
+     * directory on the way swapped for a link after the path was
+     * resolved and checked (bundle_confine) would lead anywhere. Where
+     * /proc is missing, O_NOFOLLOW alone guards the last component. */
+    char proc[64], actual[PATH_MAX];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    ssize_t an = readlink(proc, actual, sizeof actual - 1);
+    if (an >= 0) {
+        actual[an] = 0;
+        if (strcmp(actual, path) != 0) {
+            rc = ARB_EINVAL;
+            goto out;
+        }
+    }
     if ((size_t)st.st_size > cap) {
         rc = ARB_ETOOBIG;
         goto out;
@@ -131,7 +146,10 @@ int bundle_build(const char *const *files, int nfiles, uint8_t **out, size_t *le
         mode_t mode = 0644;
         rc = read_all(files[ents[i].idx], &data, &dlen, &mode, WIRE_MAX_BUNDLE);
         if (rc) {
-            snprintf(err, errlen, "%s: %s", files[ents[i].idx], rc == ARB_ETOOBIG ? "too large to ship" : "cannot read");
+            snprintf(err, errlen, "%s: %s", files[ents[i].idx],
+                     rc == ARB_ETOOBIG ? "too large to ship"
+                     : rc == ARB_EINVAL ? "reached through a symbolic link (changed since it was resolved): refused"
+                     : "cannot read");
             goto out;
         }
         msgpack_pack_array(&pk, 3);
@@ -152,6 +170,72 @@ int bundle_build(const char *const *files, int nfiles, uint8_t **out, size_t *le
 out:
     msgpack_sbuffer_destroy(&sb);
     return rc;
+}
+
+int bundle_confine(const char *root, const char *base, const char *name, char *resolved, size_t cap, char *why,
+                   size_t whylen)
+{
+    if (root[0] != '/') {   /* a configuration not made by the loader: nothing to confine to */
+        snprintf(why, whylen, "has no tournament tree to lie in");
+        return ARB_EINVAL;
+    }
+    if (name[0] == '/') {
+        snprintf(why, whylen, "is an absolute path");
+        return ARB_EINVAL;
+    }
+    char dir[PATH_MAX], lex[PATH_MAX + 2], real[PATH_MAX];
+    if (!realpath(base, dir)) {
+        snprintf(why, whylen, "cannot be read: %s: %s", base, strerror(errno));
+        return ARB_EINVAL;
+    }
+    /* By the letter first: BASE/NAME with "." and ".." folded must stay
+     * under root, even when nothing of it exists yet. */
+    size_t len = strlen(dir);
+    memcpy(lex, dir, len + 1);
+    for (const char *c = name; *c;) {
+        size_t n = strcspn(c, "/");
+        if (n == 2 && c[0] == '.' && c[1] == '.') {
+            while (len > 0 && lex[len - 1] != '/')
+                len--;
+            if (len > 1)
+                len--;   /* the slash, unless it is the root's */
+            lex[len] = 0;
+        } else if (n > 0 && !(n == 1 && c[0] == '.')) {
+            if (len + 1 + n >= sizeof lex) {
+                snprintf(why, whylen, "a path longer than %d bytes", PATH_MAX);
+                return ARB_EINVAL;
+            }
+            if (lex[len - 1] != '/')
+                lex[len++] = '/';
+            memcpy(lex + len, c, n);
+            len += n;
+            lex[len] = 0;
+        }
+        c += n;
+        c += *c == '/';
+    }
+    size_t rl = strlen(root);
+    bool root_is_slash = strcmp(root, "/") == 0;
+    if (!root_is_slash && !(strncmp(lex, root, rl) == 0 && lex[rl] == '/')) {
+        snprintf(why, whylen, "climbs out with \"..\"");
+        return ARB_EINVAL;
+    }
+    if (!realpath(lex, real)) {
+        snprintf(why, whylen, "cannot be read: %s", strerror(errno));
+        return errno == ENOENT || errno == ENOTDIR ? ARB_ENOTFOUND : ARB_EINVAL;
+    }
+    /* then where it really is: a symbolic link (the file, or a directory
+     * on its way) may point anywhere */
+    if (!root_is_slash && !(strncmp(real, root, rl) == 0 && real[rl] == '/')) {
+        snprintf(why, whylen, "resolves to %s (a symbolic link out)", real);
+        return ARB_EINVAL;
+    }
+    if (strlen(real) >= cap) {
+        snprintf(why, whylen, "a path longer than %zu bytes", cap - 1);
+        return ARB_EINVAL;
+    }
+    memcpy(resolved, real, strlen(real) + 1);
+    return 0;
 }
 
 bool bundle_cached(const char *cache_dir, const char *digest)

@@ -20,7 +20,10 @@
 #define BUNDLE_MAX_FILES 64
 #define BUNDLE_MAX_PATH 255
 
-/* Pack the files (absolute paths of regular files) into a bundle: *out
+/* Pack the files (absolute, resolved paths of regular files: no symbolic
+ * link on the way) into a bundle: each is opened exactly where its path
+ * says, and one reached through a link that appeared since its path was
+ * resolved is refused (ARB_EINVAL). *out
  * (malloc'ed) and *len, its digest (64 hex digits), and for each file its
  * path inside the bundle (rel[i]). 0, or an error with a message. */
 int bundle_build(const char *const *files, int nfiles, uint8_t **out, size_t *len, char digest[65],
@@ -38,6 +41,17 @@ int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *
 /* A path inside a bundle: relative, components of [A-Za-z0-9._+-] that
  * are neither "." nor "..", no empty component, at most BUNDLE_MAX_PATH. */
 bool bundle_safe_path(const char *p);
+
+/* An entrant's file (files:), named relative to directory `base` (the
+ * tournament file's), resolved into resolved[cap] only if it lies inside
+ * `root` (an absolute, resolved directory: the tournament's tree).
+ * Refused: an absolute name, a ".." that climbs out of root, and a name
+ * that resolves (through symbolic links) outside root. 0; ARB_EINVAL with the reason in why;
+ * ARB_ENOTFOUND when it does not exist (yet). The loader checks every
+ * files: entry with it, and the scheduler again just before packing the
+ * bundle (a link swapped after `arbiter check` is caught there). */
+int bundle_confine(const char *root, const char *base, const char *name, char *resolved, size_t cap, char *why,
+                   size_t whylen);
 
 /* The SHA-256 of bytes as 64 hex digits. */
 void bundle_digest(const uint8_t *b, size_t len, char digest[65]);

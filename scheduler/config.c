@@ -3,6 +3,8 @@
  * walked with a table of known keys. A first pass over libyaml's events
  * bounds the nesting before the document is built. */
 #include "config.h"
+#include "bundle.h"
+#include "plan.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_names.h"
@@ -13,6 +15,7 @@
 #include <errno.h>
 #include <math.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +28,8 @@ typedef struct loader {
     yaml_document_t doc;
     tn_config *cfg;
     void *rules;
+    const char *root_label;   /* how errors name cfg->files_root */
+    char base[PATH_MAX];      /* the file's directory, resolved */
     char *err;
     size_t errlen;
     int rc;
@@ -215,6 +220,13 @@ static int entrant_files(loader *L, yaml_node_t *v, tn_entrant *e)
             return L->rc;
         if (strpbrk(path, " \t"))
             return at(L, node, "files: \"%s\": a path without spaces", path);
+        /* Inside the tournament's tree, by the letter and (when it exists)
+         * where it really is; one that does not exist yet is left to
+         * `check --programs` and to the scheduler, which checks again
+         * just before it packs the bundle. */
+        char resolved[PATH_MAX], why[PATH_MAX + 64];
+        if (bundle_confine(L->cfg->files_root, L->base, path, resolved, sizeof resolved, why, sizeof why) == ARB_EINVAL)
+            return at(L, node, "files: \"%s\" %s: an entrant's files lie inside %s", path, why, L->root_label);
         if (len + strlen(path) + 2 > sizeof e->files)
             return at(L, node, "files: longer than %zu characters in all", sizeof e->files - 1);
         len += (size_t)snprintf(e->files + len, sizeof e->files - len, "%s%s", len ? " " : "", path);
@@ -298,10 +310,10 @@ static int entrants(loader *L, yaml_node_t *seq)
 
 static const char *const top_keys[] = {"name", "game", "rules", "options", "format", "cycles", "rounds", "advance",
                                        "groups", "gauntlet", "deals", "duplicate", "clock", "policy", "seed",
-                                       "entrants", NULL};
+                                       "files_root", "entrants", NULL};
 
 typedef struct top_ctx {
-    yaml_node_t *options, *entrants, *game, *rules, *gauntlet, *format, *advance, *groups, *deals;
+    yaml_node_t *options, *entrants, *game, *rules, *gauntlet, *format, *advance, *groups, *deals, *files_root;
 } top_ctx;
 
 static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctxp)
@@ -314,6 +326,7 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
     if (strcmp(k, "rules") == 0) { t->rules = v; return 0; }
     if (strcmp(k, "options") == 0) { t->options = v; return 0; }
     if (strcmp(k, "entrants") == 0) { t->entrants = v; return 0; }
+    if (strcmp(k, "files_root") == 0) { t->files_root = v; return 0; }
     if (strcmp(k, "gauntlet") == 0) {
         t->gauntlet = v;
         return get_str(L, v, "gauntlet", c->gauntlet, sizeof c->gauntlet);
@@ -377,6 +390,39 @@ static void defaults(tn_config *c)
     c->seed = m.seed;
 }
 
+/* The tree entrants' files must lie in: the tournament file's own
+ * directory, or the directory files_root: names (relative to the file, or
+ * absolute) — the organiser's choice, written at the top of the file,
+ * never an entrant's. */
+static int files_root(loader *L, const yaml_node_t *node)
+{
+    tn_config *c = L->cfg;
+    char file[PATH_MAX], dir[PATH_MAX + 600], given[512] = "";
+    if (!realpath(c->path, file))
+        return at(L, node, "%s: %s", c->path, strerror(errno));
+    *strrchr(file, '/') = 0;   /* a resolved path has a slash */
+    snprintf(L->base, sizeof L->base, "%s", file[0] ? file : "/");
+    snprintf(dir, sizeof dir, "%s", L->base);
+    L->root_label = "the tournament file's directory";
+    if (node) {
+        if (get_str(L, node, "files_root", given, sizeof given))
+            return L->rc;
+        if (given[0] == '/')
+            snprintf(dir, sizeof dir, "%s", given);
+        else
+            snprintf(dir, sizeof dir, "%s/%s", file, given);
+        L->root_label = "files_root";
+    }
+    char real[PATH_MAX];
+    struct stat st;
+    if (!realpath(dir, real) || stat(real, &st) != 0 || !S_ISDIR(st.st_mode))
+        return at(L, node, "files_root: \"%s\" is not a directory", given);
+    if (strlen(real) >= sizeof c->files_root)
+        return at(L, node, "files_root: longer than %zu bytes once resolved", sizeof c->files_root - 1);
+    snprintf(c->files_root, sizeof c->files_root, "%s", real);
+    return 0;
+}
+
 static int finish(loader *L, yaml_node_t *root, top_ctx *t)
 {
     tn_config *c = L->cfg;
@@ -414,6 +460,8 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
         return at(L, root, "a tournament needs a name (name: ...)");
     if (!t->entrants)
         return at(L, root, "no entrants (entrants: - name: ..., command: ...)");
+    if (files_root(L, t->files_root))
+        return L->rc;
     if (entrants(L, t->entrants))
         return L->rc;
     int k = c->game->seats(L->rules);
@@ -460,6 +508,8 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
             return at(L, t->groups, "groups: %u groups of %d entrants leave fewer than %d at a table", c->groups,
                       c->nentrants, k);
     }
+    if (plan_check_size(c, why, sizeof why))   /* what the scheduler would refuse, refused here with a place */
+        return at(L, t->entrants, "entrants: %s", why);
     if (c->format == TN_SWISS && !c->rounds) {
         /* enough rounds to separate the field: ceil(log_k(n)) + 1 */
         uint32_t r = 1;
@@ -603,6 +653,16 @@ int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen)
     yaml_document_delete(&next);
     if (L.rc)
         goto out;
+    /* "\0" in a double-quoted scalar makes a NUL inside the text: every
+     * reader of it as a C string would see it cut short (a name that is
+     * not the name written, a path that is another path). */
+    for (yaml_node_t *n = L.doc.nodes.start; n < L.doc.nodes.top; n++)
+        if (n->type == YAML_SCALAR_NODE && memchr(n->data.scalar.value, 0, n->data.scalar.length)) {
+            at(&L, n, "a NUL character (\\0) in text at offset %zu (expected printable text)",
+               (size_t)((const unsigned char *)memchr(n->data.scalar.value, 0, n->data.scalar.length)
+                        - n->data.scalar.value));
+            goto out;
+        }
     top_ctx t = {0};
     if (each_key(&L, root, "the file", top_key, &t) == 0)
         finish(&L, root, &t);
@@ -646,10 +706,15 @@ int tn_config_check_commands(const tn_config *cfg, char *err, size_t errlen)
         char files[TN_MAX_COMMAND], *save = NULL;
         snprintf(files, sizeof files, "%s", cfg->entrants[i].files);
         for (char *f = strtok_r(files, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
-            char path[1600];
+            char path[PATH_MAX], out[PATH_MAX + 64];
             struct stat st;
-            snprintf(path, sizeof path, "%s/%s", dir, f);
-            if (stat(f[0] == '/' ? f : path, &st) != 0 || !S_ISREG(st.st_mode)) {
+            int rc = bundle_confine(cfg->files_root, dir, f, path, sizeof path, out, sizeof out);
+            if (rc == ARB_EINVAL) {
+                snprintf(err, errlen, "%s:%d: entrant %s: files: \"%s\" %s", cfg->path, cfg->entrants[i].line,
+                         cfg->entrants[i].name, f, out);
+                return ARB_EINVAL;
+            }
+            if (rc != 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
                 snprintf(err, errlen, "%s:%d: entrant %s: files: \"%s\" is not a file", cfg->path,
                          cfg->entrants[i].line, cfg->entrants[i].name, f);
                 return ARB_ENOTFOUND;

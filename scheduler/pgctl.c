@@ -1,4 +1,4 @@
-/* pgctl.c — the private PostgreSQL cluster (pgctl.h). */
+/* pgctl.c — the private PostgreSQL cluster, closed to everyone but arbiter (pgctl.h). */
 #include "pgctl.h"
 #include "arb_error.h"
 
@@ -6,10 +6,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <inttypes.h>
+#include <libpq-fe.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,27 +42,40 @@ static int find_bin(char *out, size_t len)
     return ARB_ENOTFOUND;
 }
 
+/* Become the postgres user (in a child, as root). */
+static int drop_to_postgres(void)
+{
+    struct passwd *pw = getpwnam("postgres");
+    if (!pw || setgroups(0, NULL) || setgid(pw->pw_gid) || setuid(pw->pw_uid))
+        return -1;
+    return 0;
+}
+
 /* Run a PostgreSQL program (no shell), as `postgres` when we are root;
- * its output goes to `log`. Returns its exit status. */
-static int run(const pgctl *pg, const char *prog, char *const args[], const char *log)
+ * its output goes to `log`, `input` (or nothing) to its stdin through a
+ * pipe (a password never goes on a command line). Returns its exit
+ * status. */
+static int run(const pgctl *pg, const char *prog, char *const args[], const char *log, const char *input)
 {
     char path[600];
     snprintf(path, sizeof path, "%s/%s", pg->bin, prog);
+    int in[2] = {-1, -1};
+    if (input && pipe2(in, O_CLOEXEC) != 0)
+        return 128;
     pid_t pid = fork();
     if (pid == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
         int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
         if (fd >= 0) {
             dup2(fd, 1);
             dup2(fd, 2);
         }
-        if (nul >= 0)
+        if (input)
+            dup2(in[0], 0);
+        else if (nul >= 0)
             dup2(nul, 0);
-        if (geteuid() == 0) {
-            struct passwd *pw = getpwnam("postgres");
-            if (!pw || setgroups(0, NULL) || setgid(pw->pw_gid) || setuid(pw->pw_uid))
-                _exit(125);
-        }
+        if (geteuid() == 0 && drop_to_postgres() != 0)
+            _exit(125);
         char *argv[32];
         int n = 0;
         argv[n++] = path;
@@ -69,10 +85,193 @@ static int run(const pgctl *pg, const char *prog, char *const args[], const char
         execv(path, argv);
         _exit(127);
     }
+    if (input) {
+        close(in[0]);
+        size_t len = strlen(input), off = 0;
+        while (pid > 0 && off < len) {
+            ssize_t w = write(in[1], input + off, len - off);
+            if (w <= 0)
+                break;
+            off += (size_t)w;
+        }
+        close(in[1]);
+    }
     int status = -1;
     while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* Can the postgres user reach `dir`? (A 0700 ancestor says no.) */
+static bool postgres_can_enter(const char *dir)
+{
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(drop_to_postgres() == 0 && access(dir, X_OK) == 0 ? 0 : 1);
+    int status = -1;
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static bool exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+/* A directory of ours with exactly `mode`, owned by uid/gid: made if
+ * missing; a symbolic link is refused, and so is (unless we are root, who
+ * takes it over) one somebody else made first (a shared /tmp). */
+static int own_dir(const char *path, mode_t mode, uid_t uid, gid_t gid, char *err, size_t errlen)
+{
+    struct stat st;
+    if (mkdir(path, mode) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return ARB_EIO;
+    }
+    if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a directory (a symbolic link?): refusing it", path);
+        return ARB_EINVAL;
+    }
+    if (geteuid() != 0 && st.st_uid != geteuid() && st.st_uid != uid) {   /* root takes it over below */
+        snprintf(err, errlen, "%s belongs to uid %u, not to us: refusing it (remove it and run again)", path,
+                 (unsigned)st.st_uid);
+        return ARB_EINVAL;
+    }
+    if ((st.st_uid != uid || st.st_gid != gid) && chown(path, uid, gid) != 0) {
+        snprintf(err, errlen, "%s: chown: %s", path, strerror(errno));
+        return ARB_EIO;
+    }
+    if (chmod(path, mode) != 0) {
+        snprintf(err, errlen, "%s: chmod: %s", path, strerror(errno));
+        return ARB_EIO;
+    }
+    return 0;
+}
+
+/* 32 random bytes as 64 hex digits. */
+static int new_password(char out[65])
+{
+    unsigned char b[32];
+    size_t got = 0;
+    while (got < sizeof b) {
+        ssize_t n = getrandom(b + got, sizeof b - got, 0);
+        if (n < 0 && errno != EINTR)
+            return ARB_EIO;
+        if (n > 0)
+            got += (size_t)n;
+    }
+    for (int i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", b[i]);
+    return 0;
+}
+
+/* A libpq password file "*:*:*:ROLE:PASSWORD", 0600, ours: the password is
+ * read from it if it is there, else made and written (O_EXCL: never through
+ * a link somebody left). */
+static int passfile(const char *path, const char *role, char pw[65], char *err, size_t errlen)
+{
+    char want[128], line[256] = "";
+    int n = snprintf(want, sizeof want, "*:*:*:%s:", role);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        struct stat st;
+        ssize_t got = fstat(fd, &st) == 0 ? read(fd, line, sizeof line - 1) : -1;
+        close(fd);
+        if (got < n + 64 || st.st_uid != geteuid() || (st.st_mode & 077) || strncmp(line, want, (size_t)n) != 0) {
+            snprintf(err, errlen, "%s: not a password file of ours (0600, \"%s<64 hex digits>\")", path, want);
+            return ARB_EINVAL;
+        }
+        memcpy(pw, line + n, 64);
+        pw[64] = 0;
+        return 0;
+    }
+    if (errno != ENOENT || new_password(pw) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return ARB_EIO;
+    }
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int len = snprintf(line, sizeof line, "%s%s\n", want, pw);
+    if (fd < 0 || fchmod(fd, 0600) != 0 || write(fd, line, (size_t)len) != len || fsync(fd) != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        unlink(path);
+        return ARB_EIO;
+    }
+    close(fd);
+    return 0;
+}
+
+static void no_notices(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;   /* "role is not a member of ...": the set-up says nothing when all is well */
+}
+
+static bool sql_ok(PGconn *c, const char *sql, const char *const *params, int n, char *err, size_t errlen)
+{
+    PGresult *r = PQexecParams(c, sql, n, NULL, params, NULL, NULL, 0);
+    bool ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
+    if (!ok)
+        snprintf(err, errlen, "private cluster set-up: %s", PQerrorMessage(c));
+    PQclear(r);
+    return ok;
+}
+
+/* The role arbiter (not a superuser, may create databases: the tests make
+ * their own) with its password, and its database. Run at every start: it
+ * also puts back attributes somebody changed. The password goes to the
+ * server as a SCRAM verifier, never in clear. */
+static int setup_roles(const pgctl *pg, const char *user_pw, char *err, size_t errlen)
+{
+    PGconn *c = PQconnectdb(pg->admin_conninfo);
+    int rc = ARB_EIO;
+    char *verifier = NULL;
+    if (PQstatus(c) != CONNECTION_OK) {
+        snprintf(err, errlen, "private cluster: cannot connect as its superuser: %s", PQerrorMessage(c));
+        goto out;
+    }
+    PQsetNoticeProcessor(c, no_notices, NULL);
+    PGresult *r = PQexec(c, "SELECT 1 FROM pg_roles WHERE rolname = 'arbiter'");
+    bool have_role = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
+    PQclear(r);
+    if (!have_role && !sql_ok(c, "CREATE ROLE arbiter LOGIN", NULL, 0, err, errlen))
+        goto out;
+    verifier = PQencryptPasswordConn(c, user_pw, "arbiter", "scram-sha-256");
+    if (!verifier) {
+        snprintf(err, errlen, "private cluster set-up: %s", PQerrorMessage(c));
+        goto out;
+    }
+    /* a verifier is hex, base64 and '$:=': safe inside quotes */
+    char sql[1024];
+    snprintf(sql, sizeof sql, "ALTER ROLE arbiter LOGIN NOSUPERUSER NOCREATEROLE CREATEDB NOREPLICATION NOBYPASSRLS "
+             "PASSWORD '%s'", verifier);
+    if (!sql_ok(c, sql, NULL, 0, err, errlen))
+        goto out;
+    /* no path to the host's programs or files, even if granted by hand */
+    if (!sql_ok(c, "REVOKE pg_execute_server_program, pg_read_server_files, pg_write_server_files FROM arbiter",
+                NULL, 0, err, errlen))
+        goto out;
+    r = PQexec(c, "SELECT 1 FROM pg_database WHERE datname = 'arbiter'");
+    bool have_db = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
+    PQclear(r);
+    if (!have_db && !sql_ok(c, "CREATE DATABASE arbiter OWNER arbiter", NULL, 0, err, errlen))
+        goto out;
+    rc = 0;
+out:
+    PQfreemem(verifier);
+    PQfinish(c);
+    return rc;
+}
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
 }
 
 int pgctl_start(pgctl *pg, const char *dir, char *err, size_t errlen)
@@ -82,7 +281,15 @@ int pgctl_start(pgctl *pg, const char *dir, char *err, size_t errlen)
         snprintf(err, errlen, "PostgreSQL is not installed (no initdb); install postgresql or give --db");
         return ARB_ENOTFOUND;
     }
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+    bool root = geteuid() == 0;
+    struct passwd *pw = root ? getpwnam("postgres") : NULL;
+    if (root && !pw) {
+        snprintf(err, errlen, "running as root and there is no `postgres` user to run the server as");
+        return ARB_EINVAL;
+    }
+    uid_t suid = pw ? pw->pw_uid : geteuid();   /* the server's user */
+    gid_t sgid = pw ? pw->pw_gid : getegid();
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
         snprintf(err, errlen, "%s: %s", dir, strerror(errno));
         return ARB_EIO;
     }
@@ -90,65 +297,137 @@ int pgctl_start(pgctl *pg, const char *dir, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", dir, strerror(errno));
         return ARB_EIO;
     }
+    /* The state directory: ours, closed (as root, bots under uids of their
+     * own enter it to reach their working directories: traversal only). */
+    int rc = own_dir(pg->dir, root ? 0711 : 0700, geteuid(), getegid(), err, errlen);
+    if (rc)
+        return rc;
+    uint64_t h = fnv1a(pg->dir);
+    char home[480], admin_pf[700], user_pf[700], log[700], version[700], pointer[700];
+    snprintf(home, sizeof home, "%s/%016" PRIx64, PGCTL_CLUSTERS, h);
+    snprintf(pointer, sizeof pointer, "%s/cluster", pg->dir);
+    snprintf(admin_pf, sizeof admin_pf, "%s/pg-admin.pgpass", pg->dir);
+    snprintf(user_pf, sizeof user_pf, "%s/pg-arbiter.pgpass", pg->dir);
     snprintf(pg->data, sizeof pg->data, "%s/pg", pg->dir);
-    /* A Unix socket path is at most 107 bytes: a deep state directory puts
-     * its socket in /tmp instead, named after it. */
-    if (strlen(pg->dir) + 24 < 100) {
-        snprintf(pg->sockdir, sizeof pg->sockdir, "%s/run", pg->dir);
-    } else {
-        unsigned h = 5381;
-        for (const char *c = pg->dir; *c; c++)
-            h = h * 33 + (unsigned char)*c;
-        snprintf(pg->sockdir, sizeof pg->sockdir, "/tmp/arbiter-pg-%08x", h);
+    snprintf(version, sizeof version, "%s/PG_VERSION", pg->data);
+    bool in_home = false;
+    if (root && !exists(version)) {
+        /* a cluster made before under PGCTL_CLUSTERS, or a new one there
+         * when the postgres user cannot reach the state directory */
+        char v2[700];
+        snprintf(v2, sizeof v2, "%s/pg/PG_VERSION", home);
+        in_home = exists(v2) || !postgres_can_enter(pg->dir);
     }
-    mkdir(pg->sockdir, 0755);
-    struct passwd *pw = geteuid() == 0 ? getpwnam("postgres") : NULL;
-    if (geteuid() == 0 && !pw) {
-        snprintf(err, errlen, "running as root and there is no `postgres` user to run the server as");
-        return ARB_EINVAL;
-    }
-    if (pw && chown(pg->sockdir, pw->pw_uid, pw->pw_gid) != 0) {
-        snprintf(err, errlen, "%s: %s", pg->sockdir, strerror(errno));
-        return ARB_EIO;
-    }
-    char log[700], version[700];
-    snprintf(log, sizeof log, "%s/postgres.log", pg->dir);
-    if (pw) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-        if (fd >= 0) {
-            if (fchown(fd, pw->pw_uid, pw->pw_gid) != 0) { /* the server can still log elsewhere */ }
-            close(fd);
+    if (in_home) {
+        if (own_dir(PGCTL_CLUSTERS, 0755, 0, 0, err, errlen) || own_dir(home, 0700, suid, sgid, err, errlen))
+            return ARB_EIO;
+        snprintf(pg->data, sizeof pg->data, "%s/pg", home);
+        snprintf(pg->sockdir, sizeof pg->sockdir, "%s/run", home);
+        snprintf(log, sizeof log, "%s/postgres.log", home);
+        FILE *f = fopen(pointer, "we");
+        if (f) {   /* for people: where this state directory's record is */
+            fprintf(f, "%s\n", home);
+            fclose(f);
         }
+    } else {
+        /* A Unix socket path is at most 107 bytes: a deep state directory
+         * puts its socket in /tmp instead, named after it and its user. */
+        if (strlen(pg->dir) + 24 < 100)
+            snprintf(pg->sockdir, sizeof pg->sockdir, "%s/run", pg->dir);
+        else
+            snprintf(pg->sockdir, sizeof pg->sockdir, "/tmp/arbiter-pg-%016" PRIx64 "-%u", h, (unsigned)geteuid());
+        snprintf(log, sizeof log, "%s/postgres.log", pg->dir);
     }
     snprintf(version, sizeof version, "%s/PG_VERSION", pg->data);
-    if (access(version, F_OK) != 0) {
-        if (mkdir(pg->data, 0700) != 0 && errno != EEXIST) {
-            snprintf(err, errlen, "%s: %s", pg->data, strerror(errno));
-            return ARB_EIO;
-        }
-        if (pw && chown(pg->data, pw->pw_uid, pw->pw_gid) != 0) {
-            snprintf(err, errlen, "%s: %s", pg->data, strerror(errno));
-            return ARB_EIO;
-        }
-        char *args[] = {"-D", pg->data, "-A", "trust", "-U", "arbiter", "--no-sync", "-E", "UTF8", NULL};
-        if (run(pg, "initdb", args, log) != 0) {
+    /* A cluster an older arbiter made: trust authentication, its superuser
+     * named arbiter. Refused, with what to do (docs/operations.md). */
+    if (exists(version) && (!exists(admin_pf) || !exists(user_pf))) {
+        snprintf(err, errlen,
+                 "%s: this cluster was made by an older arbiter with trust authentication (any local user could "
+                 "connect to it as a superuser). Stop it (%s/pg_ctl -D %s -m fast stop%s), move it aside "
+                 "(mv %s %s.trust) and run again: a new cluster is made, and the tournament is played again from "
+                 "its file (same seed: same deals); keep the old record first with pg_dump if you need it",
+                 pg->data, pg->bin, pg->data, root ? ", as postgres" : "", pg->data, pg->data);
+        return ARB_ESTATE;
+    }
+    char admin_pw[65], user_pw[65];
+    if ((rc = passfile(admin_pf, "arbiter_admin", admin_pw, err, errlen)) != 0
+        || (rc = passfile(user_pf, "arbiter", user_pw, err, errlen)) != 0)
+        return rc;
+    if ((rc = own_dir(pg->sockdir, 0700, suid, sgid, err, errlen)) != 0)
+        return rc;
+    int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd >= 0) {
+        if (fchown(fd, suid, sgid) != 0 || fchmod(fd, 0600) != 0) { /* the server can still log elsewhere */ }
+        close(fd);
+    }
+    if (!exists(version)) {
+        if ((rc = own_dir(pg->data, 0700, suid, sgid, err, errlen)) != 0)
+            return rc;
+        /* initdb reads the superuser's password from a file: one of the
+         * server's user, 0600, in the socket directory (0700), for the
+         * moment initdb runs */
+        char line[80], pwf[700], opt[720];
+        int len = snprintf(line, sizeof line, "%s\n", admin_pw);
+        snprintf(pwf, sizeof pwf, "%s/.initdb-pw", pg->sockdir);
+        snprintf(opt, sizeof opt, "--pwfile=%s", pwf);
+        unlink(pwf);
+        int pfd = open(pwf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        bool written = pfd >= 0 && fchown(pfd, suid, sgid) == 0 && write(pfd, line, (size_t)len) == len;
+        if (pfd >= 0)
+            close(pfd);
+        char *args[] = {"-D", pg->data, "-A", "scram-sha-256", "-U", "arbiter_admin", opt, "--no-sync", "-E", "UTF8",
+                        NULL};
+        int st = written ? run(pg, "initdb", args, log, NULL) : -1;
+        unlink(pwf);
+        if (st != 0) {
             snprintf(err, errlen, "initdb failed: see %s", log);
             return ARB_EIO;
         }
     }
-    snprintf(pg->conninfo, sizeof pg->conninfo, "host=%s port=5432 user=arbiter dbname=postgres", pg->sockdir);
+    snprintf(pg->conninfo, sizeof pg->conninfo, "host=%.400s port=5432 user=arbiter dbname=arbiter passfile=%.600s",
+             pg->sockdir, user_pf);
+    snprintf(pg->admin_conninfo, sizeof pg->admin_conninfo,
+             "host=%.400s port=5432 user=arbiter_admin dbname=postgres passfile=%.600s", pg->sockdir, admin_pf);
     char *status[] = {"-D", pg->data, "status", NULL};
-    if (run(pg, "pg_ctl", status, log) == 0)
-        return 0;   /* left running by an earlier run: use it */
-    char opts[900];
-    snprintf(opts, sizeof opts, "-k %s -c listen_addresses='' -p 5432 -c fsync=on", pg->sockdir);
-    char *start[] = {"-D", pg->data, "-o", opts, "-l", log, "-w", "-t", "60", "start", NULL};
-    if (run(pg, "pg_ctl", start, log) != 0) {
-        snprintf(err, errlen, "the database would not start: see %s", log);
-        return ARB_EIO;
-    }
-    pg->started = true;
-    return 0;
+    if (run(pg, "pg_ctl", status, log, NULL) != 0) {
+        char opts[900];
+        snprintf(opts, sizeof opts,
+                 "-k %s -c listen_addresses='' -p 5432 -c fsync=on -c unix_socket_permissions=0700 "
+                 "-c password_encryption=scram-sha-256", pg->sockdir);
+        char *start[] = {"-D", pg->data, "-o", opts, "-l", log, "-w", "-t", "60", "start", NULL};
+        if (run(pg, "pg_ctl", start, log, NULL) != 0) {
+            snprintf(err, errlen, "the database would not start: see %s", log);
+            return ARB_EIO;
+        }
+        pg->started = true;
+    }   /* else left running by an earlier run: use it */
+    rc = setup_roles(pg, user_pw, err, errlen);
+    if (rc)
+        pgctl_stop(pg);
+    return rc;
+}
+
+bool pgctl_side_dir(const char *state_dir, const char *what, char *out, size_t len)
+{
+    snprintf(out, len, "%s/%s", state_dir, what);
+    if (geteuid() != 0)
+        return false;
+    pid_t pid = fork();
+    if (pid == 0)   /* a uid of nobody's: what a bot's own uid can reach */
+        _exit(setgroups(0, NULL) == 0 && setgid(65534) == 0 && setuid(65534) == 0 && access(state_dir, X_OK) == 0 ? 0 : 1);
+    int status = -1;
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return false;
+    char base[128], err[256];
+    snprintf(base, sizeof base, "/var/lib/arbiter-%.32s", what);
+    if (own_dir(base, 0711, 0, 0, err, sizeof err))
+        return false;
+    snprintf(out, len, "%s/%016" PRIx64, base, fnv1a(state_dir));
+    mkdir(out, 0711);
+    return true;
 }
 
 void pgctl_stop(pgctl *pg)
@@ -156,8 +435,8 @@ void pgctl_stop(pgctl *pg)
     if (!pg->started)
         return;
     char log[700];
-    snprintf(log, sizeof log, "%s/postgres.log", pg->dir);
+    snprintf(log, sizeof log, "%s/../postgres.log", pg->data);
     char *stop[] = {"-D", pg->data, "-m", "fast", "-w", "stop", NULL};
-    run(pg, "pg_ctl", stop, log);
+    run(pg, "pg_ctl", stop, log, NULL);
     pg->started = false;
 }

@@ -10,6 +10,7 @@
 #include "plan.h"
 #include "arb_error.h"
 #include "arb_kdf.h"
+#include "arb_limits.h"
 #include "arb_rng.h"
 
 #include <inttypes.h>
@@ -588,6 +589,43 @@ static int knockout_start(const tn_config *cfg, store *s, int64_t tid, int *star
     return ns;
 }
 
+/* C(n, k), saturating well past any cap that matters. */
+static uint64_t choose(int n, int k)
+{
+    if (k < 0 || k > n)
+        return 0;
+    uint64_t c = 1;
+    for (int i = 1; i <= k; i++) {
+        c = c * (uint64_t)(n - k + i) / (uint64_t)i;   /* exact: a product of i consecutive integers */
+        if (c > ((uint64_t)1 << 40))
+            return (uint64_t)1 << 40;
+    }
+    return c;
+}
+
+int plan_check_size(const tn_config *cfg, char *err, size_t errlen)
+{
+    int k = seats_of(cfg), n = cfg->nentrants;
+    uint64_t tables = 0;
+    const char *what = NULL;
+    if (cfg->format == TN_ROUND_ROBIN) {
+        tables = choose(n, k) * cfg->cycles;
+        what = "a round robin";
+    } else if (cfg->format == TN_GAUNTLET) {
+        tables = choose(n - 1, k - 1) * cfg->cycles;
+        what = "a gauntlet";
+    } else if (cfg->format == TN_GROUPS_KNOCKOUT && cfg->groups) {
+        int g = (int)cfg->groups, big = n % g;   /* serpentine: n % g groups hold one more */
+        tables = (uint64_t)big * choose(n / g + 1, k) + (uint64_t)(g - big) * choose(n / g, k);
+        what = "the group stage";
+    }
+    if (tables <= ARB_MAX_TABLES)
+        return 0;
+    snprintf(err, errlen, "%d entrants make %s%" PRIu64 " tables of %d in %s's one round, more than %d",
+             n, tables >= ((uint64_t)1 << 40) ? "over " : "", tables, k, what, ARB_MAX_TABLES);
+    return ARB_ETOOBIG;
+}
+
 int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_table *tables, int cap,
               int *ntables, const char **stage, bool *done, char *err, size_t errlen)
 {
@@ -606,6 +644,8 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_ta
             *done = true;
             return 0;
         }
+        if (plan_check_size(cfg, err, errlen))   /* the loader said so already, with a place */
+            return ARB_ETOOBIG;
         nt = all_tables(cfg, k, hero, tables, cap);
         if (nt < 0) {
             snprintf(err, errlen, "more than %d tables: too many entrants for a round robin of %d-seat tables", cap, k);

@@ -12,6 +12,13 @@
 int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_table *tables, int cap,
               int *ntables, const char **stage, bool *done, char *err, size_t errlen);
 
+/* Would the format's largest round (a round robin, a gauntlet, the group
+ * stage of groups-knockout: every table at once) hold more than
+ * ARB_MAX_TABLES tables? 0, or ARB_ETOOBIG with the reason in err. One
+ * check for the loader (so `arbiter check` refuses what `run` would) and
+ * plan_next. */
+int plan_check_size(const tn_config *cfg, char *err, size_t errlen);
+
 /* The bracket of a knockout format as text for a terminal (empty for the
  * other formats). */
 size_t plan_draw(const tn_config *cfg, store *s, int64_t tid, char *buf, size_t len);

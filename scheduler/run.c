@@ -1,12 +1,14 @@
 /* run.c — the scheduler: the pool of referee workers and the tournament loop (run.h). */
 #include "run.h"
 #include "bundle.h"
+#include "pgctl.h"
 #include "plan.h"
 #include "worker.h"
 #include "zap.h"
 #include "wire.h"
 #include "arb_error.h"
 #include "arb_http.h"
+#include "arb_limits.h"
 #include "arb_log.h"
 #include "arb_time.h"
 
@@ -23,7 +25,7 @@
 #include <zmq.h>
 
 #define MAX_PEERS 1024       /* worker processes in one pool */
-#define MAX_TABLES 100000
+#define MAX_TABLES ARB_MAX_TABLES   /* a round's tables (arb_limits.h) */
 #define MAX_PROGRAMS 4096    /* distinct program bundles a scheduler serves */
 #define DPS_WINDOW 10        /* seconds over which decisions per second are averaged */
 
@@ -233,29 +235,32 @@ static bool system_file(const char *path)
 /* The files of a bot's command that a worker elsewhere needs: every
  * argument naming a regular file outside the system's directories (the
  * program, a script), packed into a bundle named by its digest. */
-static int entrant_program(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base, char *err,
-                           size_t errlen)
+static int entrant_program(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base, const char *root,
+                           char *err, size_t errlen)
 {
     const char *files[MATCH_MAX_ARGS + BUNDLE_MAX_FILES];
-    char extra[BUNDLE_MAX_FILES][4096];
+    char extra[BUNDLE_MAX_FILES][4096], args[MATCH_MAX_ARGS][4096];
     eb->nfiles = 0;
     for (int i = 0; i < eb->bot.argc; i++) {
         struct stat st;
         const char *a = eb->bot.argv[i];
-        if (a[0] == '/' && !system_file(a) && stat(a, &st) == 0 && S_ISREG(st.st_mode)) {
+        /* resolved: bundle_build opens exactly the path it is given */
+        if (a[0] == '/' && !system_file(a) && stat(a, &st) == 0 && S_ISREG(st.st_mode)
+            && realpath(a, args[eb->nfiles])) {
             eb->argi[eb->nfiles] = i;
-            files[eb->nfiles++] = a;
+            files[eb->nfiles] = args[eb->nfiles];
+            eb->nfiles++;
         }
     }
-    /* the entrant's other files (files:), relative to the tournament file */
+    /* the entrant's other files (files:), relative to the tournament file
+     * and inside its tree (root), checked again now that they are packed */
     int nall = eb->nfiles, nextra = 0;
     char list[TN_MAX_COMMAND], *save = NULL;
     snprintf(list, sizeof list, "%s", e->files);
     for (char *f = strtok_r(list, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
-        char joined[4096];
-        snprintf(joined, sizeof joined, "%s/%s", base, f);
-        if (nextra == BUNDLE_MAX_FILES || !realpath(f[0] == '/' ? f : joined, extra[nextra])) {
-            snprintf(err, errlen, "entrant %s: files: \"%s\" cannot be read", e->name, f);
+        char why[4200];
+        if (nextra == BUNDLE_MAX_FILES || bundle_confine(root, base, f, extra[nextra], sizeof extra[nextra], why, sizeof why)) {
+            snprintf(err, errlen, "entrant %s: files: \"%s\" %s", e->name, f, nextra == BUNDLE_MAX_FILES ? "is one too many" : why);
             return ARB_ENOTFOUND;
         }
         files[nall++] = extra[nextra++];
@@ -745,7 +750,9 @@ sched *sched_new(const sched_options *o, char *err, size_t errlen)
         zmq_getsockopt(s->router, ZMQ_LAST_ENDPOINT, s->endpoint, &elen);   /* a wildcard port, resolved */
     }
     store_workers_reset(o->db);
-    snprintf(s->wdir, sizeof s->wdir, "%s/work", o->state_dir);
+    /* bots under uids of their own must reach it: outside a state
+     * directory under a 0700 ancestor (pgctl.h) */
+    bool wdir_apart = pgctl_side_dir(o->state_dir, "work", s->wdir, sizeof s->wdir);
     mkdir(s->wdir, 0711);
     if (o->local_slots > 0) {
         worker_options *w = &s->local;
@@ -766,6 +773,7 @@ sched *sched_new(const sched_options *o, char *err, size_t errlen)
                      : "neither bubblewrap nor root is available");
             goto fail;
         }
+        w->live.hide[1] = wdir_apart ? s->wdir : NULL;
         if (o->listen) {
             w->public_key = s->lpub;
             w->secret_key = s->lsec;
@@ -923,7 +931,7 @@ static int load_bots(sched *s, tour *t, char *err, size_t errlen)
         const tn_entrant *e = &cfg->entrants[i];
         int rc = live_bot_command(&t->bots[i].bot, e->name, e->command, base, err, errlen);
         if (rc == 0)
-            rc = entrant_program(s, &t->bots[i], e, base, err, errlen);
+            rc = entrant_program(s, &t->bots[i], e, base, cfg->files_root, err, errlen);
         if (rc)
             return rc;
     }

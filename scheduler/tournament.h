@@ -36,6 +36,8 @@ typedef struct tn_entrant {
 
 typedef struct tn_config {
     char     path[512];                 /* the file it came from */
+    char     files_root[512];           /* the resolved directory every entrant's files: lie in (the
+                                           file's own directory unless files_root: widens it) */
     char     name[TN_MAX_NAME];
     const arb_game *game;
     char     rules[32];                 /* preset */

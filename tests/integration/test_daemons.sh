@@ -64,13 +64,14 @@ cat w1.pub w2.pub w3.pub w4.pub w5.pub > workers.txt
 {
   echo "name: pool"; echo "format: round-robin"; echo "deals: 2"; echo "duplicate: rotate"; echo "seed: 7"
   echo "clock: {move_ms: 3000, bank_ms: 10000}"
+  echo "files_root: /"   # files: lie in the tournament's tree; this one names the checkout's SDK module
   echo "entrants:"
   for i in 1 2 3 4 5 6 7 8; do
     b=random_bot; [ $((i % 3)) = 0 ] && b=greedy_bot
     printf "  - name: e%d\n    command: %s/%s\n" "$i" "$BOTS" "$b"
   done
   # a Python bot whose program is two files: the script and the SDK module it imports from ../
-  printf "  - name: e9\n    command: %s/bots-sdk/python/examples/greedy_bot.py\n    files: %s/bots-sdk/python/arbiter_bot.py\n" "$SRC" "$SRC"
+  printf "  - name: e9\n    command: %s/bots-sdk/python/examples/greedy_bot.py\n    files: %s/bots-sdk/python/arbiter_bot.py\n" "$SRC" "$(realpath --relative-to="$T" "$SRC")"
 } > t.yaml
 MATCHES=84
 PORT=$((21000 + RANDOM % 20000))

@@ -273,20 +273,27 @@ static int load_text(const char *name, const char *text, size_t len, tn_config *
     return tn_config_load(path, cfg, err, errlen);
 }
 
-static const char header[] = "name: limits\n";
+/* A Swiss tournament: the largest field a round robin takes is far
+ * smaller (plan_check_size), tested below. */
+static const char header[] = "name: limits\nformat: swiss\n";
 
-/* n entrants "eI" as a file. */
-static char *entrants_file(int n, size_t *len)
+/* n entrants "eI" as a file, after header. */
+static char *entrants_file_as(const char *head, int n, size_t *len)
 {
     size_t cap = 64 + (size_t)n * 64;
     char *s = malloc(cap);
     if (!s)
         return NULL;
-    size_t k = (size_t)snprintf(s, cap, "%sentrants:\n", header);
+    size_t k = (size_t)snprintf(s, cap, "%sentrants:\n", head);
     for (int i = 0; i < n; i++)
         k += (size_t)snprintf(s + k, cap - k, "  - {name: e%d, command: /bin/true}\n", i);
     *len = k;
     return s;
+}
+
+static char *entrants_file(int n, size_t *len)
+{
+    return entrants_file_as(header, n, len);
 }
 
 static void test_limits(void)
@@ -301,15 +308,37 @@ static void test_limits(void)
     if (s && cfg.entrants) {
         CHECK(cfg.nentrants == TN_MAX_ENTRANTS);
         CHECK(strcmp(cfg.entrants[TN_MAX_ENTRANTS - 1].name, "e4095") == 0);
-        CHECK(cfg.entrants[TN_MAX_ENTRANTS - 1].line == TN_MAX_ENTRANTS + 2);
+        CHECK(cfg.entrants[TN_MAX_ENTRANTS - 1].line == TN_MAX_ENTRANTS + 3);
         tn_config_release(&cfg);
     }
     free(s);
     s = entrants_file(TN_MAX_ENTRANTS + 1, &len);
     CHECK(s && load_text("over.yaml", s, len, &cfg, err, sizeof err) < 0);
-    snprintf(want, sizeof want, "%s/over.yaml:3:3: entrants: 4097 entrants, at most 4096", tmpdir);
+    snprintf(want, sizeof want, "%s/over.yaml:4:3: entrants: 4097 entrants, at most 4096", tmpdir);
     CHECKF(strcmp(err, want) == 0, "got [%s]", err);
     free(s);
+
+    /* A round robin makes every table at once: the loader refuses what the
+     * scheduler could not hold (ARB_MAX_TABLES), 4,096 entrants as 86, and
+     * takes 85 (98,770 tables of three). */
+    const int rr[][2] = {{85, 0}, {86, 102340}, {TN_MAX_ENTRANTS, 0}};
+    for (size_t i = 0; i < sizeof rr / sizeof rr[0]; i++) {
+        s = entrants_file_as("name: rr\n", rr[i][0], &len);
+        int rc = s ? load_text("rr.yaml", s, len, &cfg, err, sizeof err) : -1;
+        if (rr[i][0] == 85) {
+            CHECKF(rc == 0, "85 entrants: %s", err);
+            tn_config_release(&cfg);
+        } else if (rr[i][1]) {
+            snprintf(want, sizeof want, "%s/rr.yaml:3:3: entrants: 86 entrants make 102340 tables of 3 in a round "
+                     "robin's one round, more than 100000", tmpdir);
+            CHECKF(rc < 0 && strcmp(err, want) == 0, "got [%s]", err);
+        } else {
+            snprintf(want, sizeof want, "%s/rr.yaml:3:3: entrants: 4096 entrants make 11444858880 tables of "
+                     "3 in a round robin's one round, more than 100000", tmpdir);
+            CHECKF(rc < 0 && strcmp(err, want) == 0, "got [%s]", err);
+        }
+        free(s);
+    }
 
     /* A file of exactly TN_MAX_FILE bytes is read (a comment pads it); one
      * byte more is refused before parsing. */
