@@ -2,11 +2,13 @@
  * deadlines and a non-blocking output queue, CPU time, stderr capture, and
  * a kill that takes everything the bot started (seat.h). */
 #include "seat.h"
+#include "cgroup.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_time.h"
 
 #include <dirent.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -43,8 +45,20 @@ struct seat {
     char  *out;          /* queued output not yet written */
     size_t out_off, out_len, out_alloc;
     char  *errbuf;
-    size_t errlen, errcap;
+    size_t errlen, errcap;   /* errbuf holds errcap + SEAT_NOTE_ROOM bytes */
+    /* Every process of the bot (cgroup.h): its group, or who it is for a
+     * scan of /proc, and what the last scan found. */
+    bcg   *cg;
+    bcg_who who;
+    uint64_t mem_cap;        /* total memory (UINT64_MAX: none) */
+    uint64_t others_ns;      /* CPU of its other processes at the last scan */
+    uint64_t scan_ns;        /* when that scan was (monotonic) */
+    uint64_t scan_rss;       /* their summed RSS then */
+    bool   killed;           /* killed by seat_watch */
 };
+
+/* Room past the stderr cap for the referee's own notes (why it killed). */
+#define SEAT_NOTE_ROOM 256
 
 #define DEFAULT_AS (1ull << 30)
 #define DEFAULT_CPU 600
@@ -53,7 +67,7 @@ struct seat {
 #define DEFAULT_NOFILE 64
 
 /* What the child reports on its status pipe just before execve. */
-enum { CHILD_UID = 1, CHILD_NETNS = 2, CHILD_BWRAP = 4, CHILD_FAILED = 0x80 };
+enum { CHILD_UID = 1, CHILD_NETNS = 2, CHILD_BWRAP = 4, CHILD_CGROUP = 8, CHILD_WDCAP = 16, CHILD_FAILED = 0x80 };
 
 static void set_limit(int resource, uint64_t value)
 {
@@ -68,11 +82,14 @@ static void set_limit(int resource, uint64_t value)
  * lives under /tmp is bound back read-only with its top directory there, so
  * a script finds the modules beside it. */
 static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[], const char *const *hide,
-                      char tops[][300], char **out, int cap)
+                      const char *tmp_size, const char *wd_size, char tops[][300], char **out, int cap)
 {
+    /* /tmp and the working directory: tmpfs mounts of a capped size
+     * (ARB_BOT_TMPFS, ARB_BOT_WORKDIR), so the total a bot writes is
+     * bounded, not only each file (RLIMIT_FSIZE). */
     const char *pre[] = {
         bwrap, "--unshare-all", "--die-with-parent", "--as-pid-1",
-        "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+        "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--size", tmp_size, "--tmpfs", "/tmp",
     };
     int n = 0, ntops = 0;
     for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
@@ -105,7 +122,15 @@ static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[]
             out[n++] = "/dev/null";
         out[n++] = (char *)hide[i];
     }
-    const char *post[] = {"--bind", workdir, workdir, "--chdir", workdir, "--info-fd", "3", "--"};
+    if (wd_size) {
+        out[n++] = "--size";
+        out[n++] = (char *)wd_size;
+        out[n++] = "--tmpfs";
+    } else {
+        out[n++] = "--bind";
+        out[n++] = (char *)workdir;
+    }
+    const char *post[] = {workdir, "--chdir", workdir, "--info-fd", "3", "--"};
     for (size_t i = 0; i < sizeof post / sizeof post[0]; i++)
         out[n++] = (char *)post[i];
     for (int i = 0; argv[i]; i++) {
@@ -119,8 +144,16 @@ static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[]
 
 /* In the child, before exec: only async-signal-safe calls. fds: stdin,
  * stdout, stderr, the status pipe, bubblewrap's info pipe (or -1). */
-static void child_exec(char *const argv[], const char *workdir, const seat_limits *lim, int fds[5], pid_t parent)
+static void child_exec(char *const argv[], const char *workdir, const seat_limits *lim, const bcg *cg, int fds[5],
+                       pid_t parent)
 {
+    unsigned char flags = 0;
+    /* Into the bot's cgroup first, while we are still who we were: all it
+     * ever starts is born inside. */
+    if (cg && bcg_join_self(cg) == 0)
+        flags |= CHILD_CGROUP;
+    if (cg)
+        bcg_close_child(cg);
     /* A session of our own: a new process group for the group kill, and no
      * controlling terminal to inject keystrokes into. */
     setsid();
@@ -135,9 +168,14 @@ static void child_exec(char *const argv[], const char *workdir, const seat_limit
     for (int fd = keep; fd < 1024; fd++)
         if (fd != status_fd)
             close(fd);
+    /* Without bubblewrap, as root: the working directory a capped tmpfs in
+     * a mount namespace of the bot's own (before chdir, so the bot is in
+     * it). */
+    if (!lim->bwrap && geteuid() == 0 && lim->workdir_size != UINT64_MAX
+        && bcg_child_workdir(workdir, lim->workdir_size, lim->uid) == 0)
+        flags |= CHILD_WDCAP;
     if (chdir(workdir) != 0)
         _exit(126);
-    unsigned char flags = 0;
     if (geteuid() == 0 && unshare(CLONE_NEWNET) == 0)
         flags |= CHILD_NETNS;   /* no network even without bubblewrap */
     if (lim->uid) {
@@ -163,8 +201,12 @@ static void child_exec(char *const argv[], const char *workdir, const seat_limit
     char *const envp[] = {"PATH=/usr/local/bin:/usr/bin:/bin", home, "LANG=C.UTF-8", "ARBITER_BOT=1", NULL};
     char *bargv[256];
     static char tops[8][300];
+    char tmp_size[24], wd_size[24];
+    snprintf(tmp_size, sizeof tmp_size, "%" PRIu64, lim->tmpfs);
+    snprintf(wd_size, sizeof wd_size, "%" PRIu64, lim->workdir_size);
     if (lim->bwrap) {
-        if (bwrap_argv(lim->bwrap, workdir, argv, lim->hide, tops, bargv, 256) < 0)
+        if (bwrap_argv(lim->bwrap, workdir, argv, lim->hide, tmp_size,
+                       lim->workdir_size == UINT64_MAX ? NULL : wd_size, tops, bargv, 256) < 0)
             _exit(126);
         flags |= CHILD_BWRAP;
     }
@@ -219,6 +261,9 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
     if (!lim.file_size) lim.file_size = DEFAULT_FSIZE;
     if (!lim.open_files) lim.open_files = DEFAULT_NOFILE;
     if (!lim.stderr_cap) lim.stderr_cap = ARB_STDERR_CAP;
+    if (!lim.memory) lim.memory = ARB_BOT_MEMORY;
+    if (!lim.tmpfs) lim.tmpfs = ARB_BOT_TMPFS;
+    if (!lim.workdir_size) lim.workdir_size = ARB_BOT_WORKDIR;
     *err = 0;
     if (!argv || !argv[0] || argv[0][0] != '/') {
         *err = ARB_EINVAL;   /* an absolute path: no PATH search, no shell */
@@ -249,17 +294,22 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
         || pipe2(st, O_CLOEXEC) || (lim.bwrap && pipe2(info, O_CLOEXEC)))
         goto fail;
     s->errcap = lim.stderr_cap;
-    s->errbuf = malloc(s->errcap + 1);
+    s->errbuf = malloc(s->errcap + SEAT_NOTE_ROOM + 1);
     if (!s->errbuf)
         goto fail;
     s->errbuf[0] = 0;
+    s->mem_cap = lim.memory;
+    /* The bot's own cgroup when one can be had (else the /proc scan):
+     * made before the fork so the child joins it before it execs. */
+    if (lim.memory != UINT64_MAX)
+        s->cg = bcg_new(lim.memory, lim.processes, NULL);
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0)
         goto fail;
     if (pid == 0) {
         int fds[5] = {in[0], out[1], errp[1], st[1], info[1]};
-        child_exec(argv, workdir, &lim, fds, parent);
+        child_exec(argv, workdir, &lim, s->cg, fds, parent);
     }
     /* No setpgid here: the child's setsid() makes it a session and group
      * leader, and a setpgid racing ahead of it would make setsid fail. The
@@ -299,6 +349,7 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
         kill(pid, SIGKILL);
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
             ;
+        bcg_free(s->cg);
         free(s->errbuf);
         free(s);
         *err = ARB_ENOTFOUND;
@@ -312,10 +363,20 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
             s->bot_pid = child;
     }
     s->uid = (flags & CHILD_UID) ? lim.uid : 0;
-    snprintf(s->sandbox, sizeof s->sandbox, "%s",
+    if (s->cg && !(flags & CHILD_CGROUP)) {
+        bcg_free(s->cg);   /* the child could not join: the scan instead */
+        s->cg = NULL;
+    }
+    s->who = (bcg_who){.main = s->bot_pid, .pid = s->pid, .sid = s->pid, .uid = s->uid};
+    if (s->bot_pid != s->pid) {
+        uint64_t ns = bcg_pidns_of(s->bot_pid);
+        s->who.pidns = ns != bcg_pidns_of(getpid()) ? ns : 0;
+    }
+    snprintf(s->sandbox, sizeof s->sandbox, "%s%s",
              (flags & CHILD_BWRAP) ? ((flags & CHILD_UID) ? "bwrap+uid" : "bwrap")
              : (flags & CHILD_UID) ? ((flags & CHILD_NETNS) ? "uid+netns" : "uid")
-             : (flags & CHILD_NETNS) ? "netns" : "rlimits");
+             : (flags & CHILD_NETNS) ? "netns" : "rlimits",
+             bcg_kind_of(s->cg) == BCG_V2 ? "+cg2" : bcg_kind_of(s->cg) == BCG_V1 ? "+cg1" : "");
     fcntl(s->in_fd, F_SETFL, O_NONBLOCK);
     fcntl(s->out_fd, F_SETFL, O_NONBLOCK);
     fcntl(s->err_fd, F_SETFL, O_NONBLOCK);
@@ -328,8 +389,10 @@ fail:
     close_pair(errp);
     close_pair(st);
     close_pair(info);
-    if (s)
+    if (s) {
+        bcg_free(s->cg);
         free(s->errbuf);
+    }
     free(s);
     return NULL;
 }
@@ -340,7 +403,18 @@ void seat_pause(seat *s, bool paused)
 {
     if (s->reaped)
         return;
+    if (s->cg) {
+        bcg_freeze(s->cg, paused);
+        return;
+    }
     int sig = paused ? SIGSTOP : SIGCONT;
+    /* Every process of the bot a scan finds (a child in a session of its
+     * own escapes the group signals below); twice when stopping, for one
+     * forked during the first pass. */
+    bcg_usage u;
+    bcg_scan(&s->who, sig, &u);
+    if (paused)
+        bcg_scan(&s->who, sig, &u);
     kill(-s->pid, sig);
     if (s->bot_pid != s->pid) {
         kill(s->bot_pid, sig);
@@ -357,7 +431,7 @@ static void drain_stderr(seat *s)
         ssize_t n = read(s->err_fd, tmp, sizeof tmp);
         if (n <= 0)
             return;
-        size_t room = s->errcap - s->errlen;
+        size_t room = s->errlen < s->errcap ? s->errcap - s->errlen : 0;   /* a note may be past the cap */
         size_t k = (size_t)n < room ? (size_t)n : room;
         memcpy(s->errbuf + s->errlen, tmp, k);
         s->errlen += k;
@@ -373,12 +447,83 @@ const char *seat_stderr(seat *s, size_t *len)
     return s->errbuf;
 }
 
+/* Without a cgroup: rescan the bot's processes when the last scan is older
+ * than ARB_BOT_WATCH_MS (or `force`). */
+static void rescan(seat *s, bool force)
+{
+    uint64_t now = arb_now_ns();
+    if (s->cg || s->reaped || (!force && now - s->scan_ns < (uint64_t)ARB_BOT_WATCH_MS * 1000000u))
+        return;
+    bcg_usage u;
+    bcg_scan(&s->who, 0, &u);
+    s->scan_ns = now;
+    s->scan_rss = u.rss;
+    if (u.cpu_ns > u.main_ns)
+        s->others_ns = u.cpu_ns - u.main_ns;
+}
+
 uint64_t seat_cpu_ns(seat *s)
 {
     struct timespec ts;
-    if (s->has_cpu_clock && !s->reaped && clock_gettime(s->cpu_clock, &ts) == 0)
-        s->last_cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    uint64_t v = 0;
+    if (s->cg && !s->reaped) {
+        v = bcg_cpu_ns(s->cg);
+    } else if (s->has_cpu_clock && !s->reaped && clock_gettime(s->cpu_clock, &ts) == 0) {
+        rescan(s, false);
+        v = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + s->others_ns;
+    }
+    if (v > s->last_cpu)
+        s->last_cpu = v;
     return s->last_cpu;
+}
+
+/* A line from the referee at the end of the bot's stderr (past the cap if
+ * need be: SEAT_NOTE_ROOM is kept for it). */
+static void seat_note(seat *s, const char *text)
+{
+    size_t room = s->errcap + SEAT_NOTE_ROOM - s->errlen;
+    int n = snprintf(s->errbuf + s->errlen, room + 1, "%s%s\n", s->errlen ? "\n" : "", text);
+    if (n > 0)
+        s->errlen += (size_t)n < room ? (size_t)n : room;
+}
+
+/* Every process of the bot, now. */
+static void kill_all(seat *s)
+{
+    if (s->cg) {
+        bcg_kill(s->cg);
+    } else {
+        bcg_usage u;
+        bcg_scan(&s->who, SIGKILL, &u);
+    }
+    kill(-s->pid, SIGKILL);
+    if (s->bot_pid != s->pid)
+        kill(s->bot_pid, SIGKILL);
+}
+
+int seat_watch(seat *s)
+{
+    if (s->reaped || s->killed || s->mem_cap == UINT64_MAX)
+        return s->killed ? ARB_ETOOBIG : 0;
+    char note[SEAT_NOTE_ROOM];
+    if (s->cg) {
+        uint64_t kills = bcg_oom_kills(s->cg);
+        if (kills == 0)
+            return 0;
+        snprintf(note, sizeof note, "arbiter: killed: memory: the bot's processes reached their cap of %" PRIu64
+                 " bytes together (the kernel's OOM killer ended %" PRIu64 " of them)", s->mem_cap, kills);
+    } else {
+        rescan(s, false);
+        if (s->scan_rss <= s->mem_cap)
+            return 0;
+        snprintf(note, sizeof note, "arbiter: killed: memory: the bot's processes held %" PRIu64
+                 " bytes together, over their cap of %" PRIu64 " (polled)", s->scan_rss, s->mem_cap);
+    }
+    drain_stderr(s);
+    seat_note(s, note);
+    kill_all(s);
+    s->killed = true;
+    return ARB_ETOOBIG;
 }
 
 static int remaining_ms(uint64_t deadline_ns)
@@ -607,11 +752,10 @@ int seat_stop(seat *s)
         return -1;
     seat_cpu_ns(s);
     drain_stderr(s);
-    /* The whole group: children a bot left behind go with it. (Inside
+    /* Every process of the bot (its cgroup, else those a scan finds), and
+     * the whole group: children a bot left behind go with it. (Inside
      * bubblewrap, killing it takes down the bot's pid namespace.) */
-    kill(-s->pid, SIGKILL);
-    if (s->bot_pid != s->pid)
-        kill(s->bot_pid, SIGKILL);
+    kill_all(s);
     int status = s->status;
     if (!s->reaped)
         while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
@@ -634,6 +778,7 @@ int seat_stop(seat *s)
     }
     if (s->uid)
         kill_uid(s->uid);
+    bcg_free(s->cg);
     close(s->in_fd);
     close(s->out_fd);
     close(s->err_fd);
@@ -665,7 +810,8 @@ const char *seat_probe_bwrap(uid_t uid)
         if (!mkdtemp(dir))
             return NULL;
         char *argv[] = {"/bin/true", NULL};
-        seat_limits lim = {.uid = uid, .bwrap = paths[i], .allow_root = true};
+        /* No cgroup for /bin/true (.memory = none). */
+        seat_limits lim = {.uid = uid, .bwrap = paths[i], .allow_root = true, .memory = UINT64_MAX};
         int err;
         seat *s = seat_start(argv, dir, &lim, &err);
         int status = s ? stop_after_exit(s, 5000) : -1;

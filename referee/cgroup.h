@@ -1,0 +1,91 @@
+/* cgroup.h — a bot's processes as one: a control group of its own (cgroup
+ * v2, else v1 memory+pids+freezer+cpuacct) that the bot joins before it
+ * execs, so everything it ever starts is CPU-accounted, memory- and
+ * pid-capped, frozen and killed together; and, where no cgroup can be had,
+ * the same questions answered by scanning /proc for the bot's processes
+ * (polled, not enforced by the kernel). docs/security.md, "Resources". */
+#ifndef ARB_CGROUP_H
+#define ARB_CGROUP_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+typedef enum bcg_kind { BCG_NONE = 0, BCG_V1, BCG_V2 } bcg_kind;
+
+typedef struct bcg bcg;
+
+/* A group for one bot under arbiter/<referee pid>/ in the referee's own
+ * cgroup, capped at `memory` bytes (no swap) and `pids` tasks. NULL when no
+ * usable cgroup exists here (not root, no delegation, controllers missing,
+ * or ARBITER_NO_CGROUP=1 in the environment): *why then says which (a
+ * static string). The caller falls back to bcg_scan. */
+bcg *bcg_new(uint64_t memory, uint64_t pids, const char **why);
+
+/* In the forked child, before it changes uid or execs: move the calling
+ * process into the group. Only async-signal-safe calls (write on
+ * descriptors opened by bcg_new). 0, or -1 when a controller refused. */
+int bcg_join_self(const bcg *g);
+
+/* Close the descriptors bcg_join_self writes to (the parent's copies are
+ * kept for reading; this is for the child after it joined). Async-signal-safe. */
+void bcg_close_child(const bcg *g);
+
+bcg_kind bcg_kind_of(const bcg *g);
+
+/* CPU time of every process the group ever held (reaped ones included), ns. */
+uint64_t bcg_cpu_ns(bcg *g);
+
+/* Times the kernel killed a process of the group for memory (its OOM
+ * killer at the cap). A bot that hit its cap is then killed whole. */
+uint64_t bcg_oom_kills(bcg *g);
+
+/* Bytes charged to the group now (processes, page cache, tmpfs pages). */
+uint64_t bcg_memory(bcg *g);
+
+/* Freeze or thaw every process of the group. */
+void bcg_freeze(bcg *g, bool frozen);
+
+/* SIGKILL every process of the group (thawing it so the kill lands) and wait,
+ * bounded, until the group is empty. */
+void bcg_kill(bcg *g);
+
+/* Kill what is left, remove the group (and arbiter/<pid> when it is the
+ * last), close and free. NULL is a no-op. */
+void bcg_free(bcg *g);
+
+/* In the forked child, as root, before it changes uid and enters `dir`:
+ * a mount namespace of its own where `dir` is a fresh tmpfs of `size`
+ * bytes owned by `uid` (mode 0700), so the total the bot writes there is
+ * capped (RLIMIT_FSIZE caps one file). For the bare sandbox; bubblewrap
+ * gets --size --tmpfs instead. 0, or -1 (the caller goes on uncapped). */
+int bcg_child_workdir(const char *dir, uint64_t size, uid_t uid);
+
+/* ---- Without a cgroup: the bot's processes found in /proc ------------- */
+
+/* Who belongs to a bot: its process (and every descendant), its session,
+ * its own uid (when it has one: 0 = none), its pid namespace (inside
+ * bubblewrap: the inode of /proc/<bot>/ns/pid, 0 = none). */
+typedef struct bcg_who {
+    pid_t main;          /* the bot itself: its own CPU is reported apart (main_ns) */
+    pid_t pid;
+    pid_t sid;
+    uid_t uid;
+    uint64_t pidns;
+} bcg_who;
+
+typedef struct bcg_usage {
+    uint64_t cpu_ns;     /* utime+stime+cutime+cstime summed, ns (tick resolution) */
+    uint64_t rss;        /* resident bytes summed (shared pages counted per process) */
+    uint64_t main_ns;    /* the main process's own utime+stime, ns */
+    int      procs;      /* processes found */
+} bcg_usage;
+
+/* One pass over /proc: sum what the bot's processes use, and send `sig` to
+ * each (0: none). ARB_ENOMEM past ARB_BOT_SCAN_MAX processes examined (the
+ * sums cover what was seen). */
+int bcg_scan(const bcg_who *who, int sig, bcg_usage *u);
+
+/* The inode of /proc/<pid>/ns/pid (0 when unreadable). */
+uint64_t bcg_pidns_of(pid_t pid);
+
+#endif
