@@ -600,6 +600,9 @@ int bcg_scan(const bcg_who *who, int sig, bcg_usage *u)
         goto out;
     }
     pid_t self = getpid();
+    /* A pid namespace is named by an inode number that a new namespace may
+     * reuse once it is gone: it names the bot only while the bot is in it. */
+    uint64_t pidns = who->pidns && who->main > 0 && bcg_pidns_of(who->main) == who->pidns ? who->pidns : 0;
     for (struct dirent *e; (e = readdir(d));) {
         if (e->d_name[0] < '1' || e->d_name[0] > '9')
             continue;
@@ -619,12 +622,12 @@ int bcg_scan(const bcg_who *who, int sig, bcg_usage *u)
         proc_row *r = &rows[n];
         if (!read_stat(e->d_name, r) || r->pid == self)
             continue;
-        r->member = r->pid == who->pid || r->pid == who->main || (who->sid > 0 && r->sid == who->sid);
+        r->member = (who->pid > 0 && r->pid == who->pid) || (who->main > 0 && r->pid == who->main) || (who->sid > 0 && r->sid == who->sid);
         uid_t uid;
         if (!r->member && who->uid && real_uid(e->d_name, &uid))
             r->member = uid == who->uid;
-        if (!r->member && who->pidns)
-            r->member = bcg_pidns_of(r->pid) == who->pidns;
+        if (!r->member && pidns)
+            r->member = bcg_pidns_of(r->pid) == pidns;
         n++;
     }
     /* And every descendant of a member (a child that left the session). */

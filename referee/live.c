@@ -76,6 +76,7 @@ static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, 
         lim.hide[i] = l->opt.hide[i];
     int err;
     l->seats[bot] = seat_start(argv, l->dirs[bot], &lim, &err);
+    l->cpu_after[bot] = 0;   /* a new process: its CPU counts from zero */
     if (!l->seats[bot])
         return err;
     snprintf(sandbox, len, "%s", seat_sandbox(l->seats[bot]));
@@ -151,15 +152,17 @@ static void l_ask(void *ctx, int bot, const char *request, uint64_t budget_ns, m
     }
     r->wall_ns = arb_now_ns() - t0;
     /* Its CPU since its last turn ended: what it used between turns (before
-     * it was caught pondering) counts too. */
-    r->cpu_ns = seat_cpu_ns(s) - l->cpu_after[bot];
+     * it was caught pondering) counts too. One reading ends this turn and
+     * starts the next gap, so nothing falls between two. */
+    uint64_t cpu1 = seat_cpu_ns(s);
+    r->cpu_ns = cpu1 - l->cpu_after[bot];
     /* Stopped until its next request when it is known to be busy (no
      * reply in time, a line without end) or has been caught pondering. A
      * bot that answered and waits in read() costs nothing: it is left be
      * (stopping every bot every turn would triple the context switches). */
     if (r->kind == MD_TIMEOUT || r->kind == MD_TOO_LONG || (r->kind == MD_LINE && l->ponders[bot]))
         seat_pause(s, true);
-    l->cpu_after[bot] = seat_cpu_ns(s);
+    l->cpu_after[bot] = cpu1;
 }
 
 static void l_stop(void *ctx, int bot, const char **text, size_t *len, int *status)

@@ -60,6 +60,17 @@ struct seat {
 /* Room past the stderr cap for the referee's own notes (why it killed). */
 #define SEAT_NOTE_ROOM 256
 
+/* Who the bot is for a scan of /proc. Once the process we started is
+ * reaped its pid (and session id) may be reused by anything, so only its
+ * own uid still names the bot. */
+static bcg_who scan_who(const seat *s)
+{
+    bcg_who w = s->who;
+    if (s->reaped)
+        w = (bcg_who){.uid = s->who.uid};
+    return w;
+}
+
 #define DEFAULT_AS (1ull << 30)
 #define DEFAULT_CPU 600
 #define DEFAULT_NPROC 64
@@ -412,9 +423,10 @@ void seat_pause(seat *s, bool paused)
      * own escapes the group signals below); twice when stopping, for one
      * forked during the first pass. */
     bcg_usage u;
-    bcg_scan(&s->who, sig, &u);
+    bcg_who w = scan_who(s);
+    bcg_scan(&w, sig, &u);
     if (paused)
-        bcg_scan(&s->who, sig, &u);
+        bcg_scan(&w, sig, &u);
     kill(-s->pid, sig);
     if (s->bot_pid != s->pid) {
         kill(s->bot_pid, sig);
@@ -455,7 +467,8 @@ static void rescan(seat *s, bool force)
     if (s->cg || s->reaped || (!force && now - s->scan_ns < (uint64_t)ARB_BOT_WATCH_MS * 1000000u))
         return;
     bcg_usage u;
-    bcg_scan(&s->who, 0, &u);
+    bcg_who w = scan_who(s);
+    bcg_scan(&w, 0, &u);
     s->scan_ns = now;
     s->scan_rss = u.rss;
     if (u.cpu_ns > u.main_ns)
@@ -494,7 +507,8 @@ static void kill_all(seat *s)
         bcg_kill(s->cg);
     } else {
         bcg_usage u;
-        bcg_scan(&s->who, SIGKILL, &u);
+        bcg_who w = scan_who(s);
+        bcg_scan(&w, SIGKILL, &u);
     }
     kill(-s->pid, SIGKILL);
     if (s->bot_pid != s->pid)
@@ -797,6 +811,7 @@ static int stop_after_exit(seat *s, int wait_ms)
      * which would reach bots of the same uid (another referee's, or the
      * next match's). */
     s->uid = 0;
+    s->who.uid = 0;
     return seat_stop(s);
 }
 
