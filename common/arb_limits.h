@@ -93,8 +93,10 @@
  * only by what it allocates in 20 ms past the cap before it is caught. */
 #define ARB_BOT_WATCH_MS 20
 
-/* Without a cgroup: processes of one bot examined in one scan of /proc. A
- * host has a few hundred; 65536 bounds the scan's table (1.5 MiB). */
-#define ARB_BOT_SCAN_MAX 65536
+/* Without a cgroup: processes examined in one walk of a bot's process tree
+ * (its own, and the referee's children among which its orphans are). A bot
+ * has at most its RLIMIT_NPROC (64 by default); 4096 leaves room for the
+ * referee's other children and bounds the walk's tables (32 KiB). */
+#define ARB_BOT_SCAN_MAX 4096
 
 #endif

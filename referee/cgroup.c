@@ -527,21 +527,8 @@ int bcg_child_workdir(const char *dir, uint64_t size, uid_t uid)
 
 typedef struct proc_row {
     pid_t pid, ppid, sid;
-    bool member;
     uint64_t own_ticks, child_ticks, rss_pages;
 } proc_row;
-
-uint64_t bcg_pidns_of(pid_t pid)
-{
-    char path[64], link[64];
-    snprintf(path, sizeof path, "/proc/%ld/ns/pid", (long)pid);
-    ssize_t n = readlink(path, link, sizeof link - 1);
-    if (n <= 0)
-        return 0;
-    link[n] = 0;
-    const char *b = strchr(link, '[');
-    return b ? strtoull(b + 1, NULL, 10) : 0;
-}
 
 /* The real uid of a process (/proc/PID/status: its files' owner follows
  * "dumpable", which a process may clear to look like root). */
@@ -582,83 +569,108 @@ static bool read_stat(const char *pid, proc_row *r)
     return true;
 }
 
-static int by_pid(const void *a, const void *b)
+/* Append the children of every thread of `pid` (/proc/PID/task/T/children)
+ * to list[*n..cap). false when the kernel has no children files. */
+static bool children_of(pid_t pid, pid_t *list, size_t *n, size_t cap)
 {
-    pid_t x = ((const proc_row *)a)->pid, y = ((const proc_row *)b)->pid;
-    return (x > y) - (x < y);
-}
-
-int bcg_scan(const bcg_who *who, int sig, bcg_usage *u)
-{
-    memset(u, 0, sizeof *u);
-    size_t cap = 1024, n = 0;
-    proc_row *rows = malloc(cap * sizeof *rows);
-    DIR *d = opendir("/proc");
-    int rc = 0;
-    if (!rows || !d) {
-        rc = rows ? ARB_EIO : ARB_ENOMEM;
-        goto out;
-    }
-    pid_t self = getpid();
-    /* A pid namespace is named by an inode number that a new namespace may
-     * reuse once it is gone: it names the bot only while the bot is in it. */
-    uint64_t pidns = who->pidns && who->main > 0 && bcg_pidns_of(who->main) == who->pidns ? who->pidns : 0;
+    char path[320], buf[8192];
+    snprintf(path, sizeof path, "/proc/%ld/task", (long)pid);
+    DIR *d = opendir(path);
+    if (!d)
+        return true;   /* gone meanwhile */
+    bool have = true;
     for (struct dirent *e; (e = readdir(d));) {
         if (e->d_name[0] < '1' || e->d_name[0] > '9')
             continue;
-        if (n == cap) {
-            if (cap >= ARB_BOT_SCAN_MAX) {
-                rc = ARB_ENOMEM;
-                break;
-            }
-            proc_row *more = realloc(rows, cap * 2 * sizeof *rows);
-            if (!more) {
-                rc = ARB_ENOMEM;
-                break;
-            }
-            rows = more;
-            cap *= 2;
-        }
-        proc_row *r = &rows[n];
-        if (!read_stat(e->d_name, r) || r->pid == self)
+        snprintf(path, sizeof path, "/proc/%ld/task/%s/children", (long)pid, e->d_name);
+        if (slurp(path, buf, sizeof buf) < 0) {
+            have = errno != ENOENT;
             continue;
-        r->member = (who->pid > 0 && r->pid == who->pid) || (who->main > 0 && r->pid == who->main) || (who->sid > 0 && r->sid == who->sid);
-        uid_t uid;
-        if (!r->member && who->uid && real_uid(e->d_name, &uid))
-            r->member = uid == who->uid;
-        if (!r->member && pidns)
-            r->member = bcg_pidns_of(r->pid) == pidns;
-        n++;
-    }
-    /* And every descendant of a member (a child that left the session). */
-    qsort(rows, n, sizeof *rows, by_pid);
-    for (int pass = 0, changed = 1; changed && pass < 64; pass++) {
-        changed = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (rows[i].member)
-                continue;
-            proc_row key = {.pid = rows[i].ppid};
-            const proc_row *p = bsearch(&key, rows, n, sizeof *rows, by_pid);
-            if (p && p->member)
-                rows[i].member = true, changed = 1;
+        }
+        for (char *p = buf, *end; *p && *n < cap; p = end) {
+            long c = strtol(p, &end, 10);
+            if (end == p)
+                break;
+            if (c > 0)
+                list[(*n)++] = (pid_t)c;
         }
     }
+    closedir(d);
+    return have;
+}
+
+static bool seen_in(const pid_t *list, size_t n, pid_t pid)
+{
+    for (size_t i = 0; i < n; i++)
+        if (list[i] == pid)
+            return true;
+    return false;
+}
+
+/* Every process of the bot, found by walking down from it: the process
+ * started and its descendants (children files), plus our own children
+ * that are its orphans (in its session, or of its uid) and theirs. The
+ * cost is a few reads per process of the bot, whatever else the host
+ * runs. */
+int bcg_scan(const bcg_who *who, int sig, bcg_usage *u)
+{
+    memset(u, 0, sizeof *u);
+    size_t cap = ARB_BOT_SCAN_MAX, nq = 0, nseen = 0;
+    pid_t *queue = malloc(cap * sizeof *queue), *seen = malloc(cap * sizeof *seen);
+    int rc = 0;
+    if (!queue || !seen) {
+        rc = ARB_ENOMEM;
+        goto out;
+    }
+    pid_t self = getpid();
+    if (who->pid > 0)
+        queue[nq++] = who->pid;
+    if (who->main > 0 && who->main != who->pid)
+        queue[nq++] = who->main;
+    /* Our children: the seats' processes and the orphans bots left. */
+    size_t orphans = nq;
+    if (!children_of(self, queue, &nq, cap)) {
+        rc = ARB_EIO;   /* no /proc/PID/task/T/children (CONFIG_PROC_CHILDREN) */
+        goto out;
+    }
+    size_t orphans_end = nq;
     long tick = sysconf(_SC_CLK_TCK), page = sysconf(_SC_PAGESIZE);
     uint64_t ns_per_tick = tick > 0 ? 1000000000u / (uint64_t)tick : 10000000u;
-    for (size_t i = 0; i < n; i++) {
-        if (!rows[i].member)
+    for (size_t i = 0; i < nq; i++) {
+        pid_t pid = queue[i];
+        if (pid == self || seen_in(seen, nseen, pid))
             continue;
+        char name[24];
+        snprintf(name, sizeof name, "%ld", (long)pid);
+        proc_row r;
+        if (!read_stat(name, &r))
+            continue;   /* gone meanwhile */
+        if (i >= orphans && i < orphans_end && pid != who->pid && pid != who->main) {
+            /* One of our children: the bot's only if in its session or of
+             * its own uid (another seat's process is neither). */
+            uid_t uid;
+            bool mine = (who->sid > 0 && r.sid == who->sid)
+                        || (who->uid && real_uid(name, &uid) && uid == who->uid);
+            if (!mine)
+                continue;
+        }
+        if (nseen == cap) {
+            rc = ARB_ENOMEM;
+            break;
+        }
+        seen[nseen++] = pid;
         u->procs++;
-        u->cpu_ns += (rows[i].own_ticks + rows[i].child_ticks) * ns_per_tick;
-        if (rows[i].pid == who->main)
-            u->main_ns = rows[i].own_ticks * ns_per_tick;
-        u->rss += rows[i].rss_pages * (uint64_t)(page > 0 ? page : 4096);
+        u->cpu_ns += (r.own_ticks + r.child_ticks) * ns_per_tick;
+        if (pid == who->main)
+            u->main_ns = r.own_ticks * ns_per_tick;
+        u->rss += r.rss_pages * (uint64_t)(page > 0 ? page : 4096);
         if (sig)
-            kill(rows[i].pid, sig);
+            kill(pid, sig);
+        if (!children_of(pid, queue, &nq, cap))
+            break;
     }
 out:
-    if (d)
-        closedir(d);
-    free(rows);
+    free(queue);
+    free(seen);
     return rc;
 }

@@ -62,15 +62,15 @@ int bcg_child_workdir(const char *dir, uint64_t size, uid_t uid);
 
 /* ---- Without a cgroup: the bot's processes found in /proc ------------- */
 
-/* Who belongs to a bot: its process (and every descendant), its session,
- * its own uid (when it has one: 0 = none), its pid namespace (inside
- * bubblewrap: the inode of /proc/<bot>/ns/pid, 0 = none). */
+/* Who belongs to a bot: the process started (and every descendant: inside
+ * bubblewrap that is its whole pid namespace, whose orphans go to the bot
+ * as its pid 1), its session, and when it has a uid of its own (0: none)
+ * the processes of that uid re-parented to us. */
 typedef struct bcg_who {
     pid_t main;          /* the bot itself: its own CPU is reported apart (main_ns) */
-    pid_t pid;
-    pid_t sid;
+    pid_t pid;           /* the process started (bubblewrap, or the bot) */
+    pid_t sid;           /* its session */
     uid_t uid;
-    uint64_t pidns;
 } bcg_who;
 
 typedef struct bcg_usage {
@@ -84,8 +84,5 @@ typedef struct bcg_usage {
  * each (0: none). ARB_ENOMEM past ARB_BOT_SCAN_MAX processes examined (the
  * sums cover what was seen). */
 int bcg_scan(const bcg_who *who, int sig, bcg_usage *u);
-
-/* The inode of /proc/<pid>/ns/pid (0 when unreadable). */
-uint64_t bcg_pidns_of(pid_t pid);
 
 #endif

@@ -379,10 +379,6 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
         s->cg = NULL;
     }
     s->who = (bcg_who){.main = s->bot_pid, .pid = s->pid, .sid = s->pid, .uid = s->uid};
-    if (s->bot_pid != s->pid) {
-        uint64_t ns = bcg_pidns_of(s->bot_pid);
-        s->who.pidns = ns != bcg_pidns_of(getpid()) ? ns : 0;
-    }
     snprintf(s->sandbox, sizeof s->sandbox, "%s%s",
              (flags & CHILD_BWRAP) ? ((flags & CHILD_UID) ? "bwrap+uid" : "bwrap")
              : (flags & CHILD_UID) ? ((flags & CHILD_NETNS) ? "uid+netns" : "uid")

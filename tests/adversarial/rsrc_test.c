@@ -175,7 +175,7 @@ static const char *last_line(const match_result *res, const char *key)
 }
 
 /* A child that spins while the others are asked: its CPU is the bot's, and
- * it hardly runs but on the bot's own turns. The other two bots take 30 ms
+ * it hardly runs but on the bot's own turns. The other two bots take 40 ms
  * a decision, so a child left running gets seconds of CPU. */
 static void test_ponder(const run_opts *o, const char *mode)
 {
