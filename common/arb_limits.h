@@ -99,4 +99,10 @@
  * referee's other children and bounds the walk's tables (32 KiB). */
 #define ARB_BOT_SCAN_MAX 4096
 
+/* Without a cgroup: processes remembered as a bot's once seen (with their
+ * start times), so a child re-parented away from the bot (its parent
+ * exited, it left the session) is still stopped and killed with it. Twice
+ * the default RLIMIT_NPROC; past it the oldest are kept. */
+#define ARB_BOT_KNOWN_PROCS 128
+
 #endif

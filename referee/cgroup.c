@@ -16,6 +16,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -527,7 +528,7 @@ int bcg_child_workdir(const char *dir, uint64_t size, uid_t uid)
 
 typedef struct proc_row {
     pid_t pid, ppid, sid;
-    uint64_t own_ticks, child_ticks, rss_pages;
+    uint64_t own_ticks, child_ticks, rss_pages, start;
 } proc_row;
 
 /* The real uid of a process (/proc/PID/status: its files' owner follows
@@ -554,12 +555,13 @@ static bool read_stat(const char *pid, proc_row *r)
     const char *p = strrchr(buf, ')');   /* the command name may hold anything */
     if (!p)
         return false;
-    unsigned long long f[22];
-    /* fields from 4 (ppid) to 24 (rss); state is field 3 */
-    int n = sscanf(p + 2, "%*c %llu %*u %llu %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu %*d %*d %*d %*d %*u %*u %llu",
-                   &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6]);
-    if (n != 7)
+    unsigned long long f[8];
+    /* fields from 4 (ppid) to 24 (rss); state is field 3, starttime 22 */
+    int n = sscanf(p + 2, "%*c %llu %*u %llu %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu %*d %*d %*d %*d %llu %*u %llu",
+                   &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[7], &f[6]);
+    if (n != 8)
         return false;
+    r->start = f[7];
     r->pid = (pid_t)atol(pid);
     r->ppid = (pid_t)f[0];
     r->sid = (pid_t)f[1];
@@ -612,7 +614,31 @@ static bool seen_in(const pid_t *list, size_t n, pid_t pid)
  * that are its orphans (in its session, or of its uid) and theirs. The
  * cost is a few reads per process of the bot, whatever else the host
  * runs. */
-int bcg_scan(const bcg_who *who, int sig, bcg_usage *u)
+/* Remember pid as the bot's (the oldest entry gives way when full). */
+static void remember(bcg_known *k, pid_t pid, uint64_t start)
+{
+    for (int i = 0; i < k->n; i++)
+        if (k->pid[i] == pid && k->start[i] == start)
+            return;
+    if (k->n == ARB_BOT_KNOWN_PROCS) {
+        memmove(k->pid, k->pid + 1, (ARB_BOT_KNOWN_PROCS - 1) * sizeof k->pid[0]);
+        memmove(k->start, k->start + 1, (ARB_BOT_KNOWN_PROCS - 1) * sizeof k->start[0]);
+        k->n--;
+    }
+    k->pid[k->n] = pid;
+    k->start[k->n] = start;
+    k->n++;
+}
+
+static bool known_as(const bcg_known *k, pid_t pid, uint64_t start)
+{
+    for (int i = 0; k && i < k->n; i++)
+        if (k->pid[i] == pid && k->start[i] == start)
+            return true;
+    return false;
+}
+
+int bcg_scan(const bcg_who *who, bcg_known *known, int sig, bcg_usage *u)
 {
     memset(u, 0, sizeof *u);
     size_t cap = ARB_BOT_SCAN_MAX, nq = 0, nseen = 0;
@@ -627,6 +653,12 @@ int bcg_scan(const bcg_who *who, int sig, bcg_usage *u)
         queue[nq++] = who->pid;
     if (who->main > 0 && who->main != who->pid)
         queue[nq++] = who->main;
+    /* Processes seen as the bot's before (a child whose parent exited is
+     * no longer below the bot), checked by start time below. */
+    size_t remembered = nq;
+    for (int i = 0; known && i < known->n && nq < cap; i++)
+        queue[nq++] = known->pid[i];
+    size_t remembered_end = nq;
     /* Our children: the seats' processes and the orphans bots left. */
     size_t orphans = nq;
     if (!children_of(self, queue, &nq, cap)) {
@@ -645,7 +677,9 @@ int bcg_scan(const bcg_who *who, int sig, bcg_usage *u)
         proc_row r;
         if (!read_stat(name, &r))
             continue;   /* gone meanwhile */
-        if (i >= orphans && i < orphans_end && pid != who->pid && pid != who->main) {
+        if (i >= remembered && i < remembered_end && !known_as(known, pid, r.start))
+            continue;   /* that pid is someone else's now */
+        if (i >= orphans && i < orphans_end && pid != who->pid && pid != who->main && !known_as(known, pid, r.start)) {
             /* One of our children: the bot's only if in its session or of
              * its own uid (another seat's process is neither). */
             uid_t uid;
@@ -659,6 +693,8 @@ int bcg_scan(const bcg_who *who, int sig, bcg_usage *u)
             break;
         }
         seen[nseen++] = pid;
+        if (known)
+            remember(known, pid, r.start);
         u->procs++;
         u->cpu_ns += (r.own_ticks + r.child_ticks) * ns_per_tick;
         if (pid == who->main)
@@ -673,4 +709,18 @@ out:
     free(queue);
     free(seen);
     return rc;
+}
+
+void bcg_reap_known(const bcg_known *known)
+{
+    pid_t self = getpid();
+    for (int i = 0; i < known->n; i++) {
+        char name[24];
+        proc_row r;
+        snprintf(name, sizeof name, "%ld", (long)known->pid[i]);
+        if (!read_stat(name, &r) || r.start != known->start[i] || r.ppid != self)
+            continue;
+        while (waitpid(known->pid[i], NULL, 0) < 0 && errno == EINTR)
+            ;
+    }
 }

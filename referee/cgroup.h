@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "arb_limits.h"
 
 typedef enum bcg_kind { BCG_NONE = 0, BCG_V1, BCG_V2 } bcg_kind;
 
@@ -80,9 +81,23 @@ typedef struct bcg_usage {
     int      procs;      /* processes found */
 } bcg_usage;
 
-/* One pass over /proc: sum what the bot's processes use, and send `sig` to
- * each (0: none). ARB_ENOMEM past ARB_BOT_SCAN_MAX processes examined (the
- * sums cover what was seen). */
-int bcg_scan(const bcg_who *who, int sig, bcg_usage *u);
+/* The processes a scan has seen as the bot's (pid and start time, so a
+ * reused pid is not taken for one). Zero-initialised by the caller. */
+typedef struct bcg_known {
+    int      n;
+    pid_t    pid[ARB_BOT_KNOWN_PROCS];
+    uint64_t start[ARB_BOT_KNOWN_PROCS];
+} bcg_known;
+
+/* One walk of the bot's processes (bcg_who, and those in `known` still
+ * alive, whose descendants are walked too): sum what they use and send
+ * `sig` to each (0: none); every one found is added to `known` (may be
+ * NULL). ARB_ENOMEM past ARB_BOT_SCAN_MAX processes (the sums cover what
+ * was seen), ARB_EIO without /proc/PID/task/TID/children. */
+int bcg_scan(const bcg_who *who, bcg_known *known, int sig, bcg_usage *u);
+
+/* After they were killed: reap those of `known` that are our children (the
+ * same processes: start times checked), so no zombie is left. */
+void bcg_reap_known(const bcg_known *known);
 
 #endif

@@ -50,6 +50,7 @@ struct seat {
      * scan of /proc, and what the last scan found. */
     bcg   *cg;
     bcg_who who;
+    bcg_known known;         /* processes seen as the bot's (scans) */
     uint64_t mem_cap;        /* total memory (UINT64_MAX: none) */
     uint64_t others_ns;      /* CPU of its other processes at the last scan */
     uint64_t scan_ns;        /* when that scan was (monotonic) */
@@ -420,9 +421,9 @@ void seat_pause(seat *s, bool paused)
      * forked during the first pass. */
     bcg_usage u;
     bcg_who w = scan_who(s);
-    bcg_scan(&w, sig, &u);
+    bcg_scan(&w, &s->known, sig, &u);
     if (paused)
-        bcg_scan(&w, sig, &u);
+        bcg_scan(&w, &s->known, sig, &u);
     kill(-s->pid, sig);
     if (s->bot_pid != s->pid) {
         kill(s->bot_pid, sig);
@@ -464,7 +465,7 @@ static void rescan(seat *s, bool force)
         return;
     bcg_usage u;
     bcg_who w = scan_who(s);
-    bcg_scan(&w, 0, &u);
+    bcg_scan(&w, &s->known, 0, &u);
     s->scan_ns = now;
     s->scan_rss = u.rss;
     if (u.cpu_ns > u.main_ns)
@@ -504,7 +505,10 @@ static void kill_all(seat *s)
     } else {
         bcg_usage u;
         bcg_who w = scan_who(s);
-        bcg_scan(&w, SIGKILL, &u);
+        /* Twice: a child forked while the first pass ran is caught by the
+         * second (re-parented to us, in the session or remembered). */
+        bcg_scan(&w, &s->known, SIGKILL, &u);
+        bcg_scan(&w, &s->known, SIGKILL, &u);
     }
     kill(-s->pid, SIGKILL);
     if (s->bot_pid != s->pid)
@@ -788,6 +792,8 @@ int seat_stop(seat *s)
     }
     if (s->uid)
         kill_uid(s->uid);
+    if (!s->cg)
+        bcg_reap_known(&s->known);   /* killed orphans of its that are ours now */
     bcg_free(s->cg);
     close(s->in_fd);
     close(s->out_fd);

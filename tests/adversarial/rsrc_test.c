@@ -18,6 +18,7 @@
 #include "arb_limits.h"
 #include "../unit/test_util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -75,6 +76,37 @@ static void *watch_memory(void *arg)
     return NULL;
 }
 
+/* Processes of the test bot still on the host (zombies included): a child
+ * it left in a session of its own must go with it. Waits up to 2 s for
+ * killed ones to be gone. */
+static int leftovers(void)
+{
+    int n = 0;
+    for (int tries = 0; tries < 200; tries++) {
+        n = 0;
+        DIR *d = opendir("/proc");
+        for (struct dirent *e; d && (e = readdir(d));) {
+            if (e->d_name[0] < '1' || e->d_name[0] > '9')
+                continue;
+            char path[300], comm[64] = "";
+            snprintf(path, sizeof path, "/proc/%s/comm", e->d_name);
+            FILE *f = fopen(path, "r");
+            if (!f)
+                continue;
+            if (fgets(comm, sizeof comm, f) && strcmp(comm, "rsrc_bot\n") == 0)
+                n++;
+            fclose(f);
+        }
+        if (d)
+            closedir(d);
+        if (n == 0)
+            break;
+        struct timespec t = {0, 10000000};
+        nanosleep(&t, NULL);
+    }
+    return n;
+}
+
 typedef struct run_opts {
     int sandbox;            /* LIVE_SANDBOX_* */
     bool no_cgroup;         /* ARBITER_NO_CGROUP=1 */
@@ -119,6 +151,7 @@ static int play(const run_opts *o, match_config *cfg, match_result *res, int64_t
     int crc = tr_close(sink, digest);
     live_free(l);
     unlink(path);
+    CHECKF(leftovers() == 0, "%s: %d processes of the bots left behind", o->label, leftovers());
     if (rc)
         fprintf(stderr, "%s: match_run: %s\n", o->label, res->error);
     unsetenv("ARBITER_NO_CGROUP");
