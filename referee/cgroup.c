@@ -205,6 +205,34 @@ static bcg *alloc_bcg(void)
     return g;
 }
 
+/* Remove what referees that are gone (killed, so their own cleanup never
+ * ran) left in arbiter/: empty groups, since their bots died with them. A
+ * pid that is alive is left alone, whoever it is now. */
+static void sweep_dead(const char *top)
+{
+    DIR *d = opendir(top);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        long pid = atol(e->d_name);
+        if (pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        char dir[BCG_PATH + 32], sub[BCG_PATH + 300];
+        snprintf(dir, sizeof dir, "%s/%s", top, e->d_name);
+        DIR *b = opendir(dir);
+        for (struct dirent *f; b && (f = readdir(b));)
+            if (f->d_name[0] == 'b' && f->d_type == DT_DIR) {
+                snprintf(sub, sizeof sub, "%s/%s", dir, f->d_name);
+                rmdir(sub);
+            }
+        if (b)
+            closedir(b);
+        rmdir(dir);
+    }
+    if (d)
+        closedir(d);
+}
+
 /* Make base/arbiter/<pid>/b<N> for the first free N (mkdir is the claim):
  * the same N in every hierarchy. Fills dir/parent/top. */
 static int make_dirs(bcg *g, char base[][BCG_PATH], int nbase, const char *v2_controllers)
@@ -216,6 +244,8 @@ static int make_dirs(bcg *g, char base[][BCG_PATH], int nbase, const char *v2_co
         int n2 = snprintf(g->parent[i], BCG_PATH, "%s/%s", g->top[i], num);
         if (n1 >= BCG_PATH || n2 >= BCG_PATH - 16)
             return -1;
+        if (mkdir(g->top[i], 0755) != 0 && errno == EEXIST)
+            sweep_dead(g->top[i]);
         if ((mkdir(g->top[i], 0755) != 0 && errno != EEXIST)
             || (v2_controllers && putf(g->top[i], "cgroup.subtree_control", v2_controllers) != 0)
             || (mkdir(g->parent[i], 0755) != 0 && errno != EEXIST)
