@@ -244,30 +244,38 @@ static int make_dirs(bcg *g, char base[][BCG_PATH], int nbase, const char *v2_co
         int n2 = snprintf(g->parent[i], BCG_PATH, "%s/%s", g->top[i], num);
         if (n1 >= BCG_PATH || n2 >= BCG_PATH - 16)
             return -1;
-        if (mkdir(g->top[i], 0755) != 0 && errno == EEXIST)
-            sweep_dead(g->top[i]);
-        if ((mkdir(g->top[i], 0755) != 0 && errno != EEXIST)
-            || (v2_controllers && putf(g->top[i], "cgroup.subtree_control", v2_controllers) != 0)
-            || (mkdir(g->parent[i], 0755) != 0 && errno != EEXIST)
-            || (v2_controllers && putf(g->parent[i], "cgroup.subtree_control", v2_controllers) != 0))
-            return -1;
     }
-    for (int n = 0; n < 4096; n++) {
-        int made = 0;
-        for (; made < nbase; made++) {
-            snprintf(g->dir[made], BCG_PATH, "%s/b%d", g->parent[made], n);
-            if (mkdir(g->dir[made], 0755) != 0)
+    /* Another thread's (or referee's) bcg_free may remove arbiter/<pid> or
+     * arbiter/ between our mkdirs when its last bot ends: start over then. */
+    for (int attempt = 0; attempt < 8; attempt++) {
+        for (int i = 0; i < nbase; i++) {
+            if (mkdir(g->top[i], 0755) != 0 && errno == EEXIST)
+                sweep_dead(g->top[i]);
+            if ((mkdir(g->top[i], 0755) != 0 && errno != EEXIST)
+                || (v2_controllers && putf(g->top[i], "cgroup.subtree_control", v2_controllers) != 0)
+                || (mkdir(g->parent[i], 0755) != 0 && errno != EEXIST)
+                || (v2_controllers && putf(g->parent[i], "cgroup.subtree_control", v2_controllers) != 0))
                 break;
         }
-        if (made == nbase) {
-            g->ndirs = nbase;
-            return 0;
+        for (int n = 0; n < 4096; n++) {
+            int made = 0;
+            for (; made < nbase; made++) {
+                snprintf(g->dir[made], BCG_PATH, "%s/b%d", g->parent[made], n);
+                if (mkdir(g->dir[made], 0755) != 0)
+                    break;
+            }
+            if (made == nbase) {
+                g->ndirs = nbase;
+                return 0;
+            }
+            int e = errno;
+            for (int i = 0; i < made; i++)
+                rmdir(g->dir[i]);
+            if (e == ENOENT)
+                break;      /* a parent went away: make it again */
+            if (e != EEXIST)
+                return -1;
         }
-        int e = errno;
-        for (int i = 0; i < made; i++)
-            rmdir(g->dir[i]);
-        if (e != EEXIST)
-            return -1;
     }
     return -1;
 }
