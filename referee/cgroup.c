@@ -408,9 +408,9 @@ fail:
 
 bcg *bcg_new(uint64_t memory, uint64_t pids, const char **why)
 {
-    static const char *dummy;
+    const char *unused;
     if (!why)
-        why = &dummy;
+        why = &unused;   /* the caller does not want the reason */
     const char *off = getenv("ARBITER_NO_CGROUP");
     if (off && *off && strcmp(off, "0") != 0) {
         *why = "ARBITER_NO_CGROUP is set";
