@@ -43,7 +43,7 @@ struct bcg {
     int  freeze_fd;                  /* freezer.state (v1) or cgroup.freeze (v2) */
     char procs[BCG_PATH + 32];       /* cgroup.procs to list members (kill) */
     char kill_path[BCG_PATH + 32];   /* v2 cgroup.kill, "" when absent */
-    bool frozen;
+    bool stopped;                    /* bcg_stop(g, true) in force */
 };
 
 /* Write a string to a file: 0 or -errno. */
@@ -205,6 +205,29 @@ static bcg *alloc_bcg(void)
     return g;
 }
 
+/* Send sig to every pid listed in a cgroup.procs file; how many there were. */
+static int signal_listed(const char *procs, int sig)
+{
+    char buf[16384];
+    if (slurp(procs, buf, sizeof buf) <= 0)
+        return 0;
+    int n = 0;
+    for (char *p = buf; *p;) {
+        char *end;
+        long pid = strtol(p, &end, 10);
+        if (end == p)
+            break;
+        if (pid > 0) {
+            kill((pid_t)pid, sig);
+            n++;
+        }
+        p = end;
+        while (*p == '\n')
+            p++;
+    }
+    return n;
+}
+
 /* Remove what referees that are gone (killed, so their own cleanup never
  * ran) left in arbiter/: empty groups, since their bots died with them. A
  * pid that is alive is left alone, whoever it is now. */
@@ -217,14 +240,26 @@ static void sweep_dead(const char *top)
         long pid = atol(e->d_name);
         if (pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
             continue;
-        char dir[BCG_PATH + 32], sub[BCG_PATH + 300];
+        char dir[BCG_PATH + 32], sub[BCG_PATH + 300], file[BCG_PATH + 340];
         snprintf(dir, sizeof dir, "%s/%s", top, e->d_name);
         DIR *b = opendir(dir);
-        for (struct dirent *f; b && (f = readdir(b));)
-            if (f->d_name[0] == 'b' && f->d_type == DT_DIR) {
-                snprintf(sub, sizeof sub, "%s/%s", dir, f->d_name);
-                rmdir(sub);
+        for (struct dirent *f; b && (f = readdir(b));) {
+            if (f->d_name[0] != 'b' || f->d_type != DT_DIR)
+                continue;
+            /* Its bots should have died with it; kill what did not (a
+             * process frozen by an older referee, a bare bot's orphan). */
+            snprintf(sub, sizeof sub, "%s/%s", dir, f->d_name);
+            snprintf(file, sizeof file, "%s/cgroup.procs", sub);
+            signal_listed(file, SIGKILL);
+            snprintf(file, sizeof file, "%s/freezer.state", sub);
+            put(file, "THAWED");
+            snprintf(file, sizeof file, "%s/cgroup.freeze", sub);
+            put(file, "0");
+            for (int t = 0; t < 100 && rmdir(sub) != 0 && errno == EBUSY; t++) {
+                struct timespec ts = {0, 1000000};
+                nanosleep(&ts, NULL);
             }
+        }
         if (b)
             closedir(b);
         rmdir(dir);
@@ -469,36 +504,31 @@ uint64_t bcg_memory(bcg *g)
     return strtoull(buf, NULL, 10);
 }
 
-void bcg_freeze(bcg *g, bool frozen)
+/* The kernel's freezer on the group (true) or off. */
+static void set_frozen(bcg *g, bool frozen)
 {
-    if (g->frozen == frozen)
-        return;
     const char *v = g->kind == BCG_V1 ? (frozen ? "FROZEN" : "THAWED") : (frozen ? "1" : "0");
-    if (pwrite(g->freeze_fd, v, strlen(v), 0) == (ssize_t)strlen(v))
-        g->frozen = frozen;
+    (void)!pwrite(g->freeze_fd, v, strlen(v), 0);
 }
 
-/* SIGKILL every pid listed in the group; how many there were. */
-static int kill_listed(const bcg *g)
+void bcg_stop(bcg *g, bool stopped)
 {
-    char buf[16384];
-    if (slurp(g->procs, buf, sizeof buf) <= 0)
-        return 0;
-    int n = 0;
-    for (char *p = buf; *p;) {
-        char *end;
-        long pid = strtol(p, &end, 10);
-        if (end == p)
-            break;
-        if (pid > 0) {
-            kill((pid_t)pid, SIGKILL);
-            n++;
-        }
-        p = end;
-        while (*p == '\n')
-            p++;
+    if (g->stopped == stopped)
+        return;
+    /* Stopping: frozen for the moment the list is read and signalled, so
+     * nothing forks past it; the SIGSTOP is taken when the tasks thaw,
+     * before they run another instruction. The tasks are left stopped by
+     * a signal, not frozen: a frozen task ignores SIGKILL until thawed, so
+     * a referee that died (even by SIGKILL) would leave them frozen for
+     * ever, while a stopped one still dies of the death signal it gets. */
+    if (stopped) {
+        set_frozen(g, true);
+        signal_listed(g->procs, SIGSTOP);
+        set_frozen(g, false);
+    } else {
+        signal_listed(g->procs, SIGCONT);
     }
-    return n;
+    g->stopped = stopped;
 }
 
 void bcg_kill(bcg *g)
@@ -514,10 +544,9 @@ void bcg_kill(bcg *g)
             char buf[64];
             n = slurp(g->procs, buf, sizeof buf) > 0 ? 1 : 0;
         } else {
-            g->frozen = false;
-            bcg_freeze(g, true);
-            n = kill_listed(g);
-            bcg_freeze(g, false);
+            set_frozen(g, true);
+            n = signal_listed(g->procs, SIGKILL);
+            set_frozen(g, false);
         }
         if (n == 0)
             return;

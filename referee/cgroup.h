@@ -1,7 +1,7 @@
 /* cgroup.h — a bot's processes as one: a control group of its own (cgroup
  * v2, else v1 memory+pids+freezer+cpuacct) that the bot joins before it
  * execs, so everything it ever starts is CPU-accounted, memory- and
- * pid-capped, frozen and killed together; and, where no cgroup can be had,
+ * pid-capped, stopped and killed together; and, where no cgroup can be had,
  * the same questions answered by scanning /proc for the bot's processes
  * (polled, not enforced by the kernel). docs/security.md, "Resources". */
 #ifndef ARB_CGROUP_H
@@ -43,8 +43,9 @@ uint64_t bcg_oom_kills(bcg *g);
 /* Bytes charged to the group now (processes, page cache, tmpfs pages). */
 uint64_t bcg_memory(bcg *g);
 
-/* Freeze or thaw every process of the group. */
-void bcg_freeze(bcg *g, bool frozen);
+/* Stop (SIGSTOP) or continue every process of the group. The freezer holds
+ * the group still while they are signalled, so none forks past it. */
+void bcg_stop(bcg *g, bool stopped);
 
 /* SIGKILL every process of the group (thawing it so the kill lands) and wait,
  * bounded, until the group is empty. */

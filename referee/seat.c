@@ -79,7 +79,7 @@ static bcg_who scan_who(const seat *s)
 #define DEFAULT_NOFILE 64
 
 /* What the child reports on its status pipe just before execve. */
-enum { CHILD_UID = 1, CHILD_NETNS = 2, CHILD_BWRAP = 4, CHILD_CGROUP = 8, CHILD_WDCAP = 16, CHILD_FAILED = 0x80 };
+enum { CHILD_UID = 1, CHILD_NETNS = 2, CHILD_BWRAP = 4, CHILD_CGROUP = 8, CHILD_FAILED = 0x80 };
 
 static void set_limit(int resource, uint64_t value)
 {
@@ -182,10 +182,9 @@ static void child_exec(char *const argv[], const char *workdir, const seat_limit
             close(fd);
     /* Without bubblewrap, as root: the working directory a capped tmpfs in
      * a mount namespace of the bot's own (before chdir, so the bot is in
-     * it). */
-    if (!lim->bwrap && geteuid() == 0 && lim->workdir_size != UINT64_MAX
-        && bcg_child_workdir(workdir, lim->workdir_size, lim->uid) == 0)
-        flags |= CHILD_WDCAP;
+     * it). Where the kernel refuses, it stays the plain directory. */
+    if (!lim->bwrap && geteuid() == 0 && lim->workdir_size != UINT64_MAX)
+        (void)bcg_child_workdir(workdir, lim->workdir_size, lim->uid);
     if (chdir(workdir) != 0)
         _exit(126);
     if (geteuid() == 0 && unshare(CLONE_NEWNET) == 0)
@@ -412,7 +411,7 @@ void seat_pause(seat *s, bool paused)
     if (s->reaped)
         return;
     if (s->cg) {
-        bcg_freeze(s->cg, paused);
+        bcg_stop(s->cg, paused);
         return;
     }
     int sig = paused ? SIGSTOP : SIGCONT;
@@ -457,11 +456,11 @@ const char *seat_stderr(seat *s, size_t *len)
 }
 
 /* Without a cgroup: rescan the bot's processes when the last scan is older
- * than ARB_BOT_WATCH_MS (or `force`). */
-static void rescan(seat *s, bool force)
+ * than ARB_BOT_WATCH_MS. */
+static void rescan(seat *s)
 {
     uint64_t now = arb_now_ns();
-    if (s->cg || s->reaped || (!force && now - s->scan_ns < (uint64_t)ARB_BOT_WATCH_MS * 1000000u))
+    if (s->cg || s->reaped || now - s->scan_ns < (uint64_t)ARB_BOT_WATCH_MS * 1000000u)
         return;
     bcg_usage u;
     bcg_who w = scan_who(s);
@@ -479,7 +478,7 @@ uint64_t seat_cpu_ns(seat *s)
     if (s->cg && !s->reaped) {
         v = bcg_cpu_ns(s->cg);
     } else if (s->has_cpu_clock && !s->reaped && clock_gettime(s->cpu_clock, &ts) == 0) {
-        rescan(s, false);
+        rescan(s);
         v = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + s->others_ns;
     }
     if (v > s->last_cpu)
@@ -492,7 +491,8 @@ uint64_t seat_cpu_ns(seat *s)
 static void seat_note(seat *s, const char *text)
 {
     size_t room = s->errcap + SEAT_NOTE_ROOM - s->errlen;
-    int n = snprintf(s->errbuf + s->errlen, room + 1, "%s%s\n", s->errlen ? "\n" : "", text);
+    bool fresh_line = s->errlen == 0 || s->errbuf[s->errlen - 1] == '\n';
+    int n = snprintf(s->errbuf + s->errlen, room + 1, "%s%s\n", fresh_line ? "" : "\n", text);
     if (n > 0)
         s->errlen += (size_t)n < room ? (size_t)n : room;
 }
@@ -527,7 +527,7 @@ int seat_watch(seat *s)
         snprintf(note, sizeof note, "arbiter: killed: memory: the bot's processes reached their cap of %" PRIu64
                  " bytes together (the kernel's OOM killer ended %" PRIu64 " of them)", s->mem_cap, kills);
     } else {
-        rescan(s, false);
+        rescan(s);
         if (s->scan_rss <= s->mem_cap)
             return 0;
         snprintf(note, sizeof note, "arbiter: killed: memory: the bot's processes held %" PRIu64

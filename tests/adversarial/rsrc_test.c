@@ -26,7 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -76,33 +78,38 @@ static void *watch_memory(void *arg)
     return NULL;
 }
 
-/* Processes of the test bot still on the host (zombies included): a child
- * it left in a session of its own must go with it. Waits up to 2 s for
- * killed ones to be gone. */
-static int leftovers(void)
+/* Processes of the test bot on the host now (zombies included). */
+static int count_bots(void)
 {
     int n = 0;
-    for (int tries = 0; tries < 200; tries++) {
-        n = 0;
-        DIR *d = opendir("/proc");
-        for (struct dirent *e; d && (e = readdir(d));) {
-            if (e->d_name[0] < '1' || e->d_name[0] > '9')
-                continue;
-            char path[300], comm[64] = "";
-            snprintf(path, sizeof path, "/proc/%s/comm", e->d_name);
-            FILE *f = fopen(path, "r");
-            if (!f)
-                continue;
-            if (fgets(comm, sizeof comm, f) && strcmp(comm, "rsrc_bot\n") == 0)
-                n++;
-            fclose(f);
-        }
-        if (d)
-            closedir(d);
-        if (n == 0)
-            break;
+    DIR *d = opendir("/proc");
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char path[300], comm[64] = "";
+        snprintf(path, sizeof path, "/proc/%s/comm", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        if (fgets(comm, sizeof comm, f) && strcmp(comm, "rsrc_bot\n") == 0)
+            n++;
+        fclose(f);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* Processes of the test bot still on the host after a match: a child it
+ * left in a session of its own must go with it. Waits up to 2 s for killed
+ * ones to be gone. */
+static int leftovers(void)
+{
+    int n = count_bots();
+    for (int tries = 0; n > 0 && tries < 200; tries++) {
         struct timespec t = {0, 10000000};
         nanosleep(&t, NULL);
+        n = count_bots();
     }
     return n;
 }
@@ -303,6 +310,53 @@ static void test_fill(const run_opts *o, const char *mode, uint64_t cap)
     match_result_release(&res);
 }
 
+/* A referee killed (SIGKILL) while its bot is stopped between turns: the
+ * bot must die with it (the death signal it gets must not wait for a thaw
+ * no one will send), not linger stopped or frozen. */
+static void test_referee_death(const run_opts *o)
+{
+    if (o->no_cgroup)
+        setenv("ARBITER_NO_CGROUP", "1", 1);
+    else
+        unsetenv("ARBITER_NO_CGROUP");
+    pid_t ref = fork();
+    if (ref == 0) {
+        char dir[300];
+        snprintf(dir, sizeof dir, "%s/death", tmpdir);
+        seat_limits lim = {.uid = geteuid() == 0 ? 60970 : 0};
+        if (o->sandbox != LIVE_SANDBOX_NONE)
+            lim.bwrap = seat_probe_bwrap(lim.uid);
+        char *argv[] = {(char *)bot, "ponder", NULL};
+        int err;
+        seat *st = seat_start(argv, dir, &lim, &err);
+        if (!st)
+            _exit(3);
+        seat_pause(st, true);
+        raise(SIGKILL);
+    }
+    int status = 0;
+    waitpid(ref, &status, 0);
+    unsetenv("ARBITER_NO_CGROUP");
+    CHECKF(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "%s: the referee did not start its bot (%d)", o->label,
+           status);
+    /* Its bot's processes come to us (a subreaper since our first match):
+     * reap them as they die, for up to 2 s. */
+    int left = 0;
+    for (int t = 0; t < 200; t++) {
+        while (waitpid(-1, NULL, WNOHANG) > 0)
+            ;
+        left = count_bots();
+        if (left == 0)
+            break;
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, NULL);
+    }
+    CHECKF(left == 0, "%s: %d processes of a stopped bot outlived its referee", o->label, left);
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/death", tmpdir);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || argv[1][0] != '/') {
@@ -328,6 +382,7 @@ int main(int argc, char **argv)
             continue;   /* one configuration only (debugging) */
         test_ponder(o, "ponder");
         test_ponder(o, "pondersid");
+        test_referee_death(o);
         if (TEST_SANITIZED)
             fprintf(stderr, "%s: memhog skipped: sanitizer build (no address-space limit)\n", o->label);
         else
