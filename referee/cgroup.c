@@ -579,16 +579,94 @@ void bcg_free(bcg *g)
     free(g);
 }
 
-int bcg_child_workdir(const char *dir, uint64_t size, uid_t uid)
+/* mkdir -p for a path inside the bot's fresh /tmp (components 0711, so the
+ * bot's uid can pass through to its directory). */
+static int make_path(const char *path)
 {
-    char opts[128];
-    snprintf(opts, sizeof opts, "size=%" PRIu64 ",mode=0700,uid=%u,gid=%u", size, (unsigned)uid, (unsigned)uid);
+    char buf[BCG_PATH];
+    if (strlen(path) >= sizeof buf)
+        return -1;
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(buf, 0711) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(buf, 0711) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* Bind what `fd` (O_PATH) names onto `path`, read-only unless `rw`. */
+static int bind_fd(int fd, const char *path, bool rw)
+{
+    char src[64];
+    snprintf(src, sizeof src, "/proc/self/fd/%d", fd);
+    if (make_path(path) != 0 || mount(src, path, NULL, MS_BIND | MS_REC, NULL) != 0)
+        return -1;
+    return rw ? 0 : mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL);
+}
+
+int bcg_child_mounts(const char *workdir, uint64_t wd_size, uint64_t tmp_size, uid_t uid, char *const argv[])
+{
+    enum { MAX_TOPS = 8 };
+    char tops[MAX_TOPS][BCG_PATH], opts[128];
+    int top_fd[MAX_TOPS], ntops = 0, wd_fd = -1, rc = -1;
+    bool under_tmp = strncmp(workdir, "/tmp/", 5) == 0;
     if (unshare(CLONE_NEWNS) != 0)
         return -1;
     /* Our mounts must not propagate back to the host's namespace. */
     if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
         return -1;
-    return mount("arbiter-bot", dir, "tmpfs", MS_NOSUID | MS_NODEV, opts) == 0 ? 0 : -1;
+    /* A program (or file argument) under /tmp is bound back read-only with
+     * its top directory, as bubblewrap's sandbox does. */
+    for (int i = 0; argv[i] && ntops < MAX_TOPS; i++) {
+        if (strncmp(argv[i], "/tmp/", 5) != 0)
+            continue;
+        const char *slash = strchr(argv[i] + 5, '/');
+        size_t len = slash ? (size_t)(slash - argv[i]) : strlen(argv[i]);
+        if (len >= BCG_PATH)
+            continue;
+        memcpy(tops[ntops], argv[i], len);
+        tops[ntops][len] = 0;
+        bool seen = false;
+        for (int t = 0; t < ntops; t++)
+            seen |= strcmp(tops[t], tops[ntops]) == 0;
+        if (seen)
+            continue;
+        top_fd[ntops] = open(tops[ntops], O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (top_fd[ntops] >= 0)
+            ntops++;
+    }
+    if (under_tmp && wd_size == UINT64_MAX) {
+        wd_fd = open(workdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (wd_fd < 0)
+            goto out;
+    }
+    /* /tmp: a fresh tmpfs of its own, capped. */
+    snprintf(opts, sizeof opts, "size=%" PRIu64 ",mode=1777", tmp_size);
+    if (mount("arbiter-tmp", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
+        goto out;
+    for (int t = 0; t < ntops; t++)
+        if (bind_fd(top_fd[t], tops[t], false) != 0)
+            goto out;
+    /* The working directory: a capped tmpfs, or (kept after the bot) the
+     * real one bound back when it lies under /tmp. */
+    if (wd_size == UINT64_MAX) {
+        rc = wd_fd < 0 ? 0 : bind_fd(wd_fd, workdir, true);
+        goto out;
+    }
+    if (under_tmp && make_path(workdir) != 0)
+        goto out;
+    snprintf(opts, sizeof opts, "size=%" PRIu64 ",mode=0700,uid=%u,gid=%u", wd_size, (unsigned)uid, (unsigned)uid);
+    rc = mount("arbiter-bot", workdir, "tmpfs", MS_NOSUID | MS_NODEV, opts) == 0 ? 0 : -1;
+out:
+    for (int t = 0; t < ntops; t++)
+        close(top_fd[t]);
+    if (wd_fd >= 0)
+        close(wd_fd);
+    return rc;
 }
 
 /* ---- Without a cgroup ------------------------------------------------- */

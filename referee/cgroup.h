@@ -55,12 +55,16 @@ void bcg_kill(bcg *g);
  * last), close and free. NULL is a no-op. */
 void bcg_free(bcg *g);
 
-/* In the forked child, as root, before it changes uid and enters `dir`:
- * a mount namespace of its own where `dir` is a fresh tmpfs of `size`
- * bytes owned by `uid` (mode 0700), so the total the bot writes there is
- * capped (RLIMIT_FSIZE caps one file). For the bare sandbox; bubblewrap
- * gets --size --tmpfs instead. 0, or -1 (the caller goes on uncapped). */
-int bcg_child_workdir(const char *dir, uint64_t size, uid_t uid);
+/* In the forked child, as root, without bubblewrap, before it changes uid
+ * and enters its working directory: a mount namespace of its own where
+ * /tmp is a fresh tmpfs of `tmp_size` bytes (what argv names under /tmp
+ * bound back read-only with its top directory) and `workdir` a fresh tmpfs
+ * of `wd_size` bytes owned by `uid` (mode 0700): the total the bot writes
+ * is capped (RLIMIT_FSIZE caps one file). wd_size UINT64_MAX: the real
+ * working directory (bound back when under /tmp). Bubblewrap gets --size
+ * --tmpfs instead. 0, or -1 (the namespace may then be half made: the
+ * caller's chdir tells whether the bot can still run). */
+int bcg_child_mounts(const char *workdir, uint64_t wd_size, uint64_t tmp_size, uid_t uid, char *const argv[]);
 
 /* ---- Without a cgroup: the bot's processes found in /proc ------------- */
 

@@ -180,11 +180,11 @@ static void child_exec(char *const argv[], const char *workdir, const seat_limit
     for (int fd = keep; fd < 1024; fd++)
         if (fd != status_fd)
             close(fd);
-    /* Without bubblewrap, as root: the working directory a capped tmpfs in
-     * a mount namespace of the bot's own (before chdir, so the bot is in
-     * it). Where the kernel refuses, it stays the plain directory. */
-    if (!lim->bwrap && geteuid() == 0 && lim->workdir_size != UINT64_MAX)
-        (void)bcg_child_workdir(workdir, lim->workdir_size, lim->uid);
+    /* Without bubblewrap, as root: /tmp and the working directory capped
+     * tmpfs mounts in a mount namespace of the bot's own (before chdir, so
+     * the bot is in them). Where the kernel refuses, they stay the host's. */
+    if (!lim->bwrap && geteuid() == 0)
+        (void)bcg_child_mounts(workdir, lim->workdir_size, lim->tmpfs, lim->uid, argv);
     if (chdir(workdir) != 0)
         _exit(126);
     if (geteuid() == 0 && unshare(CLONE_NEWNET) == 0)

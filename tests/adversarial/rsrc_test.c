@@ -388,8 +388,7 @@ int main(int argc, char **argv)
         else
             test_memhog(o);
     }
-    /* /tmp: a private capped tmpfs inside bubblewrap. (Bare, the bot shares
-     * the host's /tmp: not capped, docs/security.md.) */
+    /* /tmp and the working directory inside bubblewrap. */
     char err[128];
     const char *bw = seat_probe_bwrap(root ? 60980 : 0);
     if (bw) {
@@ -399,13 +398,14 @@ int main(int argc, char **argv)
         snprintf(err, sizeof err, "bubblewrap cannot start a sandbox here");
         fprintf(stderr, "rsrc: tmphog and dirhog inside bubblewrap skipped: %s\n", err);
     }
-    /* The working directory without bubblewrap: a capped tmpfs in the bot's
-     * own mount namespace, which only root can make. */
-    if (root)
+    /* /tmp and the working directory without bubblewrap: capped tmpfs
+     * mounts in the bot's own mount namespace, which only root can make. */
+    if (root) {
+        test_fill(&runs[2], "tmphog", ARB_BOT_TMPFS);
         test_fill(&runs[2], "dirhog", ARB_BOT_WORKDIR);
-    else
-        fprintf(stderr, "rsrc: bare dirhog skipped: not root, no mount namespace to cap the working directory in "
-                "(only RLIMIT_FSIZE per file holds there)\n");
+    } else
+        fprintf(stderr, "rsrc: bare tmphog and dirhog skipped: not root, no mount namespace to cap /tmp and the "
+                "working directory in (only RLIMIT_FSIZE per file holds there)\n");
     rmdir(tmpdir);
     return TEST_DONE("rsrc");
 }
