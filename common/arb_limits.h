@@ -68,13 +68,15 @@
  * "Resources: CPU, memory, disk") ---- */
 
 /* Memory of one bot, all its processes together plus the pages of its tmpfs
- * (/tmp and the working directory live in RAM and are charged to it). 1 GiB
- * is what one process could always take (RLIMIT_AS, which stays as a
- * per-process backstop), so an honest bot that fitted before fits now; five
+ * (/tmp and the working directory live in RAM and are charged to it).
+ * 1.25 GiB: what one process could always take (RLIMIT_AS, 1 GiB, which
+ * stays as a per-process backstop) and room for the kernel's bookkeeping
+ * and some files, so an honest bot that fitted before fits now; five
  * processes can no longer take five times that. With a cgroup the kernel
- * enforces it (memory.max / memory.limit_in_bytes, no swap); without one the
- * referee polls the processes' RSS (ARB_BOT_WATCH_MS) and kills past it. */
-#define ARB_BOT_MEMORY (1ull << 30)
+ * enforces it (memory.max / memory.limit_in_bytes, no swap); without one
+ * the referee polls the processes' RSS (ARB_BOT_WATCH_MS) and kills past
+ * it. */
+#define ARB_BOT_MEMORY (1280ull << 20)
 
 /* The bot's private /tmp (a tmpfs in RAM, counted in ARB_BOT_MEMORY too).
  * Scratch space for a bot, not a disk: 256 MiB holds a model's unpacked

@@ -164,7 +164,7 @@ static int choose(const abot_view *v, const abot_request *r, void *ctx)
                     (unsigned long long)b->sp->loops);
     } else if (first && strcmp(b->mode, "memhog") == 0) {
         int k = b->arg ? atoi(b->arg) : 5;
-        int held = memhog(k, b->arg2 ? atol(b->arg2) : 450);
+        int held = memhog(k, b->arg2 ? atol(b->arg2) : 500);
         fprintf(stderr, "memhog: %d children, %d held\n", k, held);
     } else if (first && strcmp(b->mode, "tmphog") == 0) {
         fill("/tmp", b->arg ? atol(b->arg) : 2048);

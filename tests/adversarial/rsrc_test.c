@@ -255,14 +255,14 @@ static void test_ponder(const run_opts *o, const char *mode)
     match_result_release(&res);
 }
 
-/* Five processes of 450 MiB each (under RLIMIT_AS each, 2.2 GiB together):
+/* Five processes of 500 MiB each (under RLIMIT_AS each, 2.5 GiB together):
  * the bot is stopped at ARB_BOT_MEMORY and the host never gives much more. */
 static void test_memhog(const run_opts *o)
 {
     match_config cfg;
     base_config(&cfg, 1);
     set_bot(&cfg.bots[0], "honest0", "honest", NULL, NULL);
-    set_bot(&cfg.bots[1], "memhog", "memhog", "5", "450");
+    set_bot(&cfg.bots[1], "memhog", "memhog", "5", "500");
     set_bot(&cfg.bots[2], "honest2", "honest", NULL, NULL);
     int64_t before = mem_available(), lowest = 0;
     match_result res;
