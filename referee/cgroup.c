@@ -869,3 +869,14 @@ void bcg_reap_known(const bcg_known *known)
             ;
     }
 }
+
+uint64_t bcg_private_fs_used(pid_t pid, const char *path)
+{
+    char theirs[BCG_PATH + 64];
+    snprintf(theirs, sizeof theirs, "/proc/%ld/root%s", (long)pid, path);
+    struct stat a, b;
+    struct statfs f;
+    if (stat(theirs, &a) != 0 || (stat(path, &b) == 0 && a.st_dev == b.st_dev) || statfs(theirs, &f) != 0)
+        return 0;
+    return (uint64_t)(f.f_blocks - f.f_bfree) * (uint64_t)f.f_bsize;
+}

@@ -101,6 +101,11 @@ typedef struct bcg_known {
  * was seen), ARB_EIO without /proc/PID/task/TID/children. */
 int bcg_scan(const bcg_who *who, bcg_known *known, int sig, bcg_usage *u);
 
+/* Bytes in use on the filesystem `path` names as process `pid` sees it
+ * (/proc/PID/root/PATH), when that is a filesystem of its own (not the one
+ * we see at `path`): the bot's private tmpfs. 0 otherwise. */
+uint64_t bcg_private_fs_used(pid_t pid, const char *path);
+
 /* After they were killed: reap those of `known` that are our children (the
  * same processes: start times checked), so no zombie is left. */
 void bcg_reap_known(const bcg_known *known);

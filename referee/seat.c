@@ -54,7 +54,8 @@ struct seat {
     uint64_t mem_cap;        /* total memory (UINT64_MAX: none) */
     uint64_t others_ns;      /* CPU of its other processes at the last scan */
     uint64_t scan_ns;        /* when that scan was (monotonic) */
-    uint64_t scan_rss;       /* their summed RSS then */
+    uint64_t scan_rss;       /* their summed RSS then, and its tmpfs files */
+    char  *workdir;          /* where it runs (its private tmpfs is counted) */
     bool   killed;           /* killed by seat_watch */
 };
 
@@ -309,6 +310,9 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
     if (!s->errbuf)
         goto fail;
     s->errbuf[0] = 0;
+    s->workdir = strdup(workdir);
+    if (!s->workdir)
+        goto fail;
     s->mem_cap = lim.memory;
     /* The bot's own cgroup when one can be had (else the /proc scan):
      * made before the fork so the child joins it before it execs. */
@@ -361,6 +365,7 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
             ;
         bcg_free(s->cg);
+        free(s->workdir);
         free(s->errbuf);
         free(s);
         *err = ARB_ENOTFOUND;
@@ -398,6 +403,7 @@ fail:
     close_pair(info);
     if (s) {
         bcg_free(s->cg);
+        free(s->workdir);
         free(s->errbuf);
     }
     free(s);
@@ -466,7 +472,8 @@ static void rescan(seat *s)
     bcg_who w = scan_who(s);
     bcg_scan(&w, &s->known, 0, &u);
     s->scan_ns = now;
-    s->scan_rss = u.rss;
+    /* Its private /tmp and working directory are RAM too. */
+    s->scan_rss = u.rss + bcg_private_fs_used(s->bot_pid, "/tmp") + bcg_private_fs_used(s->bot_pid, s->workdir);
     if (u.cpu_ns > u.main_ns)
         s->others_ns = u.cpu_ns - u.main_ns;
 }
@@ -530,7 +537,7 @@ int seat_watch(seat *s)
         rescan(s);
         if (s->scan_rss <= s->mem_cap)
             return 0;
-        snprintf(note, sizeof note, "arbiter: killed: memory: the bot's processes held %" PRIu64
+        snprintf(note, sizeof note, "arbiter: killed: memory: the bot's processes and tmpfs files held %" PRIu64
                  " bytes together, over their cap of %" PRIu64 " (polled)", s->scan_rss, s->mem_cap);
     }
     drain_stderr(s);
@@ -800,6 +807,7 @@ int seat_stop(seat *s)
     close(s->err_fd);
     free(s->out);
     free(s->errbuf);
+    free(s->workdir);
     free(s);
     return status;
 }

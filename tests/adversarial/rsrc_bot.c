@@ -17,7 +17,10 @@
  *                   "memhog: K children, H held" on stderr
  *   tmphog MB       write /tmp/fill-N files of 8 MiB up to MB MiB; report
  *                   "tmphog: wrote W MiB, stopped: ERR" or "... done"
- *   dirhog MB       the same in its working directory (fill-N) */
+ *   dirhog MB       the same in its working directory (fill-N)
+ *   mixhog MB       MB MiB into /tmp and MB into its working directory,
+ *                   then one child of 900 MiB: within every single cap,
+ *                   over the bot's total; report "mixhog: ..." */
 #include "arbiter_bot.h"
 #include "arb_rng.h"
 
@@ -170,6 +173,12 @@ static int choose(const abot_view *v, const abot_request *r, void *ctx)
         fill("/tmp", b->arg ? atol(b->arg) : 2048);
     } else if (first && strcmp(b->mode, "dirhog") == 0) {
         fill(".", b->arg ? atol(b->arg) : 2048);
+    } else if (first && strcmp(b->mode, "mixhog") == 0) {
+        long mb = b->arg ? atol(b->arg) : 240;
+        fill("/tmp", mb);
+        fill(".", mb);
+        int held = memhog(1, 900);
+        fprintf(stderr, "mixhog: %ld MiB in files, %d child of 900 MiB held\n", 2 * mb, held);
     }
     return honest;
 }
@@ -178,7 +187,8 @@ int main(int argc, char **argv)
 {
     rbot b = {.mode = argc > 1 ? argv[1] : "honest", .arg = argc > 2 ? argv[2] : NULL,
               .arg2 = argc > 3 ? argv[3] : NULL};
-    static const char *const modes[] = {"honest", "slow", "ponder", "pondersid", "memhog", "tmphog", "dirhog"};
+    static const char *const modes[] = {"honest", "slow", "ponder", "pondersid", "memhog", "tmphog", "dirhog",
+                                        "mixhog"};
     bool known = false;
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
         known |= strcmp(b.mode, modes[i]) == 0;

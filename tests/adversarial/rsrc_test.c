@@ -285,6 +285,26 @@ static void test_memhog(const run_opts *o)
     match_result_release(&res);
 }
 
+/* Files in its tmpfs count: 480 MiB written to /tmp and the working
+ * directory, then a process of 900 MiB — each under its own cap, 1.35 GiB
+ * together: the bot is killed for memory. */
+static void test_mixhog(const run_opts *o)
+{
+    match_config cfg;
+    base_config(&cfg, 1);
+    set_bot(&cfg.bots[0], "honest0", "honest", NULL, NULL);
+    set_bot(&cfg.bots[1], "mixhog", "mixhog", "240", NULL);
+    set_bot(&cfg.bots[2], "honest2", "honest", NULL, NULL);
+    match_result res;
+    int rc = play(o, &cfg, &res, NULL);
+    CHECKF(rc == 0, "%s: match_run %s", o->label, arb_strerror(rc));
+    check_honest(o, &res);
+    fprintf(stderr, "%s mixhog: stderr: %s\n", o->label, res.bots[1].stderr_tail);
+    CHECKF(res.bots[1].by_reason[MATCH_R_CRASHED] >= 1 && strstr(res.bots[1].stderr_tail, "arbiter: killed: memory"),
+           "%s: files and a process over the total were not stopped: \"%s\"", o->label, res.bots[1].stderr_tail);
+    match_result_release(&res);
+}
+
 /* 2 GiB written to /tmp or the working directory, in files under
  * RLIMIT_FSIZE: stopped at the cap (ENOSPC), nothing else happens. */
 static void test_fill(const run_opts *o, const char *mode, uint64_t cap)
@@ -383,10 +403,16 @@ int main(int argc, char **argv)
         test_ponder(o, "ponder");
         test_ponder(o, "pondersid");
         test_referee_death(o);
-        if (TEST_SANITIZED)
-            fprintf(stderr, "%s: memhog skipped: sanitizer build (no address-space limit)\n", o->label);
+        if (TEST_SANITIZED) {
+            fprintf(stderr, "%s: memhog and mixhog skipped: sanitizer build (no address-space limit)\n", o->label);
+            continue;
+        }
+        test_memhog(o);
+        if (o->sandbox == LIVE_SANDBOX_NONE && !root)
+            fprintf(stderr, "%s: mixhog skipped: not root and no bubblewrap, the bot's files are on the host's "
+                    "disk, not in a tmpfs of its own\n", o->label);
         else
-            test_memhog(o);
+            test_mixhog(o);
     }
     /* /tmp and the working directory inside bubblewrap. */
     char err[128];
