@@ -47,7 +47,7 @@ struct seat {
     char  *errbuf;
     size_t errlen, errcap;   /* errbuf holds errcap + SEAT_NOTE_ROOM bytes */
     /* Every process of the bot (cgroup.h): its group, or who it is for a
-     * scan of /proc, and what the last scan found. */
+     * walk of its processes (cgroup.h), and what the last walk found. */
     bcg   *cg;
     bcg_who who;
     bcg_known known;         /* processes seen as the bot's (scans) */
@@ -62,7 +62,7 @@ struct seat {
 /* Room past the stderr cap for the referee's own notes (why it killed). */
 #define SEAT_NOTE_ROOM 256
 
-/* Who the bot is for a scan of /proc. Once the process we started is
+/* Who the bot is for a walk of its processes. Once the process we started is
  * reaped its pid (and session id) may be reused by anything, so only its
  * own uid still names the bot. */
 static bcg_who scan_who(const seat *s)

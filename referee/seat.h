@@ -99,8 +99,9 @@ seat_gone_reason seat_gone(seat *s, int wait_ms, int *status);
 /* CPU time used by the bot so far (user + system, ns): every process it
  * ever started, children that left its session or were reaped included.
  * With a cgroup, the group's usage; without, the bot's own CPU clock plus
- * what a scan of its other processes (its uid, pid namespace, session and
- * descendants) found, rescanned at most every ARB_BOT_WATCH_MS. Never
+ * what a walk of its other processes (its descendants, its orphans among
+ * ours, those seen before: cgroup.h) found, redone at most every
+ * ARB_BOT_WATCH_MS. Never
  * decreases; the last reading once it has ended. */
 uint64_t seat_cpu_ns(seat *s);
 

@@ -10,7 +10,9 @@
  * host's available memory never drops by much more than the cap; the
  * writers stop at their caps; the honest bots are never penalised.
  *
- * argv: rsrc_bot */
+ * argv: rsrc_bot (absolute). RSRC_ONLY=N in the environment runs only the
+ * Nth of the four setups (0 bubblewrap+cgroup, 1 bubblewrap, 2 bare+cgroup,
+ * 3 bare), for debugging. */
 #include "live.h"
 #include "match.h"
 #include "transcript.h"
