@@ -2,7 +2,7 @@
  * v2, else v1 memory+pids+freezer+cpuacct) that the bot joins before it
  * execs, so everything it ever starts is CPU-accounted, memory- and
  * pid-capped, stopped and killed together; and, where no cgroup can be had,
- * the same questions answered by scanning /proc for the bot's processes
+ * the same questions answered by walking the bot's processes in /proc
  * (polled, not enforced by the kernel). docs/security.md, "Resources". */
 #ifndef ARB_CGROUP_H
 #define ARB_CGROUP_H
