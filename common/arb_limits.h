@@ -83,4 +83,47 @@
 /* Bounded buffers default to this cap unless their creator sets one. */
 #define ARB_BUF_DEFAULT_CAP (1u << 20)
 
+/* ---- A bot's resources (referee/cgroup.c, referee/seat.c; docs/security.md
+ * "Resources: CPU, memory, disk") ---- */
+
+/* Memory of one bot, all its processes together plus the pages of its tmpfs
+ * (/tmp and the working directory live in RAM and are charged to it).
+ * 1.25 GiB: what one process could always take (RLIMIT_AS, 1 GiB, which
+ * stays as a per-process backstop) and room for the kernel's bookkeeping
+ * and some files, so an honest bot that fitted before fits now; five
+ * processes can no longer take five times that. With a cgroup the kernel
+ * enforces it (memory.max / memory.limit_in_bytes, no swap); without one
+ * the referee polls the processes' RSS (ARB_BOT_WATCH_MS) and kills past
+ * it. */
+#define ARB_BOT_MEMORY (1280ull << 20)
+
+/* The bot's private /tmp (a tmpfs in RAM, counted in ARB_BOT_MEMORY too).
+ * Scratch space for a bot, not a disk: 256 MiB holds a model's unpacked
+ * weights of the size bots ship today. */
+#define ARB_BOT_TMPFS (256ull << 20)
+
+/* The bot's working directory (a tmpfs in its sandbox, so the total is
+ * capped, not only each file as RLIMIT_FSIZE does). Same reasoning and size
+ * as /tmp. */
+#define ARB_BOT_WORKDIR (256ull << 20)
+
+/* Without a cgroup: how often the referee sums the RSS of a bot's processes
+ * while it thinks (kills past ARB_BOT_MEMORY) and rescans its processes for
+ * CPU time. A scan of /proc costs about a millisecond on a busy host; at
+ * 20 ms it stays a small fraction of a referee's time, and a bot can grow
+ * only by what it allocates in 20 ms past the cap before it is caught. */
+#define ARB_BOT_WATCH_MS 20
+
+/* Without a cgroup: processes examined in one walk of a bot's process tree
+ * (its own, and the referee's children among which its orphans are). A bot
+ * has at most its RLIMIT_NPROC (64 by default); 4096 leaves room for the
+ * referee's other children and bounds the walk's tables (32 KiB). */
+#define ARB_BOT_SCAN_MAX 4096
+
+/* Without a cgroup: processes remembered as a bot's once seen (with their
+ * start times), so a child re-parented away from the bot (its parent
+ * exited, it left the session) is still stopped and killed with it. Twice
+ * the default RLIMIT_NPROC; past it the oldest are kept. */
+#define ARB_BOT_KNOWN_PROCS 128
+
 #endif

@@ -117,6 +117,8 @@ static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, 
         snprintf(l->dirs[bot], sizeof l->dirs[bot], "%s/bot%d-%s.%u", l->base, bot, cfg->name, k);
     l->cpu_after[bot] = 0;   /* a new process's CPU clock starts at 0 */
     seat_limits lim = l->opt.limits;
+    if (l->opt.keep_workdir && !lim.workdir_size)
+        lim.workdir_size = UINT64_MAX;   /* its files must outlive it: the real directory, uncapped */
     if (geteuid() == 0)
         lim.uid = l->uid_base + (uid_t)bot;
     lim.bwrap = l->bwrap;
@@ -126,6 +128,7 @@ static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, 
         lim.hide[i] = l->opt.hide[i];
     int err;
     l->seats[bot] = seat_start(argv, l->dirs[bot], &lim, &err);
+    l->cpu_after[bot] = 0;   /* a new process: its CPU counts from zero */
     if (!l->seats[bot])
         return err;
     snprintf(sandbox, len, "%s", seat_sandbox(l->seats[bot]));
@@ -147,6 +150,23 @@ static void gone_kind(seat *s, md_reply *r)
     }
 }
 
+/* seat_recv in steps of ARB_BOT_WATCH_MS: between steps every bot's memory
+ * is checked against its cap (seat_watch), the one thinking and the others
+ * (a hog between its turns), so a cap without a cgroup to enforce it is
+ * still held while a bot thinks. A bot killed for memory reads as gone. */
+static seat_read wait_line(live_driver *l, seat *s, char *line, size_t cap, uint64_t deadline)
+{
+    for (;;) {
+        uint64_t step = arb_now_ns() + (uint64_t)ARB_BOT_WATCH_MS * 1000000u;
+        seat_read rd = seat_recv(s, line, cap, step < deadline ? step : deadline);
+        if (rd != SEAT_TIMEOUT || arb_now_ns() >= deadline)
+            return rd;
+        for (int b = 0; b < ARB_MAX_SEATS; b++)
+            if (l->seats[b])
+                seat_watch(l->seats[b]);
+    }
+}
+
 static void l_ask(void *ctx, int bot, const char *request, uint64_t budget_ns, md_reply *r)
 {
     live_driver *l = ctx;
@@ -157,6 +177,11 @@ static void l_ask(void *ctx, int bot, const char *request, uint64_t budget_ns, m
         r->kind = MD_EXITED;
         return;
     }
+    /* Over its memory cap since its last turn? Then it is killed now and
+     * reads as crashed below. */
+    seat_watch(s);
+    /* The CPU of every process of the bot (seat_cpu_ns), a child that
+     * left its session included. */
     uint64_t cpu0 = seat_cpu_ns(s);
     /* A bot that used CPU since its last turn ended is thinking on the
      * others' time: from now on it is stopped between its turns. */
@@ -170,7 +195,7 @@ static void l_ask(void *ctx, int bot, const char *request, uint64_t budget_ns, m
     } else if (rc) {
         gone_kind(s, r);
     } else {
-        switch (seat_recv(s, r->line, sizeof r->line, deadline)) {
+        switch (wait_line(l, s, r->line, sizeof r->line, deadline)) {
         case SEAT_LINE: r->kind = MD_LINE; break;
         case SEAT_TIMEOUT: r->kind = MD_TIMEOUT; break;
         case SEAT_TOO_LONG: r->kind = MD_TOO_LONG; break;
@@ -178,14 +203,18 @@ static void l_ask(void *ctx, int bot, const char *request, uint64_t budget_ns, m
         }
     }
     r->wall_ns = arb_now_ns() - t0;
-    r->cpu_ns = seat_cpu_ns(s) - cpu0;
+    /* Its CPU since its last turn ended: what it used between turns (before
+     * it was caught pondering) counts too. One reading ends this turn and
+     * starts the next gap, so nothing falls between two. */
+    uint64_t cpu1 = seat_cpu_ns(s);
+    r->cpu_ns = cpu1 - l->cpu_after[bot];
     /* Stopped until its next request when it is known to be busy (no
      * reply in time, a line without end) or has been caught pondering. A
      * bot that answered and waits in read() costs nothing: it is left be
      * (stopping every bot every turn would triple the context switches). */
     if (r->kind == MD_TIMEOUT || r->kind == MD_TOO_LONG || (r->kind == MD_LINE && l->ponders[bot]))
         seat_pause(s, true);
-    l->cpu_after[bot] = seat_cpu_ns(s);
+    l->cpu_after[bot] = cpu1;
 }
 
 static void l_stop(void *ctx, int bot, const char **text, size_t *len, int *status)

@@ -2,12 +2,14 @@
  * deadlines and a non-blocking output queue, CPU time, stderr capture, and
  * a kill that takes everything the bot started (seat.h). */
 #include "seat.h"
+#include "cgroup.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_time.h"
 #include "sandbox_seccomp.h"
 
 #include <dirent.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -47,11 +49,36 @@ struct seat {
     char  *out;          /* queued output not yet written */
     size_t out_off, out_len, out_alloc;
     char  *errbuf;
-    size_t errlen, errcap;
+    size_t errlen, errcap;   /* errbuf holds errcap + SEAT_NOTE_ROOM bytes */
+    /* Every process of the bot (cgroup.h): its group, or who it is for a
+     * walk of its processes (cgroup.h), and what the last walk found. */
+    bcg   *cg;
+    bcg_who who;
+    bcg_known known;         /* processes seen as the bot's (scans) */
+    uint64_t mem_cap;        /* total memory (UINT64_MAX: none) */
+    uint64_t others_ns;      /* CPU of its other processes at the last scan */
+    uint64_t scan_ns;        /* when that scan was (monotonic) */
+    uint64_t scan_rss;       /* their summed RSS then, and its tmpfs files */
+    char  *workdir;          /* where it runs (its private tmpfs is counted) */
+    bool   killed;           /* killed by seat_watch */
 };
 
 #define ARB_STR_(x) #x
 #define ARB_STR(x) ARB_STR_(x)
+
+/* Room past the stderr cap for the referee's own notes (why it killed). */
+#define SEAT_NOTE_ROOM 256
+
+/* Who the bot is for a walk of its processes. Once the process we started is
+ * reaped its pid (and session id) may be reused by anything, so only its
+ * own uid still names the bot. */
+static bcg_who scan_who(const seat *s)
+{
+    bcg_who w = s->who;
+    if (s->reaped)
+        w = (bcg_who){.uid = s->who.uid};
+    return w;
+}
 
 #define DEFAULT_AS (1ull << 30)
 #define DEFAULT_CPU 600
@@ -60,7 +87,7 @@ struct seat {
 #define DEFAULT_NOFILE 64
 
 /* What the child reports on its status pipe just before execve. */
-enum { CHILD_UID = 1, CHILD_NETNS = 2, CHILD_BWRAP = 4, CHILD_MNTNS = 8, CHILD_SANDBOX_FAILED = 0x40,
+enum { CHILD_UID = 1, CHILD_NETNS = 2, CHILD_BWRAP = 4, CHILD_MNTNS = 8, CHILD_CGROUP = 0x10, CHILD_SANDBOX_FAILED = 0x40,
        CHILD_FAILED = 0x80 };
 
 /* Directories every bot gets empty and of its own (a tmpfs), so nothing
@@ -172,15 +199,19 @@ static int program_binds(char *const argv[], const seat_limits *lim, char binds[
  * bot's), the whole system read-only, private /tmp, /var/tmp, /dev/shm and
  * /run, what it must not see hidden (the program cache too), the bot's own
  * program directories bound back read-only, the working directory
- * writable, the seccomp filter from fd 4. */
+ * writable (a tmpfs of wd_size bytes unless wd_size is NULL), the seccomp
+ * filter from fd 4. /tmp and the working directory are capped in size
+ * (ARB_BOT_TMPFS, ARB_BOT_WORKDIR): the total a bot writes is bounded, not
+ * only each file (RLIMIT_FSIZE). */
 static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[], const seat_limits *lim,
-                      char binds[][SEAT_BIND_LEN], int nbinds, int late, bool seccomp, char **out, int cap)
+                      char binds[][SEAT_BIND_LEN], int nbinds, int late, bool seccomp, const char *tmp_size,
+                      const char *wd_size, char **out, int cap)
 {
     static const char size[] = ARB_STR(ARB_BOT_TMPFS_BYTES);
     const char *pre[] = {
         bwrap, "--unshare-all", "--die-with-parent", "--as-pid-1",
         "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-        "--size", size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", "/var/tmp",
+        "--size", tmp_size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", "/var/tmp",
         "--size", size, "--tmpfs", "/dev/shm", "--size", size, "--tmpfs", "/run",
         "--perms", "1777", "--dir", "/run/lock",
     };
@@ -214,7 +245,17 @@ static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[]
         out[n++] = binds[i];
         out[n++] = binds[i];
     }
-    const char *post[] = {"--bind", workdir, workdir, "--chdir", workdir, "--info-fd", "3"};
+    if (n >= cap - 16)
+        return -1;
+    if (wd_size) {
+        out[n++] = "--size";
+        out[n++] = (char *)wd_size;
+        out[n++] = "--tmpfs";
+    } else {
+        out[n++] = "--bind";
+        out[n++] = (char *)workdir;
+    }
+    const char *post[] = {workdir, "--chdir", workdir, "--info-fd", "3"};
     for (size_t i = 0; i < sizeof post / sizeof post[0]; i++)
         out[n++] = (char *)post[i];
     if (seccomp) {
@@ -277,7 +318,7 @@ static int bind_fd(int fd, const char *target, bool ro)
  * and a /proc where the bot sees only its own processes. Everything dies
  * with the namespace: nothing is left after the match. */
 static int private_mounts(const char *workdir, const seat_limits *lim, char binds[][SEAT_BIND_LEN], int nbinds,
-                          int late)
+                          int late, const char *tmp_opts, const char *wd_opts)
 {
     int rc = -1, wfd = -1, bfd[SEAT_MAX_BINDS];
     for (int i = 0; i < SEAT_MAX_BINDS; i++)
@@ -295,7 +336,7 @@ static int private_mounts(const char *workdir, const seat_limits *lim, char bind
         struct stat st;
         if (lstat(private_roots[i], &st) != 0 || !S_ISDIR(st.st_mode))
             continue;   /* a symlink is not mounted over (its target is the host's) */
-        if (mount("tmpfs", private_roots[i], "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
+        if (mount("tmpfs", private_roots[i], "tmpfs", MS_NOSUID | MS_NODEV, i == 0 ? tmp_opts : opts) != 0)
             goto out;
         fresh_run |= strcmp(private_roots[i], "/run") == 0;
     }
@@ -323,8 +364,18 @@ static int private_mounts(const char *workdir, const seat_limits *lim, char bind
     for (int i = nbinds - late; i < nbinds; i++)
         if (bind_fd(bfd[i], binds[i], true) != 0)
             goto out;
-    if (bind_fd(wfd, workdir, false) != 0)
+    /* The working directory: a capped tmpfs of the bot's own (ARB_BOT_WORKDIR),
+     * or the real one bound back (kept after the bot: --keep-workdir). */
+    if (wd_opts) {
+        char wd[SEAT_BIND_LEN + 64];
+        if (strlen(workdir) >= sizeof wd)
+            goto out;
+        memcpy(wd, workdir, strlen(workdir) + 1);
+        if (mkdirs(wd, false) != 0 || mount("tmpfs", workdir, "tmpfs", MS_NOSUID | MS_NODEV, wd_opts) != 0)
+            goto out;
+    } else if (bind_fd(wfd, workdir, false) != 0) {
         goto out;
+    }
     /* hidepid=invisible (Linux 5.8) where it exists, else hidepid=2. */
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible") != 0
         && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2") != 0)
@@ -346,6 +397,12 @@ typedef struct child_args {
     int nbinds, late;   /* binds, the last `late` of them below something hidden */
     const struct sock_filter *filter;
     int nfilter;  /* instructions (0: none on this architecture) */
+    const bcg *cg;      /* the bot's cgroup to join first, or NULL (cgroup.h) */
+    /* Sizes of its /tmp and working directory, made before the fork (no
+     * formatting in the child): bubblewrap's --size arguments, and mount
+     * options without bubblewrap; wd NULL: the real directory. */
+    char tmp_size[24], wd_size[24], tmp_opts[64], wd_opts[96];
+    bool wd_tmpfs;
 } child_args;
 
 /* In the child, before exec: only async-signal-safe calls. */
@@ -354,6 +411,12 @@ static void child_exec(char *const argv[], const char *workdir, const seat_limit
 {
     int *fds = ca->fds;
     unsigned char flags = 0;
+    /* Into the bot's cgroup first, while we are still who we were: all it
+     * ever starts is born inside. */
+    if (ca->cg && bcg_join_self(ca->cg) == 0)
+        flags |= CHILD_CGROUP;
+    if (ca->cg)
+        bcg_close_child(ca->cg);
     /* A session of our own: a new process group for the group kill, and no
      * controlling terminal to inject keystrokes into. */
     setsid();
@@ -379,7 +442,8 @@ static void child_exec(char *const argv[], const char *workdir, const seat_limit
         /* Its own mount, IPC and network namespaces: private tmp
          * directories, SysV IPC, abstract sockets and no network. */
         if (unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET) != 0
-            || private_mounts(workdir, lim, ca->binds, ca->nbinds, ca->late) != 0)
+            || private_mounts(workdir, lim, ca->binds, ca->nbinds, ca->late, ca->tmp_opts,
+                              ca->wd_tmpfs ? ca->wd_opts : NULL) != 0)
             goto sandbox_failed;
         flags |= CHILD_NETNS | CHILD_MNTNS;
     } else if (geteuid() == 0 && unshare(CLONE_NEWNET) == 0) {
@@ -408,7 +472,8 @@ static void child_exec(char *const argv[], const char *workdir, const seat_limit
     char *const envp[] = {"PATH=/usr/local/bin:/usr/bin:/bin", home, "LANG=C.UTF-8", "ARBITER_BOT=1", NULL};
     char *bargv[256];
     if (lim->bwrap) {
-        if (bwrap_argv(lim->bwrap, workdir, argv, lim, ca->binds, ca->nbinds, ca->late, sfd >= 0, bargv, 256) < 0)
+        if (bwrap_argv(lim->bwrap, workdir, argv, lim, ca->binds, ca->nbinds, ca->late, sfd >= 0, ca->tmp_size,
+                       ca->wd_tmpfs ? ca->wd_size : NULL, bargv, 256) < 0)
             _exit(126);
         flags |= CHILD_BWRAP;
     } else if (ca->nfilter > 0 && sbx_seccomp_install(ca->filter, (size_t)ca->nfilter) != 0) {
@@ -469,6 +534,9 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
     if (!lim.file_size) lim.file_size = DEFAULT_FSIZE;
     if (!lim.open_files) lim.open_files = DEFAULT_NOFILE;
     if (!lim.stderr_cap) lim.stderr_cap = ARB_STDERR_CAP;
+    if (!lim.memory) lim.memory = ARB_BOT_MEMORY;
+    if (!lim.tmpfs) lim.tmpfs = ARB_BOT_TMPFS;
+    if (!lim.workdir_size) lim.workdir_size = ARB_BOT_WORKDIR;
     *err = 0;
     if (!argv || !argv[0] || argv[0][0] != '/') {
         *err = ARB_EINVAL;   /* an absolute path: no PATH search, no shell */
@@ -516,19 +584,31 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
         || pipe2(st, O_CLOEXEC) || (lim.bwrap && pipe2(info, O_CLOEXEC)))
         goto fail;
     s->errcap = lim.stderr_cap;
-    s->errbuf = malloc(s->errcap + 1);
+    s->errbuf = malloc(s->errcap + SEAT_NOTE_ROOM + 1);
     if (!s->errbuf)
         goto fail;
     s->errbuf[0] = 0;
+    s->workdir = strdup(workdir);
+    if (!s->workdir)
+        goto fail;
+    s->mem_cap = lim.memory;
+    /* The bot's own cgroup when one can be had (else the /proc scan):
+     * made before the fork so the child joins it before it execs. */
+    if (lim.memory != UINT64_MAX)
+        s->cg = bcg_new(lim.memory, lim.processes, NULL);
+    child_args ca = {{in[0], out[1], errp[1], st[1], info[1], filter_fd}, binds, nbinds, late, filter,
+                     nfilter > 0 ? nfilter : 0, s->cg, "", "", "", "", lim.workdir_size != UINT64_MAX};
+    snprintf(ca.tmp_size, sizeof ca.tmp_size, "%" PRIu64, lim.tmpfs);
+    snprintf(ca.wd_size, sizeof ca.wd_size, "%" PRIu64, lim.workdir_size);
+    snprintf(ca.tmp_opts, sizeof ca.tmp_opts, "mode=1777,size=%" PRIu64, lim.tmpfs);
+    snprintf(ca.wd_opts, sizeof ca.wd_opts, "mode=0700,uid=%u,gid=%u,size=%" PRIu64, (unsigned)lim.uid,
+             (unsigned)lim.uid, lim.workdir_size);
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0)
         goto fail;
-    if (pid == 0) {
-        child_args ca = {{in[0], out[1], errp[1], st[1], info[1], filter_fd}, binds, nbinds, late, filter,
-                         nfilter > 0 ? nfilter : 0};
+    if (pid == 0)
         child_exec(argv, workdir, &lim, &ca, parent);
-    }
     if (filter_fd >= 0)
         close(filter_fd);
     filter_fd = -1;
@@ -583,6 +663,8 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
         kill(pid, SIGKILL);
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
             ;
+        bcg_free(s->cg);
+        free(s->workdir);
         free(s->errbuf);
         free(s);
         *err = n1 == 1 && ((flags & CHILD_SANDBOX_FAILED) || weaker) ? ARB_ESANDBOX : ARB_ENOTFOUND;
@@ -591,10 +673,16 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
     if (child > 0)
         s->bot_pid = child;
     s->uid = (flags & CHILD_UID) ? lim.uid : 0;
-    snprintf(s->sandbox, sizeof s->sandbox, "%s",
+    if (s->cg && !(flags & CHILD_CGROUP)) {
+        bcg_free(s->cg);   /* the child could not join: the scan instead */
+        s->cg = NULL;
+    }
+    s->who = (bcg_who){.main = s->bot_pid, .pid = s->pid, .sid = s->pid, .uid = s->uid};
+    snprintf(s->sandbox, sizeof s->sandbox, "%s%s",
              (flags & CHILD_BWRAP) ? ((flags & CHILD_UID) ? "bwrap+uid" : "bwrap")
              : (flags & CHILD_UID) ? ((flags & CHILD_MNTNS) ? "uid+ns" : "uid")
-             : (flags & CHILD_MNTNS) ? "ns" : "rlimits");
+             : (flags & CHILD_MNTNS) ? "ns" : "rlimits",
+             bcg_kind_of(s->cg) == BCG_V2 ? "+cg2" : bcg_kind_of(s->cg) == BCG_V1 ? "+cg1" : "");
     fcntl(s->in_fd, F_SETFL, O_NONBLOCK);
     fcntl(s->out_fd, F_SETFL, O_NONBLOCK);
     fcntl(s->err_fd, F_SETFL, O_NONBLOCK);
@@ -609,8 +697,11 @@ fail:
     close_pair(errp);
     close_pair(st);
     close_pair(info);
-    if (s)
+    if (s) {
+        bcg_free(s->cg);
+        free(s->workdir);
         free(s->errbuf);
+    }
     free(s);
     return NULL;
 }
@@ -621,7 +712,19 @@ void seat_pause(seat *s, bool paused)
 {
     if (s->reaped)
         return;
+    if (s->cg) {
+        bcg_stop(s->cg, paused);
+        return;
+    }
     int sig = paused ? SIGSTOP : SIGCONT;
+    /* Every process of the bot a scan finds (a child in a session of its
+     * own escapes the group signals below); twice when stopping, for one
+     * forked during the first pass. */
+    bcg_usage u;
+    bcg_who w = scan_who(s);
+    bcg_scan(&w, &s->known, sig, &u);
+    if (paused)
+        bcg_scan(&w, &s->known, sig, &u);
     kill(-s->pid, sig);
     if (s->bot_pid != s->pid) {
         kill(s->bot_pid, sig);
@@ -648,8 +751,12 @@ const char *seat_sandbox_text(const char *level)
         {"rlimits", "rlimits only: this bot can read your files and the other bots' programs, signal "
                     "and trace the referee and the other bots, and reach the network"},
     };
+    /* "+cg1"/"+cg2" (its processes held in a cgroup) says nothing about
+     * what the bot can see: the level is what comes before it. */
+    const char *cg = strstr(level, "+cg");
+    size_t len = cg ? (size_t)(cg - level) : strlen(level);
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
-        if (strcmp(level, texts[i].level) == 0)
+        if (strlen(texts[i].level) == len && strncmp(level, texts[i].level, len) == 0)
             return texts[i].text;
     return "unknown sandbox level";
 }
@@ -662,7 +769,7 @@ static void drain_stderr(seat *s)
         ssize_t n = read(s->err_fd, tmp, sizeof tmp);
         if (n <= 0)
             return;
-        size_t room = s->errcap - s->errlen;
+        size_t room = s->errlen < s->errcap ? s->errcap - s->errlen : 0;   /* a note may be past the cap */
         size_t k = (size_t)n < room ? (size_t)n : room;
         memcpy(s->errbuf + s->errlen, tmp, k);
         s->errlen += k;
@@ -678,12 +785,90 @@ const char *seat_stderr(seat *s, size_t *len)
     return s->errbuf;
 }
 
+/* Without a cgroup: rescan the bot's processes when the last scan is older
+ * than ARB_BOT_WATCH_MS. */
+static void rescan(seat *s)
+{
+    uint64_t now = arb_now_ns();
+    if (s->cg || s->reaped || now - s->scan_ns < (uint64_t)ARB_BOT_WATCH_MS * 1000000u)
+        return;
+    bcg_usage u;
+    bcg_who w = scan_who(s);
+    bcg_scan(&w, &s->known, 0, &u);
+    s->scan_ns = now;
+    /* Its private /tmp and working directory are RAM too. */
+    s->scan_rss = u.rss + bcg_private_fs_used(s->bot_pid, "/tmp") + bcg_private_fs_used(s->bot_pid, s->workdir);
+    if (u.cpu_ns > u.main_ns)
+        s->others_ns = u.cpu_ns - u.main_ns;
+}
+
 uint64_t seat_cpu_ns(seat *s)
 {
     struct timespec ts;
-    if (s->has_cpu_clock && !s->reaped && clock_gettime(s->cpu_clock, &ts) == 0)
-        s->last_cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    uint64_t v = 0;
+    if (s->cg && !s->reaped) {
+        v = bcg_cpu_ns(s->cg);
+    } else if (s->has_cpu_clock && !s->reaped && clock_gettime(s->cpu_clock, &ts) == 0) {
+        rescan(s);
+        v = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + s->others_ns;
+    }
+    if (v > s->last_cpu)
+        s->last_cpu = v;
     return s->last_cpu;
+}
+
+/* A line from the referee at the end of the bot's stderr (past the cap if
+ * need be: SEAT_NOTE_ROOM is kept for it). */
+static void seat_note(seat *s, const char *text)
+{
+    size_t room = s->errcap + SEAT_NOTE_ROOM - s->errlen;
+    bool fresh_line = s->errlen == 0 || s->errbuf[s->errlen - 1] == '\n';
+    int n = snprintf(s->errbuf + s->errlen, room + 1, "%s%s\n", fresh_line ? "" : "\n", text);
+    if (n > 0)
+        s->errlen += (size_t)n < room ? (size_t)n : room;
+}
+
+/* Every process of the bot, now. */
+static void kill_all(seat *s)
+{
+    if (s->cg) {
+        bcg_kill(s->cg);
+    } else {
+        bcg_usage u;
+        bcg_who w = scan_who(s);
+        /* Twice: a child forked while the first pass ran is caught by the
+         * second (re-parented to us, in the session or remembered). */
+        bcg_scan(&w, &s->known, SIGKILL, &u);
+        bcg_scan(&w, &s->known, SIGKILL, &u);
+    }
+    kill(-s->pid, SIGKILL);
+    if (s->bot_pid != s->pid)
+        kill(s->bot_pid, SIGKILL);
+}
+
+int seat_watch(seat *s)
+{
+    if (s->reaped || s->killed || s->mem_cap == UINT64_MAX)
+        return s->killed ? ARB_ETOOBIG : 0;
+    char note[SEAT_NOTE_ROOM];
+    if (s->cg) {
+        uint64_t kills = bcg_oom_kills(s->cg);
+        if (kills == 0)
+            return 0;
+        snprintf(note, sizeof note, "arbiter: killed: memory: the bot's processes reached their cap of %" PRIu64
+                 " bytes together (the kernel's OOM killer ended %" PRIu64 " of them)", s->mem_cap, kills);
+    } else {
+        rescan(s);
+        if (s->scan_rss <= s->mem_cap)
+            return 0;
+        snprintf(note, sizeof note, "arbiter: killed: memory: the bot's processes and tmpfs files held %" PRIu64
+                 " bytes together, over their cap of %" PRIu64 " (polled)", s->scan_rss, s->mem_cap);
+    }
+    drain_stderr(s);
+    seat_note(s, note);
+    kill_all(s);
+    s->killed = true;
+    return ARB_ETOOBIG;
 }
 
 static int remaining_ms(uint64_t deadline_ns)
@@ -921,11 +1106,10 @@ int seat_stop(seat *s)
         return -1;
     seat_cpu_ns(s);
     drain_stderr(s);
-    /* The whole group: children a bot left behind go with it. (Inside
+    /* Every process of the bot (its cgroup, else those a scan finds), and
+     * the whole group: children a bot left behind go with it. (Inside
      * bubblewrap, killing it takes down the bot's pid namespace.) */
-    kill(-s->pid, SIGKILL);
-    if (s->bot_pid != s->pid)
-        kill(s->bot_pid, SIGKILL);
+    kill_all(s);
     int status = s->status;
     if (!s->reaped)
         while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
@@ -948,11 +1132,15 @@ int seat_stop(seat *s)
     }
     if (s->uid)
         kill_uid(s->uid);
+    if (!s->cg)
+        bcg_reap_known(&s->known);   /* killed orphans of its that are ours now */
+    bcg_free(s->cg);
     close(s->in_fd);
     close(s->out_fd);
     close(s->err_fd);
     free(s->out);
     free(s->errbuf);
+    free(s->workdir);
     free(s);
     return status;
 }
@@ -966,6 +1154,7 @@ static int stop_after_exit(seat *s, int wait_ms)
      * which would reach bots of the same uid (another referee's, or the
      * next match's). */
     s->uid = 0;
+    s->who.uid = 0;
     return seat_stop(s);
 }
 
@@ -979,7 +1168,8 @@ const char *seat_probe_bwrap(uid_t uid)
         if (!mkdtemp(dir))
             return NULL;
         char *argv[] = {"/bin/true", NULL};
-        seat_limits lim = {.uid = uid, .bwrap = paths[i], .allow_root = true};
+        /* No cgroup for /bin/true (.memory = none). */
+        seat_limits lim = {.uid = uid, .bwrap = paths[i], .allow_root = true, .memory = UINT64_MAX};
         int err;
         seat *s = seat_start(argv, dir, &lim, &err);
         int status = s ? stop_after_exit(s, 5000) : -1;

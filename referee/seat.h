@@ -45,6 +45,14 @@ typedef struct seat_limits {
     /* SEAT_NEED_* bits: what the seat must get, or the start fails with
      * ARB_ESANDBOX instead of running the bot in a weaker sandbox. */
     unsigned require;
+    /* Every process of the bot together (referee/cgroup.h): memory in bytes,
+     * its tmpfs pages included (0 = ARB_BOT_MEMORY; UINT64_MAX = no cap and
+     * no cgroup); its private /tmp and its working directory, size-capped
+     * tmpfs mounts (0 = ARB_BOT_TMPFS / ARB_BOT_WORKDIR; UINT64_MAX for the
+     * working directory = the real directory, bound, kept after the bot). */
+    uint64_t memory;
+    uint64_t tmpfs;
+    uint64_t workdir_size;
 } seat_limits;
 
 #define SEAT_MAX_HIDE 7
@@ -116,19 +124,32 @@ seat_read seat_recv(seat *s, char *buf, size_t cap, uint64_t deadline_ns);
  * status when it has ended. */
 seat_gone_reason seat_gone(seat *s, int wait_ms, int *status);
 
-/* CPU time used by the bot process so far (user + system, ns), read with
- * clock_getcpuclockid while it runs (inside bubblewrap: the bot itself,
- * not bubblewrap); the last reading once it has ended. */
+/* CPU time used by the bot so far (user + system, ns): every process it
+ * ever started, children that left its session or were reaped included.
+ * With a cgroup, the group's usage; without, the bot's own CPU clock plus
+ * what a walk of its other processes (its descendants, its orphans among
+ * ours, those seen before: cgroup.h) found, redone at most every
+ * ARB_BOT_WATCH_MS. Never
+ * decreases; the last reading once it has ended. */
 uint64_t seat_cpu_ns(seat *s);
+
+/* Check the bot's total memory against its cap: past it (the kernel's OOM
+ * killer hit one of its processes, or without a cgroup their summed RSS is
+ * over the cap) every process of the bot is killed and a line saying so is
+ * added to its stderr. Returns 0, or ARB_ETOOBIG when it was killed (it
+ * then reads as crashed). Call it while the bot thinks and between turns;
+ * it rescans /proc only without a cgroup, at most every ARB_BOT_WATCH_MS. */
+int seat_watch(seat *s);
 
 /* The bot's stderr captured so far (at most the cap), drained without
  * blocking. */
 const char *seat_stderr(seat *s, size_t *len);
 
-/* Stop (SIGSTOP) or continue (SIGCONT) the bot with its process group and,
- * inside bubblewrap, its sandbox: a bot runs only while it is asked, so
- * whatever it does between its turns (spinning, forking) cannot take CPU
- * from the bot whose turn it is. SIGKILL still reaches a stopped bot. */
+/* Stop or continue every process of the bot: its cgroup frozen, else
+ * SIGSTOP (SIGCONT) to its process group, its sandbox and each process a
+ * scan finds (see seat_cpu_ns): a bot runs only while it is asked, so
+ * whatever it does between its turns (spinning, forking, a child in a
+ * session of its own) cannot take CPU from the bot whose turn it is. */
 void seat_pause(seat *s, bool paused);
 
 /* The process group (and session) id: the pid of the process started. */
@@ -137,7 +158,8 @@ pid_t seat_pid(const seat *s);
 /* The sandbox the bot runs in: "bwrap", "bwrap+uid", "uid+ns" (root
  * without bubblewrap: own uid, mount, IPC and network namespaces), "uid",
  * or "rlimits" (the bare minimum every bot gets: rlimits and the seccomp
- * filter). seat_sandbox_text says what each one contains. */
+ * filter), with "+cg1" or "+cg2" when its processes are held in a cgroup
+ * (v1, v2). seat_sandbox_text says what each one contains. */
 const char *seat_sandbox(const seat *s);
 
 /* One sentence for people: what a bot at this level can and cannot do

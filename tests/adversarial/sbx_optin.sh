@@ -48,6 +48,6 @@ check "with --allow-unsandboxed it runs (exit $rc)" '[ $rc = 0 ]'
 check "… and warns" 'grep -q "WARNING: --allow-unsandboxed" "$T/2.out"'
 want=rlimits; [ "$(id -u)" = 0 ] && want=uid+ns
 check "… and every seat's sandbox ($want) is recorded" \
-  '[ "$(psql "$D2" -qAtc "select count(*) filter (where sandbox = '"'$want'"'), count(*) from match_seats")" = "3|3" ]'
+  '[ "$(psql "$D2" -qAtc "select count(*) filter (where sandbox = '"'$want'"' or sandbox like '"'$want+cg%'"'), count(*) from match_seats")" = "3|3" ]'
 [ $fail = 0 ] || { cat "$T/1.out" "$T/2.out"; }
 exit $fail
