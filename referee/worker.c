@@ -248,14 +248,10 @@ static void say_hello(worker *w)
     size_t len;
     if (wire_hello(w->o->name, w->nslots, run, n, &frame, &len) == 0)
         send_owned(w, frame, len);
-    /* Results not yet acknowledged go again at their own pace (resend()):
-     * a hello never sends them all at once, or a scheduler that asks for
-     * hellos would get every result once per hello. What has not gone out
-     * for ARB_RESEND_FIRST_MS is due now. */
-    uint64_t now = arb_now_ns();
-    for (int i = 0; i < w->npend; i++)
-        if (now - w->pend[i].sent_ns >= (uint64_t)ARB_RESEND_FIRST_MS * 1000000u && w->pend[i].next_ns > now)
-            w->pend[i].next_ns = now;
+    /* Results not yet acknowledged go again at their own pace (resend()),
+     * never because of a hello: a scheduler that asks for hellos (a
+     * restarted one asks on every frame it does not know) would otherwise
+     * get every result once per hello. A new connection makes them due. */
     for (int i = 0; i < w->nfetch; i++)
         w->fetches[i].sent_ns = 0;   /* asked again at the next heartbeat */
 }
