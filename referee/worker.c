@@ -554,6 +554,12 @@ static void on_ack(worker *w, const uint8_t *data, size_t n)
 
 int worker_run(const worker_options *o)
 {
+    if (!o->name || !wire_valid_name(o->name)) {
+        /* the scheduler would drop every hello: say so here, once */
+        arb_error(SUB, "worker name \"%.64s\": 1..%d of [A-Za-z0-9] and _.:-+=^!?&<>()[]{}@%%$# expected",
+                  o->name ? o->name : "", WIRE_MAX_NAME);
+        return ARB_EINVAL;
+    }
     worker *w = calloc(1, sizeof *w);
     if (!w)
         return ARB_ENOMEM;
