@@ -267,6 +267,12 @@ static void *open_socket(worker *w)
     zmq_setsockopt(sock, ZMQ_MAXMSGSIZE, &max, sizeof max);
     zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof linger);
     zmq_setsockopt(sock, ZMQ_SNDHWM, &hwm, sizeof hwm);
+    /* Reconnections back off (0.5 s doubling to 5 s): each is a CURVE
+     * handshake, and the scheduler admits ARB_ZAP_HANDSHAKES_PER_MIN per
+     * key; a worker retrying every 100 ms would lock its own key out. */
+    int ivl = 500, ivl_max = 5000;
+    zmq_setsockopt(sock, ZMQ_RECONNECT_IVL, &ivl, sizeof ivl);
+    zmq_setsockopt(sock, ZMQ_RECONNECT_IVL_MAX, &ivl_max, sizeof ivl_max);
     /* Over inproc the name is the route (only this process connects);
      * over CURVE a route nobody can guess, new per connection: the
      * scheduler knows us by our key, not by this. */
