@@ -161,7 +161,8 @@ static fake *fake_open(const char *name, int key, int slots, int free_report, co
         exit(2);
     }
     snprintf(f->name, sizeof f->name, "%s", name);
-    (void)key;
+    /* the key is the one listed under this name (key, the old index, is
+     * kept for the callers' readability only) */
     for (key = 0; key < NKEYS && strcmp(key_names[key], name) != 0; key++)
         ;
     if (key == NKEYS) {
