@@ -235,6 +235,12 @@ static void reconcile(sched *s, peer *p, const wire_lease *run, int n)
         if (store_release(s->o.db, p->held[i].m.id, p->held[i].m.lease_gen, p->id) == 1) {
             atomic_fetch_add(&s->st.leases_expired, 1);
             p->lost++;
+            /* filed like a silent worker's: a worker restarted under the
+             * same key comes back at once and names none of them */
+            char detail[256];
+            snprintf(detail, sizeof detail, "match %" PRId64 " generation %d: worker %s no longer holds it",
+                     p->held[i].m.id, p->held[i].m.lease_gen, p->id);
+            store_match_event(s->o.db, p->held[i].m.id, "lease-expired", detail);
         }
         arb_warn(SUB, "worker %s no longer holds match %" PRId64 ": back to the queue", p->id, p->held[i].m.id);
         drop_held(p, &p->held[i]);
