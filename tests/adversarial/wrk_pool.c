@@ -12,7 +12,8 @@
  *     survives a failed statement;
  *   - many connections of one key were many workers: now one key is one
  *     peer, its handshakes and frames are budgeted;
- * while the honest worker keeps its lease and records its result.
+ * while the honest worker keeps its lease and records its result. Key
+ * lists that would make identities ambiguous are refused at start.
  *
  * argv[1]: a bot program (the entrants' command). The database:
  * ARBITER_TEST_DB when set, else a private cluster in a temp dir. */
@@ -486,6 +487,21 @@ int main(int argc, char **argv)
     sched_options o = {.db = db, .state_dir = state_dir, .stop = &stop_flag, .listen = "tcp://127.0.0.1:*",
                        .secret_key = ssec, .public_key = spub, .worker_keys = keys, .nworker_keys = 2,
                        .heartbeat_ms = HEARTBEAT_MS, .heartbeat_misses = 20, .lease_s = 30, .keep_remote = true};
+    /* Key lists that would make identities ambiguous are refused at start:
+     * a bad name, a name twice, the local worker's name, a key twice. */
+    char bad_name[80], local_name[80], twice_name[80];
+    snprintf(bad_name, sizeof bad_name, "%s ev'il", mpub);
+    snprintf(local_name, sizeof local_name, "%s local:0", mpub);
+    snprintf(twice_name, sizeof twice_name, "%s honest", mpub);
+    const char *bad_lists[][2] = {{hentry, bad_name}, {hentry, local_name}, {hentry, twice_name}, {hpub, hentry}};
+    for (int i = 0; i < 4; i++) {
+        sched_options bo = o;
+        bo.worker_keys = bad_lists[i];
+        err[0] = 0;
+        sched *bs = sched_new(&bo, err, sizeof err);
+        CHECKF(bs == NULL && err[0], "key list %d accepted (%s)", i, err);
+        sched_free(bs);
+    }
     sched *s = sched_new(&o, err, sizeof err);
     CHECKF(s != NULL, "%s", err);
     if (!s)
