@@ -4,6 +4,7 @@
  * checked against its own length before anything is believed. */
 #ifndef ARB_WIRE_H
 #define ARB_WIRE_H
+#include "arb_limits.h"
 #include "match.h"
 
 #include <stdbool.h>
@@ -29,7 +30,7 @@
 #define WIRE_MAX_PROGRAMS (ARB_MAX_SEATS * 4)
 /* A worker's name as its hello gives it (logs only: the lease holder is the
  * identity its CURVE key was admitted as, ARB_WORKER_ID_MAX). */
-#define WIRE_MAX_NAME 64
+#define WIRE_MAX_NAME ARB_WORKER_ID_MAX
 
 /* Over CURVE a worker connects with a routing id of this many random
  * bytes (a new one per connection) and the scheduler drops frames from

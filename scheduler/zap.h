@@ -5,13 +5,15 @@
  * before the scheduler's socket binds; if it stops, the scheduler stops. */
 #ifndef ARB_ZAP_H
 #define ARB_ZAP_H
+#include "arb_limits.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
 #define ZAP_KEY_TEXT 41   /* a Z85 key: 40 characters and a NUL */
 #define ZAP_MAX_KEYS 4096
-/* An identity: a key's name, or "key:" and its Z85 (ARB_WORKER_ID_MAX). */
-#define ZAP_ID_MAX 64
+/* An identity: a key's name, or "key:" and its Z85. */
+#define ZAP_ID_MAX ARB_WORKER_ID_MAX
 
 typedef struct zap zap;
 
