@@ -448,6 +448,9 @@ static int on_result(sched *s, tour *t, const sender *from, peer *p, const uint8
         }
     } else if (store_connected(s->o.db)) {
         atomic_fetch_add(&s->st.store_errors, 1);
+        for (char *c = why; *c; c++)   /* PostgreSQL's message has lines: one log line */
+            if (*c == '\n' || *c == '\r' || *c == '\t')
+                *c = ' ';
         arb_error(SUB, "match %" PRId64 " generation %d from %s: not recorded (%s); the worker will resend it",
                   w->match_id, w->lease_gen, from->id, why[0] ? why : arb_strerror(rrc));
     } else {

@@ -8,8 +8,8 @@
  *   - a result, void or hand-back for a match leased to another worker
  *     was recorded: now only the holder's are;
  *   - a frame with \xff in a string stopped the scheduler (PostgreSQL
- *     encoding error): now every wire string is checked and the loop
- *     survives a failed statement;
+ *     encoding error): now every wire string is checked; and a statement
+ *     that fails for one frame (a number past bigint) no longer stops it;
  *   - many connections of one key were many workers: now one key is one
  *     peer, its handshakes and frames are budgeted;
  * while the honest worker keeps its lease and records its result. Key
@@ -223,8 +223,11 @@ static void hello(fake *f, const char *name, int slots, const wire_lease *run, i
         send_owned(f, b, len);
 }
 
-/* A result frame for (id, gen): ok with one deal, or void with `error`. */
-static void result(fake *f, int64_t id, int gen, bool ok, const char *error, const char *transcript)
+/* A result frame for (id, gen): ok with one deal, or void with `error`;
+ * decisions as given (a number the record cannot hold makes its
+ * statement fail). */
+static void result_of(fake *f, int64_t id, int gen, bool ok, const char *error, const char *transcript,
+                      uint64_t decisions)
 {
     wire_result *w = calloc(1, sizeof *w);
     w->match_id = id;
@@ -235,6 +238,7 @@ static void result(fake *f, int64_t id, int gen, bool ok, const char *error, con
     if (ok) {
         snprintf(w->digest, sizeof w->digest, "%064d", 7);
         match_result *res = &w->res;
+        res->decisions = decisions;
         res->nbots = 3;
         res->ndeals = 1;
         res->deals = calloc(1, sizeof *res->deals);
@@ -254,6 +258,11 @@ static void result(fake *f, int64_t id, int gen, bool ok, const char *error, con
         send_owned(f, b, len);
     match_result_release(&w->res);
     free(w);
+}
+
+static void result(fake *f, int64_t id, int gen, bool ok, const char *error, const char *transcript)
+{
+    result_of(f, id, gen, ok, error, transcript, 12);
 }
 
 /* ---- The scheduler, in its own thread ----------------------------------- */
@@ -398,6 +407,15 @@ static void attacks(server *sv, sched_stats *st, const char *ep)
             zmq_send(m->sock, b, len, 0);
         free(b);
     }
+    /* 6. A statement that fails for one frame (decisions past bigint) on a
+     * live database: not acknowledged, counted, the scheduler goes on (it
+     * stopped before) and records the worker's next try. */
+    unsigned long long errors0 = ULL(st->store_errors);
+    result_of(honest, x, 1, true, "", "/var/lib/arbiter/transcripts/m1-g1.arbt", UINT64_MAX);
+    WAIT_FOR(ULL(st->store_errors) > errors0);
+    CHECKF(ULL(st->store_errors) == errors0 + 1, "store errors +%llu", ULL(st->store_errors) - errors0);
+    CHECK(atomic_load(&sv->running) && match_is(x, "leased honest 1"));
+    CHECK(!take_ack(honest, x, 1, 300));
     nbeat_held = 0;
     result(honest, x, 1, true, "", "/var/lib/arbiter/transcripts/m1-g1.arbt");
     CHECK(take_ack(honest, x, 1, WAIT_MS));
