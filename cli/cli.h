@@ -47,9 +47,12 @@ int cli_open_place(db_place *p, const char *state, const char *db, bool exclusiv
 void cli_close_place(db_place *p);
 /* A key file's first line: 40 Z85 characters. 0 or -1. */
 int cli_read_key(const char *path, char key[41]);
-/* Public keys one a line ('#' starts a comment line) into keys: the
- * count, or -1 (with a FILE:LINE message on stderr). */
-int cli_read_keys(const char *path, char (*keys)[41], int cap);
+/* A line of a worker keys file: a key (40), blanks and a name (64). */
+#define CLI_KEY_LINE 112
+/* Public keys one a line, each with an optional name after it ("KEY" or
+ * "KEY NAME": the worker's identity, zap.h; '#' starts a comment line)
+ * into keys: the count, or -1 (with a FILE:LINE message on stderr). */
+int cli_read_keys(const char *path, char (*keys)[CLI_KEY_LINE], int cap);
 /* A file of at most 1 MiB, NUL-terminated (malloc'ed), or NULL. */
 char *cli_slurp(const char *path, size_t *len);
 /* A tournament file's SHA-256 as hex. */

@@ -183,7 +183,7 @@ int cmd_scheduler(int argc, char **argv)
         fprintf(stderr, "arbiter-scheduler: unexpected \"%s\" (arbiter-scheduler --help)\n", a);
         return 2;
     }
-    static char wkeys[ZAP_MAX_KEYS][41];
+    static char wkeys[ZAP_MAX_KEYS][CLI_KEY_LINE];
     const char *wkeyp[ZAP_MAX_KEYS];
     char pub[41], sec[41];
     int nkeys = 0;

@@ -183,7 +183,7 @@ int cmd_run(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    static char keys[ZAP_MAX_KEYS][41];
+    static char keys[ZAP_MAX_KEYS][CLI_KEY_LINE];
     char pub[41] = "", sec[41] = "";
     const char *keyp[ZAP_MAX_KEYS];
     int nkeys = 0;

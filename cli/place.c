@@ -78,7 +78,7 @@ int cli_read_key(const char *path, char key[41])
 
 /* Worker public keys, one a line (lines starting with '#' are comments),
  * into keys[]. */
-int cli_read_keys(const char *path, char (*keys)[41], int cap)
+int cli_read_keys(const char *path, char (*keys)[CLI_KEY_LINE], int cap)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -89,15 +89,16 @@ int cli_read_keys(const char *path, char (*keys)[41], int cap)
         lineno++;
         line[strcspn(line, "\r\n")] = 0;
         char *k = line + strspn(line, " \t");
-        k[strcspn(k, " \t")] = 0;
+        for (size_t e = strlen(k); e > 0 && (k[e - 1] == ' ' || k[e - 1] == '\t'); e--)
+            k[e - 1] = 0;
         if (!*k || *k == '#')   /* '#' is a Z85 character: comments start a line */
             continue;
-        if (strlen(k) != 40) {
+        if (strcspn(k, " \t") != 40 || strlen(k) >= CLI_KEY_LINE) {
             fprintf(stderr, "%s:%d: not a 40-character Z85 public key\n", path, lineno);
             fclose(f);
             return -1;
         }
-        memcpy(keys[n++], k, 41);
+        snprintf(keys[n++], CLI_KEY_LINE, "%s", k);   /* the name, if any, is checked by zap_start */
     }
     fclose(f);
     return n;

@@ -1,6 +1,7 @@
 /* arb_http.c — the metrics endpoint on libmicrohttpd, and the Prometheus
  * text writers (see arb_http.h). */
 #include "arb_http.h"
+#include "arb_limits.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,13 +16,6 @@
 
 #include <microhttpd.h>
 
-/* Clients the server holds at once. Prometheus scrapes over one connection
- * and a person with curl adds one; 16 leaves room for several scrapers while
- * a flood of idle sockets cannot exhaust the daemon's descriptors. */
-#define HTTP_MAX_CONNECTIONS 16u
-/* Seconds a connection may stay silent. A scrape takes milliseconds; 10 s
- * frees a slot held by a slow or hostile client soon enough. */
-#define HTTP_IDLE_TIMEOUT 10u
 /* Per-connection memory for the request line and headers. An honest request
  * is a few hundred bytes; a longer one is refused with 431 by the library. */
 #define HTTP_REQUEST_MEMORY (16u << 10)
@@ -220,8 +214,9 @@ arb_http *arb_http_start(const char *listen, arb_http_render render, void *ctx, 
     h->mhd = MHD_start_daemon(flags, ntohs(sa.sin_port), NULL, NULL, handle, h,
                               MHD_OPTION_EXTERNAL_LOGGER, http_logger, h,
                               MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)&sa,
-                              MHD_OPTION_CONNECTION_LIMIT, HTTP_MAX_CONNECTIONS,
-                              MHD_OPTION_CONNECTION_TIMEOUT, HTTP_IDLE_TIMEOUT,
+                              MHD_OPTION_CONNECTION_LIMIT, ARB_HTTP_MAX_CONNECTIONS,
+                              MHD_OPTION_PER_IP_CONNECTION_LIMIT, ARB_HTTP_MAX_PER_IP,
+                              MHD_OPTION_CONNECTION_TIMEOUT, ARB_HTTP_IDLE_TIMEOUT_S,
                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)HTTP_REQUEST_MEMORY,
                               MHD_OPTION_END);
     if (!h->mhd) {

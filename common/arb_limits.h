@@ -126,4 +126,60 @@
  * the default RLIMIT_NPROC; past it the oldest are kept. */
 #define ARB_BOT_KNOWN_PROCS 128
 
+/* ---- Worker and scheduler key holders (docs/security.md) ---------------- */
+
+/* A text field from the wire (a void reason, a hand-back reason, a
+ * transcript path, a bot's sandbox description): valid UTF-8 without
+ * control characters, at most this many bytes. The longest honest one is a
+ * void reason quoting a bot's command line (~300 bytes); 480 stays below
+ * every fixed buffer it is copied into (512). */
+#define ARB_WIRE_MAX_TEXT 480
+
+/* A worker's identity (its key's name, "key:" and its Z85 public key, or
+ * "local:0") and the name a hello gives: 1..64 of [A-Za-z0-9_.:-] plus the
+ * Z85 punctuation of a key. "key:" and 40 characters is 44; 64 leaves room
+ * for a host name and stays a short log field and table column. */
+#define ARB_WORKER_ID_MAX 64
+
+/* Frames one worker identity may send per second, on average, with a burst
+ * of ARB_WORKER_FRAME_BURST. An honest worker sends a heartbeat per
+ * heartbeat period, a progress frame per deal and a result per match: with
+ * 256 slots of one-deal matches that is a few hundred a second at most.
+ * Past the budget frames are dropped unread (counted): a flood from one key
+ * costs the scheduler a receive, never a decode or a statement. */
+#define ARB_WORKER_FRAMES_PER_S 500
+#define ARB_WORKER_FRAME_BURST 2000
+
+/* Frames queued in the scheduler's socket per connection before libzmq
+ * stops reading it (ZMQ_RCVHWM): a connection that floods waits on TCP
+ * instead of growing the scheduler's memory past this × the frame size. */
+#define ARB_WORKER_RCVHWM 1000
+
+/* CURVE handshakes one key may complete per minute (the ZAP handler
+ * refuses more): an honest worker reconnects at most once per
+ * heartbeat_misses heartbeats (5 s by default), so 12 a minute plus room
+ * for a restart; a key that opens connection after connection is refused
+ * instead of holding hundreds of them. */
+#define ARB_ZAP_HANDSHAKES_PER_MIN 30
+
+/* Identities the scheduler keeps a frame budget for: every listed key and
+ * the local worker (ZAP_MAX_KEYS + 1). */
+#define ARB_WORKER_BUDGETS 4097
+
+/* A worker resends an unacknowledged result after 1 s, then 2 s, 4 s ...
+ * up to this cap, until any acknowledgement (recorded, stale, refused)
+ * comes: a restarted scheduler sees each result a handful of times, not
+ * once per hello. */
+#define ARB_RESEND_FIRST_MS 1000
+#define ARB_RESEND_MAX_MS 32000
+
+/* The metrics endpoint: connections held at once, in all and from one
+ * address, and how long one may stay silent. An honest scrape is one
+ * short connection; 256 in all (epoll, 16 KiB each: 4 MiB) and 64 per
+ * address let 20+ slow clients (slowloris) sit there while /healthz from
+ * anywhere, loopback included, still answers; 3 s of silence closes one. */
+#define ARB_HTTP_MAX_CONNECTIONS 256u
+#define ARB_HTTP_MAX_PER_IP 64u
+#define ARB_HTTP_IDLE_TIMEOUT_S 3u
+
 #endif

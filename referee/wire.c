@@ -3,6 +3,7 @@
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_mp.h"
+#include "arb_names.h"
 #include "bundle.h"
 
 #include <msgpack.h>
@@ -188,7 +189,7 @@ int wire_encode_assign(const wire_assign *a, uint8_t **out, size_t *len)
     enc e;
     enc_init(&e);
     const match_config *c = &a->cfg;
-    msgpack_pack_array(&e.pk, 6);
+    msgpack_pack_array(&e.pk, 5);
     msgpack_pack_int(&e.pk, WIRE_ASSIGN);
     msgpack_pack_int64(&e.pk, a->match_id);
     msgpack_pack_int(&e.pk, a->lease_gen);
@@ -218,7 +219,6 @@ int wire_encode_assign(const wire_assign *a, uint8_t **out, size_t *len)
         for (int i = 0; i < c->bots[b].argc; i++)
             str(&e, c->bots[b].argv[i]);
     }
-    str(&e, a->transcript);
     msgpack_pack_array(&e.pk, (size_t)a->nprograms);
     for (int i = 0; i < a->nprograms; i++) {
         const wire_program *p = &a->programs[i];
@@ -331,6 +331,113 @@ static int decode_leases(arb_mp *r, wire_lease *running, int cap, int *n)
     return 0;
 }
 
+/* wire_valid_text, with line feeds allowed or not. */
+static bool valid_text(const char *s, size_t max, bool lines)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s);
+    if (n > max)
+        return false;
+    for (size_t i = 0; i < n;) {
+        unsigned c = p[i];
+        if ((c < 0x20 && !(lines && c == '\n')) || c == 0x7f)
+            return false;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        int len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+        if (!len || i + (size_t)len > n)
+            return false;
+        uint32_t cp = c & (len == 2 ? 0x1f : len == 3 ? 0x0f : 0x07);
+        for (int k = 1; k < len; k++) {
+            if ((p[i + k] & 0xc0) != 0x80)
+                return false;
+            cp = cp << 6 | (p[i + k] & 0x3f);
+        }
+        /* overlong, surrogates, past Unicode, C1 controls */
+        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff))
+            || (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
+            return false;
+        i += (size_t)len;
+    }
+    return true;
+}
+
+bool wire_valid_text(const char *s, size_t max)
+{
+    return valid_text(s, max, false);
+}
+
+void wire_clean_text(char *s, size_t max)
+{
+    size_t n = strlen(s), out = 0;
+    for (size_t i = 0; i < n && out < max;) {
+        /* the longest valid character starting here, or one byte as '?' */
+        size_t len = 1;
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x80)
+            for (len = 4; len > 1; len--) {
+                char ch[5] = {0};
+                if (i + len <= n) {
+                    memcpy(ch, s + i, len);
+                    if (wire_valid_text(ch, 4))
+                        break;
+                }
+            }
+        bool ok = c >= 0x80 ? len > 1 : !(c < 0x20 || c == 0x7f);
+        if (!ok) {
+            s[out++] = '?';
+            i++;
+            continue;
+        }
+        if (out + len > max)
+            break;
+        memmove(s + out, s + i, len);
+        out += len;
+        i += len;
+    }
+    s[out] = 0;
+}
+
+bool wire_valid_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > WIRE_MAX_NAME)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+              || strchr("_.:-+=^!?&<>()[]{}@%$#", c)))
+            return false;
+    }
+    return true;
+}
+
+/* A string of at most cap - 1 bytes that is valid text (wire_valid_text). */
+static int text(arb_mp *r, char *buf, size_t cap)
+{
+    if (arb_mp_str_copy(r, buf, cap) || !wire_valid_text(buf, cap - 1))
+        return ARB_ECORRUPT;
+    return 0;
+}
+
+/* The rules' options: "key=value" lines, so text with line feeds. */
+static int text_lines(arb_mp *r, char *buf, size_t cap)
+{
+    if (arb_mp_str_copy(r, buf, cap) || !valid_text(buf, cap - 1, true))
+        return ARB_ECORRUPT;
+    return 0;
+}
+
+/* A match id: positive (it names a file on the worker). */
+static int match_id(arb_mp *r, int64_t *id)
+{
+    if (arb_mp_int(r, id) || *id <= 0)
+        return ARB_ECORRUPT;
+    return 0;
+}
+
 bool wire_is_digest(const char *d)
 {
     if (strlen(d) != 64)
@@ -356,7 +463,7 @@ int wire_decode_hello(const uint8_t *frame, size_t len, int *version, char *name
     *version = (int)v;
     if (v != WIRE_VERSION)
         return ARB_EUNSUPPORTED;
-    if (cnt != 5 || arb_mp_str_copy(&r, name, namelen) || !name[0] || small_int(&r, 0, WIRE_MAX_SLOTS, &s)
+    if (cnt != 5 || arb_mp_str_copy(&r, name, namelen) || !wire_valid_name(name) || small_int(&r, 0, WIRE_MAX_SLOTS, &s)
         || decode_leases(&r, running, cap, nrunning) || arb_mp_left(&r) != 0)
         return ARB_ECORRUPT;
     *slots = (int)s;
@@ -388,7 +495,7 @@ int wire_decode_progress(const uint8_t *frame, size_t len, wire_progress_info *p
     arb_mp r;
     int64_t g, d, n, t, pen;
     memset(p, 0, sizeof *p);
-    if (head(&r, frame, len, WIRE_PROGRESS, 8) || arb_mp_int(&r, &p->match_id) || small_int(&r, 0, INT32_MAX, &g)
+    if (head(&r, frame, len, WIRE_PROGRESS, 8) || match_id(&r, &p->match_id) || small_int(&r, 0, INT32_MAX, &g)
         || small_int(&r, 0, UINT32_MAX, &d) || small_int(&r, 0, UINT32_MAX, &n) || arb_mp_uint(&r, &p->decisions)
         || small_int(&r, 0, UINT32_MAX, &t) || small_int(&r, 0, UINT32_MAX, &pen) || arb_mp_left(&r) != 0)
         return ARB_ECORRUPT;
@@ -404,7 +511,7 @@ int wire_decode_refuse(const uint8_t *frame, size_t len, int *version, char *rea
 {
     arb_mp r;
     int64_t v;
-    if (head(&r, frame, len, WIRE_REFUSE, 3) || small_int(&r, 0, 1000000, &v) || arb_mp_str_copy(&r, reason, cap)
+    if (head(&r, frame, len, WIRE_REFUSE, 3) || small_int(&r, 0, 1000000, &v) || text(&r, reason, cap)
         || arb_mp_left(&r) != 0)
         return ARB_ECORRUPT;
     *version = (int)v;
@@ -437,7 +544,7 @@ int wire_decode_program(const uint8_t *frame, size_t len, char digest[65], const
             return ARB_ECORRUPT;
         *blen = n;
     }
-    if (arb_mp_str_copy(&r, error, cap) || arb_mp_left(&r) != 0)
+    if (text(&r, error, cap) || arb_mp_left(&r) != 0)
         return ARB_ECORRUPT;
     return 0;
 }
@@ -446,8 +553,8 @@ int wire_decode_release(const uint8_t *frame, size_t len, int64_t *match_id, int
 {
     arb_mp r;
     int64_t g;
-    if (head(&r, frame, len, WIRE_RELEASE, 4) || arb_mp_int(&r, match_id) || small_int(&r, 0, INT32_MAX, &g)
-        || arb_mp_str_copy(&r, reason, cap) || arb_mp_left(&r) != 0)
+    if (head(&r, frame, len, WIRE_RELEASE, 4) || arb_mp_int(&r, match_id) || *match_id <= 0
+        || small_int(&r, 0, INT32_MAX, &g) || text(&r, reason, cap) || arb_mp_left(&r) != 0)
         return ARB_ECORRUPT;
     *gen = (int)g;
     return 0;
@@ -469,7 +576,8 @@ int wire_decode_ack(const uint8_t *frame, size_t len, int64_t *match_id, int *ge
 {
     arb_mp r;
     int64_t g;
-    if (head(&r, frame, len, WIRE_ACK, 3) || arb_mp_int(&r, match_id) || small_int(&r, 0, INT32_MAX, &g)
+    if (head(&r, frame, len, WIRE_ACK, 3) || arb_mp_int(&r, match_id) || *match_id <= 0
+        || small_int(&r, 0, INT32_MAX, &g)
         || arb_mp_left(&r) != 0)
         return ARB_ECORRUPT;
     *gen = (int)g;
@@ -487,16 +595,15 @@ int wire_decode_assign(const uint8_t *frame, size_t len, wire_assign *a)
     memset(a, 0, sizeof *a);
     match_config *c = &a->cfg;
     match_config_init(c, NULL);
-    if (head(&r, frame, len, WIRE_ASSIGN, 6) || arb_mp_int(&r, &a->match_id) || small_int(&r, 0, INT32_MAX, &v))
+    if (head(&r, frame, len, WIRE_ASSIGN, 5) || match_id(&r, &a->match_id) || small_int(&r, 0, INT32_MAX, &v))
         return ARB_ECORRUPT;
     a->lease_gen = (int)v;
     const uint8_t *key;
     uint32_t klen;
-    if (arb_mp_array(&r, &n) || n != 18 || arb_mp_str_copy(&r, game, sizeof game)
-        || arb_mp_str_copy(&r, c->preset, sizeof c->preset) || arb_mp_str_copy(&r, c->options, sizeof c->options)
+    if (arb_mp_array(&r, &n) || n != 18 || text(&r, game, sizeof game) || text(&r, c->preset, sizeof c->preset)
+        || text_lines(&r, c->options, sizeof c->options)
         || arb_mp_uint(&r, &c->seed) || arb_mp_bin(&r, &key, &klen) || klen != sizeof c->key
-        || arb_mp_str_copy(&r, c->key_label, sizeof c->key_label)
-        || arb_mp_str_copy(&r, c->commitment, sizeof c->commitment)
+        || text(&r, c->key_label, sizeof c->key_label) || text(&r, c->commitment, sizeof c->commitment)
         || arb_mp_uint(&r, &u) || u > ARB_MAX_DEALS)
         return ARB_ECORRUPT;
     memcpy(c->key, key, sizeof c->key);
@@ -518,14 +625,14 @@ int wire_decode_assign(const uint8_t *frame, size_t len, wire_assign *a)
     for (uint32_t b = 0; b < nb; b++) {
         uint32_t two, na;
         if (arb_mp_array(&r, &two) || two != 2 || arb_mp_str_copy(&r, c->bots[b].name, sizeof c->bots[b].name)
-            || arb_mp_array(&r, &na) || na < 1 || na > MATCH_MAX_ARGS)
+            || !arb_valid_name(c->bots[b].name) || arb_mp_array(&r, &na) || na < 1 || na > MATCH_MAX_ARGS)
             return ARB_ECORRUPT;
         for (uint32_t i = 0; i < na; i++)
-            if (arb_mp_str_copy(&r, c->bots[b].argv[i], sizeof c->bots[b].argv[i]))
+            if (text(&r, c->bots[b].argv[i], sizeof c->bots[b].argv[i]))
                 return ARB_ECORRUPT;
         c->bots[b].argc = (int)na;
     }
-    if (arb_mp_str_copy(&r, a->transcript, sizeof a->transcript) || arb_mp_array(&r, &n) || n > WIRE_MAX_PROGRAMS)
+    if (arb_mp_array(&r, &n) || n > WIRE_MAX_PROGRAMS)
         return ARB_ECORRUPT;
     a->nprograms = (int)n;
     for (uint32_t i = 0; i < n; i++) {
@@ -555,10 +662,11 @@ int wire_decode_result(const uint8_t *frame, size_t len, wire_result *w)
     uint32_t n, nb, nd;
     memset(w, 0, sizeof *w);
     match_result *res = &w->res;
-    if (head(&r, frame, len, WIRE_RESULT, 8) || arb_mp_int(&r, &w->match_id) || small_int(&r, 0, INT32_MAX, &v)
-        || arb_mp_bool(&r, &w->ok) || arb_mp_str_copy(&r, w->error, sizeof w->error)
-        || arb_mp_str_copy(&r, w->digest, sizeof w->digest) || arb_mp_str_copy(&r, w->transcript, sizeof w->transcript)
-        || arb_mp_array(&r, &n) || n != 6)
+    if (head(&r, frame, len, WIRE_RESULT, 8) || match_id(&r, &w->match_id) || small_int(&r, 0, INT32_MAX, &v)
+        || arb_mp_bool(&r, &w->ok) || text(&r, w->error, ARB_WIRE_MAX_TEXT + 1)
+        || arb_mp_str_copy(&r, w->digest, sizeof w->digest) || (w->ok && !wire_is_digest(w->digest))
+        || (!w->ok && w->digest[0] && !wire_is_digest(w->digest))
+        || text(&r, w->transcript, ARB_WIRE_MAX_TEXT + 1) || arb_mp_array(&r, &n) || n != 6)
         return ARB_ECORRUPT;
     w->lease_gen = (int)v;
     if (arb_mp_uint(&r, &u) || u > ARB_MAX_DEALS)
@@ -573,10 +681,10 @@ int wire_decode_result(const uint8_t *frame, size_t len, wire_result *w)
         match_bot_stats *s = &res->bots[b];
         bool f;
         uint64_t dec, wall, cpu, strikes, pens;
-        if (arb_mp_array(&r, &n) || n != 10 || arb_mp_str_copy(&r, s->name, sizeof s->name)
+        if (arb_mp_array(&r, &n) || n != 10 || text(&r, s->name, sizeof s->name)
             || arb_mp_int(&r, &s->total) || small_int(&r, 0, ARB_MAX_SEATS, &v) || arb_mp_bool(&r, &f)
             || arb_mp_uint(&r, &dec) || arb_mp_uint(&r, &wall) || arb_mp_uint(&r, &cpu) || arb_mp_uint(&r, &strikes)
-            || arb_mp_uint(&r, &pens) || arb_mp_str_copy(&r, s->sandbox, sizeof s->sandbox) || dec > UINT32_MAX
+            || arb_mp_uint(&r, &pens) || text(&r, s->sandbox, sizeof s->sandbox) || dec > UINT32_MAX
             || strikes > UINT32_MAX || pens > UINT32_MAX)
             return ARB_ECORRUPT;
         s->rank = (int)v;

@@ -4,6 +4,7 @@
  * checked against its own length before anything is believed. */
 #ifndef ARB_WIRE_H
 #define ARB_WIRE_H
+#include "arb_limits.h"
 #include "match.h"
 
 #include <stdbool.h>
@@ -11,9 +12,11 @@
 #include <stdint.h>
 
 /* Version 3: the assignment carries the match key (keyed seeds, docs/rng.md)
- * with its label and the commitment. Version 2: heartbeats, progress,
- * program bundles by digest, hand-backs and a scheduler that refuses other
- * versions by name (version 1 had no heartbeats). A peer speaking another
+ * with its label and the commitment, and names no transcript path (the
+ * worker chooses where it writes, under its own directory); every text
+ * field is checked (wire_valid_text) by the decoders. Version 2 added
+ * heartbeats, progress, program bundles by digest, hand-backs and a
+ * scheduler that refuses other versions by name. A peer speaking another
  * version is told (WIRE_REFUSE) and ignored. */
 #define WIRE_VERSION 3
 /* A frame is at most this long (ZMQ_MAXMSGSIZE): a result of ARB_MAX_DEALS
@@ -26,12 +29,18 @@
 #define WIRE_MAX_SLOTS 256
 /* Program files attached to one assignment (a few per bot). */
 #define WIRE_MAX_PROGRAMS (ARB_MAX_SEATS * 4)
-/* A worker's name: its ZeroMQ identity and the lease holder in the record. */
-#define WIRE_MAX_NAME 96
+/* A worker's name as its hello gives it (logs only: the lease holder is the
+ * identity its CURVE key was admitted as, ARB_WORKER_ID_MAX). */
+#define WIRE_MAX_NAME ARB_WORKER_ID_MAX
+
+/* Over CURVE a worker connects with a routing id of this many random
+ * bytes (a new one per connection) and the scheduler drops frames from
+ * shorter ones: a route nobody can guess, so nobody can take it over. */
+#define WIRE_ROUTING_ID_BYTES 16
 
 typedef enum wire_kind {
     WIRE_HELLO = 0,   /* w->s [0, version, name, slots, running] */
-    WIRE_ASSIGN,      /* s->w [1, match, gen, config, transcript path, programs] */
+    WIRE_ASSIGN,      /* s->w [1, match, gen, config, programs] */
     WIRE_RESULT,      /* w->s [2, match, gen, ok, error, digest, transcript, result] */
     WIRE_ACK,         /* s->w [3, match, gen] — the result is in the record */
     WIRE_STOP,        /* s->w [4] — finish the matches in hand and leave */
@@ -64,7 +73,6 @@ typedef struct wire_assign {
     int64_t  match_id;
     int      lease_gen;
     match_config cfg;
-    char     transcript[512];
     int      nprograms;
     wire_program programs[WIRE_MAX_PROGRAMS];
 } wire_assign;
@@ -75,7 +83,7 @@ typedef struct wire_result {
     bool     ok;
     char     error[512];
     char     digest[65];
-    char     transcript[512];
+    char     transcript[512];  /* where the worker wrote it (its own directory) */
     match_result res;      /* res.deals is owned (match_result_release) */
 } wire_result;
 
@@ -106,6 +114,21 @@ int wire_release(int64_t match_id, int gen, const char *reason, uint8_t **out, s
 int wire_welcome(int heartbeat_ms, uint8_t **out, size_t *len);
 int wire_rehello(uint8_t **out, size_t *len);
 
+/* A text field from the wire: valid UTF-8 (no overlong forms, surrogates
+ * or code points past U+10FFFF), no control characters (C0, DEL, C1), at
+ * most max bytes. Every decoder checks every string with it (or with the
+ * stricter rules below) before the frame is believed: nothing else reaches
+ * SQL, a log line or a file name. */
+bool wire_valid_text(const char *s, size_t max);
+/* Make s valid text in place: every byte that is not part of a valid
+ * character, and every control character, becomes '?'; cut at a character
+ * boundary to at most max bytes. What a worker says about a failure (a
+ * bot's own words may be in it) is cleaned before it is sent. */
+void wire_clean_text(char *s, size_t max);
+/* A worker's name in a hello: 1..WIRE_MAX_NAME of [A-Za-z0-9] and the
+ * punctuation of Z85 but for '/' and '*' (a host name, "local:0", or
+ * "key:" and most of a Z85 key: logs only). */
+bool wire_valid_name(const char *s);
 /* A program digest as the wire carries it: 64 lowercase hex digits. */
 bool wire_is_digest(const char *d);
 

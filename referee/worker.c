@@ -5,10 +5,13 @@
 #include "transcript.h"
 #include "wire.h"
 #include "arb_error.h"
+#include "arb_limits.h"
 #include "arb_log.h"
 #include "arb_time.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sodium.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -40,12 +43,18 @@ typedef struct wslot {
     pthread_t thread;
 } wslot;
 
+/* A result sent and not yet acknowledged: sent again at next_ns, each
+ * wait twice the last (ARB_RESEND_FIRST_MS .. ARB_RESEND_MAX_MS), until any
+ * acknowledgement comes. */
 typedef struct pending {
     int64_t id;
     int gen;
     uint8_t *frame;
     size_t len;
-    uint64_t sent_ns;
+    uint64_t sent_ns;        /* the last time it went out */
+    uint64_t next_ns;        /* when it goes again */
+    uint64_t wait_ms;        /* the wait after the next send */
+    int sends;
 } pending;
 
 typedef struct fetch {
@@ -105,19 +114,38 @@ static void on_penalty(void *ctx, const match_deal *d, int seat_index, int bot, 
     }
 }
 
-/* A worker on another host has no scheduler's state directory: the
- * transcript goes to its own working directory instead (named in the
- * result). */
-static tr_sink *fallback_transcript(const worker_options *o, const wire_assign *a, char *path, size_t len, int *rc)
+/* The transcript of this match: a new file in the worker's own transcript
+ * directory, named from the match id and generation (numbers: the wire
+ * names no path). Created exclusively and never through a symbolic link,
+ * so nothing that exists is opened, truncated or replaced; a name taken
+ * already (a record started anew over an old directory) gets a suffix. */
+static tr_sink *open_transcript(const worker_options *o, const wire_assign *a, char *path, size_t len, int *rc)
 {
-    const char *base = strrchr(a->transcript, '/');
     char dir[600];
-    snprintf(dir, sizeof dir, "%s/transcripts", o->workdir);
+    if (o->transcript_dir)
+        snprintf(dir, sizeof dir, "%s", o->transcript_dir);
+    else
+        snprintf(dir, sizeof dir, "%s/transcripts", o->workdir);
     mkdir(dir, 0700);
-    if ((size_t)snprintf(path, len, "%.400s/%lld-%.60s", dir, (long long)a->match_id, base ? base + 1 : "match.arbt")
-        >= len)
-        return NULL;
-    return tr_writer_open(path, rc);
+    *rc = ARB_EIO;
+    for (int k = 0; k < 100; k++) {
+        char suffix[16] = "";
+        if (k)
+            snprintf(suffix, sizeof suffix, "-%d", k);
+        if ((size_t)snprintf(path, len, "%.500s/m%" PRId64 "-g%d%s.arbt", dir, a->match_id, a->lease_gen, suffix)
+            >= len)
+            return NULL;
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0 && errno == EEXIST)
+            continue;
+        if (fd < 0)
+            return NULL;
+        close(fd);
+        /* ours, new and empty, in a directory only we write to: the
+         * writer opening it again (O_TRUNC of an empty file) changes nothing */
+        return tr_writer_open(path, rc);
+    }
+    return NULL;
 }
 
 /* Play one assignment; the result frame in *out. */
@@ -129,24 +157,19 @@ static int play(job *j, uint8_t **out, size_t *len)
     memset(&w, 0, sizeof w);
     w.match_id = a->match_id;
     w.lease_gen = a->lease_gen;
-    snprintf(w.transcript, sizeof w.transcript, "%s", a->transcript);
     live_options lo = o->live;
     char dir[600];
     snprintf(dir, sizeof dir, "%s/match-%lld-%d", o->workdir, (long long)a->match_id, a->lease_gen);
     lo.workdir = dir;
-    /* Bots see neither this worker's directory (other matches, fallback
-     * transcripts) nor the directory of the transcript being written; of
-     * the program cache, only their own program (seat.h). */
-    char cache[600], tdir[600];
+    /* Bots see neither this worker's directory (other matches, its
+     * transcripts) nor the directory the transcript is written to; of the
+     * program cache, only their own program (seat.h). */
+    char cache[600];
     snprintf(cache, sizeof cache, "%s/programs", o->workdir);
-    snprintf(tdir, sizeof tdir, "%s", a->transcript);
-    char *slash = strrchr(tdir, '/');
-    if (slash && slash != tdir)
-        *slash = 0;
     lo.programs = cache;
     for (int h = 0, added = 0; h < 4 && added < 2; h++)
         if (!lo.hide[h]) {
-            lo.hide[h] = added++ == 0 ? o->workdir : slash && slash != tdir ? tdir : NULL;
+            lo.hide[h] = added++ == 0 ? o->workdir : o->transcript_dir;
             if (!lo.hide[h])
                 break;
         }
@@ -157,9 +180,9 @@ static int play(job *j, uint8_t **out, size_t *len)
     match_observer obs = {.ctx = j, .deal_end = on_deal_end, .penalty = on_penalty};
     if (!l) {
         snprintf(w.error, sizeof w.error, "%s", err);
-    } else if (!(sink = tr_writer_open(a->transcript[0] ? a->transcript : NULL, &rc))
-               && !(sink = fallback_transcript(o, a, w.transcript, sizeof w.transcript, &rc))) {
-        snprintf(w.error, sizeof w.error, "transcript %.300s: %s", a->transcript, arb_strerror(rc));
+    } else if (!(sink = open_transcript(o, a, w.transcript, sizeof w.transcript, &rc))) {
+        snprintf(w.error, sizeof w.error, "transcript %.300s: %s", w.transcript, arb_strerror(rc));
+        w.transcript[0] = 0;
     } else {
         rc = match_run(&a->cfg, live_driver_of(l), sink, &obs, &w.res);
         int crc = tr_close(sink, w.digest);
@@ -171,6 +194,12 @@ static int play(job *j, uint8_t **out, size_t *len)
     if (l)
         live_free(l);
     rmdir(dir);
+    /* what we say about a failure may quote a bot: made valid text, or the
+     * scheduler would refuse the frame and the match would never end */
+    wire_clean_text(w.error, ARB_WIRE_MAX_TEXT);
+    wire_clean_text(w.transcript, ARB_WIRE_MAX_TEXT);
+    for (int b = 0; b < w.res.nbots; b++)
+        wire_clean_text(w.res.bots[b].sandbox, sizeof w.res.bots[b].sandbox - 1);
     rc = wire_encode_result(&w, out, len);
     match_result_release(&w.res);
     return rc;
@@ -231,10 +260,10 @@ static void say_hello(worker *w)
     size_t len;
     if (wire_hello(w->o->name, w->nslots, run, n, &frame, &len) == 0)
         send_owned(w, frame, len);
-    /* everything not yet acknowledged goes again: the scheduler keeps the
-     * first copy it records and acknowledges the others */
-    for (int i = 0; i < w->npend; i++)
-        send_copy(w, w->pend[i].frame, w->pend[i].len);
+    /* Results not yet acknowledged go again at their own pace (resend()),
+     * never because of a hello: a scheduler that asks for hellos (a
+     * restarted one asks on every frame it does not know) would otherwise
+     * get every result once per hello. A new connection makes them due. */
     for (int i = 0; i < w->nfetch; i++)
         w->fetches[i].sent_ns = 0;   /* asked again at the next heartbeat */
 }
@@ -250,7 +279,23 @@ static void *open_socket(worker *w)
     zmq_setsockopt(sock, ZMQ_MAXMSGSIZE, &max, sizeof max);
     zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof linger);
     zmq_setsockopt(sock, ZMQ_SNDHWM, &hwm, sizeof hwm);
-    zmq_setsockopt(sock, ZMQ_IDENTITY, o->name, strlen(o->name));
+    /* Reconnections back off (0.5 s doubling to 5 s): each is a CURVE
+     * handshake, and the scheduler admits ARB_ZAP_HANDSHAKES_PER_MIN per
+     * key; a worker retrying every 100 ms would lock its own key out. */
+    int ivl = 500, ivl_max = 5000;
+    zmq_setsockopt(sock, ZMQ_RECONNECT_IVL, &ivl, sizeof ivl);
+    zmq_setsockopt(sock, ZMQ_RECONNECT_IVL_MAX, &ivl_max, sizeof ivl_max);
+    /* Over inproc the name is the route (only this process connects);
+     * over CURVE a route nobody can guess, new per connection: the
+     * scheduler knows us by our key, not by this. */
+    if (o->server_key) {
+        uint8_t rid[WIRE_ROUTING_ID_BYTES];
+        randombytes_buf(rid, sizeof rid);
+        rid[0] |= 0x80;   /* a first byte of zero is libzmq's own */
+        zmq_setsockopt(sock, ZMQ_ROUTING_ID, rid, sizeof rid);
+    } else {
+        zmq_setsockopt(sock, ZMQ_ROUTING_ID, o->name, strlen(o->name));
+    }
     if ((o->server_key && (zmq_setsockopt(sock, ZMQ_CURVE_SERVERKEY, o->server_key, 40) != 0
                            || zmq_setsockopt(sock, ZMQ_CURVE_PUBLICKEY, o->public_key, 40) != 0
                            || zmq_setsockopt(sock, ZMQ_CURVE_SECRETKEY, o->secret_key, 40) != 0))
@@ -274,6 +319,10 @@ static void reconnect(worker *w)
     w->registered = false;
     atomic_store(&w->st->connected, 0);
     atomic_fetch_add(&w->st->reconnects, 1);
+    /* what went out on the old connection may be lost with it */
+    uint64_t now = arb_now_ns();
+    for (int i = 0; i < w->npend; i++)
+        w->pend[i].next_ns = now;
     say_hello(w);
 }
 
@@ -304,9 +353,29 @@ static void keep_result(worker *w, int64_t id, int gen, uint8_t *frame, size_t l
         memmove(w->pend, w->pend + 1, sizeof w->pend[0] * (MAX_PENDING - 1));
         w->npend--;
     }
-    w->pend[w->npend++] = (pending){id, gen, frame, len, arb_now_ns()};
+    uint64_t now = arb_now_ns();
+    w->pend[w->npend++] = (pending){.id = id, .gen = gen, .frame = frame, .len = len, .sent_ns = now,
+                                    .next_ns = now + (uint64_t)ARB_RESEND_FIRST_MS * 1000000u,
+                                    .wait_ms = 2 * ARB_RESEND_FIRST_MS, .sends = 1};
     atomic_store(&w->st->unacked, w->npend);
     send_copy(w, frame, len);
+}
+
+/* Results whose time has come go again, each then waiting twice as long
+ * (capped): an unacknowledged result reaches a scheduler that comes back,
+ * without a storm. */
+static void resend(worker *w, uint64_t now)
+{
+    for (int i = 0; i < w->npend; i++) {
+        pending *p = &w->pend[i];
+        if (now < p->next_ns)
+            continue;
+        send_copy(w, p->frame, p->len);
+        p->sent_ns = now;
+        p->sends++;
+        p->next_ns = now + p->wait_ms * 1000000u;
+        p->wait_ms = p->wait_ms * 2 > ARB_RESEND_MAX_MS ? ARB_RESEND_MAX_MS : p->wait_ms * 2;
+    }
 }
 
 /* A match that cannot be played here for a reason that holds everywhere
@@ -503,6 +572,12 @@ static void on_ack(worker *w, const uint8_t *data, size_t n)
 
 int worker_run(const worker_options *o)
 {
+    if (!o->name || !wire_valid_name(o->name)) {
+        /* the scheduler would drop every hello: say so here, once */
+        arb_error(SUB, "worker name \"%.64s\": 1..%d of [A-Za-z0-9] and _.:-+=^!?&<>()[]{}@%%$# expected",
+                  o->name ? o->name : "", WIRE_MAX_NAME);
+        return ARB_EINVAL;
+    }
     worker *w = calloc(1, sizeof *w);
     if (!w)
         return ARB_ENOMEM;
@@ -621,6 +696,7 @@ int worker_run(const worker_options *o)
             }
         }
         now = arb_now_ns();
+        resend(w, now);
         if (now >= w->next_hb) {
             wire_lease run[WIRE_MAX_SLOTS];
             int nr = running(w, run);
@@ -628,14 +704,6 @@ int worker_run(const worker_options *o)
             size_t len;
             if (wire_heartbeat(draining ? 0 : free_slots(w), run, nr, &frame, &len) == 0)
                 send_owned(w, frame, len);
-            /* a result unacknowledged for long went astray (a full queue, a
-             * scheduler busy elsewhere): once more; a second copy is
-             * acknowledged as recorded already */
-            for (int i = 0; i < w->npend; i++)
-                if (now - w->pend[i].sent_ns > 2 * hb_ns * (uint64_t)w->misses) {
-                    send_copy(w, w->pend[i].frame, w->pend[i].len);
-                    w->pend[i].sent_ns = now;
-                }
             for (int f = 0; f < w->nfetch; f++)
                 if (now - w->fetches[f].sent_ns > hb_ns * (uint64_t)w->misses
                     && wire_fetch(w->fetches[f].digest, &frame, &len) == 0) {

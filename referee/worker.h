@@ -6,9 +6,14 @@
  *
  * Failure model, from the worker's side:
  * - the scheduler silent for heartbeat_misses heartbeats (it died, the link
- *   is cut): the socket is made anew, hello says which leases are in hand,
- *   and every unacknowledged result is sent again;
- * - the scheduler says it does not know us (it restarted): the same;
+ *   is cut): the socket is made anew (a new random routing id), hello says
+ *   which leases are in hand, and every unacknowledged result is due again;
+ * - an assignment names no file: the transcript is written under
+ *   transcript_dir with a name made of the match id and generation,
+ *   created exclusively (never a file that exists, never through a link);
+ * - the scheduler says it does not know us (it restarted): hello again;
+ * - a result is sent again after 1 s, 2 s, 4 s ... (at most 32 s apart)
+ *   until any acknowledgement comes (ARB_RESEND_*);
  * - *stop set (SIGTERM): no new matches; the matches in hand are finished
  *   and their results acknowledged, for at most drain_s; what is left is
  *   handed back (WIRE_RELEASE) and the worker returns. *stop_now (a second
@@ -36,7 +41,8 @@ typedef struct worker_options {
     void       *zmq_ctx;         /* shared ZeroMQ context */
     const char *endpoint;        /* the scheduler's ROUTER */
     const char *name;            /* identity, for logs and leases (WIRE_MAX_NAME) */
-    const char *workdir;         /* bots' working directories, the program cache, fallback transcripts */
+    const char *workdir;         /* bots' working directories, the program cache */
+    const char *transcript_dir;  /* where transcripts go (NULL: <workdir>/transcripts), named by the worker */
     live_options live;           /* sandbox and limits for every match */
     int         slots;           /* matches at once (1..WIRE_MAX_SLOTS) */
     int         heartbeat_ms;    /* 0: 1000 */

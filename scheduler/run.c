@@ -38,9 +38,13 @@ typedef struct held {
     wire_progress_info prog; /* the last progress heard */
 } held;
 
-/* A referee worker process of the pool: one DEALER, several slots. */
+/* A referee worker process of the pool: one DEALER, several slots. It is
+ * known by the identity its CURVE key was admitted as (the ZAP User-Id),
+ * never by a name it chooses: one key, one peer. */
 typedef struct peer {
-    char     id[WIRE_MAX_NAME + 1];   /* its ZeroMQ identity and name */
+    char     id[ZAP_ID_MAX + 1];      /* its key's identity: the lease holder in the record */
+    uint8_t  rid[256];                /* the routing id of its latest hello: where frames go */
+    size_t   ridlen;
     int      slots, free_reported;
     held    *held;                    /* WIRE_MAX_SLOTS entries */
     int      nheld;
@@ -49,6 +53,16 @@ typedef struct peer {
     bool     dead;                    /* unroutable: removed at the next sweep */
     bool     local;
 } peer;
+
+/* What one identity may still send (a token bucket of frames,
+ * ARB_WORKER_FRAMES_PER_S), and when it was last told to say hello. */
+typedef struct budget {
+    char     id[ZAP_ID_MAX + 1];
+    double   tokens;
+    uint64_t last_ns;
+    uint64_t next_rehello;
+    uint64_t dropped;         /* frames over budget since the last warning */
+} budget;
 
 /* A program the scheduler can ship: its digest and the files it packs. */
 typedef struct program {
@@ -73,7 +87,6 @@ typedef struct tour {
     run_outcome *out;
     int64_t tid;
     entrant_bot *bots;
-    char tdir[700];
     char last[512];
     int round;
     uint64_t t0;
@@ -88,13 +101,15 @@ struct sched {
     int hb_ms, misses, lease_s;
     peer *peers;
     int npeers;
+    budget *budgets;          /* ARB_WORKER_BUDGETS, one per identity heard */
+    int nbudgets;
     program *progs;
     int nprogs;
     pthread_t local_thread;
     bool local_started;
     worker_options local;
     volatile sig_atomic_t workers_stop;
-    char lpub[ZAP_KEY_TEXT], lsec[ZAP_KEY_TEXT], wdir[700];
+    char lpub[ZAP_KEY_TEXT], lsec[ZAP_KEY_TEXT], wdir[700], tdir[700];
     uint64_t next_hb, next_renew, next_pool, next_dps;
     uint64_t dps_ring[DPS_WINDOW];
     int dps_i;
@@ -111,12 +126,21 @@ static void *local_main(void *arg)
     return NULL;
 }
 
+/* Who sent the frame being handled: the identity its key was admitted as
+ * (every decision about authority uses it) and the routing id of its
+ * connection (only to answer it). */
+typedef struct sender {
+    const char    *id;
+    const uint8_t *rid;
+    size_t         ridlen;
+} sender;
+
 /* ---- Sending ----------------------------------------------------------- */
 
-static int send_to(sched *s, const char *id, uint8_t *frame, size_t len)
+static int send_to(sched *s, const uint8_t *rid, size_t ridlen, uint8_t *frame, size_t len)
 {
     int rc = 0;
-    if (zmq_send(s->router, id, strlen(id), ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0
+    if (zmq_send(s->router, rid, ridlen, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0
         || zmq_send(s->router, frame, len, ZMQ_DONTWAIT) != (int)len)
         rc = ARB_EIO;   /* unroutable (ZMQ_ROUTER_MANDATORY) or slow: treated as gone */
     free(frame);
@@ -133,7 +157,7 @@ static peer *find_peer(sched *s, const char *id)
 
 static void peer_send(sched *s, peer *p, uint8_t *frame, size_t len)
 {
-    if (send_to(s, p->id, frame, len) != 0)
+    if (send_to(s, p->rid, p->ridlen, frame, len) != 0)
         p->dead = true;
 }
 
@@ -157,7 +181,7 @@ static void peer_gone(sched *s, peer *p, const char *why)
 {
     int back = 0;
     for (int i = 0; i < p->nheld; i++) {
-        if (store_release(s->o.db, p->held[i].m.id, p->held[i].m.lease_gen) == 1) {
+        if (store_release(s->o.db, p->held[i].m.id, p->held[i].m.lease_gen, p->id) == 1) {
             back++;
             char detail[256];
             snprintf(detail, sizeof detail, "match %" PRId64 " generation %d: worker %s %s", p->held[i].m.id,
@@ -211,9 +235,15 @@ static void reconcile(sched *s, peer *p, const wire_lease *run, int n)
             named = run[k].match_id == p->held[i].m.id && run[k].gen == p->held[i].m.lease_gen;
         if (named || now - p->held[i].since_ns < grace)
             continue;
-        if (store_release(s->o.db, p->held[i].m.id, p->held[i].m.lease_gen) == 1) {
+        if (store_release(s->o.db, p->held[i].m.id, p->held[i].m.lease_gen, p->id) == 1) {
             atomic_fetch_add(&s->st.leases_expired, 1);
             p->lost++;
+            /* filed like a silent worker's: a worker restarted under the
+             * same key comes back at once and names none of them */
+            char detail[256];
+            snprintf(detail, sizeof detail, "match %" PRId64 " generation %d: worker %s no longer holds it",
+                     p->held[i].m.id, p->held[i].m.lease_gen, p->id);
+            store_match_event(s->o.db, p->held[i].m.id, "lease-expired", detail);
         }
         arb_warn(SUB, "worker %s no longer holds match %" PRId64 ": back to the queue", p->id, p->held[i].m.id);
         drop_held(p, &p->held[i]);
@@ -298,7 +328,7 @@ static int entrant_program(sched *s, entrant_bot *eb, const tn_entrant *e, const
 /* A worker asks for a program: packed again from its files, and sent only
  * if it is still what the digest names (a file changed since is refused,
  * not shipped under an old name). */
-static void serve_program(sched *s, const char *id, const char *digest)
+static void serve_program(sched *s, const sender *from, const char *digest)
 {
     uint8_t *b = NULL, *frame;
     size_t len = 0, flen;
@@ -319,9 +349,9 @@ static void serve_program(sched *s, const char *id, const char *digest)
         break;
     }
     if (wire_program_msg(digest, b, len, b ? NULL : err, &frame, &flen) == 0) {
-        send_to(s, id, frame, flen);
+        send_to(s, from->rid, from->ridlen, frame, flen);
         atomic_fetch_add(&s->st.programs_served, 1);
-        arb_info(SUB, "program %.12s to %s: %s", digest, id, b ? "sent" : err);
+        arb_info(SUB, "program %.12s to %s: %s", digest, from->id, b ? "sent" : err);
     }
     free(b);
 }
@@ -359,10 +389,14 @@ static void report_progress(sched *s, tour *t)
     o->progress(o->ctx, &pr);
 }
 
-/* A result: recorded once under its lease, then acknowledged. A database
- * error is the caller's (the scheduler stops; the worker resends to the
- * next one). */
-static int on_result(sched *s, tour *t, const char *id, peer *p, const uint8_t *data, size_t n, char *err,
+/* A result: recorded once under its lease, and only from the identity
+ * that holds it, then acknowledged. Whatever the outcome the record gives
+ * (recorded, stale, recorded already, not the sender's lease) the sender
+ * gets the same acknowledgement: it stops resending, and a forger learns
+ * nothing, while the holder is not disturbed. A statement that fails on a
+ * live database concerns this frame only (no acknowledgement: the worker
+ * resends later); a lost database stops the scheduler. */
+static int on_result(sched *s, tour *t, const sender *from, peer *p, const uint8_t *data, size_t n, char *err,
                      size_t errlen)
 {
     wire_result *w = malloc(sizeof *w);
@@ -376,10 +410,11 @@ static int on_result(sched *s, tour *t, const char *id, peer *p, const uint8_t *
     held *h = p ? find_held(p, w->match_id, w->lease_gen) : NULL;
     st_match m = h ? h->m : (st_match){.id = w->match_id, .lease_gen = w->lease_gen};
     int rc = 0, rrc;
+    char why[512] = "";
     if (w->ok)
-        rrc = store_record(s->o.db, &m, &w->res, w->digest, w->transcript, err, errlen);
+        rrc = store_record(s->o.db, &m, &w->res, w->digest, w->transcript, from->id, why, sizeof why);
     else
-        rrc = store_void(s->o.db, &m, w->error);
+        rrc = store_void(s->o.db, &m, w->error, from->id);
     bool ours = t && m.tournament == t->tid && m.nslots;
     if (rrc == 0) {
         if (w->ok) {
@@ -399,22 +434,42 @@ static int on_result(sched *s, tour *t, const char *id, peer *p, const uint8_t *
             }
         }
     } else if (rrc == ARB_ESTATE) {
-        atomic_fetch_add(&s->st.stale, 1);
-        if (ours)
-            t->out->stale++;
-        arb_info(SUB, "match %" PRId64 " generation %d from %s: stale or recorded already, discarded", w->match_id,
-                 w->lease_gen, id);
-        store_match_event(s->o.db, w->match_id, "stale-result", err);
+        char holder[ZAP_ID_MAX + 1] = "", detail[400];
+        if (store_lease_holder(s->o.db, w->match_id, w->lease_gen, holder, sizeof holder) == 1
+            && strcmp(holder, from->id) != 0) {
+            /* a live lease of another worker: a forgery, or a confused key */
+            atomic_fetch_add(&s->st.forged, 1);
+            snprintf(detail, sizeof detail, "match %" PRId64 " generation %d: a result from %s, which does not hold it",
+                     w->match_id, w->lease_gen, from->id);
+            arb_warn(SUB, "%s: refused", detail);
+            store_match_event(s->o.db, w->match_id, "refused-result", detail);
+        } else {
+            atomic_fetch_add(&s->st.stale, 1);
+            if (ours)
+                t->out->stale++;
+            snprintf(detail, sizeof detail, "match %" PRId64 " generation %d from %s: stale or recorded already",
+                     w->match_id, w->lease_gen, from->id);
+            arb_info(SUB, "%s, discarded", detail);
+            store_match_event(s->o.db, w->match_id, "stale-result", detail);
+        }
+    } else if (store_connected(s->o.db)) {
+        atomic_fetch_add(&s->st.store_errors, 1);
+        for (char *c = why; *c; c++)   /* PostgreSQL's message has lines: one log line */
+            if (*c == '\n' || *c == '\r' || *c == '\t')
+                *c = ' ';
+        arb_error(SUB, "match %" PRId64 " generation %d from %s: not recorded (%s); the worker will resend it",
+                  w->match_id, w->lease_gen, from->id, why[0] ? why : arb_strerror(rrc));
     } else {
-        rc = rrc;
+        snprintf(err, errlen, "database lost");
+        rc = ARB_EIO;
     }
-    /* Acknowledge once it is in the database (or known to be there
-     * already): the worker may forget it now. */
+    /* Acknowledge once it is in the database (or known not to belong
+     * there): the worker may forget it now. */
     uint8_t *ack;
     size_t alen;
     if ((rrc == 0 || rrc == ARB_ESTATE) && wire_ack(w->match_id, w->lease_gen, &ack, &alen) == 0)
-        send_to(s, id, ack, alen);
-    if (h) {
+        send_to(s, from->rid, from->ridlen, ack, alen);
+    if (h && (rrc == 0 || rrc == ARB_ESTATE)) {
         drop_held(p, h);
         if (p->free_reported < p->slots - p->nheld)
             p->free_reported++;
@@ -428,15 +483,23 @@ static int on_result(sched *s, tour *t, const char *id, peer *p, const uint8_t *
 
 /* ---- Messages ---------------------------------------------------------- */
 
-static void rehello(sched *s, const char *id)
+/* "Say hello again", at most once per heartbeat period per identity: a
+ * stranger's every frame would otherwise be answered, and each answer
+ * makes a worker repeat itself. */
+static void rehello(sched *s, const sender *from, budget *b)
 {
     uint8_t *f;
     size_t len;
+    uint64_t now = arb_now_ns();
+    if (b && now < b->next_rehello)
+        return;
+    if (b)
+        b->next_rehello = now + (uint64_t)s->hb_ms * 1000000u;
     if (wire_rehello(&f, &len) == 0)
-        send_to(s, id, f, len);
+        send_to(s, from->rid, from->ridlen, f, len);
 }
 
-static void on_hello(sched *s, const char *id, const uint8_t *data, size_t n)
+static void on_hello(sched *s, const sender *from, const uint8_t *data, size_t n)
 {
     int version, slots, nrun;
     char name[WIRE_MAX_NAME + 1];
@@ -449,20 +512,23 @@ static void on_hello(sched *s, const char *id, const uint8_t *data, size_t n)
         snprintf(why, sizeof why, "protocol version %d is not spoken here (this scheduler speaks %d)", version,
                  WIRE_VERSION);
         if (wire_refuse(why, &f, &len) == 0)
-            send_to(s, id, f, len);
+            send_to(s, from->rid, from->ridlen, f, len);
         atomic_fetch_add(&s->st.refused, 1);
-        arb_warn(SUB, "worker %s refused: %s", id, why);
+        arb_warn(SUB, "worker %s refused: %s", from->id, why);
         return;
     }
-    if (rc || strlen(id) > WIRE_MAX_NAME) {
+    if (rc) {
         atomic_fetch_add(&s->st.malformed, 1);
         return;
     }
-    peer *p = find_peer(s, id);
+    /* The identity wins over the name a hello gives (logged once per hello). */
+    if (strcmp(name, from->id) != 0)
+        arb_info(SUB, "worker %s says it is \"%s\": known by its key as %s", from->id, name, from->id);
+    peer *p = find_peer(s, from->id);
     if (!p) {
         if (s->npeers == MAX_PEERS) {
             if (wire_refuse("the pool is full", &f, &len) == 0)
-                send_to(s, id, f, len);
+                send_to(s, from->rid, from->ridlen, f, len);
             atomic_fetch_add(&s->st.refused, 1);
             return;
         }
@@ -471,11 +537,17 @@ static void on_hello(sched *s, const char *id, const uint8_t *data, size_t n)
         p->held = calloc(WIRE_MAX_SLOTS, sizeof *p->held);
         if (!p->held)
             return;
-        snprintf(p->id, sizeof p->id, "%s", id);
-        p->local = strncmp(id, "local:", 6) == 0;
+        snprintf(p->id, sizeof p->id, "%s", from->id);
+        p->local = strncmp(from->id, "local:", 6) == 0;
         s->npeers++;
-        arb_info(SUB, "worker %s joined with %d slots, %d matches in hand", id, slots, nrun);
+        arb_info(SUB, "worker %s joined with %d slots, %d matches in hand", from->id, slots, nrun);
+    } else if (p->ridlen != from->ridlen || memcmp(p->rid, from->rid, from->ridlen) != 0) {
+        /* A second connection of the same key: the newest hello wins (a
+         * worker that reconnected); the leases stay with the identity. */
+        arb_info(SUB, "worker %s said hello on a new connection: it replaces the old one", from->id);
     }
+    memcpy(p->rid, from->rid, from->ridlen);
+    p->ridlen = from->ridlen;
     p->slots = slots;
     p->free_reported = slots - nrun;
     p->last_heard = arb_now_ns();
@@ -506,7 +578,7 @@ static void on_progress(sched *s, peer *p, const uint8_t *data, size_t n)
         atomic_fetch_add(&s->st.malformed, 1);
         return;
     }
-    held *h = find_held(p, pi.match_id, pi.gen);
+    held *h = find_held(p, pi.match_id, pi.gen);   /* only the holder's progress counts */
     if (!h)
         return;
     /* cumulative per match: count what is new */
@@ -519,33 +591,97 @@ static void on_progress(sched *s, peer *p, const uint8_t *data, size_t n)
     h->prog = pi;
 }
 
-static void on_release(sched *s, peer *p, const uint8_t *data, size_t n)
+/* A hand-back: the lease returns to the queue only if the sender holds it
+ * (p NULL: a worker we do not know yet; the record decides). */
+static void on_release(sched *s, const sender *from, peer *p, const uint8_t *data, size_t n)
 {
     int64_t id;
     int gen;
-    char why[256];
+    char why[ARB_WIRE_MAX_TEXT + 1];
     if (wire_decode_release(data, n, &id, &gen, why, sizeof why) != 0) {
         atomic_fetch_add(&s->st.malformed, 1);
         return;
     }
-    held *h = find_held(p, id, gen);
-    if (store_release(s->o.db, id, gen) == 1) {
+    held *h = p ? find_held(p, id, gen) : NULL;
+    if (store_release(s->o.db, id, gen, from->id) == 1) {
         atomic_fetch_add(&s->st.released, 1);
-        arb_info(SUB, "worker %s handed back match %" PRId64 ": %s", p->id, id, why);
+        arb_info(SUB, "worker %s handed back match %" PRId64 ": %s", from->id, id, why);
     }
     if (h)
         drop_held(p, h);
 }
 
-/* One message from the router: identity and frame. */
+/* The frame budget of an identity (created on its first frame; when the
+ * table is full the longest idle one is reused). */
+static budget *budget_of(sched *s, const char *id)
+{
+    budget *oldest = NULL;
+    for (int i = 0; i < s->nbudgets; i++) {
+        if (strcmp(s->budgets[i].id, id) == 0)
+            return &s->budgets[i];
+        if (!oldest || s->budgets[i].last_ns < oldest->last_ns)
+            oldest = &s->budgets[i];
+    }
+    budget *b = s->nbudgets < ARB_WORKER_BUDGETS ? &s->budgets[s->nbudgets++] : oldest;
+    *b = (budget){.tokens = ARB_WORKER_FRAME_BURST, .last_ns = arb_now_ns()};
+    snprintf(b->id, sizeof b->id, "%s", id);
+    return b;
+}
+
+/* One frame more from this identity: false when it is over its budget. */
+static bool within_budget(sched *s, budget *b)
+{
+    uint64_t now = arb_now_ns();
+    b->tokens += (double)(now - b->last_ns) / 1e9 * ARB_WORKER_FRAMES_PER_S;
+    if (b->tokens > ARB_WORKER_FRAME_BURST)
+        b->tokens = ARB_WORKER_FRAME_BURST;
+    b->last_ns = now;
+    if (b->tokens >= 1) {
+        b->tokens -= 1;
+        if (b->dropped) {
+            arb_warn(SUB, "worker %s: %" PRIu64 " frames over its budget of %d a second were dropped", b->id,
+                     b->dropped, ARB_WORKER_FRAMES_PER_S);
+            b->dropped = 0;
+        }
+        return true;
+    }
+    b->dropped++;
+    atomic_fetch_add(&s->st.flooded, 1);
+    return false;
+}
+
+/* The identity of a frame: the ZAP User-Id of its connection (CURVE: the
+ * key it was admitted as); over inproc, where only this process's own
+ * worker can connect, its routing id. false: no identity (dropped). */
+static bool identity_of(sched *s, zmq_msg_t *msg, const uint8_t *rid, size_t ridlen, char *id, size_t cap)
+{
+    if (s->zapper) {
+        const char *uid = zmq_msg_gets(msg, "User-Id");
+        if (ridlen < WIRE_ROUTING_ID_BYTES)
+            return false;   /* a guessable route (docs/security.md) */
+        /* our own ZAP handler's answer: a key's name, or "key:" and its
+         * Z85 (printable, no blank, quote or backslash) */
+        if (!uid || !uid[0] || strlen(uid) > ZAP_ID_MAX)
+            return false;
+        snprintf(id, cap, "%s", uid);
+        return true;
+    }
+    if (ridlen == 0 || ridlen >= cap)
+        return false;
+    memcpy(id, rid, ridlen);
+    id[ridlen] = 0;
+    return strlen(id) == ridlen && wire_valid_name(id);
+}
+
+/* One message from the router: routing id and frame. */
 static int handle(sched *s, tour *t, char *err, size_t errlen)
 {
-    char id[WIRE_MAX_NAME + 2];
-    int idn = zmq_recv(s->router, id, sizeof id - 1, ZMQ_DONTWAIT);
-    if (idn < 0)
+    zmq_msg_t ridm, msg;
+    zmq_msg_init(&ridm);
+    if (zmq_msg_recv(&ridm, s->router, ZMQ_DONTWAIT) < 0) {
+        zmq_msg_close(&ridm);
         return 1;   /* nothing more */
-    id[idn < (int)sizeof id - 1 ? idn : (int)sizeof id - 1] = 0;
-    zmq_msg_t msg;
+    }
     zmq_msg_init(&msg);
     int more = 0, rc = 0;
     size_t ml = sizeof more;
@@ -562,6 +698,15 @@ static int handle(sched *s, tour *t, char *err, size_t errlen)
         zmq_getsockopt(s->router, ZMQ_RCVMORE, &more, &ml);
         extra = true;
     }
+    char id[ZAP_ID_MAX + 1];
+    sender from = {.id = id, .rid = zmq_msg_data(&ridm), .ridlen = zmq_msg_size(&ridm)};
+    if (n < 0 || !identity_of(s, &msg, from.rid, from.ridlen, id, sizeof id)) {
+        atomic_fetch_add(&s->st.malformed, 1);
+        goto out;
+    }
+    budget *b = budget_of(s, id);
+    if (!within_budget(s, b))
+        goto out;   /* a flood: not even decoded */
     const uint8_t *data = zmq_msg_data(&msg);
     int kind = n > 0 && !extra ? wire_kind_of(data, (size_t)n) : ARB_ECORRUPT;
     peer *p = find_peer(s, id);
@@ -569,37 +714,31 @@ static int handle(sched *s, tour *t, char *err, size_t errlen)
         p->last_heard = arb_now_ns();
     switch (kind) {
     case WIRE_HELLO:
-        on_hello(s, id, data, (size_t)n);
+        on_hello(s, &from, data, (size_t)n);
         break;
     case WIRE_RESULT:
-        rc = on_result(s, t, id, p, data, (size_t)n, err, errlen);
+        rc = on_result(s, t, &from, p, data, (size_t)n, err, errlen);
         if (!p)
-            rehello(s, id);
+            rehello(s, &from, b);
+        break;
+    case WIRE_RELEASE:
+        on_release(s, &from, p, data, (size_t)n);
+        if (!p)
+            rehello(s, &from, b);
         break;
     case WIRE_HEARTBEAT:
     case WIRE_PROGRESS:
-    case WIRE_RELEASE:
-        if (!p) {
-            rehello(s, id);   /* we restarted, or it was given up for silent */
-            if (kind == WIRE_RELEASE) {
-                int64_t mid;
-                int gen;
-                char why[256];
-                if (wire_decode_release(data, (size_t)n, &mid, &gen, why, sizeof why) == 0)
-                    store_release(s->o.db, mid, gen);
-            }
-        } else if (kind == WIRE_HEARTBEAT) {
+        if (!p)
+            rehello(s, &from, b);   /* we restarted, or it was given up for silent */
+        else if (kind == WIRE_HEARTBEAT)
             on_heartbeat(s, p, data, (size_t)n);
-        } else if (kind == WIRE_PROGRESS) {
+        else
             on_progress(s, p, data, (size_t)n);
-        } else {
-            on_release(s, p, data, (size_t)n);
-        }
         break;
     case WIRE_FETCH: {
         char digest[65];
         if (wire_decode_fetch(data, (size_t)n, digest) == 0)
-            serve_program(s, id, digest);
+            serve_program(s, &from, digest);
         else
             atomic_fetch_add(&s->st.malformed, 1);
         break;
@@ -608,7 +747,9 @@ static int handle(sched *s, tour *t, char *err, size_t errlen)
         atomic_fetch_add(&s->st.malformed, 1);
         arb_debug(SUB, "frame of %d bytes from %s dropped (kind %d)", n, id, kind);
     }
+out:
     zmq_msg_close(&msg);
+    zmq_msg_close(&ridm);
     return rc;
 }
 
@@ -707,35 +848,47 @@ sched *sched_new(const sched_options *o, char *err, size_t errlen)
     s->misses = o->heartbeat_misses > 0 ? o->heartbeat_misses : 5;
     s->lease_s = o->lease_s > 0 ? o->lease_s : 60;
     s->peers = calloc(MAX_PEERS, sizeof *s->peers);
+    s->budgets = calloc(ARB_WORKER_BUDGETS, sizeof *s->budgets);
     s->progs = calloc(MAX_PROGRAMS, sizeof *s->progs);
     s->ctx = zmq_ctx_new();
     s->router = s->ctx ? zmq_socket(s->ctx, ZMQ_ROUTER) : NULL;
-    if (!s->peers || !s->progs || !s->router) {
+    if (!s->peers || !s->budgets || !s->progs || !s->router) {
         snprintf(err, errlen, "out of memory or ZeroMQ unavailable");
         goto fail;
     }
-    int one = 1, linger = 0, hwm = 100000;
+    int one = 1, linger = 0, hwm = 100000, rcvhwm = ARB_WORKER_RCVHWM;
     int64_t max = WIRE_MAX_FRAME;
     zmq_setsockopt(s->router, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
-    /* a worker reconnecting under its name takes its identity over */
-    zmq_setsockopt(s->router, ZMQ_ROUTER_HANDOVER, &one, sizeof one);
+    /* No handover: a connection naming a routing id in use is refused, so
+     * no one takes another's route (workers pick 16 random bytes per
+     * connection, WIRE_ROUTING_ID_BYTES; a reconnection is a new id). */
     zmq_setsockopt(s->router, ZMQ_MAXMSGSIZE, &max, sizeof max);
     zmq_setsockopt(s->router, ZMQ_LINGER, &linger, sizeof linger);
     zmq_setsockopt(s->router, ZMQ_SNDHWM, &hwm, sizeof hwm);
+    zmq_setsockopt(s->router, ZMQ_RCVHWM, &rcvhwm, sizeof rcvhwm);
     snprintf(s->endpoint, sizeof s->endpoint, "inproc://arbiter-%d-%p", (int)getpid(), (void *)s);
     /* Remote workers: the ZAP handler first (without it libzmq admits any
      * key), then CURVE, then the bind. The local worker gets a key of its
      * own, listed with the others. */
     if (o->listen) {
         const char *keys[ZAP_MAX_KEYS + 1];
+        char local_entry[ZAP_KEY_TEXT + 16];
         int nk = 0;
         if (zap_keygen(s->lpub, s->lsec) != 0) {
             snprintf(err, errlen, "no CURVE in this libzmq");
             goto fail;
         }
-        keys[nk++] = s->lpub;
-        for (int i = 0; i < o->nworker_keys && nk < ZAP_MAX_KEYS; i++)
+        /* the local worker's identity is fixed; no listed key may take it */
+        snprintf(local_entry, sizeof local_entry, "%s local:0", s->lpub);
+        keys[nk++] = local_entry;
+        for (int i = 0; i < o->nworker_keys && nk < ZAP_MAX_KEYS; i++) {
+            const char *name = strpbrk(o->worker_keys[i], " \t");
+            if (name && strstr(name, "local:")) {
+                snprintf(err, errlen, "worker key %d: names starting with \"local:\" are the scheduler's own", i + 1);
+                goto fail;
+            }
             keys[nk++] = o->worker_keys[i];
+        }
         s->zapper = zap_start(s->ctx, keys, nk, err, errlen);
         if (!s->zapper || zap_curve_server(s->router, o->secret_key) != 0)
             goto fail;
@@ -754,9 +907,14 @@ sched *sched_new(const sched_options *o, char *err, size_t errlen)
      * directory under a 0700 ancestor (pgctl.h) */
     bool wdir_apart = pgctl_side_dir(o->state_dir, "work", s->wdir, sizeof s->wdir);
     mkdir(s->wdir, 0711);
+    /* The local worker writes its transcripts here (names it chooses from
+     * the match id); they hold every hand: 0700, hidden in the sandbox. */
+    snprintf(s->tdir, sizeof s->tdir, "%s/transcripts", o->state_dir);
+    mkdir(s->tdir, 0700);
     if (o->local_slots > 0) {
         worker_options *w = &s->local;
         *w = (worker_options){.zmq_ctx = s->ctx, .endpoint = s->endpoint, .name = "local:0", .workdir = s->wdir,
+                              .transcript_dir = s->tdir,
                               .slots = o->local_slots, .heartbeat_ms = s->hb_ms, .heartbeat_misses = s->misses,
                               .stop_now = &s->workers_stop};
         w->live.sandbox = o->sandbox;
@@ -803,7 +961,7 @@ void sched_free(sched *s)
         uint8_t *f;
         size_t len;
         if ((s->peers[i].local || !s->o.keep_remote) && !interrupted && wire_stop(&f, &len) == 0)
-            send_to(s, s->peers[i].id, f, len);
+            send_to(s, s->peers[i].rid, s->peers[i].ridlen, f, len);
         pool_row(s, &s->peers[i], "gone");
         free(s->peers[i].held);
     }
@@ -832,6 +990,7 @@ void sched_free(sched *s)
     for (int i = 0; i < s->nprogs; i++)
         free(s->progs[i].files);
     free(s->progs);
+    free(s->budgets);
     free(s->peers);
     free(s);
 }
@@ -877,7 +1036,6 @@ static void make_assign(const tour *t, const st_match *m, wire_assign *a)
             snprintf(p->path, sizeof p->path, "%s", eb->rel[f]);
         }
     }
-    snprintf(a->transcript, sizeof a->transcript, "%.480s/r%d-t%d.arbt", t->tdir, m->round, m->tbl);
 }
 
 /* Give every worker with a free slot a match. */
@@ -899,14 +1057,14 @@ static int dispatch(sched *s, tour *t, char *err, size_t errlen)
             }
             m.tournament = t->tid;
             if (!a && !(a = malloc(sizeof *a))) {
-                store_release(s->o.db, m.id, m.lease_gen);
+                store_release(s->o.db, m.id, m.lease_gen, p->id);
                 return ARB_ENOMEM;
             }
             make_assign(t, &m, a);
             uint8_t *f;
             size_t len;
             if (wire_encode_assign(a, &f, &len) != 0) {
-                store_void(s->o.db, &m, "the assignment cannot be encoded");
+                store_void(s->o.db, &m, "the assignment cannot be encoded", p->id);
                 continue;
             }
             p->held[p->nheld++] = (held){.m = m, .since_ns = arb_now_ns()};
@@ -960,11 +1118,6 @@ int sched_tournament(sched *s, const run_options *o, run_outcome *out, char *err
     /* Our previous run's local worker is gone: its leases go back. */
     store_release_leases(db, out->tid, "local:");
 
-    /* Transcripts hold every hand: 0700, and hidden inside the sandbox. */
-    snprintf(t.tdir, sizeof t.tdir, "%s/transcripts", s->o.state_dir);
-    mkdir(t.tdir, 0700);
-    snprintf(t.tdir, sizeof t.tdir, "%s/transcripts/%" PRId64, s->o.state_dir, out->tid);
-    mkdir(t.tdir, 0700);
     st_table *tables = calloc(MAX_TABLES, sizeof *tables);
     if (!tables) {
         snprintf(err, errlen, "out of memory");
@@ -1070,6 +1223,13 @@ size_t sched_metrics(void *ctx, char *buf, size_t cap)
              (double)atomic_load(&st->malformed));
     arb_prom(buf, cap, &off, "arbiter_workers_refused_total", "counter", "Hellos refused (protocol version, pool full)",
              (double)atomic_load(&st->refused));
+    arb_prom(buf, cap, &off, "arbiter_results_refused_total", "counter",
+             "Results, voids refused: the sender's key does not hold the lease", (double)atomic_load(&st->forged));
+    arb_prom(buf, cap, &off, "arbiter_frames_flooded_total", "counter",
+             "Frames dropped unread: their key was over its frame budget", (double)atomic_load(&st->flooded));
+    arb_prom(buf, cap, &off, "arbiter_store_errors_total", "counter",
+             "Frames whose statement failed on a live database (not acknowledged: resent)",
+             (double)atomic_load(&st->store_errors));
     arb_prom(buf, cap, &off, "arbiter_programs_served_total", "counter", "Program bundles sent to workers",
              (double)atomic_load(&st->programs_served));
     arb_prom(buf, cap, &off, "arbiter_bot_timeouts_total", "counter", "Bot decisions that ran out of time",

@@ -55,6 +55,9 @@ typedef struct sched_stats {
     atomic_int    workers, slots;                 /* connected now */
     atomic_int    queued, leased;                 /* matches of the running tournament */
     atomic_ullong done, voided, stale, leases_expired, released, malformed, refused, programs_served;
+    atomic_ullong forged;                         /* results/voids from a key that does not hold the lease */
+    atomic_ullong flooded;                        /* frames dropped: their key was over its budget */
+    atomic_ullong store_errors;                   /* a statement failed for one frame (database still up) */
     atomic_ullong decisions, timeouts, penalties;
     atomic_ullong decisions_per_s_x1000;          /* over the last 10 s */
 } sched_stats;

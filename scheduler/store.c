@@ -406,20 +406,47 @@ int store_adopt(store *s, int64_t match_id, int gen, const char *worker, int lea
     return load_slots(s, m, NULL, 0) ? ARB_EIO : 1;
 }
 
-int store_release(store *s, int64_t match_id, int gen)
+int store_release(store *s, int64_t match_id, int gen, const char *holder)
+{
+    char mid[24], g[16];
+    snprintf(mid, sizeof mid, "%" PRId64, match_id);
+    snprintf(g, sizeof g, "%d", gen);
+    const char *p[] = {mid, g, holder};
+    PGresult *r = q(s, NULL, 0,
+                    "UPDATE matches SET state = 'pending', lease_until = NULL "
+                    "WHERE id = $1 AND lease_gen = $2 AND state = 'leased' "
+                    "  AND ($3::text IS NULL OR leased_by = $3::text)", 3, p);
+    if (!r)
+        return ARB_EIO;
+    int n = atoi(PQcmdTuples(r));
+    PQclear(r);
+    return n;
+}
+
+int store_lease_holder(store *s, int64_t match_id, int gen, char *holder, size_t cap)
 {
     char mid[24], g[16];
     snprintf(mid, sizeof mid, "%" PRId64, match_id);
     snprintf(g, sizeof g, "%d", gen);
     const char *p[] = {mid, g};
     PGresult *r = q(s, NULL, 0,
-                    "UPDATE matches SET state = 'pending', lease_until = NULL "
-                    "WHERE id = $1 AND lease_gen = $2 AND state = 'leased'", 2, p);
+                    "SELECT coalesce(leased_by, '') FROM matches WHERE id = $1 AND lease_gen = $2 AND state = 'leased'",
+                    2, p);
     if (!r)
         return ARB_EIO;
-    int n = atoi(PQcmdTuples(r));
+    int found = PQntuples(r) == 1;
+    if (found)
+        snprintf(holder, cap, "%s", PQgetvalue(r, 0, 0));
     PQclear(r);
-    return n;
+    return found;
+}
+
+bool store_connected(store *s)
+{
+    if (PQstatus(s->db) == CONNECTION_OK)
+        return true;
+    PQreset(s->db);   /* one try: a restarted server is back, a lost one is not */
+    return PQstatus(s->db) == CONNECTION_OK;
 }
 
 int store_worker(store *s, const char *name, int slots, const char *state, int running, int64_t done, int64_t lost)
@@ -513,7 +540,7 @@ static double match_points(const match_result *res, int b)
 }
 
 int store_record(store *s, const st_match *m, const match_result *res, const char *digest,
-                 const char *transcript, char *err, size_t errlen)
+                 const char *transcript, const char *holder, char *err, size_t errlen)
 {
     char mid[24], gen[16], games[16], dec[24], wall[24];
     snprintf(mid, sizeof mid, "%" PRId64, m->id);
@@ -523,11 +550,12 @@ int store_record(store *s, const st_match *m, const match_result *res, const cha
     snprintf(wall, sizeof wall, "%" PRIu64, res->wall_ns / 1000000);
     if (exec0(s, err, errlen, "BEGIN", 0, NULL))
         return ARB_EIO;
-    const char *p[] = {mid, gen, digest, transcript, games, dec, wall};
+    const char *p[] = {mid, gen, digest, transcript, games, dec, wall, holder};
     PGresult *r = q(s, err, errlen,
                     "UPDATE matches SET state = 'done', finished_at = now(), digest = $3, transcript = $4, "
                     "  games = $5, decisions = $6, wall_ms = $7, lease_until = NULL "
-                    "WHERE id = $1 AND lease_gen = $2 AND state = 'leased'", 7, p);
+                    "WHERE id = $1 AND lease_gen = $2 AND state = 'leased' "
+                    "  AND ($8::text IS NULL OR leased_by = $8::text)", 8, p);
     if (!r)
         goto fail;
     int n = atoi(PQcmdTuples(r));
@@ -588,15 +616,16 @@ fail:
     return ARB_EIO;
 }
 
-int store_void(store *s, const st_match *m, const char *why)
+int store_void(store *s, const st_match *m, const char *why, const char *holder)
 {
     char mid[24], gen[16];
     snprintf(mid, sizeof mid, "%" PRId64, m->id);
     snprintf(gen, sizeof gen, "%d", m->lease_gen);
-    const char *p[] = {mid, gen, why};
+    const char *p[] = {mid, gen, why, holder};
     PGresult *r = q(s, NULL, 0,
                     "UPDATE matches SET state = 'void', error = $3, finished_at = now() "
-                    "WHERE id = $1 AND lease_gen = $2 AND state = 'leased'", 3, p);
+                    "WHERE id = $1 AND lease_gen = $2 AND state = 'leased' "
+                    "  AND ($4::text IS NULL OR leased_by = $4::text)", 4, p);
     if (!r)
         return ARB_EIO;
     int n = atoi(PQcmdTuples(r));

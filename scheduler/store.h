@@ -84,10 +84,19 @@ int store_release_leases(store *s, int64_t tid, const char *worker);
  * on, was another worker's, or the match is finished; < 0. */
 int store_adopt(store *s, int64_t match_id, int gen, const char *worker, int lease_secs, st_match *m);
 /* Return one lease to the queue (its worker went silent or handed it
- * back), only if it is still held under that generation; leased_by keeps
- * the last holder (it may take the lease back, store_adopt). 1 returned,
- * 0 not (moved on or finished), < 0 error. */
-int store_release(store *s, int64_t match_id, int gen);
+ * back), only if it is still held under that generation — and by holder,
+ * when holder is not NULL (a worker hands back only its own lease);
+ * leased_by keeps the last holder (it may take the lease back,
+ * store_adopt). 1 returned, 0 not (moved on, another's, or finished),
+ * < 0 error. */
+int store_release(store *s, int64_t match_id, int gen, const char *holder);
+/* Who holds a match under generation gen: 1 with its identity in holder,
+ * 0 when it is not leased under that generation, < 0 error. */
+int store_lease_holder(store *s, int64_t match_id, int gen, char *holder, size_t cap);
+/* The connection to the database is up (tried once again if it was not):
+ * false is "database lost", the scheduler stops; a statement that failed
+ * on a live connection concerns one frame only. */
+bool store_connected(store *s);
 /* The pool as `arbiter status` shows it: a worker said hello, was heard,
  * drains or is gone. state: "connected", "draining" or "gone". */
 int store_worker(store *s, const char *name, int slots, const char *state, int running, int64_t done,
@@ -101,14 +110,16 @@ int store_set_path(store *s, int64_t tid, const char *path);
 int store_next_running(store *s, const int64_t *skip, int nskip, int64_t *tid, char *path, size_t pathlen,
                        char digest[65]);
 
-/* Record a finished match: 0; ARB_ESTATE when the lease is stale or the
- * match is already recorded (nothing is written: counted once). */
+/* Record a finished match: 0; ARB_ESTATE when the lease is stale, held by
+ * another worker than holder (when holder is not NULL: the identity the
+ * result came from) or the match is already recorded (nothing is written:
+ * counted once). */
 int store_record(store *s, const st_match *m, const match_result *res, const char *digest,
-                 const char *transcript, char *err, size_t errlen);
+                 const char *transcript, const char *holder, char *err, size_t errlen);
 /* A match that cannot be played (a bot that cannot be started is not such
- * a case: it forfeits): 0, or ARB_ESTATE when the lease is stale or the
- * match finished already (nothing is written). */
-int store_void(store *s, const st_match *m, const char *why);
+ * a case: it forfeits): 0, or ARB_ESTATE when the lease is stale, another
+ * holder's, or the match finished already (nothing is written). */
+int store_void(store *s, const st_match *m, const char *why, const char *holder);
 
 /* Matches of a round (-1: all) by state. */
 int store_counts(store *s, int64_t tid, int round, int *pending, int *leased, int *done, int *voided);

@@ -1,6 +1,8 @@
 /* zap.c — the ZAP handler and CURVE set-up (zap.h). */
 #include "zap.h"
 #include "arb_error.h"
+#include "arb_limits.h"
+#include "arb_time.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -9,11 +11,20 @@
 #include <string.h>
 #include <zmq.h>
 
+/* An admitted key: its binary form, the identity the scheduler knows its
+ * holder by (the ZAP User-Id), and its handshakes in the current minute. */
+typedef struct zap_key {
+    uint8_t  key[32];
+    char     id[ZAP_ID_MAX + 1];
+    uint64_t window_ns;        /* start of the current minute */
+    int      handshakes;       /* admitted in it */
+} zap_key;
+
 struct zap {
     void *ctx;
     void *sock;                /* REP on inproc://zeromq.zap.01 */
     pthread_t thread;
-    uint8_t (*keys)[32];       /* admitted public keys, binary */
+    zap_key *keys;             /* admitted public keys and the identity of each */
     int nkeys;
     atomic_bool alive;
     atomic_bool stop;
@@ -38,13 +49,15 @@ static int frame(void *sock, char *buf, size_t cap, bool *more)
     return n < 0 || (size_t)n > cap ? -1 : n;
 }
 
-static void reply(void *sock, const char *id, int idlen, const char *code, const char *text)
+/* user: the User-Id the scheduler reads from every message of that
+ * connection (zmq_msg_gets "User-Id"): the key's identity. */
+static void reply(void *sock, const char *id, int idlen, const char *code, const char *text, const char *user)
 {
     zmq_send(sock, "1.0", 3, ZMQ_SNDMORE);
     zmq_send(sock, id, (size_t)idlen, ZMQ_SNDMORE);
     zmq_send(sock, code, strlen(code), ZMQ_SNDMORE);
     zmq_send(sock, text, strlen(text), ZMQ_SNDMORE);
-    zmq_send(sock, "", 0, ZMQ_SNDMORE);   /* user id */
+    zmq_send(sock, user, strlen(user), ZMQ_SNDMORE);
     zmq_send(sock, "", 0, 0);             /* metadata */
 }
 
@@ -71,24 +84,70 @@ static void *serve(void *arg)
                 break;
         }
         if (n < 7 || len[0] != 3 || memcmp(parts[0], "1.0", 3) != 0) {
-            reply(z->sock, n > 1 ? parts[1] : "", n > 1 && len[1] > 0 ? len[1] : 0, "400", "malformed request");
+            reply(z->sock, n > 1 ? parts[1] : "", n > 1 && len[1] > 0 ? len[1] : 0, "400", "malformed request", "");
             atomic_fetch_add(&z->refused, 1);
             continue;
         }
         bool curve = len[5] == 5 && memcmp(parts[5], "CURVE", 5) == 0;
-        bool listed = false;
-        for (int i = 0; curve && len[6] == 32 && i < z->nkeys && !listed; i++)
-            listed = memcmp(parts[6], z->keys[i], 32) == 0;
-        if (listed) {
-            reply(z->sock, parts[1], len[1], "200", "OK");
+        zap_key *k = NULL;
+        for (int i = 0; curve && len[6] == 32 && i < z->nkeys && !k; i++)
+            if (memcmp(parts[6], z->keys[i].key, 32) == 0)
+                k = &z->keys[i];
+        /* A key that opens connection after connection is cut off for the
+         * rest of the minute (ARB_ZAP_HANDSHAKES_PER_MIN). */
+        uint64_t now = arb_now_ns();
+        if (k && now - k->window_ns >= 60000000000ull) {
+            k->window_ns = now;
+            k->handshakes = 0;
+        }
+        if (k && k->handshakes < ARB_ZAP_HANDSHAKES_PER_MIN) {
+            k->handshakes++;
+            reply(z->sock, parts[1], len[1], "200", "OK", k->id);
             atomic_fetch_add(&z->admitted, 1);
         } else {
-            reply(z->sock, parts[1], len[1], "400", curve ? "key not listed" : "CURVE required");
+            reply(z->sock, parts[1], len[1], k ? "300" : "400",
+                  k ? "too many handshakes" : curve ? "key not listed" : "CURVE required", "");
             atomic_fetch_add(&z->refused, 1);
         }
     }
     atomic_store(&z->alive, false);
     return NULL;
+}
+
+bool zap_valid_id(const char *id)
+{
+    size_t n = strlen(id);
+    if (n == 0 || n > ZAP_ID_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = id[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("_.:-", c)))
+            return false;
+    }
+    return true;
+}
+
+/* "KEY" or "KEY NAME": the key in Z85, and the identity its holder is
+ * known by (NAME, else "key:" and the key itself). */
+static int parse_key(const char *entry, zap_key *k)
+{
+    size_t kl = strcspn(entry, " \t");
+    const char *name = entry + kl + strspn(entry + kl, " \t");
+    char z85[ZAP_KEY_TEXT];
+    if (kl != 40)
+        return ARB_EINVAL;
+    memcpy(z85, entry, 40);
+    z85[40] = 0;
+    if (!zmq_z85_decode(k->key, z85))
+        return ARB_EINVAL;
+    if (*name) {
+        if (!zap_valid_id(name))
+            return ARB_EINVAL;
+        snprintf(k->id, sizeof k->id, "%s", name);
+    } else {
+        snprintf(k->id, sizeof k->id, "key:%s", z85);
+    }
+    return 0;
 }
 
 zap *zap_start(void *zmq_ctx, const char *const *keys, int nkeys, char *err, size_t errlen)
@@ -107,13 +166,23 @@ zap *zap_start(void *zmq_ctx, const char *const *keys, int nkeys, char *err, siz
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    for (int i = 0; i < nkeys; i++)
-        if (strlen(keys[i]) != 40 || !zmq_z85_decode(z->keys[i], keys[i])) {
-            snprintf(err, errlen, "worker key %d is not a 40-character Z85 CURVE public key", i + 1);
+    for (int i = 0; i < nkeys; i++) {
+        int rc = parse_key(keys[i], &z->keys[i]);
+        for (int k = 0; rc == 0 && k < i; k++)
+            if (strcmp(z->keys[k].id, z->keys[i].id) == 0 || memcmp(z->keys[k].key, z->keys[i].key, 32) == 0)
+                rc = ARB_ESTATE;
+        if (rc) {
+            if (rc == ARB_ESTATE)
+                snprintf(err, errlen, "worker key %d: the key or its name \"%s\" is listed twice", i + 1,
+                         z->keys[i].id);
+            else
+                snprintf(err, errlen, "worker key %d is not a 40-character Z85 CURVE public key (and an optional "
+                         "name of 1..%d of [A-Za-z0-9_.:-])", i + 1, ZAP_ID_MAX);
             free(z->keys);
             free(z);
             return NULL;
         }
+    }
     z->nkeys = nkeys;
     z->ctx = zmq_ctx;
     z->sock = zmq_socket(zmq_ctx, ZMQ_REP);

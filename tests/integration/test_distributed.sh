@@ -15,7 +15,8 @@ check() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "
 trap 'pkill -f "arbiter referee --connect tcp://127.0.0.1:$PORT" 2>/dev/null; rm -rf "$T"' EXIT
 
 for k in sched w1 w2 intruder; do "$ARB" keygen "$k" > /dev/null; done
-cat w1.pub w2.pub > workers.txt
+# each key listed with its name: the identity the record knows its worker by
+for k in w1 w2; do echo "$(head -1 $k.pub) $k"; done > workers.txt
 {
   echo "name: spread"; echo "format: round-robin"; echo "deals: 2"; echo "seed: 4"
   echo "entrants:"
@@ -42,7 +43,7 @@ check "20 matches done, none void" 'grep -Eq "spread +round-robin +done +0 +0 +2
 check "standings equal a local run's" 'cmp -s remote.csv local.csv'
 # who played: the record names each match's referee. Three were connected;
 # exactly the two listed ones played (the intruder was refused by ZAP).
-workers=$(grep -cE "^  spread +[^ ]+-[0-9]+ +[0-9]+$" status.out)
+workers=$(grep -cE "^  spread +w[12] +[0-9]+$" status.out)
 check "the matches spread over both listed referees and no other ($workers played)" '[ "$workers" = 2 ]'
 echo "distributed: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -38,6 +38,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zmq.h>
@@ -143,7 +144,12 @@ typedef struct fake {
 
 static void *zctx;
 static char spub[ZAP_KEY_TEXT], ssec[ZAP_KEY_TEXT];
-static char wpub[2][ZAP_KEY_TEXT], wsec[2][ZAP_KEY_TEXT];
+/* Every fake worker has a key of its own, listed with its name: the
+ * scheduler knows it by that name (its ZAP User-Id), whatever it says. */
+static const char *const key_names[] = {"w-one", "w-ghost", "w-junk", "w-v1", "w-v3", "w-a", "w-b", "w-c"};
+#define NKEYS (int)(sizeof key_names / sizeof key_names[0])
+static char wpub[NKEYS][ZAP_KEY_TEXT], wsec[NKEYS][ZAP_KEY_TEXT];
+static char key_entry[NKEYS][ZAP_KEY_TEXT + 16];   /* "KEY name", as zap_start takes them */
 static fake *fakes[MAX_FAKES];
 static int nfakes;
 
@@ -155,12 +161,25 @@ static fake *fake_open(const char *name, int key, int slots, int free_report, co
         exit(2);
     }
     snprintf(f->name, sizeof f->name, "%s", name);
+    /* the key is the one listed under this name (key, the old index, is
+     * kept for the callers' readability only) */
+    for (key = 0; key < NKEYS && strcmp(key_names[key], name) != 0; key++)
+        ;
+    if (key == NKEYS) {
+        fprintf(stderr, "%s: no key\n", name);
+        exit(2);
+    }
     f->slots = slots;
     f->free_report = free_report;
     f->sock = zmq_socket(zctx, ZMQ_DEALER);
     int linger = 0;
     zmq_setsockopt(f->sock, ZMQ_LINGER, &linger, sizeof linger);
-    zmq_setsockopt(f->sock, ZMQ_ROUTING_ID, name, strlen(name));   /* the worker's identity is its name */
+    /* a route nobody can guess, as a real worker makes it */
+    uint8_t rid[WIRE_ROUTING_ID_BYTES];
+    if (getrandom(rid, sizeof rid, 0) != (ssize_t)sizeof rid)
+        exit(2);
+    rid[0] |= 0x80;
+    zmq_setsockopt(f->sock, ZMQ_ROUTING_ID, rid, sizeof rid);
     if (zap_curve_client(f->sock, wpub[key], wsec[key], spub) != 0 || zmq_connect(f->sock, endpoint) != 0) {
         fprintf(stderr, "%s: cannot connect to %s\n", name, endpoint);
         exit(2);
@@ -418,6 +437,8 @@ static void *server_main(void *arg)
         sv->rc = sched_serve(sv->s, 100, sv->err, sizeof sv->err);
     if (sv->ro && sv->rc == 0 && !stop_flag)
         sv->rc = sched_tournament(sv->s, sv->ro, &sv->out, sv->err, sizeof sv->err);
+    if (sv->rc)
+        fprintf(stderr, "scheduler stopped: %s\n", sv->err);
     return NULL;
 }
 
@@ -877,10 +898,12 @@ static void config(tn_config *cfg, tn_entrant *e, const char *path, const char *
 
 static sched *start(store *db, const char *state_dir, char *err, size_t errlen)
 {
-    const char *keys[] = {wpub[0], wpub[1]};
+    const char *keys[NKEYS];
+    for (int k = 0; k < NKEYS; k++)
+        keys[k] = key_entry[k];
     sched_options o = {.db = db, .state_dir = state_dir, .local_slots = 0, .stop = &stop_flag,
                        .listen = "tcp://127.0.0.1:*", .secret_key = ssec, .public_key = spub,
-                       .worker_keys = keys, .nworker_keys = 2, .heartbeat_ms = HEARTBEAT_MS,
+                       .worker_keys = keys, .nworker_keys = NKEYS, .heartbeat_ms = HEARTBEAT_MS,
                        .heartbeat_misses = MISSES, .lease_s = 5, .keep_remote = true};
     return sched_new(&o, err, errlen);
 }
@@ -924,7 +947,11 @@ int main(int argc, char **argv)
         fputs(yaml, yf);
         fclose(yf);
     }
-    CHECK(zap_keygen(spub, ssec) == 0 && zap_keygen(wpub[0], wsec[0]) == 0 && zap_keygen(wpub[1], wsec[1]) == 0);
+    CHECK(zap_keygen(spub, ssec) == 0);
+    for (int k = 0; k < NKEYS; k++) {
+        CHECK(zap_keygen(wpub[k], wsec[k]) == 0);
+        snprintf(key_entry[k], sizeof key_entry[k], "%.40s %.15s", wpub[k], key_names[k]);
+    }
     zctx = zmq_ctx_new();
 
     tn_config cfg;

@@ -100,7 +100,6 @@ static void sample_assign(wire_assign *a)
         for (int i = 0; i < 3 && argv[b][i]; i++)
             snprintf(c->bots[b].argv[c->bots[b].argc++], sizeof c->bots[b].argv[0], "%s", argv[b][i]);
     }
-    snprintf(a->transcript, sizeof a->transcript, "/var/lib/arbiter/transcripts/42.arbt");
     a->nprograms = 2;
     a->programs[0] = (wire_program){.bot = 0, .argi = 1};
     snprintf(a->programs[0].digest, sizeof a->programs[0].digest, "%s", D1);
@@ -188,7 +187,7 @@ static bool same_cfg(const match_config *a, const match_config *b)
 static bool same_assign(const wire_assign *a, const wire_assign *b)
 {
     if (a->match_id != b->match_id || a->lease_gen != b->lease_gen || !same_cfg(&a->cfg, &b->cfg)
-        || strcmp(a->transcript, b->transcript) || a->nprograms != b->nprograms)
+        || a->nprograms != b->nprograms)
         return false;
     for (int i = 0; i < a->nprograms; i++) {
         const wire_program *p = &a->programs[i], *q = &b->programs[i];
@@ -753,9 +752,9 @@ static void test_huge_headers(void)
         {"assign", {3, 17, 1}, 3, "assign bot"},
         {"assign", {3, 17, 2, 1}, 4, "assign argv"},
         {"assign", {4}, 1, "assign transcript"},
-        {"assign", {5}, 1, "assign programs"},
-        {"assign", {5, 1}, 2, "assign program"},
-        {"assign", {5, 0, 3}, 3, "assign program path"},
+        {"assign", {4}, 1, "assign programs"},
+        {"assign", {4, 1}, 2, "assign program"},
+        {"assign", {4, 0, 3}, 3, "assign program path"},
         {"result", {0}, 0, "result"},
         {"result", {4}, 1, "result error"},
         {"result", {7}, 1, "result stats"},
@@ -988,7 +987,7 @@ static void test_checks(void)
     fresh();   /* the same with one program more, by hand (the struct has no room) */
     {
         const frame *base = frame_named("assign");
-        int path[] = {5};
+        int path[] = {4};
         long off = locate(base->data, base->len, path, 1);
         CHECK(off > 0);
         msgpack_sbuffer_write(&sb, (const char *)base->data, (size_t)off);
@@ -1050,7 +1049,7 @@ static void test_checks(void)
         CHECKF(wire_decode_program(f, len, digest, &b, &blen, text, sizeof text) == ARB_ECORRUPT,
                "no program of \"%s\"", bad[i]);
         free(f);
-        static const int digest_at[] = {5, 1, 2};   /* the struct holds no 65th digit: by hand */
+        static const int digest_at[] = {4, 1, 2};   /* the struct holds no 65th digit: by hand */
         replace_at(frame_named("assign"), digest_at, 3, pack_str, bad[i]);
         m = exact(sb.data, sb.size);
         CHECKF(wire_decode_assign(m, sb.size, &dec_assign) == ARB_ECORRUPT, "assign with \"%s\"", bad[i]);
@@ -1448,6 +1447,34 @@ static int write_corpus(const char *dir)
     return 0;
 }
 
+/* The one text rule of every string from the wire, and the cleaning a
+ * worker applies to what it says. */
+static void test_text(void)
+{
+    static const struct { const char *s; bool ok; } cases[] = {
+        {"", true}, {"a bot failed: exit 3", true}, {"é à ü — 王 🂡", true},
+        {"\xff", false}, {"w\xff", false}, {"\xc0\xaf", false},          /* overlong '/' */
+        {"\xe0\x80\xaf", false}, {"\xed\xa0\x80", false},              /* overlong, surrogate */
+        {"\xf4\x90\x80\x80", false}, {"\xc2\x85", false},              /* past U+10FFFF, C1 NEL */
+        {"\xe2\x82", false}, {"a\nb", false}, {"a\rb", false}, {"\x1b[31m", false}, {"\x7f", false},
+        {"tab\there", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CHECKF(wire_valid_text(cases[i].s, 100) == cases[i].ok, "case %zu", i);
+    CHECK(!wire_valid_text("abcdef", 5) && wire_valid_text("abcde", 5));
+    CHECK(wire_valid_name("local:0") && wire_valid_name("key:rq:+k^8{Zw]N3xBD=2k#S@!U<sL.FtWRb7-3}$")
+          && wire_valid_name("host-7.example.org"));
+    CHECK(!wire_valid_name("") && !wire_valid_name("a b") && !wire_valid_name("w\xff") && !wire_valid_name("a/b")
+          && !wire_valid_name("a'b") && !wire_valid_name("a\\b"));
+    char buf[64];
+    snprintf(buf, sizeof buf, "ok \xff\x1b[1m é \xe2\x82");
+    wire_clean_text(buf, 100);
+    CHECKF(wire_valid_text(buf, 100) && strcmp(buf, "ok ??[1m é ??") == 0, "cleaned to \"%s\"", buf);
+    snprintf(buf, sizeof buf, "ééé");
+    wire_clean_text(buf, 5);   /* cut at a character boundary */
+    CHECKF(strcmp(buf, "éé") == 0, "cut to \"%s\"", buf);
+}
+
 int main(int argc, char **argv)
 {
     msgpack_sbuffer_init(&sb);
@@ -1461,6 +1488,7 @@ int main(int argc, char **argv)
     test_huge_headers();
     test_checks();
     test_bundles();
+    test_text();
     for (int i = 0; i < nframes; i++)
         free(frames[i].data);
     msgpack_sbuffer_destroy(&sb);

@@ -1,0 +1,558 @@
+/* wrk_pool.c — a hostile worker key holder against a real scheduler (CURVE
+ * tcp on loopback, ZAP, a real PostgreSQL): mallory holds a listed key and
+ * tries what issue 10 found working. Each check below failed before the
+ * fix it guards (docs/security.md, "Worker and scheduler key holders"):
+ *   - another worker's name (as routing id and in hello) took its route
+ *     and could adopt its lease: now the identity is the key's (ZAP
+ *     User-Id) and routes are unguessable;
+ *   - a result, void or hand-back for a match leased to another worker
+ *     was recorded: now only the holder's are;
+ *   - a frame with \xff in a string stopped the scheduler (PostgreSQL
+ *     encoding error): now every wire string is checked; and a statement
+ *     that fails for one frame (a number past bigint) no longer stops it;
+ *   - many connections of one key were many workers: now one key is one
+ *     peer, its handshakes and frames are budgeted;
+ * while the honest worker keeps its lease and records its result. Key
+ * lists that would make identities ambiguous are refused at start.
+ *
+ * argv[1]: a bot program (the entrants' command). The database:
+ * ARBITER_TEST_DB when set, else a private cluster in a temp dir. */
+#include "run.h"
+#include "pgctl.h"
+#include "store.h"
+#include "wire.h"
+#include "zap.h"
+#include "arb_error.h"
+#include "arb_limits.h"
+#include "arb_log.h"
+#include "arb_time.h"
+#include "../unit/test_util.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <libpq-fe.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+#include <zmq.h>
+
+#define HEARTBEAT_MS 100
+#define WAIT_MS 10000
+#define INBOX 256
+#define MANY 40                 /* connections mallory opens with one key */
+#define FLOOD 20000             /* frames mallory sends as fast as it can */
+
+static PGconn *pg;
+static void *zctx;
+static char spub[ZAP_KEY_TEXT], ssec[ZAP_KEY_TEXT];
+static char hpub[ZAP_KEY_TEXT], hsec[ZAP_KEY_TEXT], mpub[ZAP_KEY_TEXT], msec[ZAP_KEY_TEXT];
+static char mallory[ZAP_KEY_TEXT + 8];   /* the identity of mallory's key */
+
+static uint64_t now_ms(void) { return arb_now_ns() / 1000000u; }
+
+/* ---- The record --------------------------------------------------------- */
+
+static long count_of(const char *sql, const char *p1)
+{
+    const char *params[1] = {p1};
+    PGresult *r = PQexecParams(pg, sql, p1 ? 1 : 0, NULL, params, NULL, NULL, 0);
+    long n = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 ? strtol(PQgetvalue(r, 0, 0), NULL, 10) : -1;
+    PQclear(r);
+    return n;
+}
+
+/* state, holder and generation of a match as one string "leased honest 1" */
+static void match_says(int64_t id, char *out, size_t cap)
+{
+    char mid[24];
+    snprintf(mid, sizeof mid, "%" PRId64, id);
+    const char *params[] = {mid};
+    PGresult *r = PQexecParams(pg, "SELECT state || ' ' || coalesce(leased_by, '-') || ' ' || lease_gen "
+                                   "FROM matches WHERE id = $1", 1, NULL, params, NULL, NULL, 0);
+    snprintf(out, cap, "%s", PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 ? PQgetvalue(r, 0, 0) : "?");
+    PQclear(r);
+}
+
+static bool match_is(int64_t id, const char *want)
+{
+    char got[160];
+    match_says(id, got, sizeof got);
+    if (strcmp(got, want) != 0)
+        fprintf(stderr, "match %" PRId64 ": \"%s\", wanted \"%s\"\n", id, got, want);
+    return strcmp(got, want) == 0;
+}
+
+/* ---- Workers spoken by hand --------------------------------------------- */
+
+typedef struct frame {
+    uint8_t *data;
+    size_t len;
+} frame;
+
+typedef struct fake {
+    void *sock;
+    frame inbox[INBOX];
+    int ninbox;
+    int welcomes, assigns;
+} fake;
+
+/* A DEALER with key (pub, sec); rid NULL: 16 random bytes, as a worker. */
+static fake *fake_open(const char *pub, const char *sec, const char *rid, const char *endpoint)
+{
+    fake *f = calloc(1, sizeof *f);
+    f->sock = zmq_socket(zctx, ZMQ_DEALER);
+    int linger = 0, hwm = 0;
+    zmq_setsockopt(f->sock, ZMQ_LINGER, &linger, sizeof linger);
+    zmq_setsockopt(f->sock, ZMQ_SNDHWM, &hwm, sizeof hwm);
+    uint8_t r[WIRE_ROUTING_ID_BYTES];
+    if (rid) {
+        zmq_setsockopt(f->sock, ZMQ_ROUTING_ID, rid, strlen(rid));
+    } else {
+        if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
+            exit(2);
+        r[0] |= 0x80;
+        zmq_setsockopt(f->sock, ZMQ_ROUTING_ID, r, sizeof r);
+    }
+    if (zap_curve_client(f->sock, pub, sec, spub) != 0 || zmq_connect(f->sock, endpoint) != 0)
+        exit(2);
+    return f;
+}
+
+static void fake_close(fake *f)
+{
+    zmq_close(f->sock);
+    for (int i = 0; i < f->ninbox; i++)
+        free(f->inbox[i].data);
+    free(f);
+}
+
+static void drain(fake *f)
+{
+    for (;;) {
+        zmq_msg_t m;
+        zmq_msg_init(&m);
+        int n = zmq_msg_recv(&m, f->sock, ZMQ_DONTWAIT);
+        if (n < 0) {
+            zmq_msg_close(&m);
+            return;
+        }
+        int kind = wire_kind_of(zmq_msg_data(&m), (size_t)n);
+        f->welcomes += kind == WIRE_WELCOME;
+        f->assigns += kind == WIRE_ASSIGN;
+        if (kind != WIRE_HEARTBEAT && f->ninbox < INBOX) {
+            frame *fr = &f->inbox[f->ninbox++];
+            fr->data = malloc((size_t)n + 1);
+            memcpy(fr->data, zmq_msg_data(&m), (size_t)n);
+            fr->len = (size_t)n;
+        }
+        zmq_msg_close(&m);
+    }
+}
+
+static fake *all[MANY + 8];
+static int nall;
+static fake *beating;                  /* the honest worker: it beats while we wait */
+static wire_lease beat_held[1];
+static int nbeat_held;
+
+static void pump(int ms)
+{
+    static uint64_t next_beat;
+    uint64_t end = now_ms() + (uint64_t)ms;
+    do {
+        if (beating && now_ms() >= next_beat) {
+            uint8_t *b;
+            size_t len;
+            if (wire_heartbeat(1 - nbeat_held, beat_held, nbeat_held, &b, &len) == 0) {
+                zmq_send(beating->sock, b, len, 0);
+                free(b);
+            }
+            next_beat = now_ms() + HEARTBEAT_MS / 2;
+        }
+        zmq_pollitem_t items[MANY + 8];
+        for (int i = 0; i < nall; i++)
+            items[i] = (zmq_pollitem_t){all[i]->sock, 0, ZMQ_POLLIN, 0};
+        zmq_poll(items, nall, 10);
+        for (int i = 0; i < nall; i++)
+            drain(all[i]);
+    } while (now_ms() < end);
+}
+
+static frame take(fake *f, int kind, int ms)
+{
+    uint64_t end = now_ms() + (uint64_t)ms;
+    for (;;) {
+        for (int i = 0; i < f->ninbox; i++)
+            if (wire_kind_of(f->inbox[i].data, f->inbox[i].len) == kind) {
+                frame fr = f->inbox[i];
+                memmove(&f->inbox[i], &f->inbox[i + 1], (size_t)(f->ninbox - i - 1) * sizeof fr);
+                f->ninbox--;
+                return fr;
+            }
+        if (now_ms() >= end)
+            return (frame){NULL, 0};
+        pump(10);
+    }
+}
+
+static bool take_ack(fake *f, int64_t id, int gen, int ms)
+{
+    frame fr = take(f, WIRE_ACK, ms);
+    int64_t got = -1;
+    int g = -1;
+    bool ok = fr.data && wire_decode_ack(fr.data, fr.len, &got, &g) == 0 && got == id && g == gen;
+    free(fr.data);
+    return ok;
+}
+
+static void send_owned(fake *f, uint8_t *b, size_t len)
+{
+    zmq_send(f->sock, b, len, 0);
+    free(b);
+}
+
+static void hello(fake *f, const char *name, int slots, const wire_lease *run, int nrun)
+{
+    uint8_t *b;
+    size_t len;
+    if (wire_hello(name, slots, run, nrun, &b, &len) == 0)
+        send_owned(f, b, len);
+}
+
+/* A result frame for (id, gen): ok with one deal, or void with `error`;
+ * decisions as given (a number the record cannot hold makes its
+ * statement fail). */
+static void result_of(fake *f, int64_t id, int gen, bool ok, const char *error, const char *transcript,
+                      uint64_t decisions)
+{
+    wire_result *w = calloc(1, sizeof *w);
+    w->match_id = id;
+    w->lease_gen = gen;
+    w->ok = ok;
+    snprintf(w->error, sizeof w->error, "%s", error);
+    snprintf(w->transcript, sizeof w->transcript, "%s", transcript);
+    if (ok) {
+        snprintf(w->digest, sizeof w->digest, "%064d", 7);
+        match_result *res = &w->res;
+        res->decisions = decisions;
+        res->nbots = 3;
+        res->ndeals = 1;
+        res->deals = calloc(1, sizeof *res->deals);
+        for (int b = 0; b < 3; b++) {
+            snprintf(res->bots[b].name, sizeof res->bots[b].name, "bot%d", b);
+            res->bots[b].total = b == 0 ? 2 : -1;
+            res->bots[b].rank = b + 1;
+            res->deals[0].bot_at[b] = (uint8_t)b;
+            res->deals[0].score[b] = res->bots[b].total;
+        }
+        res->deals[0].forfeit_bot = -1;
+        res->winners = 1;
+    }
+    uint8_t *b;
+    size_t len;
+    if (wire_encode_result(w, &b, &len) == 0)
+        send_owned(f, b, len);
+    match_result_release(&w->res);
+    free(w);
+}
+
+static void result(fake *f, int64_t id, int gen, bool ok, const char *error, const char *transcript)
+{
+    result_of(f, id, gen, ok, error, transcript, 12);
+}
+
+/* ---- The scheduler, in its own thread ----------------------------------- */
+
+static volatile sig_atomic_t stop_flag;
+
+typedef struct server {
+    sched *s;
+    const run_options *ro;
+    atomic_bool running;
+    int rc;
+    run_outcome out;
+    char err[512];
+} server;
+
+static void *server_main(void *arg)
+{
+    server *sv = arg;
+    sv->rc = sched_tournament(sv->s, sv->ro, &sv->out, sv->err, sizeof sv->err);
+    if (sv->rc)
+        fprintf(stderr, "scheduler stopped: %s\n", sv->err);
+    atomic_store(&sv->running, false);
+    return NULL;
+}
+
+#define ULL(x) ((unsigned long long)atomic_load(&(x)))
+#define WAIT_FOR(cond)                                  \
+    do {                                                \
+        uint64_t end_ = now_ms() + WAIT_MS;             \
+        while (!(cond) && now_ms() < end_)              \
+            pump(20);                                   \
+    } while (0)
+
+static void attacks(server *sv, sched_stats *st, const char *ep)
+{
+    WAIT_FOR(count_of("SELECT count(*) FROM matches WHERE state = 'pending'", NULL) == 4);
+    CHECK(count_of("SELECT count(*) FROM matches WHERE state = 'pending'", NULL) == 4);
+
+    /* The honest worker: one slot, one lease. */
+    fake *honest = all[nall++] = fake_open(hpub, hsec, NULL, ep);
+    hello(honest, "honest", 1, NULL, 0);
+    frame fr = take(honest, WIRE_ASSIGN, WAIT_MS);
+    wire_assign *a = calloc(1, sizeof *a);
+    CHECK(fr.data && wire_decode_assign(fr.data, fr.len, a) == 0);
+    free(fr.data);
+    int64_t x = a->match_id;
+    free(a);
+    beat_held[0] = (wire_lease){x, 1};
+    nbeat_held = 1;
+    beating = honest;
+    CHECK(x > 0 && match_is(x, "leased honest 1"));
+
+    /* 1. Another's name. A connection whose routing id is the honest
+     * worker's name (the old route: handover gave it the honest worker's
+     * frames) is not even heard: routes are 16 random bytes. */
+    unsigned long long malformed0 = ULL(st->malformed);
+    fake *thief = all[nall++] = fake_open(mpub, msec, "honest", ep);
+    wire_lease claim = {x, 1};
+    hello(thief, "honest", 1, &claim, 1);
+    WAIT_FOR(ULL(st->malformed) >= malformed0 + 1);
+    pump(300);
+    CHECKF(thief->welcomes == 0 && thief->assigns == 0, "a guessable route got %d welcomes", thief->welcomes);
+    /* With a proper route and the honest worker's name in its hello, and
+     * the honest lease named as its own: it is mallory (its key), and
+     * adopts nothing. */
+    fake *m = all[nall++] = fake_open(mpub, msec, NULL, ep);
+    hello(m, "honest", 0, &claim, 1);
+    fr = take(m, WIRE_WELCOME, WAIT_MS);
+    CHECK(fr.data != NULL);
+    free(fr.data);
+    pump(300);
+    CHECK(match_is(x, "leased honest 1"));
+    CHECK(count_of("SELECT count(*) FROM workers WHERE name = $1", mallory) == 1);
+    CHECK(count_of("SELECT count(*) FROM workers WHERE name = 'honest'", NULL) == 1);
+    CHECK(atomic_load(&st->workers) == 2);
+
+    /* 2. Forged result, void and hand-back for the honest lease: the same
+     * acknowledgement as a stale one (nothing learnt), nothing recorded. */
+    unsigned long long forged0 = ULL(st->forged), done0 = ULL(st->done);
+    result(m, x, 1, true, "", "/nowhere/forged.arbt");
+    CHECK(take_ack(m, x, 1, WAIT_MS));
+    CHECKF(ULL(st->forged) == forged0 + 1 && ULL(st->done) == done0, "forged +%llu done +%llu",
+           ULL(st->forged) - forged0, ULL(st->done) - done0);
+    CHECK(match_is(x, "leased honest 1"));
+    char mid[24];
+    snprintf(mid, sizeof mid, "%" PRId64, x);
+    CHECK(count_of("SELECT count(*) FROM deals WHERE match_id = $1", mid) == 0);
+    CHECK(count_of("SELECT count(*) FROM events WHERE kind = 'refused-result' AND strpos(detail, $1) > 0", mallory)
+          == 1);
+    result(m, x, 1, false, "forged: nothing could play it", "");
+    CHECK(take_ack(m, x, 1, WAIT_MS));
+    CHECK(match_is(x, "leased honest 1") && ULL(st->forged) == forged0 + 2);
+    unsigned long long released0 = ULL(st->released);
+    uint8_t *b;
+    size_t len;
+    if (wire_release(x, 1, "forged hand-back", &b, &len) == 0)
+        send_owned(m, b, len);
+    pump(500);
+    CHECK(match_is(x, "leased honest 1") && ULL(st->released) == released0);
+    int acks = 0;   /* the holder heard nothing of it */
+    for (int i = 0; i < honest->ninbox; i++)
+        acks += wire_kind_of(honest->inbox[i].data, honest->inbox[i].len) == WIRE_ACK;
+    CHECK(acks == 0);
+
+    /* 3. Poison strings: refused as malformed before SQL or a log line;
+     * the scheduler goes on. */
+    malformed0 = ULL(st->malformed);
+    result(m, x, 1, false, "\xff\xfe not UTF-8", "");
+    result(m, x, 1, true, "", "/tmp/\x1b]0;pwned\x07.arbt");
+    result(m, x, 1, false, "bell\x07 and \xc0\xaf overlong", "");
+    hello(m, "ev\xffil", 0, NULL, 0);
+    hello(m, "new\nline", 0, NULL, 0);
+    if (wire_release(x, 1, "\xed\xa0\x80 surrogate", &b, &len) == 0)
+        send_owned(m, b, len);
+    WAIT_FOR(ULL(st->malformed) >= malformed0 + 6);
+    pump(300);
+    CHECKF(ULL(st->malformed) == malformed0 + 6, "malformed +%llu", ULL(st->malformed) - malformed0);
+    CHECK(atomic_load(&sv->running));
+    CHECK(match_is(x, "leased honest 1"));
+    CHECK(count_of("SELECT count(*) FROM workers WHERE name NOT IN ('honest', $1)", mallory) == 0);
+
+    /* 4. Many connections of one key: one peer, and past
+     * ARB_ZAP_HANDSHAKES_PER_MIN no handshake at all. */
+    int welcomed = 0;
+    fake *many[MANY];
+    for (int i = 0; i < MANY; i++) {
+        many[i] = all[nall++] = fake_open(mpub, msec, NULL, ep);
+        hello(many[i], "many", 0, NULL, 0);
+    }
+    pump(2000);
+    for (int i = 0; i < MANY; i++)
+        welcomed += many[i]->welcomes > 0;
+    CHECKF(welcomed >= 1 && welcomed <= ARB_ZAP_HANDSHAKES_PER_MIN, "%d of %d connections of one key welcomed",
+           welcomed, MANY);
+    CHECKF(atomic_load(&st->workers) == 2, "%d workers", atomic_load(&st->workers));
+
+    /* 5. A flood from one key: dropped unread past its budget; the honest
+     * worker's result is recorded and acknowledged all the same. */
+    unsigned long long flooded0 = ULL(st->flooded);
+    if (wire_heartbeat(0, NULL, 0, &b, &len) == 0) {
+        for (int i = 0; i < FLOOD; i++)
+            zmq_send(m->sock, b, len, 0);
+        free(b);
+    }
+    /* 6. A statement that fails for one frame (decisions past bigint) on a
+     * live database: not acknowledged, counted, the scheduler goes on (it
+     * stopped before) and records the worker's next try. */
+    unsigned long long errors0 = ULL(st->store_errors);
+    result_of(honest, x, 1, true, "", "/var/lib/arbiter/transcripts/m1-g1.arbt", UINT64_MAX);
+    WAIT_FOR(ULL(st->store_errors) > errors0);
+    CHECKF(ULL(st->store_errors) == errors0 + 1, "store errors +%llu", ULL(st->store_errors) - errors0);
+    CHECK(atomic_load(&sv->running) && match_is(x, "leased honest 1"));
+    CHECK(!take_ack(honest, x, 1, 300));
+    nbeat_held = 0;
+    result(honest, x, 1, true, "", "/var/lib/arbiter/transcripts/m1-g1.arbt");
+    CHECK(take_ack(honest, x, 1, WAIT_MS));
+    CHECK(match_is(x, "done honest 1"));
+    CHECK(count_of("SELECT count(*) FROM deals WHERE match_id = $1", mid) == 1);
+    WAIT_FOR(ULL(st->flooded) > flooded0);
+    CHECKF(ULL(st->flooded) > flooded0, "flooded +%llu", ULL(st->flooded) - flooded0);
+    CHECK(atomic_load(&sv->running));
+    beating = NULL;
+}
+
+/* ---- The database and main ---------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || access(argv[1], X_OK) != 0) {
+        fprintf(stderr, "usage: wrk_pool BOT-PROGRAM\n");
+        return 2;
+    }
+    arb_log_setup(ARB_LOG_ERROR, ARB_LOG_TEXT);
+    const char *base = getenv("ARBITER_TEST_DB");
+    pgctl pgc;
+    char pgdir[128], err[512], conninfo[1200], sql[128];
+    bool own = !base || !*base;
+    if (own) {
+        snprintf(pgdir, sizeof pgdir, "/tmp/arbiter-wrk-pool-%d", (int)getpid());
+        if (pgctl_start(&pgc, pgdir, err, sizeof err) != 0) {
+            fprintf(stderr, "no database: %s\n", err);
+            return 2;
+        }
+        base = pgc.conninfo;
+    }
+    PGconn *c = PQconnectdb(base);
+    snprintf(sql, sizeof sql, "CREATE DATABASE arbiter_wrk_%d", (int)getpid());
+    PQclear(PQexec(c, sql));
+    snprintf(conninfo, sizeof conninfo, "%s dbname=arbiter_wrk_%d", base, (int)getpid());
+    pg = PQconnectdb(conninfo);
+    store *db = store_open(conninfo, err, sizeof err);
+    if (PQstatus(pg) != CONNECTION_OK || !db || store_migrate(db, err, sizeof err) != 0) {
+        fprintf(stderr, "database: %s\n", err);
+        return 2;
+    }
+    char state_dir[] = "/tmp/arbiter-wrk-pool-XXXXXX";
+    if (!mkdtemp(state_dir))
+        return 2;
+    char yaml_path[600];
+    snprintf(yaml_path, sizeof yaml_path, "%s/t.yaml", state_dir);
+    const char *yaml = "name: wrk\n";
+    FILE *yf = fopen(yaml_path, "w");
+    if (yf) {
+        fputs(yaml, yf);
+        fclose(yf);
+    }
+    CHECK(zap_keygen(spub, ssec) == 0 && zap_keygen(hpub, hsec) == 0 && zap_keygen(mpub, msec) == 0);
+    char hentry[64], mentry[64];
+    snprintf(hentry, sizeof hentry, "%s honest", hpub);
+    /* mallory's key has no name: its identity is "key:" and the key */
+    snprintf(mentry, sizeof mentry, "%s", mpub);
+    snprintf(mallory, sizeof mallory, "key:%s", mpub);
+    const char *keys[] = {hentry, mentry};
+    zctx = zmq_ctx_new();
+
+    tn_config cfg;
+    tn_entrant ent[3];
+    memset(&cfg, 0, sizeof cfg);
+    snprintf(cfg.path, sizeof cfg.path, "%.500s", yaml_path);
+    snprintf(cfg.name, sizeof cfg.name, "wrk");
+    cfg.game = &arb_game_doudizhu;
+    snprintf(cfg.rules, sizeof cfg.rules, "standard");
+    cfg.format = TN_ROUND_ROBIN;
+    cfg.cycles = 4;
+    cfg.deals = 1;
+    cfg.move_ms = 1000;
+    cfg.deal_ms = 10000;
+    cfg.startup_ms = 5000;
+    cfg.seed = 5;
+    cfg.nentrants = 3;
+    cfg.entrants = ent;
+    const char *names[] = {"ann", "bob", "cy"};
+    for (int i = 0; i < 3; i++) {
+        memset(&ent[i], 0, sizeof ent[i]);
+        snprintf(ent[i].name, sizeof ent[i].name, "%s", names[i]);
+        snprintf(ent[i].command, sizeof ent[i].command, "%s", argv[1]);
+    }
+    run_options ro = {.cfg = &cfg, .yaml = yaml,
+                      .digest = "0000000000000000000000000000000000000000000000000000000000000022"};
+    sched_options o = {.db = db, .state_dir = state_dir, .stop = &stop_flag, .listen = "tcp://127.0.0.1:*",
+                       .secret_key = ssec, .public_key = spub, .worker_keys = keys, .nworker_keys = 2,
+                       .heartbeat_ms = HEARTBEAT_MS, .heartbeat_misses = 20, .lease_s = 30, .keep_remote = true};
+    /* Key lists that would make identities ambiguous are refused at start:
+     * a bad name, a name twice, the local worker's name, a key twice. */
+    char bad_name[80], local_name[80], twice_name[80];
+    snprintf(bad_name, sizeof bad_name, "%s ev'il", mpub);
+    snprintf(local_name, sizeof local_name, "%s local:0", mpub);
+    snprintf(twice_name, sizeof twice_name, "%s honest", mpub);
+    const char *bad_lists[][2] = {{hentry, bad_name}, {hentry, local_name}, {hentry, twice_name}, {hpub, hentry}};
+    for (int i = 0; i < 4; i++) {
+        sched_options bo = o;
+        bo.worker_keys = bad_lists[i];
+        err[0] = 0;
+        sched *bs = sched_new(&bo, err, sizeof err);
+        CHECKF(bs == NULL && err[0], "key list %d accepted (%s)", i, err);
+        sched_free(bs);
+    }
+    sched *s = sched_new(&o, err, sizeof err);
+    CHECKF(s != NULL, "%s", err);
+    if (!s)
+        return TEST_DONE("wrk_pool");
+    server sv = {.s = s, .ro = &ro};
+    atomic_store(&sv.running, true);
+    char ep[256];
+    snprintf(ep, sizeof ep, "%s", sched_endpoint(s));
+    pthread_t th;
+    if (pthread_create(&th, NULL, server_main, &sv) != 0)
+        return 2;
+    attacks(&sv, sched_stats_of(s), ep);
+    stop_flag = 1;
+    pthread_join(th, NULL);
+    CHECKF(sv.rc == 0, "scheduler: %s", sv.err);
+    sched_free(s);
+    for (int i = 0; i < nall; i++)
+        fake_close(all[i]);
+    zmq_ctx_term(zctx);
+    store_close(db);
+    PQfinish(pg);
+    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS arbiter_wrk_%d", (int)getpid());
+    PQclear(PQexec(c, sql));
+    PQfinish(c);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", state_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", state_dir);
+    if (own) {
+        pgctl_stop(&pgc);
+        snprintf(cmd, sizeof cmd, "rm -rf %s", pgdir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "could not remove %s\n", pgdir);
+    }
+    return TEST_DONE("wrk_pool");
+}
