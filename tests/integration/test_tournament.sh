@@ -70,7 +70,7 @@ D1=$(newdb arb_rr1)
 check "round robin exits 0" '[ $? = 0 ]'
 check "the commitment recorded is sha256 of the secret" '[ "$(sql "$D1" "select commitment from tournaments")" = "$(xxd -r -p "$T/secret" | sha256sum | cut -c1-64)" ]'
 check "the secret is revealed when the tournament is over" 'grep -q "secret (revealed: the tournament is over): $(cat "$T/secret")" "$T/rr1.out"'
-tr1=$(ls "$T"/s1/transcripts/*/r1-t0.arbt 2>/dev/null | head -n 1)
+tr1=$(sql "$D1" "select transcript from matches where round = 1 and tbl = 0")
 check "replay proves a match's deals from seed + secret" '"$ARB" replay "$tr1" --secret-file "$T/secret" | grep -q "every deal follows from seed + secret: verified"'
 check "replay refuses a wrong secret" '! "$ARB" replay "$tr1" --secret 00000000000000000000000000000000000000000000000000000000000000ff | grep -q "verified" && "$ARB" replay "$tr1" --secret 00000000000000000000000000000000000000000000000000000000000000ff | grep -q "fairness: FAILED: wrong secret"'
 check "220 matches, all done" '[ "$(sql "$D1" "select count(*), count(*) filter (where state = '"'done'"') from matches")" = "220|220" ]'
