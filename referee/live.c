@@ -124,7 +124,7 @@ static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, 
     lim.bwrap = l->bwrap;
     lim.require = l->opt.require;
     lim.programs = l->opt.programs;
-    for (int i = 0; i < 4 && l->opt.hide[i]; i++)
+    for (int i = 0; i < LIVE_MAX_HIDE && l->opt.hide[i]; i++)
         lim.hide[i] = l->opt.hide[i];
     int err;
     l->seats[bot] = seat_start(argv, l->dirs[bot], &lim, &err);

@@ -6,6 +6,8 @@
 #include "match.h"
 #include "seat.h"
 
+#define LIVE_MAX_HIDE 6   /* paths hidden from bots (at most SEAT_MAX_HIDE) */
+
 typedef struct live_options {
     const char *workdir;      /* base directory for the bots' working directories (created) */
     bool        keep_workdir; /* leave the bots' files behind (default: removed at the end) */
@@ -17,7 +19,9 @@ typedef struct live_options {
     uid_t       uid_base;
     int         sandbox;      /* LIVE_SANDBOX_* */
     const char *bwrap;        /* AUTO: a bubblewrap probed already (skips the probe); NULL probes */
-    const char *hide[4];      /* paths bots must not see (the transcript, a state directory) */
+    /* Paths bots must not see (the transcript, a state directory, the
+     * tournament's tree of entrants' files), filled from the front. */
+    const char *hide[LIVE_MAX_HIDE];
     const char *programs;     /* the program cache (one directory per program): a bot sees only its own */
     /* SEAT_NEED_* bits every bot's seat must get (live_required): a seat
      * that comes up weaker fails its start with ARB_ESANDBOX and the match

@@ -167,7 +167,7 @@ static int play(job *j, uint8_t **out, size_t *len)
     char cache[600];
     snprintf(cache, sizeof cache, "%s/programs", o->workdir);
     lo.programs = cache;
-    for (int h = 0, added = 0; h < 4 && added < 2; h++)
+    for (int h = 0, added = 0; h < LIVE_MAX_HIDE && added < 2; h++)
         if (!lo.hide[h]) {
             lo.hide[h] = added++ == 0 ? o->workdir : o->transcript_dir;
             if (!lo.hide[h])

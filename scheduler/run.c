@@ -253,13 +253,28 @@ static void reconcile(sched *s, peer *p, const wire_lease *run, int n)
 
 /* ---- Programs ---------------------------------------------------------- */
 
+static const char *const system_dirs[] = {"/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/", "/etc/", NULL};
+
 static bool system_file(const char *path)
 {
-    static const char *const dirs[] = {"/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/", "/etc/", NULL};
-    for (int i = 0; dirs[i]; i++)
-        if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
+    for (int i = 0; system_dirs[i]; i++)
+        if (strncmp(path, system_dirs[i], strlen(system_dirs[i])) == 0)
             return true;
     return false;
+}
+
+/* A tree that can be hidden from bots: absolute, neither "/" nor one of
+ * the system's directories nor a directory holding one (bots need the
+ * system to run). */
+static bool hideable_tree(const char *dir)
+{
+    size_t n = dir ? strlen(dir) : 0;
+    if (n < 2 || dir[0] != '/' || system_file(dir))
+        return false;
+    for (int i = 0; system_dirs[i]; i++)
+        if (strncmp(system_dirs[i], dir, n) == 0 && (dir[n - 1] == '/' || system_dirs[i][n] == '/'))
+            return false;   /* an ancestor of a system directory (or the same) */
+    return true;
 }
 
 /* The files of a bot's command that a worker elsewhere needs: every
@@ -931,7 +946,16 @@ sched *sched_new(const sched_options *o, char *err, size_t errlen)
                      : "neither bubblewrap nor root is available");
             goto fail;
         }
-        w->live.hide[1] = wdir_apart ? s->wdir : NULL;
+        int nh = 1;
+        if (wdir_apart)
+            w->live.hide[nh++] = s->wdir;
+        /* The entrants' files where the organiser keeps them: a bot gets
+         * its own program from the cache (by digest, like a remote
+         * worker), and sees no other entrant's. */
+        if (hideable_tree(o->hide_tree)) {
+            w->live.hide[nh++] = o->hide_tree;
+            w->fetch_programs = true;
+        }
         if (o->listen) {
             w->public_key = s->lpub;
             w->secret_key = s->lsec;
@@ -1183,7 +1207,7 @@ int run_tournament(const run_options *o, run_outcome *out, char *err, size_t err
     if (workers == 0 && !o->listen)
         workers = 1;   /* nobody else could play */
     sched_options so = {.db = o->db, .state_dir = o->state_dir, .local_slots = workers, .sandbox = o->sandbox,
-                        .allow_unsandboxed = o->allow_unsandboxed,
+                        .allow_unsandboxed = o->allow_unsandboxed, .hide_tree = o->cfg->files_root,
                         .stop = o->stop, .listen = o->listen, .secret_key = o->secret_key,
                         .public_key = o->public_key, .worker_keys = o->worker_keys,
                         .nworker_keys = o->nworker_keys, .lease_s = o->lease_secs > 0 ? o->lease_secs : 60};

@@ -35,6 +35,11 @@ typedef struct sched_options {
     int         local_slots;     /* a referee worker in this process with this many slots (0: none) */
     int         sandbox;         /* LIVE_SANDBOX_* for the local worker */
     bool        allow_unsandboxed; /* opt-in: play with neither bubblewrap nor root (docs/security.md) */
+    /* A directory the local worker's bots must not see (arbiter run: the
+     * tournament's tree, where every entrant's files lie): each bot gets
+     * its own program from the program cache, by digest, as a remote
+     * worker does. NULL, "/" or a directory holding the system's: none. */
+    const char *hide_tree;
     volatile sig_atomic_t *stop; /* set by a signal: stop dispatching */
     /* Remote workers: bind the ROUTER here (tcp://...) with CURVE, this
      * scheduler's key pair, admitting only worker_keys (Z85 public keys).
