@@ -130,11 +130,15 @@ static void assign(int64_t id, int gen, const char *bot, const char *old_path, c
     msgpack_pack_int(&pk, WIRE_ASSIGN);
     msgpack_pack_int64(&pk, id);
     msgpack_pack_int(&pk, gen);
-    msgpack_pack_array(&pk, 15);
+    msgpack_pack_array(&pk, 18);
     pstr("doudizhu");
     pstr("standard");
     pstr("");
     msgpack_pack_uint64(&pk, 77);
+    static const uint8_t key[32] = {7};           /* the match key (version 3) */
+    msgpack_pack_bin_with_body(&pk, key, sizeof key);
+    pstr("match|77|1|0");
+    pstr("");
     msgpack_pack_uint32(&pk, 1);
     msgpack_pack_uint8(&pk, 0);
     msgpack_pack_false(&pk);
