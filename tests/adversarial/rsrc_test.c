@@ -83,9 +83,47 @@ static void *watch_memory(void *arg)
 /* Processes of the test bot on the host now (zombies included). */
 static int count_bots(void)
 {
+    /* The bot and its children (rsrc_bot), and a bubblewrap whose command
+     * line names the bot (outer, or the sandbox's pid 1 before it execs
+     * the bot): one left stopped would hold the bot's namespace alive. */
     int n = 0;
     DIR *d = opendir("/proc");
     for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char path[300], comm[64] = "", cmd[4096];
+        snprintf(path, sizeof path, "/proc/%s/comm", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        if (!fgets(comm, sizeof comm, f))
+            comm[0] = 0;
+        fclose(f);
+        if (strcmp(comm, "rsrc_bot\n") == 0) {
+            n++;
+            continue;
+        }
+        if (strcmp(comm, "bwrap\n") != 0)
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        if (!(f = fopen(path, "r")))
+            continue;
+        size_t len = fread(cmd, 1, sizeof cmd, f);
+        fclose(f);
+        if (len > 0 && memmem(cmd, len, bot, strlen(bot)))
+            n++;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* Whether a process named rsrc_bot runs: the bot has exec'd. */
+static bool bot_running(void)
+{
+    bool found = false;
+    DIR *d = opendir("/proc");
+    for (struct dirent *e; d && (e = readdir(d)) && !found;) {
         if (e->d_name[0] < '1' || e->d_name[0] > '9')
             continue;
         char path[300], comm[64] = "";
@@ -93,13 +131,12 @@ static int count_bots(void)
         FILE *f = fopen(path, "r");
         if (!f)
             continue;
-        if (fgets(comm, sizeof comm, f) && strcmp(comm, "rsrc_bot\n") == 0)
-            n++;
+        found = fgets(comm, sizeof comm, f) && strcmp(comm, "rsrc_bot\n") == 0;
         fclose(f);
     }
     if (d)
         closedir(d);
-    return n;
+    return found;
 }
 
 /* Processes of the test bot still on the host after a match: a child it
@@ -353,6 +390,13 @@ static void test_referee_death(const run_opts *o)
         seat *st = seat_start(argv, dir, &lim, &err);
         if (!st)
             _exit(3);
+        /* A referee pauses a bot between its turns, so after it has
+         * exec'd (inside bubblewrap, the sandbox's pid 1 sets its own death
+         * signal only then): wait for that, as a match would. */
+        for (int t = 0; t < 500 && !bot_running(); t++) {
+            struct timespec ts = {0, 10000000};
+            nanosleep(&ts, NULL);
+        }
         seat_pause(st, true);
         raise(SIGKILL);
     }
