@@ -194,6 +194,18 @@ static int program_binds(char *const argv[], const seat_limits *lim, char binds[
     return n;
 }
 
+/* What the bot must not see: the paths of `hide`, then the program cache
+ * (its own program is bound back after). Returns how many. */
+static int hidden_paths(const seat_limits *lim, const char *hide[SEAT_MAX_HIDE + 1])
+{
+    int nh = 0;
+    for (int i = 0; i < SEAT_MAX_HIDE && lim->hide[i]; i++)
+        hide[nh++] = lim->hide[i];
+    if (lim->programs)
+        hide[nh++] = lim->programs;
+    return nh;
+}
+
 /* bubblewrap's command line: no network, no IPC, own pid namespace with the
  * bot as its pid 1 (so --info-fd names the bot and its CPU clock is the
  * bot's), the whole system read-only, private /tmp, /var/tmp, /dev/shm and
@@ -223,12 +235,8 @@ static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[]
         out[n++] = binds[i];
         out[n++] = binds[i];
     }
-    const char *hide[SEAT_MAX_HIDE + 2] = {0};
-    int nh = 0;
-    for (int i = 0; i < SEAT_MAX_HIDE && lim->hide[i]; i++)
-        hide[nh++] = lim->hide[i];
-    if (lim->programs)
-        hide[nh++] = lim->programs;
+    const char *hide[SEAT_MAX_HIDE + 1];
+    int nh = hidden_paths(lim, hide);
     for (int i = 0; i < nh; i++) {
         struct stat st;
         if (n >= cap - 16 || stat(hide[i], &st) != 0)
@@ -347,12 +355,8 @@ static int private_mounts(const char *workdir, const seat_limits *lim, char bind
     for (int i = 0; i < nbinds - late; i++)
         if (bind_fd(bfd[i], binds[i], true) != 0)
             goto out;
-    const char *hide[SEAT_MAX_HIDE + 2] = {0};
-    int nh = 0;
-    for (int i = 0; i < SEAT_MAX_HIDE && lim->hide[i]; i++)
-        hide[nh++] = lim->hide[i];
-    if (lim->programs)
-        hide[nh++] = lim->programs;
+    const char *hide[SEAT_MAX_HIDE + 1];
+    int nh = hidden_paths(lim, hide);
     for (int i = 0; i < nh; i++) {
         struct stat st;
         if (stat(hide[i], &st) != 0)

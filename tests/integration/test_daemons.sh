@@ -29,29 +29,16 @@ pass=0 fail=0
 check() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1" >&2; fi; }
 say() { echo "-- $*" >&2; }
 
-PGPID=""
 NS=""
 cleanup() {
   pkill -9 -f "$T/" 2>/dev/null
   [ -n "$NS" ] && { ip netns del "$NS" 2>/dev/null; ip link del "veth-$NS" 2>/dev/null; }
-  if [ -n "$PGPID" ]; then "${run[@]}" "$bin/pg_ctl" -D "$T/pg" -m fast -w stop >/dev/null 2>&1; fi
+  test_pg_stop
   if [ -n "${DAEMONS_KEEP:-}" ]; then echo "kept $T" >&2; else rm -rf "$T"; fi
 }
 trap cleanup EXIT
-base=${ARBITER_TEST_DB:-}
-if [ -z "$base" ]; then
-  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-  [ -n "$bin" ] || { echo "no PostgreSQL installed"; exit 77; }
-  run=()
-  if [ "$(id -u)" = 0 ]; then mkdir -p "$T/pg"; chown postgres "$T/pg"; run=(runuser -u postgres --); fi
-  "${run[@]}" "$bin/initdb" -D "$T/pg" -A trust -U arbiter --no-sync >/dev/null || exit 2
-  "${run[@]}" "$bin/pg_ctl" -D "$T/pg" -o "-k $T/pg -c listen_addresses='' -p 55434" -l "$T/pg/log" -w start >/dev/null || exit 2
-  PGPID=1
-  base="host=$T/pg port=55434 user=arbiter dbname=postgres"
-fi
-db() { echo "$base" | sed "s/dbname=[^ ]*//"; }
-newdb() { psql "$base" -qAtc "DROP DATABASE IF EXISTS $1" >/dev/null 2>&1; psql "$base" -qAtc "CREATE DATABASE $1" >/dev/null; echo "$(db) dbname=$1"; }
-sql() { psql "$1" -qAtc "$2"; }
+. "$SRC/tests/lib/test_pg.sh"
+test_pg_start 55434
 metric() {  # metric HOST:PORT NAME -> its value
   python3 -c "import sys,urllib.request
 for l in urllib.request.urlopen('http://'+sys.argv[1]+'/metrics', timeout=5).read().decode().splitlines():

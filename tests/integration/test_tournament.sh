@@ -21,26 +21,13 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 check() { if eval "$2"; then ok; else bad "$1"; fi; }
 
 # ---- a database ------------------------------------------------------------
-PGPID=""
 cleanup() {
-  if [ -n "$PGPID" ]; then "${run[@]}" "$bin/pg_ctl" -D "$T/pg" -m fast -w stop >/dev/null 2>&1; fi
+  test_pg_stop
   rm -rf "$T"
 }
 trap cleanup EXIT
-base=${ARBITER_TEST_DB:-}
-if [ -z "$base" ]; then
-  bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-  [ -n "$bin" ] || { echo "no PostgreSQL installed"; exit 77; }
-  run=()
-  if [ "$(id -u)" = 0 ]; then mkdir -p "$T/pg"; chown postgres "$T/pg"; run=(runuser -u postgres --); fi
-  "${run[@]}" "$bin/initdb" -D "$T/pg" -A trust -U arbiter --no-sync >/dev/null || exit 2
-  "${run[@]}" "$bin/pg_ctl" -D "$T/pg" -o "-k $T/pg -c listen_addresses='' -p 55433" -l "$T/pg/log" -w start >/dev/null || exit 2
-  PGPID=1
-  base="host=$T/pg port=55433 user=arbiter dbname=postgres"
-fi
-db() { echo "$base" | sed "s/dbname=[^ ]*//"; }
-newdb() { psql "$base" -qAtc "DROP DATABASE IF EXISTS $1" >/dev/null 2>&1; psql "$base" -qAtc "CREATE DATABASE $1" >/dev/null; echo "$(db) dbname=$1"; }
-sql() { psql "$1" -qAtc "$2"; }
+. "$(dirname "$0")/../lib/test_pg.sh"
+test_pg_start 55433
 
 # ---- a configuration -------------------------------------------------------
 # twelve entrants: six C random bots and six C greedy bots under other names
