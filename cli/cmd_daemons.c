@@ -531,7 +531,7 @@ int cmd_referee(int argc, char **argv)
     if ((o.live.sandbox == LIVE_SANDBOX_NONE || o.live.require == 0) && !c.allow_unsandboxed) {
         arb_error("referee", "sandbox: %s: bots would run with rlimits only; refusing without "
                   "allow_unsandboxed: true", o.live.sandbox == LIVE_SANDBOX_NONE ? "sandbox none"
-                  : "neither bubblewrap nor root is available");
+                  : live_no_sandbox_why());
         return 2;
     }
     if (o.live.require == 0)

@@ -93,6 +93,17 @@ static int claim_uids(live_driver *l, uid_t start, char *err, size_t errlen)
     return ARB_ENOSPC;
 }
 
+const char *live_no_sandbox_why(void)
+{
+    if (access("/usr/bin/bwrap", X_OK) != 0 && access("/usr/local/bin/bwrap", X_OK) != 0)
+        return "neither bubblewrap nor root is available: install bubblewrap (apt-get install bubblewrap), "
+               "or run the referee as root (bots then get uids of their own)";
+    return "neither root nor a working bubblewrap: bubblewrap is installed but cannot make a sandbox here "
+           "(unprivileged user namespaces are off: sysctl kernel.unprivileged_userns_clone=1 and "
+           "user.max_user_namespaces > 0; try: bwrap --unshare-all --ro-bind / / true), or run the referee "
+           "as root";
+}
+
 unsigned live_required(const char *bwrap)
 {
     return (bwrap ? SEAT_NEED_BWRAP : 0u) | (geteuid() == 0 ? SEAT_NEED_UID : 0u);

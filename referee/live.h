@@ -46,6 +46,11 @@ typedef struct live_driver live_driver;
  * referee has now (bubblewrap probed, root for a uid of its own). */
 unsigned live_required(const char *bwrap);
 
+/* Why a referee has neither bubblewrap nor root, and what to do, in one
+ * sentence for an error message (not root: bubblewrap missing, or present
+ * but unable to make a sandbox here). */
+const char *live_no_sandbox_why(void);
+
 /* Where the uid block locks live: a root-owned 0700 directory. */
 #define LIVE_LOCK_DIR "/run/arbiter"
 

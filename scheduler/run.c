@@ -943,7 +943,7 @@ sched *sched_new(const sched_options *o, char *err, size_t errlen)
             snprintf(err, errlen, "sandbox: %s: bots would run with rlimits only (they could read your files, "
                      "signal the referee and each other, reach the network); refusing without the opt-in "
                      "(--allow-unsandboxed)", o->sandbox == LIVE_SANDBOX_NONE ? "--sandbox none"
-                     : "neither bubblewrap nor root is available");
+                     : live_no_sandbox_why());
             goto fail;
         }
         int nh = 1;

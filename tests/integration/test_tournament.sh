@@ -124,6 +124,21 @@ D5=$(newdb arb_gk)
 "$ARB" run "$T/gk.yaml" --db "$D5" --state "$T/s5" --quiet > "$T/gk.out" 2>&1
 check "groups-knockout: 3 groups of 4 (12 group matches), then a final" '[ "$(sql "$D5" "select count(*) from matches where round = 1")" = 12 ] && grep -q "^champion: e" "$T/gk.out"'
 
+# ---- 3b. the example configurations, as shipped --------------------------------
+# Their bots (C, and Python importing the SDK module) run from the program
+# cache with the tournament's tree hidden: an entrant that forgot to ship a
+# file it needs forfeits every match. Only when this build is the one the
+# examples name (../build).
+if [ "$BOTS" -ef "$SRC/build/bots-sdk/c" ]; then
+  for ex in swiss knockout; do
+    Dx=$(newdb "arb_ex_$ex")
+    "$ARB" run "$SRC/config/example-$ex.yaml" --db "$Dx" --state "$T/ex-$ex" --quiet --workers 2 > "$T/ex-$ex.out" 2>&1
+    check "config/example-$ex.yaml runs (exit 0)" '[ $? = 0 ]'
+    check "config/example-$ex.yaml: no entrant penalised or forfeited" \
+      '[ "$(sql "$Dx" "select count(*) from match_seats where penalties > 0 or forfeited")" = 0 ] && [ "$(sql "$Dx" "select count(*) from match_seats")" -gt 0 ]'
+  done
+fi
+
 # ---- 4. broken configurations --------------------------------------------------
 cd "$SRC" || exit 2
 for f in tests/data/configs/*.yaml; do
