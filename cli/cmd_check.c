@@ -17,8 +17,20 @@ int cmd_check(int argc, char **argv)
     /* --programs: also check that every entrant's program can be started,
      * for every file named, wherever the option stands */
     bool check_programs = false;
-    for (int i = 1; i < argc; i++)
+    for (int i = 1; i < argc; i++) {
         check_programs |= strcmp(argv[i], "--programs") == 0;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: arbiter check [--programs] FILE...\n\n"
+                   "Loads each tournament file as arbiter run would and says FILE: ok, or\n"
+                   "FILE:LINE:COLUMN: what is wrong. --programs also checks that every\n"
+                   "entrant's program can be started and its files: are there.\n");
+            return 0;
+        }
+        if (argv[i][0] == '-' && strcmp(argv[i], "--programs") != 0) {
+            fprintf(stderr, "arbiter: check: unknown option \"%s\" (arbiter check --help)\n", argv[i]);
+            return 2;
+        }
+    }
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--programs") == 0)
             continue;

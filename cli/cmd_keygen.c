@@ -7,6 +7,7 @@
 #include "arb_error.h"
 
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,6 +24,14 @@ static int write_file(const char *path, const char *text, int mode)
 
 int cmd_keygen(int argc, char **argv)
 {
+    if (argc >= 2 && argv[1][0] == '-') {
+        bool help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
+        fprintf(help ? stdout : stderr, "%susage: arbiter keygen [NAME]\n\n"
+                "Makes a CURVE key pair: printed, or written to NAME.key (secret, 0600)\n"
+                "and NAME.pub (never over an existing file).\n",
+                help ? "" : "arbiter: keygen: a NAME does not start with '-'\n");
+        return help ? 0 : 2;
+    }
     char pub[ZAP_KEY_TEXT], sec[ZAP_KEY_TEXT];
     int rc = zap_keygen(pub, sec);
     if (rc) {
