@@ -226,6 +226,10 @@ static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[]
         "--size", tmp_size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", "/var/tmp",
         "--size", size, "--tmpfs", "/dev/shm", "--size", size, "--tmpfs", "/run",
         "--perms", "1777", "--dir", "/run/lock",
+        /* Every bot's cgroup counters (pids.current, memory use) are a
+         * channel between bots, and the referee's parent group remembers
+         * across restarts (pids.peak): none of the host's cgroups shows. */
+        "--size", "4096", "--tmpfs", "/sys/fs/cgroup",
     };
     int n = 0;
     for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
@@ -352,6 +356,19 @@ static int private_mounts(const char *workdir, const seat_limits *lim, char bind
      * never a chmod on the host's */
     if (fresh_run && (mkdir("/run/lock", 01777) != 0 || chmod("/run/lock", 01777) != 0))
         goto out;
+    /* The host's cgroups (every bot's counters, a channel; the referee's
+     * parent group remembers across restarts) hidden under an empty tmpfs. */
+    struct stat cst;
+    if (lstat("/sys/fs/cgroup", &cst) == 0 && S_ISDIR(cst.st_mode)
+        && mount("tmpfs", "/sys/fs/cgroup", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, "size=4k") != 0)
+        goto out;
+    /* A devpts of its own: the host's /dev/pts would let bots pass whole
+     * hands through a pseudo-terminal one opens and another reads. */
+    if (lstat("/dev/pts", &cst) == 0 && S_ISDIR(cst.st_mode)) {
+        if (mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620") != 0
+            || mount("/dev/pts/ptmx", "/dev/ptmx", NULL, MS_BIND, NULL) != 0)
+            goto out;
+    }
     for (int i = 0; i < nbinds - late; i++)
         if (bind_fd(bfd[i], binds[i], true) != 0)
             goto out;

@@ -29,7 +29,8 @@ static const char *collude_bot, *random_bot;
 static long tag;
 
 static const char *const channels[] = {"flock", "fcntl", "tmp", "devshm", "vartmp", "runlock", "msgq",
-                                       "sysvshm", "abstract", "inotify", "keyring", "proc", "referee"};
+                                       "sysvshm", "abstract", "inotify", "keyring", "proc", "referee",
+                                       "cgroup", "pts"};
 #define NCH (sizeof channels / sizeof channels[0])
 static const char *const dirs[] = {"/tmp", "/dev/shm", "/var/tmp", "/run/lock"};
 

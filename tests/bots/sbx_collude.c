@@ -15,12 +15,17 @@
  *                            something arrived; "denied" counts as 0)
  *
  * proc=1 means the receiver saw the sender in /proc (so could signal or
- * trace it), referee=1 that it saw a process named test_sbx* (its referee).
+ * trace it), referee=1 that it saw a process named test_sbx* (its referee),
+ * cgroup=1 that it could see the referee's cgroups (every bot's counters:
+ * the sender could fork N children to say N), pts=1 that it saw a
+ * pseudo-terminal in /dev/pts (the sender opens one: a hand written to it
+ * can be read by whoever opens it).
  * TAG is a number (the test's pid), so runs never see each other's leftovers. */
 #include "arbiter_bot.h"
 #include "arb_rng.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -42,9 +47,10 @@ static const char *const candidates[] = {"/usr/bin/env", "/usr/bin/tail", "/usr/
                                          "/usr/bin/cut", "/usr/bin/tr", "/usr/bin/wc", "/usr/bin/id"};
 
 enum { C_FLOCK, C_FCNTL, C_TMP, C_SHM, C_VARTMP, C_RUNLOCK, C_MSG, C_SYSVSHM, C_ABSTRACT, C_INOTIFY, C_KEYRING,
-       C_PROC, C_REFEREE, C_COUNT };
+       C_PROC, C_REFEREE, C_CGROUP, C_PTS, C_COUNT };
 static const char *const names[C_COUNT] = {"flock", "fcntl", "tmp", "devshm", "vartmp", "runlock", "msgq",
-                                           "sysvshm", "abstract", "inotify", "keyring", "proc", "referee"};
+                                           "sysvshm", "abstract", "inotify", "keyring", "proc", "referee",
+                                           "cgroup", "pts"};
 static const char *const dirs[] = {"/tmp", "/dev/shm", "/var/tmp", "/run/lock"};
 
 typedef struct colluder {
@@ -52,7 +58,7 @@ typedef struct colluder {
     long tag;
     const char *files[3];
     bool set_up;
-    int lock_fd[2], sock, inotify;
+    int lock_fd[2], sock, inotify, pty;
     bool got[C_COUNT];
     arb_rng rng;
     uint64_t seeded_with;
@@ -109,6 +115,42 @@ static void send_all(colluder *c)
     char desc[64];
     snprintf(desc, sizeof desc, "sbx-collude-%ld", c->tag);
     syscall(SYS_add_key, "user", desc, "hand", (size_t)4, -4 /* KEY_SPEC_USER_KEYRING */);
+    /* a pseudo-terminal, kept open: its slave appears in /dev/pts */
+    c->pty = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (c->pty >= 0 && (grantpt(c->pty) != 0 || unlockpt(c->pty) != 0)) {
+        close(c->pty);
+        c->pty = -1;
+    }
+}
+
+/* A directory named "arbiter" (the referee's cgroups) below dir, at most
+ * depth levels down. */
+static bool find_arbiter_cgroup(const char *dir, int depth)
+{
+    DIR *d = opendir(dir);
+    bool found = false;
+    for (struct dirent *e; d && !found && (e = readdir(d));) {
+        if (e->d_type != DT_DIR || e->d_name[0] == '.')
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        found = strcmp(e->d_name, "arbiter") == 0 || (depth > 0 && find_arbiter_cgroup(path, depth - 1));
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* Whether /dev/pts holds any pseudo-terminal (the receiver opens none). */
+static bool any_pts(void)
+{
+    DIR *d = opendir("/dev/pts");
+    bool found = false;
+    for (struct dirent *e; d && !found && (e = readdir(d));)
+        found = e->d_name[0] >= '0' && e->d_name[0] <= '9';
+    if (d)
+        closedir(d);
+    return found;
 }
 
 static bool proc_has(const char *needle, const char *also)
@@ -202,6 +244,8 @@ static void receive_all(colluder *c)
         g[C_KEYRING] = true;
     g[C_PROC] |= proc_has("sbx_collude", " send ");
     g[C_REFEREE] |= proc_has("test_sbx", NULL);
+    g[C_CGROUP] |= find_arbiter_cgroup("/sys/fs/cgroup", 5);
+    g[C_PTS] |= any_pts();
     char line[512];
     int off = snprintf(line, sizeof line, "collude:");
     for (int i = 0; i < C_COUNT; i++)
