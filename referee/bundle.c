@@ -310,7 +310,10 @@ int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *
     }
     if (bundle_cached(cache_dir, digest))
         return 0;
-    mkdir_mode(cache_dir);
+    /* The cache itself 0711: a bot may pass through to its own program
+     * (a digest it cannot guess), never list the others'. */
+    if (mkdir(cache_dir, 0711) == 0 || errno == EEXIST)
+        chmod(cache_dir, 0711);
     char tmp[1024], final[1024];
     snprintf(tmp, sizeof tmp, "%s/.tmp-%.16s-XXXXXX", cache_dir, digest);
     snprintf(final, sizeof final, "%s/%s", cache_dir, digest);

@@ -589,8 +589,11 @@ int worker_run(const worker_options *o)
     w->hb_ms = o->heartbeat_ms > 0 ? o->heartbeat_ms : 1000;
     w->misses = o->heartbeat_misses > 0 ? o->heartbeat_misses : 5;
     snprintf(w->cache, sizeof w->cache, "%s/programs", o->workdir);
-    if (o->fetch_programs)
-        mkdir(w->cache, 0755);
+    /* 0711: a bot (under a uid of its own, or outside bubblewrap) may pass
+     * through to its own program, named by a digest it cannot guess, but
+     * cannot list the cache to find another entrant's. */
+    if (o->fetch_programs && (mkdir(w->cache, 0711) == 0 || errno == EEXIST))
+        chmod(w->cache, 0711);
     atomic_store(&w->st->slots, w->nslots);
     snprintf(w->pull_ep, sizeof w->pull_ep, "inproc://arbiter-worker-%p", (void *)w);
     int rc = 0;

@@ -46,5 +46,8 @@ check "the standings list the peeking bot" 'grep -q "^[0-9]*,peek," "$T/st.csv"'
 check "the peeking bot found nothing to read or list (no penalty)" \
   'awk -F, '"'"'$2 == "peek" { p = $7 } END { exit !(p == "0") }'"'"' "$T/st.csv"'
 check "no entrant was penalised" '[ -z "$(awk -F, '"'"'NR > 1 && $7 != "0"'"'"' "$T/st.csv")" ]'
+# Another tournament's bot on this host (another uid, or outside bubblewrap)
+# may pass through the program cache to a digest it knows, never list it.
+check "the program cache cannot be listed by others (0711)" '[ "$(stat -c %a "$T/state/work/programs")" = 711 ]'
 [ $fail = 0 ] || cat "$T/run.out" "$T/st.csv"
 exit $fail
