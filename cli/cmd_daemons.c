@@ -526,7 +526,13 @@ int cmd_referee(int argc, char **argv)
                         .public_key = pub, .secret_key = sec, .server_key = spub, .stats = &stats};
     o.live.sandbox = sandbox_of(c.sandbox);
     o.live.bwrap = o.live.sandbox == LIVE_SANDBOX_NONE ? NULL : seat_probe_bwrap(geteuid() == 0 ? 61000 : 0);
-    /* Never weaker than now, for every match; nothing at all only on opt-in. */
+    /* This referee's secret key, wherever it lies (under /etc, which a
+     * bot's system view shows): hidden from bots, who could otherwise speak
+     * for this worker when the referee is not root. */
+    char key_file[1100], abs_key[4096];
+    snprintf(key_file, sizeof key_file, "%s.key", c.key);
+    if (realpath(key_file, abs_key))
+        o.live.hide[0] = abs_key;
     o.live.require = live_required(o.live.bwrap);
     if ((o.live.sandbox == LIVE_SANDBOX_NONE || o.live.require == 0) && !c.allow_unsandboxed) {
         arb_error("referee", "sandbox: %s: bots would run with rlimits only; refusing without "

@@ -194,6 +194,12 @@ static int program_binds(char *const argv[], const seat_limits *lim, char binds[
     return n;
 }
 
+/* What a bot in a system view sees of the host (seat_limits.system_view),
+ * read-only: what programs and interpreters need to run. */
+static const char *const system_dirs[] = {"/usr", "/etc", "/opt", "/sys", "/bin", "/sbin",
+                                          "/lib", "/lib32", "/lib64", "/libx32"};
+#define SEAT_SYSTEM_DIRS ((int)(sizeof system_dirs / sizeof system_dirs[0]))
+
 /* What the bot must not see: the paths of `hide`, then the program cache
  * (its own program is bound back after). Returns how many. */
 static int hidden_paths(const seat_limits *lim, const char *hide[SEAT_MAX_HIDE + 1])
@@ -220,9 +226,41 @@ static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[]
                       const char *wd_size, char **out, int cap)
 {
     static const char size[] = ARB_STR(ARB_BOT_TMPFS_BYTES);
+    const char *start[] = {bwrap, "--unshare-all", "--die-with-parent", "--as-pid-1"};
+    int n = 0;
+    for (size_t i = 0; i < sizeof start / sizeof start[0]; i++)
+        out[n++] = (char *)start[i];
+    if (lim->system_view) {
+        /* The system's directories only (symlinks such as /bin -> usr/bin
+         * kept as links): not the organiser's home, another tournament's
+         * state directory, a secret file — whatever the referee's uid
+         * could read. The bot's own program is bound below. */
+        static char targets[SEAT_SYSTEM_DIRS][SEAT_BIND_LEN];
+        for (int i = 0; i < SEAT_SYSTEM_DIRS; i++) {
+            struct stat st;
+            if (lstat(system_dirs[i], &st) != 0)
+                continue;
+            if (S_ISLNK(st.st_mode)) {
+                ssize_t k = readlink(system_dirs[i], targets[i], sizeof targets[i] - 1);
+                if (k <= 0)
+                    continue;
+                targets[i][k] = 0;
+                out[n++] = "--symlink";
+                out[n++] = targets[i];
+                out[n++] = (char *)system_dirs[i];
+            } else if (S_ISDIR(st.st_mode)) {
+                out[n++] = "--ro-bind";
+                out[n++] = (char *)system_dirs[i];
+                out[n++] = (char *)system_dirs[i];
+            }
+        }
+    } else {
+        out[n++] = "--ro-bind";
+        out[n++] = "/";
+        out[n++] = "/";
+    }
     const char *pre[] = {
-        bwrap, "--unshare-all", "--die-with-parent", "--as-pid-1",
-        "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+        "--dev", "/dev", "--proc", "/proc",
         "--size", tmp_size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", "/var/tmp",
         "--size", size, "--tmpfs", "/dev/shm", "--size", size, "--tmpfs", "/run",
         "--perms", "1777", "--dir", "/run/lock",
@@ -231,7 +269,6 @@ static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[]
          * across restarts (pids.peak): none of the host's cgroups shows. */
         "--size", "4096", "--tmpfs", "/sys/fs/cgroup",
     };
-    int n = 0;
     for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
         out[n++] = (char *)pre[i];
     for (int i = 0; i < nbinds - late; i++) {

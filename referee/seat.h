@@ -42,6 +42,12 @@ typedef struct seat_limits {
      * the subdirectory that holds this bot's own program is bound back
      * read-only: a bot sees only its own program's files. */
     const char *programs;
+    /* Inside bubblewrap: the system's directories (/usr, /etc, /opt, /sys,
+     * /bin, /lib...) instead of the whole file system, read-only. For bots
+     * whose programs come from the cache (a tournament): they see neither
+     * the organiser's files nor another tournament's state, whatever the
+     * referee's uid may read. */
+    bool system_view;
     /* SEAT_NEED_* bits: what the seat must get, or the start fails with
      * ARB_ESANDBOX instead of running the bot in a weaker sandbox. */
     unsigned require;

@@ -167,6 +167,9 @@ static int play(job *j, uint8_t **out, size_t *len)
     char cache[600];
     snprintf(cache, sizeof cache, "%s/programs", o->workdir);
     lo.programs = cache;
+    /* Programs from the cache: nothing else of the host's files is needed
+     * but the system's (seat.h). */
+    lo.limits.system_view = o->fetch_programs;
     for (int h = 0, added = 0; h < LIVE_MAX_HIDE && added < 2; h++)
         if (!lo.hide[h]) {
             lo.hide[h] = added++ == 0 ? o->workdir : o->transcript_dir;

@@ -19,9 +19,14 @@ cleanup() {
   rm -rf "$T"
 }
 trap cleanup EXIT
-mkdir -p "$T/cup/alice" "$T/cup/peek"
+mkdir -p "$T/cup/alice" "$T/cup/peek" "$T/elsewhere"
+# outside the tree: what another tournament's state directory or the
+# organiser's secret file would hold (readable by the referee's uid)
+echo "arbiter:5432:*:arbiter:hunter2" > "$T/elsewhere/pg-arbiter.pgpass"
+chmod 644 "$T/elsewhere/pg-arbiter.pgpass"
 echo "alice's opening book: bid 3 on any bomb" > "$T/cup/alice/book.txt"
 cp "$SRC/tests/bots/tree_peek.sh" "$T/cup/peek/peek.sh"
+cp "$BOTS/hostile_bot" "$T/cup/peek/hostile_bot"
 cp "$BOTS/hostile_bot" "$T/cup/alice/alice_bot"
 chmod -R a+rX "$T/cup"
 cat > "$T/cup/cup.yaml" <<YAML
@@ -34,7 +39,8 @@ entrants:
     command: alice/alice_bot honest
     files: alice/book.txt
   - name: peek
-    command: peek/peek.sh p=$T/cup/alice/book.txt p=$T/cup $BOTS
+    command: peek/peek.sh p=$T/cup/alice/book.txt p=$T/cup p=$T/elsewhere/pg-arbiter.pgpass
+    files: peek/hostile_bot
   - name: carol
     command: $BOTS/random_bot
 YAML
@@ -43,7 +49,7 @@ rc=$?
 check "the tournament ran (exit $rc)" '[ $rc = 0 ]'
 "$ARB" standings "tree peek" --state "$T/state" --format csv > "$T/st.csv" 2>&1
 check "the standings list the peeking bot" 'grep -q "^[0-9]*,peek," "$T/st.csv"'
-check "the peeking bot found nothing to read or list (no penalty)" \
+check "the peeking bot found nothing to read or list, in the tree or outside it (no penalty)" \
   'awk -F, '"'"'$2 == "peek" { p = $7 } END { exit !(p == "0") }'"'"' "$T/st.csv"'
 check "no entrant was penalised" '[ -z "$(awk -F, '"'"'NR > 1 && $7 != "0"'"'"' "$T/st.csv")" ]'
 # Another tournament's bot on this host (another uid, or outside bubblewrap)
