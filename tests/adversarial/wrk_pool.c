@@ -22,6 +22,7 @@
 #include "store.h"
 #include "wire.h"
 #include "zap.h"
+#include "fake_worker.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_log.h"
@@ -42,7 +43,6 @@
 
 #define HEARTBEAT_MS 100
 #define WAIT_MS 10000
-#define INBOX 256
 #define MANY 40                 /* connections mallory opens with one key */
 #define FLOOD 20000             /* frames mallory sends as fast as it can */
 
@@ -88,15 +88,11 @@ static bool match_is(int64_t id, const char *want)
 
 /* ---- Workers spoken by hand --------------------------------------------- */
 
-typedef struct frame {
-    uint8_t *data;
-    size_t len;
-} frame;
+typedef fw_frame frame;
 
 typedef struct fake {
     void *sock;
-    frame inbox[INBOX];
-    int ninbox;
+    fw_inbox in;
     int welcomes, assigns;
 } fake;
 
@@ -104,29 +100,16 @@ typedef struct fake {
 static fake *fake_open(const char *pub, const char *sec, const char *rid, const char *endpoint)
 {
     fake *f = calloc(1, sizeof *f);
-    f->sock = zmq_socket(zctx, ZMQ_DEALER);
-    int linger = 0, hwm = 0;
-    zmq_setsockopt(f->sock, ZMQ_LINGER, &linger, sizeof linger);
-    zmq_setsockopt(f->sock, ZMQ_SNDHWM, &hwm, sizeof hwm);
-    uint8_t r[WIRE_ROUTING_ID_BYTES];
-    if (rid) {
-        zmq_setsockopt(f->sock, ZMQ_ROUTING_ID, rid, strlen(rid));
-    } else {
-        if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
-            exit(2);
-        r[0] |= 0x80;
-        zmq_setsockopt(f->sock, ZMQ_ROUTING_ID, r, sizeof r);
-    }
-    if (zap_curve_client(f->sock, pub, sec, spub) != 0 || zmq_connect(f->sock, endpoint) != 0)
+    if (!f)
         exit(2);
+    f->sock = fw_dealer(zctx, pub, sec, spub, rid, endpoint);
     return f;
 }
 
 static void fake_close(fake *f)
 {
     zmq_close(f->sock);
-    for (int i = 0; i < f->ninbox; i++)
-        free(f->inbox[i].data);
+    fw_inbox_free(&f->in);
     free(f);
 }
 
@@ -143,12 +126,8 @@ static void drain(fake *f)
         int kind = wire_kind_of(zmq_msg_data(&m), (size_t)n);
         f->welcomes += kind == WIRE_WELCOME;
         f->assigns += kind == WIRE_ASSIGN;
-        if (kind != WIRE_HEARTBEAT && f->ninbox < INBOX) {
-            frame *fr = &f->inbox[f->ninbox++];
-            fr->data = malloc((size_t)n + 1);
-            memcpy(fr->data, zmq_msg_data(&m), (size_t)n);
-            fr->len = (size_t)n;
-        }
+        if (kind != WIRE_HEARTBEAT)
+            fw_keep(&f->in, zmq_msg_data(&m), (size_t)n);
         zmq_msg_close(&m);
     }
 }
@@ -186,13 +165,9 @@ static frame take(fake *f, int kind, int ms)
 {
     uint64_t end = now_ms() + (uint64_t)ms;
     for (;;) {
-        for (int i = 0; i < f->ninbox; i++)
-            if (wire_kind_of(f->inbox[i].data, f->inbox[i].len) == kind) {
-                frame fr = f->inbox[i];
-                memmove(&f->inbox[i], &f->inbox[i + 1], (size_t)(f->ninbox - i - 1) * sizeof fr);
-                f->ninbox--;
-                return fr;
-            }
+        frame fr = fw_take_kind(&f->in, kind);
+        if (fr.data)
+            return fr;
         if (now_ms() >= end)
             return (frame){NULL, 0};
         pump(10);
@@ -229,35 +204,7 @@ static void hello(fake *f, const char *name, int slots, const wire_lease *run, i
 static void result_of(fake *f, int64_t id, int gen, bool ok, const char *error, const char *transcript,
                       uint64_t decisions)
 {
-    wire_result *w = calloc(1, sizeof *w);
-    w->match_id = id;
-    w->lease_gen = gen;
-    w->ok = ok;
-    snprintf(w->error, sizeof w->error, "%s", error);
-    snprintf(w->transcript, sizeof w->transcript, "%s", transcript);
-    if (ok) {
-        snprintf(w->digest, sizeof w->digest, "%064d", 7);
-        match_result *res = &w->res;
-        res->decisions = decisions;
-        res->nbots = 3;
-        res->ndeals = 1;
-        res->deals = calloc(1, sizeof *res->deals);
-        for (int b = 0; b < 3; b++) {
-            snprintf(res->bots[b].name, sizeof res->bots[b].name, "bot%d", b);
-            res->bots[b].total = b == 0 ? 2 : -1;
-            res->bots[b].rank = b + 1;
-            res->deals[0].bot_at[b] = (uint8_t)b;
-            res->deals[0].score[b] = res->bots[b].total;
-        }
-        res->deals[0].forfeit_bot = -1;
-        res->winners = 1;
-    }
-    uint8_t *b;
-    size_t len;
-    if (wire_encode_result(w, &b, &len) == 0)
-        send_owned(f, b, len);
-    match_result_release(&w->res);
-    free(w);
+    fw_send_result(f->sock, id, gen, ok, error, transcript, decisions);
 }
 
 static void result(fake *f, int64_t id, int gen, bool ok, const char *error, const char *transcript)
@@ -363,8 +310,7 @@ static void attacks(server *sv, sched_stats *st, const char *ep)
     pump(500);
     CHECK(match_is(x, "leased honest 1") && ULL(st->released) == released0);
     int acks = 0;   /* the holder heard nothing of it */
-    for (int i = 0; i < honest->ninbox; i++)
-        acks += wire_kind_of(honest->inbox[i].data, honest->inbox[i].len) == WIRE_ACK;
+    acks += fw_count_kind(&honest->in, WIRE_ACK);
     CHECK(acks == 0);
 
     /* 3. Poison strings: refused as malformed before SQL or a log line;

@@ -23,6 +23,7 @@
 #include "pgctl.h"
 #include "store.h"
 #include "wire.h"
+#include "fake_worker.h"
 #include "zap.h"
 #include "arb_error.h"
 #include "arb_log.h"
@@ -47,7 +48,6 @@
 #define MISSES 5
 #define BEAT_EVERY_MS 50          /* the fake workers beat twice per period */
 #define WAIT_MS 10000             /* a deadline for anything that should happen */
-#define INBOX 64
 #define MAX_FAKES 16
 #define MAX_HELD 8
 
@@ -121,10 +121,7 @@ static void worker_state(const char *name, char *state, size_t cap)
 
 /* ---- Fake referee workers: DEALER sockets spoken by hand --------------- */
 
-typedef struct frame {
-    uint8_t *data;
-    size_t   len;
-} frame;
+typedef fw_frame frame;
 
 typedef struct fake {
     char     name[64];
@@ -137,9 +134,7 @@ typedef struct fake {
     int      nheld;
     int      assigns;               /* WIRE_ASSIGN received, all told */
     int      beats_heard;           /* the scheduler's heartbeats */
-    frame    inbox[INBOX];          /* everything else, in order */
-    int      ninbox;
-    bool     overflow;
+    fw_inbox in;                    /* everything else, in order */
 } fake;
 
 static void *zctx;
@@ -171,19 +166,7 @@ static fake *fake_open(const char *name, int key, int slots, int free_report, co
     }
     f->slots = slots;
     f->free_report = free_report;
-    f->sock = zmq_socket(zctx, ZMQ_DEALER);
-    int linger = 0;
-    zmq_setsockopt(f->sock, ZMQ_LINGER, &linger, sizeof linger);
-    /* a route nobody can guess, as a real worker makes it */
-    uint8_t rid[WIRE_ROUTING_ID_BYTES];
-    if (getrandom(rid, sizeof rid, 0) != (ssize_t)sizeof rid)
-        exit(2);
-    rid[0] |= 0x80;
-    zmq_setsockopt(f->sock, ZMQ_ROUTING_ID, rid, sizeof rid);
-    if (zap_curve_client(f->sock, wpub[key], wsec[key], spub) != 0 || zmq_connect(f->sock, endpoint) != 0) {
-        fprintf(stderr, "%s: cannot connect to %s\n", name, endpoint);
-        exit(2);
-    }
+    f->sock = fw_dealer(zctx, wpub[key], wsec[key], spub, NULL, endpoint);   /* a route nobody can guess */
     fakes[nfakes++] = f;
     return f;
 }
@@ -194,8 +177,7 @@ static void fake_close(fake *f)
         if (fakes[i] == f)
             fakes[i] = fakes[--nfakes];
     zmq_close(f->sock);
-    for (int i = 0; i < f->ninbox; i++)
-        free(f->inbox[i].data);
+    fw_inbox_free(&f->in);
     free(f);
 }
 
@@ -252,20 +234,15 @@ static void drain(fake *f)
         int kind = wire_kind_of(d, (size_t)n);
         if (kind == WIRE_HEARTBEAT) {
             f->beats_heard++;
-        } else if (f->ninbox == INBOX) {
-            f->overflow = true;
         } else {
-            if (kind == WIRE_ASSIGN) {
+            if (kind == WIRE_ASSIGN && f->in.n < FW_INBOX) {
                 wire_assign *a = malloc(sizeof *a);
                 if (a && wire_decode_assign(d, (size_t)n, a) == 0)
                     hold(f, a->match_id, a->lease_gen);
                 free(a);
                 f->assigns++;
             }
-            frame *fr = &f->inbox[f->ninbox++];
-            fr->data = malloc((size_t)n + 1);
-            memcpy(fr->data, d, (size_t)n);
-            fr->len = (size_t)n;
+            fw_keep(&f->in, d, (size_t)n);
         }
         zmq_msg_close(&m);
     }
@@ -304,26 +281,16 @@ static frame take(fake *f, int kind, int ms)
 {
     uint64_t end = now_ms() + (uint64_t)ms;
     for (;;) {
-        for (int i = 0; i < f->ninbox; i++)
-            if (wire_kind_of(f->inbox[i].data, f->inbox[i].len) == kind) {
-                frame fr = f->inbox[i];
-                memmove(&f->inbox[i], &f->inbox[i + 1], (size_t)(f->ninbox - i - 1) * sizeof fr);
-                f->ninbox--;
-                return fr;
-            }
+        frame fr = fw_take_kind(&f->in, kind);
+        if (fr.data)
+            return fr;
         if (now_ms() >= end)
             return (frame){NULL, 0};
         pump_all(10);
     }
 }
 
-static int inbox_count(const fake *f, int kind)
-{
-    int n = 0;
-    for (int i = 0; i < f->ninbox; i++)
-        n += wire_kind_of(f->inbox[i].data, f->inbox[i].len) == kind;
-    return n;
-}
+static int inbox_count(const fake *f, int kind) { return fw_count_kind(&f->in, kind); }
 
 /* Wait (pumping the fakes) until cond holds or the deadline passes; the
  * caller then checks cond. */
@@ -376,45 +343,13 @@ static void say_hello(fake *f, const wire_lease *running, int nrunning)
         send_owned(f, h, len);
 }
 
-/* A played match: bot 0 wins, 1 deal. */
-static void fake_result(match_result *res)
-{
-    memset(res, 0, sizeof *res);
-    res->nbots = 3;
-    res->ndeals = 1;
-    res->deals = calloc(1, sizeof *res->deals);
-    const int64_t totals[3] = {2, 0, -2};
-    for (int b = 0; b < 3; b++) {
-        snprintf(res->bots[b].name, sizeof res->bots[b].name, "bot%d", b);
-        res->bots[b].total = totals[b];
-        res->bots[b].rank = b + 1;
-        snprintf(res->bots[b].sandbox, sizeof res->bots[b].sandbox, "rlimits");
-        res->deals[0].bot_at[b] = (uint8_t)b;
-        res->deals[0].score[b] = totals[b];
-    }
-    res->deals[0].seed = 42;
-    res->deals[0].forfeit_bot = -1;
-    res->winners = 1;
-}
-
 static void send_result(fake *f, int64_t id, int gen, bool ok, const char *error)
 {
-    wire_result *w = calloc(1, sizeof *w);
-    w->match_id = id;
-    w->lease_gen = gen;
-    w->ok = ok;
-    snprintf(w->error, sizeof w->error, "%s", error);
-    if (ok) {
-        snprintf(w->digest, sizeof w->digest, "%064d", 7);
-        snprintf(w->transcript, sizeof w->transcript, "/nowhere/%" PRId64 ".arbt", id);
-        fake_result(&w->res);
-    }
-    uint8_t *b;
-    size_t len;
-    if (wire_encode_result(w, &b, &len) == 0)
-        send_owned(f, b, len);
-    match_result_release(&w->res);
-    free(w);
+    char transcript[64] = "";
+    if (ok)
+        snprintf(transcript, sizeof transcript, "/nowhere/%" PRId64 ".arbt", id);
+    if (fw_send_result(f->sock, id, gen, ok, error, transcript, 0) < 0)
+        fprintf(stderr, "%s: send failed: %s\n", f->name, zmq_strerror(errno));
 }
 
 /* ---- The scheduler, in a thread of its own ------------------------------ */
@@ -535,7 +470,7 @@ static void test_admission(sched_stats *st, const char *endpoint)
     pump_all(200);   /* anything counted twice would show now */
     CHECKF(ULL(st->malformed) == malformed0 + (unsigned long long)sent, "malformed %llu, sent %d",
            ULL(st->malformed) - malformed0, sent);
-    CHECK(junk->ninbox == 0);   /* no answer to any of them */
+    CHECK(junk->in.n == 0);   /* no answer to any of them */
     /* ... and the next valid hello is answered. */
     send_raw(junk, hello, hlen);
     free(hello);
@@ -767,7 +702,7 @@ static void test_tournament(sched_stats *st, const char *endpoint, pool_state *p
     CHECK(match_is(ps->held_by_c, "leased", "w-c", 2));
 
     CHECK(v1->assigns == 0 && v3->assigns == 0);
-    CHECK(!a->overflow && !b->overflow && !c->overflow);
+    CHECK(!a->in.overflow && !b->in.overflow && !c->in.overflow);
     free(as);
     fake_close(v1);
     fake_close(v3);

@@ -1,0 +1,127 @@
+/* fake_worker.c — referee workers spoken by hand (fake_worker.h). */
+#include "fake_worker.h"
+#include "wire.h"
+#include "zap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <zmq.h>
+
+void *fw_dealer(void *zctx, const char *pub, const char *sec, const char *server_pub, const char *rid,
+                const char *endpoint)
+{
+    void *sock = zmq_socket(zctx, ZMQ_DEALER);
+    int linger = 0, hwm = 0;
+    if (!sock)
+        exit(2);
+    zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof linger);
+    zmq_setsockopt(sock, ZMQ_SNDHWM, &hwm, sizeof hwm);
+    if (rid) {
+        zmq_setsockopt(sock, ZMQ_ROUTING_ID, rid, strlen(rid));
+    } else {
+        uint8_t r[WIRE_ROUTING_ID_BYTES];
+        if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
+            exit(2);
+        r[0] |= 0x80;   /* libzmq reserves ids that start with a zero byte */
+        zmq_setsockopt(sock, ZMQ_ROUTING_ID, r, sizeof r);
+    }
+    if (zap_curve_client(sock, pub, sec, server_pub) != 0 || zmq_connect(sock, endpoint) != 0) {
+        fprintf(stderr, "fake worker: cannot connect to %s\n", endpoint);
+        exit(2);
+    }
+    return sock;
+}
+
+void fw_keep(fw_inbox *in, const void *data, size_t len)
+{
+    if (in->n == FW_INBOX) {
+        in->overflow = true;
+        return;
+    }
+    fw_frame *fr = &in->frames[in->n];
+    fr->data = malloc(len + 1);
+    if (!fr->data)
+        exit(2);
+    memcpy(fr->data, data, len);
+    fr->len = len;
+    in->n++;
+}
+
+fw_frame fw_take_kind(fw_inbox *in, int kind)
+{
+    for (int i = 0; i < in->n; i++)
+        if (wire_kind_of(in->frames[i].data, in->frames[i].len) == kind) {
+            fw_frame fr = in->frames[i];
+            memmove(&in->frames[i], &in->frames[i + 1], (size_t)(in->n - i - 1) * sizeof fr);
+            in->n--;
+            return fr;
+        }
+    return (fw_frame){NULL, 0};
+}
+
+int fw_count_kind(const fw_inbox *in, int kind)
+{
+    int n = 0;
+    for (int i = 0; i < in->n; i++)
+        n += wire_kind_of(in->frames[i].data, in->frames[i].len) == kind;
+    return n;
+}
+
+void fw_inbox_free(fw_inbox *in)
+{
+    for (int i = 0; i < in->n; i++)
+        free(in->frames[i].data);
+    in->n = 0;
+}
+
+void fw_played(match_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->nbots = 3;
+    res->ndeals = 1;
+    res->deals = calloc(1, sizeof *res->deals);
+    if (!res->deals)
+        exit(2);
+    const int64_t totals[3] = {2, 0, -2};
+    for (int b = 0; b < 3; b++) {
+        snprintf(res->bots[b].name, sizeof res->bots[b].name, "bot%d", b);
+        res->bots[b].total = totals[b];
+        res->bots[b].rank = b + 1;
+        snprintf(res->bots[b].sandbox, sizeof res->bots[b].sandbox, "rlimits");
+        res->deals[0].bot_at[b] = (uint8_t)b;
+        res->deals[0].score[b] = totals[b];
+    }
+    res->deals[0].seed = 42;
+    res->deals[0].forfeit_bot = -1;
+    res->winners = 1;
+}
+
+int fw_send_result(void *sock, int64_t id, int gen, bool ok, const char *error, const char *transcript,
+                   uint64_t decisions)
+{
+    wire_result *w = calloc(1, sizeof *w);
+    if (!w)
+        exit(2);
+    w->match_id = id;
+    w->lease_gen = gen;
+    w->ok = ok;
+    snprintf(w->error, sizeof w->error, "%s", error);
+    snprintf(w->transcript, sizeof w->transcript, "%s", transcript);
+    if (ok) {
+        snprintf(w->digest, sizeof w->digest, "%064d", 7);
+        fw_played(&w->res);
+        w->res.decisions = decisions;
+    }
+    uint8_t *b;
+    size_t len;
+    int rc = -1;
+    if (wire_encode_result(w, &b, &len) == 0) {
+        rc = zmq_send(sock, b, len, 0);
+        free(b);
+    }
+    match_result_release(&w->res);
+    free(w);
+    return rc;
+}

@@ -1,0 +1,49 @@
+/* fake_worker.h — referee workers spoken by hand, for the tests of the
+ * scheduler's side of the worker protocol (test_pool, wrk_pool): a CURVE
+ * DEALER with a route nobody can guess, an inbox of what the scheduler
+ * sent, and the result frame of a played match. Each test keeps its own
+ * fakes (what they hold, when they beat) around these pieces. */
+#ifndef ARB_FAKE_WORKER_H
+#define ARB_FAKE_WORKER_H
+#include "match.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct fw_frame {
+    uint8_t *data;                 /* owned; NULL: none */
+    size_t   len;
+} fw_frame;
+
+#define FW_INBOX 256
+typedef struct fw_inbox {
+    fw_frame frames[FW_INBOX];     /* in the order they came */
+    int      n;
+    bool     overflow;             /* a frame came when it was full */
+} fw_inbox;
+
+/* A DEALER in zctx with the key pair (pub, sec), connected over CURVE to
+ * the scheduler whose public key is server_pub; routing id rid, or (NULL)
+ * WIRE_ROUTING_ID_BYTES random bytes as a real worker makes it. Exits the
+ * test (status 2) when it cannot be made. */
+void *fw_dealer(void *zctx, const char *pub, const char *sec, const char *server_pub, const char *rid,
+                const char *endpoint);
+
+/* Keep a copy of a frame; sets overflow when full. */
+void fw_keep(fw_inbox *in, const void *data, size_t len);
+/* The first kept frame of this kind, taken out (the caller frees data);
+ * data NULL when there is none. */
+fw_frame fw_take_kind(fw_inbox *in, int kind);
+/* Frames of this kind kept. */
+int fw_count_kind(const fw_inbox *in, int kind);
+void fw_inbox_free(fw_inbox *in);
+
+/* A played match of three bots, one deal, bot 0 the winner (2, 0, -2). */
+void fw_played(match_result *res);
+/* Send the result of (id, gen): played (fw_played, with `decisions`) when
+ * ok, else void with `error`; transcript and digest as a worker reports
+ * them. Returns zmq_send's count, or -1. */
+int fw_send_result(void *sock, int64_t id, int gen, bool ok, const char *error, const char *transcript,
+                   uint64_t decisions);
+#endif
