@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "config.h"
 #include "live.h"
+#include "local_worker.h"
 #include "run.h"
 #include "store.h"
 #include "wire.h"
@@ -183,8 +184,8 @@ int cmd_scheduler(int argc, char **argv)
         fprintf(stderr, "arbiter-scheduler: unexpected \"%s\" (arbiter-scheduler --help)\n", a);
         return 2;
     }
-    static char wkeys[ZAP_MAX_KEYS][CLI_KEY_LINE];
-    const char *wkeyp[ZAP_MAX_KEYS];
+    static char wkeys[ARB_ZAP_MAX_KEYS][CLI_KEY_LINE];
+    const char *wkeyp[ARB_ZAP_MAX_KEYS];
     char pub[41], sec[41];
     int nkeys = 0;
     if (c.listen[0]) {
@@ -192,7 +193,7 @@ int cmd_scheduler(int argc, char **argv)
             fprintf(stderr, "arbiter-scheduler: %s\n", err);
             return 2;
         }
-        nkeys = c.worker_keys[0] ? cli_read_keys(c.worker_keys, wkeys, ZAP_MAX_KEYS) : 0;
+        nkeys = c.worker_keys[0] ? cli_read_keys(c.worker_keys, wkeys, ARB_ZAP_MAX_KEYS) : 0;
         if (nkeys < 0) {
             fprintf(stderr, "arbiter-scheduler: worker_keys %s: cannot read\n", c.worker_keys);
             return 2;
@@ -226,6 +227,8 @@ int cmd_scheduler(int argc, char **argv)
     db_place place;
     store *st = NULL;
     sched *s = NULL;
+    local_worker *lw = NULL;
+    void *zctx = NULL;
     arb_http *http = NULL;
     int status = 0;
     if (cli_open_place(&place, c.state, c.db[0] ? c.db : NULL, true, err, sizeof err) != 0) {
@@ -250,8 +253,9 @@ int cmd_scheduler(int argc, char **argv)
             goto out;
         }
     }
-    sched_options so = {.db = st, .state_dir = abs_state, .local_slots = c.local_workers,
-                        .sandbox = sandbox_of(c.sandbox), .allow_unsandboxed = c.allow_unsandboxed, .stop = &stopping, .listen = c.listen[0] ? c.listen : NULL,
+    zctx = zmq_ctx_new();
+    sched_options so = {.db = st, .state_dir = abs_state, .zmq_ctx = zctx, .stop = &stopping,
+                        .listen = c.listen[0] ? c.listen : NULL,
                         .secret_key = sec, .public_key = pub, .worker_keys = wkeyp, .nworker_keys = nkeys,
                         .heartbeat_ms = c.heartbeat_ms, .heartbeat_misses = c.heartbeat_misses,
                         .lease_s = c.lease_s, .keep_remote = true};
@@ -260,6 +264,16 @@ int cmd_scheduler(int argc, char **argv)
         arb_error("scheduler", "%s", err);
         status = 2;
         goto out;
+    }
+    if (c.local_workers > 0) {
+        local_worker_options lo = {.slots = c.local_workers, .sandbox = sandbox_of(c.sandbox),
+                                   .allow_unsandboxed = c.allow_unsandboxed, .state_dir = abs_state,
+                                   .stop = &stopping};
+        if (!(lw = local_worker_start(s, &lo, err, sizeof err))) {
+            arb_error("scheduler", "%s", err);
+            status = 2;
+            goto out;
+        }
     }
     if (c.metrics[0] && !(http = arb_http_start(c.metrics, sched_metrics, s, err, sizeof err))) {
         arb_error("scheduler", "metrics: %s", err);
@@ -326,7 +340,13 @@ int cmd_scheduler(int argc, char **argv)
     arb_info("scheduler", "stopping");
 out:
     arb_http_stop(http);
+    if (s)
+        local_worker_stop(lw, s);
     sched_free(s);
+    /* a local worker abandoned on a stop may still hold sockets: the
+     * context ends with the process then */
+    if (zctx && !(lw && stopping))
+        zmq_ctx_term(zctx);
     store_close(st);
     cli_close_place(&place);
     return status;
@@ -394,7 +414,7 @@ int cmd_submit(int argc, char **argv)
 /* ---- arbiter-referee --------------------------------------------------- */
 
 typedef struct ref_conf {
-    char connect[256], server_key[512], key[512], name[WIRE_MAX_NAME + 1], workdir[512], metrics[128];
+    char connect[256], server_key[512], key[512], name[ARB_WORKER_ID_MAX + 1], workdir[512], metrics[128];
     int slots, heartbeat_ms, heartbeat_misses, drain_s;
     int log_level, log_format, sandbox;
     bool check, allow_unsandboxed;
@@ -524,8 +544,6 @@ int cmd_referee(int argc, char **argv)
                         .slots = c.slots, .heartbeat_ms = c.heartbeat_ms, .heartbeat_misses = c.heartbeat_misses,
                         .drain_s = c.drain_s, .fetch_programs = true, .stop = &stopping, .stop_now = &stop_now,
                         .public_key = pub, .secret_key = sec, .server_key = spub, .stats = &stats};
-    o.live.sandbox = sandbox_of(c.sandbox);
-    o.live.bwrap = o.live.sandbox == LIVE_SANDBOX_NONE ? NULL : seat_probe_bwrap(geteuid() == 0 ? 61000 : 0);
     /* This referee's secret key, wherever it lies (under /etc, which a
      * bot's system view shows): hidden from bots, who could otherwise speak
      * for this worker when the referee is not root. */
@@ -533,11 +551,9 @@ int cmd_referee(int argc, char **argv)
     snprintf(key_file, sizeof key_file, "%s.key", c.key);
     if (realpath(key_file, abs_key))
         o.live.hide[0] = abs_key;
-    o.live.require = live_required(o.live.bwrap);
-    if ((o.live.sandbox == LIVE_SANDBOX_NONE || o.live.require == 0) && !c.allow_unsandboxed) {
-        arb_error("referee", "sandbox: %s: bots would run with rlimits only; refusing without "
-                  "allow_unsandboxed: true", o.live.sandbox == LIVE_SANDBOX_NONE ? "sandbox none"
-                  : live_no_sandbox_why());
+    if (local_sandbox(&o.live, sandbox_of(c.sandbox), c.allow_unsandboxed, "allow_unsandboxed: true", err,
+                      sizeof err) != 0) {
+        arb_error("referee", "%s", err);
         return 2;
     }
     if (o.live.require == 0)

@@ -143,7 +143,7 @@ int cmd_match(int argc, char **argv)
     live_options lo = {0};
     const char *transcript = NULL, *secret_file = NULL;
     bool json = false, quiet = false;
-    char sets[MATCH_MAX_OPTIONS] = "";
+    char sets[ARB_MAX_OPTIONS_TEXT] = "";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -185,7 +185,7 @@ int cmd_match(int argc, char **argv)
                 return 2;
             }
             snprintf(name, sizeof name, "%.*s", (int)(eq - v), v);
-            if (live_bot_command(&cfg.bots[cfg.nbots], name, eq + 1, NULL, err, sizeof err) != 0) {
+            if (match_bot_command(&cfg.bots[cfg.nbots], name, eq + 1, NULL, err, sizeof err) != 0) {
                 fprintf(stderr, "arbiter: %s\n", err);
                 return 2;
             }
@@ -268,7 +268,7 @@ int cmd_match(int argc, char **argv)
         fprintf(stderr, "arbiter: --secret-file %s\n", secret_file ? err : "-: no random source");
         return 2;
     }
-    char label[MATCH_MAX_KEY_LABEL];
+    char label[ARB_MAX_KEY_LABEL];
     snprintf(label, sizeof label, "match|%" PRIu64, cfg.seed);
     if (match_set_key(&cfg, secret, label) != 0) {
         fprintf(stderr, "arbiter: cannot derive the match key\n");

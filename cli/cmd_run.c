@@ -5,6 +5,7 @@
 #include "arb_text.h"
 #include "config.h"
 #include "live.h"
+#include "local_worker.h"
 #include "pgctl.h"
 #include "plan.h"
 #include "run.h"
@@ -183,9 +184,9 @@ int cmd_run(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    static char keys[ZAP_MAX_KEYS][CLI_KEY_LINE];
+    static char keys[ARB_ZAP_MAX_KEYS][CLI_KEY_LINE];
     char pub[41] = "", sec[41] = "";
-    const char *keyp[ZAP_MAX_KEYS];
+    const char *keyp[ARB_ZAP_MAX_KEYS];
     int nkeys = 0;
     if (listen) {
         char path[1024];
@@ -199,7 +200,7 @@ int cmd_run(int argc, char **argv)
             fprintf(stderr, "arbiter: %s: not a public key\n", path);
             return 2;
         }
-        nkeys = wkeys ? cli_read_keys(wkeys, keys, ZAP_MAX_KEYS) : 0;
+        nkeys = wkeys ? cli_read_keys(wkeys, keys, ARB_ZAP_MAX_KEYS) : 0;
         if (nkeys < 0) {
             fprintf(stderr, "arbiter: --worker-keys %s: cannot read\n", wkeys);
             return 2;
@@ -254,12 +255,11 @@ int cmd_run(int argc, char **argv)
     if (!realpath(state, abs_state))
         snprintf(abs_state, sizeof abs_state, "%s", state);
     progress_ctx pc = {.tty = isatty(2), .quiet = quiet};
-    run_options ro = {.cfg = &cfg, .yaml = yaml, .digest = digest, .state_dir = abs_state, .db = st,
-                      .workers = workers, .sandbox = sandbox, .allow_unsandboxed = allow_unsandboxed,
-                      .stop = &interrupted,
-                      .progress = on_progress, .ctx = &pc, .listen = listen, .secret_key = sec,
-                      .public_key = pub, .worker_keys = keyp, .nworker_keys = nkeys,
+    run_options ro = {.cfg = &cfg, .yaml = yaml, .digest = digest, .progress = on_progress, .ctx = &pc,
                       .secret = secret_file ? secret : NULL};
+    local_run lr = {.state_dir = abs_state, .db = st, .workers = workers, .sandbox = sandbox,
+                    .allow_unsandboxed = allow_unsandboxed, .stop = &interrupted, .listen = listen,
+                    .secret_key = sec, .public_key = pub, .worker_keys = keyp, .nworker_keys = nkeys};
     if (allow_unsandboxed)
         fprintf(stderr, "arbiter: WARNING: --allow-unsandboxed: where neither bubblewrap nor root is had, bots "
                 "run with rlimits only and can read your files, signal the referee and each other, and reach "
@@ -269,7 +269,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "arbiter: %s: %s, %s/%s, %d entrants, %d workers, record in %s\n", cfg.name,
                 tn_format_name((tn_format)cfg.format), cfg.game->name, cfg.rules, cfg.nentrants, workers,
                 place.private_pg ? place.pg.data : "the given database");
-    int rc = run_tournament(&ro, &outc, err, sizeof err);
+    int rc = local_run_tournament(&lr, &ro, &outc, err, sizeof err);
     if (pc.tty && !quiet)
         fprintf(stderr, "\n");
     if (rc) {
@@ -280,8 +280,8 @@ int cmd_run(int argc, char **argv)
                 outc.matches);
         status = 130;
     }
-    st_standing rows[TN_MAX_ENTRANTS];
-    int n = store_standings(st, outc.tid, rows, TN_MAX_ENTRANTS);
+    st_standing rows[ARB_TN_MAX_ENTRANTS];
+    int n = store_standings(st, outc.tid, rows, ARB_TN_MAX_ENTRANTS);
     if (n > 0 && !interrupted) {
         printf("\n%s — %s%s\n\n", cfg.name, outc.finished ? "final standings" : "standings so far",
                outc.resumed ? " (resumed)" : "");
@@ -426,9 +426,9 @@ int cmd_standings(int argc, char **argv)
         fprintf(stderr, "arbiter: no tournament named \"%s\" in the record\n", name);
         status = 1;
     } else {
-        static st_standing rows[TN_MAX_ENTRANTS];
+        static st_standing rows[ARB_TN_MAX_ENTRANTS];
         int64_t tid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-        int n = store_standings(st, tid, rows, TN_MAX_ENTRANTS);
+        int n = store_standings(st, tid, rows, ARB_TN_MAX_ENTRANTS);
         print_standings(rows, n < 0 ? 0 : n, format);
         if (strcmp(format, "table") == 0)
             print_fairness(st, tid);

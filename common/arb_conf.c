@@ -418,11 +418,6 @@ static int next(loader *L)
     return 0;
 }
 
-/* The whole stream, for its syntax alone. Nesting is cut short: libyaml
- * 0.2.5 sets no bound of its own, and its scanner rechecks every open
- * flow level at each token, so 500,000 lines of "[" take minutes. A flat
- * configuration nests two levels; past CONF_MAX_DEPTH it is not one. */
-#define CONF_MAX_DEPTH 16
 
 static int syntax(loader *L)
 {
@@ -434,9 +429,9 @@ static int syntax(loader *L)
             depth++;
         if (L->ev.type == YAML_SEQUENCE_END_EVENT || L->ev.type == YAML_MAPPING_END_EVENT)
             depth--;
-        if (depth > CONF_MAX_DEPTH)
+        if (depth > ARB_YAML_MAX_DEPTH)
             return at(L, L->ev.start_mark, ARB_EINVAL, "nested deeper than %d levels (expected a flat mapping of "
-                      "key: value)", CONF_MAX_DEPTH);
+                      "key: value)", ARB_YAML_MAX_DEPTH);
     } while (L->ev.type != YAML_STREAM_END_EVENT);
     yaml_event_delete(&L->ev);
     L->have_event = false;

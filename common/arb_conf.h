@@ -6,12 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-
-/* A daemon's configuration file. The longest honest one is the fully
- * commented sample (about 10 KiB) with a few dozen tournament files listed;
- * 1 MiB is a hundred times that, and reading it whole stays cheap. A larger
- * file is refused before it is parsed. */
-#define ARB_CONF_MAX_FILE (1u << 20)
+#include "arb_limits.h"
 
 typedef enum arb_conf_type {
     ARB_CONF_STR,      /* char[size] at offset; longer values refused */
@@ -21,8 +16,6 @@ typedef enum arb_conf_type {
     ARB_CONF_STRLIST,  /* arb_conf_list at offset: a YAML sequence of strings (or one string) */
 } arb_conf_type;
 
-/* Items of a list key (tournament files): more is a mistake, not a need. */
-#define ARB_CONF_LIST_MAX 64
 typedef struct arb_conf_list { int n; char item[ARB_CONF_LIST_MAX][512]; } arb_conf_list;
 
 /* One row of a daemon's key table; the table ends with a row whose name is

@@ -2,28 +2,37 @@
 #ifndef ARB_ERROR_H
 #define ARB_ERROR_H
 
-/* Functions return 0 on success or one of these negative codes; constructors
- * return NULL. Codes are stable: they appear in logs and transcripts. */
+/* Every code once: its name, its number and its text (as libuv's
+ * UV_ERRNO_MAP). The enum, arb_strerror and arb_errname are all made from
+ * this list, so a code cannot be added without its text. Codes are stable:
+ * they appear in logs, transcripts and exit statuses. */
+#define ARB_ERRORS(X)                                                          \
+    X(OK,           0, "success")                                              \
+    X(EINVAL,      -1, "invalid argument")                  /* malformed argument or input */ \
+    X(ENOMEM,      -2, "out of memory")                                        \
+    X(ENOSPC,      -3, "no space left in a bounded buffer") /* or an output array */ \
+    X(ERANGE,      -4, "value out of range")                /* a number outside its documented range */ \
+    X(EPARSE,      -5, "cannot parse")                      /* text that does not follow its notation */ \
+    X(EILLEGAL,    -6, "illegal move")                      /* a move the rules do not allow */ \
+    X(ESTATE,      -7, "not allowed in the current state")                     \
+    X(EIO,         -8, "input/output error")                /* a system call failed (see errno) */ \
+    X(ETIMEOUT,    -9, "timed out")                         /* a deadline passed */ \
+    X(ENOTFOUND,  -10, "not found")                         /* a named thing does not exist */ \
+    X(EUNSUPPORTED,-11, "not supported")                    /* not in this build or on this host */ \
+    X(ETOOBIG,    -12, "input larger than its limit")       /* see arb_limits.h */ \
+    X(ECORRUPT,   -13, "data fails an integrity check")                        \
+    X(ESANDBOX,   -14, "the required sandbox could not be had")
+
+/* Functions return 0 on success or one of these negative codes;
+ * constructors return NULL. */
 typedef enum arb_err {
-    ARB_OK          = 0,
-    ARB_EINVAL      = -1,   /* malformed argument or input */
-    ARB_ENOMEM      = -2,   /* allocation failed */
-    ARB_ENOSPC      = -3,   /* a bounded buffer or output array is full */
-    ARB_ERANGE      = -4,   /* a number outside its documented range */
-    ARB_EPARSE      = -5,   /* text that does not follow its notation */
-    ARB_EILLEGAL    = -6,   /* a move the rules do not allow */
-    ARB_ESTATE      = -7,   /* an operation not valid in the current state */
-    ARB_EIO         = -8,   /* a system call failed (see errno) */
-    ARB_ETIMEOUT    = -9,   /* a deadline passed */
-    ARB_ENOTFOUND   = -10,  /* a named thing does not exist */
-    ARB_EUNSUPPORTED= -11,  /* a feature not available in this build */
-    ARB_ETOOBIG     = -12,  /* input larger than its limit in arb_limits.h */
-    ARB_ECORRUPT    = -13,  /* data that fails an integrity check */
-    ARB_ESANDBOX    = -14,  /* the sandbox required for a bot could not be had */
+#define ARB_ERR_ENUM(name, code, text) ARB_##name = code,
+    ARB_ERRORS(ARB_ERR_ENUM)
+#undef ARB_ERR_ENUM
 } arb_err;
 
 /* Human-readable text for an arb_err (never NULL; unknown codes get a
- * generic text naming the number). */
+ * generic text). */
 const char *arb_strerror(int err);
 
 /* Stable short name of the code ("EINVAL"), for logs and transcripts. */

@@ -5,12 +5,8 @@
 #define ARB_HTTP_H
 #include <stddef.h>
 
-/* The bytes one /metrics answer may hold. A daemon exports a few dozen
- * series, a few per worker or table: a few KiB. 256 KiB leaves room for a
- * thousand labeled series and still bounds what a scrape costs. A render
- * that fills it is answered with 500, not with a cut-off body that
- * Prometheus would misread. */
-#define ARB_HTTP_BODY_CAP (256u << 10)
+#include "arb_limits.h"
+
 
 typedef struct arb_http arb_http;
 

@@ -52,19 +52,15 @@
  * frames). Our own schemas nest at most 4 deep. */
 #define ARB_MP_MAX_DEPTH 16
 
-/* Cards in one play as text: a 33-card Dou Dizhu hand is the longest play, a
- * 39-card Da Bang hand the longest hand. */
+/* Cards in one play or hand as text, in any game: a 33-card Dou Dizhu play
+ * is the longest play, a 39-card Da Bang hand the longest hand. */
 #define ARB_MAX_PLAY_TEXT 128
 
-/* Legal moves of one position. The worst Dou Dizhu case (a 33-card two-pack
+/* Legal actions of one position, in any game. The worst Dou Dizhu case (a 33-card two-pack
  * landlord hand under the most permissive kicker rules) stays below 20,000
  * moves; 1<<16 leaves a margin and is 1 MiB of 16-byte moves. Enumeration
  * past it fails with ARB_ENOSPC rather than truncating silently. */
 #define ARB_MAX_MOVES 65536
-
-/* Redeals after everybody declines the landlord: a hard ceiling on the rules
- * option, so a table of always-passing bots cannot loop forever. */
-#define ARB_MAX_REDEALS 100
 
 /* Tables of one round of a tournament. A round robin makes every table of
  * its entrants at once (C(n, seats) x cycles: 85 entrants at tables of 3
@@ -163,7 +159,7 @@
 #define ARB_ZAP_HANDSHAKES_PER_MIN 30
 
 /* Identities the scheduler keeps a frame budget for: every listed key and
- * the local worker (ZAP_MAX_KEYS + 1). */
+ * the local worker (ARB_ZAP_MAX_KEYS + 1). */
 #define ARB_WORKER_BUDGETS 4097
 
 /* A worker resends an unacknowledged result after 1 s, then 2 s, 4 s ...
@@ -181,5 +177,91 @@
 #define ARB_HTTP_MAX_CONNECTIONS 256u
 #define ARB_HTTP_MAX_PER_IP 64u
 #define ARB_HTTP_IDLE_TIMEOUT_S 3u
+
+/* ---- Matches ----------------------------------------------------------- */
+
+/* Arguments of a bot's command (program and arguments, split on spaces),
+ * each at most 255 bytes: an honest command has a handful. */
+#define ARB_MAX_BOT_ARGS 32
+
+/* A match's rules options as "key=value" text: a few dozen options of a
+ * few dozen bytes; 4 KiB is room for every option of any game at once. */
+#define ARB_MAX_OPTIONS_TEXT 4096
+
+/* The label a match key is derived under (arb_key_derive(secret, label)):
+ * "match|<tournament seed>|<round>|<table>" or "match|<seed>". */
+#define ARB_MAX_KEY_LABEL 128
+
+/* ---- Worker messages and programs -------------------------------------- */
+
+/* A frame between scheduler and worker is at most this long
+ * (ZMQ_MAXMSGSIZE): a result of ARB_MAX_DEALS deals is ~10 MB; an
+ * assignment a few KB; a program bundle up to ARB_WIRE_MAX_BUNDLE. */
+#define ARB_WIRE_MAX_FRAME (32u << 20)
+/* A program bundle (a bot's files) travels in one frame with room to spare. */
+#define ARB_WIRE_MAX_BUNDLE (ARB_WIRE_MAX_FRAME - 4096)
+/* Program bundles attached to one assignment: a few per bot. */
+#define ARB_WIRE_MAX_PROGRAMS (ARB_MAX_SEATS * 4)
+/* Matches a worker may hold at once (its slots): more than any host runs
+ * bots side by side; a hello claiming more is refused. */
+#define ARB_WORKER_MAX_SLOTS 256
+/* Results a worker keeps until acknowledged (a few KB to a few MB each):
+ * hours of fast matches while the scheduler is away. */
+#define ARB_WORKER_MAX_PENDING 4096
+/* Programs a worker has asked for and not yet received: one assignment
+ * needs at most ARB_WIRE_MAX_PROGRAMS; a worker with many slots a few. */
+#define ARB_WORKER_MAX_FETCHES 64
+/* Files in one program bundle (a program and its modules, weights, data),
+ * and a file's path inside it (POSIX's NAME_MAX). */
+#define ARB_BUNDLE_MAX_FILES 64
+#define ARB_BUNDLE_MAX_PATH 255
+
+/* ---- The scheduler's pool ---------------------------------------------- */
+
+/* Worker processes in one pool: ten times the largest pool we run; a
+ * hello past it is refused (the pool is an array scanned per frame). */
+#define ARB_POOL_MAX_WORKERS 1024
+/* Distinct program bundles one scheduler builds and serves (every
+ * entrant's programs of every running tournament). */
+#define ARB_POOL_MAX_PROGRAMS 4096
+/* Public keys of workers a scheduler admits (worker_keys). */
+#define ARB_ZAP_MAX_KEYS 4096
+
+/* ---- Tournament and daemon files (YAML) -------------------------------- */
+
+/* A tournament file, read whole: a few hundred entrants take tens of KB. */
+#define ARB_TN_MAX_FILE (1u << 20)
+/* A tournament's name. */
+#define ARB_TN_MAX_NAME 128
+/* Entrants of one tournament: far past any competition we know of; a
+ * round robin's tables are bounded by ARB_MAX_TABLES anyway. */
+#define ARB_TN_MAX_ENTRANTS 4096
+/* An entrant's command line, and its list of extra files. */
+#define ARB_TN_MAX_COMMAND 1024
+/* Deepest nesting of mappings and lists in any YAML file arbiter reads (a
+ * tournament, a daemon's configuration). A tournament file nests three
+ * levels (the file's mapping > entrants > an entrant's mapping), a daemon
+ * file two; 32 leaves room for any honest layout. The cap exists because
+ * libyaml 0.2.5 sets none of its own and its scanner rechecks every open
+ * flow level at each token: a megabyte of "[" takes minutes to refuse
+ * without it. Found before the document is loaded. */
+#define ARB_YAML_MAX_DEPTH 32
+
+/* A daemon's configuration file. The longest honest one is the fully
+ * commented sample (about 10 KiB) with a few dozen tournament files listed;
+ * 1 MiB is a hundred times that, and reading it whole stays cheap. A larger
+ * file is refused before it is parsed. */
+#define ARB_CONF_MAX_FILE (1u << 20)
+/* Items of a list key (tournament files): more is a mistake, not a need. */
+#define ARB_CONF_LIST_MAX 64
+
+/* ---- The metrics endpoint ---------------------------------------------- */
+
+/* The bytes one /metrics answer may hold. A daemon exports a few dozen
+ * series, a few per worker or table: a few KiB. 256 KiB leaves room for a
+ * thousand labeled series and still bounds what a scrape costs. A render
+ * that fills it is answered with 500, not with a cut-off body that
+ * Prometheus would misread. */
+#define ARB_HTTP_BODY_CAP (256u << 10)
 
 #endif

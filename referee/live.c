@@ -112,10 +112,10 @@ unsigned live_required(const char *bwrap)
 static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, size_t len)
 {
     live_driver *l = ctx;
-    char *argv[MATCH_MAX_ARGS + 1];
-    for (int i = 0; i < cfg->argc && i < MATCH_MAX_ARGS; i++)
+    char *argv[ARB_MAX_BOT_ARGS + 1];
+    for (int i = 0; i < cfg->argc && i < ARB_MAX_BOT_ARGS; i++)
         argv[i] = (char *)cfg->argv[i];
-    argv[cfg->argc < MATCH_MAX_ARGS ? cfg->argc : MATCH_MAX_ARGS] = NULL;
+    argv[cfg->argc < ARB_MAX_BOT_ARGS ? cfg->argc : ARB_MAX_BOT_ARGS] = NULL;
     /* Every start gets a fresh, empty directory and the previous one goes:
      * a bot restarted between duplicate seatings must not find what its
      * previous process wrote (match.h, restart_bots). */
@@ -340,77 +340,4 @@ void live_free(live_driver *l)
     if (l->uid_lock_old >= 0)
         close(l->uid_lock_old);
     free(l);
-}
-
-/* Resolve a program name: absolute, relative to base, or in the bot's own
- * PATH first (a program found under the user's home may not be reachable
- * by the bot's uid), then the caller's. */
-static int resolve_program(const char *name, const char *base, char *out, size_t len)
-{
-    if (strchr(name, '/')) {
-        char joined[2048];
-        if (name[0] != '/' && base)
-            snprintf(joined, sizeof joined, "%s/%s", base, name);
-        else
-            snprintf(joined, sizeof joined, "%s", name);
-        char real[4096];
-        if (!realpath(joined, real) || strlen(real) >= len)
-            return ARB_ENOTFOUND;
-        snprintf(out, len, "%s", real);
-        return access(out, X_OK) == 0 ? 0 : ARB_ENOTFOUND;
-    }
-    char both[8192];
-    snprintf(both, sizeof both, "/usr/local/bin:/usr/bin:/bin:%s", getenv("PATH") ? getenv("PATH") : "");
-    const char *path = both;
-    while (*path) {
-        const char *colon = strchr(path, ':');
-        size_t n = colon ? (size_t)(colon - path) : strlen(path);
-        snprintf(out, len, "%.*s/%s", (int)n, path, name);
-        if (n && out[0] == '/' && access(out, X_OK) == 0)
-            return 0;
-        path += n + (colon != NULL);
-    }
-    return ARB_ENOTFOUND;
-}
-
-int live_bot_command(match_bot_cfg *b, const char *name, const char *command, const char *base_dir,
-                     char *err, size_t errlen)
-{
-    memset(b, 0, sizeof *b);
-    snprintf(b->name, sizeof b->name, "%s", name);
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s", command);
-    char *save = NULL;
-    for (char *tok = strtok_r(cmd, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-        if (b->argc >= MATCH_MAX_ARGS) {
-            snprintf(err, errlen, "bot %s: more than %d arguments", name, MATCH_MAX_ARGS);
-            return ARB_ETOOBIG;
-        }
-        char *dst = b->argv[b->argc];
-        size_t cap = sizeof b->argv[0];
-        char joined[2048], real[4096];
-        if (tok[0] != '/' && base_dir)
-            snprintf(joined, sizeof joined, "%s/%s", base_dir, tok);
-        else
-            snprintf(joined, sizeof joined, "%s", tok);
-        if (b->argc == 0) {
-            if (resolve_program(tok, base_dir, dst, cap) != 0) {
-                snprintf(err, errlen, "bot %s: program \"%s\" not found or not executable", name, tok);
-                return ARB_ENOTFOUND;
-            }
-        } else if (tok[0] != '/' && access(joined, F_OK) == 0 && realpath(joined, real) && strlen(real) < cap) {
-            snprintf(dst, cap, "%s", real);   /* a file argument: the bot runs elsewhere */
-        } else if (strlen(tok) >= cap) {
-            snprintf(err, errlen, "bot %s: argument longer than %zu bytes", name, cap - 1);
-            return ARB_ETOOBIG;
-        } else {
-            snprintf(dst, cap, "%s", tok);
-        }
-        b->argc++;
-    }
-    if (b->argc == 0) {
-        snprintf(err, errlen, "bot %s: empty command", name);
-        return ARB_EINVAL;
-    }
-    return 0;
 }

@@ -31,15 +31,6 @@ typedef struct live_options {
 
 enum { LIVE_SANDBOX_AUTO = 0, LIVE_SANDBOX_NONE, LIVE_SANDBOX_BWRAP };
 
-/* A bot's command line ("prog arg arg", split on spaces, no shell) as an
- * argv: the program is found the way a user expects but by us — relative
- * to base_dir (NULL: the current directory) when it has a '/', else in the
- * bot's own PATH and then the caller's; arguments that name existing files
- * are made absolute, since the bot runs in a directory of its own. Errors
- * name the bot. */
-int live_bot_command(match_bot_cfg *b, const char *name, const char *command, const char *base_dir,
-                     char *err, size_t errlen);
-
 typedef struct live_driver live_driver;
 
 /* The SEAT_NEED_* bits a tournament requires of every bot: what this

@@ -16,190 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const reason_names[MATCH_R_COUNT] = {
-    "none", "timeout", "illegal", "malformed", "line-too-long", "closed-stdout",
-    "exited", "crashed", "handshake",
-};
-static const char *const policy_names[] = {"autoplay", "forfeit-deal", "forfeit-match"};
-static const char *const dup_names[] = {"off", "rotate", "all"};
-
-const char *match_reason_name(match_reason r) { return (unsigned)r < MATCH_R_COUNT ? reason_names[r] : "?"; }
-const char *match_policy_name(match_policy p) { return (unsigned)p < 3 ? policy_names[p] : "?"; }
-const char *match_duplicate_name(match_duplicate d) { return (unsigned)d < 3 ? dup_names[d] : "?"; }
-
-static int parse_name(const char *s, const char *const *names, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (strcmp(s, names[i]) == 0)
-            return i;
-    return -1;
-}
-
-int match_policy_parse(const char *s, match_policy *out)
-{
-    int i = parse_name(s, policy_names, 3);
-    if (i < 0)
-        return ARB_ENOTFOUND;
-    *out = (match_policy)i;
-    return 0;
-}
-
-int match_duplicate_parse(const char *s, match_duplicate *out)
-{
-    int i = parse_name(s, dup_names, 3);
-    if (i < 0)
-        return ARB_ENOTFOUND;
-    *out = (match_duplicate)i;
-    return 0;
-}
-
-void match_config_init(match_config *cfg, const arb_game *game)
-{
-    memset(cfg, 0, sizeof *cfg);
-    cfg->game = game;
-    snprintf(cfg->preset, sizeof cfg->preset, "standard");
-    cfg->seed = 1;
-    cfg->deals = 1;
-    cfg->move_ms = 1000;
-    cfg->deal_ms = -1;
-    cfg->bank_ms = 30000;
-    cfg->startup_ms = 5000;
-    cfg->policy = MATCH_AUTOPLAY;
-    cfg->strikes = 3;
-    cfg->forfeit_points = 6;
-}
-
-int match_config_rules(const match_config *cfg, void *rules, char *err, size_t errlen)
-{
-    const arb_game *g = cfg->game;
-    if (!g) {
-        snprintf(err, errlen, "no game");
-        return ARB_EINVAL;
-    }
-    if (g->rules_preset(rules, cfg->preset) != 0) {
-        snprintf(err, errlen, "unknown rules preset \"%s\" for %s", cfg->preset, g->name);
-        return ARB_ENOTFOUND;
-    }
-    /* Options: "key=value" separated by newlines, commas or spaces. */
-    char opts[MATCH_MAX_OPTIONS];
-    snprintf(opts, sizeof opts, "%s", cfg->options);
-    char *save = NULL;
-    for (char *tok = strtok_r(opts, "\n, ", &save); tok; tok = strtok_r(NULL, "\n, ", &save)) {
-        char *eq = strchr(tok, '=');
-        if (!eq) {
-            snprintf(err, errlen, "option \"%s\": expected key=value", tok);
-            return ARB_EINVAL;
-        }
-        *eq = 0;
-        int rc = g->rules_set(rules, tok, eq + 1, err, errlen);
-        if (rc)
-            return rc;
-    }
-    int rc = g->rules_check(rules, err, errlen);
-    if (rc)
-        return rc;
-    int seats = g->seats(rules);
-    if (cfg->nbots != seats) {
-        snprintf(err, errlen, "%s with these rules seats %d players, %d bots given", g->name, seats, cfg->nbots);
-        return ARB_EINVAL;
-    }
-    if (cfg->deals < 1 || match_games(cfg) > ARB_MAX_DEALS) {
-        snprintf(err, errlen, "%u deals (x seatings) is outside 1..%d (ARB_MAX_DEALS)", cfg->deals, ARB_MAX_DEALS);
-        return ARB_ERANGE;
-    }
-    if (cfg->move_ms < 1 || cfg->bank_ms < 0 || cfg->startup_ms < 1 || cfg->deal_ms < -1) {
-        snprintf(err, errlen, "clock: move and start-up must be >= 1 ms, bank >= 0, deal >= 0 or -1");
-        return ARB_ERANGE;
-    }
-    for (int b = 0; b < cfg->nbots; b++)
-        if (cfg->bots[b].argc < 1 || cfg->bots[b].argv[0][0] != '/' || !cfg->bots[b].name[0]) {
-            snprintf(err, errlen, "bot %d: needs a name and an absolute program path", b);
-            return ARB_EINVAL;
-        }
-    return 0;
-}
-
-static uint32_t factorial(int n)
-{
-    uint32_t f = 1;
-    for (int i = 2; i <= n; i++)
-        f *= (uint32_t)i;
-    return f;
-}
-
-static uint32_t seatings(const match_config *cfg)
-{
-    switch (cfg->duplicate) {
-    case MATCH_DUP_ROTATE: return (uint32_t)cfg->nbots;
-    case MATCH_DUP_ALL: return factorial(cfg->nbots);
-    default: return 1;
-    }
-}
-
-uint32_t match_games(const match_config *cfg)
-{
-    uint64_t g = (uint64_t)cfg->deals * seatings(cfg);
-    return g > UINT32_MAX ? UINT32_MAX : (uint32_t)g;
-}
-
-void match_seating(const match_config *cfg, uint32_t g, uint32_t *deal, uint32_t *seating,
-                   uint8_t bot_at[ARB_MAX_SEATS])
-{
-    int n = cfg->nbots;
-    uint32_t k = seatings(cfg);
-    uint32_t nd = cfg->deals ? cfg->deals : 1;
-    /* Seating-major: a seating block plays every deal once. */
-    *deal = cfg->duplicate == MATCH_DUP_OFF ? g : g % nd;
-    if (cfg->duplicate == MATCH_DUP_ALL) {
-        /* The seating-th permutation in lexicographic order. */
-        uint32_t idx = (g / nd) % k;
-        *seating = idx;
-        uint8_t pool[ARB_MAX_SEATS];
-        for (int i = 0; i < n; i++)
-            pool[i] = (uint8_t)i;
-        int left = n;
-        for (int i = 0; i < n; i++) {
-            uint32_t f = factorial(left - 1);
-            uint32_t j = idx / f;
-            idx %= f;
-            bot_at[i] = pool[j];
-            memmove(pool + j, pool + j + 1, (size_t)(left - 1 - (int)j));
-            left--;
-        }
-        return;
-    }
-    /* Rotation r puts bot b in seat (b + r) mod n: over n games each bot
-     * sits every seat once. Without duplicate the rotation follows the
-     * deal number, unless seats are fixed. */
-    uint32_t r = cfg->duplicate == MATCH_DUP_ROTATE ? (g / nd) % k : (cfg->fixed_seats ? 0 : g % (uint32_t)n);
-    *seating = r;
-    for (int b = 0; b < n; b++)
-        bot_at[(b + (int)r) % n] = (uint8_t)b;
-}
-
-bool match_restarts_before(const match_config *cfg, uint32_t g)
-{
-    return cfg->duplicate != MATCH_DUP_OFF && cfg->deals > 0 && g > 0 && g % cfg->deals == 0;
-}
-
-int match_set_key(match_config *cfg, const uint8_t secret[32], const char *label)
-{
-    if (strlen(label) >= sizeof cfg->key_label)
-        return ARB_ETOOBIG;
-    int rc = arb_key_derive(secret, label, cfg->key);
-    if (rc)
-        return rc;
-    snprintf(cfg->key_label, sizeof cfg->key_label, "%s", label);
-    arb_key_commitment(secret, cfg->commitment);
-    return 0;
-}
-
-void match_result_release(match_result *res)
-{
-    free(res->deals);
-    res->deals = NULL;
-}
-
 /* ---- The run ------------------------------------------------------------ */
 
 typedef struct bot_rt {
@@ -222,7 +38,7 @@ typedef struct run {
     void *rules, *state, *before;
     arb_action *legal;
     char *req;              /* ARB_MAX_REQUEST bytes */
-    char options[MATCH_MAX_OPTIONS];
+    char options[ARB_MAX_OPTIONS_TEXT];
     uint64_t t0;
     bot_rt bot[ARB_MAX_SEATS];
     md_reply reply;
@@ -368,7 +184,7 @@ static void hello_finish(run *r, int bot)
         b->legal_lists = n == 4;
         tellf(r, bot, "match players %d deals %u rules %s seed %" PRIu64, r->cfg->nbots,
               match_games(r->cfg), r->cfg->preset, arb_seed_keyedn(r->cfg->key, "bot", (uint64_t)bot));
-        char *save = NULL, opts[MATCH_MAX_OPTIONS];
+        char *save = NULL, opts[ARB_MAX_OPTIONS_TEXT];
         snprintf(opts, sizeof opts, "%s", r->options);
         for (char *tok = strtok_r(opts, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save))
             tellf(r, bot, "option %s", tok);

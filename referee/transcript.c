@@ -697,7 +697,7 @@ int tr_read_header(const uint8_t *data, size_t len, match_config *cfg, char *err
                     else if (arb_mp_key(&r, "argv")) {
                         uint32_t na;
                         rc = arb_mp_array(&r, &na);
-                        if (!rc && na > MATCH_MAX_ARGS)
+                        if (!rc && na > ARB_MAX_BOT_ARGS)
                             rc = ARB_ERANGE;
                         for (uint32_t a = 0; a < na && !rc; a++)
                             rc = read_str_field(&r, bc->argv[a], sizeof bc->argv[a]);

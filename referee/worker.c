@@ -21,8 +21,6 @@
 #include <unistd.h>
 #include <zmq.h>
 
-#define MAX_PENDING 4096     /* results awaiting acknowledgement (each a few KB to MB) */
-#define MAX_FETCHES 64       /* programs asked for and not yet received */
 
 /* One match being played: the slot thread's view. */
 typedef struct job {
@@ -67,10 +65,10 @@ typedef struct worker {
     void *sock, *pull;
     char pull_ep[64], cache[600];
     int nslots, hb_ms, misses;
-    wslot slots[WIRE_MAX_SLOTS];
-    pending pend[MAX_PENDING];
+    wslot slots[ARB_WORKER_MAX_SLOTS];
+    pending pend[ARB_WORKER_MAX_PENDING];
     int npend;
-    fetch fetches[MAX_FETCHES];
+    fetch fetches[ARB_WORKER_MAX_FETCHES];
     int nfetch;
     uint64_t last_heard, next_hb;
     bool registered;
@@ -257,7 +255,7 @@ static int free_slots(const worker *w)
 
 static void say_hello(worker *w)
 {
-    wire_lease run[WIRE_MAX_SLOTS];
+    wire_lease run[ARB_WORKER_MAX_SLOTS];
     int n = running(w, run);
     uint8_t *frame;
     size_t len;
@@ -277,7 +275,7 @@ static void *open_socket(worker *w)
     void *sock = zmq_socket(o->zmq_ctx, ZMQ_DEALER);
     if (!sock)
         return NULL;
-    int64_t max = WIRE_MAX_FRAME;
+    int64_t max = ARB_WIRE_MAX_FRAME;
     int linger = 0, hwm = 10000;
     zmq_setsockopt(sock, ZMQ_MAXMSGSIZE, &max, sizeof max);
     zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof linger);
@@ -351,9 +349,9 @@ static void free_slot(worker *w, int i)
 
 static void keep_result(worker *w, int64_t id, int gen, uint8_t *frame, size_t len)
 {
-    if (w->npend == MAX_PENDING) {   /* the oldest is dropped: its match is played again */
+    if (w->npend == ARB_WORKER_MAX_PENDING) {   /* the oldest is dropped: its match is played again */
         free(w->pend[0].frame);
-        memmove(w->pend, w->pend + 1, sizeof w->pend[0] * (MAX_PENDING - 1));
+        memmove(w->pend, w->pend + 1, sizeof w->pend[0] * (ARB_WORKER_MAX_PENDING - 1));
         w->npend--;
     }
     uint64_t now = arb_now_ns();
@@ -414,7 +412,7 @@ static void try_start(worker *w, int i)
             bool asked = false;
             for (int f = 0; f < w->nfetch; f++)
                 asked |= strcmp(w->fetches[f].digest, a->programs[p].digest) == 0;
-            if (!asked && w->nfetch < MAX_FETCHES) {
+            if (!asked && w->nfetch < ARB_WORKER_MAX_FETCHES) {
                 fetch *f = &w->fetches[w->nfetch++];
                 snprintf(f->digest, sizeof f->digest, "%s", a->programs[p].digest);
                 uint8_t *frame;
@@ -578,7 +576,7 @@ int worker_run(const worker_options *o)
     if (!o->name || !wire_valid_name(o->name)) {
         /* the scheduler would drop every hello: say so here, once */
         arb_error(SUB, "worker name \"%.64s\": 1..%d of [A-Za-z0-9] and _.:-+=^!?&<>()[]{}@%%$# expected",
-                  o->name ? o->name : "", WIRE_MAX_NAME);
+                  o->name ? o->name : "", ARB_WORKER_ID_MAX);
         return ARB_EINVAL;
     }
     worker *w = calloc(1, sizeof *w);
@@ -588,7 +586,7 @@ int worker_run(const worker_options *o)
     w->opts = *o;   /* the slot threads count into the same stats */
     w->opts.stats = w->st;
     w->o = &w->opts;
-    w->nslots = o->slots < 1 ? 1 : o->slots > WIRE_MAX_SLOTS ? WIRE_MAX_SLOTS : o->slots;
+    w->nslots = o->slots < 1 ? 1 : o->slots > ARB_WORKER_MAX_SLOTS ? ARB_WORKER_MAX_SLOTS : o->slots;
     w->hb_ms = o->heartbeat_ms > 0 ? o->heartbeat_ms : 1000;
     w->misses = o->heartbeat_misses > 0 ? o->heartbeat_misses : 5;
     snprintf(w->cache, sizeof w->cache, "%s/programs", o->workdir);
@@ -704,7 +702,7 @@ int worker_run(const worker_options *o)
         now = arb_now_ns();
         resend(w, now);
         if (now >= w->next_hb) {
-            wire_lease run[WIRE_MAX_SLOTS];
+            wire_lease run[ARB_WORKER_MAX_SLOTS];
             int nr = running(w, run);
             uint8_t *frame;
             size_t len;

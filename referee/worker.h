@@ -40,11 +40,11 @@ typedef struct worker_stats {
 typedef struct worker_options {
     void       *zmq_ctx;         /* shared ZeroMQ context */
     const char *endpoint;        /* the scheduler's ROUTER */
-    const char *name;            /* identity, for logs and leases (WIRE_MAX_NAME) */
+    const char *name;            /* identity, for logs and leases (ARB_WORKER_ID_MAX) */
     const char *workdir;         /* bots' working directories, the program cache */
     const char *transcript_dir;  /* where transcripts go (NULL: <workdir>/transcripts), named by the worker */
     live_options live;           /* sandbox and limits for every match */
-    int         slots;           /* matches at once (1..WIRE_MAX_SLOTS) */
+    int         slots;           /* matches at once (1..ARB_WORKER_MAX_SLOTS) */
     int         heartbeat_ms;    /* 0: 1000 */
     int         heartbeat_misses;/* 0: 5 */
     int         drain_s;         /* after *stop: finish for at most this long (0: hand back at once) */

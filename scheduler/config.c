@@ -8,8 +8,6 @@
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_names.h"
-#include "ddz.h"
-#include "live.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -215,7 +213,7 @@ static int entrant_files(loader *L, yaml_node_t *v, tn_entrant *e)
         return at(L, v, "files: expected one or more paths, found an empty list");
     for (size_t i = 0; i < n; i++) {
         yaml_node_t *node = list ? yaml_document_get_node(&L->doc, v->data.sequence.items.start[i]) : v;
-        char path[TN_MAX_COMMAND];
+        char path[ARB_TN_MAX_COMMAND];
         if (get_str(L, node, "files", path, sizeof path))
             return L->rc;
         if (strpbrk(path, " \t"))
@@ -248,7 +246,7 @@ static int entrant_key(loader *L, const yaml_node_t *kn, const char *k, yaml_nod
     if (strcmp(k, "command") == 0) return get_str(L, v, "command", e->command, sizeof e->command);
     if (strcmp(k, "files") == 0) return entrant_files(L, v, e);
     if (strcmp(k, "seed") == 0) {
-        if (!get_int(L, v, "seed", 1, TN_MAX_ENTRANTS, &x))
+        if (!get_int(L, v, "seed", 1, ARB_TN_MAX_ENTRANTS, &x))
             e->seed = (uint32_t)x;
         return L->rc;
     }
@@ -279,8 +277,8 @@ static int entrants(loader *L, yaml_node_t *seq)
     if (seq->type != YAML_SEQUENCE_NODE)
         return at(L, seq, "entrants: expected a list of entrants (- name: ..., command: ...)");
     size_t n = (size_t)(seq->data.sequence.items.top - seq->data.sequence.items.start);
-    if (n > TN_MAX_ENTRANTS)
-        return at(L, seq, "entrants: %zu entrants, at most %d", n, TN_MAX_ENTRANTS);
+    if (n > ARB_TN_MAX_ENTRANTS)
+        return at(L, seq, "entrants: %zu entrants, at most %d", n, ARB_TN_MAX_ENTRANTS);
     c->entrants = calloc(n ? n : 1, sizeof *c->entrants);
     if (!c->entrants)
         return L->rc = ARB_ENOMEM;
@@ -445,11 +443,7 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
     if (t->rules && get_str(L, t->rules, "rules", c->rules, sizeof c->rules))
         return L->rc;
     if (c->game->rules_preset(L->rules, c->rules) != 0) {
-        /* the game interface has no list of presets; Dou Dizhu's is known */
-        if (c->game == &arb_game_doudizhu)
-            return unknown(L, t->rules, "rules preset", c->rules, ddz_rules_presets());
-        return at(L, t->rules, "rules: unknown preset \"%s\" for %s (`arbiter rules` lists them)", c->rules,
-                  c->game->name);
+        return unknown(L, t->rules, "rules preset", c->rules, c->game->presets());
     }
     if (t->options && each_key(L, t->options, "options", option_key, NULL))
         return L->rc;
@@ -543,7 +537,7 @@ static void parse_error(const yaml_parser_t *p, const char *path, const char *te
 
 /* The whole stream as events, for its nesting alone, before the document
  * loader builds (and the scanner crawls through) anything deeper than
- * TN_MAX_DEPTH. A syntax error ends this pass quietly: the loader meets the
+ * ARB_YAML_MAX_DEPTH. A syntax error ends this pass quietly: the loader meets the
  * same error next and reports it in libyaml's words, as it always has. */
 static int nesting(const char *path, const char *text, size_t len, char *err, size_t errlen)
 {
@@ -567,9 +561,9 @@ static int nesting(const char *path, const char *text, size_t len, char *err, si
             depth++;
         if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT)
             depth--;
-        if (depth > TN_MAX_DEPTH) {
+        if (depth > ARB_YAML_MAX_DEPTH) {
             snprintf(err, errlen, "%s:%zu:%zu: nested deeper than %d levels (a tournament needs 3: its keys, the "
-                     "entrants, an entrant's keys)", path, mark.line + 1, mark.column + 1, TN_MAX_DEPTH);
+                     "entrants, an entrant's keys)", path, mark.line + 1, mark.column + 1, ARB_YAML_MAX_DEPTH);
             rc = ARB_EINVAL;
             break;
         }
@@ -595,15 +589,15 @@ int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return ARB_EIO;
     }
-    text = malloc(TN_MAX_FILE + 1);
+    text = malloc(ARB_TN_MAX_FILE + 1);
     if (!text) {
         fclose(f);
         snprintf(err, errlen, "%s: out of memory", path);
         return ARB_ENOMEM;
     }
-    /* one byte past the limit tells a file of exactly TN_MAX_FILE bytes
+    /* one byte past the limit tells a file of exactly ARB_TN_MAX_FILE bytes
      * from a larger one */
-    size_t len = fread(text, 1, TN_MAX_FILE + 1, f);
+    size_t len = fread(text, 1, ARB_TN_MAX_FILE + 1, f);
     int read_errno = ferror(f) ? errno : 0;
     fclose(f);
     if (read_errno) {
@@ -611,8 +605,8 @@ int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen)
         L.rc = ARB_EIO;
         goto out;
     }
-    if (len > TN_MAX_FILE) {
-        snprintf(err, errlen, "%s: larger than %u bytes (the limit for a tournament file)", path, TN_MAX_FILE);
+    if (len > ARB_TN_MAX_FILE) {
+        snprintf(err, errlen, "%s: larger than %u bytes (the limit for a tournament file)", path, ARB_TN_MAX_FILE);
         L.rc = ARB_ETOOBIG;
         goto out;
     }
@@ -699,11 +693,11 @@ int tn_config_check_commands(const tn_config *cfg, char *err, size_t errlen)
     for (int i = 0; i < cfg->nentrants; i++) {
         match_bot_cfg b;
         char why[512];
-        if (live_bot_command(&b, cfg->entrants[i].name, cfg->entrants[i].command, dir, why, sizeof why) != 0) {
+        if (match_bot_command(&b, cfg->entrants[i].name, cfg->entrants[i].command, dir, why, sizeof why) != 0) {
             snprintf(err, errlen, "%s:%d: entrant %s: %s", cfg->path, cfg->entrants[i].line, cfg->entrants[i].name, why);
             return ARB_ENOTFOUND;
         }
-        char files[TN_MAX_COMMAND], *save = NULL;
+        char files[ARB_TN_MAX_COMMAND], *save = NULL;
         snprintf(files, sizeof files, "%s", cfg->entrants[i].files);
         for (char *f = strtok_r(files, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
             char path[PATH_MAX], out[PATH_MAX + 64];

@@ -9,20 +9,13 @@
 #include <stddef.h>
 
 /* Largest configuration file read. */
-#define TN_MAX_FILE (1u << 20)
 
-/* Deepest nesting of mappings and lists. A tournament file nests three
- * levels (the file's mapping > entrants > an entrant's mapping); 32 leaves
- * room for any honest layout. The cap exists because libyaml 0.2.5 sets
- * none of its own and its scanner rechecks every open flow level at each
- * token: a megabyte of "[" takes minutes to refuse without it. */
-#define TN_MAX_DEPTH 32
 
 /* Fill *cfg (defaults, then the file). 0, or a negative arb_err with
  * "FILE:LINE:COL: message" in err (LINE and COL 1-based): ARB_EINVAL for
- * content the schema refuses (nesting deeper than TN_MAX_DEPTH included,
+ * content the schema refuses (nesting deeper than ARB_YAML_MAX_DEPTH included,
  * found before the file is loaded), ARB_EPARSE for text that is not YAML
- * (in libyaml's words), ARB_ETOOBIG over TN_MAX_FILE, ARB_EIO when
+ * (in libyaml's words), ARB_ETOOBIG over ARB_TN_MAX_FILE, ARB_EIO when
  * unreadable ("FILE: reason", no position), ARB_ERANGE for a path longer than
  * cfg->path holds, ARB_ENOMEM. On success cfg owns its entrants (free with
  * tn_config_release); on failure it owns nothing. */

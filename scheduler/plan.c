@@ -25,7 +25,7 @@ static int seats_of(const tn_config *cfg)
     int k = 3;
     char why[256];
     if (rules && cfg->game->rules_preset(rules, cfg->rules) == 0) {
-        char opts[MATCH_MAX_OPTIONS], *save = NULL;
+        char opts[ARB_MAX_OPTIONS_TEXT], *save = NULL;
         snprintf(opts, sizeof opts, "%s", cfg->options);
         for (char *tok = strtok_r(opts, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save)) {
             char *eq = strchr(tok, '=');
@@ -141,7 +141,7 @@ static int subsets(const int *pool, int n, int k, st_table *out, int cap, int fi
 
 static int all_tables(const tn_config *cfg, int k, int hero, st_table *out, int cap)
 {
-    int n = cfg->nentrants, pool[TN_MAX_ENTRANTS], np = 0;
+    int n = cfg->nentrants, pool[ARB_TN_MAX_ENTRANTS], np = 0;
     for (int i = 0; i < n; i++)
         if (i != hero)
             pool[np++] = i;
@@ -244,7 +244,7 @@ static int knockout_alive(const tn_config *cfg, store *s, int64_t tid, int k, co
 {
     int m = nstart;
     memcpy(alive, start, (size_t)m * sizeof *alive);
-    int rank[TN_MAX_ENTRANTS];
+    int rank[ARB_TN_MAX_ENTRANTS];
     for (int i = 0; i < nstart; i++)
         rank[start[i]] = i;
     for (int r = first; r <= last && m > 1; r++) {
@@ -258,10 +258,10 @@ static int knockout_alive(const tn_config *cfg, store *s, int64_t tid, int k, co
             free(order);
             return ARB_EIO;
         }
-        int next[TN_MAX_ENTRANTS], nn = 0;
+        int next[ARB_TN_MAX_ENTRANTS], nn = 0;
         if (final_rr || m == k) {
             /* the final: most places won (k-1 for a first place, ...) */
-            double pts[TN_MAX_ENTRANTS] = {0};
+            double pts[ARB_TN_MAX_ENTRANTS] = {0};
             for (int t = 0; t < nt; t++)
                 for (int p = 0; p < order[t].nslots; p++)
                     pts[order[t].entrant[p]] += k - 1 - p;
@@ -312,7 +312,7 @@ static int standings_order(store *s, int64_t tid, int n, int *order, double *poi
 /* Groups: entrants dealt into groups in a serpentine of seed order. */
 static void groups_of(const tn_config *cfg, uint64_t pseed, int *group)
 {
-    int order[TN_MAX_ENTRANTS], g = (int)cfg->groups;
+    int order[ARB_TN_MAX_ENTRANTS], g = (int)cfg->groups;
     seed_order(cfg, pseed, order);
     for (int i = 0; i < cfg->nentrants; i++) {
         int row = i / g, c = i % g;
@@ -575,7 +575,7 @@ static int knockout_start(const tn_config *cfg, store *s, int64_t tid, int *star
         *first = 1;
         return n;
     }
-    int group[TN_MAX_ENTRANTS], order[TN_MAX_ENTRANTS], ns = 0;
+    int group[ARB_TN_MAX_ENTRANTS], order[ARB_TN_MAX_ENTRANTS], ns = 0;
     groups_of(cfg, pseed, group);
     int got = standings_order(s, tid, n, order, NULL, NULL);
     for (uint32_t place = 0; place < cfg->advance; place++)
@@ -661,7 +661,7 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_ta
         nt = swiss_round(cfg, s, tid, k, last_round + 1, tables, cap);
         break;
     case TN_SINGLE_ELIM: {
-        int order[TN_MAX_ENTRANTS], alive[TN_MAX_ENTRANTS], byes;
+        int order[ARB_TN_MAX_ENTRANTS], alive[ARB_TN_MAX_ENTRANTS], byes;
         seed_order(cfg, plan_seed(cfg, s, tid), order);
         int m = knockout_alive(cfg, s, tid, k, order, n, 1, last_round, alive, tables, cap);
         if (m < 0)
@@ -676,12 +676,12 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_ta
         break;
     }
     case TN_GROUPS_KNOCKOUT: {
-        int group[TN_MAX_ENTRANTS];
+        int group[ARB_TN_MAX_ENTRANTS];
         groups_of(cfg, plan_seed(cfg, s, tid), group);
         if (last_round == 0) {
             *stage = "group";
             for (uint32_t g = 0; g < cfg->groups; g++) {
-                int pool[TN_MAX_ENTRANTS], np = 0;
+                int pool[ARB_TN_MAX_ENTRANTS], np = 0;
                 for (int i = 0; i < n; i++)
                     if (group[i] == (int)g)
                         pool[np++] = i;
@@ -693,7 +693,7 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_ta
             shuffle_tables(tables, nt, plan_seed(cfg, s, tid), "groups");
             break;
         }
-        int start[TN_MAX_ENTRANTS], alive[TN_MAX_ENTRANTS], byes, first;
+        int start[ARB_TN_MAX_ENTRANTS], alive[ARB_TN_MAX_ENTRANTS], byes, first;
         bool final_rr;
         int ns = knockout_start(cfg, s, tid, start, &first);
         int m = knockout_alive(cfg, s, tid, k, start, ns, first, last_round, alive, tables, cap);
@@ -724,7 +724,7 @@ size_t plan_draw(const tn_config *cfg, store *s, int64_t tid, char *buf, size_t 
 {
     if (cfg->format != TN_SINGLE_ELIM && cfg->format != TN_GROUPS_KNOCKOUT)
         return 0;
-    int k = seats_of(cfg), last = store_last_round(s, tid), start[TN_MAX_ENTRANTS], first;
+    int k = seats_of(cfg), last = store_last_round(s, tid), start[ARB_TN_MAX_ENTRANTS], first;
     int ns = knockout_start(cfg, s, tid, start, &first);
     size_t n = (size_t)snprintf(buf, len, "knockout of %d (tables of %d, the first %u go on; top seeds take the byes)\n",
                                 ns, k, cfg->advance);
@@ -745,7 +745,7 @@ size_t plan_draw(const tn_config *cfg, store *s, int64_t tid, char *buf, size_t 
                 n += (size_t)snprintf(buf + n, len - n, "\n");
         }
     }
-    int alive[TN_MAX_ENTRANTS];
+    int alive[ARB_TN_MAX_ENTRANTS];
     static st_table scratch[1024];
     int m = knockout_alive(cfg, s, tid, k, start, ns, first, last, alive, scratch, 1024);
     if (m == 1 && n < len)

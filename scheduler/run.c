@@ -3,7 +3,6 @@
 #include "bundle.h"
 #include "pgctl.h"
 #include "plan.h"
-#include "worker.h"
 #include "zap.h"
 #include "wire.h"
 #include "arb_error.h"
@@ -24,9 +23,6 @@
 #include <unistd.h>
 #include <zmq.h>
 
-#define MAX_PEERS 1024       /* worker processes in one pool */
-#define MAX_TABLES ARB_MAX_TABLES   /* a round's tables (arb_limits.h) */
-#define MAX_PROGRAMS 4096    /* distinct program bundles a scheduler serves */
 #define DPS_WINDOW 10        /* seconds over which decisions per second are averaged */
 
 static const char *SUB = "scheduler";
@@ -46,7 +42,7 @@ typedef struct peer {
     uint8_t  rid[256];                /* the routing id of its latest hello: where frames go */
     size_t   ridlen;
     int      slots, free_reported;
-    held    *held;                    /* WIRE_MAX_SLOTS entries */
+    held    *held;                    /* ARB_WORKER_MAX_SLOTS entries */
     int      nheld;
     uint64_t last_heard;
     int64_t  done, lost;
@@ -76,8 +72,8 @@ typedef struct program {
 typedef struct entrant_bot {
     match_bot_cfg bot;
     int  nfiles;
-    int  argi[MATCH_MAX_ARGS];
-    char rel[MATCH_MAX_ARGS][BUNDLE_MAX_PATH + 1];
+    int  argi[ARB_MAX_BOT_ARGS];
+    char rel[ARB_MAX_BOT_ARGS][ARB_BUNDLE_MAX_PATH + 1];
     char digest[65];
 } entrant_bot;
 
@@ -105,10 +101,8 @@ struct sched {
     int nbudgets;
     program *progs;
     int nprogs;
-    pthread_t local_thread;
-    bool local_started;
-    worker_options local;
-    volatile sig_atomic_t workers_stop;
+    bool released;            /* STOP sent (sched_release_workers) */
+    bool wdir_apart;
     char lpub[ZAP_KEY_TEXT], lsec[ZAP_KEY_TEXT], wdir[700], tdir[700];
     uint64_t next_hb, next_renew, next_pool, next_dps;
     uint64_t dps_ring[DPS_WINDOW];
@@ -119,12 +113,6 @@ struct sched {
 
 sched_stats *sched_stats_of(sched *s) { return &s->st; }
 const char *sched_endpoint(const sched *s) { return s->endpoint; }
-
-static void *local_main(void *arg)
-{
-    worker_run(arg);
-    return NULL;
-}
 
 /* Who sent the frame being handled: the identity its key was admitted as
  * (every decision about authority uses it) and the routing id of its
@@ -221,7 +209,7 @@ static void reconcile(sched *s, peer *p, const wire_lease *run, int n)
 {
     uint64_t now = arb_now_ns(), grace = 2ull * (uint64_t)s->hb_ms * 1000000u;
     for (int i = 0; i < n; i++) {
-        if (find_held(p, run[i].match_id, run[i].gen) || p->nheld >= WIRE_MAX_SLOTS)
+        if (find_held(p, run[i].match_id, run[i].gen) || p->nheld >= ARB_WORKER_MAX_SLOTS)
             continue;
         st_match m;
         if (store_adopt(s->o.db, run[i].match_id, run[i].gen, p->id, s->lease_s, &m) == 1) {
@@ -253,44 +241,20 @@ static void reconcile(sched *s, peer *p, const wire_lease *run, int n)
 
 /* ---- Programs ---------------------------------------------------------- */
 
-static const char *const system_dirs[] = {"/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/", "/etc/", NULL};
-
-static bool system_file(const char *path)
-{
-    for (int i = 0; system_dirs[i]; i++)
-        if (strncmp(path, system_dirs[i], strlen(system_dirs[i])) == 0)
-            return true;
-    return false;
-}
-
-/* A tree that can be hidden from bots: absolute, neither "/" nor one of
- * the system's directories nor a directory holding one (bots need the
- * system to run). */
-static bool hideable_tree(const char *dir)
-{
-    size_t n = dir ? strlen(dir) : 0;
-    if (n < 2 || dir[0] != '/' || system_file(dir))
-        return false;
-    for (int i = 0; system_dirs[i]; i++)
-        if (strncmp(system_dirs[i], dir, n) == 0 && (dir[n - 1] == '/' || system_dirs[i][n] == '/'))
-            return false;   /* an ancestor of a system directory (or the same) */
-    return true;
-}
-
 /* The files of a bot's command that a worker elsewhere needs: every
  * argument naming a regular file outside the system's directories (the
  * program, a script), packed into a bundle named by its digest. */
 static int entrant_program(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base, const char *root,
                            char *err, size_t errlen)
 {
-    const char *files[MATCH_MAX_ARGS + BUNDLE_MAX_FILES];
-    char extra[BUNDLE_MAX_FILES][4096], args[MATCH_MAX_ARGS][4096];
+    const char *files[ARB_MAX_BOT_ARGS + ARB_BUNDLE_MAX_FILES];
+    char extra[ARB_BUNDLE_MAX_FILES][4096], args[ARB_MAX_BOT_ARGS][4096];
     eb->nfiles = 0;
     for (int i = 0; i < eb->bot.argc; i++) {
         struct stat st;
         const char *a = eb->bot.argv[i];
         /* resolved: bundle_build opens exactly the path it is given */
-        if (a[0] == '/' && !system_file(a) && stat(a, &st) == 0 && S_ISREG(st.st_mode)
+        if (a[0] == '/' && !bundle_system_path(a) && stat(a, &st) == 0 && S_ISREG(st.st_mode)
             && realpath(a, args[eb->nfiles])) {
             eb->argi[eb->nfiles] = i;
             files[eb->nfiles] = args[eb->nfiles];
@@ -300,12 +264,12 @@ static int entrant_program(sched *s, entrant_bot *eb, const tn_entrant *e, const
     /* the entrant's other files (files:), relative to the tournament file
      * and inside its tree (root), checked again now that they are packed */
     int nall = eb->nfiles, nextra = 0;
-    char list[TN_MAX_COMMAND], *save = NULL;
+    char list[ARB_TN_MAX_COMMAND], *save = NULL;
     snprintf(list, sizeof list, "%s", e->files);
     for (char *f = strtok_r(list, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
         char why[4200];
-        if (nextra == BUNDLE_MAX_FILES || bundle_confine(root, base, f, extra[nextra], sizeof extra[nextra], why, sizeof why)) {
-            snprintf(err, errlen, "entrant %s: files: \"%s\" %s", e->name, f, nextra == BUNDLE_MAX_FILES ? "is one too many" : why);
+        if (nextra == ARB_BUNDLE_MAX_FILES || bundle_confine(root, base, f, extra[nextra], sizeof extra[nextra], why, sizeof why)) {
+            snprintf(err, errlen, "entrant %s: files: \"%s\" %s", e->name, f, nextra == ARB_BUNDLE_MAX_FILES ? "is one too many" : why);
             return ARB_ENOTFOUND;
         }
         files[nall++] = extra[nextra++];
@@ -314,7 +278,7 @@ static int entrant_program(sched *s, entrant_bot *eb, const tn_entrant *e, const
         return 0;
     uint8_t *b;
     size_t len;
-    char rel[MATCH_MAX_ARGS + BUNDLE_MAX_FILES][BUNDLE_MAX_PATH + 1];
+    char rel[ARB_MAX_BOT_ARGS + ARB_BUNDLE_MAX_FILES][ARB_BUNDLE_MAX_PATH + 1];
     int rc = bundle_build(files, nall, &b, &len, eb->digest, rel, err, errlen);
     if (rc)
         return rc;
@@ -324,8 +288,8 @@ static int entrant_program(sched *s, entrant_bot *eb, const tn_entrant *e, const
     for (int i = 0; i < s->nprogs; i++)
         if (strcmp(s->progs[i].digest, eb->digest) == 0)
             return 0;
-    if (s->nprogs == MAX_PROGRAMS) {
-        snprintf(err, errlen, "more than %d distinct programs", MAX_PROGRAMS);
+    if (s->nprogs == ARB_POOL_MAX_PROGRAMS) {
+        snprintf(err, errlen, "more than %d distinct programs", ARB_POOL_MAX_PROGRAMS);
         return ARB_ETOOBIG;
     }
     program *p = &s->progs[s->nprogs];
@@ -351,8 +315,8 @@ static void serve_program(sched *s, const sender *from, const char *digest)
     for (int i = 0; i < s->nprogs; i++) {
         if (strcmp(s->progs[i].digest, digest) != 0)
             continue;
-        const char *files[MATCH_MAX_ARGS + BUNDLE_MAX_FILES];
-        char rel[MATCH_MAX_ARGS + BUNDLE_MAX_FILES][BUNDLE_MAX_PATH + 1];
+        const char *files[ARB_MAX_BOT_ARGS + ARB_BUNDLE_MAX_FILES];
+        char rel[ARB_MAX_BOT_ARGS + ARB_BUNDLE_MAX_FILES][ARB_BUNDLE_MAX_PATH + 1];
         for (int k = 0; k < s->progs[i].nfiles; k++)
             files[k] = s->progs[i].files[k];
         if (bundle_build(files, s->progs[i].nfiles, &b, &len, got, rel, err, sizeof err) == 0
@@ -517,11 +481,11 @@ static void rehello(sched *s, const sender *from, budget *b)
 static void on_hello(sched *s, const sender *from, const uint8_t *data, size_t n)
 {
     int version, slots, nrun;
-    char name[WIRE_MAX_NAME + 1];
-    wire_lease run[WIRE_MAX_SLOTS];
+    char name[ARB_WORKER_ID_MAX + 1];
+    wire_lease run[ARB_WORKER_MAX_SLOTS];
     uint8_t *f;
     size_t len;
-    int rc = wire_decode_hello(data, n, &version, name, sizeof name, &slots, run, WIRE_MAX_SLOTS, &nrun);
+    int rc = wire_decode_hello(data, n, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &nrun);
     if (rc == ARB_EUNSUPPORTED) {
         char why[160];
         snprintf(why, sizeof why, "protocol version %d is not spoken here (this scheduler speaks %d)", version,
@@ -541,7 +505,7 @@ static void on_hello(sched *s, const sender *from, const uint8_t *data, size_t n
         arb_info(SUB, "worker %s says it is \"%s\": known by its key as %s", from->id, name, from->id);
     peer *p = find_peer(s, from->id);
     if (!p) {
-        if (s->npeers == MAX_PEERS) {
+        if (s->npeers == ARB_POOL_MAX_WORKERS) {
             if (wire_refuse("the pool is full", &f, &len) == 0)
                 send_to(s, from->rid, from->ridlen, f, len);
             atomic_fetch_add(&s->st.refused, 1);
@@ -549,7 +513,7 @@ static void on_hello(sched *s, const sender *from, const uint8_t *data, size_t n
         }
         p = &s->peers[s->npeers];
         *p = (peer){0};
-        p->held = calloc(WIRE_MAX_SLOTS, sizeof *p->held);
+        p->held = calloc(ARB_WORKER_MAX_SLOTS, sizeof *p->held);
         if (!p->held)
             return;
         snprintf(p->id, sizeof p->id, "%s", from->id);
@@ -577,8 +541,8 @@ static void on_hello(sched *s, const sender *from, const uint8_t *data, size_t n
 static void on_heartbeat(sched *s, peer *p, const uint8_t *data, size_t n)
 {
     int fr, nrun;
-    wire_lease run[WIRE_MAX_SLOTS];
-    if (wire_decode_heartbeat(data, n, &fr, run, WIRE_MAX_SLOTS, &nrun) != 0 || fr < 0) {
+    wire_lease run[ARB_WORKER_MAX_SLOTS];
+    if (wire_decode_heartbeat(data, n, &fr, run, ARB_WORKER_MAX_SLOTS, &nrun) != 0 || fr < 0) {
         atomic_fetch_add(&s->st.malformed, 1);
         return;
     }
@@ -862,17 +826,17 @@ sched *sched_new(const sched_options *o, char *err, size_t errlen)
     s->hb_ms = o->heartbeat_ms > 0 ? o->heartbeat_ms : 1000;
     s->misses = o->heartbeat_misses > 0 ? o->heartbeat_misses : 5;
     s->lease_s = o->lease_s > 0 ? o->lease_s : 60;
-    s->peers = calloc(MAX_PEERS, sizeof *s->peers);
+    s->peers = calloc(ARB_POOL_MAX_WORKERS, sizeof *s->peers);
     s->budgets = calloc(ARB_WORKER_BUDGETS, sizeof *s->budgets);
-    s->progs = calloc(MAX_PROGRAMS, sizeof *s->progs);
-    s->ctx = zmq_ctx_new();
+    s->progs = calloc(ARB_POOL_MAX_PROGRAMS, sizeof *s->progs);
+    s->ctx = o->zmq_ctx ? o->zmq_ctx : zmq_ctx_new();
     s->router = s->ctx ? zmq_socket(s->ctx, ZMQ_ROUTER) : NULL;
     if (!s->peers || !s->budgets || !s->progs || !s->router) {
         snprintf(err, errlen, "out of memory or ZeroMQ unavailable");
         goto fail;
     }
     int one = 1, linger = 0, hwm = 100000, rcvhwm = ARB_WORKER_RCVHWM;
-    int64_t max = WIRE_MAX_FRAME;
+    int64_t max = ARB_WIRE_MAX_FRAME;
     zmq_setsockopt(s->router, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
     /* No handover: a connection naming a routing id in use is refused, so
      * no one takes another's route (workers pick 16 random bytes per
@@ -886,7 +850,7 @@ sched *sched_new(const sched_options *o, char *err, size_t errlen)
      * key), then CURVE, then the bind. The local worker gets a key of its
      * own, listed with the others. */
     if (o->listen) {
-        const char *keys[ZAP_MAX_KEYS + 1];
+        const char *keys[ARB_ZAP_MAX_KEYS + 1];
         char local_entry[ZAP_KEY_TEXT + 16];
         int nk = 0;
         if (zap_keygen(s->lpub, s->lsec) != 0) {
@@ -896,7 +860,7 @@ sched *sched_new(const sched_options *o, char *err, size_t errlen)
         /* the local worker's identity is fixed; no listed key may take it */
         snprintf(local_entry, sizeof local_entry, "%s local:0", s->lpub);
         keys[nk++] = local_entry;
-        for (int i = 0; i < o->nworker_keys && nk < ZAP_MAX_KEYS; i++) {
+        for (int i = 0; i < o->nworker_keys && nk < ARB_ZAP_MAX_KEYS; i++) {
             const char *name = strpbrk(o->worker_keys[i], " \t");
             if (name && strstr(name, "local:")) {
                 snprintf(err, errlen, "worker key %d: names starting with \"local:\" are the scheduler's own", i + 1);
@@ -926,57 +890,18 @@ sched *sched_new(const sched_options *o, char *err, size_t errlen)
      * the match id); they hold every hand: 0700, hidden in the sandbox. */
     snprintf(s->tdir, sizeof s->tdir, "%s/transcripts", o->state_dir);
     mkdir(s->tdir, 0700);
-    if (o->local_slots > 0) {
-        worker_options *w = &s->local;
-        *w = (worker_options){.zmq_ctx = s->ctx, .endpoint = s->endpoint, .name = "local:0", .workdir = s->wdir,
-                              .transcript_dir = s->tdir,
-                              .slots = o->local_slots, .heartbeat_ms = s->hb_ms, .heartbeat_misses = s->misses,
-                              .stop_now = &s->workers_stop};
-        w->live.sandbox = o->sandbox;
-        w->live.bwrap = o->sandbox == LIVE_SANDBOX_NONE ? NULL : seat_probe_bwrap(geteuid() == 0 ? 61000 : 0);
-        w->live.hide[0] = o->state_dir;   /* the record, transcripts; the bots' own dirs are bound back */
-        /* The sandbox never drops during the tournament: every match gets
-         * what this referee has now, or is void with a "sandbox:" reason.
-         * Neither bubblewrap nor root contains nothing: only on opt-in. */
-        w->live.require = live_required(w->live.bwrap);
-        if ((o->sandbox == LIVE_SANDBOX_NONE || w->live.require == 0) && !o->allow_unsandboxed) {
-            snprintf(err, errlen, "sandbox: %s: bots would run with rlimits only (they could read your files, "
-                     "signal the referee and each other, reach the network); refusing without the opt-in "
-                     "(--allow-unsandboxed)", o->sandbox == LIVE_SANDBOX_NONE ? "--sandbox none"
-                     : live_no_sandbox_why());
-            goto fail;
-        }
-        int nh = 1;
-        if (wdir_apart)
-            w->live.hide[nh++] = s->wdir;
-        /* The entrants' files where the organiser keeps them: a bot gets
-         * its own program from the cache (by digest, like a remote
-         * worker), and sees no other entrant's. */
-        if (hideable_tree(o->hide_tree)) {
-            w->live.hide[nh++] = o->hide_tree;
-            w->fetch_programs = true;
-        }
-        if (o->listen) {
-            w->public_key = s->lpub;
-            w->secret_key = s->lsec;
-            w->server_key = o->public_key;
-        }
-        if (pthread_create(&s->local_thread, NULL, local_main, w) != 0) {
-            snprintf(err, errlen, "cannot start the local worker");
-            goto fail;
-        }
-        s->local_started = true;
-    }
+    s->wdir_apart = wdir_apart;
     return s;
 fail:
     sched_free(s);
     return NULL;
 }
 
-void sched_free(sched *s)
+void sched_release_workers(sched *s)
 {
-    if (!s)
+    if (s->released)
         return;
+    s->released = true;
     bool interrupted = s->o.stop && *s->o.stop;
     /* Workers of this process leave; remote workers leave too when this
      * was a one-shot run (arbiter run --listen), not when a daemon stops
@@ -986,30 +911,37 @@ void sched_free(sched *s)
         size_t len;
         if ((s->peers[i].local || !s->o.keep_remote) && !interrupted && wire_stop(&f, &len) == 0)
             send_to(s, s->peers[i].rid, s->peers[i].ridlen, f, len);
+    }
+}
+
+int sched_workers(const sched *s) { return s->npeers; }
+
+void sched_local_of(const sched *s, sched_local *out)
+{
+    *out = (sched_local){.zmq_ctx = s->ctx, .endpoint = s->endpoint, .workdir = s->wdir,
+                         .transcript_dir = s->tdir, .workdir_apart = s->wdir_apart,
+                         .heartbeat_ms = s->hb_ms, .heartbeat_misses = s->misses};
+    if (s->o.listen) {
+        out->public_key = s->lpub;
+        out->secret_key = s->lsec;
+        out->server_key = s->o.public_key;
+    }
+}
+
+void sched_free(sched *s)
+{
+    if (!s)
+        return;
+    sched_release_workers(s);
+    for (int i = 0; i < s->npeers; i++) {
         pool_row(s, &s->peers[i], "gone");
         free(s->peers[i].held);
-    }
-    if (interrupted || !s->npeers)
-        s->workers_stop = 1;
-    if (s->local_started) {
-        if (interrupted) {
-            s->workers_stop = 1;
-            pthread_detach(s->local_thread);   /* the process is about to end */
-        } else {
-            /* it drains: nothing is in hand at the end of a tournament */
-            for (int k = 0; k < 50 && pthread_tryjoin_np(s->local_thread, NULL) != 0; k++) {
-                char e[64];
-                pump(s, NULL, 100, e, sizeof e);
-            }
-            s->workers_stop = 1;
-            pthread_join(s->local_thread, NULL);
-        }
     }
     if (s->router)
         zmq_close(s->router);
     if (s->zapper)
         zap_stop(s->zapper);
-    if (s->ctx && !(interrupted && s->local_started))
+    if (s->ctx && !s->o.zmq_ctx)   /* a context of the caller's is the caller's */
         zmq_ctx_term(s->ctx);
     for (int i = 0; i < s->nprogs; i++)
         free(s->progs[i].files);
@@ -1036,7 +968,7 @@ static void make_assign(const tour *t, const st_match *m, wire_assign *a)
     c->seed = m->seed;
     /* The match key: one-way from the tournament's secret and the match's
      * identity; the worker gets the key, never the secret. */
-    char label[MATCH_MAX_KEY_LABEL];
+    char label[ARB_MAX_KEY_LABEL];
     snprintf(label, sizeof label, "match|%" PRIu64 "|%d|%d", cfg->seed, m->round, m->tbl);
     match_set_key(c, t->secret, label);
     c->deals = cfg->deals;
@@ -1052,7 +984,7 @@ static void make_assign(const tour *t, const st_match *m, wire_assign *a)
     for (int b = 0; b < m->nslots; b++) {
         const entrant_bot *eb = &t->bots[m->entrant[b]];
         c->bots[b] = eb->bot;
-        for (int f = 0; f < eb->nfiles && a->nprograms < WIRE_MAX_PROGRAMS; f++) {
+        for (int f = 0; f < eb->nfiles && a->nprograms < ARB_WIRE_MAX_PROGRAMS; f++) {
             wire_program *p = &a->programs[a->nprograms++];
             p->bot = b;
             p->argi = eb->argi[f];
@@ -1111,7 +1043,7 @@ static int load_bots(sched *s, tour *t, char *err, size_t errlen)
         return ARB_ENOMEM;
     for (int i = 0; i < cfg->nentrants; i++) {
         const tn_entrant *e = &cfg->entrants[i];
-        int rc = live_bot_command(&t->bots[i].bot, e->name, e->command, base, err, errlen);
+        int rc = match_bot_command(&t->bots[i].bot, e->name, e->command, base, err, errlen);
         if (rc == 0)
             rc = entrant_program(s, &t->bots[i], e, base, cfg->files_root, err, errlen);
         if (rc)
@@ -1142,7 +1074,7 @@ int sched_tournament(sched *s, const run_options *o, run_outcome *out, char *err
     /* Our previous run's local worker is gone: its leases go back. */
     store_release_leases(db, out->tid, "local:");
 
-    st_table *tables = calloc(MAX_TABLES, sizeof *tables);
+    st_table *tables = calloc(ARB_MAX_TABLES, sizeof *tables);
     if (!tables) {
         snprintf(err, errlen, "out of memory");
         return ARB_ENOMEM;
@@ -1165,7 +1097,7 @@ int sched_tournament(sched *s, const run_options *o, run_outcome *out, char *err
         if (p == 0 && l == 0) {
             int nt = 0;
             const char *stage = "main";
-            rc = plan_next(cfg, db, out->tid, t.round, tables, MAX_TABLES, &nt, &stage, &done, err, errlen);
+            rc = plan_next(cfg, db, out->tid, t.round, tables, ARB_MAX_TABLES, &nt, &stage, &done, err, errlen);
             if (rc || done)
                 break;
             rc = store_add_round(db, out->tid, t.round + 1, stage, tables, nt, cfg->seed, err, errlen);
@@ -1197,25 +1129,6 @@ out:
     sodium_memzero(t.secret, sizeof t.secret);
     free(t.bots);
     free(tables);
-    return rc;
-}
-
-int run_tournament(const run_options *o, run_outcome *out, char *err, size_t errlen)
-{
-    memset(out, 0, sizeof *out);
-    int workers = o->workers < 0 ? 0 : o->workers > WIRE_MAX_SLOTS ? WIRE_MAX_SLOTS : o->workers;
-    if (workers == 0 && !o->listen)
-        workers = 1;   /* nobody else could play */
-    sched_options so = {.db = o->db, .state_dir = o->state_dir, .local_slots = workers, .sandbox = o->sandbox,
-                        .allow_unsandboxed = o->allow_unsandboxed, .hide_tree = o->cfg->files_root,
-                        .stop = o->stop, .listen = o->listen, .secret_key = o->secret_key,
-                        .public_key = o->public_key, .worker_keys = o->worker_keys,
-                        .nworker_keys = o->nworker_keys, .lease_s = o->lease_secs > 0 ? o->lease_secs : 60};
-    sched *s = sched_new(&so, err, errlen);
-    if (!s)
-        return ARB_EIO;
-    int rc = sched_tournament(s, o, out, err, errlen);
-    sched_free(s);
     return rc;
 }
 

@@ -4,7 +4,8 @@
  * creates rounds as the format says (plan.h), leases matches to workers
  * with free slots from PostgreSQL and records each result once.
  *
- * `arbiter run` makes a scheduler, runs one tournament and frees it;
+ * `arbiter run` (cli/local_worker.c) makes a scheduler and a referee
+ * worker beside it, runs one tournament and frees both;
  * `arbiter-scheduler` keeps one for its whole life and runs every
  * tournament in the record, one after another. Killed at any moment,
  * either resumes: finished matches stand, matches in flight are adopted
@@ -32,14 +33,10 @@ typedef struct sched sched;
 typedef struct sched_options {
     store      *db;
     const char *state_dir;       /* transcripts and local bot directories go here */
-    int         local_slots;     /* a referee worker in this process with this many slots (0: none) */
-    int         sandbox;         /* LIVE_SANDBOX_* for the local worker */
-    bool        allow_unsandboxed; /* opt-in: play with neither bubblewrap nor root (docs/security.md) */
-    /* A directory the local worker's bots must not see (arbiter run: the
-     * tournament's tree, where every entrant's files lie): each bot gets
-     * its own program from the program cache, by digest, as a remote
-     * worker does. NULL, "/" or a directory holding the system's: none. */
-    const char *hide_tree;
+    /* The ZeroMQ context to use, or NULL: one of its own. A process that
+     * runs referee workers beside its scheduler (cli/local_worker.c) owns
+     * the context both use, and ends it itself. */
+    void       *zmq_ctx;
     volatile sig_atomic_t *stop; /* set by a signal: stop dispatching */
     /* Remote workers: bind the ROUTER here (tcp://...) with CURVE, this
      * scheduler's key pair, admitting only worker_keys (Z85 public keys).
@@ -81,18 +78,6 @@ typedef struct run_options {
     const char *digest;          /* sha256 of it */
     void      (*progress)(void *ctx, const run_progress *p);
     void       *ctx;
-    /* arbiter run's one-shot scheduler (run_tournament): */
-    const char *state_dir;
-    store      *db;
-    int         workers;         /* local referee slots */
-    int         sandbox;
-    bool        allow_unsandboxed;
-    volatile sig_atomic_t *stop;
-    const char *listen;
-    const char *secret_key, *public_key;
-    const char *const *worker_keys;
-    int         nworker_keys;
-    int         lease_secs;
     /* The organiser's secret (--secret-file), 32 bytes, or NULL: drawn at
      * random at the first start. Refused when the record holds another. */
     const uint8_t *secret;
@@ -107,8 +92,8 @@ typedef struct run_outcome {
     int     voided;
 } run_outcome;
 
-/* Bind, start the ZAP handler (before the bind) and the local worker. NULL
- * and a message on failure. */
+/* Bind and start the ZAP handler (before the bind). NULL and a message on
+ * failure. */
 sched *sched_new(const sched_options *o, char *err, size_t errlen);
 sched_stats *sched_stats_of(sched *s);
 /* The endpoint workers connect to (a wildcard port resolved). */
@@ -120,14 +105,31 @@ int sched_tournament(sched *s, const run_options *o, run_outcome *out, char *err
  * milliseconds when no tournament runs. 0, or an error (the ZAP handler
  * died). */
 int sched_serve(sched *s, int ms, char *err, size_t errlen);
-/* Tell every worker to stop (STOP: they finish what they hold), close.
- * With *stop set, local matches in flight are abandoned (played again on
- * the next start). */
+/* Referee workers in the same process (arbiter run, a scheduler daemon
+ * with local_workers) connect here: the context and endpoint, the key
+ * pair the ZAP handler admits as "local:0" when listening (NULL keys:
+ * inproc without CURVE), the work directory for their bots (0711; apart
+ * from the state directory when that is under a 0700 ancestor) and the
+ * transcript directory (0700, hidden from bots). */
+typedef struct sched_local {
+    void       *zmq_ctx;
+    const char *endpoint;
+    const char *public_key, *secret_key, *server_key;
+    const char *workdir, *transcript_dir;
+    bool        workdir_apart;
+    int         heartbeat_ms, heartbeat_misses;
+} sched_local;
+void sched_local_of(const sched *s, sched_local *out);
+/* Workers that said hello and are still in the pool. */
+int sched_workers(const sched *s);
+/* Tell the workers to stop (STOP: they finish what they hold): the local
+ * ones always, remote ones unless keep_remote; nobody when *stop is set
+ * (matches in flight are abandoned, played again on the next start).
+ * Pump with sched_serve while local workers drain; sched_free does it too. */
+void sched_release_workers(sched *s);
+/* Release the workers, close. */
 void sched_free(sched *s);
 /* The Prometheus text of a scheduler (arb_http_render). */
 size_t sched_metrics(void *s, char *buf, size_t cap);
-
-/* arbiter run: sched_new + sched_tournament + sched_free. */
-int run_tournament(const run_options *o, run_outcome *out, char *err, size_t errlen);
 
 #endif

@@ -7,7 +7,7 @@
  * parameterised. */
 #ifndef ARB_STORE_H
 #define ARB_STORE_H
-#include "match.h"
+#include "match_def.h"
 #include "tournament.h"
 
 #include <stdbool.h>

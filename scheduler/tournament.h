@@ -3,7 +3,7 @@
  * `arbiter run`) consumes. Plain values; entrants are owned. */
 #ifndef ARB_TOURNAMENT_H
 #define ARB_TOURNAMENT_H
-#include "match.h"
+#include "match_def.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -18,14 +18,11 @@ typedef enum tn_format {
     TN_NFORMATS
 } tn_format;
 
-#define TN_MAX_NAME 128
-#define TN_MAX_ENTRANTS 4096
-#define TN_MAX_COMMAND 1024
 
 typedef struct tn_entrant {
     char     name[ARB_MAX_BOT_NAME + 1];
-    char     command[TN_MAX_COMMAND];   /* program and arguments, space separated */
-    char     files[TN_MAX_COMMAND];     /* more files of the program (a module it imports, weights),
+    char     command[ARB_TN_MAX_COMMAND];   /* program and arguments, space separated */
+    char     files[ARB_TN_MAX_COMMAND];     /* more files of the program (a module it imports, weights),
                                            space separated, relative to the file; shipped with it
                                            to referee workers on other hosts */
     uint32_t seed;                      /* seeding rank (1 = top), 0 = unseeded */
@@ -38,10 +35,10 @@ typedef struct tn_config {
     char     path[512];                 /* the file it came from */
     char     files_root[512];           /* the resolved directory every entrant's files: lie in (the
                                            file's own directory unless files_root: widens it) */
-    char     name[TN_MAX_NAME];
+    char     name[ARB_TN_MAX_NAME];
     const arb_game *game;
     char     rules[32];                 /* preset */
-    char     options[MATCH_MAX_OPTIONS];/* "key=value" lines */
+    char     options[ARB_MAX_OPTIONS_TEXT];/* "key=value" lines */
     uint8_t  format;                    /* tn_format */
     uint32_t cycles;                    /* round robin: meetings of each table (default 1) */
     uint32_t rounds;                    /* swiss (default: enough to rank) */

@@ -156,8 +156,8 @@ zap *zap_start(void *zmq_ctx, const char *const *keys, int nkeys, char *err, siz
         snprintf(err, errlen, "this libzmq has no CURVE security");
         return NULL;
     }
-    if (nkeys < 0 || nkeys > ZAP_MAX_KEYS) {
-        snprintf(err, errlen, "%d worker keys (at most %d)", nkeys, ZAP_MAX_KEYS);
+    if (nkeys < 0 || nkeys > ARB_ZAP_MAX_KEYS) {
+        snprintf(err, errlen, "%d worker keys (at most %d)", nkeys, ARB_ZAP_MAX_KEYS);
         return NULL;
     }
     zap *z = calloc(1, sizeof *z);

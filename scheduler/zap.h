@@ -11,7 +11,6 @@
 #include <stddef.h>
 
 #define ZAP_KEY_TEXT 41   /* a Z85 key: 40 characters and a NUL */
-#define ZAP_MAX_KEYS 4096
 /* An identity: a key's name, or "key:" and its Z85. */
 #define ZAP_ID_MAX ARB_WORKER_ID_MAX
 

@@ -78,7 +78,7 @@ int main(void)
     const char *files[] = {resolved};
     uint8_t *b = NULL;
     size_t len = 0;
-    char digest[65], rel[1][BUNDLE_MAX_PATH + 1], err[PATH_MAX + 128];
+    char digest[65], rel[1][ARB_BUNDLE_MAX_PATH + 1], err[PATH_MAX + 128];
     int rc = bundle_build(files, 1, &b, &len, digest, rel, err, sizeof err);
     CHECKF(rc == ARB_EINVAL && !b && strstr(err, "symbolic link"), "a swapped directory: refused (%d: %s)", rc, err);
     CHECK(!b || !memmem(b, len, "SECRET", 6));

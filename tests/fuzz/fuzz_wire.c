@@ -38,12 +38,12 @@ static void same_bytes(uint8_t *e1, size_t n1, uint8_t *e2, size_t n2)
 
 static int fuzz_hello(const uint8_t *data, size_t size)
 {
-    wire_lease r1[WIRE_MAX_SLOTS], r2[WIRE_MAX_SLOTS], small[2];
-    char m1[WIRE_MAX_NAME + 1], m2[WIRE_MAX_NAME + 1];
+    wire_lease r1[ARB_WORKER_MAX_SLOTS], r2[ARB_WORKER_MAX_SLOTS], small[2];
+    char m1[ARB_WORKER_ID_MAX + 1], m2[ARB_WORKER_ID_MAX + 1];
     int v1 = -1, v2, s1, s2, c1, c2, cs, vs, ss;
     uint8_t *e1, *e2;
     size_t n1, n2;
-    int rc = wire_decode_hello(data, size, &v1, m1, sizeof m1, &s1, r1, WIRE_MAX_SLOTS, &c1);
+    int rc = wire_decode_hello(data, size, &v1, m1, sizeof m1, &s1, r1, ARB_WORKER_MAX_SLOTS, &c1);
     /* the same with room for two leases: refused when more were sent */
     int rs = wire_decode_hello(data, size, &vs, m2, sizeof m2, &ss, small, 2, &cs);
     if (rc == ARB_EUNSUPPORTED) {
@@ -54,15 +54,15 @@ static int fuzz_hello(const uint8_t *data, size_t size)
         MUST(rc == ARB_ECORRUPT && rs == ARB_ECORRUPT);
         return rc;
     }
-    MUST(v1 == WIRE_VERSION && m1[0] && strlen(m1) <= WIRE_MAX_NAME && s1 >= 0 && s1 <= WIRE_MAX_SLOTS);
-    MUST(c1 >= 0 && c1 <= WIRE_MAX_SLOTS);
+    MUST(v1 == WIRE_VERSION && m1[0] && strlen(m1) <= ARB_WORKER_ID_MAX && s1 >= 0 && s1 <= ARB_WORKER_MAX_SLOTS);
+    MUST(c1 >= 0 && c1 <= ARB_WORKER_MAX_SLOTS);
     MUST(c1 <= 2 ? rs == 0 && cs == c1 && ss == s1 && strcmp(m1, m2) == 0 : rs == ARB_ECORRUPT);
     for (int i = 0; i < c1 && i < 2 && rs == 0; i++)
         MUST(small[i].match_id == r1[i].match_id && small[i].gen == r1[i].gen);
     for (int i = 0; i < c1; i++)
         MUST(r1[i].gen >= 0);
     MUST(wire_hello(m1, s1, r1, c1, &e1, &n1) == 0);
-    MUST(wire_decode_hello(e1, n1, &v2, m2, sizeof m2, &s2, r2, WIRE_MAX_SLOTS, &c2) == 0);
+    MUST(wire_decode_hello(e1, n1, &v2, m2, sizeof m2, &s2, r2, ARB_WORKER_MAX_SLOTS, &c2) == 0);
     MUST(v2 == WIRE_VERSION && strcmp(m1, m2) == 0 && s1 == s2 && c1 == c2);
     for (int i = 0; i < c1; i++)
         MUST(r1[i].match_id == r2[i].match_id && r1[i].gen == r2[i].gen);
@@ -73,16 +73,16 @@ static int fuzz_hello(const uint8_t *data, size_t size)
 
 static int fuzz_heartbeat(const uint8_t *data, size_t size)
 {
-    wire_lease r1[WIRE_MAX_SLOTS], r2[WIRE_MAX_SLOTS];
+    wire_lease r1[ARB_WORKER_MAX_SLOTS], r2[ARB_WORKER_MAX_SLOTS];
     int f1, f2, c1, c2;
     uint8_t *e1, *e2;
     size_t n1, n2;
-    int rc = wire_decode_heartbeat(data, size, &f1, r1, WIRE_MAX_SLOTS, &c1);
+    int rc = wire_decode_heartbeat(data, size, &f1, r1, ARB_WORKER_MAX_SLOTS, &c1);
     if (rc)
         return rc;
-    MUST(f1 >= -1 && f1 <= WIRE_MAX_SLOTS && c1 >= 0 && c1 <= WIRE_MAX_SLOTS && (f1 >= 0 || c1 == 0));
+    MUST(f1 >= -1 && f1 <= ARB_WORKER_MAX_SLOTS && c1 >= 0 && c1 <= ARB_WORKER_MAX_SLOTS && (f1 >= 0 || c1 == 0));
     MUST(wire_heartbeat(f1, r1, c1, &e1, &n1) == 0);
-    MUST(wire_decode_heartbeat(e1, n1, &f2, r2, WIRE_MAX_SLOTS, &c2) == 0 && f1 == f2 && c1 == c2);
+    MUST(wire_decode_heartbeat(e1, n1, &f2, r2, ARB_WORKER_MAX_SLOTS, &c2) == 0 && f1 == f2 && c1 == c2);
     for (int i = 0; i < c1; i++)
         MUST(r1[i].match_id == r2[i].match_id && r1[i].gen == r2[i].gen && r1[i].gen >= 0);
     MUST(wire_heartbeat(f2, r2, c2, &e2, &n2) == 0);
@@ -100,9 +100,9 @@ static int fuzz_assign(const uint8_t *data, size_t size)
         return rc;
     const match_config *c = &a1.cfg;
     MUST(c->game && c->nbots >= 1 && c->nbots <= ARB_MAX_SEATS && c->deals <= ARB_MAX_DEALS && a1.lease_gen >= 0);
-    MUST(a1.nprograms >= 0 && a1.nprograms <= WIRE_MAX_PROGRAMS);
+    MUST(a1.nprograms >= 0 && a1.nprograms <= ARB_WIRE_MAX_PROGRAMS);
     for (int b = 0; b < c->nbots; b++)
-        MUST(c->bots[b].argc >= 1 && c->bots[b].argc <= MATCH_MAX_ARGS);
+        MUST(c->bots[b].argc >= 1 && c->bots[b].argc <= ARB_MAX_BOT_ARGS);
     for (int i = 0; i < a1.nprograms; i++) {
         const wire_program *p = &a1.programs[i];
         MUST(p->bot >= 0 && p->bot < c->nbots && p->argi >= 0 && p->argi < c->bots[p->bot].argc);
@@ -236,7 +236,7 @@ static int fuzz_program(const uint8_t *data, size_t size)
     int rc = wire_decode_program(data, size, d1, &b1, &l1, t1, sizeof t1);
     if (rc)
         return rc;
-    MUST(wire_is_digest(d1) && l1 <= WIRE_MAX_BUNDLE);
+    MUST(wire_is_digest(d1) && l1 <= ARB_WIRE_MAX_BUNDLE);
     MUST(b1 ? b1 >= data && b1 + l1 <= data + size : l1 == 0);
     MUST(wire_program_msg(d1, b1, l1, t1, &e1, &n1) == 0);
     MUST(wire_decode_program(e1, n1, d2, &b2, &l2, t2, sizeof t2) == 0);
@@ -385,7 +385,7 @@ static void fuzz_bundle(const uint8_t *b, size_t len, const char *digest)
         snprintf(mine, sizeof mine, "%s/%s", cache, digest);
         files_seen = 0;
         MUST(nftw(mine, check_entry, 16, FTW_PHYS) == 0);
-        MUST(files_seen >= 1 && files_seen <= BUNDLE_MAX_FILES);
+        MUST(files_seen >= 1 && files_seen <= ARB_BUNDLE_MAX_FILES);
         /* a second time: there already */
         MUST(bundle_unpack(b, len, digest, cache, err, sizeof err) == 0);
         empty_dir(cache);

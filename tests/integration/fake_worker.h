@@ -5,7 +5,7 @@
  * fakes (what they hold, when they beat) around these pieces. */
 #ifndef ARB_FAKE_WORKER_H
 #define ARB_FAKE_WORKER_H
-#include "match.h"
+#include "match_def.h"
 
 #include <stdbool.h>
 #include <stddef.h>

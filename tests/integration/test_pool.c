@@ -836,7 +836,7 @@ static sched *start(store *db, const char *state_dir, char *err, size_t errlen)
     const char *keys[NKEYS];
     for (int k = 0; k < NKEYS; k++)
         keys[k] = key_entry[k];
-    sched_options o = {.db = db, .state_dir = state_dir, .local_slots = 0, .stop = &stop_flag,
+    sched_options o = {.db = db, .state_dir = state_dir, .stop = &stop_flag,
                        .listen = "tcp://127.0.0.1:*", .secret_key = ssec, .public_key = spub,
                        .worker_keys = keys, .nworker_keys = NKEYS, .heartbeat_ms = HEARTBEAT_MS,
                        .heartbeat_misses = MISSES, .lease_s = 5, .keep_remote = true};

@@ -87,7 +87,7 @@ static void put(char *buf, size_t cap, const char *key, const char *fmt, ...)
 /* Every field of a loaded configuration but its path, one per line. */
 static void dump(const tn_config *c, char *buf, size_t cap)
 {
-    char opts[MATCH_MAX_OPTIONS * 2];
+    char opts[ARB_MAX_OPTIONS_TEXT * 2];
     size_t k = 0;
     for (const char *p = c->options; *p && k + 3 < sizeof opts; p++) {
         if (*p == '\n') {
@@ -301,18 +301,18 @@ static void test_limits(void)
     tn_config cfg;
     char err[2048], want[1024];
 
-    /* TN_MAX_ENTRANTS loads; one more is refused where the list starts. */
+    /* ARB_TN_MAX_ENTRANTS loads; one more is refused where the list starts. */
     size_t len;
-    char *s = entrants_file(TN_MAX_ENTRANTS, &len);
+    char *s = entrants_file(ARB_TN_MAX_ENTRANTS, &len);
     CHECK(s && load_text("max.yaml", s, len, &cfg, err, sizeof err) == 0);
     if (s && cfg.entrants) {
-        CHECK(cfg.nentrants == TN_MAX_ENTRANTS);
-        CHECK(strcmp(cfg.entrants[TN_MAX_ENTRANTS - 1].name, "e4095") == 0);
-        CHECK(cfg.entrants[TN_MAX_ENTRANTS - 1].line == TN_MAX_ENTRANTS + 3);
+        CHECK(cfg.nentrants == ARB_TN_MAX_ENTRANTS);
+        CHECK(strcmp(cfg.entrants[ARB_TN_MAX_ENTRANTS - 1].name, "e4095") == 0);
+        CHECK(cfg.entrants[ARB_TN_MAX_ENTRANTS - 1].line == ARB_TN_MAX_ENTRANTS + 3);
         tn_config_release(&cfg);
     }
     free(s);
-    s = entrants_file(TN_MAX_ENTRANTS + 1, &len);
+    s = entrants_file(ARB_TN_MAX_ENTRANTS + 1, &len);
     CHECK(s && load_text("over.yaml", s, len, &cfg, err, sizeof err) < 0);
     snprintf(want, sizeof want, "%s/over.yaml:4:3: entrants: 4097 entrants, at most 4096", tmpdir);
     CHECKF(strcmp(err, want) == 0, "got [%s]", err);
@@ -321,7 +321,7 @@ static void test_limits(void)
     /* A round robin makes every table at once: the loader refuses what the
      * scheduler could not hold (ARB_MAX_TABLES), 4,096 entrants as 86, and
      * takes 85 (98,770 tables of three). */
-    const int rr[][2] = {{85, 0}, {86, 102340}, {TN_MAX_ENTRANTS, 0}};
+    const int rr[][2] = {{85, 0}, {86, 102340}, {ARB_TN_MAX_ENTRANTS, 0}};
     for (size_t i = 0; i < sizeof rr / sizeof rr[0]; i++) {
         s = entrants_file_as("name: rr\n", rr[i][0], &len);
         int rc = s ? load_text("rr.yaml", s, len, &cfg, err, sizeof err) : -1;
@@ -340,21 +340,21 @@ static void test_limits(void)
         free(s);
     }
 
-    /* A file of exactly TN_MAX_FILE bytes is read (a comment pads it); one
+    /* A file of exactly ARB_TN_MAX_FILE bytes is read (a comment pads it); one
      * byte more is refused before parsing. */
     const char *body = "name: big\nentrants: [{name: a, command: x}, {name: b, command: x}, {name: c, command: x}]\n";
-    s = malloc(TN_MAX_FILE + 2);
+    s = malloc(ARB_TN_MAX_FILE + 2);
     if (s) {
         size_t b = strlen(body);
         memcpy(s, body, b);
         s[b] = '#';
-        memset(s + b + 1, 'x', TN_MAX_FILE - b - 2);
-        s[TN_MAX_FILE - 1] = '\n';
-        CHECKF(load_text("full.yaml", s, TN_MAX_FILE, &cfg, err, sizeof err) == 0, "%s", err);
+        memset(s + b + 1, 'x', ARB_TN_MAX_FILE - b - 2);
+        s[ARB_TN_MAX_FILE - 1] = '\n';
+        CHECKF(load_text("full.yaml", s, ARB_TN_MAX_FILE, &cfg, err, sizeof err) == 0, "%s", err);
         tn_config_release(&cfg);
-        s[TN_MAX_FILE - 1] = 'x';
-        s[TN_MAX_FILE] = '\n';
-        CHECK(load_text("big.yaml", s, TN_MAX_FILE + 1, &cfg, err, sizeof err) == ARB_ETOOBIG);
+        s[ARB_TN_MAX_FILE - 1] = 'x';
+        s[ARB_TN_MAX_FILE] = '\n';
+        CHECK(load_text("big.yaml", s, ARB_TN_MAX_FILE + 1, &cfg, err, sizeof err) == ARB_ETOOBIG);
         snprintf(want, sizeof want, "%s/big.yaml: larger than 1048576 bytes (the limit for a tournament file)",
                  tmpdir);
         CHECKF(strcmp(err, want) == 0, "got [%s]", err);
@@ -363,21 +363,21 @@ static void test_limits(void)
     }
 
     /* A megabyte of "[" (one line, then one a line) is refused at the
-     * first level past TN_MAX_DEPTH, before libyaml's document loader,
+     * first level past ARB_YAML_MAX_DEPTH, before libyaml's document loader,
      * which would take minutes over it; a hang here is the meson timeout's. */
-    s = malloc(TN_MAX_FILE);
+    s = malloc(ARB_TN_MAX_FILE);
     if (s) {
-        memset(s, '[', TN_MAX_FILE);
-        CHECK(load_text("deep.yaml", s, TN_MAX_FILE, &cfg, err, sizeof err) == ARB_EINVAL);
+        memset(s, '[', ARB_TN_MAX_FILE);
+        CHECK(load_text("deep.yaml", s, ARB_TN_MAX_FILE, &cfg, err, sizeof err) == ARB_EINVAL);
         snprintf(want, sizeof want, "%s/deep.yaml:1:%d: nested deeper than %d levels (a tournament needs 3: its keys, "
-                 "the entrants, an entrant's keys)", tmpdir, TN_MAX_DEPTH + 1, TN_MAX_DEPTH);
+                 "the entrants, an entrant's keys)", tmpdir, ARB_YAML_MAX_DEPTH + 1, ARB_YAML_MAX_DEPTH);
         CHECKF(strcmp(err, want) == 0, "got [%s]", err);
         CHECK(cfg.entrants == NULL);
-        for (size_t i = 0; i + 2 <= TN_MAX_FILE; i += 2)
+        for (size_t i = 0; i + 2 <= ARB_TN_MAX_FILE; i += 2)
             memcpy(s + i, "[\n", 2);
-        CHECK(load_text("deep.yaml", s, TN_MAX_FILE, &cfg, err, sizeof err) == ARB_EINVAL);
+        CHECK(load_text("deep.yaml", s, ARB_TN_MAX_FILE, &cfg, err, sizeof err) == ARB_EINVAL);
         snprintf(want, sizeof want, "%s/deep.yaml:%d:1: nested deeper than %d levels (a tournament needs 3: its keys, "
-                 "the entrants, an entrant's keys)", tmpdir, TN_MAX_DEPTH + 1, TN_MAX_DEPTH);
+                 "the entrants, an entrant's keys)", tmpdir, ARB_YAML_MAX_DEPTH + 1, ARB_YAML_MAX_DEPTH);
         CHECKF(strcmp(err, want) == 0, "got [%s]", err);
         free(s);
     }

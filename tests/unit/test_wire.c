@@ -313,8 +313,8 @@ static wire_result dec_result;
  * which have no decoder: wire_kind_of). A decoded result is released. */
 static int decode_as(int kind, const uint8_t *f, size_t len)
 {
-    wire_lease run[WIRE_MAX_SLOTS];
-    char name[WIRE_MAX_NAME + 1], text[512], digest[65];
+    wire_lease run[ARB_WORKER_MAX_SLOTS];
+    char name[ARB_WORKER_ID_MAX + 1], text[512], digest[65];
     int v, s, n, rc;
     int64_t id;
     const uint8_t *b;
@@ -322,7 +322,7 @@ static int decode_as(int kind, const uint8_t *f, size_t len)
     wire_progress_info p;
     switch (kind) {
     case WIRE_HELLO:
-        return wire_decode_hello(f, len, &v, name, sizeof name, &s, run, WIRE_MAX_SLOTS, &n);
+        return wire_decode_hello(f, len, &v, name, sizeof name, &s, run, ARB_WORKER_MAX_SLOTS, &n);
     case WIRE_ASSIGN:
         return wire_decode_assign(f, len, &dec_assign);
     case WIRE_RESULT:
@@ -333,7 +333,7 @@ static int decode_as(int kind, const uint8_t *f, size_t len)
     case WIRE_ACK:
         return wire_decode_ack(f, len, &id, &v);
     case WIRE_HEARTBEAT:
-        return wire_decode_heartbeat(f, len, &s, run, WIRE_MAX_SLOTS, &n);
+        return wire_decode_heartbeat(f, len, &s, run, ARB_WORKER_MAX_SLOTS, &n);
     case WIRE_PROGRESS:
         return wire_decode_progress(f, len, &p);
     case WIRE_REFUSE:
@@ -378,13 +378,13 @@ static bool reencodes(int kind, const uint8_t *f, size_t len)
     bool ok = false;
     switch (kind) {
     case WIRE_HELLO: {
-        wire_lease r1[WIRE_MAX_SLOTS], r2[WIRE_MAX_SLOTS];
-        char m1[WIRE_MAX_NAME + 1], m2[WIRE_MAX_NAME + 1];
+        wire_lease r1[ARB_WORKER_MAX_SLOTS], r2[ARB_WORKER_MAX_SLOTS];
+        char m1[ARB_WORKER_ID_MAX + 1], m2[ARB_WORKER_ID_MAX + 1];
         int v1, v2, s1, s2, c1, c2;
-        if (wire_decode_hello(f, len, &v1, m1, sizeof m1, &s1, r1, WIRE_MAX_SLOTS, &c1) != 0)
+        if (wire_decode_hello(f, len, &v1, m1, sizeof m1, &s1, r1, ARB_WORKER_MAX_SLOTS, &c1) != 0)
             return true;
         ok = wire_hello(m1, s1, r1, c1, &e1, &n1) == 0
-             && wire_decode_hello(e1, n1, &v2, m2, sizeof m2, &s2, r2, WIRE_MAX_SLOTS, &c2) == 0
+             && wire_decode_hello(e1, n1, &v2, m2, sizeof m2, &s2, r2, ARB_WORKER_MAX_SLOTS, &c2) == 0
              && wire_hello(m2, s2, r2, c2, &e2, &n2) == 0 && strcmp(m1, m2) == 0 && s1 == s2 && c1 == c2
              && v2 == WIRE_VERSION;
         for (int i = 0; ok && i < c1; i++)
@@ -421,12 +421,12 @@ static bool reencodes(int kind, const uint8_t *f, size_t len)
         break;
     }
     case WIRE_HEARTBEAT: {
-        wire_lease r1[WIRE_MAX_SLOTS], r2[WIRE_MAX_SLOTS];
+        wire_lease r1[ARB_WORKER_MAX_SLOTS], r2[ARB_WORKER_MAX_SLOTS];
         int f1, f2, c1, c2;
-        if (wire_decode_heartbeat(f, len, &f1, r1, WIRE_MAX_SLOTS, &c1) != 0)
+        if (wire_decode_heartbeat(f, len, &f1, r1, ARB_WORKER_MAX_SLOTS, &c1) != 0)
             return true;
         ok = wire_heartbeat(f1, r1, c1, &e1, &n1) == 0
-             && wire_decode_heartbeat(e1, n1, &f2, r2, WIRE_MAX_SLOTS, &c2) == 0
+             && wire_decode_heartbeat(e1, n1, &f2, r2, ARB_WORKER_MAX_SLOTS, &c2) == 0
              && wire_heartbeat(f2, r2, c2, &e2, &n2) == 0 && f1 == f2 && c1 == c2;
         for (int i = 0; ok && i < c1; i++)
             ok = r1[i].match_id == r2[i].match_id && r1[i].gen == r2[i].gen;
@@ -512,14 +512,14 @@ static void test_round_trips(void)
 
     const frame *f = frame_named("hello");
     int version = -1, slots = -1, n = -1;
-    char name[WIRE_MAX_NAME + 1];
-    wire_lease run[WIRE_MAX_SLOTS];
-    CHECK(wire_decode_hello(f->data, f->len, &version, name, sizeof name, &slots, run, WIRE_MAX_SLOTS, &n) == 0);
+    char name[ARB_WORKER_ID_MAX + 1];
+    wire_lease run[ARB_WORKER_MAX_SLOTS];
+    CHECK(wire_decode_hello(f->data, f->len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n) == 0);
     CHECK(version == WIRE_VERSION && strcmp(name, "worker-1") == 0 && slots == 4 && n == 3);
     for (int i = 0; i < 3 && n == 3; i++)
         CHECK(run[i].match_id == sample_leases[i].match_id && run[i].gen == sample_leases[i].gen);
     f = frame_named("hello-idle");
-    CHECK(wire_decode_hello(f->data, f->len, &version, name, sizeof name, &slots, run, WIRE_MAX_SLOTS, &n) == 0);
+    CHECK(wire_decode_hello(f->data, f->len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n) == 0);
     CHECK(strcmp(name, "w") == 0 && slots == 0 && n == 0);
 
     static wire_assign want;
@@ -557,16 +557,16 @@ static void test_round_trips(void)
 
     int fr = -7;
     f = frame_named("heartbeat-worker");
-    CHECK(wire_decode_heartbeat(f->data, f->len, &fr, run, WIRE_MAX_SLOTS, &n) == 0 && fr == 2 && n == 2);
+    CHECK(wire_decode_heartbeat(f->data, f->len, &fr, run, ARB_WORKER_MAX_SLOTS, &n) == 0 && fr == 2 && n == 2);
     CHECK(run[1].match_id == sample_leases[1].match_id && run[1].gen == sample_leases[1].gen);
     f = frame_named("heartbeat-scheduler");
     CHECK(f->len == 2);
-    CHECK(wire_decode_heartbeat(f->data, f->len, &fr, run, WIRE_MAX_SLOTS, &n) == 0 && fr == -1 && n == 0);
+    CHECK(wire_decode_heartbeat(f->data, f->len, &fr, run, ARB_WORKER_MAX_SLOTS, &n) == 0 && fr == -1 && n == 0);
     /* a worker's heartbeat with nothing running */
     uint8_t *e;
     size_t elen;
     CHECK(wire_heartbeat(0, NULL, 0, &e, &elen) == 0);
-    CHECK(wire_decode_heartbeat(e, elen, &fr, run, WIRE_MAX_SLOTS, &n) == 0 && fr == 0 && n == 0);
+    CHECK(wire_decode_heartbeat(e, elen, &fr, run, ARB_WORKER_MAX_SLOTS, &n) == 0 && fr == 0 && n == 0);
     free(e);
 
     wire_progress_info p;
@@ -853,10 +853,10 @@ static void test_huge_headers(void)
         free(m);
     }
 
-    /* A bundle of exactly WIRE_MAX_BUNDLE bytes is taken, one more is not
-     * (a frame that size is still under WIRE_MAX_FRAME). */
+    /* A bundle of exactly ARB_WIRE_MAX_BUNDLE bytes is taken, one more is not
+     * (a frame that size is still under ARB_WIRE_MAX_FRAME). */
     for (uint32_t extra = 0; extra < 2; extra++) {
-        uint32_t n = WIRE_MAX_BUNDLE + extra;
+        uint32_t n = ARB_WIRE_MAX_BUNDLE + extra;
         fresh();
         msgpack_pack_array(&pk, 4);
         msgpack_pack_int(&pk, WIRE_PROGRAM);
@@ -873,9 +873,9 @@ static void test_huge_headers(void)
         size_t blen;
         int rc = wire_decode_program(m, len, digest, &b, &blen, text, sizeof text);
         if (extra)
-            CHECKF(rc == ARB_ECORRUPT, "a bundle of WIRE_MAX_BUNDLE + 1 bytes: %d", rc);
+            CHECKF(rc == ARB_ECORRUPT, "a bundle of ARB_WIRE_MAX_BUNDLE + 1 bytes: %d", rc);
         else
-            CHECKF(rc == 0 && blen == n && b == m + head, "a bundle of WIRE_MAX_BUNDLE bytes: %d", rc);
+            CHECKF(rc == 0 && blen == n && b == m + head, "a bundle of ARB_WIRE_MAX_BUNDLE bytes: %d", rc);
         free(m);
     }
 }
@@ -885,8 +885,8 @@ static void test_huge_headers(void)
 static void test_checks(void)
 {
     int version = -1, slots, n;
-    char name[WIRE_MAX_NAME + 1];
-    wire_lease run[WIRE_MAX_SLOTS];
+    char name[ARB_WORKER_ID_MAX + 1];
+    wire_lease run[ARB_WORKER_MAX_SLOTS];
 
     /* a version-4 hello: refused by version, which is reported */
     fresh();
@@ -897,7 +897,7 @@ static void test_checks(void)
     msgpack_pack_int(&pk, 4);
     msgpack_pack_array(&pk, 0);
     uint8_t *m = exact(sb.data, sb.size);
-    CHECK(wire_decode_hello(m, sb.size, &version, name, sizeof name, &slots, run, WIRE_MAX_SLOTS, &n)
+    CHECK(wire_decode_hello(m, sb.size, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n)
           == ARB_EUNSUPPORTED);
     CHECK(version == 4);
     free(m);
@@ -910,7 +910,7 @@ static void test_checks(void)
     pstr("name");
     msgpack_pack_int(&pk, 1);
     m = exact(sb.data, sb.size);
-    CHECK(wire_decode_hello(m, sb.size, &version, name, sizeof name, &slots, run, WIRE_MAX_SLOTS, &n)
+    CHECK(wire_decode_hello(m, sb.size, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n)
           == ARB_EUNSUPPORTED);
     CHECK(version == 1);
     free(m);
@@ -922,28 +922,28 @@ static void test_checks(void)
     pstr("name");
     msgpack_pack_int(&pk, 1);
     m = exact(sb.data, sb.size);
-    CHECK(wire_decode_hello(m, sb.size, &version, name, sizeof name, &slots, run, WIRE_MAX_SLOTS, &n)
+    CHECK(wire_decode_hello(m, sb.size, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n)
           == ARB_ECORRUPT);
     free(m);
-    /* an empty name; more slots than WIRE_MAX_SLOTS; a negative generation */
+    /* an empty name; more slots than ARB_WORKER_MAX_SLOTS; a negative generation */
     uint8_t *f;
     size_t len;
     CHECK(wire_hello("", 1, NULL, 0, &f, &len) == 0);
-    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, WIRE_MAX_SLOTS, &n) == ARB_ECORRUPT);
+    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n) == ARB_ECORRUPT);
     free(f);
-    CHECK(wire_hello("w", WIRE_MAX_SLOTS + 1, NULL, 0, &f, &len) == 0);
-    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, WIRE_MAX_SLOTS, &n) == ARB_ECORRUPT);
+    CHECK(wire_hello("w", ARB_WORKER_MAX_SLOTS + 1, NULL, 0, &f, &len) == 0);
+    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n) == ARB_ECORRUPT);
     free(f);
     wire_lease neg = {5, -1};
     CHECK(wire_hello("w", 1, &neg, 1, &f, &len) == 0);
-    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, WIRE_MAX_SLOTS, &n) == ARB_ECORRUPT);
+    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n) == ARB_ECORRUPT);
     free(f);
     /* a name longer than the caller's buffer */
-    char longname[WIRE_MAX_NAME + 2];
+    char longname[ARB_WORKER_ID_MAX + 2];
     memset(longname, 'n', sizeof longname - 1);
     longname[sizeof longname - 1] = 0;
     CHECK(wire_hello(longname, 1, NULL, 0, &f, &len) == 0);
-    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, WIRE_MAX_SLOTS, &n) == ARB_ECORRUPT);
+    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n) == ARB_ECORRUPT);
     free(f);
 
     /* running lists: three leases against a cap of two and of three */
@@ -963,7 +963,7 @@ static void test_checks(void)
     static const struct { int bot, argi; bool ok; } progs[] = {
         {0, 0, true}, {0, 1, true}, {2, 2, true}, {1, 0, true},
         {3, 0, false}, {-1, 0, false}, {ARB_MAX_SEATS, 0, false}, {1, 1, false}, {0, 2, false},
-        {2, 3, false}, {0, MATCH_MAX_ARGS - 1, false}, {0, MATCH_MAX_ARGS, false}, {0, -1, false},
+        {2, 3, false}, {0, ARB_MAX_BOT_ARGS - 1, false}, {0, ARB_MAX_BOT_ARGS, false}, {0, -1, false},
         {INT32_MAX, 0, false},
     };
     for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++) {
@@ -976,13 +976,13 @@ static void test_checks(void)
                progs[i].argi, rc);
         free(f);
     }
-    /* more programs than WIRE_MAX_PROGRAMS; an unknown game; no bots */
+    /* more programs than ARB_WIRE_MAX_PROGRAMS; an unknown game; no bots */
     sample_assign(&a);
-    a.nprograms = WIRE_MAX_PROGRAMS;
+    a.nprograms = ARB_WIRE_MAX_PROGRAMS;
     for (int i = 0; i < a.nprograms; i++)
         a.programs[i] = a.programs[i % 2];
     CHECK(wire_encode_assign(&a, &f, &len) == 0);
-    CHECK(wire_decode_assign(f, len, &dec_assign) == 0 && dec_assign.nprograms == WIRE_MAX_PROGRAMS);
+    CHECK(wire_decode_assign(f, len, &dec_assign) == 0 && dec_assign.nprograms == ARB_WIRE_MAX_PROGRAMS);
     free(f);
     fresh();   /* the same with one program more, by hand (the struct has no room) */
     {
@@ -991,8 +991,8 @@ static void test_checks(void)
         long off = locate(base->data, base->len, path, 1);
         CHECK(off > 0);
         msgpack_sbuffer_write(&sb, (const char *)base->data, (size_t)off);
-        msgpack_pack_array(&pk, WIRE_MAX_PROGRAMS + 1);
-        for (int i = 0; i <= WIRE_MAX_PROGRAMS; i++) {
+        msgpack_pack_array(&pk, ARB_WIRE_MAX_PROGRAMS + 1);
+        for (int i = 0; i <= ARB_WIRE_MAX_PROGRAMS; i++) {
             msgpack_pack_array(&pk, 4);
             msgpack_pack_int(&pk, 0);
             msgpack_pack_int(&pk, 0);
@@ -1226,7 +1226,7 @@ static void test_bundles(void)
     const char *files[] = {run_py, mod_py};
     uint8_t *b = NULL, *b2 = NULL;
     size_t blen = 0, blen2 = 0;
-    char digest[65], digest2[65], err[512], rel[2][BUNDLE_MAX_PATH + 1], list[512];
+    char digest[65], digest2[65], err[512], rel[2][ARB_BUNDLE_MAX_PATH + 1], list[512];
     CHECKF(bundle_build(files, 2, &b, &blen, digest, rel, err, sizeof err) == 0, "%s", err);
     CHECK(strcmp(rel[0], "a/run.py") == 0 && strcmp(rel[1], "lib/mod.py") == 0);
     char check[65];
@@ -1366,29 +1366,29 @@ static void test_bundles(void)
             CHECKF(unpack_sb(cache2, "lying header") == ARB_ECORRUPT, "lying bundle %zu", i);
         }
     }
-    /* BUNDLE_MAX_FILES files, and one more */
+    /* ARB_BUNDLE_MAX_FILES files, and one more */
     {
-        static hand_entry many[BUNDLE_MAX_FILES + 1];
-        static char names[BUNDLE_MAX_FILES + 1][16];
-        for (int i = 0; i <= BUNDLE_MAX_FILES; i++) {
+        static hand_entry many[ARB_BUNDLE_MAX_FILES + 1];
+        static char names[ARB_BUNDLE_MAX_FILES + 1][16];
+        for (int i = 0; i <= ARB_BUNDLE_MAX_FILES; i++) {
             snprintf(names[i], sizeof names[i], "f%03d", i);
             many[i] = (hand_entry){names[i], 0644, "1"};
         }
-        hand_bundle(many, BUNDLE_MAX_FILES + 1);
+        hand_bundle(many, ARB_BUNDLE_MAX_FILES + 1);
         CHECK(unpack_sb(cache2, "65 files") == ARB_ECORRUPT);
-        hand_bundle(many, BUNDLE_MAX_FILES);
+        hand_bundle(many, ARB_BUNDLE_MAX_FILES);
         CHECK(unpack_sb(cache2, "64 files") == 0);
     }
     /* names at the length limit, and one over */
     {
-        char longest[BUNDLE_MAX_PATH + 2];
+        char longest[ARB_BUNDLE_MAX_PATH + 2];
         memset(longest, 'n', sizeof longest - 1);
-        longest[BUNDLE_MAX_PATH] = 0;   /* 255 bytes: one component at NAME_MAX */
+        longest[ARB_BUNDLE_MAX_PATH] = 0;   /* 255 bytes: one component at NAME_MAX */
         hand_entry e[] = {{longest, 0755, "#!/bin/sh\n"}};
         hand_bundle(e, 1);
         CHECK(unpack_sb(cache2, "255-byte name") == 0);
-        longest[BUNDLE_MAX_PATH] = 'n';
-        longest[BUNDLE_MAX_PATH + 1] = 0;
+        longest[ARB_BUNDLE_MAX_PATH] = 'n';
+        longest[ARB_BUNDLE_MAX_PATH + 1] = 0;
         hand_bundle(e, 1);
         CHECK(unpack_sb(cache2, "256-byte name") == ARB_ECORRUPT);
     }

@@ -28,7 +28,7 @@ static int enc_done(enc *e, uint8_t **out, size_t *len)
     *len = e->sb.size;
     if (!*out)
         return ARB_ENOMEM;
-    return *len > WIRE_MAX_FRAME ? (free(*out), *out = NULL, ARB_ETOOBIG) : 0;
+    return *len > ARB_WIRE_MAX_FRAME ? (free(*out), *out = NULL, ARB_ETOOBIG) : 0;
 }
 
 static void str(enc *e, const char *s)
@@ -301,7 +301,7 @@ int wire_kind_of(const uint8_t *frame, size_t len)
     uint32_t cnt;
     uint64_t k;
     arb_mp_init(&r, frame, len);
-    if (len > WIRE_MAX_FRAME || arb_mp_array(&r, &cnt) || cnt < 1 || arb_mp_uint(&r, &k) || k >= WIRE_NKINDS)
+    if (len > ARB_WIRE_MAX_FRAME || arb_mp_array(&r, &cnt) || cnt < 1 || arb_mp_uint(&r, &k) || k >= WIRE_NKINDS)
         return ARB_ECORRUPT;
     return (int)k;
 }
@@ -403,7 +403,7 @@ void wire_clean_text(char *s, size_t max)
 bool wire_valid_name(const char *s)
 {
     size_t n = strlen(s);
-    if (n == 0 || n > WIRE_MAX_NAME)
+    if (n == 0 || n > ARB_WORKER_ID_MAX)
         return false;
     for (size_t i = 0; i < n; i++) {
         char c = s[i];
@@ -463,7 +463,7 @@ int wire_decode_hello(const uint8_t *frame, size_t len, int *version, char *name
     *version = (int)v;
     if (v != WIRE_VERSION)
         return ARB_EUNSUPPORTED;
-    if (cnt != 5 || arb_mp_str_copy(&r, name, namelen) || !wire_valid_name(name) || small_int(&r, 0, WIRE_MAX_SLOTS, &s)
+    if (cnt != 5 || arb_mp_str_copy(&r, name, namelen) || !wire_valid_name(name) || small_int(&r, 0, ARB_WORKER_MAX_SLOTS, &s)
         || decode_leases(&r, running, cap, nrunning) || arb_mp_left(&r) != 0)
         return ARB_ECORRUPT;
     *slots = (int)s;
@@ -483,7 +483,7 @@ int wire_decode_heartbeat(const uint8_t *frame, size_t len, int *free_slots, wir
     *free_slots = -1;
     *nrunning = 0;
     if (cnt == 3) {
-        if (small_int(&r, 0, WIRE_MAX_SLOTS, &f) || decode_leases(&r, running, cap, nrunning))
+        if (small_int(&r, 0, ARB_WORKER_MAX_SLOTS, &f) || decode_leases(&r, running, cap, nrunning))
             return ARB_ECORRUPT;
         *free_slots = (int)f;
     }
@@ -540,7 +540,7 @@ int wire_decode_program(const uint8_t *frame, size_t len, char digest[65], const
             return ARB_ECORRUPT;
     } else {
         uint32_t n;
-        if (arb_mp_bin(&r, bundle, &n) || n > WIRE_MAX_BUNDLE)
+        if (arb_mp_bin(&r, bundle, &n) || n > ARB_WIRE_MAX_BUNDLE)
             return ARB_ECORRUPT;
         *blen = n;
     }
@@ -625,14 +625,14 @@ int wire_decode_assign(const uint8_t *frame, size_t len, wire_assign *a)
     for (uint32_t b = 0; b < nb; b++) {
         uint32_t two, na;
         if (arb_mp_array(&r, &two) || two != 2 || arb_mp_str_copy(&r, c->bots[b].name, sizeof c->bots[b].name)
-            || !arb_valid_name(c->bots[b].name) || arb_mp_array(&r, &na) || na < 1 || na > MATCH_MAX_ARGS)
+            || !arb_valid_name(c->bots[b].name) || arb_mp_array(&r, &na) || na < 1 || na > ARB_MAX_BOT_ARGS)
             return ARB_ECORRUPT;
         for (uint32_t i = 0; i < na; i++)
             if (text(&r, c->bots[b].argv[i], sizeof c->bots[b].argv[i]))
                 return ARB_ECORRUPT;
         c->bots[b].argc = (int)na;
     }
-    if (arb_mp_array(&r, &n) || n > WIRE_MAX_PROGRAMS)
+    if (arb_mp_array(&r, &n) || n > ARB_WIRE_MAX_PROGRAMS)
         return ARB_ECORRUPT;
     a->nprograms = (int)n;
     for (uint32_t i = 0; i < n; i++) {
@@ -640,7 +640,7 @@ int wire_decode_assign(const uint8_t *frame, size_t len, wire_assign *a)
         uint32_t four;
         int64_t bot, argi;
         if (arb_mp_array(&r, &four) || four != 4 || small_int(&r, 0, (int64_t)nb - 1, &bot)
-            || small_int(&r, 0, MATCH_MAX_ARGS - 1, &argi) || arb_mp_str_copy(&r, p->digest, sizeof p->digest)
+            || small_int(&r, 0, ARB_MAX_BOT_ARGS - 1, &argi) || arb_mp_str_copy(&r, p->digest, sizeof p->digest)
             || !wire_is_digest(p->digest) || arb_mp_str_copy(&r, p->path, sizeof p->path) || !bundle_safe_path(p->path))
             return ARB_ECORRUPT;
         p->bot = (int)bot;

@@ -1,5 +1,5 @@
-/* game.c — the game registry and Dou Dizhu's adapter to the generic game
- * interface (game.h). The adapter is thin: every rule lives in ddz_*.c. */
+/* ddz_game.c — Dou Dizhu's adapter to the generic game interface (game.h)
+ * and its registration. The adapter is thin: every rule lives in ddz_*.c. */
 #include "game.h"
 #include "ddz.h"
 #include "arb_error.h"
@@ -14,6 +14,7 @@ static int dz_rules_preset(void *rules, const char *preset) { return ddz_rules_p
 static int dz_rules_set(void *rules, const char *k, const char *v, char *err, size_t n) { return ddz_rules_set(rules, k, v, err, n); }
 static int dz_rules_check(const void *rules, char *err, size_t n) { return ddz_rules_check(rules, err, n); }
 static size_t dz_rules_describe(const void *rules, char *buf, size_t n) { return ddz_rules_describe(rules, buf, n); }
+static const char *const *dz_presets(void) { return ddz_rules_presets(); }
 static int dz_seats(const void *rules) { return ((const ddz_rules *)rules)->players; }
 static int dz_deal(void *state, const void *rules, uint64_t seed) { return ddz_deal_init(state, rules, seed); }
 
@@ -429,6 +430,8 @@ const arb_game arb_game_doudizhu = {
     .name = "doudizhu",
     .title = "Dou Dizhu (斗地主)",
     .rules_size = sizeof(ddz_rules),
+    .default_preset = "standard",
+    .presets = dz_presets,
     .state_size = sizeof(ddz_state),
     .rules_preset = dz_rules_preset,
     .rules_set = dz_rules_set,
@@ -454,15 +457,3 @@ const arb_game arb_game_doudizhu = {
     .items_on_request = dz_items_on_request,
     .fallback = dz_fallback,
 };
-
-static const arb_game *const registry[] = {&arb_game_doudizhu, NULL};
-
-const arb_game *const *arb_games(void) { return registry; }
-
-const arb_game *arb_game_find(const char *name)
-{
-    for (size_t i = 0; registry[i]; i++)
-        if (strcmp(registry[i]->name, name) == 0)
-            return registry[i];
-    return NULL;
-}

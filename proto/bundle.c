@@ -94,12 +94,12 @@ static int by_rel(const void *a, const void *b)
 }
 
 int bundle_build(const char *const *files, int nfiles, uint8_t **out, size_t *len, char digest[65],
-                 char rel[][BUNDLE_MAX_PATH + 1], char *err, size_t errlen)
+                 char rel[][ARB_BUNDLE_MAX_PATH + 1], char *err, size_t errlen)
 {
     *out = NULL;
     *len = 0;
-    if (nfiles < 1 || nfiles > BUNDLE_MAX_FILES) {
-        snprintf(err, errlen, "a program has 1..%d files", BUNDLE_MAX_FILES);
+    if (nfiles < 1 || nfiles > ARB_BUNDLE_MAX_FILES) {
+        snprintf(err, errlen, "a program has 1..%d files", ARB_BUNDLE_MAX_FILES);
         return ARB_EINVAL;
     }
     /* The root: the longest directory prefix common to all the files. */
@@ -116,16 +116,16 @@ int bundle_build(const char *const *files, int nfiles, uint8_t **out, size_t *le
     }
     while (root > 0 && files[0][root - 1] != '/')
         root--;
-    entry ents[BUNDLE_MAX_FILES];
+    entry ents[ARB_BUNDLE_MAX_FILES];
     for (int i = 0; i < nfiles; i++) {
         if (!bundle_safe_path(files[i] + root)) {
             /* refused here, at the tournament's start, rather than by every
              * worker that would fetch it */
             snprintf(err, errlen, "%s: a program's file names are letters, digits and . _ + - (at most %d bytes)",
-                     files[i], BUNDLE_MAX_PATH);
+                     files[i], ARB_BUNDLE_MAX_PATH);
             return ARB_EINVAL;
         }
-        snprintf(rel[i], BUNDLE_MAX_PATH + 1, "%s", files[i] + root);
+        snprintf(rel[i], ARB_BUNDLE_MAX_PATH + 1, "%s", files[i] + root);
         ents[i] = (entry){rel[i], i};
     }
     qsort(ents, (size_t)nfiles, sizeof *ents, by_rel);
@@ -144,7 +144,7 @@ int bundle_build(const char *const *files, int nfiles, uint8_t **out, size_t *le
         uint8_t *data = NULL;
         size_t dlen = 0;
         mode_t mode = 0644;
-        rc = read_all(files[ents[i].idx], &data, &dlen, &mode, WIRE_MAX_BUNDLE);
+        rc = read_all(files[ents[i].idx], &data, &dlen, &mode, ARB_WIRE_MAX_BUNDLE);
         if (rc) {
             snprintf(err, errlen, "%s: %s", files[ents[i].idx],
                      rc == ARB_ETOOBIG ? "too large to ship"
@@ -157,8 +157,8 @@ int bundle_build(const char *const *files, int nfiles, uint8_t **out, size_t *le
         msgpack_pack_uint32(&pk, (uint32_t)mode);
         msgpack_pack_bin_with_body(&pk, data, dlen);
         free(data);
-        if (sb.size > WIRE_MAX_BUNDLE) {
-            snprintf(err, errlen, "program of %s is over %u bytes", files[0], WIRE_MAX_BUNDLE);
+        if (sb.size > ARB_WIRE_MAX_BUNDLE) {
+            snprintf(err, errlen, "program of %s is over %u bytes", files[0], ARB_WIRE_MAX_BUNDLE);
             rc = ARB_ETOOBIG;
             goto out;
         }
@@ -248,7 +248,7 @@ bool bundle_cached(const char *cache_dir, const char *digest)
 
 bool bundle_safe_path(const char *p)
 {
-    if (!*p || *p == '/' || strlen(p) > BUNDLE_MAX_PATH)
+    if (!*p || *p == '/' || strlen(p) > ARB_BUNDLE_MAX_PATH)
         return false;
     const char *c = p;
     while (*c) {
@@ -317,14 +317,14 @@ int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *
     char tmp[1024], final[1024];
     snprintf(tmp, sizeof tmp, "%s/.tmp-%.16s-XXXXXX", cache_dir, digest);
     snprintf(final, sizeof final, "%s/%s", cache_dir, digest);
-    const char *rels[BUNDLE_MAX_FILES];
-    char relbuf[BUNDLE_MAX_FILES][BUNDLE_MAX_PATH + 1];
+    const char *rels[ARB_BUNDLE_MAX_FILES];
+    char relbuf[ARB_BUNDLE_MAX_FILES][ARB_BUNDLE_MAX_PATH + 1];
     int nrel = 0, rc = ARB_ECORRUPT;
     arb_mp r;
     uint32_t n;
     arb_mp_init(&r, b, len);
-    if (arb_mp_array(&r, &n) || n < 1 || n > BUNDLE_MAX_FILES) {
-        snprintf(err, errlen, "bundle %.12s: not a list of 1..%d files", digest, BUNDLE_MAX_FILES);
+    if (arb_mp_array(&r, &n) || n < 1 || n > ARB_BUNDLE_MAX_FILES) {
+        snprintf(err, errlen, "bundle %.12s: not a list of 1..%d files", digest, ARB_BUNDLE_MAX_FILES);
         return ARB_ECORRUPT;
     }
     if (!mkdtemp(tmp) || chmod(tmp, 0755) != 0) {   /* a name of our own: no stale directory is reused */
@@ -336,7 +336,7 @@ int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *
         uint64_t mode;
         const uint8_t *data;
         char *rel = relbuf[nrel];
-        if (arb_mp_array(&r, &three) || three != 3 || arb_mp_str_copy(&r, rel, BUNDLE_MAX_PATH + 1)
+        if (arb_mp_array(&r, &three) || three != 3 || arb_mp_str_copy(&r, rel, ARB_BUNDLE_MAX_PATH + 1)
             || !bundle_safe_path(rel) || arb_mp_uint(&r, &mode) || (mode != 0755 && mode != 0644)
             || arb_mp_bin(&r, &data, &blen)) {
             snprintf(err, errlen, "bundle %.12s: entry %u is malformed or names an unsafe path", digest, i);
@@ -390,3 +390,30 @@ fail:
     remove_tree(tmp, rels, nrel);
     return rc;
 }
+
+/* ---- What belongs to the system, not to an entrant -------------------- */
+
+static const char *const system_dirs[] = {"/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/", "/etc/", NULL};
+
+bool bundle_system_path(const char *path)
+{
+    for (int i = 0; system_dirs[i]; i++)
+        if (strncmp(path, system_dirs[i], strlen(system_dirs[i])) == 0)
+            return true;
+    return false;
+}
+
+/* A tree that can be hidden from bots: absolute, neither "/" nor one of
+ * the system's directories nor a directory holding one (bots need the
+ * system to run). */
+bool bundle_hideable_tree(const char *dir)
+{
+    size_t n = dir ? strlen(dir) : 0;
+    if (n < 2 || dir[0] != '/' || bundle_system_path(dir))
+        return false;
+    for (int i = 0; system_dirs[i]; i++)
+        if (strncmp(system_dirs[i], dir, n) == 0 && (dir[n - 1] == '/' || system_dirs[i][n] == '/'))
+            return false;   /* an ancestor of a system directory (or the same) */
+    return true;
+}
+

@@ -56,6 +56,9 @@ typedef struct arb_game {
     const char *title;         /* "Dou Dizhu (斗地主)" */
     size_t rules_size;         /* bytes of a rules value */
     size_t state_size;         /* bytes of a state value */
+    const char *default_preset;/* the rules a match gets when it names none */
+    /* The preset names, NULL-terminated (`arbiter rules`, error hints). */
+    const char *const *(*presets)(void);
 
     /* Rules: a preset, then named options; errors as text in err. */
     int  (*rules_preset)(void *rules, const char *preset);

@@ -5,7 +5,7 @@
 #ifndef ARB_WIRE_H
 #define ARB_WIRE_H
 #include "arb_limits.h"
-#include "match.h"
+#include "match_def.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,19 +19,6 @@
  * scheduler that refuses other versions by name. A peer speaking another
  * version is told (WIRE_REFUSE) and ignored. */
 #define WIRE_VERSION 3
-/* A frame is at most this long (ZMQ_MAXMSGSIZE): a result of ARB_MAX_DEALS
- * deals is ~10 MB; an assignment a few KB; a program bundle up to
- * WIRE_MAX_BUNDLE. */
-#define WIRE_MAX_FRAME (32u << 20)
-/* A program bundle (a bot's files) travels in one frame with room to spare. */
-#define WIRE_MAX_BUNDLE (WIRE_MAX_FRAME - 4096)
-/* Matches a worker may hold at once (its slots). */
-#define WIRE_MAX_SLOTS 256
-/* Program files attached to one assignment (a few per bot). */
-#define WIRE_MAX_PROGRAMS (ARB_MAX_SEATS * 4)
-/* A worker's name as its hello gives it (logs only: the lease holder is the
- * identity its CURVE key was admitted as, ARB_WORKER_ID_MAX). */
-#define WIRE_MAX_NAME ARB_WORKER_ID_MAX
 
 /* Over CURVE a worker connects with a routing id of this many random
  * bytes (a new one per connection) and the scheduler drops frames from
@@ -74,7 +61,7 @@ typedef struct wire_assign {
     int      lease_gen;
     match_config cfg;
     int      nprograms;
-    wire_program programs[WIRE_MAX_PROGRAMS];
+    wire_program programs[ARB_WIRE_MAX_PROGRAMS];
 } wire_assign;
 
 typedef struct wire_result {
@@ -125,7 +112,7 @@ bool wire_valid_text(const char *s, size_t max);
  * boundary to at most max bytes. What a worker says about a failure (a
  * bot's own words may be in it) is cleaned before it is sent. */
 void wire_clean_text(char *s, size_t max);
-/* A worker's name in a hello: 1..WIRE_MAX_NAME of [A-Za-z0-9] and the
+/* A worker's name in a hello: 1..ARB_WORKER_ID_MAX of [A-Za-z0-9] and the
  * punctuation of Z85 but for '/' and '*' (a host name, "local:0", or
  * "key:" and most of a Z85 key: logs only). */
 bool wire_valid_name(const char *s);

@@ -13,12 +13,12 @@
  * cache atomically (a directory renamed into place). */
 #ifndef ARB_BUNDLE_H
 #define ARB_BUNDLE_H
+#include "arb_limits.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define BUNDLE_MAX_FILES 64
-#define BUNDLE_MAX_PATH 255
 
 /* Pack the files (absolute, resolved paths of regular files: no symbolic
  * link on the way) into a bundle: each is opened exactly where its path
@@ -27,7 +27,7 @@
  * (malloc'ed) and *len, its digest (64 hex digits), and for each file its
  * path inside the bundle (rel[i]). 0, or an error with a message. */
 int bundle_build(const char *const *files, int nfiles, uint8_t **out, size_t *len, char digest[65],
-                 char rel[][BUNDLE_MAX_PATH + 1], char *err, size_t errlen);
+                 char rel[][ARB_BUNDLE_MAX_PATH + 1], char *err, size_t errlen);
 
 /* Is the bundle `digest` unpacked in cache_dir (as cache_dir/DIGEST/)? */
 bool bundle_cached(const char *cache_dir, const char *digest);
@@ -39,7 +39,7 @@ int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *
                   size_t errlen);
 
 /* A path inside a bundle: relative, components of [A-Za-z0-9._+-] that
- * are neither "." nor "..", no empty component, at most BUNDLE_MAX_PATH. */
+ * are neither "." nor "..", no empty component, at most ARB_BUNDLE_MAX_PATH. */
 bool bundle_safe_path(const char *p);
 
 /* An entrant's file (files:), named relative to directory `base` (the
@@ -55,5 +55,13 @@ int bundle_confine(const char *root, const char *base, const char *name, char *r
 
 /* The SHA-256 of bytes as 64 hex digits. */
 void bundle_digest(const uint8_t *b, size_t len, char digest[65]);
+
+/* A path under the system's directories (/usr, /bin, /lib*, /etc …): a
+ * command's argument there is the system's, never packed into a bundle. */
+bool bundle_system_path(const char *path);
+/* A tree that can be hidden from bots: absolute, neither "/" nor one of
+ * the system's directories nor a directory holding one (bots need the
+ * system to run). */
+bool bundle_hideable_tree(const char *dir);
 
 #endif

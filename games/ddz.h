@@ -282,6 +282,10 @@ typedef struct ddz_action {
     ddz_cards represented; /* wild games: the cards the play stands for; 0 = any */
 } ddz_action;
 
+/* Redeals after everybody declines the landlord: a hard ceiling on the rules
+ * option, so a table of always-passing bots cannot loop forever. */
+#define DDZ_MAX_REDEALS 100
+
 #define DDZ_MAX_SEATS 4
 #define DDZ_MAX_CARDS 108
 #define DDZ_NONE 0xff

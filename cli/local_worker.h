@@ -1,0 +1,60 @@
+/* local_worker.h — referee workers in the scheduler's own process: the
+ * worker of `arbiter run` and of a scheduler daemon's `local_workers`.
+ * The scheduler (scheduler/run.h) knows nothing of the referee; this is
+ * where the two are put side by side, on one ZeroMQ context, the worker
+ * on a thread of its own connected to the scheduler's endpoint. */
+#ifndef ARB_LOCAL_WORKER_H
+#define ARB_LOCAL_WORKER_H
+#include "live.h"
+#include "run.h"
+
+#include <signal.h>
+#include <stdbool.h>
+
+/* The sandbox every match of a worker gets (docs/security.md): bubblewrap
+ * probed unless `sandbox` is LIVE_SANDBOX_NONE, and what this referee has
+ * now required of every seat (a match that comes up weaker is void, never
+ * played weaker). Neither bubblewrap nor root contains nothing: refused
+ * with a message naming the opt-in (`optin`) unless allow_unsandboxed. */
+int local_sandbox(live_options *live, int sandbox, bool allow_unsandboxed, const char *optin, char *err,
+                  size_t errlen);
+
+typedef struct local_worker_options {
+    int         slots;               /* matches at once (1..ARB_WORKER_MAX_SLOTS) */
+    int         sandbox;             /* LIVE_SANDBOX_* */
+    bool        allow_unsandboxed;
+    const char *state_dir;           /* hidden from bots: the record, transcripts */
+    /* A directory the bots must not see (arbiter run: the tournament's
+     * tree, where every entrant's files lie): each bot gets its own
+     * program from the program cache, by digest, as on a remote worker.
+     * NULL, "/" or a directory holding the system's: none. */
+    const char *hide_tree;
+    volatile sig_atomic_t *stop;     /* set by a signal: abandon matches in flight */
+} local_worker_options;
+
+typedef struct local_worker local_worker;
+
+/* Start a worker with o->slots slots connected to s. NULL and a message. */
+local_worker *local_worker_start(sched *s, const local_worker_options *o, char *err, size_t errlen);
+/* Release the scheduler's workers and let this one drain (pumping the
+ * scheduler meanwhile) or, after an interrupt, abandon it; free it. */
+void local_worker_stop(local_worker *w, sched *s);
+
+/* `arbiter run`: a scheduler for one tournament with local workers (and
+ * remote ones when listening), run to its end or to *stop, freed. */
+typedef struct local_run {
+    const char *state_dir;
+    store      *db;
+    int         workers;             /* local referee slots (0 with listen: remote only) */
+    int         sandbox;
+    bool        allow_unsandboxed;
+    volatile sig_atomic_t *stop;
+    const char *listen;
+    const char *secret_key, *public_key;
+    const char *const *worker_keys;
+    int         nworker_keys;
+    int         lease_secs;
+} local_run;
+int local_run_tournament(const local_run *l, const run_options *o, run_outcome *out, char *err, size_t errlen);
+
+#endif
