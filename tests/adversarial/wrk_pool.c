@@ -23,6 +23,7 @@
 #include "wire.h"
 #include "zap.h"
 #include "fake_worker.h"
+#include "test_db.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_log.h"
@@ -161,18 +162,7 @@ static void pump(int ms)
     } while (now_ms() < end);
 }
 
-static frame take(fake *f, int kind, int ms)
-{
-    uint64_t end = now_ms() + (uint64_t)ms;
-    for (;;) {
-        frame fr = fw_take_kind(&f->in, kind);
-        if (fr.data)
-            return fr;
-        if (now_ms() >= end)
-            return (frame){NULL, 0};
-        pump(10);
-    }
-}
+static frame take(fake *f, int kind, int ms) { return fw_take_wait(&f->in, kind, ms, pump); }
 
 static bool take_ack(fake *f, int64_t id, int gen, int ms)
 {
@@ -382,24 +372,11 @@ int main(int argc, char **argv)
         return 2;
     }
     arb_log_setup(ARB_LOG_ERROR, ARB_LOG_TEXT);
-    const char *base = getenv("ARBITER_TEST_DB");
-    pgctl pgc;
-    char pgdir[128], err[512], conninfo[1200], sql[128];
-    bool own = !base || !*base;
-    if (own) {
-        snprintf(pgdir, sizeof pgdir, "/tmp/arbiter-wrk-pool-%d", (int)getpid());
-        if (pgctl_start(&pgc, pgdir, err, sizeof err) != 0) {
-            fprintf(stderr, "no database: %s\n", err);
-            return 2;
-        }
-        base = pgc.conninfo;
-    }
-    PGconn *c = PQconnectdb(base);
-    snprintf(sql, sizeof sql, "CREATE DATABASE arbiter_wrk_%d", (int)getpid());
-    PQclear(PQexec(c, sql));
-    snprintf(conninfo, sizeof conninfo, "%s dbname=arbiter_wrk_%d", base, (int)getpid());
-    pg = PQconnectdb(conninfo);
-    store *db = store_open(conninfo, err, sizeof err);
+    char err[512];
+    test_db tdb;
+    test_db_open(&tdb, "wrk");
+    pg = PQconnectdb(tdb.conninfo);
+    store *db = store_open(tdb.conninfo, err, sizeof err);
     if (PQstatus(pg) != CONNECTION_OK || !db || store_migrate(db, err, sizeof err) != 0) {
         fprintf(stderr, "database: %s\n", err);
         return 2;
@@ -487,18 +464,10 @@ int main(int argc, char **argv)
     zmq_ctx_term(zctx);
     store_close(db);
     PQfinish(pg);
-    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS arbiter_wrk_%d", (int)getpid());
-    PQclear(PQexec(c, sql));
-    PQfinish(c);
+    test_db_close(&tdb);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", state_dir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", state_dir);
-    if (own) {
-        pgctl_stop(&pgc);
-        snprintf(cmd, sizeof cmd, "rm -rf %s", pgdir);
-        if (system(cmd) != 0)
-            fprintf(stderr, "could not remove %s\n", pgdir);
-    }
     return TEST_DONE("wrk_pool");
 }

@@ -1,5 +1,6 @@
 /* fake_worker.c — referee workers spoken by hand (fake_worker.h). */
 #include "fake_worker.h"
+#include "arb_time.h"
 #include "wire.h"
 #include "zap.h"
 
@@ -124,4 +125,15 @@ int fw_send_result(void *sock, int64_t id, int gen, bool ok, const char *error, 
     match_result_release(&w->res);
     free(w);
     return rc;
+}
+
+fw_frame fw_take_wait(fw_inbox *in, int kind, int ms, void (*pump)(int ms))
+{
+    uint64_t end = arb_now_ns() / 1000000u + (uint64_t)ms;
+    for (;;) {
+        fw_frame fr = fw_take_kind(in, kind);
+        if (fr.data || arb_now_ns() / 1000000u >= end)
+            return fr;
+        pump(10);
+    }
 }

@@ -35,6 +35,9 @@ void fw_keep(fw_inbox *in, const void *data, size_t len);
 /* The first kept frame of this kind, taken out (the caller frees data);
  * data NULL when there is none. */
 fw_frame fw_take_kind(fw_inbox *in, int kind);
+/* The first frame of this kind, waiting up to ms for it while pump(10)
+ * moves frames into the inbox; data NULL when none came. */
+fw_frame fw_take_wait(fw_inbox *in, int kind, int ms, void (*pump)(int ms));
 /* Frames of this kind kept. */
 int fw_count_kind(const fw_inbox *in, int kind);
 void fw_inbox_free(fw_inbox *in);

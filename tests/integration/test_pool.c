@@ -24,6 +24,7 @@
 #include "store.h"
 #include "wire.h"
 #include "fake_worker.h"
+#include "test_db.h"
 #include "zap.h"
 #include "arb_error.h"
 #include "arb_log.h"
@@ -51,7 +52,6 @@
 #define MAX_FAKES 16
 #define MAX_HELD 8
 
-static char conninfo[1200];
 static PGconn *pg;                /* this test's own view of the record */
 
 /* ---- The record, read directly ------------------------------------------ */
@@ -277,18 +277,7 @@ static void pump_all(int ms)
 
 /* The first frame of this kind f has received, waiting up to ms for it;
  * data NULL when none came. The caller frees data. */
-static frame take(fake *f, int kind, int ms)
-{
-    uint64_t end = now_ms() + (uint64_t)ms;
-    for (;;) {
-        frame fr = fw_take_kind(&f->in, kind);
-        if (fr.data)
-            return fr;
-        if (now_ms() >= end)
-            return (frame){NULL, 0};
-        pump_all(10);
-    }
-}
+static frame take(fake *f, int kind, int ms) { return fw_take_wait(&f->in, kind, ms, pump_all); }
 
 static int inbox_count(const fake *f, int kind) { return fw_count_kind(&f->in, kind); }
 
@@ -776,36 +765,6 @@ static void test_adoption(sched_stats *st, const char *endpoint, const pool_stat
 
 /* ---- The database ------------------------------------------------------- */
 
-static void fresh_database(const char *base)
-{
-    PGconn *c = PQconnectdb(base);
-    if (PQstatus(c) != CONNECTION_OK) {
-        fprintf(stderr, "database: %s", PQerrorMessage(c));
-        exit(2);
-    }
-    char sql[128];
-    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS arbiter_pool_%d", (int)getpid());
-    PQclear(PQexec(c, sql));
-    snprintf(sql, sizeof sql, "CREATE DATABASE arbiter_pool_%d", (int)getpid());
-    PGresult *r = PQexec(c, sql);
-    if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-        fprintf(stderr, "create database: %s", PQresultErrorMessage(r));
-        exit(2);
-    }
-    PQclear(r);
-    PQfinish(c);
-    snprintf(conninfo, sizeof conninfo, "%s dbname=arbiter_pool_%d", base, (int)getpid());
-}
-
-static void drop_database(const char *base)
-{
-    PGconn *c = PQconnectdb(base);
-    char sql[128];
-    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS arbiter_pool_%d", (int)getpid());
-    PQclear(PQexec(c, sql));
-    PQfinish(c);
-}
-
 static void config(tn_config *cfg, tn_entrant *e, const char *path, const char *bot)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -850,21 +809,11 @@ int main(int argc, char **argv)
         return 2;
     }
     arb_log_setup(ARB_LOG_WARN, ARB_LOG_TEXT);
-    const char *base = getenv("ARBITER_TEST_DB");
-    pgctl pgc;
-    char pgdir[128], err[512];
-    bool own_cluster = !base || !*base;
-    if (own_cluster) {
-        snprintf(pgdir, sizeof pgdir, "/tmp/arbiter-pool-test-%d", (int)getpid());
-        if (pgctl_start(&pgc, pgdir, err, sizeof err) != 0) {
-            fprintf(stderr, "no database: %s\n", err);
-            return 2;
-        }
-        base = pgc.conninfo;
-    }
-    fresh_database(base);
-    pg = PQconnectdb(conninfo);
-    store *db = store_open(conninfo, err, sizeof err);
+    char err[512];
+    test_db tdb;
+    test_db_open(&tdb, "pool");
+    pg = PQconnectdb(tdb.conninfo);
+    store *db = store_open(tdb.conninfo, err, sizeof err);
     if (PQstatus(pg) != CONNECTION_OK || !db || store_migrate(db, err, sizeof err) != 0) {
         fprintf(stderr, "database: %s\n", err);
         return 2;
@@ -952,16 +901,10 @@ int main(int argc, char **argv)
 
     store_close(db);
     PQfinish(pg);
-    drop_database(base);
+    test_db_close(&tdb);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", state_dir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", state_dir);
-    if (own_cluster) {
-        pgctl_stop(&pgc);
-        snprintf(cmd, sizeof cmd, "rm -rf %s", pgdir);
-        if (system(cmd) != 0)
-            fprintf(stderr, "could not remove %s\n", pgdir);
-    }
     return TEST_DONE("pool");
 }

@@ -8,6 +8,7 @@
 #include "pgctl.h"
 #include "store.h"
 #include "wire.h"
+#include "test_db.h"
 #include "arb_error.h"
 #include "../unit/test_util.h"
 
@@ -16,37 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static char conninfo[1200];
+static char conninfo[1400];
 
-static void fresh_database(const char *base)
-{
-    PGconn *c = PQconnectdb(base);
-    if (PQstatus(c) != CONNECTION_OK) {
-        fprintf(stderr, "database: %s", PQerrorMessage(c));
-        exit(2);
-    }
-    char sql[128];
-    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS arbiter_test_%d", (int)getpid());
-    PQclear(PQexec(c, sql));
-    snprintf(sql, sizeof sql, "CREATE DATABASE arbiter_test_%d", (int)getpid());
-    PGresult *r = PQexec(c, sql);
-    if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-        fprintf(stderr, "create database: %s", PQresultErrorMessage(r));
-        exit(2);
-    }
-    PQclear(r);
-    PQfinish(c);
-    snprintf(conninfo, sizeof conninfo, "%s dbname=arbiter_test_%d", base, (int)getpid());
-}
-
-static void drop_database(const char *base)
-{
-    PGconn *c = PQconnectdb(base);
-    char sql[128];
-    snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS arbiter_test_%d", (int)getpid());
-    PQclear(PQexec(c, sql));
-    PQfinish(c);
-}
 
 static void config(tn_config *cfg, tn_entrant *e)
 {
@@ -247,28 +219,11 @@ static void test_wire(void)
 
 int main(void)
 {
-    const char *base = getenv("ARBITER_TEST_DB");
-    pgctl pg;
-    char dir[128];
-    if (!base || !*base) {
-        snprintf(dir, sizeof dir, "/tmp/arbiter-store-test-%d", (int)getpid());
-        char err[512];
-        if (pgctl_start(&pg, dir, err, sizeof err) != 0) {
-            fprintf(stderr, "no database: %s\n", err);
-            return 2;
-        }
-        base = pg.conninfo;
-    }
-    fresh_database(base);
+    test_db tdb;
+    test_db_open(&tdb, "store");
+    snprintf(conninfo, sizeof conninfo, "%s", tdb.conninfo);
     test_store();
     test_wire();
-    drop_database(base);
-    if (base == pg.conninfo) {
-        pgctl_stop(&pg);
-        char cmd[200];
-        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-        if (system(cmd) != 0)
-            fprintf(stderr, "could not remove %s\n", dir);
-    }
+    test_db_close(&tdb);
     return TEST_DONE("store");
 }
