@@ -15,10 +15,13 @@ import sys
 import tempfile
 import unittest
 
+import arbiter_bot
+from arbiter_bot import classify, parse_play, sort_cards
+
+# The package and the example bots lie beside this file: Python finds them
+# from here (`python3 -m unittest` in this directory, or this file run as a
+# bot), as a bot finds an arbiter_bot shipped beside it.
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import arbiter_bot  # noqa: E402
-from arbiter_bot import classify, parse_play, sort_cards  # noqa: E402
 
 HEADER = [
     "arbiter 1 doudizhu",
@@ -339,11 +342,11 @@ class Robustness(unittest.TestCase):
         self.assertEqual(out.getvalue().splitlines(), ["bot 1 t legal", "1"])
 
     def test_print_in_the_bot_goes_to_stderr(self):
-        code = ("import sys; sys.path.insert(0, %r); import arbiter_bot\n"
+        code = ("import arbiter_bot\n"
                 "def choose(v, r):\n    print('thinking hard'); return 0\n"
-                "arbiter_bot.run(choose, name='printer')\n" % HERE)
+                "arbiter_bot.run(choose, name='printer')\n")
         p = subprocess.run([sys.executable, "-c", code], input="\n".join(HEADER + [ASK_BID]) + "\n",
-                           capture_output=True, text=True, timeout=30)
+                           env=dict(os.environ, PYTHONPATH=HERE), capture_output=True, text=True, timeout=30)
         self.assertEqual(p.stdout.splitlines(), ["bot 1 printer legal", "pass"])
         self.assertIn("thinking hard", p.stderr)
         self.assertEqual(p.returncode, 0)
@@ -414,7 +417,7 @@ class Helpers(unittest.TestCase):
 
 def talk(script, lines):
     """Run an example bot as a process on pipes; return its stdout lines."""
-    p = subprocess.Popen([sys.executable, os.path.join(HERE, "examples", script)],
+    p = subprocess.Popen([sys.executable, os.path.join(HERE, script)],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     out, err = p.communicate("\n".join(lines) + "\n", timeout=30)
     if p.returncode != 0:
@@ -427,7 +430,7 @@ class ExampleBots(unittest.TestCase):
 
     def test_examples_are_executable_scripts(self):
         for script in ("random_bot.py", "greedy_bot.py"):
-            path = os.path.join(HERE, "examples", script)
+            path = os.path.join(HERE, script)
             self.assertTrue(os.access(path, os.X_OK), script)
             with open(path) as f:
                 self.assertEqual(f.readline(), "#!/usr/bin/env python3\n")
@@ -527,7 +530,6 @@ class DocumentedExamples(unittest.TestCase):
 def check_bot(strategy):
     """A bot that checks its View against every request of a real match and
     exits (a penalty the test sees) when anything disagrees."""
-    sys.path.insert(0, os.path.join(HERE, "examples"))
     import greedy_bot
     import random_bot
 

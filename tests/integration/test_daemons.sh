@@ -58,8 +58,11 @@ for k in w1 w2 w3 w4 w5; do echo "$(head -1 $k.pub) $k"; done > workers.txt
     b=random_bot; [ $((i % 3)) = 0 ] && b=greedy_bot
     printf "  - name: e%d\n    command: %s/%s\n" "$i" "$BOTS" "$b"
   done
-  # a Python bot whose program is two files: the script and the SDK module it imports from ../
-  printf "  - name: e9\n    command: %s/bots-sdk/python/examples/greedy_bot.py\n    files: %s/bots-sdk/python/arbiter_bot.py\n" "$SRC" "$(realpath --relative-to="$T" "$SRC")"
+  # a Python bot whose program is four files: the script and the SDK package beside it
+  rel=$(realpath --relative-to="$T" "$SRC")
+  printf "  - name: e9\n    command: %s/bots-sdk/python/greedy_bot.py\n    files: [%s, %s, %s]\n" "$SRC" \
+    "$rel/bots-sdk/python/arbiter_bot/__init__.py" "$rel/bots-sdk/python/arbiter_bot/core.py" \
+    "$rel/bots-sdk/python/arbiter_bot/doudizhu.py"
 } > t.yaml
 MATCHES=84
 PORT=$((21000 + RANDOM % 20000))
@@ -149,7 +152,7 @@ played=$(sql "$D1" "SELECT count(DISTINCT leased_by) FROM matches WHERE state = 
 check "the matches spread over all three referees ($played played)" '[ "$played" = 3 ]'
 check "the intruder played nothing" '[ "$(sql "$D1" "SELECT count(*) FROM matches WHERE leased_by NOT IN ('"'w1', 'w2', 'w3', 'w4', 'w5'"')")" = 0 ]'
 check "each referee fetched the three programs once" '[ "$(ls w1-dir/programs | grep -c "^[0-9a-f]\{64\}$")" = 3 ] && [ "$(ls w3-dir/programs | grep -c "^[0-9a-f]\{64\}$")" = 3 ]'
-check "the Python bot came with its module, in their layout" 'ls w1-dir/programs/*/examples/greedy_bot.py w1-dir/programs/*/arbiter_bot.py > /dev/null'
+check "the Python bot came with its package, in their layout" 'ls w1-dir/programs/*/greedy_bot.py w1-dir/programs/*/arbiter_bot/core.py > /dev/null'
 check "and played without a penalty" '[ "$(grep "^[0-9]*,e9," spread.csv | cut -d, -f7,8)" = "0,false" ]'
 check "metrics: $MATCHES matches done" '[ "$(metric 127.0.0.1:$MP arbiter_matches_done_total)" = $MATCHES ]'
 check "metrics: three workers connected" '[ "$(metric 127.0.0.1:$MP arbiter_workers_connected)" = 3 ]'

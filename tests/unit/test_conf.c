@@ -339,7 +339,7 @@ static void check_limits(void)
         memcpy(text + i, "[\n", 2);
     CHECK(write_file(path, text, max));
     rc = arb_conf_load(path, tkeys, &c, err, sizeof err);
-    snprintf(want, sizeof want, "%s:17:1: nested deeper than 16 levels (expected a flat mapping of key: value)", path);
+    snprintf(want, sizeof want, "%s:33:1: nested deeper than 32 levels (expected a flat mapping of key: value)", path);
     CHECKF(rc == ARB_EINVAL && strcmp(err, want) == 0, "deep: rc %d, [%s]", rc, err);
     unlink(path);
     free(text);

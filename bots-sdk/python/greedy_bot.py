@@ -4,11 +4,9 @@ packs), leads by shedding the most cards at the lowest rank, follows with the
 smallest play that wins, never beats its partner, and keeps bombs and the
 rocket for when an opponent is close to going out. Uses only what its seat
 has seen."""
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import arbiter_bot  # noqa: E402
+import arbiter_bot
 
 BOMBS_WHEN = 4        # bomb only when an opponent holds this many cards or fewer
 

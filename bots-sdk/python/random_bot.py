@@ -2,12 +2,10 @@
 """An example bot: a uniformly random legal item, drawn with the seed the
 referee gives this bot in the `match` line, so the same match replays
 exactly (and another seed plays differently)."""
-import os
 import random
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-import arbiter_bot  # noqa: E402
+import arbiter_bot
 
 _rng = None
 

@@ -1,7 +1,9 @@
-/* arbiter_bot.c — the protocol loop of the C bot library (arbiter_bot.h):
- * reads the referee's lines, tracks the seat's view, computes legal moves
- * with the rules engine and writes the bot's replies. */
+/* abot_ddz.c — the Dou Dizhu view of the C bot library (arbiter_bot.h):
+ * tracks what the seat has seen from the events, computes the legal moves
+ * with the rules engine and words the bot's replies; the protocol core
+ * (abot_core.c) reads the lines and writes them. */
 #include "arbiter_bot.h"
+#include "abot_core.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 
@@ -11,32 +13,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-/* A line and its newline; one more byte lets a last line without newline
- * get one at the end of input. */
-#define LINE_CAP ((size_t)ARB_MAX_REQUEST + 1)
-/* Words of the longest request: every legal play plus the fixed part. */
-#define MAX_WORDS (ARB_MAX_MOVES + 64)
 /* Plays and passes in one deal: every play sheds at least one card and at
  * most players-1 passes follow it, so a deal of the largest hands fits. */
 #define MAX_HISTORY (DDZ_MAX_CARDS * DDZ_MAX_SEATS)
 
 typedef struct bot {
-    char name[ARB_MAX_BOT_NAME + 1];
     abot_choose choose;
     void *ctx;
-    abot_options opt;
-    int in_fd, out_fd;
+    abot_observe observe;      /* may be NULL */
 
-    char *buf;                 /* input, LINE_CAP + 1 bytes */
-    size_t start;              /* the unread part is buf[start, len) */
-    size_t len;
-    size_t scanned;            /* bytes after start known to hold no newline */
-    bool discarding;           /* inside a line too long to keep */
-    bool eof;
+    char *reply;               /* the current request's reply line, reply_cap bytes (the core's) */
+    size_t reply_cap;
 
-    char **words;              /* MAX_WORDS, pointing into buf */
     ddz_move *moves;           /* ARB_MAX_MOVES */
     const char **items;        /* ARB_MAX_MOVES: the referee's text of each move, when it sent a list */
 
@@ -52,133 +41,11 @@ typedef struct bot {
     int results_cap;
 } bot;
 
-static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void diag(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("arbiter_bot: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
-/* ---- Input and output ---------------------------------------------------- */
-
-/* Write one reply line at once: the referee's clock runs until it has it. */
-static void say(bot *b, const char *line)
-{
-    char out[ARB_MAX_LINE + 2];
-    size_t n = strlen(line);
-    if (n > ARB_MAX_LINE)
-        n = ARB_MAX_LINE;
-    memcpy(out, line, n);
-    out[n] = '\n';
-    for (size_t off = 0; off < n + 1;) {
-        ssize_t w = write(b->out_fd, out + off, n + 1 - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return;            /* the referee is gone; the read side sees EOF soon */
-        off += (size_t)w;
-    }
-    if (b->opt.verbose)
-        fprintf(stderr, "< %s\n", line);
-}
-
-/* Next line from the referee (NUL-terminated, newline and a trailing \r
- * removed), valid until the next call, or NULL at the end of input. A line
- * longer than ARB_MAX_REQUEST is skipped with a diagnostic. */
-static char *next_line(bot *b)
-{
-    for (;;) {
-        char *from = b->buf + b->start + b->scanned;
-        char *nl = memchr(from, '\n', b->len - b->start - b->scanned);
-        if (nl) {
-            char *line = b->buf + b->start;
-            size_t n = (size_t)(nl - line);
-            b->start += n + 1;
-            b->scanned = 0;
-            if (b->discarding) {
-                b->discarding = false;
-                continue;
-            }
-            *nl = 0;
-            if (n > 0 && line[n - 1] == '\r')
-                line[n - 1] = 0;
-            return line;
-        }
-        b->scanned = b->len - b->start;
-        if (b->start > 0) {
-            /* keep the partial line at the front: one move per line read */
-            memmove(b->buf, b->buf + b->start, b->len - b->start);
-            b->len -= b->start;
-            b->start = 0;
-        }
-        if (b->len >= LINE_CAP) {
-            if (!b->discarding)
-                diag("a referee line longer than %u bytes; skipped", ARB_MAX_REQUEST);
-            b->len = 0;
-            b->scanned = 0;
-            b->discarding = true;
-        }
-        if (b->eof) {
-            if (b->len == 0 || b->discarding)
-                return NULL;
-            b->buf[b->len++] = '\n';   /* a last line without newline */
-            continue;
-        }
-        ssize_t r = read(b->in_fd, b->buf + b->len, LINE_CAP - b->len);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            b->eof = true;
-        else
-            b->len += (size_t)r;
-    }
-}
-
-/* Split a line into words in place; words past `cap` are left out. */
-static int split(char *line, char **w, int cap)
-{
-    int n = 0;
-    for (char *p = line; *p && n < cap;) {
-        while (*p == ' ' || *p == '\t')
-            *p++ = 0;
-        if (!*p)
-            break;
-        w[n++] = p;
-        while (*p && *p != ' ' && *p != '\t')
-            p++;
-    }
-    return n;
-}
-
 /* ---- Small parsers: every number and seat is checked ------------------- */
-
-static bool to_ll(const char *s, long long lo, long long hi, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long x = strtoll(s, &end, 10);
-    if (end == s || *end || errno || x < lo || x > hi)
-        return false;
-    *out = x;
-    return true;
-}
-
-static bool to_int(const char *s, int lo, int hi, int *out)
-{
-    long long x;
-    if (!to_ll(s, lo, hi, &x))
-        return false;
-    *out = (int)x;
-    return true;
-}
 
 static bool to_seat(const bot *b, const char *s, int *seat)
 {
-    return to_int(s, 0, b->v.players - 1, seat);
+    return abot__to_int(s, 0, b->v.players - 1, seat);
 }
 
 /* A set of cards, "-" for none. */
@@ -295,7 +162,7 @@ static void take_kitty(bot *b)
     b->kitty_taken = true;
     v->counts[v->landlord] += (int)ddz_total(v->kitty);
     if (v->landlord == v->seat && !add_cards(v->hand, v->kitty, &v->hand))
-        diag("the kitty does not fit in the hand");
+        abot__diag("the kitty does not fit in the hand");
 }
 
 static void record(bot *b, int seat, const ddz_move *m, ddz_cards cards)
@@ -316,12 +183,12 @@ static void on_play(bot *b, int s, const ddz_move *m, ddz_cards actual)
         if (ddz_subset(actual, v->hand))
             v->hand -= actual;
         else
-            diag("played cards that are not in the tracked hand");
+            abot__diag("played cards that are not in the tracked hand");
     }
     if (s == v->shown_seat && ddz_subset(actual, v->shown))
         v->shown -= actual;
     if (!add_cards(v->played[s], actual, &v->played[s]))
-        diag("more cards played than there are");
+        abot__diag("more cards played than there are");
     v->counts[s] -= (int)ddz_total(actual);
     if (v->counts[s] < 0)
         v->counts[s] = 0;
@@ -338,26 +205,26 @@ static void add_result(bot *b, char **w, int n)
     abot_view *v = &b->v;
     abot_result r = {.deal = v->deal, .seat = v->seat};
     if (n - 1 != v->players) {
-        diag("a result with %d scores for %d players", n - 1, v->players);
+        abot__diag("a result with %d scores for %d players", n - 1, v->players);
         return;
     }
     for (int i = 0; i < v->players; i++) {
         long long x;
-        if (!to_ll(w[i + 1], INT64_MIN / 4, INT64_MAX / 4, &x)) {
-            diag("cannot read the score \"%.40s\"", w[i + 1]);
+        if (!abot__to_ll(w[i + 1], INT64_MIN / 4, INT64_MAX / 4, &x)) {
+            abot__diag("cannot read the score \"%.40s\"", w[i + 1]);
             return;
         }
         r.scores[i] = x;
     }
     if (v->nresults >= ARB_MAX_DEALS) {
-        diag("more results than a match has deals (%d); not kept", ARB_MAX_DEALS);
+        abot__diag("more results than a match has deals (%d); not kept", ARB_MAX_DEALS);
         return;
     }
     if (v->nresults == b->results_cap) {
         int cap = b->results_cap ? 2 * b->results_cap : 64;
         abot_result *grown = realloc(b->results, (size_t)cap * sizeof *grown);
         if (!grown) {
-            diag("no memory for results");
+            abot__diag("no memory for results");
             return;
         }
         b->results = grown;
@@ -372,7 +239,7 @@ static void add_result(bot *b, char **w, int n)
 /* Apply one event line. Returns false when a known event could not be
  * read (the line is then ignored). Unknown events are ignored silently:
  * version 1 may add events. */
-static bool on_event(bot *b, char **w, int n)
+static bool on_deal_event(bot *b, char **w, int n)
 {
     abot_view *v = &b->v;
     const char *e = w[0];
@@ -380,7 +247,7 @@ static bool on_event(bot *b, char **w, int n)
     long long ll;
     ddz_cards c;
     if (strcmp(e, "deal") == 0) {
-        if (n < 4 || strcmp(w[2], "seat") != 0 || !to_int(w[1], 0, INT32_MAX, &x) || !to_seat(b, w[3], &s))
+        if (n < 4 || strcmp(w[2], "seat") != 0 || !abot__to_int(w[1], 0, INT32_MAX, &x) || !to_seat(b, w[3], &s))
             return false;
         reset_deal(b, x, s);
     } else if (strcmp(e, "hand") == 0) {
@@ -405,16 +272,16 @@ static bool on_event(bot *b, char **w, int n)
             return false;
         v->first = s;
     } else if (strcmp(e, "redeal") == 0) {
-        if (n < 2 || !to_int(w[1], 0, INT32_MAX, &x))
+        if (n < 2 || !abot__to_int(w[1], 0, INT32_MAX, &x))
             return false;
         reset_auction(b);
         v->redeals = x;
     } else if (strcmp(e, "bid") == 0 || strcmp(e, "call") == 0 || strcmp(e, "rob") == 0) {
-        if (n < 3 || !to_seat(b, w[1], &s) || !to_int(w[2], 0, 99, &x))
+        if (n < 3 || !to_seat(b, w[1], &s) || !abot__to_int(w[2], 0, 99, &x))
             return false;
         v->bids[s] = x;
     } else if (strcmp(e, "double") == 0) {
-        if (n < 3 || !to_seat(b, w[1], &s) || !to_int(w[2], 0, 1, &x))
+        if (n < 3 || !to_seat(b, w[1], &s) || !abot__to_int(w[2], 0, 1, &x))
             return false;
         v->doubled[s] = x;
     } else if (strcmp(e, "shown") == 0) {
@@ -423,7 +290,7 @@ static bool on_event(bot *b, char **w, int n)
         v->shown_seat = s;
         v->shown = c;
     } else if (strcmp(e, "landlord") == 0) {
-        if (n < 3 || !to_seat(b, w[1], &s) || !to_ll(w[2], 0, INT64_MAX, &ll))
+        if (n < 3 || !to_seat(b, w[1], &s) || !abot__to_ll(w[2], 0, INT64_MAX, &ll))
             return false;
         v->landlord = s;
         v->stake = ll;
@@ -452,7 +319,7 @@ static bool on_event(bot *b, char **w, int n)
             return false;
         int counts[DDZ_MAX_SEATS];
         for (int i = 0; i < v->players; i++)
-            if (!to_int(w[i + 1], 0, DDZ_MAX_CARDS, &counts[i]))
+            if (!abot__to_int(w[i + 1], 0, DDZ_MAX_CARDS, &counts[i]))
                 return false;
         memcpy(v->counts, counts, sizeof counts[0] * (size_t)v->players);
     } else if (strcmp(e, "penalty") == 0) {
@@ -463,18 +330,9 @@ static bool on_event(bot *b, char **w, int n)
             v->own_penalties++;
     } else if (strcmp(e, "result") == 0) {
         add_result(b, w, n);
-    } else if (strcmp(e, "end") == 0) {
-        if (n >= 2 && to_ll(w[1], INT64_MIN / 4, INT64_MAX / 4, &ll))
-            v->total = ll;
-        v->over = true;
-    } else if (strcmp(e, "note") == 0 || strcmp(e, "error") == 0) {
-        /* the referee explains a refusal: worth the author's attention */
-        fprintf(stderr, "arbiter_bot: referee says:");
-        for (int i = 0; i < n && i < 64; i++)
-            fprintf(stderr, " %.200s", w[i]);
-        fputc('\n', stderr);
     }
-    /* show, claim and events added later need no tracking here. */
+    /* show, claim, note (the core shows it) and events added later need no
+     * tracking here. */
     return true;
 }
 
@@ -482,13 +340,24 @@ static bool on_event(bot *b, char **w, int n)
 
 static const char *const decision_words[] = {"bid", "call", "rob", "double", "show", "claim", "play"};
 
+/* The reply line for the core to write; always true (the reply is ready). */
+static bool reply(bot *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool reply(bot *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->reply, b->reply_cap, fmt, ap);
+    va_end(ap);
+    return true;
+}
+
 static int pick(bot *b, const abot_request *r, int n)
 {
     int i = b->choose(&b->v, r, b->ctx);
     if (i == ABOT_NO_REPLY)
         return i;
     if (i < 0 || i >= n) {
-        diag("the bot chose %d of %d choices; playing the first", i, n);
+        abot__diag("the bot chose %d of %d choices; playing the first", i, n);
         i = 0;
     }
     return i;
@@ -521,11 +390,11 @@ static int read_items(bot *b, char **items, int nitems)
     }
     /* one line for all of them: a broken list must not flood stderr */
     if (bad)
-        diag("%d legal item(s) unreadable here, the first \"%.80s\"; left out", bad, first_bad);
+        abot__diag("%d legal item(s) unreadable here, the first \"%.80s\"; left out", bad, first_bad);
     return k;
 }
 
-static void ask_play(bot *b, abot_request *r, char **items, int nitems, bool have_list)
+static bool ask_play(bot *b, abot_request *r, char **items, int nitems, bool have_list)
 {
     abot_view *v = &b->v;
     int k;
@@ -537,29 +406,26 @@ static void ask_play(bot *b, abot_request *r, char **items, int nitems, bool hav
                        : ddz_leads_w(&b->rules, v->wild_ranks, v->hand, b->moves, ARB_MAX_MOVES);
     }
     if (k <= 0) {
-        diag("no legal play (%s); passing", k < 0 ? arb_strerror(k) : "empty list");
-        say(b, "pass");
-        return;
+        abot__diag("no legal play (%s); passing", k < 0 ? arb_strerror(k) : "empty list");
+        return reply(b, "pass");
     }
     r->moves = b->moves;
     r->nmoves = k;
     int i = pick(b, r, k);
     if (i == ABOT_NO_REPLY)
-        return;
+        return false;
     const ddz_move *m = &b->moves[i];
     if (m->kind == DDZ_PASS) {
-        say(b, "pass");
-        return;
+        return reply(b, "pass");
     }
-    char text[ARB_MAX_PLAY_TEXT + 8] = "play ";
     if (verbatim)
-        snprintf(text + 5, sizeof text - 5, "%s", b->items[i]);
-    else
-        ddz_move_format_w(m, v->wild_ranks, text + 5, sizeof text - 5);
-    say(b, text);
+        return reply(b, "play %s", b->items[i]);
+    char text[ARB_MAX_PLAY_TEXT + 8];
+    ddz_move_format_w(m, v->wild_ranks, text, sizeof text);
+    return reply(b, "play %s", text);
 }
 
-static void ask_value(bot *b, abot_request *r, char **items, int nitems)
+static bool ask_value(bot *b, abot_request *r, char **items, int nitems)
 {
     const char *word = decision_words[r->decision];
     int8_t values[32];
@@ -569,7 +435,7 @@ static void ask_value(bot *b, abot_request *r, char **items, int nitems)
         int x;
         if (strcmp(items[i], "pass") == 0 || strcmp(items[i], "no") == 0)
             values[nv++] = 0;
-        else if (r->decision == ABOT_BID && to_int(items[i], 1, 99, &x))
+        else if (r->decision == ABOT_BID && abot__to_int(items[i], 1, 99, &x))
             values[nv++] = (int8_t)x;
         else if (r->decision != ABOT_BID && strcmp(items[i], word) == 0)
             values[nv++] = 1;
@@ -577,28 +443,25 @@ static void ask_value(bot *b, abot_request *r, char **items, int nitems)
             first_bad = items[i];
     }
     if (bad)
-        diag("%d legal item(s) of ask %s unreadable, the first \"%.80s\"; left out", bad, word, first_bad);
+        abot__diag("%d legal item(s) of ask %s unreadable, the first \"%.80s\"; left out", bad, word, first_bad);
     if (nv == 0) {
-        diag("ask %s without legal items; passing", word);
+        abot__diag("ask %s without legal items; passing", word);
         values[nv++] = 0;
     }
     r->values = values;
     r->nvalues = nv;
     int i = pick(b, r, nv);
     if (i == ABOT_NO_REPLY)
-        return;
-    char text[32];
+        return false;
     if (values[i] == 0)
-        snprintf(text, sizeof text, "pass");
-    else if (r->decision == ABOT_BID)
-        snprintf(text, sizeof text, "bid %d", values[i]);
-    else
-        snprintf(text, sizeof text, "%s", word);
-    say(b, text);
+        return reply(b, "pass");
+    if (r->decision == ABOT_BID)
+        return reply(b, "bid %d", values[i]);
+    return reply(b, "%s", word);
 }
 
 /* ask DECISION [beat SEAT CARDS KIND] time MOVE DEAL BANK [legal ITEM ...] */
-static void on_ask(bot *b, char **w, int n)
+static bool on_ask(bot *b, char **w, int n)
 {
     abot_request r = {.move_ms = -1, .deal_ms = -1, .bank_ms = -1};
     int d = -1;
@@ -607,9 +470,8 @@ static void on_ask(bot *b, char **w, int n)
             d = i;
     if (d < 0) {
         /* one request, one reply: a pass keeps the conversation in step */
-        diag("unknown request \"%.40s\"; passing", n >= 2 ? w[1] : "");
-        say(b, "pass");
-        return;
+        abot__diag("unknown request \"%.40s\"; passing", n >= 2 ? w[1] : "");
+        return reply(b, "pass");
     }
     r.decision = (abot_decision)d;
     bool beat = false, beat_ok = true, have_list = false;
@@ -644,8 +506,8 @@ static void on_ask(bot *b, char **w, int n)
         } else if (strcmp(w[i], "time") == 0 && i + 3 < n) {
             long long t[3];
             for (int j = 0; j < 3; j++)
-                if (!to_ll(w[i + 1 + j], -1, INT64_MAX / 4, &t[j])) {
-                    diag("cannot read the clock in ask %s", w[1]);
+                if (!abot__to_ll(w[i + 1 + j], -1, INT64_MAX / 4, &t[j])) {
+                    abot__diag("cannot read the clock in ask %s", w[1]);
                     t[j] = -1;
                 }
             r.move_ms = t[0];
@@ -657,84 +519,50 @@ static void on_ask(bot *b, char **w, int n)
             have_list = true;
             break;
         } else {
-            diag("unexpected \"%.40s\" in ask %s; ignored", w[i], w[1]);
+            abot__diag("unexpected \"%.40s\" in ask %s; ignored", w[i], w[1]);
         }
     }
     if (r.decision != ABOT_PLAY) {
-        ask_value(b, &r, w + legal_at, n - legal_at);
-        return;
+        return ask_value(b, &r, w + legal_at, n - legal_at);
     }
     /* The request says whether this seat leads: it overrides the tracking. */
     if (!beat)
         end_round(b);
     if (!beat_ok) {
         if (!have_list) {
-            diag("cannot read the play to beat; passing");
-            say(b, "pass");
-            return;
+            abot__diag("cannot read the play to beat; passing");
+            return reply(b, "pass");
         }
         /* the referee's list still holds; read its items as leads */
-        diag("cannot read the play to beat; using the legal list");
+        abot__diag("cannot read the play to beat; using the legal list");
         end_round(b);
     }
-    ask_play(b, &r, w + legal_at, n - legal_at, have_list);
+    return ask_play(b, &r, w + legal_at, n - legal_at, have_list);
 }
 
 /* ---- The match ------------------------------------------------------------ */
 
-static void set_name(bot *b, const char *name)
-{
-    size_t n = 0;
-    bool changed = false;
-    for (const char *p = name ? name : ""; *p; p++) {
-        if (n == ARB_MAX_BOT_NAME) {
-            changed = true;
-            break;
-        }
-        char c = *p;
-        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'
-                  || c == '.' || c == '-';
-        changed |= !ok;
-        b->name[n++] = ok ? c : '_';
-    }
-    b->name[n] = 0;
-    if (n == 0)
-        snprintf(b->name, sizeof b->name, "bot");
-    if (changed || n == 0)
-        diag("bot name \"%.40s\" is not 1..%d of [A-Za-z0-9_.-]; using \"%s\"", name ? name : "", ARB_MAX_BOT_NAME,
-             b->name);
-}
-
-/* match players N deals N rules PRESET seed N: the rules start from the
- * preset (the option lines that follow are the whole rules). */
-static void on_match(bot *b, char **w, int n)
+/* match players N deals N rules PRESET seed N: the core has read players,
+ * deals and seed; the rules start from the preset (the option lines that
+ * follow are the whole rules). */
+static void on_match(bot *b, const abot_match *m, char **w, int n)
 {
     abot_view *v = &b->v;
     if (ddz_rules_preset(&b->rules, "standard") != 0)
-        diag("no standard preset");
+        abot__diag("no standard preset");
     for (int i = 1; i + 1 < n; i += 2) {
-        int x;
         if (strcmp(w[i], "players") == 0) {
-            if (to_int(w[i + 1], 3, DDZ_MAX_SEATS, &x))
-                v->players = x;
+            if (m->players >= 3 && m->players <= DDZ_MAX_SEATS)
+                v->players = m->players;
             else
-                diag("cannot play with \"%.20s\" players", w[i + 1]);
-        } else if (strcmp(w[i], "deals") == 0) {
-            if (to_int(w[i + 1], 0, INT32_MAX, &x))
-                v->deals = x;
-        } else if (strcmp(w[i], "seed") == 0) {
-            char *end;
-            errno = 0;
-            unsigned long long seed = strtoull(w[i + 1], &end, 10);
-            if (end != w[i + 1] && !*end && !errno && w[i + 1][0] != '-')
-                v->seed = seed;
-            else
-                diag("cannot read the seed \"%.40s\"", w[i + 1]);
+                abot__diag("cannot play with \"%.20s\" players", w[i + 1]);
         } else if (strcmp(w[i], "rules") == 0) {
             if (ddz_rules_preset(&b->rules, w[i + 1]) != 0)
                 ddz_rules_preset(&b->rules, "standard");
         }
     }
+    v->deals = m->deals;
+    v->seed = m->seed;
     for (int i = 0; i < DDZ_MAX_SEATS; i++)
         v->counts[i] = i < v->players ? b->rules.hand_size : 0;
 }
@@ -743,38 +571,61 @@ static void on_option(bot *b, char **w, int n)
 {
     char *eq = n >= 2 ? strchr(w[1], '=') : NULL;
     if (!eq) {
-        diag("cannot read \"option %.80s\"", n >= 2 ? w[1] : "");
+        abot__diag("cannot read \"option %.80s\"", n >= 2 ? w[1] : "");
         return;
     }
     *eq = 0;
     char err[256];
     /* preset= only names where the options started */
     if (strcmp(w[1], "preset") != 0 && ddz_rules_set(&b->rules, w[1], eq + 1, err, sizeof err) != 0)
-        diag("option %.80s: %s", w[1], err);
+        abot__diag("option %.80s: %s", w[1], err);
 }
 
-/* clock move MS deal MS bank MS */
-static void on_clock(bot *b, char **w, int n)
+/* ---- The view's side of the core (abot_core.h) ---------------------------- */
+
+static bool ddz_on_event(void *view, const abot_match *m, char **w, int n)
 {
+    bot *b = view;
     abot_view *v = &b->v;
-    for (int i = 1; i + 1 < n; i += 2) {
-        long long x;
-        if (!to_ll(w[i + 1], -1, INT64_MAX / 4, &x))
-            diag("cannot read the clock's %.20s \"%.40s\"", w[i], w[i + 1]);
-        else if (strcmp(w[i], "move") == 0)
-            v->clock_move_ms = x;
-        else if (strcmp(w[i], "deal") == 0)
-            v->clock_deal_ms = x;
-        else if (strcmp(w[i], "bank") == 0)
-            v->clock_bank_ms = x;
+    if (strcmp(w[0], "match") == 0) {
+        on_match(b, m, w, n);
+    } else if (strcmp(w[0], "option") == 0) {
+        on_option(b, w, n);
+    } else if (strcmp(w[0], "clock") == 0) {
+        v->clock_move_ms = m->clock_move_ms;
+        v->clock_deal_ms = m->clock_deal_ms;
+        v->clock_bank_ms = m->clock_bank_ms;
+    } else if (strcmp(w[0], "end") == 0) {
+        if (m->has_total)
+            v->total = m->total;
+        v->over = true;
+    } else {
+        return on_deal_event(b, w, n);
     }
+    return true;
 }
 
-static void observe(bot *b, const char *line)
+static bool ddz_on_request(void *view, const abot_match *m, char **w, int n, char *out, size_t cap)
 {
-    if (b->opt.observe)
-        b->opt.observe(&b->v, line, b->ctx);
+    bot *b = view;
+    b->reply = out;
+    b->reply_cap = cap;
+    return on_ask(b, w, n);
 }
+
+static void ddz_observed(void *view, const char *line)
+{
+    bot *b = view;
+    if (b->observe)
+        b->observe(&b->v, line, b->ctx);
+}
+
+static const abot_game ddz_game = {
+    .name = "doudizhu",
+    .on_event = ddz_on_event,
+    .on_request = ddz_on_request,
+    .observed = ddz_observed,
+};
 
 int abot_run_fds(const char *name, int in_fd, int out_fd, abot_choose choose, void *ctx, const abot_options *opt)
 {
@@ -783,18 +634,12 @@ int abot_run_fds(const char *name, int in_fd, int out_fd, abot_choose choose, vo
     if (!b)
         return ARB_ENOMEM;
     abot_view *v = &b->v;
-    set_name(b, name);
     b->choose = choose;
     b->ctx = ctx;
-    if (opt)
-        b->opt = *opt;
-    b->in_fd = in_fd;
-    b->out_fd = out_fd;
-    b->buf = malloc(LINE_CAP + 1);
-    b->words = malloc(MAX_WORDS * sizeof *b->words);
+    b->observe = opt ? opt->observe : NULL;
     b->moves = malloc(ARB_MAX_MOVES * sizeof *b->moves);
     b->items = malloc(ARB_MAX_MOVES * sizeof *b->items);
-    if (!b->buf || !b->words || !b->moves || !b->items) {
+    if (!b->moves || !b->items) {
         rc = ARB_ENOMEM;
         goto out;
     }
@@ -806,75 +651,19 @@ int abot_run_fds(const char *name, int in_fd, int out_fd, abot_choose choose, vo
     v->clock_move_ms = v->clock_deal_ms = v->clock_bank_ms = -1;
     v->history = b->history;
     reset_deal(b, -1, 0);
-    for (char *line; (line = next_line(b)) != NULL;) {
-        if (b->opt.verbose)
-            fprintf(stderr, "> %.200s\n", line);
-        /* the line as read, before splitting cuts it: for the observer
-         * and for diagnostics */
-        char shown[256];
-        snprintf(shown, sizeof shown, "%s", line);
-        int n = split(line, b->words, MAX_WORDS);
-        char **w = b->words;
-        if (n == 0)
-            continue;
-        if (strcmp(w[0], "ask") == 0) {
-            on_ask(b, w, n);
-            continue;
-        }
-        if (strcmp(w[0], "arbiter") == 0) {
-            if (n < 3 || strcmp(w[1], "1") != 0 || strcmp(w[2], "doudizhu") != 0)
-                diag("the referee speaks \"%.80s %.80s\"; answering for version 1 doudizhu", n > 1 ? w[1] : "",
-                     n > 2 ? w[2] : "");
-            char hello[ARB_MAX_BOT_NAME + 32];
-            snprintf(hello, sizeof hello, "bot 1 %s%s", b->name, b->opt.ask_legal ? " legal" : "");
-            say(b, hello);
-            continue;
-        }
-        if (strcmp(w[0], "match") == 0)
-            on_match(b, w, n);
-        else if (strcmp(w[0], "option") == 0)
-            on_option(b, w, n);
-        else if (strcmp(w[0], "clock") == 0)
-            on_clock(b, w, n);
-        else if (!on_event(b, w, n)) {
-            char safe[128];
-            size_t k = 0;
-            for (; shown[k] && k < sizeof safe - 1; k++)     /* a terminal is not for control bytes */
-                safe[k] = shown[k] >= ' ' && shown[k] < 127 ? shown[k] : '?';
-            safe[k] = 0;
-            diag("cannot read the event \"%s\"; ignored", safe);
-        }
-        observe(b, shown);
-        if (v->over)
-            break;
-    }
+    rc = abot__run(&ddz_game, b, name, in_fd, out_fd, opt && opt->ask_legal, opt && opt->verbose);
 out:
     free(b->results);
     free(b->items);
     free(b->moves);
-    free(b->words);
-    free(b->buf);
     free(b);
     return rc;
 }
 
 int abot_run(const char *name, abot_choose choose, void *ctx)
 {
-    const char *verbose = getenv("ARBITER_BOT_VERBOSE");
-    abot_options opt = {.verbose = verbose && *verbose && strcmp(verbose, "0") != 0};
+    abot_options opt = {.verbose = abot__env_verbose()};
     return abot_run_fds(name, 0, 1, choose, ctx, &opt);
-}
-
-const char *abot_name_arg(int argc, char **argv, const char *fallback)
-{
-    const char *name = fallback;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--name") == 0 && i + 1 < argc)
-            name = argv[++i];
-        else
-            diag("unknown argument \"%.80s\" (usage: %s [--name NAME])", argv[i], argv[0]);
-    }
-    return name;
 }
 
 /* ---- Helpers for strategies ---------------------------------------------- */

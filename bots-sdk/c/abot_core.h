@@ -1,0 +1,76 @@
+/* abot_core.h — the game-independent half of the C bot library
+ * (arbiter_bot.h), and the interface a game's view plugs into.
+ *
+ * The core speaks what every game shares in the protocol
+ * (schemas/bot-protocol.md): it reads the referee's lines (bounded by
+ * ARB_MAX_REQUEST), answers the handshake `arbiter 1 GAME` with
+ * `bot 1 NAME [legal]`, reads the generic parts of `match` (players, deals,
+ * seed), `clock` and `end`, shows `note`/`error` to the author, and writes
+ * exactly one reply line per request. Everything else — what the seat has
+ * seen, the legal moves, the reply's words — belongs to the game's view,
+ * one module per game behind an abot_game table: abot_ddz.c for Dou Dizhu
+ * (the public abot_view / abot_run of arbiter_bot.h). Da Bang's view will
+ * be abot_dabang.c with its own public view type and run function, over
+ * this same core.
+ *
+ * Internal to the library: not installed. Names with two underscores are
+ * the library's own. */
+#ifndef ABOT_CORE_H
+#define ABOT_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the core reads of the match for every game. */
+typedef struct abot_match {
+    int      players;        /* `match players N` (0 while unknown or unreadable: the view judges the range) */
+    int      deals;          /* `match deals N`: deals this bot plays */
+    uint64_t seed;           /* `match seed N`: the bot's own seed */
+    int64_t  clock_move_ms;  /* `clock move MS deal MS bank MS`, -1 until given */
+    int64_t  clock_deal_ms;
+    int64_t  clock_bank_ms;
+    bool     over;           /* `end` was read: the loop stops after the view has seen it */
+    bool     has_total;      /* `end TOTAL` gave a readable total */
+    int64_t  total;
+} abot_match;
+
+/* A game's view: what the core calls. `view` is the game module's own state. */
+typedef struct abot_game {
+    const char *name;        /* the game of the handshake, `arbiter 1 NAME` ("doudizhu") */
+    /* Every line except the handshake and requests — `match`, `option`,
+     * `clock`, `end` and unknown events included — split into words, after
+     * the core has read its generic part into `m`. Returns false when a
+     * known event could not be read (the core reports the line). */
+    bool (*on_event)(void *view, const abot_match *m, char **w, int n);
+    /* A request (`ask ...`). Writes the reply line (without newline) into
+     * reply and returns true; returns false when the bot wrote its reply
+     * itself (ABOT_NO_REPLY). One request, one reply: when nothing can be
+     * read, the view replies `pass`. */
+    bool (*on_request)(void *view, const abot_match *m, char **w, int n, char *reply, size_t cap);
+    /* After every event line, with the line's first 255 bytes; may be NULL. */
+    void (*observed)(void *view, const char *line);
+} abot_game;
+
+/* Play a whole match on the descriptors (they stay open) for `game`:
+ * `name` is made valid (1..ARB_MAX_BOT_NAME of [A-Za-z0-9_.-]); `ask_legal`
+ * asks the referee for legal lists (`bot 1 NAME legal`); `verbose` echoes
+ * every line both ways to stderr. Returns 0 at `end` or at the end of
+ * input, ARB_ENOMEM when it could not start. */
+int abot__run(const abot_game *game, void *view, const char *name, int in_fd, int out_fd, bool ask_legal,
+              bool verbose);
+
+/* ARBITER_BOT_VERBOSE set (and not "0"): what abot_run's verbose follows. */
+bool abot__env_verbose(void);
+
+/* A diagnostic for the bot's author on stderr, "arbiter_bot: ..." */
+void abot__diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Whole decimal numbers within [lo, hi], nothing else on the word. */
+bool abot__to_ll(const char *s, long long lo, long long hi, long long *out);
+bool abot__to_int(const char *s, int lo, int hi, int *out);
+
+/* `--name NAME` from a bot's command line (public: arbiter_bot.h). */
+const char *abot_name_arg(int argc, char **argv, const char *fallback);
+
+#endif

@@ -1,0 +1,58 @@
+"""arbiter_bot — write an arbiter bot in Python with the standard library only.
+
+A bot is a function that picks a move. This package speaks the bot protocol
+(schemas/bot-protocol.md, version 1) on stdin/stdout, keeps what the seat
+has seen in a View, and hands the function every request with the list of
+legal replies. It always asks the referee for that list (`bot 1 NAME
+legal`): the referee's rules engine is the judge, and this package does not
+reimplement it.
+
+    import arbiter_bot
+
+    def choose(view, request):
+        return request.legal[0]          # any legal item, or its index
+
+    arbiter_bot.run(choose, name="first")
+
+parse_play() and classify() read play items for strategies. They are
+conveniences, not the rules: the referee's engine decides what is legal and
+what beats what.
+
+The package is a protocol core (arbiter_bot.core: lines, handshake, the
+request/reply loop, the match's shared lines) plus a view per game
+(arbiter_bot.doudizhu). run() and run_streams() play Dou Dizhu; Da Bang's
+view will come as arbiter_bot.dabang with run functions of its own.
+"""
+
+from . import core, doudizhu
+from .core import MAX_NAME, MAX_REQUEST, MatchView, Penalty, Request
+from .doudizhu import (RANKS, Beat, Move, Play, View, card_counts, classify, parse_play, rank_of,
+                       sort_cards)
+
+__all__ = [
+    "RANKS", "MAX_REQUEST", "MAX_NAME", "View", "Request", "Play", "Beat", "Move",
+    "Penalty", "run", "run_streams", "parse_play", "classify", "rank_of",
+    "sort_cards", "card_counts", "MatchView",
+]
+
+
+class _Loop(core.Loop):
+    """The protocol loop with a Dou Dizhu view (loop.view)."""
+    view_class = View
+
+
+def run_streams(choose, name, infile, outfile):
+    """Play a Dou Dizhu match on the given binary streams (or text streams
+    with a .buffer). Returns 0 when the referee says `end` or closes the
+    input."""
+    return core.run_streams(_Loop, choose, name, infile, outfile)
+
+
+def run(choose, name="python"):
+    """Play a whole Dou Dizhu match on stdin/stdout and return 0.
+
+    choose(view, request) returns one of request.legal or its index.
+    name: 1..32 of [A-Za-z0-9_.-], shown in logs. While the match runs,
+    print() and sys.stdout go to stderr, so stray output cannot corrupt a
+    reply (stderr is kept in the transcript for you)."""
+    return core.run(_Loop, choose, name)
