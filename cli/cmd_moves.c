@@ -1,6 +1,6 @@
 /* cmd_moves.c — `arbiter moves`: the rules oracle of a game. The options
  * are parsed here; the lines read and answered are the game's own
- * (game_cli.h: Dou Dizhu's in ddz_moves.c). */
+ * (game_cli.h: each game's module in cli/). */
 #include "cli.h"
 #include "game_cli.h"
 #include "arb_limits.h"

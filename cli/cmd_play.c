@@ -1,6 +1,6 @@
 /* cmd_play.c — `arbiter play`: seeded self-play deals between a game's
  * built-in policies, printed move by move. The options are parsed here;
- * the play is the game's own (game_cli.h: Dou Dizhu's in ddz_play.c). */
+ * the play is the game's own (game_cli.h: each game's module in cli/). */
 #include "cli.h"
 #include "game_cli.h"
 #include "arb_limits.h"

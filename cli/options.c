@@ -51,6 +51,19 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, co
     const char *near = strncmp(arg, "--", 2) == 0 ? near_option(arg + 2, longopts) : NULL;
     char shown[80];
     snprintf(shown, sizeof shown, "%.*s", (int)strcspn(arg, "="), arg);
+    /* a prefix of several options (getopt_long takes a unique one) */
+    size_t plen = strlen(shown) > 2 ? strlen(shown) - 2 : 0;
+    int prefixed = 0;
+    for (int k = 0; plen && longopts[k].name; k++)
+        prefixed += strncmp(longopts[k].name, shown + 2, plen) == 0;
+    if (prefixed > 1) {
+        fprintf(stderr, "arbiter: %s: ambiguous option %s (", cmd, shown);
+        for (int k = 0, n = 0; longopts[k].name; k++)
+            if (strncmp(longopts[k].name, shown + 2, plen) == 0)
+                fprintf(stderr, "%s--%s", n++ ? ", " : "", longopts[k].name);
+        fprintf(stderr, ")\n");
+        return '?';
+    }
     if (near)
         fprintf(stderr, "arbiter: %s: unknown option %s (did you mean --%s?)\n", cmd, shown, near);
     else
