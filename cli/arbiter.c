@@ -1,6 +1,7 @@
-/* arbiter.c — entry point of the `arbiter` tool: dispatches subcommands. */
+/* arbiter.c — entry point of the `arbiter` tool: dispatches subcommands
+ * from one table; `arbiter help COMMAND`, --help, --version. */
 #include "cli.h"
-#include "arb_error.h"
+#include "arb_names.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -10,7 +11,7 @@ static const struct command {
     int (*fn)(int, char **);
     const char *help;
 } commands[] = {
-    {"moves", cmd_moves, "legal moves for hands read from stdin (the rules oracle)"},
+    {"moves", cmd_moves, "legal moves for lines read from stdin (the rules oracle)"},
     {"play",  cmd_play,  "seeded self-play deals printed move by move"},
     {"rules", cmd_rules, "list presets and options, or print a preset"},
     {"run", cmd_run, "run (or resume) a tournament from a YAML file"},
@@ -26,46 +27,74 @@ static const struct command {
     {"verify", cmd_verify, "prove a finished tournament's deals from seed + revealed secret"},
     {"bench", cmd_bench, "benchmarks: `arbiter bench rules`"},
 };
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: arbiter <command> [options]\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(f, "usage: arbiter <command> [options]\n"
+               "       arbiter help <command> | --help | --version\n\ncommands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
-    fprintf(f, "\n`arbiter <command> --help` describes each command.\n");
+    fprintf(f, "\n`arbiter <command> --help` describes each command; docs/cli.md has them all,\n"
+               "with the exit codes: 0 ok, 1 failed, 2 usage, 3 no record, 4 unsupported.\n");
 }
 
-int cli_rules_option(ddz_rules *r, const char *opt, const char *val)
+static const struct command *find(const char *name)
 {
-    char err[256];
-    if (strcmp(opt, "--rules") == 0) {
-        if (ddz_rules_preset(r, val)) {
-            fprintf(stderr, "arbiter: unknown rules preset \"%s\" (standard, rlcard, douzero, four-player)\n", val);
-            return 1;
-        }
-        return 0;
-    }
-    if (ddz_rules_set_list(r, val, err, sizeof err)) {
-        fprintf(stderr, "arbiter: --set: %s\n", err);
-        return 1;
-    }
-    return 0;
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(name, commands[i].name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static int unknown(const char *name)
+{
+    const char *names[NCOMMANDS + 2];
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].name;
+    names[NCOMMANDS] = "help";
+    names[NCOMMANDS + 1] = NULL;
+    const char *near = arb_suggest(name, (const char *const *)names, 3);
+    if (near)
+        fprintf(stderr, "arbiter: unknown command \"%s\" (did you mean \"%s\"?)\n\n", name, near);
+    else
+        fprintf(stderr, "arbiter: unknown command \"%s\"\n\n", name);
+    usage(stderr);
+    return CLI_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? 2 : 0;
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
     }
-    if (strcmp(argv[1], "--version") == 0) {
+    const char *a = argv[1];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
         printf("arbiter %s\n", ARB_VERSION);
-        return 0;
+        return CLI_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
-            return commands[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "arbiter: unknown command \"%s\"\n\n", argv[1]);
-    usage(stderr);
-    return 2;
+    if (strcmp(a, "help") == 0) {
+        if (argc == 2) {
+            usage(stdout);
+            return CLI_EXIT_OK;
+        }
+        const struct command *c = find(argv[2]);
+        if (!c)
+            return unknown(argv[2]);
+        char help[] = "--help";
+        char *args[] = {argv[2], help, NULL};
+        return c->fn(2, args);
+    }
+    if (a[0] == '-') {
+        fprintf(stderr, "arbiter: unknown option %s (options follow the command: arbiter <command> %s)\n\n", a, a);
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const struct command *c = find(a);
+    return c ? c->fn(argc - 1, argv + 1) : unknown(a);
 }

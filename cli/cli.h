@@ -1,13 +1,30 @@
 /* cli.h — the arbiter command-line tool: one cmd_<name> per file, dispatched
- * from the table in arbiter.c (after git's builtin/). */
+ * from the table in arbiter.c (after git's builtin/), and what the commands
+ * share: exit codes, option parsing, output formats, the game a command is
+ * about, where the record is. Nothing here knows a particular game: what
+ * only a game knows is in its module (game_cli.h). */
 #ifndef ARB_CLI_H
 #define ARB_CLI_H
-#include "ddz.h"
+#include "game.h"
 #include "pgctl.h"
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+
+/* Exit codes, the same for every command and both daemons (docs/cli.md). */
+enum {
+    CLI_EXIT_OK = 0,            /* done as asked (also --help, --version) */
+    CLI_EXIT_FAIL = 1,          /* what was asked failed: a tournament error, a replay that
+                                   diverges, a file that does not check, a match that broke */
+    CLI_EXIT_USAGE = 2,         /* usage or configuration: an unknown option, a bad value, a
+                                   file that cannot be read, a database that cannot be reached */
+    CLI_EXIT_NORECORD = 3,      /* a command that reads the record found none there (no state
+                                   directory, no cluster, no tournament of that name) */
+    CLI_EXIT_UNSUPPORTED = 4,   /* this system lacks what is needed (a libzmq without CURVE) */
+    CLI_EXIT_INTERRUPTED = 130, /* stopped by SIGINT/SIGTERM; the same command resumes */
+};
 
 int cmd_moves(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
@@ -24,14 +41,52 @@ int cmd_scheduler(int argc, char **argv);
 int cmd_submit(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_standings(int argc, char **argv);
-/* The median of v[0..n) (sorts v): benchmarks report medians. */
-double cli_median(double *v, int n);
-/* `arbiter bench referee` (cmd_bench_referee.c). */
-int bench_referee(int argc, char **argv);
-/* `arbiter bench tournament` (cmd_bench_tournament.c). */
-int bench_tournament(int argc, char **argv);
-/* `arbiter bench dispatch` (cmd_bench_tournament.c). */
-int bench_dispatch(int argc, char **argv);
+
+/* ---- options (options.c) ------------------------------------------------ */
+
+/* getopt_long for command `cmd` ("run", "bench rules"): call cli_opts_begin
+ * once before the loop (one process may parse several argument vectors).
+ * shortopts should start with ':'. An unknown option, or one without its
+ * value, is said on stderr ("arbiter: run: unknown option --wrokers (did
+ * you mean --workers?)") and '?' returned: the command then prints its
+ * usage on stderr and exits CLI_EXIT_USAGE. Operands are left, in order,
+ * in argv[optind..argc). */
+void cli_opts_begin(void);
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts);
+/* An integer option's value in lo..hi, else a message and nonzero. */
+int cli_int_arg(const char *cmd, const char *opt, const char *val, long long lo, long long hi, long long *out);
+/* Append a --set value to a comma-separated list (bounded; nonzero when full). */
+int cli_append_option(char *list, size_t cap, const char *val);
+
+/* ---- output formats ---------------------------------------------------- */
+
+typedef enum cli_format { CLI_FORMAT_TABLE, CLI_FORMAT_CSV, CLI_FORMAT_JSON } cli_format;
+#define CLI_FORMATS_TJ (1u << CLI_FORMAT_TABLE | 1u << CLI_FORMAT_JSON)
+#define CLI_FORMATS_ALL (CLI_FORMATS_TJ | 1u << CLI_FORMAT_CSV)
+/* --format TEXT among the allowed formats (a mask of 1 << cli_format). */
+int cli_format_parse(const char *cmd, const char *text, unsigned allowed, cli_format *out);
+/* s as a JSON string, quotes included: control bytes, quotes and
+ * backslashes escaped; bytes of 0x80 and above pass (the text is UTF-8 or
+ * the names' restricted alphabet). */
+void cli_json_string(FILE *f, const char *s);
+/* s as a CSV field: quoted when it holds a comma, a quote or a newline. */
+void cli_csv_field(FILE *f, const char *s);
+
+/* ---- the game a command is about ---------------------------------------- */
+
+/* What `--game` means when it is not given: the README's commands predate
+ * other games. The one place the CLI names a default game. */
+#define CLI_DEFAULT_GAME "doudizhu"
+/* The registered game called name (NULL: CLI_DEFAULT_GAME), or NULL after
+ * "arbiter: unknown game ..." with the registered names on stderr. */
+const arb_game *cli_game(const char *name);
+/* Rules of game g from a preset (NULL: the game's default) and options
+ * ("k=v,k=v"): a calloc'ed value of g->rules_size the caller frees, or NULL
+ * after a message on stderr naming the preset, the option or the check
+ * that failed. */
+void *cli_rules_new(const arb_game *g, const char *preset, const char *options);
+
+/* ---- the record (place.c) ----------------------------------------------- */
 
 /* Where the record is (place.c): --db, $ARBITER_DB, or the private
  * cluster of the state directory (started if needed). exclusive: this
@@ -44,6 +99,10 @@ typedef struct db_place {
     int lock_fd;
 } db_place;
 int cli_open_place(db_place *p, const char *state, const char *db, bool exclusive, char *err, size_t errlen);
+/* The same for the commands that only read (status, standings, verify):
+ * nothing is created — a state directory without a cluster is
+ * ARB_ENOTFOUND with "no record in DIR (...)" in err (CLI_EXIT_NORECORD). */
+int cli_open_record(db_place *p, const char *state, const char *db, char *err, size_t errlen);
 void cli_close_place(db_place *p);
 /* A key file's first line: 40 Z85 characters. 0 or -1. */
 int cli_read_key(const char *path, char key[41]);
@@ -53,13 +112,5 @@ int cli_read_key(const char *path, char key[41]);
  * "KEY NAME": the worker's identity, zap.h; '#' starts a comment line)
  * into keys: the count, or -1 (with a FILE:LINE message on stderr). */
 int cli_read_keys(const char *path, char (*keys)[CLI_KEY_LINE], int cap);
-/* A file of at most 1 MiB, NUL-terminated (malloc'ed), or NULL. */
-char *cli_slurp(const char *path, size_t *len);
-/* A tournament file's SHA-256 as hex. */
-void cli_digest(const char *text, size_t len, char digest[65]);
-
-/* Shared option handling: --rules PRESET and --set k=v,... into *r. On error
- * prints "arbiter: ..." to stderr and returns nonzero. */
-int cli_rules_option(ddz_rules *r, const char *opt, const char *val);
 
 #endif

@@ -3,10 +3,12 @@
  * trip between two processes, timed in the same run. Prints "name value
  * unit" lines (medians of several runs); never fails on time. */
 #include "cli.h"
+#include "bench_util.h"
 #include "live.h"
 #include "match.h"
 #include "transcript.h"
 #include "arb_error.h"
+#include "arb_limits.h"
 #include "arb_time.h"
 
 #include <errno.h>
@@ -62,15 +64,21 @@ static double pipe_round_trips(int count, size_t len)
     return count / s;
 }
 
-static int bench_match(const char *bot, uint32_t deals, int sandbox, double *decisions_per_s, double *deals_per_s)
+static int bench_match(const arb_game *g, const char *bot, uint32_t deals, int sandbox, double *decisions_per_s,
+                       double *deals_per_s, int *nbots)
 {
     match_config cfg;
-    match_config_init(&cfg, &arb_game_doudizhu);
+    match_config_init(&cfg, g);
     cfg.deals = deals;
     cfg.seed = 2026;
-    cfg.nbots = 3;
     cfg.move_ms = 5000;
-    for (int b = 0; b < 3; b++) {
+    /* as many copies of the bot as the game's default rules seat */
+    void *rules = cli_rules_new(g, NULL, NULL);
+    if (!rules)
+        return 1;
+    cfg.nbots = g->seats(rules);
+    free(rules);
+    for (int b = 0; b < cfg.nbots; b++) {
         snprintf(cfg.bots[b].name, sizeof cfg.bots[b].name, "random%d", b);
         snprintf(cfg.bots[b].argv[0], sizeof cfg.bots[b].argv[0], "%s", bot);
         cfg.bots[b].argc = 1;
@@ -98,54 +106,96 @@ static int bench_match(const char *bot, uint32_t deals, int sandbox, double *dec
         return 1;
     }
     uint32_t pen = 0;
-    for (int b = 0; b < 3; b++)
+    for (int b = 0; b < res.nbots; b++)
         pen += res.bots[b].penalties;
     if (pen)
         fprintf(stderr, "arbiter: bench: %u penalties: the figures include them\n", pen);
+    *nbots = res.nbots;
     *decisions_per_s = (double)res.decisions / s;
     *deals_per_s = res.ndeals / s;
     match_result_release(&res);
     return 0;
 }
 
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: arbiter bench referee --bot PATH [--game NAME] [--deals N] [--sandbox auto|none]\n"
+               "                             [--format table|json]\n"
+               "  PATH: a fast bot (the SDK's random_bot). Prints the bare pipe round trip\n"
+               "  beside the referee's decisions per second and deals per second.\n");
+}
+
 int bench_referee(int argc, char **argv)
 {
-    const char *bot = NULL;
-    uint32_t deals = 200;
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"bot", required_argument, NULL, 'b'},
+        {"game", required_argument, NULL, 'g'},
+        {"deals", required_argument, NULL, 'd'},
+        {"sandbox", required_argument, NULL, 's'},
+        {"format", required_argument, NULL, 'f'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *bot = NULL, *game = NULL;
+    long long deals = 200;
     int sandbox = LIVE_SANDBOX_AUTO;
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--bot") == 0 && i + 1 < argc) {
-            bot = argv[++i];
-        } else if (strcmp(argv[i], "--deals") == 0 && i + 1 < argc) {
-            deals = (uint32_t)strtoul(argv[++i], NULL, 10);
-        } else if (strcmp(argv[i], "--sandbox") == 0 && i + 1 < argc) {
-            i++;
-            sandbox = strcmp(argv[i], "none") == 0 ? LIVE_SANDBOX_NONE : LIVE_SANDBOX_AUTO;
-        } else {
-            fprintf(stderr, "usage: arbiter bench referee --bot PATH [--deals N] [--sandbox auto|none]\n"
-                            "  PATH: a fast bot (the SDK's random_bot). Prints the bare pipe round trip\n"
-                            "  beside the referee's decisions per second and deals per second.\n");
-            return 2;
+    cli_format format = CLI_FORMAT_TABLE;
+    int c;
+    cli_opts_begin();
+    while ((c = cli_getopt("bench referee", argc, argv, ":h", opts)) != -1) {
+        switch (c) {
+        case 'h': usage(stdout); return CLI_EXIT_OK;
+        case 'b': bot = optarg; break;
+        case 'g': game = optarg; break;
+        case 'd':
+            if (cli_int_arg("bench referee", "deals", optarg, 1, ARB_MAX_DEALS, &deals))
+                return CLI_EXIT_USAGE;
+            break;
+        case 's':
+            if (strcmp(optarg, "none") && strcmp(optarg, "auto")) {
+                fprintf(stderr, "arbiter: bench referee: --sandbox \"%s\": expected auto or none\n", optarg);
+                return CLI_EXIT_USAGE;
+            }
+            sandbox = strcmp(optarg, "none") == 0 ? LIVE_SANDBOX_NONE : LIVE_SANDBOX_AUTO;
+            break;
+        case 'f':
+            if (cli_format_parse("bench referee", optarg, CLI_FORMATS_TJ, &format))
+                return CLI_EXIT_USAGE;
+            break;
+        default: usage(stderr); return CLI_EXIT_USAGE;
         }
+    }
+    if (optind < argc) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
     }
     if (!bot || bot[0] != '/') {
         fprintf(stderr, "arbiter: bench referee: --bot needs an absolute path to a bot (random_bot)\n");
-        return 2;
+        return CLI_EXIT_USAGE;
     }
-    if (deals < 1)
-        deals = 1;
+    const arb_game *g = cli_game(game);
+    if (!g)
+        return CLI_EXIT_USAGE;
     double rt[RUNS], dec[RUNS], dl[RUNS];
+    int nbots = 0;
     for (int run = 0; run < RUNS; run++) {
         rt[run] = pipe_round_trips(20000, 64);
-        if (bench_match(bot, deals, sandbox, &dec[run], &dl[run]))
-            return 1;
+        if (bench_match(g, bot, (uint32_t)deals, sandbox, &dec[run], &dl[run], &nbots))
+            return CLI_EXIT_FAIL;
     }
-    double rtm = cli_median(rt, RUNS), decm = cli_median(dec, RUNS), dlm = cli_median(dl, RUNS);
-    printf("pipe_round_trips %.0f per_second\n", rtm);
-    printf("pipe_round_trip_us %.2f us\n", 1e6 / rtm);
-    printf("referee_decisions %.0f per_second\n", decm);
-    printf("referee_us_per_decision %.2f us\n", 1e6 / decm);
-    printf("referee_deals_3_bots %.1f per_second\n", dlm);
-    printf("decision_cost_vs_pipe_round_trip %.2f x\n", rtm / decm);
+    double rtm = bench_median(rt, RUNS), decm = bench_median(dec, RUNS), dlm = bench_median(dl, RUNS);
+    char deals_name[64];
+    snprintf(deals_name, sizeof deals_name, "referee_deals_%d_bots", nbots);
+    const bench_figure figs[] = {
+        {"pipe_round_trips", rtm, "per_second", 0},
+        {"pipe_round_trip_us", 1e6 / rtm, "us", 2},
+        {"referee_decisions", decm, "per_second", 0},
+        {"referee_us_per_decision", 1e6 / decm, "us", 2},
+        {deals_name, dlm, "per_second", 1},
+        {"decision_cost_vs_pipe_round_trip", rtm / decm, "x", 2},
+    };
+    char title[96];
+    snprintf(title, sizeof title, "referee %s", g->name);
+    bench_print(format == CLI_FORMAT_JSON ? title : NULL, figs, sizeof figs / sizeof figs[0], format);
     return 0;
 }

@@ -8,6 +8,7 @@
  * distribution costs. "name value unit" lines, medians; never fails on
  * time. */
 #include "cli.h"
+#include "bench_util.h"
 #include "config.h"
 #include "live.h"
 #include "local_worker.h"
@@ -77,7 +78,7 @@ static double referee_alone(const char *bot, const char *dir, int matches, const
     uint64_t t0 = arb_now_ns();
     for (int m = 0; m < matches; m++) {
         match_config cfg;
-        match_config_init(&cfg, &arb_game_doudizhu);
+        match_config_init(&cfg, cli_game(NULL));   /* the game bench.yaml names by default */
         cfg.seed = (uint64_t)m + 1;
         cfg.nbots = 3;
         cfg.move_ms = 5000;
@@ -108,14 +109,29 @@ static double referee_alone(const char *bot, const char *dir, int matches, const
 
 int bench_tournament(int argc, char **argv)
 {
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"bot", required_argument, NULL, 'b'},
+        {NULL, 0, NULL, 0},
+    };
     const char *bot = NULL;
-    for (int i = 2; i + 1 < argc; i++)
-        if (strcmp(argv[i], "--bot") == 0)
-            bot = argv[++i];
+    int c;
+    cli_opts_begin();
+    while ((c = cli_getopt("bench tournament", argc, argv, ":h", opts)) != -1) {
+        if (c == 'b') {
+            bot = optarg;
+            continue;
+        }
+        bool help = c == 'h';
+        fprintf(help ? stdout : stderr, "usage: arbiter bench tournament --bot /abs/path/random_bot\n"
+                "  Matches recorded per second end to end beside the referee alone; Swiss\n"
+                "  pairing of 10,000 entrants. Figures as `name value unit` lines.\n");
+        return help ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    }
     arb_log_setup(ARB_LOG_WARN, ARB_LOG_TEXT);   /* figures only */
-    if (!bot || bot[0] != '/') {
+    if (!bot || bot[0] != '/' || optind < argc) {
         fprintf(stderr, "usage: arbiter bench tournament --bot /abs/path/random_bot\n");
-        return 2;
+        return CLI_EXIT_USAGE;
     }
     /* Swiss pairing, 10,000 entrants, after three rounds. */
     double swiss[5];
@@ -126,7 +142,7 @@ int bench_tournament(int argc, char **argv)
             return 1;
         swiss[r] = (double)(arb_now_ns() - t0) / 1e6;
     }
-    printf("swiss_pairing_10000_entrants %.2f ms\n", cli_median(swiss, 5));
+    printf("swiss_pairing_10000_entrants %.2f ms\n", bench_median(swiss, 5));
     printf("swiss_tables_10000_entrants %d tables\n", tables);
 
     char dir[] = "/tmp/arbiter-bench-XXXXXX";
@@ -163,7 +179,7 @@ int bench_tournament(int argc, char **argv)
         }
         alone[r] = referee_alone(bot, dir, matches, seat_probe_bwrap(geteuid() == 0 ? 61000 : 0));
     }
-    double a = cli_median(alone, RUNS), e1 = cli_median(e2e, RUNS), e2 = cli_median(e2e2, RUNS);
+    double a = bench_median(alone, RUNS), e1 = bench_median(e2e, RUNS), e2 = bench_median(e2e2, RUNS);
     printf("referee_alone %.1f matches_per_second\n", a);
     printf("tournament_1_worker %.1f matches_per_second\n", e1);
     printf("tournament_2_workers %.1f matches_per_second\n", e2);
@@ -230,19 +246,38 @@ static int write_key(const char *dir, const char *name, const char *pub, const c
 
 int bench_dispatch(int argc, char **argv)
 {
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"bot", required_argument, NULL, 'b'},
+        {"workers", required_argument, NULL, 'w'},
+        {NULL, 0, NULL, 0},
+    };
+    static const char use[] = "usage: arbiter bench dispatch --bot /abs/path/random_bot [--workers 1..32]\n";
     const char *bot = NULL;
-    int n = 4;
-    for (int i = 2; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "--bot") == 0)
-            bot = argv[++i];
-        else if (strcmp(argv[i], "--workers") == 0)
-            n = atoi(argv[++i]);
+    long long workers = 4;
+    int c;
+    cli_opts_begin();
+    while ((c = cli_getopt("bench dispatch", argc, argv, ":h", opts)) != -1) {
+        if (c == 'b') {
+            bot = optarg;
+        } else if (c == 'w') {
+            if (cli_int_arg("bench dispatch", "workers", optarg, 1, 32, &workers))
+                return CLI_EXIT_USAGE;
+        } else if (c == 'h') {
+            printf("%s  The same tournament dispatched to N arbiter-referee daemons over CURVE\n"
+                   "  beside arbiter run with N local slots. Figures as `name value unit` lines.\n", use);
+            return CLI_EXIT_OK;
+        } else {
+            fputs(use, stderr);
+            return CLI_EXIT_USAGE;
+        }
     }
     arb_log_setup(ARB_LOG_WARN, ARB_LOG_TEXT);   /* figures only */
-    if (!bot || bot[0] != '/' || n < 1 || n > 32) {
-        fprintf(stderr, "usage: arbiter bench dispatch --bot /abs/path/random_bot [--workers 1..32]\n");
-        return 2;
+    if (!bot || bot[0] != '/' || optind < argc) {
+        fputs(use, stderr);
+        return CLI_EXIT_USAGE;
     }
+    int n = (int)workers;
     char exe[600], self[512];
     ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
     if (sl <= 0)
@@ -324,7 +359,7 @@ int bench_dispatch(int argc, char **argv)
             break;
         }
     }
-    double l = cli_median(local, RUNS), d = cli_median(remote, RUNS);
+    double l = bench_median(local, RUNS), d = bench_median(remote, RUNS);
     printf("dispatch_matches %d matches (one deal, three C bots, sandboxed)\n", matches);
     printf("arbiter_run_%d_local_slots %.1f matches_per_second\n", n, l);
     printf("pool_%d_referee_daemons %.1f matches_per_second\n", n, d);

@@ -7,33 +7,40 @@
 #include <stdio.h>
 #include <string.h>
 
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: arbiter check [--programs] FILE...\n\n"
+               "Loads each tournament file as arbiter run would and says FILE: ok, or\n"
+               "FILE:LINE:COLUMN: what is wrong. --programs also checks that every\n"
+               "entrant's program can be started and its files: are there.\n"
+               "Exit status 0 when every file is ok, 1 when one is not.\n");
+}
+
 int cmd_check(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: arbiter check [--programs] FILE...\n");
-        return 2;
-    }
-    int bad = 0;
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"programs", no_argument, NULL, 'p'},
+        {NULL, 0, NULL, 0},
+    };
     /* --programs: also check that every entrant's program can be started,
      * for every file named, wherever the option stands */
     bool check_programs = false;
-    for (int i = 1; i < argc; i++) {
-        check_programs |= strcmp(argv[i], "--programs") == 0;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: arbiter check [--programs] FILE...\n\n"
-                   "Loads each tournament file as arbiter run would and says FILE: ok, or\n"
-                   "FILE:LINE:COLUMN: what is wrong. --programs also checks that every\n"
-                   "entrant's program can be started and its files: are there.\n");
-            return 0;
-        }
-        if (argv[i][0] == '-' && strcmp(argv[i], "--programs") != 0) {
-            fprintf(stderr, "arbiter: check: unknown option \"%s\" (arbiter check --help)\n", argv[i]);
-            return 2;
+    int c;
+    cli_opts_begin();
+    while ((c = cli_getopt("check", argc, argv, ":h", opts)) != -1) {
+        switch (c) {
+        case 'h': usage(stdout); return CLI_EXIT_OK;
+        case 'p': check_programs = true; break;
+        default: usage(stderr); return CLI_EXIT_USAGE;
         }
     }
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--programs") == 0)
-            continue;
+    if (optind >= argc) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    int bad = 0;
+    for (int i = optind; i < argc; i++) {
         tn_config cfg;
         char err[1024];
         if (tn_config_load(argv[i], &cfg, err, sizeof err) != 0) {
@@ -51,5 +58,5 @@ int cmd_check(int argc, char **argv)
                cfg.game->name, cfg.rules);
         tn_config_release(&cfg);
     }
-    return bad ? 1 : 0;
+    return bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }

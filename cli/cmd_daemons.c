@@ -17,9 +17,11 @@
 #include "zap.h"
 #include "arb_conf.h"
 #include "arb_error.h"
+#include "arb_file.h"
 #include "arb_kdf.h"
 #include "arb_http.h"
 #include "arb_log.h"
+#include "arb_names.h"
 #include "arb_time.h"
 
 #include <errno.h>
@@ -78,6 +80,29 @@ static int key_pair(const char *name, char pub[41], char sec[41], char *err, siz
     return 0;
 }
 
+/* A daemon's argument that is none of its keys: the key meant, if one is
+ * near ("--heartbeat-m" -> --heartbeat-ms). The daemons read their options
+ * with arb_conf_args, one table for the YAML file and the flags, rather
+ * than getopt_long: a flag is a key of the file. */
+static void unexpected(const char *daemon, const char *arg, const arb_conf_key *keys)
+{
+    const char *names[64];
+    char flags[64][64];
+    size_t n = 0;
+    for (; keys[n].name && n + 1 < sizeof names / sizeof names[0]; n++) {
+        snprintf(flags[n], sizeof flags[n], "%s", keys[n].name);
+        for (char *p = flags[n]; *p; p++)
+            *p = *p == '_' ? '-' : *p;
+        names[n] = flags[n];
+    }
+    names[n] = NULL;
+    const char *near = strncmp(arg, "--", 2) == 0 ? arb_suggest(arg + 2, names, 3) : NULL;
+    if (near)
+        fprintf(stderr, "%s: unknown option %s (did you mean --%s?)\n", daemon, arg, near);
+    else
+        fprintf(stderr, "%s: unexpected \"%s\" (%s --help)\n", daemon, arg, daemon);
+}
+
 /* ---- arbiter-scheduler ------------------------------------------------- */
 
 typedef struct sched_conf {
@@ -121,14 +146,12 @@ static int submit(store *st, const char *file, const uint8_t *secret, int64_t *t
     if (rc == 0)
         rc = tn_config_check_commands(&cfg, err, errlen);
     size_t ylen = 0;
-    char *yaml = rc == 0 ? cli_slurp(file, &ylen) : NULL;
-    if (rc == 0 && !yaml) {
-        snprintf(err, errlen, "%s: cannot read", file);
-        rc = ARB_EIO;
-    }
+    char *yaml = NULL;
+    if (rc == 0)
+        rc = arb_read_file(file, ARB_TN_MAX_FILE, &yaml, &ylen, err, errlen);
     if (rc == 0) {
         char digest[65], abspath[4096];
-        cli_digest(yaml, ylen, digest);
+        arb_sha256_hex(yaml, ylen, digest);
         rc = store_tournament(st, &cfg, yaml, digest, tid, created, err, errlen);
         if (rc == 0 && realpath(file, abspath))
             store_set_path(st, *tid, abspath);
@@ -181,8 +204,8 @@ int cmd_scheduler(int argc, char **argv)
             arb_conf_usage(stdout, sched_keys, &c);
             return 0;
         }
-        fprintf(stderr, "arbiter-scheduler: unexpected \"%s\" (arbiter-scheduler --help)\n", a);
-        return 2;
+        unexpected("arbiter-scheduler", a, sched_keys);
+        return CLI_EXIT_USAGE;
     }
     static char wkeys[ARB_ZAP_MAX_KEYS][CLI_KEY_LINE];
     const char *wkeyp[ARB_ZAP_MAX_KEYS];
@@ -309,8 +332,8 @@ int cmd_scheduler(int argc, char **argv)
         int rc = path[0] ? tn_config_load(path, &cfg, err, sizeof err) : ARB_ENOTFOUND;
         if (rc == ARB_ENOTFOUND && !path[0])
             snprintf(err, sizeof err, "tournament %" PRId64 " has no file on record (submitted by an older arbiter)", tid);
-        if (rc == 0 && (yaml = cli_slurp(path, &ylen)) != NULL)
-            cli_digest(yaml, ylen, now_digest);
+        if (rc == 0 && arb_read_file(path, ARB_TN_MAX_FILE, &yaml, &ylen, err, sizeof err) == 0)
+            arb_sha256_hex(yaml, ylen, now_digest);
         if (rc == 0 && strcmp(now_digest, digest) != 0) {
             snprintf(err, sizeof err, "%.1900s changed since it was submitted: submit it again", path);
             rc = ARB_ESTATE;
@@ -353,32 +376,42 @@ out:
 }
 
 /* `arbiter submit FILE...`: tournaments into the record. */
+static void submit_usage(FILE *f)
+{
+    fprintf(f, "usage: arbiter submit FILE... [--state DIR | --db CONNINFO] [--secret-file F]\n"
+               "  Puts tournaments in the record; a running arbiter-scheduler plays them.\n"
+               "  --secret-file F: the tournaments' secret (64 hex digits, mode 0600; default:\n"
+               "  drawn at the first start); deals follow from seed + secret (docs/rng.md).\n");
+}
+
 int cmd_submit(int argc, char **argv)
 {
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"state", required_argument, NULL, 's'},
+        {"db", required_argument, NULL, 'd'},
+        {"secret-file", required_argument, NULL, 'S'},
+        {NULL, 0, NULL, 0},
+    };
     const char *state = "arbiter-state", *db = NULL, *secret_file = NULL;
     const char *files[64];
-    int nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--state") == 0 && i + 1 < argc)
-            state = argv[++i];
-        else if (strcmp(argv[i], "--secret-file") == 0 && i + 1 < argc)
-            secret_file = argv[++i];
-        else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc)
-            db = argv[++i];
-        else if (argv[i][0] != '-' && nfiles < 64)
-            files[nfiles++] = argv[i];
-        else {
-            fprintf(stderr, "usage: arbiter submit FILE... [--state DIR | --db CONNINFO] [--secret-file F]\n"
-                            "  Puts tournaments in the record; a running arbiter-scheduler plays them.\n"
-                            "  --secret-file F: the tournaments' secret (64 hex digits, mode 0600; default:\n"
-                            "  drawn at the first start); deals follow from seed + secret (docs/rng.md).\n");
-            return 2;
+    int nfiles = 0, c;
+    cli_opts_begin();
+    while ((c = cli_getopt("submit", argc, argv, ":h", opts)) != -1) {
+        switch (c) {
+        case 'h': submit_usage(stdout); return CLI_EXIT_OK;
+        case 's': state = optarg; break;
+        case 'd': db = optarg; break;
+        case 'S': secret_file = optarg; break;
+        default: submit_usage(stderr); return CLI_EXIT_USAGE;
         }
     }
-    if (nfiles == 0) {
-        fprintf(stderr, "usage: arbiter submit FILE... [--state DIR | --db CONNINFO]\n");
-        return 2;
+    if (optind >= argc || argc - optind > 64) {
+        submit_usage(stderr);
+        return CLI_EXIT_USAGE;
     }
+    for (int i = optind; i < argc; i++)
+        files[nfiles++] = argv[i];
     db_place place;
     char err[2048];
     uint8_t secret[32];
@@ -497,8 +530,8 @@ int cmd_referee(int argc, char **argv)
             arb_conf_usage(stdout, ref_keys, &c);
             return 0;
         }
-        fprintf(stderr, "arbiter-referee: unexpected \"%s\" (arbiter-referee --help)\n", a);
-        return 2;
+        unexpected("arbiter-referee", a, ref_keys);
+        return CLI_EXIT_USAGE;
     }
     char pub[41], sec[41], spub[41];
     if (!c.connect[0]) {
@@ -568,5 +601,5 @@ int cmd_referee(int argc, char **argv)
     /* no zmq_ctx_term: matches handed back may still be playing on their
      * threads, holding sockets; the process ends here and their bots with
      * it (PR_SET_PDEATHSIG) */
-    return rc == ARB_EUNSUPPORTED ? 3 : rc ? 1 : 0;
+    return rc == ARB_EUNSUPPORTED ? CLI_EXIT_UNSUPPORTED : rc ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }

@@ -7,7 +7,6 @@
 #include "arb_error.h"
 
 #include <fcntl.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -22,39 +21,58 @@ static int write_file(const char *path, const char *text, int mode)
     return close(fd) == 0 ? rc : -1;
 }
 
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: arbiter keygen [NAME]\n\n"
+               "Makes a CURVE key pair: printed, or written to NAME.key (secret, 0600)\n"
+               "and NAME.pub (never over an existing file).\n");
+}
+
 int cmd_keygen(int argc, char **argv)
 {
-    if (argc >= 2 && argv[1][0] == '-') {
-        bool help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
-        fprintf(help ? stdout : stderr, "%susage: arbiter keygen [NAME]\n\n"
-                "Makes a CURVE key pair: printed, or written to NAME.key (secret, 0600)\n"
-                "and NAME.pub (never over an existing file).\n",
-                help ? "" : "arbiter: keygen: a NAME does not start with '-'\n");
-        return help ? 0 : 2;
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    cli_opts_begin();
+    while ((c = cli_getopt("keygen", argc, argv, ":h", opts)) != -1) {
+        if (c == 'h') {
+            usage(stdout);
+            return CLI_EXIT_OK;
+        }
+        usage(stderr);
+        return CLI_EXIT_USAGE;
     }
+    if (argc - optind > 1) {
+        fprintf(stderr, "arbiter: keygen: one NAME at most\n");
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const char *name = optind < argc ? argv[optind] : NULL;
     char pub[ZAP_KEY_TEXT], sec[ZAP_KEY_TEXT];
     int rc = zap_keygen(pub, sec);
     if (rc) {
         fprintf(stderr, "arbiter: keygen: %s\n", rc == ARB_EUNSUPPORTED ? "this libzmq has no CURVE" : arb_strerror(rc));
-        return 1;
+        return rc == ARB_EUNSUPPORTED ? CLI_EXIT_UNSUPPORTED : CLI_EXIT_FAIL;
     }
-    if (argc < 2) {
+    if (!name) {
         printf("public %s\nsecret %s\n", pub, sec);
-        return 0;
+        return CLI_EXIT_OK;
     }
     char path[1024], line[64];
-    snprintf(path, sizeof path, "%s.key", argv[1]);
+    snprintf(path, sizeof path, "%s.key", name);
     snprintf(line, sizeof line, "%s\n", sec);
     if (write_file(path, line, 0600) != 0) {
         perror(path);   /* never overwrite a key */
-        return 1;
+        return CLI_EXIT_FAIL;
     }
-    snprintf(path, sizeof path, "%s.pub", argv[1]);
+    snprintf(path, sizeof path, "%s.pub", name);
     snprintf(line, sizeof line, "%s\n", pub);
     if (write_file(path, line, 0644) != 0) {
         perror(path);
-        return 1;
+        return CLI_EXIT_FAIL;
     }
-    printf("%s.key (secret, 0600) and %s.pub: %s\n", argv[1], argv[1], pub);
-    return 0;
+    printf("%s.key (secret, 0600) and %s.pub: %s\n", name, name, pub);
+    return CLI_EXIT_OK;
 }

@@ -19,14 +19,14 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: arbiter match --bot NAME=CMD --bot NAME=CMD --bot NAME=CMD [options]\n"
+        "usage: arbiter match --bot NAME=CMD --bot NAME=CMD ... [options]   (a --bot per seat)\n"
         "\n"
         "Plays one match between bot programs and prints the result. CMD is a\n"
         "program and its arguments separated by spaces (no shell); the program is\n"
         "looked up in PATH, and arguments naming existing files are made absolute.\n"
         "\n"
-        "  --game NAME            doudizhu (default)\n"
-        "  --rules PRESET         standard | rlcard | douzero | four-player (default standard)\n"
+        "  --game NAME            the game (default " CLI_DEFAULT_GAME "; `arbiter rules --game NAME`)\n"
+        "  --rules PRESET         the game's preset (default its own; `arbiter rules --presets`)\n"
         "  --set k=v,...          rule options (`arbiter rules` lists them)\n"
         "  --deals N              distinct deals (default 1)\n"
         "  --seed N               match seed (default 1): the match's public label\n"
@@ -48,21 +48,9 @@ static void usage(FILE *f)
         "  --sandbox MODE         auto | bwrap | none (default auto: bubblewrap when it works)\n"
         "  --workdir DIR          where the bots' working directories go (default a temp dir)\n"
         "  --keep-workdir         leave the bots' files behind\n"
-        "  --json                 print the result as JSON\n"
+        "  --format table|json    the result as a table (default) or one JSON object\n"
+        "  --json                 the same as --format json\n"
         "  --quiet                no per-penalty lines\n");
-}
-
-static int parse_i64(const char *opt, const char *val, int64_t lo, int64_t hi, int64_t *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(val, &end, 10);
-    if (errno || *end || end == val || v < lo || v > hi) {
-        fprintf(stderr, "arbiter: %s \"%s\": expected an integer in %" PRId64 "..%" PRId64 "\n", opt, val, lo, hi);
-        return 1;
-    }
-    *out = v;
-    return 0;
 }
 
 typedef struct show_ctx {
@@ -120,145 +108,215 @@ static void print_table(const match_config *cfg, const match_result *res, const 
 
 static void print_json(const match_config *cfg, const match_result *res, const char *digest, const char *secret)
 {
-    printf("{\"game\":\"%s\",\"rules\":\"%s\",\"seed\":%" PRIu64 ",\"games\":%u,\"decisions\":%" PRIu64
-           ",\"sha256\":\"%s\",\"commitment\":\"%s\",", cfg->game->name, cfg->preset, cfg->seed, res->ndeals,
-           res->decisions, digest, cfg->commitment);
+    printf("{\"game\":");
+    cli_json_string(stdout, cfg->game->name);
+    printf(",\"rules\":");
+    cli_json_string(stdout, cfg->preset);
+    printf(",\"seed\":%" PRIu64 ",\"games\":%u,\"decisions\":%" PRIu64 ",\"sha256\":\"%s\",\"commitment\":\"%s\",",
+           cfg->seed, res->ndeals, res->decisions, digest, cfg->commitment);
     if (secret[0])
         printf("\"secret\":\"%s\",", secret);
     printf("\"bots\":[");
     for (int b = 0; b < res->nbots; b++) {
         const match_bot_stats *s = &res->bots[b];
-        printf("%s{\"name\":\"%s\",\"rank\":%d,\"total\":%" PRId64 ",\"won\":%u,\"decisions\":%u,\"wall_ns\":%" PRIu64
-               ",\"cpu_ns\":%" PRIu64 ",\"strikes\":%u,\"penalties\":%u,\"forfeited\":%s,\"sandbox\":\"%s\"}",
-               b ? "," : "", s->name, s->rank, s->total, s->deals_won, s->decisions, s->wall_ns, s->cpu_ns,
-               s->strikes, s->penalties, s->forfeited ? "true" : "false", s->sandbox);
+        printf("%s{\"name\":", b ? "," : "");
+        cli_json_string(stdout, s->name);
+        printf(",\"rank\":%d,\"total\":%" PRId64 ",\"won\":%u,\"decisions\":%u,\"wall_ns\":%" PRIu64
+               ",\"cpu_ns\":%" PRIu64 ",\"strikes\":%u,\"penalties\":%u,\"forfeited\":%s,\"sandbox\":",
+               s->rank, s->total, s->deals_won, s->decisions, s->wall_ns, s->cpu_ns, s->strikes, s->penalties,
+               s->forfeited ? "true" : "false");
+        cli_json_string(stdout, s->sandbox);
+        printf("}");
     }
     printf("]}\n");
 }
 
 int cmd_match(int argc, char **argv)
 {
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"bot", required_argument, NULL, 'b'},
+        {"game", required_argument, NULL, 'g'},
+        {"rules", required_argument, NULL, 'r'},
+        {"set", required_argument, NULL, 's'},
+        {"deals", required_argument, NULL, 'd'},
+        {"seed", required_argument, NULL, 'S'},
+        {"secret-file", required_argument, NULL, 'K'},
+        {"duplicate", required_argument, NULL, 'D'},
+        {"fixed-seats", no_argument, NULL, 'F'},
+        {"move-ms", required_argument, NULL, 'm'},
+        {"deal-ms", required_argument, NULL, 'M'},
+        {"bank-ms", required_argument, NULL, 'B'},
+        {"startup-ms", required_argument, NULL, 'u'},
+        {"policy", required_argument, NULL, 'p'},
+        {"strikes", required_argument, NULL, 'k'},
+        {"forfeit-points", required_argument, NULL, 'P'},
+        {"transcript", required_argument, NULL, 't'},
+        {"sandbox", required_argument, NULL, 'x'},
+        {"workdir", required_argument, NULL, 'w'},
+        {"keep-workdir", no_argument, NULL, 'W'},
+        {"format", required_argument, NULL, 'f'},
+        {"json", no_argument, NULL, 'j'},
+        {"quiet", no_argument, NULL, 'q'},
+        {NULL, 0, NULL, 0},
+    };
     match_config cfg;
-    match_config_init(&cfg, &arb_game_doudizhu);
     live_options lo = {0};
-    const char *transcript = NULL, *secret_file = NULL;
-    bool json = false, quiet = false;
+    const char *transcript = NULL, *secret_file = NULL, *game = NULL, *preset = NULL;
+    cli_format format = CLI_FORMAT_TABLE;
+    bool quiet = false;
     char sets[ARB_MAX_OPTIONS_TEXT] = "";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int64_t n;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    /* the game first: the other options fill a match of that game */
+    int opt;
+    cli_opts_begin();
+    while ((opt = cli_getopt("match", argc, argv, ":h", opts)) != -1) {
+        if (opt == 'h') {
             usage(stdout);
-            return 0;
+            return CLI_EXIT_OK;
         }
-        if (strcmp(a, "--fixed-seats") == 0) { cfg.fixed_seats = true; continue; }
-        if (strcmp(a, "--keep-workdir") == 0) { lo.keep_workdir = true; continue; }
-        if (strcmp(a, "--json") == 0) { json = true; continue; }
-        if (strcmp(a, "--quiet") == 0) { quiet = true; continue; }
-        if (!v) {
-            fprintf(stderr, "arbiter: %s needs a value (arbiter match --help)\n", a);
-            return 2;
+        if (opt == '?') {
+            usage(stderr);
+            return CLI_EXIT_USAGE;
         }
-        i++;
-        if (strcmp(a, "--game") == 0) {
-            cfg.game = arb_game_find(v);
-            if (!cfg.game) {
-                fprintf(stderr, "arbiter: unknown game \"%s\" (doudizhu)\n", v);
-                return 2;
+        if (opt == 'g')
+            game = optarg;
+    }
+    if (optind < argc) {
+        fprintf(stderr, "arbiter: match: unexpected \"%s\" (arbiter match --help)\n", argv[optind]);
+        return CLI_EXIT_USAGE;
+    }
+    const arb_game *g = cli_game(game);
+    if (!g)
+        return CLI_EXIT_USAGE;
+    match_config_init(&cfg, g);
+    cli_opts_begin();
+    while ((opt = cli_getopt("match", argc, argv, ":h", opts)) != -1) {
+        const char *v = optarg;
+        long long n;
+        switch (opt) {
+        case 'g': break;
+        case 'F': cfg.fixed_seats = true; break;
+        case 'W': lo.keep_workdir = true; break;
+        case 'j': format = CLI_FORMAT_JSON; break;
+        case 'q': quiet = true; break;
+        case 'f':
+            if (cli_format_parse("match", v, CLI_FORMATS_TJ, &format))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'r': preset = v; break;
+        case 's':
+            if (cli_append_option(sets, sizeof sets, v)) {
+                fprintf(stderr, "arbiter: match: --set: too many options\n");
+                return CLI_EXIT_USAGE;
             }
-        } else if (strcmp(a, "--rules") == 0) {
-            snprintf(cfg.preset, sizeof cfg.preset, "%s", v);
-        } else if (strcmp(a, "--set") == 0) {
-            size_t l = strlen(sets);
-            snprintf(sets + l, sizeof sets - l, "%s%s", l ? "," : "", v);
-        } else if (strcmp(a, "--bot") == 0) {
+            break;
+        case 'b': {
             if (cfg.nbots >= ARB_MAX_SEATS) {
                 fprintf(stderr, "arbiter: at most %d bots\n", ARB_MAX_SEATS);
-                return 2;
+                return CLI_EXIT_USAGE;
             }
             const char *eq = strchr(v, '=');
             char name[ARB_MAX_BOT_NAME + 1], err[512];
             if (!eq || eq == v || (size_t)(eq - v) > ARB_MAX_BOT_NAME) {
                 fprintf(stderr, "arbiter: --bot \"%s\": expected NAME=COMMAND (a name of 1..%d characters)\n",
                         v, ARB_MAX_BOT_NAME);
-                return 2;
+                return CLI_EXIT_USAGE;
             }
             snprintf(name, sizeof name, "%.*s", (int)(eq - v), v);
             if (match_bot_command(&cfg.bots[cfg.nbots], name, eq + 1, NULL, err, sizeof err) != 0) {
                 fprintf(stderr, "arbiter: %s\n", err);
-                return 2;
+                return CLI_EXIT_USAGE;
             }
             for (int b = 0; b < cfg.nbots; b++)
                 if (strcmp(cfg.bots[b].name, cfg.bots[cfg.nbots].name) == 0) {
                     fprintf(stderr, "arbiter: two bots named \"%s\"\n", cfg.bots[b].name);
-                    return 2;
+                    return CLI_EXIT_USAGE;
                 }
             cfg.nbots++;
-        } else if (strcmp(a, "--deals") == 0) {
-            if (parse_i64(a, v, 1, ARB_MAX_DEALS, &n)) return 2;
+            break;
+        }
+        case 'd':
+            if (cli_int_arg("match", "deals", v, 1, ARB_MAX_DEALS, &n)) return CLI_EXIT_USAGE;
             cfg.deals = (uint32_t)n;
-        } else if (strcmp(a, "--seed") == 0) {
+            break;
+        case 'S': {
             char *end;
             errno = 0;
             cfg.seed = strtoull(v, &end, 0);
-            if (errno || *end || v[0] == '-') {
+            if (errno || *end || end == v || v[0] == '-') {
                 fprintf(stderr, "arbiter: --seed \"%s\": expected a non-negative integer\n", v);
-                return 2;
+                return CLI_EXIT_USAGE;
             }
-        } else if (strcmp(a, "--duplicate") == 0) {
+            break;
+        }
+        case 'D': {
             match_duplicate d;
             if (match_duplicate_parse(v, &d)) {
                 fprintf(stderr, "arbiter: --duplicate \"%s\": expected off, rotate or all\n", v);
-                return 2;
+                return CLI_EXIT_USAGE;
             }
             cfg.duplicate = (uint8_t)d;
-        } else if (strcmp(a, "--policy") == 0) {
+            break;
+        }
+        case 'p': {
             match_policy p;
             if (match_policy_parse(v, &p)) {
                 fprintf(stderr, "arbiter: --policy \"%s\": expected autoplay, forfeit-deal or forfeit-match\n", v);
-                return 2;
+                return CLI_EXIT_USAGE;
             }
             cfg.policy = (uint8_t)p;
-        } else if (strcmp(a, "--move-ms") == 0) {
-            if (parse_i64(a, v, 1, 3600000, &cfg.move_ms)) return 2;
-        } else if (strcmp(a, "--deal-ms") == 0) {
-            if (parse_i64(a, v, -1, 86400000, &cfg.deal_ms)) return 2;
-        } else if (strcmp(a, "--bank-ms") == 0) {
-            if (parse_i64(a, v, 0, 86400000, &cfg.bank_ms)) return 2;
-        } else if (strcmp(a, "--startup-ms") == 0) {
-            if (parse_i64(a, v, 1, 600000, &cfg.startup_ms)) return 2;
-        } else if (strcmp(a, "--strikes") == 0) {
-            if (parse_i64(a, v, 0, 1000000, &n)) return 2;
+            break;
+        }
+        case 'm':
+            if (cli_int_arg("match", "move-ms", v, 1, 3600000, &n)) return CLI_EXIT_USAGE;
+            cfg.move_ms = n;
+            break;
+        case 'M':
+            if (cli_int_arg("match", "deal-ms", v, -1, 86400000, &n)) return CLI_EXIT_USAGE;
+            cfg.deal_ms = n;
+            break;
+        case 'B':
+            if (cli_int_arg("match", "bank-ms", v, 0, 86400000, &n)) return CLI_EXIT_USAGE;
+            cfg.bank_ms = n;
+            break;
+        case 'u':
+            if (cli_int_arg("match", "startup-ms", v, 1, 600000, &n)) return CLI_EXIT_USAGE;
+            cfg.startup_ms = n;
+            break;
+        case 'k':
+            if (cli_int_arg("match", "strikes", v, 0, 1000000, &n)) return CLI_EXIT_USAGE;
             cfg.strikes = (uint32_t)n;
-        } else if (strcmp(a, "--forfeit-points") == 0) {
-            if (parse_i64(a, v, 0, 1000000000, &cfg.forfeit_points)) return 2;
-        } else if (strcmp(a, "--transcript") == 0) {
-            transcript = v;
-        } else if (strcmp(a, "--secret-file") == 0) {
-            secret_file = v;
-        } else if (strcmp(a, "--workdir") == 0) {
-            lo.workdir = v;
-        } else if (strcmp(a, "--sandbox") == 0) {
+            break;
+        case 'P':
+            if (cli_int_arg("match", "forfeit-points", v, 0, 1000000000, &n)) return CLI_EXIT_USAGE;
+            cfg.forfeit_points = n;
+            break;
+        case 't': transcript = v; break;
+        case 'K': secret_file = v; break;
+        case 'w': lo.workdir = v; break;
+        case 'x':
             if (strcmp(v, "auto") == 0) lo.sandbox = LIVE_SANDBOX_AUTO;
             else if (strcmp(v, "none") == 0) lo.sandbox = LIVE_SANDBOX_NONE;
             else if (strcmp(v, "bwrap") == 0) lo.sandbox = LIVE_SANDBOX_BWRAP;
             else {
                 fprintf(stderr, "arbiter: --sandbox \"%s\": expected auto, bwrap or none\n", v);
-                return 2;
+                return CLI_EXIT_USAGE;
             }
-        } else {
-            fprintf(stderr, "arbiter: match: unknown option \"%s\" (arbiter match --help)\n", a);
-            return 2;
+            break;
+        default:
+            usage(stderr);
+            return CLI_EXIT_USAGE;
         }
     }
+    if (preset)
+        snprintf(cfg.preset, sizeof cfg.preset, "%s", preset);
     snprintf(cfg.options, sizeof cfg.options, "%s", sets);
     void *rules = calloc(1, cfg.game->rules_size);
     char err[512];
     if (!rules || match_config_rules(&cfg, rules, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", rules ? err : "out of memory");
         free(rules);
-        return 2;
+        return CLI_EXIT_USAGE;
     }
     free(rules);
     /* The deals follow from the secret and the seed (docs/rng.md); no bot
@@ -266,27 +324,27 @@ int cmd_match(int argc, char **argv)
     uint8_t secret[32];
     if (secret_file ? arb_key_read_file(secret_file, secret, err, sizeof err) != 0 : arb_key_random(secret) != 0) {
         fprintf(stderr, "arbiter: --secret-file %s\n", secret_file ? err : "-: no random source");
-        return 2;
+        return CLI_EXIT_USAGE;
     }
     char label[ARB_MAX_KEY_LABEL];
     snprintf(label, sizeof label, "match|%" PRIu64, cfg.seed);
     if (match_set_key(&cfg, secret, label) != 0) {
         fprintf(stderr, "arbiter: cannot derive the match key\n");
-        return 2;
+        return CLI_EXIT_USAGE;
     }
-    if (!json)
+    if (format != CLI_FORMAT_JSON)
         printf("commitment (sha256 of the secret): %s\n", cfg.commitment);
     live_driver *live = live_new(&lo, err, sizeof err);
     if (!live) {
         fprintf(stderr, "arbiter: %s\n", err);
-        return 2;
+        return CLI_EXIT_USAGE;
     }
     int rc;
     tr_sink *sink = tr_writer_open(transcript, &rc);
     if (!sink) {
         fprintf(stderr, "arbiter: --transcript %s: %s\n", transcript ? transcript : "-", arb_strerror(rc));
         live_free(live);
-        return 2;
+        return CLI_EXIT_USAGE;
     }
     /* The transcript being written holds every hand: hidden from the bots. */
     char hidden[4096];
@@ -297,7 +355,7 @@ int cmd_match(int argc, char **argv)
         if (!live) {
             fprintf(stderr, "arbiter: %s\n", err);
             tr_abandon(sink);
-            return 2;
+            return CLI_EXIT_USAGE;
         }
     }
     show_ctx sc = {&cfg, quiet};
@@ -310,7 +368,7 @@ int cmd_match(int argc, char **argv)
     if (rc || crc) {
         fprintf(stderr, "arbiter: match failed: %s\n", res.error[0] ? res.error : arb_strerror(rc ? rc : crc));
         match_result_release(&res);
-        return 1;
+        return CLI_EXIT_FAIL;
     }
     /* A bot that could not play: its own last words help its author most. */
     for (int b = 0; b < res.nbots && !quiet; b++) {
@@ -337,7 +395,7 @@ int cmd_match(int argc, char **argv)
     char hex[65] = "";
     if (!secret_file)
         arb_key_hex(secret, hex);
-    if (json) {
+    if (format == CLI_FORMAT_JSON) {
         print_json(&cfg, &res, digest, hex);
     } else {
         print_table(&cfg, &res, digest, transcript);
@@ -345,5 +403,5 @@ int cmd_match(int argc, char **argv)
             printf("secret (revealed now that the match is over): %s\n", hex);
     }
     match_result_release(&res);
-    return 0;
+    return CLI_EXIT_OK;
 }

@@ -1,168 +1,73 @@
-/* cmd_moves.c — `arbiter moves`: the rules oracle. Reads "HAND" or
- * "HAND PREV" lines on stdin and answers each with every legal lead or
- * follow (docs/cli.md). The quickest way for a bot author to check a rule. */
+/* cmd_moves.c — `arbiter moves`: the rules oracle of a game. The options
+ * are parsed here; the lines read and answered are the game's own
+ * (game_cli.h: each game's module in cli/). */
 #include "cli.h"
-#include "arb_error.h"
+#include "game_cli.h"
 #include "arb_limits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-static void usage(FILE *f)
+static void usage(FILE *f, const game_cli *m)
 {
-    fprintf(f,
-        "usage: arbiter moves [--rules PRESET] [--set key=value,...] [--readings]\n"
-        "  Reads lines from stdin: HAND -> every legal lead; HAND PREV -> every legal\n"
-        "  follow to PREV, ending with pass. Cards are ranks 3456789TJQKA2BR (B small\n"
-        "  joker, R big joker), e.g. 333444BR. PREV may name its reading with '+'\n"
-        "  (333444+56). --readings prints each move with its reading.\n"
-        "  Invalid lines get \"error: <reason>\" and reading goes on.\n");
-}
-
-/* Read one line: its bytes up to the newline (neither it nor a '\r'
- * before it counted) into buf, which holds ARB_MAX_LINE + 1. A line is read
- * to its newline whatever it holds, so every input line gets exactly one
- * answer and the answers stay in step. Returns 1 for a line, 0 at EOF,
- * -1 for a line longer than ARB_MAX_LINE bytes, -2 for one holding a NUL
- * byte (which a C string would cut short). */
-static int read_line(FILE *in, char *buf)
-{
-    size_t n = 0;
-    bool any = false, nul = false, over = false;
-    int c;
-    while ((c = getc(in)) != EOF) {
-        any = true;
-        if (c == '\n')
-            break;
-        if (c == 0)
-            nul = true;
-        if (n < ARB_MAX_LINE + 1)
-            buf[n++] = (char)c;
-        else
-            over = true;
-    }
-    if (!any)
-        return 0;
-    if (n && buf[n - 1] == '\r' && !over)
-        n--;
-    buf[n] = 0;
-    if (over || n > ARB_MAX_LINE)
-        return -1;
-    return nul ? -2 : 1;
-}
-
-static void print_error(const ddz_rules *r, const char *what, int rc)
-{
-    if (rc == ARB_ERANGE)
-        printf("error: %s: more cards of one rank than %u pack%s hold%s\n", what, r->packs,
-               r->packs == 1 ? "" : "s", r->packs == 1 ? "s" : "");
-    else if (rc == ARB_EPARSE)
-        printf("error: %s: not a set of cards (ranks are 3456789TJQKA2BR, '+' names a reading)\n", what);
-    else
-        printf("error: %s: %s\n", what, arb_strerror(rc));
-}
-
-static void answer(const ddz_rules *r, char *line, ddz_move *buf, size_t cap, bool readings)
-{
-    char *tok[3];
-    int nt = 0;
-    for (char *p = strtok(line, " \t"); p; p = strtok(NULL, " \t")) {
-        if (nt == 2) {
-            printf("error: expected HAND or HAND PREV, got more words\n");
-            return;
-        }
-        tok[nt++] = p;
-    }
-    if (nt == 0) {
-        printf("error: empty line\n");
-        return;
-    }
-    ddz_cards hand, prev_cards, prev_primary;
-    int rc = ddz_cards_parse(r, tok[0], &hand);
-    if (rc) {
-        print_error(r, "hand", rc);
-        return;
-    }
-    int n;
-    if (nt == 1) {
-        n = ddz_leads(r, hand, buf, cap);
-    } else {
-        rc = ddz_play_parse(r, tok[1], &prev_cards, &prev_primary);
-        if (rc) {
-            print_error(r, "previous play", rc);
-            return;
-        }
-        if (prev_cards == 0) {
-            printf("error: previous play: a pass is not a play to follow\n");
-            return;
-        }
-        ddz_move prev;
-        char why[128];
-        /* The previous play is read as a lead would be (or as named). */
-        rc = ddz_validate(r, prev_cards, NULL, prev_cards, prev_primary, &prev, why, sizeof why);
-        if (rc) {
-            printf("error: previous play: %s\n", why);
-            return;
-        }
-        n = ddz_follows(r, hand, &prev, buf, cap);
-    }
-    if (n < 0) {
-        print_error(r, "enumeration", n);
-        return;
-    }
-    char text[2 * DDZ_MAX_CARDS + 8];
-    for (int i = 0; i < n; i++) {
-        if (readings)
-            ddz_move_format_reading(&buf[i], text, sizeof text);
-        else
-            ddz_move_format(&buf[i], text, sizeof text);
-        fputs(text, stdout);
-        if (readings && buf[i].kind != DDZ_PASS)
-            printf("/%s", ddz_kind_name(buf[i].kind));
-        putchar(i + 1 < n ? ' ' : '\n');
-    }
-    if (n == 0)
-        putchar('\n');
+    fprintf(f, "usage: arbiter moves [--game NAME] [--rules PRESET] [--set key=value,...] [--readings]\n"
+               "  The rules oracle: answers lines read from stdin with every legal move.\n"
+               "  --game NAME  the game (default %s)\n", CLI_DEFAULT_GAME);
+    if (m && m->moves_help)
+        fputs(m->moves_help, f);
 }
 
 int cmd_moves(int argc, char **argv)
 {
-    ddz_rules r;
-    ddz_rules_preset(&r, "standard");
-    bool readings = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(argv[i], "--readings") == 0) {
-            readings = true;
-        } else if ((strcmp(argv[i], "--rules") == 0 || strcmp(argv[i], "--set") == 0) && i + 1 < argc) {
-            if (cli_rules_option(&r, argv[i], argv[i + 1]))
-                return 2;
-            i++;
-        } else {
-            fprintf(stderr, "arbiter moves: unknown argument \"%s\"\n", argv[i]);
-            usage(stderr);
-            return 2;
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"game", required_argument, NULL, 'g'},
+        {"rules", required_argument, NULL, 'r'},
+        {"set", required_argument, NULL, 's'},
+        {"readings", no_argument, NULL, 'R'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *game = NULL, *preset = NULL;
+    char sets[ARB_MAX_OPTIONS_TEXT] = "";
+    bool readings = false, help = false, bad = false;
+    int c;
+    cli_opts_begin();
+    while ((c = cli_getopt("moves", argc, argv, ":h", opts)) != -1) {
+        switch (c) {
+        case 'h': help = true; break;
+        case 'g': game = optarg; break;
+        case 'r': preset = optarg; break;
+        case 'R': readings = true; break;
+        case 's':
+            if (cli_append_option(sets, sizeof sets, optarg)) {
+                fprintf(stderr, "arbiter: moves: --set: too many options\n");
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        default: bad = true; break;
         }
+        if (bad)
+            break;
     }
-    ddz_move *buf = malloc(ARB_MAX_MOVES * sizeof *buf);
-    if (!buf) {
-        fprintf(stderr, "arbiter moves: out of memory\n");
-        return 1;
+    if (!bad && optind < argc) {
+        fprintf(stderr, "arbiter: moves: unexpected \"%s\" (the lines come on stdin)\n", argv[optind]);
+        bad = true;
     }
-    char line[ARB_MAX_LINE + 2];
-    int rc;
-    while ((rc = read_line(stdin, line)) != 0) {
-        if (rc == -1)
-            printf("error: line longer than %d bytes\n", ARB_MAX_LINE);
-        else if (rc == -2)
-            printf("error: a NUL byte in the line\n");
-        else
-            answer(&r, line, buf, ARB_MAX_MOVES, readings);
-        fflush(stdout);
+    /* The help describes the lines of the game asked for, when it has them. */
+    const arb_game *g = help || bad ? arb_game_find(game ? game : CLI_DEFAULT_GAME) : cli_game(game);
+    const game_cli *m = g ? game_cli_find(g) : NULL;
+    if (help || bad) {
+        usage(help ? stdout : stderr, m);
+        return help ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     }
-    free(buf);
-    return 0;
+    if (!g)
+        return CLI_EXIT_USAGE;
+    if (game_cli_lacks(m, m && m->moves, g, "moves"))
+        return CLI_EXIT_USAGE;
+    void *rules = cli_rules_new(g, preset, sets);
+    if (!rules)
+        return CLI_EXIT_USAGE;
+    int rc = m->moves(rules, readings);
+    free(rules);
+    return rc;
 }

@@ -1,169 +1,93 @@
-/* cmd_play.c — `arbiter play`: seeded self-play deals printed move by move,
- * with built-in policies. Shows the engine honestly: the same seed prints
- * the same deal on every machine. */
+/* cmd_play.c — `arbiter play`: seeded self-play deals between a game's
+ * built-in policies, printed move by move. The options are parsed here;
+ * the play is the game's own (game_cli.h: each game's module in cli/). */
 #include "cli.h"
-#include "policy.h"
-#include "arb_error.h"
+#include "game_cli.h"
 #include "arb_limits.h"
-#include "arb_rng.h"
 
-#include <inttypes.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-typedef struct show_ctx {
-    bool quiet;
-} show_ctx;
-
-static const char *seat_name(const ddz_state *s, int seat)
-{
-    static const char *const names[] = {"seat0", "seat1", "seat2", "seat3"};
-    (void)s;
-    return names[seat & 3];
-}
-
-static void observe(const ddz_state *s, int seat, const ddz_action *a, void *ctx)
-{
-    show_ctx *c = ctx;
-    if (c->quiet)
-        return;
-    char text[2 * DDZ_MAX_CARDS + 8], hand[2 * DDZ_MAX_CARDS + 8];
-    switch (a->phase) {
-    case DDZ_PHASE_BID:
-        printf("  %s %s\n", seat_name(s, seat), a->value ? (snprintf(text, sizeof text, "bids %d", a->value), text) : "passes");
-        break;
-    case DDZ_PHASE_CALL: case DDZ_PHASE_ROB: case DDZ_PHASE_DOUBLE: case DDZ_PHASE_SHOW: case DDZ_PHASE_CLAIM:
-        printf("  %s %s %s\n", seat_name(s, seat), a->value ? "does" : "does not", ddz_phase_name(a->phase));
-        break;
-    case DDZ_PHASE_PLAY:
-        ddz_move_format_w(&a->move, s->wild_ranks, text, sizeof text);
-        ddz_cards_format(s->hand[seat], hand, sizeof hand);
-        if (a->move.kind == DDZ_PASS)
-            printf("  %-6s pass\n", seat_name(s, seat));
-        else
-            printf("  %-6s %-22s %-14s left %2u  %s\n", seat_name(s, seat), text,
-                   ddz_kind_name(a->move.kind), ddz_total(s->hand[seat]), hand);
-        break;
-    default:
-        break;
-    }
-    if (s->landlord != DDZ_NONE && a->phase != DDZ_PHASE_PLAY && s->phase == DDZ_PHASE_PLAY
-        && s->decisions > 0) {
-        ddz_cards_format(s->kitty, text, sizeof text);
-        printf("  landlord %s, stake %" PRId64 ", kitty %s shown to all\n",
-               seat_name(s, s->landlord), ddz_stake(s), text);
-        if (s->wild_ranks) {
-            printf("  wild:");
-            for (int x = 0; x <= DDZ_R2; x++)
-                if (s->wild_ranks >> x & 1)
-                    printf(" %c", ddz_rank_chars[x]);
-            printf("\n");
-        }
-    }
-}
-
-static void usage(FILE *f)
+static void usage(FILE *f, const game_cli *m)
 {
     fprintf(f,
-        "usage: arbiter play [--rules PRESET] [--set k=v,...] [--seed N] [--deals N]\n"
-        "                    [--policy greedy|random] [--quiet]\n"
+        "usage: arbiter play [--game NAME] [--rules PRESET] [--set k=v,...] [--seed N] [--deals N]\n"
+        "                    [--policy %s] [--quiet]\n"
         "  Plays seeded self-play deals between built-in policies and prints every\n"
-        "  decision, the hands and the score. Deal k uses seed arb_seed_childn(N,\"deal\",k).\n");
+        "  decision, the hands and the score. Deal k uses seed arb_seed_childn(N,\"deal\",k).\n"
+        "  --game NAME  the game (default %s); --quiet prints the totals only\n",
+        m && m->play_policies ? m->play_policies : "POLICY", CLI_DEFAULT_GAME);
 }
 
 int cmd_play(int argc, char **argv)
 {
-    ddz_rules r;
-    ddz_rules_preset(&r, "standard");
-    uint64_t seed = 1;
-    unsigned long deals = 1;
-    bool greedy = true;
-    show_ctx sc = {false};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if ((strcmp(a, "--rules") == 0 || strcmp(a, "--set") == 0) && v) {
-            if (cli_rules_option(&r, a, v))
-                return 2;
-            i++;
-        } else if (strcmp(a, "--seed") == 0 && v) {
-            seed = strtoull(v, NULL, 0);
-            i++;
-        } else if (strcmp(a, "--deals") == 0 && v) {
-            deals = strtoul(v, NULL, 10);
-            i++;
-        } else if (strcmp(a, "--policy") == 0 && v) {
-            if (strcmp(v, "greedy") && strcmp(v, "random")) {
-                fprintf(stderr, "arbiter play: unknown policy \"%s\" (greedy, random)\n", v);
-                return 2;
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"game", required_argument, NULL, 'g'},
+        {"rules", required_argument, NULL, 'r'},
+        {"set", required_argument, NULL, 's'},
+        {"seed", required_argument, NULL, 'S'},
+        {"deals", required_argument, NULL, 'd'},
+        {"policy", required_argument, NULL, 'p'},
+        {"quiet", no_argument, NULL, 'q'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *game = NULL, *preset = NULL;
+    char sets[ARB_MAX_OPTIONS_TEXT] = "";
+    cli_play_options po = {.seed = 1, .deals = 1};
+    bool help = false, bad = false;
+    long long n;
+    int c;
+    cli_opts_begin();
+    while (!bad && (c = cli_getopt("play", argc, argv, ":h", opts)) != -1) {
+        switch (c) {
+        case 'h': help = true; break;
+        case 'g': game = optarg; break;
+        case 'r': preset = optarg; break;
+        case 'p': po.policy = optarg; break;
+        case 'q': po.quiet = true; break;
+        case 's':
+            if (cli_append_option(sets, sizeof sets, optarg)) {
+                fprintf(stderr, "arbiter: play: --set: too many options\n");
+                bad = true;
             }
-            greedy = strcmp(v, "greedy") == 0;
-            i++;
-        } else if (strcmp(a, "--quiet") == 0) {
-            sc.quiet = true;
-        } else {
-            fprintf(stderr, "arbiter play: unknown argument \"%s\"\n", a);
-            usage(stderr);
-            return 2;
-        }
-    }
-    char err[256];
-    if (ddz_rules_check(&r, err, sizeof err)) {
-        fprintf(stderr, "arbiter play: %s\n", err);
-        return 2;
-    }
-    ddz_move *buf = malloc(ARB_MAX_MOVES * sizeof *buf);
-    if (!buf)
-        return 1;
-    int64_t total[DDZ_MAX_SEATS] = {0};
-    policy_ctx pc;
-    arb_rng_seed(&pc.rng, arb_seed_child(seed, "policy"));
-    int status = 0;
-    for (unsigned long d = 0; d < deals; d++) {
-        ddz_state s;
-        int64_t sc4[DDZ_MAX_SEATS];
-        uint64_t ds = arb_seed_childn(seed, "deal", d);
-        if (!sc.quiet) {
-            ddz_deal_init(&s, &r, ds);
-            printf("deal %lu (seed %" PRIu64 ", rules %s)\n", d, ds, r.preset);
-            for (int i = 0; i < s.nseats; i++) {
-                char h[2 * DDZ_MAX_CARDS + 8];
-                ddz_cards_format(s.hand[i], h, sizeof h);
-                printf("  %s holds %s\n", seat_name(&s, i), h);
+            break;
+        case 'S': {
+            char *end;
+            errno = 0;
+            po.seed = strtoull(optarg, &end, 0);
+            if (errno || *end || end == optarg || optarg[0] == '-') {
+                fprintf(stderr, "arbiter: play: --seed \"%s\": expected a non-negative integer\n", optarg);
+                bad = true;
             }
-            printf("  first to speak: %s\n", seat_name(&s, s.first_bidder));
-        }
-        int rc = ddz_run_deal(&s, &r, ds, greedy ? policy_greedy : policy_random, &pc,
-                              observe, &sc, buf, ARB_MAX_MOVES, sc4);
-        if (rc) {
-            fprintf(stderr, "arbiter play: deal %lu: %s\n", d, arb_strerror(rc));
-            status = 1;
             break;
         }
-        for (int i = 0; i < s.nseats; i++)
-            total[i] += sc4[i];
-        if (!sc.quiet) {
-            if (s.voided) {
-                printf("  void deal after %u redeals\n", s.redeals);
-            } else {
-                int sp = ddz_spring(&s);
-                printf("  %s goes out: %s win; bombs %u%s, deal value %" PRId64 "\n",
-                       seat_name(&s, s.winner), s.winner == s.landlord ? "landlord" : "peasants",
-                       s.bombs, sp > 0 ? ", spring" : sp < 0 ? ", anti-spring" : "", ddz_deal_value(&s));
-            }
-            printf("  scores:");
-            for (int i = 0; i < s.nseats; i++)
-                printf(" %s %+" PRId64, seat_name(&s, i), sc4[i]);
-            printf("\n\n");
+        case 'd':
+            bad = cli_int_arg("play", "deals", optarg, 1, ARB_MAX_DEALS, &n) != 0;
+            po.deals = (unsigned long)n;
+            break;
+        default: bad = true; break;
         }
     }
-    printf("totals after %lu deal%s:", deals, deals == 1 ? "" : "s");
-    for (int i = 0; i < r.players; i++)
-        printf(" seat%d %+" PRId64, i, total[i]);
-    printf("\n");
-    free(buf);
-    return status;
+    if (!bad && optind < argc) {
+        fprintf(stderr, "arbiter: play: unexpected \"%s\"\n", argv[optind]);
+        bad = true;
+    }
+    const arb_game *g = help || bad ? arb_game_find(game ? game : CLI_DEFAULT_GAME) : cli_game(game);
+    const game_cli *m = g ? game_cli_find(g) : NULL;
+    if (help || bad) {
+        usage(help ? stdout : stderr, m);
+        return help ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    }
+    if (!g)
+        return CLI_EXIT_USAGE;
+    if (game_cli_lacks(m, m && m->play, g, "play"))
+        return CLI_EXIT_USAGE;
+    void *rules = cli_rules_new(g, preset, sets);
+    if (!rules)
+        return CLI_EXIT_USAGE;
+    int rc = m->play(rules, &po);
+    free(rules);
+    return rc;
 }

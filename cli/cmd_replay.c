@@ -9,6 +9,7 @@
 #include "transcript.h"
 #include "arb_error.h"
 #include "arb_kdf.h"
+#include "arb_limits.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,9 +25,10 @@ static void usage(FILE *f)
         "Re-judges a transcript written by `arbiter match --transcript`: checks its\n"
         "SHA-256 digest, replays every recorded reply through the rules engine and\n"
         "the clocks, and compares every verdict, penalty and score with the record.\n"
-        "Exit status 0 when the transcript is intact and its result is reproduced.\n"
+        "Exit status 0 when the transcript is intact and its result is reproduced,\n"
+        "1 when it is not, 2 when it cannot be read.\n"
         "\n"
-        "  --show          print the match move by move, with every hand\n"
+        "  --show          print the match move by move, with what each seat was dealt\n"
         "  --rerun         start the recorded bots again and compare their replies\n"
         "  --dump          print every record\n"
         "  --digest HEX    also require this digest (from the tournament record)\n"
@@ -41,33 +43,56 @@ typedef struct show_ctx {
     const arb_game *g;
 } show_ctx;
 
-/* Print a seat's view of the deal's start: its hand for every seat, the
- * public lines (first bidder, wild ranks, a fixed landlord) once. */
-typedef struct view_ctx {
-    const char *prefix;
-    bool public_too;
-} view_ctx;
+/* A deal's start as the seats see it, from the game's own start events
+ * (game.h): what every seat is told is printed once, what one seat alone
+ * is told (its hand, whatever the game hides) after that seat's name. No
+ * line's form is assumed: a game's events are shown as they are. */
+#define SHOW_MAX_LINES 32
+typedef struct seat_lines {
+    int n;
+    char line[SHOW_MAX_LINES][512];
+} seat_lines;
 
-static void show_line(void *ctx, const char *line)
+static void collect_line(void *ctx, const char *line)
 {
-    const view_ctx *v = ctx;
-    char text[2048];
-    if (strncmp(line, "hand ", 5) == 0)
-        printf("  %s%s\n", v->prefix, arb_term(line + 5, text, sizeof text));
-    else if (v->public_too)
-        printf("  %s\n", arb_term(line, text, sizeof text));
+    seat_lines *l = ctx;
+    if (l->n < SHOW_MAX_LINES)
+        snprintf(l->line[l->n++], sizeof l->line[0], "%s", line);
+}
+
+static bool told_to_all(const seat_lines *all, int nseats, const char *line)
+{
+    for (int s = 0; s < nseats; s++) {
+        bool found = false;
+        for (int k = 0; k < all[s].n && !found; k++)
+            found = strcmp(all[s].line[k], line) == 0;
+        if (!found)
+            return false;
+    }
+    return true;
 }
 
 static void show_deal_hands(void *ctx, const match_deal *d, const void *state)
 {
     show_ctx *c = ctx;
+    static seat_lines all[ARB_MAX_SEATS];
+    int nseats = c->cfg->nbots < ARB_MAX_SEATS ? c->cfg->nbots : ARB_MAX_SEATS;
+    char text[2048];
     printf("\ngame %u: deal %u, seating %u, seed %" PRIu64 "\n", d->game, d->deal, d->seating, d->seed);
-    for (int s = 0; s < c->cfg->nbots; s++) {
-        char prefix[300], name[256];
-        snprintf(prefix, sizeof prefix, "seat %d %-12s ", s, arb_term(c->cfg->bots[d->bot_at[s]].name, name, sizeof name));
-        view_ctx v = {prefix, s == c->cfg->nbots - 1};
-        c->g->start_events(state, s, show_line, &v);
+    for (int s = 0; s < nseats; s++) {
+        all[s].n = 0;
+        c->g->start_events(state, s, collect_line, &all[s]);
     }
+    for (int s = 0; s < nseats; s++) {
+        char name[256];
+        arb_term(c->cfg->bots[d->bot_at[s]].name, name, sizeof name);
+        for (int k = 0; k < all[s].n; k++)
+            if (!told_to_all(all, nseats, all[s].line[k]))
+                printf("  seat %d %-12s %s\n", s, name, arb_term(all[s].line[k], text, sizeof text));
+    }
+    for (int k = 0; nseats > 0 && k < all[0].n; k++)
+        if (told_to_all(all, nseats, all[0].line[k]))
+            printf("  %s\n", arb_term(all[0].line[k], text, sizeof text));
 }
 
 static void show_action(void *ctx, const match_deal *d, const void *before, const void *after, int seat_no,
@@ -115,51 +140,53 @@ static int dump_record(void *ctx, int type, const uint8_t *rec, size_t n)
 
 int cmd_replay(int argc, char **argv)
 {
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"show", no_argument, NULL, 's'},
+        {"rerun", no_argument, NULL, 'r'},
+        {"dump", no_argument, NULL, 'd'},
+        {"digest", required_argument, NULL, 'D'},
+        {"secret-file", required_argument, NULL, 'K'},
+        {"secret", required_argument, NULL, 'k'},
+        {NULL, 0, NULL, 0},
+    };
     const char *path = NULL, *want_digest = NULL, *secret_file = NULL, *secret_hex = NULL;
     bool show = false, rerun = false, dump = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(argv[i], "--show") == 0) {
-            show = true;
-        } else if (strcmp(argv[i], "--rerun") == 0) {
-            rerun = true;
-        } else if (strcmp(argv[i], "--dump") == 0) {
-            dump = true;
-        } else if (strcmp(argv[i], "--digest") == 0 && i + 1 < argc) {
-            want_digest = argv[++i];
-        } else if (strcmp(argv[i], "--secret-file") == 0 && i + 1 < argc) {
-            secret_file = argv[++i];
-        } else if (strcmp(argv[i], "--secret") == 0 && i + 1 < argc) {
-            secret_hex = argv[++i];
-        } else if (argv[i][0] != '-' && !path) {
-            path = argv[i];
-        } else {
-            fprintf(stderr, "arbiter: replay: unexpected \"%s\" (arbiter replay --help)\n", argv[i]);
-            return 2;
+    int c;
+    cli_opts_begin();
+    while ((c = cli_getopt("replay", argc, argv, ":h", opts)) != -1) {
+        switch (c) {
+        case 'h': usage(stdout); return CLI_EXIT_OK;
+        case 's': show = true; break;
+        case 'r': rerun = true; break;
+        case 'd': dump = true; break;
+        case 'D': want_digest = optarg; break;
+        case 'K': secret_file = optarg; break;
+        case 'k': secret_hex = optarg; break;
+        default: usage(stderr); return CLI_EXIT_USAGE;
         }
     }
-    if (!path) {
+    if (argc - optind != 1) {
         usage(stderr);
-        return 2;
+        return CLI_EXIT_USAGE;
     }
+    path = argv[optind];
     char err[512];
     uint8_t secret[32];
     bool have_secret = secret_file || secret_hex;
     if (secret_file && arb_key_read_file(secret_file, secret, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: --secret-file %s\n", err);
-        return 2;
+        return CLI_EXIT_USAGE;
     }
     if (secret_hex && arb_key_parse(secret_hex, secret) != 0) {
         fprintf(stderr, "arbiter: --secret: expected 64 hex digits (a 32-byte secret)\n");
-        return 2;
+        return CLI_EXIT_USAGE;
     }
     uint8_t *data;
     size_t len;
     if (tr_load(path, &data, &len, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
-        return 2;
+        return CLI_EXIT_USAGE;
     }
     if (dump && tr_each(data, len, dump_record, NULL) != 0)
         printf("(a corrupt record follows)\n");
@@ -183,7 +210,7 @@ int cmd_replay(int argc, char **argv)
         char why[4096];
         fprintf(stderr, "arbiter: %s: %s\n", path, rep.divergence[0] ? arb_term(rep.divergence, why, sizeof why) : arb_strerror(rc));
         match_result_release(&rep.res);
-        return 2;
+        return CLI_EXIT_FAIL;   /* read, but not to be judged: corrupt or diverging */
     }
     int status = 0;
     char shown[4096];
@@ -194,12 +221,12 @@ int cmd_replay(int argc, char **argv)
         printf("digest:  ok (sha256 %s)\n", rep.digest);
     else {
         printf("digest:  FAILED: %s\n", arb_term(rep.digest_msg, shown, sizeof shown));
-        status = 1;
+        status = CLI_EXIT_FAIL;
     }
     if (want_digest && strcmp(want_digest, rep.digest) != 0) {
         printf("digest:  FAILED: the record says %s, the file carries %s\n", want_digest,
                rep.digest[0] ? arb_term(rep.digest, shown, sizeof shown) : "none");
-        status = 1;
+        status = CLI_EXIT_FAIL;
     }
     if (rep.reproduced) {
         printf("%s reproduced: %u games, %" PRIu64 " decisions;", rerun ? "bots' replies" : "verdict",
@@ -209,16 +236,16 @@ int cmd_replay(int argc, char **argv)
         printf("\n");
     } else {
         printf("%s NOT reproduced: %s\n", rerun ? "bots' replies" : "verdict", arb_term(rep.divergence, shown, sizeof shown));
-        status = 1;
+        status = CLI_EXIT_FAIL;
     }
     if (have_secret) {
         char msg[512];
         if (replay_check_secret(&rep.cfg, secret, msg, sizeof msg) != 0) {
             printf("fairness: FAILED: %s\n", msg);
-            status = 1;
+            status = CLI_EXIT_FAIL;
         } else if (!rep.reproduced || rep.digest_rc != 0) {
             printf("fairness: FAILED: %s, but the transcript is not reproduced from it (see above)\n", msg);
-            status = 1;
+            status = CLI_EXIT_FAIL;
         } else {
             printf("fairness: every deal follows from seed + secret: verified (%s)\n", msg);
         }

@@ -13,6 +13,7 @@
 #include "worker.h"
 #include "zap.h"
 #include "arb_error.h"
+#include "arb_file.h"
 #include "arb_kdf.h"
 #include "arb_log.h"
 
@@ -80,22 +81,27 @@ static void print_fairness(store *st, int64_t tid)
  * restricted), but reasons and worker names come from workers and bots. */
 #define CELL(j) arb_term(PQgetvalue(r, i, (j)), b[(j)], sizeof b[(j)])
 
-static void print_standings(st_standing *rows, int n, const char *format)
+static void print_standings(st_standing *rows, int n, cli_format format)
 {
-    if (strcmp(format, "csv") == 0) {
+    if (format == CLI_FORMAT_CSV) {
         printf("rank,name,played,points,score,wins,penalties,forfeited\n");
-        for (int i = 0; i < n; i++)
-            printf("%d,%s,%d,%.1f,%" PRId64 ",%d,%d,%s\n", i + 1, rows[i].name, rows[i].played, rows[i].points,
-                   rows[i].score, rows[i].wins, rows[i].penalties, rows[i].forfeited ? "true" : "false");
+        for (int i = 0; i < n; i++) {
+            printf("%d,", i + 1);
+            cli_csv_field(stdout, rows[i].name);
+            printf(",%d,%.1f,%" PRId64 ",%d,%d,%s\n", rows[i].played, rows[i].points, rows[i].score, rows[i].wins,
+                   rows[i].penalties, rows[i].forfeited ? "true" : "false");
+        }
         return;
     }
-    if (strcmp(format, "json") == 0) {
+    if (format == CLI_FORMAT_JSON) {
         printf("[");
-        for (int i = 0; i < n; i++)
-            printf("%s{\"rank\":%d,\"name\":\"%s\",\"played\":%d,\"points\":%.1f,\"score\":%" PRId64
-                   ",\"wins\":%d,\"penalties\":%d,\"forfeited\":%s}", i ? "," : "", i + 1, rows[i].name,
-                   rows[i].played, rows[i].points, rows[i].score, rows[i].wins, rows[i].penalties,
-                   rows[i].forfeited ? "true" : "false");
+        for (int i = 0; i < n; i++) {
+            printf("%s{\"rank\":%d,\"name\":", i ? "," : "", i + 1);
+            cli_json_string(stdout, rows[i].name);
+            printf(",\"played\":%d,\"points\":%.1f,\"score\":%" PRId64 ",\"wins\":%d,\"penalties\":%d,"
+                   "\"forfeited\":%s}", rows[i].played, rows[i].points, rows[i].score, rows[i].wins,
+                   rows[i].penalties, rows[i].forfeited ? "true" : "false");
+        }
         printf("]\n");
         return;
     }
@@ -112,7 +118,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: arbiter run FILE [--state DIR] [--db CONNINFO] [--workers N] [--sandbox auto|bwrap|none] [--allow-unsandboxed]\n"
-        "                        [--secret-file F] [--quiet]\n"
+        "                        [--secret-file F] [--listen EP --key NAME --worker-keys FILE] [--quiet]\n"
         "\n"
         "Runs the tournament FILE describes (schemas/tournament.md): pairs, plays\n"
         "every match with local referee workers, records everything in PostgreSQL,\n"
@@ -133,57 +139,68 @@ static void usage(FILE *f)
         "  --secret-file F  the tournament's secret: 64 hex digits in a file only its owner\n"
         "                   may read; every deal follows from the seed and it (docs/rng.md).\n"
         "                   Default: drawn at random at the first start. Its sha256 is shown\n"
-        "                   from the start, the secret itself when the tournament is over\n");
+        "                   from the start, the secret itself when the tournament is over\n"
+        "  --quiet          no progress line; the standings still\n"
+        "\n"
+        "Exit status 0 when the tournament ran (or is over), 1 on a tournament error,\n"
+        "2 for a bad option or file, 130 when interrupted (run it again to resume).\n");
 }
 
 int cmd_run(int argc, char **argv)
 {
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"state", required_argument, NULL, 's'},
+        {"db", required_argument, NULL, 'd'},
+        {"workers", required_argument, NULL, 'w'},
+        {"listen", required_argument, NULL, 'l'},
+        {"key", required_argument, NULL, 'k'},
+        {"worker-keys", required_argument, NULL, 'K'},
+        {"secret-file", required_argument, NULL, 'S'},
+        {"allow-unsandboxed", no_argument, NULL, 'A'},
+        {"sandbox", required_argument, NULL, 'x'},
+        {NULL, 0, NULL, 0},
+    };
     const char *file = NULL, *state = "arbiter-state", *db = NULL, *listen = NULL, *keyname = NULL, *wkeys = NULL;
     const char *secret_file = NULL;
     int workers = (int)sysconf(_SC_NPROCESSORS_ONLN), sandbox = LIVE_SANDBOX_AUTO;
     bool quiet = false, allow_unsandboxed = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(a, "--quiet") == 0) {
-            quiet = true;
-        } else if (strcmp(a, "--state") == 0 && v) {
-            state = argv[++i];
-        } else if (strcmp(a, "--db") == 0 && v) {
-            db = argv[++i];
-        } else if (strcmp(a, "--workers") == 0 && v) {
-            workers = atoi(argv[++i]);
-            if (workers < 0 || workers > 256) {
-                fprintf(stderr, "arbiter: --workers %s: expected 0..256\n", v);
-                return 2;
+    long long nworkers;
+    int c;
+    cli_opts_begin();
+    while ((c = cli_getopt("run", argc, argv, ":h", opts)) != -1) {
+        switch (c) {
+        case 'h': usage(stdout); return CLI_EXIT_OK;
+        case 'q': quiet = true; break;
+        case 's': state = optarg; break;
+        case 'd': db = optarg; break;
+        case 'w':
+            if (cli_int_arg("run", "workers", optarg, 0, 256, &nworkers))
+                return CLI_EXIT_USAGE;
+            workers = (int)nworkers;
+            break;
+        case 'l': listen = optarg; break;
+        case 'k': keyname = optarg; break;
+        case 'K': wkeys = optarg; break;
+        case 'S': secret_file = optarg; break;
+        case 'A': allow_unsandboxed = true; break;
+        case 'x':
+            if (strcmp(optarg, "none") && strcmp(optarg, "bwrap") && strcmp(optarg, "auto")) {
+                fprintf(stderr, "arbiter: run: --sandbox \"%s\": expected auto, bwrap or none\n", optarg);
+                return CLI_EXIT_USAGE;
             }
-        } else if (strcmp(a, "--listen") == 0 && v) {
-            listen = argv[++i];
-        } else if (strcmp(a, "--key") == 0 && v) {
-            keyname = argv[++i];
-        } else if (strcmp(a, "--worker-keys") == 0 && v) {
-            wkeys = argv[++i];
-        } else if (strcmp(a, "--secret-file") == 0 && v) {
-            secret_file = argv[++i];
-        } else if (strcmp(a, "--allow-unsandboxed") == 0) {
-            allow_unsandboxed = true;
-        } else if (strcmp(a, "--sandbox") == 0 && v) {
-            i++;
-            sandbox = strcmp(v, "none") == 0 ? LIVE_SANDBOX_NONE : strcmp(v, "bwrap") == 0 ? LIVE_SANDBOX_BWRAP
-                    : LIVE_SANDBOX_AUTO;
-        } else if (a[0] != '-' && !file) {
-            file = a;
-        } else {
-            fprintf(stderr, "arbiter: run: unexpected \"%s\" (arbiter run --help)\n", a);
-            return 2;
+            sandbox = strcmp(optarg, "none") == 0 ? LIVE_SANDBOX_NONE : strcmp(optarg, "bwrap") == 0
+                    ? LIVE_SANDBOX_BWRAP : LIVE_SANDBOX_AUTO;
+            break;
+        default: usage(stderr); return CLI_EXIT_USAGE;
         }
     }
-    if (!file) {
+    if (argc - optind != 1) {
         usage(stderr);
-        return 2;
+        return CLI_EXIT_USAGE;
     }
+    file = argv[optind];
     static char keys[ARB_ZAP_MAX_KEYS][CLI_KEY_LINE];
     char pub[41] = "", sec[41] = "";
     const char *keyp[ARB_ZAP_MAX_KEYS];
@@ -223,27 +240,26 @@ int cmd_run(int argc, char **argv)
         return 2;
     }
     size_t ylen = 0;
-    char *yaml = cli_slurp(file, &ylen);
+    char *yaml = NULL;
     char digest[65];
-    if (!yaml || sodium_init() < 0) {
-        fprintf(stderr, "arbiter: %s: cannot read\n", file);
+    if (arb_read_file(file, ARB_TN_MAX_FILE, &yaml, &ylen, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: %s\n", err);
         tn_config_release(&cfg);
-        free(yaml);
         return 2;
     }
-    cli_digest(yaml, ylen, digest);
+    arb_sha256_hex(yaml, ylen, digest);
     db_place place;
     int status = 0;
     store *st = NULL;
     if (cli_open_place(&place, state, db, true, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
-        status = 2;
+        status = CLI_EXIT_USAGE;
         goto out;
     }
     st = store_open(place.conninfo, err, sizeof err);
     if (!st || store_migrate(st, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
-        status = 2;
+        status = CLI_EXIT_USAGE;
         goto out;
     }
     struct sigaction sa = {.sa_handler = on_signal};
@@ -274,18 +290,18 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "\n");
     if (rc) {
         fprintf(stderr, "arbiter: %s\n", err);
-        status = 1;
+        status = CLI_EXIT_FAIL;
     } else if (interrupted) {
         fprintf(stderr, "arbiter: stopped; run the same command to resume (%d matches recorded in this run)\n",
                 outc.matches);
-        status = 130;
+        status = CLI_EXIT_INTERRUPTED;
     }
     st_standing rows[ARB_TN_MAX_ENTRANTS];
     int n = store_standings(st, outc.tid, rows, ARB_TN_MAX_ENTRANTS);
     if (n > 0 && !interrupted) {
         printf("\n%s — %s%s\n\n", cfg.name, outc.finished ? "final standings" : "standings so far",
                outc.resumed ? " (resumed)" : "");
-        print_standings(rows, n, "table");
+        print_standings(rows, n, CLI_FORMAT_TABLE);
         char bracket[16384];
         if (plan_draw(&cfg, st, outc.tid, bracket, sizeof bracket) > 0)
             printf("\n%s", bracket);
@@ -303,22 +319,78 @@ out:
     return status;
 }
 
+/* A result's rows as a JSON array of objects: names[k] is column k's key,
+ * types[k] 'n' for a number (bare), 's' for a string. */
+static void print_rows_json(PGresult *r, const char *const *names, const char *types)
+{
+    printf("[");
+    for (int i = 0; i < PQntuples(r); i++) {
+        printf("%s{", i ? "," : "");
+        for (int k = 0; names[k]; k++) {
+            printf("%s\"%s\":", k ? "," : "", names[k]);
+            if (types[k] == 'n' && !PQgetisnull(r, i, k) && PQgetvalue(r, i, k)[0])
+                fputs(PQgetvalue(r, i, k), stdout);
+            else if (types[k] == 'n')
+                fputs("null", stdout);
+            else
+                cli_json_string(stdout, PQgetvalue(r, i, k));
+        }
+        printf("}");
+    }
+    printf("]");
+}
+
+static void status_usage(FILE *f)
+{
+    fprintf(f, "usage: arbiter status [--state DIR | --db CONNINFO] [--format table|json]\n\n"
+               "The tournaments in the record (matches pending, leased, done, void; the\n"
+               "round), their secrets' commitments (the secret once a tournament is over),\n"
+               "the pool of referee workers, and why the latest void matches are void.\n"
+               "Reads only: without a record there (no cluster under DIR) it says so and\n"
+               "exits 3, creating nothing.\n");
+}
+
 /* `arbiter status`: the tournaments in the record and their matches. */
 int cmd_status(int argc, char **argv)
 {
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"state", required_argument, NULL, 's'},
+        {"db", required_argument, NULL, 'd'},
+        {"format", required_argument, NULL, 'f'},
+        {NULL, 0, NULL, 0},
+    };
     const char *state = "arbiter-state", *db = NULL;
-    for (int i = 1; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "--state") == 0) state = argv[++i];
-        else if (strcmp(argv[i], "--db") == 0) db = argv[++i];
+    cli_format format = CLI_FORMAT_TABLE;
+    int opt;
+    cli_opts_begin();
+    while ((opt = cli_getopt("status", argc, argv, ":h", opts)) != -1) {
+        switch (opt) {
+        case 'h': status_usage(stdout); return CLI_EXIT_OK;
+        case 's': state = optarg; break;
+        case 'd': db = optarg; break;
+        case 'f':
+            if (cli_format_parse("status", optarg, CLI_FORMATS_TJ, &format))
+                return CLI_EXIT_USAGE;
+            break;
+        default: status_usage(stderr); return CLI_EXIT_USAGE;
+        }
     }
+    if (optind < argc) {
+        fprintf(stderr, "arbiter: status: unexpected \"%s\"\n", argv[optind]);
+        status_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    bool json = format == CLI_FORMAT_JSON;
     db_place place;
     char err[1024];
-    if (cli_open_place(&place, state, db, false, err, sizeof err) != 0) {
+    int orc = cli_open_record(&place, state, db, err, sizeof err);
+    if (orc) {
         fprintf(stderr, "arbiter: %s\n", err);
-        return 2;
+        return orc == ARB_ENOTFOUND ? CLI_EXIT_NORECORD : CLI_EXIT_USAGE;
     }
     PGconn *c = PQconnectdb(place.conninfo);
-    int status = 0;
+    int status = CLI_EXIT_OK;
     PGresult *r = PQexec(c,
         "SELECT t.name, t.format, t.state, "
         "  count(m.*) FILTER (WHERE m.state = 'pending'), count(m.*) FILTER (WHERE m.state = 'leased'), "
@@ -328,7 +400,16 @@ int cmd_status(int argc, char **argv)
         "GROUP BY t.id ORDER BY t.id");
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
         fprintf(stderr, "arbiter: %s", PQerrorMessage(c));
-        status = 2;
+        PQclear(r);
+        PQfinish(c);
+        cli_close_place(&place);
+        return CLI_EXIT_USAGE;
+    }
+    if (json) {
+        static const char *const cols[] = {"tournament", "format", "state", "pending", "leased", "done", "void",
+                                           "round", "created", NULL};
+        printf("{\"tournaments\":");
+        print_rows_json(r, cols, "sssnnnnns");
     } else {
         printf("%-24s %-18s %-8s %7s %6s %5s %4s %5s  %s\n", "tournament", "format", "state", "pending", "leased",
                "done", "void", "round", "created");
@@ -342,7 +423,11 @@ int cmd_status(int argc, char **argv)
     /* Fairness: the commitment from the start, the secret once it is over. */
     r = PQexec(c, "SELECT name, coalesce(commitment, ''), CASE WHEN revealed_at IS NOT NULL "
                   "THEN encode(secret, 'hex') ELSE '' END FROM tournaments ORDER BY id");
-    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
+    if (json && PQresultStatus(r) == PGRES_TUPLES_OK) {
+        static const char *const cols[] = {"tournament", "commitment", "secret", NULL};
+        printf(",\"secrets\":");
+        print_rows_json(r, cols, "sss");
+    } else if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
         printf("\nsecrets (docs/rng.md):\n");
         for (int i = 0; i < PQntuples(r); i++)
             printf("  %-24s commitment %s  secret %s\n", PQgetvalue(r, i, 0),
@@ -354,7 +439,11 @@ int cmd_status(int argc, char **argv)
     r = PQexec(c, "SELECT name, slots, state, running, matches_done, leases_lost, "
                   "  to_char(last_seen, 'YYYY-MM-DD HH24:MI:SS') FROM workers "
                   "ORDER BY state = 'gone', last_seen DESC LIMIT 200");
-    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
+    if (json && PQresultStatus(r) == PGRES_TUPLES_OK) {
+        static const char *const cols[] = {"worker", "slots", "state", "running", "done", "lost", "last_heard", NULL};
+        printf(",\"pool\":");
+        print_rows_json(r, cols, "snsnnns");
+    } else if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
         printf("\npool:\n  %-32s %5s %-10s %7s %7s %5s  %s\n", "worker", "slots", "state", "running", "done",
                "lost", "last heard");
         for (int i = 0; i < PQntuples(r); i++) {
@@ -367,7 +456,11 @@ int cmd_status(int argc, char **argv)
     /* Matches done by each referee worker (the last lease holder). */
     r = PQexec(c, "SELECT t.name, m.leased_by, count(*) FROM matches m JOIN tournaments t ON t.id = m.tournament_id "
                   "WHERE m.state = 'done' AND m.leased_by IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2");
-    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
+    if (json && PQresultStatus(r) == PGRES_TUPLES_OK) {
+        static const char *const cols[] = {"tournament", "worker", "done", NULL};
+        printf(",\"done_by_worker\":");
+        print_rows_json(r, cols, "ssn");
+    } else if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
         printf("\nmatches done by worker:\n");
         for (int i = 0; i < PQntuples(r); i++) {
             char b[9][400];
@@ -379,7 +472,11 @@ int cmd_status(int argc, char **argv)
     r = PQexec(c, "SELECT t.name, m.round, m.tbl, coalesce(m.leased_by, ''), left(coalesce(m.error, ''), 300) "
                   "FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.state = 'void' "
                   "ORDER BY m.id DESC LIMIT 10");
-    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
+    if (json && PQresultStatus(r) == PGRES_TUPLES_OK) {
+        static const char *const cols[] = {"tournament", "round", "table", "worker", "error", NULL};
+        printf(",\"void\":");
+        print_rows_json(r, cols, "snnss");
+    } else if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
         printf("\nvoid matches (latest first):\n");
         for (int i = 0; i < PQntuples(r); i++) {
             char b[9][400];
@@ -387,34 +484,58 @@ int cmd_status(int argc, char **argv)
         }
     }
     PQclear(r);
+    if (json)
+        printf("}\n");
     PQfinish(c);
     cli_close_place(&place);
     return status;
 }
 
+static void standings_usage(FILE *f)
+{
+    fprintf(f, "usage: arbiter standings NAME [--format table|csv|json] [--state DIR | --db CONNINFO]\n\n"
+               "The standings of tournament NAME (the latest of that name): rank, entrant,\n"
+               "matches played, points, score, wins, penalties. Reads only: exits 3 when\n"
+               "there is no record or no tournament NAME in it.\n");
+}
+
 /* `arbiter standings NAME [--format table|csv|json]`. */
 int cmd_standings(int argc, char **argv)
 {
-    const char *state = "arbiter-state", *db = NULL, *name = NULL, *format = "table";
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--state") == 0 && i + 1 < argc) state = argv[++i];
-        else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) db = argv[++i];
-        else if (strcmp(argv[i], "--format") == 0 && i + 1 < argc) format = argv[++i];
-        else if (argv[i][0] != '-' && !name) name = argv[i];
-        else {
-            fprintf(stderr, "usage: arbiter standings NAME [--format table|csv|json] [--state DIR] [--db CONNINFO]\n");
-            return 2;
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"state", required_argument, NULL, 's'},
+        {"db", required_argument, NULL, 'd'},
+        {"format", required_argument, NULL, 'f'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *state = "arbiter-state", *db = NULL, *name = NULL;
+    cli_format format = CLI_FORMAT_TABLE;
+    int opt;
+    cli_opts_begin();
+    while ((opt = cli_getopt("standings", argc, argv, ":h", opts)) != -1) {
+        switch (opt) {
+        case 'h': standings_usage(stdout); return CLI_EXIT_OK;
+        case 's': state = optarg; break;
+        case 'd': db = optarg; break;
+        case 'f':
+            if (cli_format_parse("standings", optarg, CLI_FORMATS_ALL, &format))
+                return CLI_EXIT_USAGE;
+            break;
+        default: standings_usage(stderr); return CLI_EXIT_USAGE;
         }
     }
-    if (!name || (strcmp(format, "table") && strcmp(format, "csv") && strcmp(format, "json"))) {
-        fprintf(stderr, "usage: arbiter standings NAME [--format table|csv|json] [--state DIR] [--db CONNINFO]\n");
-        return 2;
+    if (argc - optind != 1) {
+        standings_usage(stderr);
+        return CLI_EXIT_USAGE;
     }
+    name = argv[optind];
     db_place place;
     char err[1024];
-    if (cli_open_place(&place, state, db, false, err, sizeof err) != 0) {
+    int orc = cli_open_record(&place, state, db, err, sizeof err);
+    if (orc) {
         fprintf(stderr, "arbiter: %s\n", err);
-        return 2;
+        return orc == ARB_ENOTFOUND ? CLI_EXIT_NORECORD : CLI_EXIT_USAGE;
     }
     int status = 0;
     store *st = store_open(place.conninfo, err, sizeof err);
@@ -424,13 +545,13 @@ int cmd_standings(int argc, char **argv)
                                NULL, NULL, 0);
     if (!st || PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
         fprintf(stderr, "arbiter: no tournament named \"%s\" in the record\n", name);
-        status = 1;
+        status = CLI_EXIT_NORECORD;
     } else {
         static st_standing rows[ARB_TN_MAX_ENTRANTS];
         int64_t tid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
         int n = store_standings(st, tid, rows, ARB_TN_MAX_ENTRANTS);
         print_standings(rows, n < 0 ? 0 : n, format);
-        if (strcmp(format, "table") == 0)
+        if (format == CLI_FORMAT_TABLE)
             print_fairness(st, tid);
     }
     PQclear(r);

@@ -19,15 +19,18 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: arbiter verify NAME [--state DIR | --db CONNINFO]\n"
+        "usage: arbiter verify NAME [--state DIR | --db CONNINFO] [--format table|json]\n"
         "\n"
         "For a finished tournament: checks every recorded transcript against the\n"
         "revealed secret (its commitment, the match key, the deals re-dealt) and the\n"
-        "recorded digest. Exit status 0 when every deal follows from seed + secret.\n");
+        "recorded digest. Exit status 0 when every deal follows from seed + secret,\n"
+        "1 when one does not (or the tournament is not over), 3 when there is no\n"
+        "record or no tournament NAME in it.\n");
 }
 
-/* One match: 0 verified, 1 not (printed). */
-static int verify_one(const char *path, const char *want_digest, const char *want_label, const uint8_t secret[32])
+/* One match: 0 verified, 1 not (why says so, naming the transcript). */
+static int verify_one(const char *path, const char *want_digest, const char *want_label, const uint8_t secret[32],
+                      char *why, size_t whylen)
 {
     uint8_t *data = NULL;
     size_t len;
@@ -36,28 +39,28 @@ static int verify_one(const char *path, const char *want_digest, const char *wan
     replay_report rep;
     memset(&rep, 0, sizeof rep);
     if (tr_load(path, &data, &len, err, sizeof err) != 0) {
-        printf("  %s: %s\n", path, err);
+        snprintf(why, whylen, "%s: %s", path, err);
         return 1;
     }
     if (replay_judge(data, len, NULL, &rep) != 0) {
-        printf("  %s: %s\n", path, rep.divergence);
+        snprintf(why, whylen, "%s: %s", path, rep.divergence);
         goto out;
     }
     if (rep.digest_rc != 0 || strcmp(rep.digest, want_digest) != 0) {
-        printf("  %s: digest %s, the record says %s%s%s\n", path, rep.digest[0] ? rep.digest : "none", want_digest,
-               rep.digest_msg[0] ? ": " : "", rep.digest_msg);
+        snprintf(why, whylen, "%s: digest %s, the record says %s%s%s", path, rep.digest[0] ? rep.digest : "none",
+                 want_digest, rep.digest_msg[0] ? ": " : "", rep.digest_msg);
         goto out;
     }
     if (strcmp(rep.cfg.key_label, want_label) != 0) {
-        printf("  %s: keyed for \"%s\", this match is \"%s\"\n", path, rep.cfg.key_label, want_label);
+        snprintf(why, whylen, "%s: keyed for \"%s\", this match is \"%s\"", path, rep.cfg.key_label, want_label);
         goto out;
     }
     if (replay_check_secret(&rep.cfg, secret, msg, sizeof msg) != 0) {
-        printf("  %s: %s\n", path, msg);
+        snprintf(why, whylen, "%s: %s", path, msg);
         goto out;
     }
     if (!rep.reproduced) {
-        printf("  %s: not reproduced: %s\n", path, rep.divergence);
+        snprintf(why, whylen, "%s: not reproduced: %s", path, rep.divergence);
         goto out;
     }
     bad = 0;
@@ -69,33 +72,42 @@ out:
 
 int cmd_verify(int argc, char **argv)
 {
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"state", required_argument, NULL, 's'},
+        {"db", required_argument, NULL, 'd'},
+        {"format", required_argument, NULL, 'f'},
+        {NULL, 0, NULL, 0},
+    };
     const char *state = "arbiter-state", *db = NULL, *name = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(argv[i], "--state") == 0 && i + 1 < argc) {
-            state = argv[++i];
-        } else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
-            db = argv[++i];
-        } else if (argv[i][0] != '-' && !name) {
-            name = argv[i];
-        } else {
-            usage(stderr);
-            return 2;
+    cli_format format = CLI_FORMAT_TABLE;
+    int opt;
+    cli_opts_begin();
+    while ((opt = cli_getopt("verify", argc, argv, ":h", opts)) != -1) {
+        switch (opt) {
+        case 'h': usage(stdout); return CLI_EXIT_OK;
+        case 's': state = optarg; break;
+        case 'd': db = optarg; break;
+        case 'f':
+            if (cli_format_parse("verify", optarg, CLI_FORMATS_TJ, &format))
+                return CLI_EXIT_USAGE;
+            break;
+        default: usage(stderr); return CLI_EXIT_USAGE;
         }
     }
-    if (!name) {
+    if (argc - optind != 1) {
         usage(stderr);
-        return 2;
+        return CLI_EXIT_USAGE;
     }
+    name = argv[optind];
     db_place place;
     char err[1024];
-    if (cli_open_place(&place, state, db, false, err, sizeof err) != 0) {
+    int rc = cli_open_record(&place, state, db, err, sizeof err);
+    if (rc) {
         fprintf(stderr, "arbiter: %s\n", err);
-        return 2;
+        return rc == ARB_ENOTFOUND ? CLI_EXIT_NORECORD : CLI_EXIT_USAGE;
     }
-    int status = 2, checked = 0, failed = 0;
+    int status = CLI_EXIT_USAGE, checked = 0, failed = 0;
     PGresult *m = NULL;
     PGconn *c = PQconnectdb(place.conninfo);
     const char *p[] = {name};
@@ -104,18 +116,19 @@ int cmd_verify(int argc, char **argv)
                                   "ORDER BY id DESC LIMIT 1", 1, NULL, p, NULL, NULL, 0);
     if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
         fprintf(stderr, "arbiter: verify: no tournament named \"%s\" in the record\n", name);
+        status = CLI_EXIT_NORECORD;
         goto out;
     }
     uint8_t secret[32];
     if (strcmp(PQgetvalue(r, 0, 3), "t") != 0) {
         fprintf(stderr, "arbiter: verify: %s is not over: its secret is sealed (commitment %s)\n", name,
                 PQgetvalue(r, 0, 2)[0] ? PQgetvalue(r, 0, 2) : "none yet");
-        status = 1;
+        status = CLI_EXIT_FAIL;
         goto out;
     }
     if (arb_key_parse(PQgetvalue(r, 0, 4), secret) != 0) {
         fprintf(stderr, "arbiter: verify: %s has no secret on record\n", name);
-        status = 1;
+        status = CLI_EXIT_FAIL;
         goto out;
     }
     const char *mp[] = {PQgetvalue(r, 0, 0)};
@@ -125,18 +138,35 @@ int cmd_verify(int argc, char **argv)
         fprintf(stderr, "arbiter: verify: %s", PQerrorMessage(c));
         goto out;
     }
+    if (format == CLI_FORMAT_JSON) {
+        printf("{\"tournament\":");
+        cli_json_string(stdout, name);
+        printf(",\"commitment\":\"%s\",\"secret\":\"%s\",\"failures\":[", PQgetvalue(r, 0, 2), PQgetvalue(r, 0, 4));
+    }
     for (int i = 0; i < PQntuples(m); i++) {
-        char label[160];
+        char label[160], why[2048];
         snprintf(label, sizeof label, "match|%s|%s|%s", PQgetvalue(r, 0, 1), PQgetvalue(m, i, 0), PQgetvalue(m, i, 1));
         checked++;
-        failed += verify_one(PQgetvalue(m, i, 2), PQgetvalue(m, i, 3), label, secret);
+        if (verify_one(PQgetvalue(m, i, 2), PQgetvalue(m, i, 3), label, secret, why, sizeof why) == 0)
+            continue;
+        if (format == CLI_FORMAT_JSON) {
+            printf("%s", failed ? "," : "");
+            cli_json_string(stdout, why);
+        } else {
+            printf("  %s\n", why);
+        }
+        failed++;
     }
-    printf("%s: commitment %s, secret %s\n", name, PQgetvalue(r, 0, 2), PQgetvalue(r, 0, 4));
-    if (failed)
-        printf("%s: %d of %d transcripts FAILED the check\n", name, failed, checked);
-    else
-        printf("%s: %d transcripts: every deal follows from seed + secret: verified\n", name, checked);
-    status = failed ? 1 : 0;
+    if (format == CLI_FORMAT_JSON) {
+        printf("],\"checked\":%d,\"failed\":%d,\"verified\":%s}\n", checked, failed, failed ? "false" : "true");
+    } else {
+        printf("%s: commitment %s, secret %s\n", name, PQgetvalue(r, 0, 2), PQgetvalue(r, 0, 4));
+        if (failed)
+            printf("%s: %d of %d transcripts FAILED the check\n", name, failed, checked);
+        else
+            printf("%s: %d transcripts: every deal follows from seed + secret: verified\n", name, checked);
+    }
+    status = failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 out:
     PQclear(m);
     PQclear(r);

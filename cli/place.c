@@ -1,11 +1,9 @@
 /* place.c — what several commands share: where the record is (a private
- * cluster under a state directory, or a server), key files, reading a
- * tournament file whole. */
+ * cluster under a state directory, or a server), and key files. */
 #include "cli.h"
 #include "arb_error.h"
 
 #include <errno.h>
-#include <sodium.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +41,43 @@ int cli_open_place(db_place *p, const char *state, const char *db, bool exclusiv
     if (db && *db) {
         snprintf(p->conninfo, sizeof p->conninfo, "%s", db);
         return 0;
+    }
+    int rc = pgctl_start(&p->pg, state, err, errlen);
+    if (rc)
+        return rc;
+    p->private_pg = true;
+    snprintf(p->conninfo, sizeof p->conninfo, "%s", p->pg.conninfo);
+    return 0;
+}
+
+int cli_open_record(db_place *p, const char *state, const char *db, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    p->lock_fd = -1;
+    if (!db)
+        db = getenv("ARBITER_DB");
+    if (db && *db) {
+        snprintf(p->conninfo, sizeof p->conninfo, "%s", db);
+        return 0;
+    }
+    /* A private cluster is DIR/pg, or one DIR/cluster names (pgctl.h):
+     * without either there is nothing to read, and nothing is made. */
+    char pg[700], named[700];
+    struct stat st;
+    snprintf(pg, sizeof pg, "%s/pg/PG_VERSION", state);
+    snprintf(named, sizeof named, "%s/cluster", state);
+    if (stat(pg, &st) != 0 && stat(named, &st) != 0) {
+        snprintf(err, errlen, "no record in %s (run a tournament first, or --state DIR / --db CONNINFO)", state);
+        return ARB_ENOTFOUND;
+    }
+    /* Share the cluster with a run that holds the state directory; the
+     * lock file is a run's to make. */
+    char lock[700];
+    snprintf(lock, sizeof lock, "%s/lock", state);
+    p->lock_fd = open(lock, O_RDWR | O_CLOEXEC);
+    if (p->lock_fd >= 0 && flock(p->lock_fd, LOCK_SH | LOCK_NB) != 0) {
+        close(p->lock_fd);
+        p->lock_fd = -1;
     }
     int rc = pgctl_start(&p->pg, state, err, errlen);
     if (rc)
@@ -102,27 +137,4 @@ int cli_read_keys(const char *path, char (*keys)[CLI_KEY_LINE], int cap)
     }
     fclose(f);
     return n;
-}
-
-char *cli_slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = malloc((1u << 20) + 1);
-    size_t n = buf ? fread(buf, 1, 1u << 20, f) : 0;
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    *len = n;
-    return buf;
-}
-
-
-void cli_digest(const char *text, size_t len, char digest[65])
-{
-    unsigned char hash[crypto_hash_sha256_BYTES];
-    crypto_hash_sha256(hash, (const unsigned char *)text, len);
-    for (int i = 0; i < 32; i++)
-        snprintf(digest + 2 * i, 3, "%02x", hash[i]);
 }

@@ -54,15 +54,22 @@ void arb_key_hex(const uint8_t key[ARB_KEY_BYTES], char hex[65])
     hex[64] = 0;
 }
 
-void arb_key_commitment(const uint8_t key[ARB_KEY_BYTES], char hex[65])
+_Static_assert(crypto_hash_sha256_BYTES == ARB_KEY_BYTES, "arb_key_hex writes a SHA-256 digest");
+
+void arb_sha256_hex(const void *data, size_t len, char hex[65])
 {
     uint8_t h[crypto_hash_sha256_BYTES];
     if (sodium_init() < 0) {
         hex[0] = 0;
         return;
     }
-    crypto_hash_sha256(h, key, ARB_KEY_BYTES);
-    arb_key_hex(h, hex);
+    crypto_hash_sha256(h, data, len);
+    arb_key_hex(h, hex);   /* a digest is as long as a key: 32 bytes */
+}
+
+void arb_key_commitment(const uint8_t key[ARB_KEY_BYTES], char hex[65])
+{
+    arb_sha256_hex(key, ARB_KEY_BYTES, hex);
 }
 
 int arb_key_random(uint8_t key[ARB_KEY_BYTES])

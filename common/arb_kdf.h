@@ -20,6 +20,10 @@ uint64_t arb_seed_keyed(const uint8_t key[ARB_KEY_BYTES], const char *label);
 uint64_t arb_seed_keyedn(const uint8_t key[ARB_KEY_BYTES], const char *label, uint64_t n);
 /* The public commitment to a secret: SHA-256(secret), lowercase hex (65 bytes). */
 void arb_key_commitment(const uint8_t key[ARB_KEY_BYTES], char hex[65]);
+/* SHA-256 of len bytes as lowercase hex (65 bytes with the NUL): the one
+ * digest-to-text of the tree (tournament files, program bundles,
+ * commitments). */
+void arb_sha256_hex(const void *data, size_t len, char hex[65]);
 /* A fresh random key from the system's generator. */
 int arb_key_random(uint8_t key[ARB_KEY_BYTES]);
 /* Hex text <-> key. arb_key_parse takes exactly 64 hex digits, optionally

@@ -2,13 +2,13 @@
 #include "bundle.h"
 #include "wire.h"
 #include "arb_error.h"
+#include "arb_kdf.h"
 #include "arb_mp.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <msgpack.h>
-#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,10 +26,7 @@ static int mkdir_mode(const char *path)
 
 void bundle_digest(const uint8_t *b, size_t len, char digest[65])
 {
-    unsigned char h[crypto_hash_sha256_BYTES];
-    crypto_hash_sha256(h, b, len);
-    for (int i = 0; i < 32; i++)
-        snprintf(digest + 2 * i, 3, "%02x", h[i]);
+    arb_sha256_hex(b, len, digest);
 }
 
 static int read_all(const char *path, uint8_t **out, size_t *len, mode_t *mode, size_t cap)

@@ -1,8 +1,8 @@
-/* policy.h — the built-in move choosers used by `arbiter play` and the
+/* ddz_policy.h — Dou Dizhu's built-in move choosers used by `arbiter play` and the
  * benchmarks: uniformly random, and greedy (smallest winning play, bids by
  * hand strength). The bots SDK has the same policies for bot programs. */
-#ifndef ARB_POLICY_H
-#define ARB_POLICY_H
+#ifndef ARB_DDZ_POLICY_H
+#define ARB_DDZ_POLICY_H
 #include "ddz.h"
 #include "arb_rng.h"
 

@@ -1,5 +1,5 @@
-/* policy.c — random and greedy Dou Dizhu policies (see policy.h). */
-#include "policy.h"
+/* ddz_policy.c — random and greedy Dou Dizhu policies (see ddz_policy.h). */
+#include "ddz_policy.h"
 
 int policy_random(const ddz_state *s, const ddz_move *moves, const int8_t *values, int n, void *ctx)
 {

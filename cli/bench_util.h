@@ -1,0 +1,30 @@
+/* bench_util.h — what the benchmarks share (cmd_bench*.c, the games'
+ * bench handlers): medians, and figures printed as "name value unit"
+ * lines or as JSON. Depends on nothing of theirs: the benchmarks call it,
+ * never the other way. */
+#ifndef ARB_BENCH_UTIL_H
+#define ARB_BENCH_UTIL_H
+#include "cli.h"
+
+/* The median of v[0..n) (sorts v): benchmarks report medians. */
+double bench_median(double *v, int n);
+
+/* One reported figure. */
+typedef struct bench_figure {
+    const char *name;       /* lead_enumerations_20cards */
+    double value;
+    const char *unit;       /* per_second, ns, x */
+    int decimals;           /* in the text form */
+} bench_figure;
+/* The figures under a title line ("rules standard"; NULL: none): as
+ * "name value unit" lines, or one JSON object {"title":..., "figures":
+ * [{"name":..., "value":..., "unit":...}, ...]}. */
+void bench_print(const char *title, const bench_figure *figs, size_t n, cli_format format);
+
+/* `arbiter bench referee` (cmd_bench_referee.c); argv[0] is "referee". */
+int bench_referee(int argc, char **argv);
+/* `arbiter bench tournament` and `arbiter bench dispatch` (cmd_bench_tournament.c). */
+int bench_tournament(int argc, char **argv);
+int bench_dispatch(int argc, char **argv);
+
+#endif

@@ -1,0 +1,140 @@
+/* ddz_moves.c — `arbiter moves` for Dou Dizhu: the rules oracle. Reads
+ * "HAND" or "HAND PREV" lines on stdin and answers each with every legal
+ * lead or follow (docs/cli.md). The quickest way for a bot author to check
+ * a rule. */
+#include "ddz_cli.h"
+#include "arb_error.h"
+#include "arb_limits.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Read one line: its bytes up to the newline (neither it nor a '\r'
+ * before it counted) into buf, which holds ARB_MAX_LINE + 1. A line is read
+ * to its newline whatever it holds, so every input line gets exactly one
+ * answer and the answers stay in step. Returns 1 for a line, 0 at EOF,
+ * -1 for a line longer than ARB_MAX_LINE bytes, -2 for one holding a NUL
+ * byte (which a C string would cut short). */
+static int read_line(FILE *in, char *buf)
+{
+    size_t n = 0;
+    bool any = false, nul = false, over = false;
+    int c;
+    while ((c = getc(in)) != EOF) {
+        any = true;
+        if (c == '\n')
+            break;
+        if (c == 0)
+            nul = true;
+        if (n < ARB_MAX_LINE + 1)
+            buf[n++] = (char)c;
+        else
+            over = true;
+    }
+    if (!any)
+        return 0;
+    if (n && buf[n - 1] == '\r' && !over)
+        n--;
+    buf[n] = 0;
+    if (over || n > ARB_MAX_LINE)
+        return -1;
+    return nul ? -2 : 1;
+}
+
+static void print_error(const ddz_rules *r, const char *what, int rc)
+{
+    if (rc == ARB_ERANGE)
+        printf("error: %s: more cards of one rank than %u pack%s hold%s\n", what, r->packs,
+               r->packs == 1 ? "" : "s", r->packs == 1 ? "s" : "");
+    else if (rc == ARB_EPARSE)
+        printf("error: %s: not a set of cards (ranks are 3456789TJQKA2BR, '+' names a reading)\n", what);
+    else
+        printf("error: %s: %s\n", what, arb_strerror(rc));
+}
+
+static void answer(const ddz_rules *r, char *line, ddz_move *buf, size_t cap, bool readings)
+{
+    char *tok[3];
+    int nt = 0;
+    for (char *p = strtok(line, " \t"); p; p = strtok(NULL, " \t")) {
+        if (nt == 2) {
+            printf("error: expected HAND or HAND PREV, got more words\n");
+            return;
+        }
+        tok[nt++] = p;
+    }
+    if (nt == 0) {
+        printf("error: empty line\n");
+        return;
+    }
+    ddz_cards hand, prev_cards, prev_primary;
+    int rc = ddz_cards_parse(r, tok[0], &hand);
+    if (rc) {
+        print_error(r, "hand", rc);
+        return;
+    }
+    int n;
+    if (nt == 1) {
+        n = ddz_leads(r, hand, buf, cap);
+    } else {
+        rc = ddz_play_parse(r, tok[1], &prev_cards, &prev_primary);
+        if (rc) {
+            print_error(r, "previous play", rc);
+            return;
+        }
+        if (prev_cards == 0) {
+            printf("error: previous play: a pass is not a play to follow\n");
+            return;
+        }
+        ddz_move prev;
+        char why[128];
+        /* The previous play is read as a lead would be (or as named). */
+        rc = ddz_validate(r, prev_cards, NULL, prev_cards, prev_primary, &prev, why, sizeof why);
+        if (rc) {
+            printf("error: previous play: %s\n", why);
+            return;
+        }
+        n = ddz_follows(r, hand, &prev, buf, cap);
+    }
+    if (n < 0) {
+        print_error(r, "enumeration", n);
+        return;
+    }
+    char text[2 * DDZ_MAX_CARDS + 8];
+    for (int i = 0; i < n; i++) {
+        if (readings)
+            ddz_move_format_reading(&buf[i], text, sizeof text);
+        else
+            ddz_move_format(&buf[i], text, sizeof text);
+        fputs(text, stdout);
+        if (readings && buf[i].kind != DDZ_PASS)
+            printf("/%s", ddz_kind_name(buf[i].kind));
+        putchar(i + 1 < n ? ' ' : '\n');
+    }
+    if (n == 0)
+        putchar('\n');
+}
+
+int ddz_cli_moves(const void *rules, bool readings)
+{
+    const ddz_rules *r = rules;
+    ddz_move *buf = malloc(ARB_MAX_MOVES * sizeof *buf);
+    if (!buf) {
+        fprintf(stderr, "arbiter moves: out of memory\n");
+        return CLI_EXIT_FAIL;
+    }
+    char line[ARB_MAX_LINE + 2];
+    int rc;
+    while ((rc = read_line(stdin, line)) != 0) {
+        if (rc == -1)
+            printf("error: line longer than %d bytes\n", ARB_MAX_LINE);
+        else if (rc == -2)
+            printf("error: a NUL byte in the line\n");
+        else
+            answer(r, line, buf, ARB_MAX_MOVES, readings);
+        fflush(stdout);
+    }
+    free(buf);
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,210 @@
+/* options.c — what every command's parsing shares (cli.h): getopt_long
+ * with messages that name the command and suggest the option meant, output
+ * formats, and the game a command is about. */
+#include "cli.h"
+#include "arb_limits.h"
+#include "arb_names.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_opts_begin(void)
+{
+    /* glibc: 0 starts a new scan (and forgets the last one's permutation) */
+    optind = 0;
+    opterr = 0;
+}
+
+/* The long option nearest to the word typed ("--wrokers" -> "workers"). */
+static const char *near_option(const char *typed, const struct option *longopts)
+{
+    const char *names[64];
+    size_t n = 0;
+    for (; longopts[n].name && n + 1 < sizeof names / sizeof names[0]; n++)
+        names[n] = longopts[n].name;
+    names[n] = NULL;
+    char word[64];
+    size_t len = strcspn(typed, "=");
+    snprintf(word, sizeof word, "%.*s", (int)(len < sizeof word ? len : sizeof word - 1), typed);
+    /* a third of the word's length in edits, at least two */
+    size_t max = strlen(word) / 3 + 1;
+    return arb_suggest(word, names, max < 3 ? 3 : max);
+}
+
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+    int idx = -1;
+    int c = getopt_long(argc, argv, shortopts, longopts, &idx);
+    if (c != '?' && c != ':')
+        return c;
+    const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+    if (c == ':') {
+        /* the option's own word is the last one taken */
+        fprintf(stderr, "arbiter: %s: %s needs a value\n", cmd, arg);
+        return '?';
+    }
+    if (optopt && !(arg[0] == '-' && arg[1] == '-')) {
+        fprintf(stderr, "arbiter: %s: unknown option -%c\n", cmd, optopt);
+        return '?';
+    }
+    const char *near = strncmp(arg, "--", 2) == 0 ? near_option(arg + 2, longopts) : NULL;
+    char shown[80];
+    snprintf(shown, sizeof shown, "%.*s", (int)strcspn(arg, "="), arg);
+    /* a prefix of several options (getopt_long takes a unique one) */
+    size_t plen = strlen(shown) > 2 ? strlen(shown) - 2 : 0;
+    int prefixed = 0;
+    for (int k = 0; plen && longopts[k].name; k++)
+        prefixed += strncmp(longopts[k].name, shown + 2, plen) == 0;
+    if (prefixed > 1) {
+        fprintf(stderr, "arbiter: %s: ambiguous option %s (", cmd, shown);
+        for (int k = 0, n = 0; longopts[k].name; k++)
+            if (strncmp(longopts[k].name, shown + 2, plen) == 0)
+                fprintf(stderr, "%s--%s", n++ ? ", " : "", longopts[k].name);
+        fprintf(stderr, ")\n");
+        return '?';
+    }
+    if (near)
+        fprintf(stderr, "arbiter: %s: unknown option %s (did you mean --%s?)\n", cmd, shown, near);
+    else
+        fprintf(stderr, "arbiter: %s: unknown option %s\n", cmd, shown);
+    return '?';
+}
+
+int cli_int_arg(const char *cmd, const char *opt, const char *val, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(val, &end, 10);
+    if (errno || *end || end == val || v < lo || v > hi) {
+        fprintf(stderr, "arbiter: %s: --%s \"%s\": expected an integer in %lld..%lld\n", cmd, opt, val, lo, hi);
+        return 1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_append_option(char *list, size_t cap, const char *val)
+{
+    size_t l = strlen(list);
+    int n = snprintf(list + l, cap - l, "%s%s", l ? "," : "", val);
+    if (n < 0 || (size_t)n >= cap - l) {
+        list[l] = 0;
+        return 1;
+    }
+    return 0;
+}
+
+static const char *const format_names[] = {"table", "csv", "json", NULL};
+
+int cli_format_parse(const char *cmd, const char *text, unsigned allowed, cli_format *out)
+{
+    for (int f = 0; format_names[f]; f++)
+        if (strcmp(text, format_names[f]) == 0 && (allowed >> f & 1)) {
+            *out = (cli_format)f;
+            return 0;
+        }
+    fprintf(stderr, "arbiter: %s: --format \"%s\": expected", cmd, text);
+    for (int f = 0, k = 0; format_names[f]; f++)
+        if (allowed >> f & 1)
+            fprintf(stderr, "%s %s", k++ ? "," : "", format_names[f]);
+    fprintf(stderr, "\n");
+    return 1;
+}
+
+void cli_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", f);
+        else if (*p == '\t')
+            fputs("\\t", f);
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+void cli_csv_field(FILE *f, const char *s)
+{
+    if (!s[strcspn(s, ",\"\r\n")]) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+const arb_game *cli_game(const char *name)
+{
+    const arb_game *g = arb_game_find(name ? name : CLI_DEFAULT_GAME);
+    if (g)
+        return g;
+    const arb_game *const *all = arb_games();
+    const char *names[32];
+    size_t n = 0;
+    for (; all[n] && n + 1 < sizeof names / sizeof names[0]; n++)
+        names[n] = all[n]->name;
+    names[n] = NULL;
+    const char *near = arb_suggest(name, names, 3);
+    fprintf(stderr, "arbiter: unknown game \"%s\"", name);
+    if (near)
+        fprintf(stderr, " (did you mean \"%s\"?)", near);
+    fprintf(stderr, "; games:");
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, " %s", names[i]);
+    fprintf(stderr, "\n");
+    return NULL;
+}
+
+void *cli_rules_new(const arb_game *g, const char *preset, const char *options)
+{
+    void *rules = calloc(1, g->rules_size);
+    char err[512] = "", opts[ARB_MAX_OPTIONS_TEXT];
+    if (!rules) {
+        fprintf(stderr, "arbiter: out of memory\n");
+        return NULL;
+    }
+    if (!preset)
+        preset = g->default_preset;
+    if (g->rules_preset(rules, preset) != 0) {
+        fprintf(stderr, "arbiter: unknown rules preset \"%s\" for %s (presets:", preset, g->name);
+        for (const char *const *p = g->presets(); *p; p++)
+            fprintf(stderr, " %s", *p);
+        fprintf(stderr, ")\n");
+        goto fail;
+    }
+    /* "key=value" separated by commas or blanks, as a tournament's rules line */
+    snprintf(opts, sizeof opts, "%s", options ? options : "");
+    char *save = NULL;
+    for (char *tok = strtok_r(opts, ", \t\n", &save); tok; tok = strtok_r(NULL, ", \t\n", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq) {
+            fprintf(stderr, "arbiter: --set: \"%s\": expected key=value\n", tok);
+            goto fail;
+        }
+        *eq = 0;
+        if (g->rules_set(rules, tok, eq + 1, err, sizeof err) != 0) {
+            fprintf(stderr, "arbiter: --set: %s\n", err);
+            goto fail;
+        }
+    }
+    if (g->rules_check(rules, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        goto fail;
+    }
+    return rules;
+fail:
+    free(rules);
+    return NULL;
+}

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# test_cli.sh — the command line behaves (docs/cli.md): for every command,
+# --help prints usage on stdout, exits 0 and does nothing else (no file is
+# read or written: the scratch directory is the same after); the commands
+# that read the record create nothing where there is none and exit 3; an
+# unknown option or command exits 2 with a suggestion; --version; and
+# --format json parses for rules, match, status, standings, verify and
+# bench rules (a one-match tournament on a private PostgreSQL).
+# Usage: test_cli.sh ARBITER ARBITER_SCHEDULER ARBITER_REFEREE BOTS_DIR
+set -u
+ARB=$1 SCHED=$2 REF=$3 BOTS=$4
+T=$(mktemp -d /tmp/arbiter-cli-test.XXXXXX)
+chmod 755 "$T"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+cleanup() {
+  test_pg_stop
+  rm -rf "$T"
+}
+trap cleanup EXIT
+. "$(dirname "$0")/../lib/test_pg.sh"
+
+mkdir "$T/cwd"
+cd "$T/cwd" || exit 2
+# a file named like the option: a command that took --help for a file
+# would read it (check) or write beside it (keygen)
+printf 'name: [' > ./--help
+snapshot() { ls -A; }
+
+# ---- 1. --help, for every command -----------------------------------------
+commands="moves play rules run check scheduler referee submit keygen status standings match replay verify bench"
+for cmd in $commands; do
+  for h in --help -h; do
+    before=$(snapshot)
+    "$ARB" $cmd $h > out 2> err
+    rc=$?
+    after=$(snapshot)
+    check "$cmd $h exits 0 (got $rc)" '[ $rc = 0 ]'
+    check "$cmd $h prints usage on stdout" 'grep -q "usage" out'
+    check "$cmd $h prints nothing on stderr" '[ ! -s err ]'
+    rm -f out err
+    check "$cmd $h creates no file" '[ "$(snapshot)" = "$before" ]'
+  done
+  "$ARB" help $cmd > out 2>&1
+  check "arbiter help $cmd is $cmd --help" '[ $? = 0 ] && [ "$(cat out)" = "$("$ARB" $cmd --help)" ]'
+  rm -f out
+done
+for exe in "$SCHED" "$REF"; do
+  before=$(snapshot)
+  "$exe" --help > out 2> err
+  check "$(basename "$exe") --help exits 0 with usage" '[ $? = 0 ] && grep -q "usage" out && [ ! -s err ]'
+  rm -f out err
+  check "$(basename "$exe") --help creates no file" '[ "$(snapshot)" = "$before" ]'
+done
+"$ARB" bench rules --help > out
+check "bench rules --help exits 0 with usage" '[ $? = 0 ] && grep -q "usage" out'
+rm -f out
+"$ARB" check --help > out 2>&1
+check "check --help does not read a file named --help" '! grep -q "^--help" out'
+rm -f out
+"$ARB" keygen --help > /dev/null
+check "keygen --help writes no key" '[ ! -e ./--help.key ] && [ ! -e ./--help.pub ]'
+"$ARB" --help > out && grep -q "commands:" out
+check "arbiter --help lists the commands" '[ $? = 0 ]'
+rm -f out
+
+# ---- 2. --version -----------------------------------------------------------
+check "--version" '"$ARB" --version | grep -qE "^arbiter [0-9]+\.[0-9]+"'
+check "-V" '[ "$("$ARB" -V)" = "$("$ARB" --version)" ]'
+
+# ---- 3. reading commands create nothing -------------------------------------
+mkdir "$T/empty"
+for args in "status" "standings pool" "verify pool"; do
+  "$ARB" $args --state "$T/empty" > out 2> err
+  rc=$?
+  check "$args --state EMPTY exits 3 (got $rc)" '[ $rc = 3 ]'
+  check "$args --state EMPTY says there is no record" 'grep -q "no record in $T/empty" err'
+  check "$args --state EMPTY creates nothing" '[ -z "$(ls -A "$T/empty")" ]'
+  rm -f out err
+  before=$(snapshot)
+  "$ARB" $args > /dev/null 2>&1
+  rc=$?
+  check "$args without a state directory exits 3 (got $rc)" '[ $rc = 3 ]'
+  check "$args creates no ./arbiter-state" '[ "$(snapshot)" = "$before" ] && [ ! -e arbiter-state ]'
+done
+"$ARB" status --state "$T/nowhere" > /dev/null 2>&1
+check "status --state MISSING creates no directory" '[ $? = 3 ] && [ ! -e "$T/nowhere" ]'
+
+# ---- 4. unknown options and commands ----------------------------------------
+"$ARB" run --wrokers 3 t.yaml > out 2> err
+check "run --wrokers exits 2" '[ $? = 2 ]'
+check "run --wrokers suggests --workers" 'grep -q "arbiter: run: unknown option --wrokers (did you mean --workers?)" err'
+check "run --wrokers prints the usage on stderr, nothing on stdout" 'grep -q "^usage: arbiter run" err && [ ! -s out ]'
+"$ARB" stauts > /dev/null 2> err
+check "a mistyped command exits 2 with a suggestion" '[ $? = 2 ] && grep -q "did you mean \"status\"" err'
+"$ARB" standings x --formt json > /dev/null 2> err
+check "standings --formt suggests --format" '[ $? = 2 ] && grep -q "did you mean --format?" err'
+"$ARB" match --deals > /dev/null 2> err
+check "an option without its value exits 2" '[ $? = 2 ] && grep -q "needs a value" err'
+"$ARB" moves --game nosuchgame < /dev/null > /dev/null 2> err
+check "an unknown game exits 2 naming the games" '[ $? = 2 ] && grep -q "unknown game \"nosuchgame\"; games: doudizhu" err'
+"$ARB" rules --format yaml > /dev/null 2> err
+check "an unknown format exits 2" '[ $? = 2 ] && grep -q "expected table, json" err'
+"$SCHED" --heartbeat-m 5 > /dev/null 2> err
+check "the scheduler daemon suggests a key" '[ $? = 2 ] && grep -q "did you mean --heartbeat-ms?" err'
+rm -f out err
+
+# ---- 5. --format json -------------------------------------------------------
+json() { python3 -m json.tool > /dev/null; }
+check "rules --format json parses" '"$ARB" rules --format json | json'
+check "rules --format json names the preset" '"$ARB" rules --rules douzero --format json | python3 -c "import json,sys; d=json.load(sys.stdin); assert d[\"preset\"]==\"douzero\" and d[\"game\"]==\"doudizhu\" and \"standard\" in d[\"presets\"]"'
+check "rules --presets lists standard" '"$ARB" rules --presets | grep -qx standard'
+check "bench rules --format json parses" '"$ARB" bench rules --seconds 0.01 --format json | json'
+RB="$BOTS/random_bot"
+"$ARB" match --bot 'q"u\\o='"$RB" --bot b="$RB" --bot c="$RB" --sandbox none --format json > q.json 2> /dev/null
+cat > name.py <<'PY'
+import json, sys
+bots = json.load(open(sys.argv[1]))["bots"]
+assert bots[0]["name"] == r'q"u\\o', bots[0]["name"]
+PY
+check "match --format json escapes a bot name with a quote and backslashes" 'python3 name.py q.json'
+rm -f name.py
+rm -f q.json
+"$ARB" match --bot a="$RB" --bot b="$RB" --bot c="$RB" --deals 2 --sandbox none --format json > match.json 2> err
+check "match --format json exits 0" '[ $? = 0 ]'
+check "match --format json parses" 'json < match.json'
+check "match --format json has three bots" 'python3 -c "import json; d=json.load(open(\"match.json\")); assert len(d[\"bots\"]) == 3 and d[\"game\"] == \"doudizhu\""'
+check "match --json is --format json" '"$ARB" match --bot a="$RB" --bot b="$RB" --bot c="$RB" --sandbox none --json 2>/dev/null | json'
+rm -f match.json err
+
+test_pg_start 55439
+D=$(newdb arb_cli)
+cat > t.yaml <<YAML
+name: cli
+format: round-robin
+deals: 1
+seed: 5
+entrants:
+  - name: a
+    command: $RB
+  - name: b
+    command: $RB
+  - name: c
+    command: $RB
+YAML
+"$ARB" run t.yaml --db "$D" --state "$T/state" --quiet --workers 1 --sandbox none --allow-unsandboxed > run.out 2>&1
+check "a one-match tournament runs" '[ $? = 0 ]' || cat run.out
+"$ARB" status --db "$D" --format json > status.json
+check "status --format json parses" '[ $? = 0 ] && json < status.json'
+check "status --format json has the tournament, done" 'python3 -c "import json; d=json.load(open(\"status.json\")); t=d[\"tournaments\"][0]; assert t[\"tournament\"] == \"cli\" and t[\"done\"] == 1 and t[\"state\"] == \"done\", d"'
+"$ARB" standings cli --db "$D" --format json > st.json
+check "standings --format json parses with three entrants" 'json < st.json && python3 -c "import json; assert len(json.load(open(\"st.json\"))) == 3"'
+"$ARB" standings cli --db "$D" --format csv > st.csv
+check "standings --format csv has a header and three rows" '[ "$(head -n 1 st.csv)" = "rank,name,played,points,score,wins,penalties,forfeited" ] && [ "$(wc -l < st.csv)" = 4 ]'
+"$ARB" standings nosuch --db "$D" > /dev/null 2>&1
+check "standings of a tournament not in the record exits 3" '[ $? = 3 ]'
+"$ARB" verify cli --db "$D" --format json > v.json
+check "verify --format json parses and verifies" '[ $? = 0 ] && python3 -c "import json; d=json.load(open(\"v.json\")); assert d[\"verified\"] is True and d[\"checked\"] == 1, d"'
+"$ARB" status --db "$D" > status.txt
+check "status (table) still shows the tournament" '[ $? = 0 ] && grep -q "^cli " status.txt'
+
+echo "test_cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]
