@@ -8,6 +8,7 @@
 #include "arb_conf.h"
 #include "arb_error.h"
 #include "test_util.h"
+#include "test_files.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -97,52 +98,6 @@ static void tdump(const tconf *c, char *buf, size_t cap)
 
 static char tmpdir[256];
 
-static char *slurp(const char *path, size_t *lenp)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, len = 0;
-    char *s = malloc(cap);
-    while (s) {
-        size_t k = fread(s + len, 1, cap - len - 1, f);
-        if (k == 0)
-            break;
-        len += k;
-        if (cap - len < 2) {
-            char *t = realloc(s, cap * 2);
-            if (!t) {
-                free(s);
-                s = NULL;
-                break;
-            }
-            s = t;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (s)
-        s[len] = 0;
-    if (lenp)
-        *lenp = len;
-    return s;
-}
-
-static void chomp(char *s)
-{
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = 0;
-}
-
-static bool write_file(const char *path, const char *text, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return false;
-    bool ok = fwrite(text, 1, len, f) == len;
-    return fclose(f) == 0 && ok;
-}
 
 static void show_diff(const char *what, const char *want, const char *got)
 {
@@ -199,11 +154,11 @@ static void check_broken(const char *dir, const char *base)
                colon == ':' && line >= 1 && col >= 1,
            "%s: no LINE:COL in [%s]", base, norm);
     CHECKF(!strchr(norm, '\n'), "%s: the message is more than one line: %s", base, norm);
-    char *want = slurp(errpath, NULL);
+    char *want = test_slurp(errpath, NULL);
     CHECKF(want != NULL, "%s: no %s.err; the error is:\n%s", base, base, norm);
     if (!want)
         return;
-    chomp(want);
+    test_chomp(want);
     CHECKF(strcmp(norm, want) == 0, "%s\n  want: %s\n  got:  %s", base, want, norm);
     free(want);
 }
@@ -221,7 +176,7 @@ static void check_good(const char *dir, const char *base)
     if (rc)
         return;
     tdump(&c, got, sizeof got);
-    char *want = slurp(fields, NULL);
+    char *want = test_slurp(fields, NULL);
     CHECKF(want != NULL, "%s: no %s.fields; it loads into:\n%s", base, base, got);
     if (!want)
         return;
@@ -240,13 +195,13 @@ static void check_truncations(const char *dir, const char *base)
     snprintf(path, sizeof path, "%s/%s.yaml", dir, base);
     snprintf(cut, sizeof cut, "%s/cut.yaml", tmpdir);
     size_t len;
-    char *text = slurp(path, &len);
+    char *text = test_slurp(path, &len);
     CHECKF(text != NULL, "%s: unreadable", path);
     if (!text)
         return;
     int bad = 0;
     for (size_t n = 0; n <= len; n++) {
-        if (!write_file(cut, text, n)) {
+        if (!test_write_file(cut, text, n)) {
             bad++;
             continue;
         }
@@ -320,14 +275,14 @@ static void check_limits(void)
     size_t body = max - strlen(tail);
     text[body - 1] = '\n';
     memcpy(text + body, tail, strlen(tail));
-    CHECK(write_file(path, text, max));
+    CHECK(test_write_file(path, text, max));
     tconf c;
     tdefaults(&c);
     int rc = arb_conf_load(path, tkeys, &c, err, sizeof err);
     CHECKF(rc == 0 && c.workers == 9, "a file of exactly %zu bytes: rc %d, %s", max, rc, err);
     /* one byte more */
     text[max] = '\n';
-    CHECK(write_file(path, text, max + 1));
+    CHECK(test_write_file(path, text, max + 1));
     tdefaults(&c);
     rc = arb_conf_load(path, tkeys, &c, err, sizeof err);
     snprintf(want, sizeof want, "%s: larger than 1048576 bytes (the limit for a configuration file)", path);
@@ -337,7 +292,7 @@ static void check_limits(void)
      * half a million lines of "[" */
     for (size_t i = 0; i + 2 <= max; i += 2)
         memcpy(text + i, "[\n", 2);
-    CHECK(write_file(path, text, max));
+    CHECK(test_write_file(path, text, max));
     rc = arb_conf_load(path, tkeys, &c, err, sizeof err);
     snprintf(want, sizeof want, "%s:33:1: nested deeper than 32 levels (expected a flat mapping of key: value)", path);
     CHECKF(rc == ARB_EINVAL && strcmp(err, want) == 0, "deep: rc %d, [%s]", rc, err);
@@ -462,9 +417,9 @@ static void check_args(void)
     tconf c, before;
     snprintf(file, sizeof file, "%s/args.yaml", tmpdir);
     const char *text = "workers: 3\nheartbeat_ms: 2000\nfiles: [from-file.yaml]\nlog_level: warn\n";
-    CHECK(write_file(file, text, strlen(text)));
+    CHECK(test_write_file(file, text, strlen(text)));
     snprintf(bad, sizeof bad, "%s/bad.yaml", tmpdir);
-    CHECK(write_file(bad, "workers: lots\n", 14));
+    CHECK(test_write_file(bad, "workers: lots\n", 14));
     snprintf(eq, sizeof eq, "--config=%s", file);
 
     /* flags override the file, wherever --config stands; lists append */
@@ -648,7 +603,7 @@ static const arb_conf_key ref_keys[] = {
  * default): the sample is what an operator copies and edits. */
 static void check_every_key_written(const char *path, const arb_conf_key *keys)
 {
-    char *text = slurp(path, NULL);
+    char *text = test_slurp(path, NULL);
     CHECKF(text != NULL, "%s: unreadable", path);
     if (!text)
         return;

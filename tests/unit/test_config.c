@@ -8,6 +8,7 @@
 #include "config.h"
 #include "arb_error.h"
 #include "test_util.h"
+#include "test_files.h"
 
 #include <dirent.h>
 #include <inttypes.h>
@@ -23,48 +24,6 @@
 
 static char tmpdir[256];
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, len = 0;
-    char *s = malloc(cap);
-    size_t k;
-    while (s && (k = fread(s + len, 1, cap - len - 1, f)) > 0) {
-        len += k;
-        if (cap - len < 2) {
-            char *t = realloc(s, cap * 2);
-            if (!t) {
-                free(s);
-                s = NULL;
-                break;
-            }
-            s = t;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (s)
-        s[len] = 0;
-    return s;
-}
-
-static void chomp(char *s)
-{
-    size_t n = strlen(s);
-    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = 0;
-}
-
-static bool write_file(const char *path, const char *text, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return false;
-    bool ok = fwrite(text, 1, len, f) == len;
-    return fclose(f) == 0 && ok;
-}
 
 /* Append one "key = value" line to a growing dump. */
 static void put(char *buf, size_t cap, const char *key, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -152,11 +111,11 @@ static void check_broken(const char *dir, const char *base, const char *errpath)
 {
     char path[1024], got[2048], want_path[1024];
     snprintf(path, sizeof path, "%s/%s.yaml", dir, base);
-    char *want = slurp(errpath);
+    char *want = test_slurp(errpath, NULL);
     CHECKF(want != NULL, "%s: unreadable", errpath);
     if (!want)
         return;
-    chomp(want);
+    test_chomp(want);
     tn_config cfg;
     got[0] = 0;
     int rc = tn_config_load(path, &cfg, got, sizeof got);
@@ -195,7 +154,7 @@ static void check_good(const char *dir, const char *base)
     if (rc)
         return;
     CHECKF(strcmp(cfg.path, path) == 0, "%s: path recorded as %s", base, cfg.path);
-    char *want = slurp(fields);
+    char *want = test_slurp(fields, NULL);
     static char got[1 << 16];
     dump(&cfg, got, sizeof got);
     CHECKF(want != NULL, "%s: no %s.fields listing what it loads into; it loads into:\n%s", base, base, got);
@@ -266,7 +225,7 @@ static int load_text(const char *name, const char *text, size_t len, tn_config *
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    if (!write_file(path, text, len)) {
+    if (!test_write_file(path, text, len)) {
         snprintf(err, errlen, "cannot write %s", path);
         return 1;
     }
@@ -418,7 +377,7 @@ static void test_truncations(const char *dir)
 {
     char path[1024], tpath[512], err[2048];
     snprintf(path, sizeof path, "%s/ok-full.yaml", dir);
-    char *text = slurp(path);
+    char *text = test_slurp(path, NULL);
     CHECKF(text != NULL, "%s", path);
     if (!text)
         return;
@@ -427,7 +386,7 @@ static void test_truncations(const char *dir)
     int loaded = 0, refused = 0, bad = 0;
     for (size_t k = 0; k <= n; k++) {
         tn_config cfg;
-        if (!write_file(tpath, text, k)) {
+        if (!test_write_file(tpath, text, k)) {
             bad++;
             continue;
         }
