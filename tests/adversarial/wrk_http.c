@@ -10,6 +10,7 @@
 #include "arb_limits.h"
 #include "arb_time.h"
 #include "../unit/test_util.h"
+#include "test_net.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -34,22 +35,7 @@ static size_t render(void *ctx, char *buf, size_t cap)
 
 static uint64_t now_ms(void) { return arb_now_ns() / 1000000u; }
 
-static int connect_to(int port, int timeout_ms)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0)
-        return -1;
-    struct timeval tv = {timeout_ms / 1000, (timeout_ms % 1000) * 1000};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((unsigned short)port)};
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
+static int connect_to(int port, int timeout_ms) { return test_connect_loopback(port, timeout_ms); }
 
 /* GET /healthz: true when "200" and "ok" came back within ANSWER_MS. */
 static bool healthy(int port, uint64_t *took_ms)

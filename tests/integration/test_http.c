@@ -6,6 +6,7 @@
  * message, and the text writers never passing their cap. */
 #include "arb_http.h"
 #include "../unit/test_util.h"
+#include "test_net.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -50,22 +51,7 @@ static size_t render(void *ctx, char *buf, size_t cap)
     return off;
 }
 
-static int connect_to(int port)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0)
-        return -1;
-    struct timeval tv = {5, 0};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((unsigned short)port)};
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
+static int connect_to(int port) { return test_connect_loopback(port, 5000); }
 
 /* Send a raw request and read the answer until the server closes (every
  * request says Connection: close, or is HTTP/1.0). The server may hang up

@@ -1,0 +1,40 @@
+/* test_files.h — files for the tests that read corpora and write scratch
+ * files (test_conf, test_config): whole files through arbiter's own bounded
+ * reader, a trailing newline cut, a file written whole. */
+#ifndef ARB_TEST_FILES_H
+#define ARB_TEST_FILES_H
+#include "arb_file.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The file, whole and NUL-terminated (the caller frees it), or NULL. */
+static inline char *test_slurp(const char *path, size_t *lenp)
+{
+    char *s = NULL, err[256];
+    size_t len = 0;
+    if (arb_read_file(path, 64u << 20, &s, &len, err, sizeof err) != 0)
+        return NULL;
+    if (lenp)
+        *lenp = len;
+    return s;
+}
+
+static inline void test_chomp(char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+        s[--n] = 0;
+}
+
+static inline bool test_write_file(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    bool ok = fwrite(text, 1, len, f) == len;
+    return fclose(f) == 0 && ok;
+}
+
+#endif
