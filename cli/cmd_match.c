@@ -143,7 +143,7 @@ int cmd_match(int argc, char **argv)
     match_config_init(&cfg, &arb_game_doudizhu);
     live_options lo = {0};
     const char *transcript = NULL, *secret_file = NULL;
-    bool json = false, quiet = false;
+    bool json = false, quiet = false, preset_given = false, forfeit_given = false;
     char sets[ARB_MAX_OPTIONS_TEXT] = "";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -170,6 +170,7 @@ int cmd_match(int argc, char **argv)
             }
         } else if (strcmp(a, "--rules") == 0) {
             snprintf(cfg.preset, sizeof cfg.preset, "%s", v);
+            preset_given = true;
         } else if (strcmp(a, "--set") == 0) {
             size_t l = strlen(sets);
             snprintf(sets + l, sizeof sets - l, "%s%s", l ? "," : "", v);
@@ -234,6 +235,7 @@ int cmd_match(int argc, char **argv)
             cfg.strikes = (uint32_t)n;
         } else if (strcmp(a, "--forfeit-points") == 0) {
             if (parse_i64(a, v, 0, 1000000000, &cfg.forfeit_points)) return 2;
+            forfeit_given = true;
         } else if (strcmp(a, "--transcript") == 0) {
             transcript = v;
         } else if (strcmp(a, "--secret-file") == 0) {
@@ -254,6 +256,11 @@ int cmd_match(int argc, char **argv)
         }
     }
     snprintf(cfg.options, sizeof cfg.options, "%s", sets);
+    /* The game's own defaults where none was given (--game may come last). */
+    if (!preset_given)
+        snprintf(cfg.preset, sizeof cfg.preset, "%s", cfg.game->default_preset);
+    if (!forfeit_given)
+        cfg.forfeit_points = cfg.game->default_forfeit_points;
     void *rules = calloc(1, cfg.game->rules_size);
     char err[512];
     if (!rules || match_config_rules(&cfg, rules, err, sizeof err) != 0) {
