@@ -6,7 +6,7 @@
 #include "bench_util.h"
 #include "live.h"
 #include "match.h"
-#include "transcript.h"
+#include "record.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_time.h"
@@ -90,15 +90,11 @@ static int bench_match(const arb_game *g, const char *bot, uint32_t deals, int s
         fprintf(stderr, "arbiter: bench: %s\n", err);
         return 1;
     }
-    int rc;
-    tr_sink *sink = tr_writer_open(NULL, &rc);   /* the digest is computed, nothing stored */
     match_result res;
-    uint64_t t0 = arb_now_ns();
-    rc = sink ? match_run(&cfg, live_driver_of(l), sink, NULL, &res) : rc;
-    double s = (double)(arb_now_ns() - t0) / 1e9;
     char hex[65];
-    if (sink)
-        tr_close(sink, hex);
+    uint64_t t0 = arb_now_ns();
+    int rc = record_match(NULL, &cfg, live_driver_of(l), NULL, &res, hex);   /* the digest is computed, nothing stored */
+    double s = (double)(arb_now_ns() - t0) / 1e9;
     live_free(l);
     if (rc) {
         fprintf(stderr, "arbiter: bench: match failed: %s\n", res.error);

@@ -16,7 +16,7 @@
 #include "plan.h"
 #include "run.h"
 #include "store.h"
-#include "transcript.h"
+#include "record.h"
 #include "arb_error.h"
 #include "arb_log.h"
 #include "arb_time.h"
@@ -91,14 +91,10 @@ static double referee_alone(const char *bot, const char *dir, int matches, const
         snprintf(path, sizeof path, "%s/alone-%d.arbt", dir, m);
         live_options lo = {.bwrap = bwrap};   /* probed once, as the workers do */
         live_driver *l = live_new(&lo, err, sizeof err);
-        int rc;
-        tr_sink *sink = l ? tr_writer_open(path, &rc) : NULL;
         match_result res;
-        if (sink)
-            match_run(&cfg, live_driver_of(l), sink, NULL, &res);
         char hex[65];
-        if (sink) {
-            tr_close(sink, hex);
+        if (l) {
+            record_match(path, &cfg, live_driver_of(l), NULL, &res, hex);
             match_result_release(&res);
         }
         live_free(l);

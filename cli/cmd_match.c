@@ -4,12 +4,13 @@
 #include "arb_text.h"
 #include "live.h"
 #include "match.h"
-#include "transcript.h"
+#include "record.h"
 #include "arb_error.h"
 #include "arb_kdf.h"
 #include "arb_limits.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -339,14 +340,16 @@ int cmd_match(int argc, char **argv)
         fprintf(stderr, "arbiter: %s\n", err);
         return CLI_EXIT_USAGE;
     }
-    int rc;
-    tr_sink *sink = tr_writer_open(transcript, &rc);
-    if (!sink) {
-        fprintf(stderr, "arbiter: --transcript %s: %s\n", transcript ? transcript : "-", arb_strerror(rc));
+    /* The transcript being written holds every hand: created (0600) now and
+     * hidden from the bots. */
+    int fd = transcript ? open(transcript, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+    if (transcript && fd < 0) {
+        fprintf(stderr, "arbiter: --transcript %s: %s\n", transcript, strerror(errno));
         live_free(live);
         return CLI_EXIT_USAGE;
     }
-    /* The transcript being written holds every hand: hidden from the bots. */
+    if (fd >= 0)
+        close(fd);
     char hidden[4096];
     if (transcript && realpath(transcript, hidden)) {
         lo.hide[0] = hidden;
@@ -354,19 +357,17 @@ int cmd_match(int argc, char **argv)
         live = live_new(&lo, err, sizeof err);
         if (!live) {
             fprintf(stderr, "arbiter: %s\n", err);
-            tr_abandon(sink);
-            return CLI_EXIT_USAGE;
+                        return CLI_EXIT_USAGE;
         }
     }
     show_ctx sc = {&cfg, quiet};
     match_observer obs = {.ctx = &sc, .penalty = on_penalty};
     match_result res;
-    rc = match_run(&cfg, live_driver_of(live), sink, &obs, &res);
     char digest[65];
-    int crc = tr_close(sink, digest);
+    int rc = record_match(transcript, &cfg, live_driver_of(live), &obs, &res, digest);
     live_free(live);
-    if (rc || crc) {
-        fprintf(stderr, "arbiter: match failed: %s\n", res.error[0] ? res.error : arb_strerror(rc ? rc : crc));
+    if (rc) {
+        fprintf(stderr, "arbiter: match failed: %s\n", res.error[0] ? res.error : arb_strerror(rc));
         match_result_release(&res);
         return CLI_EXIT_FAIL;
     }

@@ -6,6 +6,11 @@
 /* Seats at a table: Dou Dizhu has 3 or 4, Da Bang 4. */
 #define ARB_MAX_SEATS 4
 
+/* Games in the registry (games/game.c): the built-in engines plus those
+ * registered at start-up (arb_game_register). A handful are planned; 16
+ * leaves room and keeps the lookup a short linear scan. */
+#define ARB_MAX_GAMES 16
+
 /* One line of `arbiter moves` input or of a bot reply, without its newline
  * (and a "\r" before it): a line of exactly this many bytes is accepted, one
  * more is `line-too-long` (schemas/bot-protocol.md). The longest honest line

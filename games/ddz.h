@@ -272,6 +272,14 @@ typedef enum ddz_phase {
     DDZ_PHASE_OVER,
 } ddz_phase;
 
+/* Dou Dizhu's own decisions in the generic interface (game.h: a game
+ * numbers its decisions from ARB_DEC_GAME = 2; plays are ARB_DEC_PLAY = 1).
+ * Each value decision is 0 (pass) or 1..max: a bid, or yes. */
+enum {
+    DDZ_DEC_BID = 2, DDZ_DEC_CALL, DDZ_DEC_ROB, DDZ_DEC_DOUBLE, DDZ_DEC_SHOW, DDZ_DEC_CLAIM,
+    DDZ_DEC_END
+};
+
 /* One decision: for PLAY phases `move` is the play (kind DDZ_PASS to pass),
  * for every other phase `value`. */
 typedef struct ddz_action {

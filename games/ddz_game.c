@@ -33,11 +33,13 @@ static int dz_to_act(const void *state)
 }
 
 static const uint8_t decision_of_phase[] = {
-    [DDZ_PHASE_BID] = ARB_DEC_BID, [DDZ_PHASE_CALL] = ARB_DEC_CALL,
-    [DDZ_PHASE_ROB] = ARB_DEC_ROB, [DDZ_PHASE_DOUBLE] = ARB_DEC_DOUBLE,
-    [DDZ_PHASE_SHOW] = ARB_DEC_SHOW, [DDZ_PHASE_CLAIM] = ARB_DEC_CLAIM,
+    [DDZ_PHASE_BID] = DDZ_DEC_BID, [DDZ_PHASE_CALL] = DDZ_DEC_CALL,
+    [DDZ_PHASE_ROB] = DDZ_DEC_ROB, [DDZ_PHASE_DOUBLE] = DDZ_DEC_DOUBLE,
+    [DDZ_PHASE_SHOW] = DDZ_DEC_SHOW, [DDZ_PHASE_CLAIM] = DDZ_DEC_CLAIM,
     [DDZ_PHASE_PLAY] = ARB_DEC_PLAY, [DDZ_PHASE_OVER] = ARB_DEC_NONE,
 };
+
+_Static_assert((int)DDZ_DEC_BID == (int)ARB_DEC_GAME, "Dou Dizhu's decisions follow the generic ones");
 
 static arb_decision dz_decision(const void *state)
 {
@@ -236,8 +238,8 @@ static int dz_format_action(const void *state, const arb_action *a, char *buf, s
 {
     const ddz_state *s = state;
     static const char *const yes_words[] = {
-        [ARB_DEC_CALL] = "call", [ARB_DEC_ROB] = "rob", [ARB_DEC_DOUBLE] = "double",
-        [ARB_DEC_SHOW] = "show", [ARB_DEC_CLAIM] = "claim",
+        [DDZ_DEC_CALL] = "call", [DDZ_DEC_ROB] = "rob", [DDZ_DEC_DOUBLE] = "double",
+        [DDZ_DEC_SHOW] = "show", [DDZ_DEC_CLAIM] = "claim",
     };
     switch (a->decision) {
     case ARB_DEC_PLAY: {
@@ -260,9 +262,9 @@ static int dz_format_action(const void *state, const arb_action *a, char *buf, s
         (void)s;
         return 5 + ddz_move_format_reading(&m, buf + 5, len - 5);
     }
-    case ARB_DEC_BID:
+    case DDZ_DEC_BID:
         return a->value ? snprintf(buf, len, "bid %d", a->value) : snprintf(buf, len, "pass");
-    case ARB_DEC_CALL: case ARB_DEC_ROB: case ARB_DEC_DOUBLE: case ARB_DEC_SHOW: case ARB_DEC_CLAIM:
+    case DDZ_DEC_CALL: case DDZ_DEC_ROB: case DDZ_DEC_DOUBLE: case DDZ_DEC_SHOW: case DDZ_DEC_CLAIM:
         return snprintf(buf, len, "%s", a->value ? yes_words[a->decision] : "pass");
     default:
         return snprintf(buf, len, "none");
@@ -333,9 +335,18 @@ static int dz_start_events(const void *state, int seat, arb_emit_fn emit, void *
 }
 
 static const char *const value_words[] = {
-    [ARB_DEC_BID] = "bid", [ARB_DEC_CALL] = "call", [ARB_DEC_ROB] = "rob",
-    [ARB_DEC_DOUBLE] = "double", [ARB_DEC_SHOW] = "show", [ARB_DEC_CLAIM] = "claim",
+    [DDZ_DEC_BID] = "bid", [DDZ_DEC_CALL] = "call", [DDZ_DEC_ROB] = "rob",
+    [DDZ_DEC_DOUBLE] = "double", [DDZ_DEC_SHOW] = "show", [DDZ_DEC_CLAIM] = "claim",
 };
+
+static const char *dz_decision_name(arb_decision d)
+{
+    if (d == ARB_DEC_NONE)
+        return "none";
+    if (d == ARB_DEC_PLAY)
+        return "play";
+    return d > 0 && (size_t)d < sizeof value_words / sizeof value_words[0] ? value_words[d] : NULL;
+}
 
 static int dz_action_events(const void *before, const void *after, int actor, const arb_action *a,
                             int seat, arb_emit_fn emit, void *ctx)
@@ -361,7 +372,7 @@ static int dz_action_events(const void *before, const void *after, int actor, co
     if (a->decision >= sizeof value_words / sizeof value_words[0] || !value_words[a->decision])
         return ARB_EINVAL;
     emitf(emit, ctx, "%s %d %d", value_words[a->decision], actor, a->value);
-    if (a->decision == ARB_DEC_SHOW && a->value) {
+    if (a->decision == DDZ_DEC_SHOW && a->value) {
         ddz_cards_format(s->hand[actor], text, sizeof text);
         emitf(emit, ctx, "shown %d %s", actor, text);
     }
@@ -401,7 +412,7 @@ static int dz_format_item(const void *state, const arb_action *a, char *buf, siz
         }
         return n;
     }
-    if (a->decision == ARB_DEC_BID)
+    if (a->decision == DDZ_DEC_BID)
         return a->value ? snprintf(buf, len, "%d", a->value) : snprintf(buf, len, "pass");
     return dz_format_action(state, a, buf, len);
 }
@@ -426,6 +437,73 @@ static int dz_fallback(const void *state, const arb_action *legal, int n)
     return best;
 }
 
+/* ---- The match: N deals, scores summed ------------------------------- */
+
+/* Nothing passes from deal to deal but the totals: the match is its deal
+ * limit of deals, whatever happens in them. */
+typedef struct dz_match {
+    int      nseats;
+    uint32_t played, limit;
+    int64_t  total[DDZ_MAX_SEATS];   /* per player */
+} dz_match;
+
+static int dz_teams(const void *rules, int8_t *team_of_seat)
+{
+    (void)rules; (void)team_of_seat;
+    return 0;   /* the landlord's side is chosen in each deal */
+}
+
+static int dz_match_init(void *mstate, const void *rules, uint32_t deal_limit)
+{
+    dz_match *m = mstate;
+    memset(m, 0, sizeof *m);
+    m->nseats = dz_seats(rules);
+    m->limit = deal_limit;
+    return m->nseats >= 1 && m->nseats <= DDZ_MAX_SEATS ? 0 : ARB_EINVAL;
+}
+
+/* The offender pays the stake to every other seat. */
+static int dz_forfeit(const void *mstate, int seat, int64_t stake, int64_t *scores)
+{
+    const dz_match *m = mstate;
+    if (seat < 0 || seat >= m->nseats)
+        return ARB_EINVAL;
+    for (int s = 0; s < m->nseats; s++)
+        scores[s] = s == seat ? -(int64_t)(m->nseats - 1) * stake : stake;
+    return 0;
+}
+
+static int dz_match_deal_done(void *mstate, const void *state, const uint8_t *player_at, const int64_t *scores,
+                              int forfeit_seat)
+{
+    (void)state; (void)forfeit_seat;
+    dz_match *m = mstate;
+    for (int s = 0; s < m->nseats; s++) {
+        if (player_at[s] >= m->nseats)
+            return ARB_EINVAL;
+        m->total[player_at[s]] += scores[s];
+    }
+    m->played++;
+    return 0;
+}
+
+static bool dz_match_over(const void *mstate)
+{
+    const dz_match *m = mstate;
+    return m->played >= m->limit;
+}
+
+static int dz_match_result(const void *mstate, arb_standing *out)
+{
+    const dz_match *m = mstate;
+    memset(out, 0, sizeof *out);
+    for (int p = 0; p < m->nseats; p++) {
+        out->score[p] = m->total[p];
+        out->team[p] = -1;
+    }
+    return 0;
+}
+
 const arb_game arb_game_doudizhu = {
     .name = "doudizhu",
     .title = "Dou Dizhu (斗地主)",
@@ -439,9 +517,19 @@ const arb_game arb_game_doudizhu = {
     .rules_describe = dz_rules_describe,
     .seats = dz_seats,
     .team_of = dz_team_of,
+    .teams = dz_teams,
+    .match_state_size = sizeof(dz_match),
+    .default_forfeit_points = 6,
+    .match_ends_early = false,
+    .match_init = dz_match_init,
+    .forfeit = dz_forfeit,
+    .match_deal_done = dz_match_deal_done,
+    .match_over = dz_match_over,
+    .match_result = dz_match_result,
     .deal = dz_deal,
     .to_act = dz_to_act,
     .decision = dz_decision,
+    .decision_name = dz_decision_name,
     .legal = dz_legal,
     .check = dz_check,
     .apply = dz_apply,

@@ -13,23 +13,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What the seat to act is asked. Dou Dizhu uses BID..PLAY; Da Bang adds
- * DECLARE (show trump cards while the cards are drawn), BURY (the declarer
- * returns the kitty), TRIBUTE (give the highest card to the declarer) and
- * plays tricks through PLAY. */
-typedef enum arb_decision {
+#include "arb_limits.h"
+
+/* What the seat to act is asked: a small id the game defines, not a closed
+ * list every game must edit. Only two values are generic; a game numbers
+ * its own decisions from ARB_DEC_GAME upwards (below 256: arb_action keeps
+ * the id in a byte) and names each through decision_name. Dou Dizhu's bid,
+ * call, rob, double, show and claim are in ddz.h; Da Bang adds its own
+ * (declare trumps, bury the kitty, pay tribute) and plays tricks through
+ * ARB_DEC_PLAY. */
+typedef int arb_decision;
+enum {
     ARB_DEC_NONE = 0,   /* nobody: the deal is over */
-    ARB_DEC_BID,        /* value: 0 = pass, 1..max = bid */
-    ARB_DEC_CALL,       /* value: 0/1 */
-    ARB_DEC_ROB,        /* value: 0/1 */
-    ARB_DEC_DOUBLE,     /* value: 0/1 */
-    ARB_DEC_SHOW,       /* value: 0/1 */
-    ARB_DEC_CLAIM,      /* value: 0/1 */
-    ARB_DEC_PLAY,       /* cards (a play, a follow to a trick, or a pass) */
-    ARB_DEC_DECLARE,    /* cards shown to declare or overturn trump; none = decline */
-    ARB_DEC_BURY,       /* cards put back into the kitty */
-    ARB_DEC_TRIBUTE,    /* the card given */
-} arb_decision;
+    ARB_DEC_PLAY = 1,   /* cards (a play, a follow to a trick, or a pass) */
+    ARB_DEC_GAME = 2,   /* the first id a game may define */
+};
 
 /* One decision, generic enough for every game. `cards` is a game-defined
  * packing of a multiset of cards: Dou Dizhu uses cards[0] (ddz_cards, four
@@ -37,7 +35,7 @@ typedef enum arb_decision {
  * up to 3 copies, two bits each = 108 bits in cards[0..1]. `primary` names a
  * reading when a set of cards has several (Dou Dizhu's "333444+56"). */
 typedef struct arb_action {
-    uint8_t  decision;  /* arb_decision */
+    uint8_t  decision;  /* arb_decision: ARB_DEC_* or the game's own id */
     int8_t   value;
     uint8_t  kind;      /* game-defined category of a play (after checking) */
     uint8_t  rank;      /* game-defined comparison key */
@@ -47,6 +45,16 @@ typedef struct arb_action {
     uint64_t cards[2];
     uint64_t primary[2];
 } arb_action;
+
+/* Where a match stands, as the game counts it (match_result). Players are
+ * the match's participants (its bots, 0..n-1); a deal seats them, player
+ * player_at[seat] in each seat. */
+typedef struct arb_standing {
+    int64_t score[ARB_MAX_SEATS];       /* per player: its match score so far */
+    int     nteams;                     /* fixed teams; 0: none (standings per player) */
+    int8_t  team[ARB_MAX_SEATS];        /* per player: its team, -1 without fixed teams */
+    int64_t team_score[ARB_MAX_SEATS];  /* per team: its match score so far */
+} arb_standing;
 
 /* Receives one line of protocol text (bot-protocol.md), NUL-terminated. */
 typedef void (*arb_emit_fn)(void *ctx, const char *line);
@@ -70,11 +78,52 @@ typedef struct arb_game {
      * (team_of returns -1 before); Da Bang's are fixed (seats 0+2, 1+3). */
     int  (*seats)(const void *rules);
     int  (*team_of)(const void *state, int seat);
+    /* Fixed teams: their number, and the team of each seat in team_of_seat
+     * (seats(rules) entries); 0 when teams are not fixed (Dou Dizhu), and
+     * team_of_seat is then left alone. */
+    int  (*teams)(const void *rules, int8_t *team_of_seat);
+
+    /* ---- The match: what passes from deal to deal ---------------------
+     * A match is deals between players (its bots); every deal seats them,
+     * player_at[seat] in each seat. What the match carries (Dou Dizhu:
+     * nothing but the scores; Da Bang: levels, the declaring team, blood
+     * owed) is a plain value of match_state_size bytes that the caller
+     * allocates, as a deal's state; the engine allocates nothing. The
+     * referee runs: match_init; then, until match_over: deal, deal_setup,
+     * play (or forfeit), match_deal_done; then match_result. */
+    size_t match_state_size;
+    /* The stake P of a forfeited deal when the match names none. */
+    int64_t default_forfeit_points;
+    /* True when match_over can end a match before its deal limit (a side
+     * reached its goal): the number of deals is then a bound, not a
+     * promise, and duplicate play, which must deal the same cards to every
+     * seating, is refused. */
+    bool match_ends_early;
+    /* A new match of at most deal_limit deals under these rules. */
+    int  (*match_init)(void *mstate, const void *rules, uint32_t deal_limit);
+    /* Set a deal just dealt (deal) up from the match, before anyone sees
+     * it: the level played, the declarer, who leads. NULL: nothing to do. */
+    int  (*deal_setup)(void *state, const void *mstate, const uint8_t *player_at);
+    /* The scores per seat of a deal that the player in `seat` forfeits
+     * with stake P (zero-sum: Dou Dizhu: the offender pays P to each other
+     * seat; a partnership game: the offender's team loses). */
+    int  (*forfeit)(const void *mstate, int seat, int64_t stake, int64_t *scores);
+    /* Fold a finished deal into the match: its scores per seat (played or
+     * forfeited), the deal (NULL when it was forfeited before it was
+     * dealt) and the seat that forfeited it (-1 none). */
+    int  (*match_deal_done)(void *mstate, const void *state, const uint8_t *player_at,
+                            const int64_t *scores, int forfeit_seat);
+    /* A side passed the goal, or the deal limit is reached. */
+    bool (*match_over)(const void *mstate);
+    /* Where the match stands (at any time; at the end, its result). */
+    int  (*match_result)(const void *mstate, arb_standing *out);
 
     /* A deal from a seed: every random choice comes from it (docs/rng.md). */
     int  (*deal)(void *state, const void *rules, uint64_t seed);
     int  (*to_act)(const void *state);              /* seat, or -1 when over */
     arb_decision (*decision)(const void *state);
+    /* A decision's name ("bid", "play"), NULL for an id the game lacks. */
+    const char *(*decision_name)(arb_decision d);
     /* Every legal action for the seat to act; count or negative error. */
     int  (*legal)(const void *state, arb_action *out, size_t cap);
     /* Check an action; on success *fixed is what will be applied (with the
@@ -115,9 +164,18 @@ typedef struct arb_game {
     int  (*fallback)(const void *state, const arb_action *legal, int n);
 } arb_game;
 
-/* Registered games, and lookup by name. */
+/* Registered games (NULL-terminated), and lookup by name. */
 const arb_game *arb_game_find(const char *name);
 const arb_game *const *arb_games(void);
+/* Add a game to the registry: Dou Dizhu is built in; another engine (a
+ * test game, a game built outside games/) registers itself before use,
+ * e.g. from a constructor, at most ARB_MAX_GAMES in all. The table is kept,
+ * not copied. ARB_EINVAL when an entry is missing or the name is taken,
+ * ARB_ENOSPC when the registry is full. Not thread-safe: register before
+ * starting threads. */
+int arb_game_register(const arb_game *g);
+/* The first entry a table lacks, or NULL when it is complete. */
+const char *arb_game_missing(const arb_game *g);
 
 extern const arb_game arb_game_doudizhu;
 

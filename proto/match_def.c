@@ -63,7 +63,32 @@ void match_config_init(match_config *cfg, const arb_game *game)
     cfg->startup_ms = 5000;
     cfg->policy = MATCH_AUTOPLAY;
     cfg->strikes = 3;
-    cfg->forfeit_points = 6;
+    cfg->forfeit_points = game ? game->default_forfeit_points : 0;
+}
+
+static uint32_t factorial(int n);
+
+/* With fixed teams, every game of the match must seat partners (bots in
+ * one team at the first game) in one team's seats. Seatings repeat after
+ * n! games at most, so that many are checked. */
+static bool keeps_partners(const match_config *cfg, const int8_t team[ARB_MAX_SEATS])
+{
+    int n = cfg->nbots;
+    uint32_t games = match_games(cfg), period = factorial(n) * (cfg->deals ? cfg->deals : 1);
+    uint8_t first[ARB_MAX_SEATS], at[ARB_MAX_SEATS];
+    int8_t team_of_bot[ARB_MAX_SEATS];
+    uint32_t deal, seating;
+    match_seating(cfg, 0, &deal, &seating, first);
+    for (int s = 0; s < n; s++)
+        team_of_bot[first[s]] = team[s];
+    for (uint32_t g = 1; g < games && g < period; g++) {
+        match_seating(cfg, g, &deal, &seating, at);
+        for (int s = 0; s < n; s++)
+            for (int o = 0; o < n; o++)
+                if ((team[s] == team[o]) != (team_of_bot[at[s]] == team_of_bot[at[o]]))
+                    return false;
+    }
+    return true;
 }
 
 int match_config_rules(const match_config *cfg, void *rules, char *err, size_t errlen)
@@ -103,6 +128,18 @@ int match_config_rules(const match_config *cfg, void *rules, char *err, size_t e
     if (cfg->deals < 1 || match_games(cfg) > ARB_MAX_DEALS) {
         snprintf(err, errlen, "%u deals (x seatings) is outside 1..%d (ARB_MAX_DEALS)", cfg->deals, ARB_MAX_DEALS);
         return ARB_ERANGE;
+    }
+    if (g->match_ends_early && cfg->duplicate != MATCH_DUP_OFF) {
+        snprintf(err, errlen, "duplicate %s: a %s match may end before its %u deals, so its seatings would not "
+                 "see the same cards; play it with duplicate off", match_duplicate_name((match_duplicate)cfg->duplicate),
+                 g->name, cfg->deals);
+        return ARB_EINVAL;
+    }
+    int8_t team[ARB_MAX_SEATS];
+    if (g->teams(rules, team) > 0 && !keeps_partners(cfg, team)) {
+        snprintf(err, errlen, "duplicate %s would split %s's partners: every seating must keep partners in "
+                 "partners' seats", match_duplicate_name((match_duplicate)cfg->duplicate), g->name);
+        return ARB_EINVAL;
     }
     if (cfg->move_ms < 1 || cfg->bank_ms < 0 || cfg->startup_ms < 1 || cfg->deal_ms < -1) {
         snprintf(err, errlen, "clock: move and start-up must be >= 1 ms, bank >= 0, deal >= 0 or -1");

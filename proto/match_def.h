@@ -67,7 +67,8 @@ typedef struct match_config {
     uint8_t  key[32];
     char     key_label[ARB_MAX_KEY_LABEL];  /* what the key was derived under */
     char     commitment[65];                  /* SHA-256 of the secret, hex ("" unknown) */
-    uint32_t deals;                           /* distinct deals (cards) */
+    uint32_t deals;                           /* distinct deals (cards); for a game whose match
+                                                 may end early (game.h), the most it lasts */
     uint8_t  duplicate;                       /* match_duplicate */
     bool     fixed_seats;                     /* MATCH_DUP_OFF: bot i always in seat i */
     int64_t  move_ms;                         /* free time per decision */
@@ -81,8 +82,10 @@ typedef struct match_config {
     match_bot_cfg bots[ARB_MAX_SEATS];
 } match_config;
 
-/* Defaults: standard rules, 1 deal, duplicate off, 1000 ms per move, no
- * deal limit, 30 s bank, 5 s start-up, autoplay with 3 strikes, P = 6. */
+/* Defaults: the game's default preset, 1 deal, duplicate off, 1000 ms per
+ * move, no deal limit, 30 s bank, 5 s start-up, autoplay with 3 strikes,
+ * the game's forfeit stake P (Dou Dizhu: standard, 6). game may be NULL
+ * (a configuration about to be read): no preset, P = 0. */
 void match_config_init(match_config *cfg, const arb_game *game);
 /* Check the configuration and build the rules it names into `rules`
  * (game->rules_size bytes). Errors as text in err. */
@@ -92,7 +95,7 @@ typedef struct match_bot_stats {
     char     name[ARB_MAX_BOT_NAME + 1];
     char     hello[ARB_MAX_BOT_NAME + 1];     /* the name the bot gave itself */
     char     sandbox[16];
-    int64_t  total;
+    int64_t  total;                           /* its match score, as the game counts it */
     uint32_t deals_won;                       /* deals with a positive score */
     uint32_t decisions;                       /* replies it gave (autoplays excluded) */
     uint64_t wall_ns, cpu_ns, max_wall_ns;
@@ -122,6 +125,12 @@ typedef struct match_result {
     match_deal *deals;                        /* ndeals entries, owned */
     uint32_t ndeals;
     uint32_t winners;                         /* bit b: bot b has the best total */
+    /* Fixed teams (a partnership game): the game's standings per team.
+     * nteams 0: none, standings are per bot only (Dou Dizhu). */
+    int      nteams;
+    int8_t   team_of_bot[ARB_MAX_SEATS];      /* -1 without fixed teams */
+    int64_t  team_total[ARB_MAX_SEATS];
+    int      team_rank[ARB_MAX_SEATS];        /* 1 = best; ties share a rank */
     uint64_t decisions;
     uint64_t wall_ns;
     char     error[512];                      /* why match_run failed, if it did */
@@ -130,7 +139,10 @@ typedef struct match_result {
 void match_result_release(match_result *res);
 
 /* Seatings of a match: number of games and, for game g, the bot in each
- * seat and which deal's cards it uses. Duplicate games are seating-major:
+ * seat and which deal's cards it uses. A game that may end its match early
+ * plays at most match_games deals, duplicate off (match_config_rules
+ * refuses duplicate play for it: every seating must see the same cards,
+ * which an early end would cut short). Duplicate games are seating-major:
  * every deal under seating 0, then every deal under seating 1 ... and the
  * bots are restarted (fresh processes, empty working directories) between
  * two seating blocks, so that no process meets the same cards twice. */

@@ -1,8 +1,8 @@
 /* match.c — the match core: handshake, deals, requests under the clock,
- * verdicts, penalties by policy, scores; every line and verdict goes to the
- * transcript sink (match.h, bot-protocol.md). */
+ * verdicts, penalties by policy, scores, the match carried from deal to
+ * deal by the game; every line and verdict goes to the sink (match.h,
+ * sink.h, bot-protocol.md). */
 #include "match.h"
-#include "transcript.h"
 #include "arb_error.h"
 #include "arb_kdf.h"
 #include "arb_limits.h"
@@ -32,10 +32,11 @@ typedef struct run {
     const match_config *cfg;
     const arb_game *g;
     const match_driver *drv;
-    tr_sink *sink;
+    const match_sink *sink;
     const match_observer *obs;
     match_result *res;
     void *rules, *state, *before;
+    void *mstate;           /* what the game carries from deal to deal */
     arb_action *legal;
     char *req;              /* ARB_MAX_REQUEST bytes */
     char options[ARB_MAX_OPTIONS_TEXT];
@@ -62,12 +63,15 @@ static int fail(run *r, int rc, const char *fmt, ...)
     return rc;
 }
 
-/* Record a sink error as the match's error (a divergence when verifying). */
-static int sunk(run *r, int rc)
+/* Put a record into the sink, stamped with the match's clock; a refusal
+ * becomes the match's error (a divergence when verifying). */
+static int put(run *r, match_rec rec)
 {
+    rec.t = now_t(r);
+    int rc = r->sink->record(r->sink->ctx, &rec);
     if (rc && !r->rc) {
-        const char *div = tr_divergence(r->sink);
-        fail(r, rc, "%s", div[0] ? div : arb_strerror(rc));
+        const char *why = r->sink->why(r->sink->ctx);
+        fail(r, rc, "%s", why[0] ? why : arb_strerror(rc));
     }
     return rc;
 }
@@ -76,7 +80,7 @@ static void tell(run *r, int bot, const char *line)
 {
     if (r->rc || r->bot[bot].gone)
         return;
-    if (sunk(r, tr_send(r->sink, now_t(r), bot, line)))
+    if (put(r, (match_rec){.type = MR_SEND, .bot = bot, .text = line}))
         return;
     r->drv->send(r->drv->ctx, bot, line);   /* a bot that does not read is caught at its next request */
 }
@@ -114,7 +118,7 @@ static void ask(run *r, int bot, const char *request, uint64_t budget_ns, md_rep
     for (;;) {
         r->drv->ask(r->drv->ctx, bot, line, budget_ns - spent, rep);
         line = NULL;
-        if (sunk(r, tr_recv(r->sink, now_t(r), bot, rep)))
+        if (put(r, (match_rec){.type = MR_RECV, .bot = bot, .reply = rep}))
             return;
         spent += rep->wall_ns;
         cpu += rep->cpu_ns;
@@ -158,7 +162,7 @@ static bool hello_start(run *r, int bot)
     }
     char hello_line[64];
     snprintf(hello_line, sizeof hello_line, "arbiter 1 %s", r->g->name);
-    if (sunk(r, tr_ask(r->sink, now_t(r), bot, 0, 0, hello_line, -1)))
+    if (put(r, (match_rec){.type = MR_ASK, .bot = bot, .text = hello_line, .nlegal = -1}))
         return false;
     r->drv->send(r->drv->ctx, bot, hello_line);
     return true;
@@ -215,7 +219,8 @@ static void penalise(run *r, int seat, int bot, match_reason why, const char *co
     st->penalties++;
     st->by_reason[why]++;
     uint32_t game = r->d ? r->d->game : 0, dec = r->d ? r->d->decisions : 0;
-    if (sunk(r, tr_penalty(r->sink, now_t(r), game, dec, seat, bot, why, consequence, detail)))
+    if (put(r, (match_rec){.type = MR_PENALTY, .game = game, .decision = dec, .seat = seat, .bot = bot,
+                           .reason = why, .consequence = consequence, .text = detail}))
         return;
     if (r->d)
         for (int s = 0; s < r->cfg->nbots; s++)
@@ -225,12 +230,36 @@ static void penalise(run *r, int seat, int bot, match_reason why, const char *co
         r->obs->penalty(r->obs->ctx, r->d, seat, bot, why, consequence, detail);
 }
 
+/* The seat of a bot in the deal, -1 when it does not sit in it. */
+static int seat_of(const run *r, const match_deal *d, int bot)
+{
+    for (int s = 0; s < r->cfg->nbots; s++)
+        if (d->bot_at[s] == bot)
+            return s;
+    return -1;
+}
+
+/* The deal is forfeited by a bot: the game says what that scores (the
+ * offender alone pays, or its team loses). */
 static void forfeit_scores(run *r, match_deal *d, int bot)
 {
-    int n = r->cfg->nbots;
+    int64_t sc[ARB_MAX_SEATS] = {0};
     d->forfeit_bot = (int8_t)bot;
-    for (int s = 0; s < n; s++)
-        d->score[s] = d->bot_at[s] == bot ? -(int64_t)(n - 1) * r->cfg->forfeit_points : r->cfg->forfeit_points;
+    if (r->g->forfeit(r->mstate, seat_of(r, d, bot), r->cfg->forfeit_points, sc) != 0) {
+        fail(r, ARB_ESTATE, "internal: %s cannot score a forfeited deal", r->g->name);
+        return;
+    }
+    memcpy(d->score, sc, sizeof sc);
+}
+
+/* The totals as the game counts them, after every deal. */
+static int refresh_totals(run *r, arb_standing *st)
+{
+    if (r->g->match_result(r->mstate, st) != 0)
+        return fail(r, ARB_ESTATE, "internal: %s has no standings for the match", r->g->name);
+    for (int b = 0; b < r->cfg->nbots; b++)
+        r->res->bots[b].total = st->score[b];
+    return 0;
 }
 
 /* Append the legal items to the request: " legal A B C". */
@@ -303,7 +332,8 @@ static bool decide(run *r, int nlegal)
          * re-derives the list from the position. */
         char saved = r->req[recorded];
         r->req[recorded] = 0;
-        if (sunk(r, tr_ask(r->sink, now_t(r), bot, d->game, d->decisions, r->req, items ? nlegal : -1)))
+        if (put(r, (match_rec){.type = MR_ASK, .bot = bot, .game = d->game, .decision = d->decisions,
+                               .text = r->req, .nlegal = items ? nlegal : -1}))
             return false;
         r->req[recorded] = saved;
         md_reply *rep = &r->reply;
@@ -389,7 +419,8 @@ static bool decide(run *r, int nlegal)
     }
     char text[ARB_MAX_PLAY_TEXT + 32];
     g->format_action(r->before, &fixed, text, sizeof text);
-    if (sunk(r, tr_verdict(r->sink, now_t(r), d->game, d->decisions, seat, bot, text, by_referee)))
+    if (put(r, (match_rec){.type = MR_VERDICT, .game = d->game, .decision = d->decisions, .seat = seat,
+                           .bot = bot, .text = text, .by_referee = by_referee}))
         return false;
     for (int s = 0; s < r->cfg->nbots; s++) {
         emit_ctx e = {r, d->bot_at[s]};
@@ -412,7 +443,7 @@ static void play_game(run *r, uint32_t gi)
     d->forfeit_bot = -1;
     match_seating(cfg, gi, &d->deal, &d->seating, d->bot_at);
     d->seed = arb_seed_keyedn(cfg->key, "deal", d->deal);
-    if (sunk(r, tr_deal(r->sink, now_t(r), d, n)))
+    if (put(r, (match_rec){.type = MR_DEAL, .deal = d, .nseats = n}))
         return;
 
     /* A bot that has forfeited the match forfeits every deal it had left
@@ -423,8 +454,12 @@ static void play_game(run *r, uint32_t gi)
             forfeiter = d->bot_at[s];
     if (forfeiter >= 0) {
         forfeit_scores(r, d, forfeiter);
+        if (r->rc)
+            return;
     } else {
         int rc = g->deal(r->state, r->rules, d->seed);
+        if (!rc && g->deal_setup)
+            rc = g->deal_setup(r->state, r->mstate, d->bot_at);
         if (rc) {
             fail(r, rc, "internal: deal %u cannot be dealt: %s", d->deal, arb_strerror(rc));
             return;
@@ -455,7 +490,7 @@ static void play_game(run *r, uint32_t gi)
             memcpy(d->score, sc, sizeof sc);
         }
     }
-    if (sunk(r, tr_result(r->sink, now_t(r), d, n)))
+    if (put(r, (match_rec){.type = MR_RESULT, .deal = d, .nseats = n}))
         return;
     char line[256];
     int len = snprintf(line, sizeof line, "result");
@@ -463,10 +498,16 @@ static void play_game(run *r, uint32_t gi)
         len += snprintf(line + len, sizeof line - (size_t)len, " %" PRId64, d->score[s]);
     for (int s = 0; s < n; s++) {
         tell(r, d->bot_at[s], line);
-        match_bot_stats *st = &r->res->bots[d->bot_at[s]];
-        st->total += d->score[s];
-        st->deals_won += d->score[s] > 0;
+        r->res->bots[d->bot_at[s]].deals_won += d->score[s] > 0;
     }
+    int fseat = d->forfeit_bot >= 0 ? seat_of(r, d, d->forfeit_bot) : -1;
+    if (g->match_deal_done(r->mstate, forfeiter >= 0 ? NULL : r->state, d->bot_at, d->score, fseat) != 0) {
+        fail(r, ARB_ESTATE, "internal: %s cannot carry deal %u into the match", g->name, d->game);
+        return;
+    }
+    arb_standing standing;
+    if (refresh_totals(r, &standing))
+        return;
     if (r->obs && r->obs->deal_end)
         r->obs->deal_end(r->obs->ctx, d, forfeiter >= 0 ? NULL : r->state);
 }
@@ -495,8 +536,9 @@ static void restart_bots(run *r, uint32_t gi)
         int status = 0;
         r->drv->stop(r->drv->ctx, b, &etext, &elen, &status);
         bt->owed = 0;   /* the old process's late replies died with it */
-        if (sunk(r, tr_botend(r->sink, now_t(r), b, st->sandbox, status, etext, elen))
-            || sunk(r, tr_restart(r->sink, now_t(r), b, gi, seating)))
+        if (put(r, (match_rec){.type = MR_BOTEND, .bot = b, .text = st->sandbox, .status = status,
+                               .err_text = etext, .err_len = elen})
+            || put(r, (match_rec){.type = MR_RESTART, .bot = b, .game = gi, .seating = seating}))
             return;
         started[b] = hello_start(r, b);
     }
@@ -505,10 +547,27 @@ static void restart_bots(run *r, uint32_t gi)
             hello_finish(r, b);
 }
 
-/* Winners and ranks: forfeited bots after the others, then by total. */
-static void standings(match_result *res)
+/* Winners and ranks: forfeited bots after the others, then by total; with
+ * fixed teams, teams alike (a team with a forfeited member after the
+ * others). */
+static void standings(match_result *res, const arb_standing *st)
 {
     int n = res->nbots;
+    res->nteams = st->nteams > 0 && st->nteams <= ARB_MAX_SEATS ? st->nteams : 0;
+    bool team_forfeited[ARB_MAX_SEATS] = {false};
+    for (int b = 0; b < n; b++) {
+        res->team_of_bot[b] = (int8_t)(res->nteams ? st->team[b] : -1);
+        if (res->nteams && st->team[b] >= 0 && st->team[b] < res->nteams)
+            team_forfeited[st->team[b]] |= res->bots[b].forfeited;
+    }
+    for (int t = 0; t < res->nteams; t++) {
+        int better = 0;
+        res->team_total[t] = st->team_score[t];
+        for (int o = 0; o < res->nteams; o++)
+            better += (!team_forfeited[o] && team_forfeited[t])
+                      || (team_forfeited[o] == team_forfeited[t] && st->team_score[o] > st->team_score[t]);
+        res->team_rank[t] = better + 1;
+    }
     for (int b = 0; b < n; b++) {
         int better = 0;
         for (int o = 0; o < n; o++) {
@@ -522,7 +581,7 @@ static void standings(match_result *res)
     }
 }
 
-int match_run(const match_config *cfg, const match_driver *drv, tr_sink *sink,
+int match_run(const match_config *cfg, const match_driver *drv, const match_sink *sink,
               const match_observer *obs, match_result *res)
 {
     memset(res, 0, sizeof *res);
@@ -536,10 +595,12 @@ int match_run(const match_config *cfg, const match_driver *drv, tr_sink *sink,
     r.rules = calloc(1, r.g->rules_size);
     r.state = calloc(1, r.g->state_size);
     r.before = calloc(1, r.g->state_size);
+    r.mstate = calloc(1, r.g->match_state_size ? r.g->match_state_size : 1);
     r.legal = malloc(ARB_MAX_MOVES * sizeof *r.legal);
     r.req = malloc(ARB_MAX_REQUEST);
     uint32_t games = 0;
-    if (!r.rules || !r.state || !r.before || !r.legal || !r.req) {
+    arb_standing standing;
+    if (!r.rules || !r.state || !r.before || !r.mstate || !r.legal || !r.req) {
         fail(&r, ARB_ENOMEM, "out of memory");
         goto out;
     }
@@ -559,7 +620,12 @@ int match_run(const match_config *cfg, const match_driver *drv, tr_sink *sink,
         fail(&r, ARB_ENOMEM, "out of memory for %u deals", games);
         goto out;
     }
-    if (sunk(&r, tr_header(sink, cfg, r.options)) || sunk(&r, tr_info(sink, ARB_ENGINE_VERSION)))
+    if (r.g->match_init(r.mstate, r.rules, games) != 0) {
+        fail(&r, ARB_EINVAL, "%s cannot start a match of %u deals", r.g->name, games);
+        goto out;
+    }
+    if (put(&r, (match_rec){.type = MR_HEADER, .cfg = cfg, .text = r.options})
+        || put(&r, (match_rec){.type = MR_INFO, .text = ARB_ENGINE_VERSION}))
         goto out;
     for (int b = 0; b < cfg->nbots; b++)
         r.bot[b].bank_ns = cfg->bank_ms * 1000000;   /* one bank for the match, across restarts */
@@ -569,7 +635,9 @@ int match_run(const match_config *cfg, const match_driver *drv, tr_sink *sink,
     for (int b = 0; b < cfg->nbots && !r.rc; b++)
         if (started[b])
             hello_finish(&r, b);
-    for (uint32_t gi = 0; gi < games && !r.rc; gi++) {
+    /* The game may end the match early (a side reached its goal); the
+     * deals are then a bound (game.h, match_ends_early). */
+    for (uint32_t gi = 0; gi < games && !r.rc && !r.g->match_over(r.mstate); gi++) {
         if (match_restarts_before(cfg, gi))
             restart_bots(&r, gi);
         if (r.rc)
@@ -591,16 +659,19 @@ int match_run(const match_config *cfg, const match_driver *drv, tr_sink *sink,
         memcpy(st->stderr_tail, etext + elen - keep, keep);
         st->stderr_tail[keep] = 0;
         if (!r.rc)
-            sunk(&r, tr_botend(sink, now_t(&r), b, st->sandbox, status, etext, elen));
+            put(&r, (match_rec){.type = MR_BOTEND, .bot = b, .text = st->sandbox, .status = status,
+                                .err_text = etext, .err_len = elen});
     }
-    standings(res);
+    if (refresh_totals(&r, &standing) == 0)
+        standings(res, &standing);
     res->wall_ns = arb_now_ns() - r.t0;
     if (!r.rc)
-        sunk(&r, tr_end(sink, now_t(&r), res));
+        put(&r, (match_rec){.type = MR_END, .res = res});
 out:
     free(r.rules);
     free(r.state);
     free(r.before);
+    free(r.mstate);
     free(r.legal);
     free(r.req);
     return r.rc;

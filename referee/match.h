@@ -4,32 +4,24 @@
  *
  * The match core is the referee's judgement and nothing else: it talks to
  * bots through a driver (match_driver: live processes in seats, or the
- * replies recorded in a transcript) and writes every line and verdict to a
- * transcript sink (transcript.h) that either records them or checks them
- * against a recording. One code path judges a live match, re-judges a
- * transcript (`arbiter replay`) and re-runs its bots (`--rerun`). */
+ * replies recorded in a transcript) and puts every line and verdict into
+ * a sink (sink.h) that either records them or checks them against a
+ * recording. One code path judges a live match, re-judges a transcript
+ * (`arbiter replay`) and re-runs its bots (`--rerun`).
+ *
+ * What the game decides, it decides through its table (game.h): the
+ * deals, what each seat sees, the scores of a forfeited deal, what passes
+ * from deal to deal, when the match is over and its standings. */
 #ifndef ARB_MATCH_H
 #define ARB_MATCH_H
 #include "match_def.h"
+#include "sink.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct tr_sink tr_sink;
-
 /* ---- Drivers: how the core reaches the bots ---------------------------- */
-
-typedef enum md_kind {
-    MD_LINE = 0, MD_TIMEOUT, MD_TOO_LONG, MD_CLOSED, MD_EXITED, MD_CRASHED,
-} md_kind;
-
-typedef struct md_reply {
-    uint8_t  kind;                            /* md_kind */
-    char     line[ARB_MAX_LINE + 1];          /* MD_LINE */
-    uint64_t wall_ns;                         /* from the request to the reply */
-    uint64_t cpu_ns;                          /* the bot's CPU time meanwhile */
-} md_reply;
 
 typedef struct match_driver {
     void *ctx;
@@ -57,9 +49,12 @@ typedef struct match_observer {
 
 /* Play (or re-judge) the match. Returns 0 when the match was judged to its
  * end (bots that misbehaved are penalised, that is not an error), or a
- * negative arb_err with res->error set: a configuration error, a transcript
- * that cannot be written, or (verifying) the first divergence. */
-int match_run(const match_config *cfg, const match_driver *drv, tr_sink *sink,
+ * negative arb_err with res->error set: a configuration error, a sink that
+ * refused a record (a transcript that cannot be written; verifying, the
+ * first divergence). The match ends when the game says so (match_over)
+ * or after its match_games(cfg) deals, whichever is first. To play into
+ * a transcript file, use record_match (record.h). */
+int match_run(const match_config *cfg, const match_driver *drv, const match_sink *sink,
               const match_observer *obs, match_result *res);
 
 #endif

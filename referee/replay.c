@@ -1,6 +1,7 @@
 /* replay.c — re-judging and re-running transcripts (replay.h). */
 #include "replay.h"
 #include "transcript.h"
+#include "transcript_verify.h"
 #include "arb_error.h"
 #include "arb_kdf.h"
 
@@ -53,19 +54,20 @@ static int verify(const uint8_t *data, size_t len, const match_driver *live, con
                   replay_report *rep)
 {
     int rc;
-    tr_sink *sink = tr_verifier_new(data, len, live != NULL, &rc);
-    if (!sink)
+    tr_verifier *v = tr_verifier_new(data, len, live != NULL, &rc);
+    if (!v)
         return rc;
-    match_driver recorded = {.ctx = sink, .start = r_start, .send = r_send, .ask = r_ask, .stop = r_stop};
-    rc = match_run(&rep->cfg, live ? live : &recorded, sink, obs, &rep->res);
-    char hex[65];
-    int crc = tr_close(sink, hex);
+    match_driver recorded = {.ctx = v, .start = r_start, .send = r_send, .ask = r_ask, .stop = r_stop};
+    match_sink sink = tr_verifier_sink(v);
+    rc = match_run(&rep->cfg, live ? live : &recorded, &sink, obs, &rep->res);
+    char div[sizeof rep->divergence];
+    int crc = tr_verifier_close(v, div, sizeof div);
     if (rc == 0 && crc != 0 && !rep->res.error[0])
         rc = crc;
     rep->reproduced = rc == 0 && crc == 0;
     if (!rep->reproduced) {
         snprintf(rep->divergence, sizeof rep->divergence, "%s",
-                 rep->res.error[0] ? rep->res.error : arb_strerror(rc ? rc : crc));
+                 rep->res.error[0] ? rep->res.error : div[0] ? div : arb_strerror(rc ? rc : crc));
     }
     return 0;
 }

@@ -2,7 +2,7 @@
  * acknowledged, programs fetched by digest (worker.h). */
 #include "worker.h"
 #include "bundle.h"
-#include "transcript.h"
+#include "record.h"
 #include "wire.h"
 #include "arb_error.h"
 #include "arb_limits.h"
@@ -117,7 +117,9 @@ static void on_penalty(void *ctx, const match_deal *d, int seat_index, int bot, 
  * names no path). Created exclusively and never through a symbolic link,
  * so nothing that exists is opened, truncated or replaced; a name taken
  * already (a record started anew over an old directory) gets a suffix. */
-static tr_sink *open_transcript(const worker_options *o, const wire_assign *a, char *path, size_t len, int *rc)
+/* A new transcript file of our own for the assignment (path), created
+ * empty: the match is then recorded into it. */
+static int new_transcript(const worker_options *o, const wire_assign *a, char *path, size_t len)
 {
     char dir[600];
     if (o->transcript_dir)
@@ -125,25 +127,24 @@ static tr_sink *open_transcript(const worker_options *o, const wire_assign *a, c
     else
         snprintf(dir, sizeof dir, "%s/transcripts", o->workdir);
     mkdir(dir, 0700);
-    *rc = ARB_EIO;
     for (int k = 0; k < 100; k++) {
         char suffix[16] = "";
         if (k)
             snprintf(suffix, sizeof suffix, "-%d", k);
         if ((size_t)snprintf(path, len, "%.500s/m%" PRId64 "-g%d%s.arbt", dir, a->match_id, a->lease_gen, suffix)
             >= len)
-            return NULL;
+            return ARB_ETOOBIG;
         int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd < 0 && errno == EEXIST)
             continue;
         if (fd < 0)
-            return NULL;
+            return ARB_EIO;
         close(fd);
         /* ours, new and empty, in a directory only we write to: the
          * writer opening it again (O_TRUNC of an empty file) changes nothing */
-        return tr_writer_open(path, rc);
+        return 0;
     }
-    return NULL;
+    return ARB_EIO;
 }
 
 /* Play one assignment; the result frame in *out. */
@@ -177,20 +178,20 @@ static int play(job *j, uint8_t **out, size_t *len)
     char err[512];
     live_driver *l = live_new(&lo, err, sizeof err);
     int rc = 0;
-    tr_sink *sink = NULL;
     match_observer obs = {.ctx = j, .deal_end = on_deal_end, .penalty = on_penalty};
     if (!l) {
         snprintf(w.error, sizeof w.error, "%s", err);
-    } else if (!(sink = open_transcript(o, a, w.transcript, sizeof w.transcript, &rc))) {
+    } else if ((rc = new_transcript(o, a, w.transcript, sizeof w.transcript)) != 0) {
         snprintf(w.error, sizeof w.error, "transcript %.300s: %s", w.transcript, arb_strerror(rc));
         w.transcript[0] = 0;
     } else {
-        rc = match_run(&a->cfg, live_driver_of(l), sink, &obs, &w.res);
-        int crc = tr_close(sink, w.digest);
-        if (rc || crc)
-            snprintf(w.error, sizeof w.error, "%s", w.res.error[0] ? w.res.error : arb_strerror(rc ? rc : crc));
+        rc = record_match(w.transcript, &a->cfg, live_driver_of(l), &obs, &w.res, w.digest);
+        if (rc)
+            snprintf(w.error, sizeof w.error, "%s", w.res.error[0] ? w.res.error : arb_strerror(rc));
         else
             w.ok = true;
+        if (!w.digest[0])
+            w.transcript[0] = 0;   /* none was written */
     }
     if (l)
         live_free(l);

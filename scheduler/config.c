@@ -384,7 +384,7 @@ static void defaults(tn_config *c)
     c->startup_ms = m.startup_ms;
     c->policy = m.policy;
     c->strikes = m.strikes;
-    c->forfeit_points = m.forfeit_points;
+    c->forfeit_points = -1;   /* the game's (finish), unless policy.forfeit_points says */
     c->seed = m.seed;
 }
 
@@ -440,6 +440,10 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
     L->rules = calloc(1, c->game->rules_size);
     if (!L->rules)
         return L->rc = ARB_ENOMEM;
+    if (t->game && !t->rules)   /* the game's own default preset */
+        snprintf(c->rules, sizeof c->rules, "%s", c->game->default_preset);
+    if (c->forfeit_points < 0)
+        c->forfeit_points = c->game->default_forfeit_points;
     if (t->rules && get_str(L, t->rules, "rules", c->rules, sizeof c->rules))
         return L->rc;
     if (c->game->rules_preset(L->rules, c->rules) != 0) {

@@ -8,6 +8,7 @@
 #include "live.h"
 #include "match.h"
 #include "replay.h"
+#include "record.h"
 #include "transcript.h"
 #include "arb_error.h"
 #include "arb_kdf.h"
@@ -61,18 +62,15 @@ static int play(const match_config *cfg, const char *path, match_result *res)
         fprintf(stderr, "live_new: %s\n", err);
         exit(1);
     }
-    int rc;
-    tr_sink *sink = tr_writer_open(path, &rc);
-    if (!sink) {
-        fprintf(stderr, "transcript %s: %s\n", path, arb_strerror(rc));
+    int rc = record_match(path, cfg, live_driver_of(l), NULL, res, digest);
+    if (!digest[0]) {
+        fprintf(stderr, "%s\n", res->error);
         exit(1);
     }
-    rc = match_run(cfg, live_driver_of(l), sink, NULL, res);
-    int crc = tr_close(sink, digest);
     live_free(l);
     if (rc)
         fprintf(stderr, "match_run: %s\n", res->error);
-    return rc ? rc : crc;
+    return rc;
 }
 
 /* What the bots wrote on stderr, every process (BOTEND records), and the

@@ -15,7 +15,7 @@
  * 3 bare), for debugging. */
 #include "live.h"
 #include "match.h"
-#include "transcript.h"
+#include "record.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "../unit/test_util.h"
@@ -177,31 +177,24 @@ static int play(const run_opts *o, match_config *cfg, match_result *res, int64_t
         exit(1);
     }
     snprintf(path, sizeof path, "%s/match.arbt", tmpdir);
-    int rc;
-    tr_sink *sink = tr_writer_open(path, &rc);
-    if (!sink) {
-        fprintf(stderr, "transcript %s: %s\n", path, arb_strerror(rc));
-        exit(1);
-    }
     watcher w = {.lowest = INT64_MAX};
     atomic_init(&w.stop, false);
     if (lowest)
         pthread_create(&w.th, NULL, watch_memory, &w);
-    rc = match_run(cfg, live_driver_of(l), sink, NULL, res);
+    char digest[65];
+    int rc = record_match(path, cfg, live_driver_of(l), NULL, res, digest);
     if (lowest) {
         atomic_store(&w.stop, true);
         pthread_join(w.th, NULL);
         *lowest = w.lowest;
     }
-    char digest[65];
-    int crc = tr_close(sink, digest);
     live_free(l);
     unlink(path);
     CHECKF(leftovers() == 0, "%s: %d processes of the bots left behind", o->label, leftovers());
     if (rc)
         fprintf(stderr, "%s: match_run: %s\n", o->label, res->error);
     unsetenv("ARBITER_NO_CGROUP");
-    return rc ? rc : crc;
+    return rc;
 }
 
 static void base_config(match_config *cfg, uint32_t deals)

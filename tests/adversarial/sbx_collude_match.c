@@ -7,7 +7,7 @@
  * works. */
 #include "live.h"
 #include "match.h"
-#include "transcript.h"
+#include "record.h"
 #include "arb_error.h"
 #include "../unit/test_util.h"
 
@@ -110,12 +110,9 @@ static void run_level(int mode, const char *want, const bool closed[NCH], const 
         CHECKF(false, "%s: live_new: %s", want, err);
         return;
     }
-    int rc;
-    tr_sink *sink = tr_writer_open(NULL, &rc);
     match_result res;
-    rc = match_run(&cfg, live_driver_of(l), sink, NULL, &res);
     char digest[65];
-    tr_close(sink, digest);
+    int rc = record_match(NULL, &cfg, live_driver_of(l), NULL, &res, digest);
     live_free(l);
     CHECKF(rc == 0, "%s: match_run: %s", want, res.error);
     /* The level, whatever cgroup holds the bot's processes ("+cg1"/"+cg2"). */

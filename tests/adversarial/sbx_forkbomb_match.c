@@ -8,7 +8,7 @@
 #include "live.h"
 #include "match.h"
 #include "seat.h"
-#include "transcript.h"
+#include "record.h"
 #include "arb_error.h"
 #include "arb_time.h"
 #include "../unit/test_util.h"
@@ -55,12 +55,9 @@ static void one_match(const char *bwrap, unsigned require, int *ran, int *refuse
         (*refused)++;
         return;
     }
-    int rc;
-    tr_sink *sink = tr_writer_open(NULL, &rc);
     match_result res;
-    rc = match_run(&cfg, live_driver_of(l), sink, NULL, &res);
     char digest[65];
-    tr_close(sink, digest);
+    int rc = record_match(NULL, &cfg, live_driver_of(l), NULL, &res, digest);
     live_free(l);
     if (rc == 0) {
         (*ran)++;

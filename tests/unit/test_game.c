@@ -35,6 +35,8 @@ static void run_through_interface(const char *preset, const char *wild, uint64_t
             break;
         const arb_action *pick = &legal[arb_rng_below(&rng, (uint64_t)n)];
         CHECK(pick->decision == g->decision(state));
+        const char *dn = g->decision_name(pick->decision);
+        CHECKF(dn && dn[0], "decision %d has no name", pick->decision);
         char text[256], why[256];
         CHECK(g->format_action(state, pick, text, sizeof text) > 0);
         arb_action parsed, fixed;
@@ -96,6 +98,68 @@ static void test_text_errors(void)
     CHECK(arb_game_find("chess") == NULL);
 }
 
+/* Dou Dizhu's match through the interface: N deals, scores summed per
+ * player whatever the seating, forfeits paid by the offender alone. */
+static void test_ddz_match(void)
+{
+    const arb_game *g = arb_game_find("doudizhu");
+    ddz_rules r;
+    g->rules_preset(&r, "standard");
+    CHECK(g->default_forfeit_points == 6 && !g->match_ends_early);
+    int8_t team[4] = {9, 9, 9, 9};
+    CHECK(g->teams(&r, team) == 0 && team[0] == 9);
+    void *m = calloc(1, g->match_state_size);
+    CHECK(g->match_init(m, &r, 2) == 0);
+    CHECK(!g->match_over(m));
+    int64_t sc[4] = {0};
+    CHECK(g->forfeit(m, 1, 6, sc) == 0);
+    CHECK(sc[0] == 6 && sc[1] == -12 && sc[2] == 6);
+    CHECK(g->forfeit(m, 3, 6, sc) == ARB_EINVAL);
+    uint8_t at0[3] = {0, 1, 2}, at1[3] = {2, 0, 1};
+    CHECK(g->match_deal_done(m, NULL, at0, sc, 1) == 0);
+    CHECK(!g->match_over(m));
+    int64_t s2[3] = {-4, 2, 2};
+    CHECK(g->match_deal_done(m, NULL, at1, s2, -1) == 0);
+    CHECK(g->match_over(m));
+    arb_standing st;
+    CHECK(g->match_result(m, &st) == 0);
+    /* player 0: 6 + 2 (seat 1), player 1: -12 + 2 (seat 2), player 2: 6 - 4 */
+    CHECK(st.score[0] == 8 && st.score[1] == -10 && st.score[2] == 2);
+    CHECK(st.nteams == 0 && st.team[0] == -1);
+    free(m);
+    CHECK(strcmp(g->decision_name(ARB_DEC_PLAY), "play") == 0);
+    CHECK(strcmp(g->decision_name(DDZ_DEC_DOUBLE), "double") == 0);
+    CHECK(g->decision_name(DDZ_DEC_END) == NULL);
+}
+
+/* The registry: a game registers once, complete, under a free name. */
+static void test_registry(void)
+{
+    CHECK(arb_game_missing(&arb_game_doudizhu) == NULL);
+    CHECK(arb_game_register(&arb_game_doudizhu) == ARB_EINVAL);   /* the name is taken */
+    arb_game half = arb_game_doudizhu;
+    half.name = "half";
+    half.match_result = NULL;
+    CHECK(arb_game_missing(&half) && strcmp(arb_game_missing(&half), "match_result") == 0);
+    CHECK(arb_game_register(&half) == ARB_EINVAL);
+    static arb_game copies[ARB_MAX_GAMES];
+    static char names[ARB_MAX_GAMES][16];
+    int added = 0, rc = 0;
+    for (int i = 0; i < ARB_MAX_GAMES && rc == 0; i++) {
+        copies[i] = arb_game_doudizhu;
+        snprintf(names[i], sizeof names[i], "copy%d", i);
+        copies[i].name = names[i];
+        rc = arb_game_register(&copies[i]);
+        added += rc == 0;
+    }
+    CHECK(rc == ARB_ENOSPC && added == ARB_MAX_GAMES - 1);
+    CHECK(arb_game_find("copy0") == &copies[0]);
+    int n = 0;
+    for (const arb_game *const *it = arb_games(); *it; it++)
+        n++;
+    CHECK(n == ARB_MAX_GAMES);
+}
+
 int main(void)
 {
     static const char *const presets[] = {"standard", "rlcard", "douzero", "four-player"};
@@ -113,5 +177,7 @@ int main(void)
         CHECK(sc[0] + sc[1] + sc[2] == 0);
     }
     test_text_errors();
+    test_ddz_match();
+    test_registry();
     return TEST_DONE("game-interface");
 }

@@ -1,0 +1,18 @@
+/* record.h — play a match into a transcript: open the writer, run the
+ * match core, close with the digest. The one way every command, the
+ * worker, the benchmarks and the tests play a recorded match. */
+#ifndef ARB_RECORD_H
+#define ARB_RECORD_H
+#include "match.h"
+
+/* Play cfg through drv (observed by obs, which may be NULL) into a
+ * transcript at path (NULL: nothing stored, the digest still computed).
+ * res is always filled (release it with match_result_release); digest
+ * receives the SHA-256 of the transcript, or "" when none could be opened
+ * (res->error then names the path). Returns 0 when the match was judged
+ * to its end and its transcript is on disk, else the first error with
+ * res->error saying why. */
+int record_match(const char *path, const match_config *cfg, const match_driver *drv,
+                 const match_observer *obs, match_result *res, char digest[65]);
+
+#endif

@@ -1,0 +1,376 @@
+/* transcript_read.c — reading transcripts (transcript.h): the whole file
+ * under ARB_MAX_TRANSCRIPT, the header into a match configuration, the
+ * digest checked, records walked and described — all with the bounded
+ * reader arb_mp (never msgpack-c's unpacker, which allocates whatever a
+ * header claims). */
+#include "transcript.h"
+#include "arb_error.h"
+#include "arb_kdf.h"
+#include "arb_limits.h"
+#include "arb_mp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const type_names[TR_NTYPES] = {
+    "header", "info", "deal", "send", "ask", "recv", "verdict", "penalty", "result",
+    "botend", "end", "digest", "restart",
+};
+
+const char *tr_type_name(int type)
+{
+    return type >= 0 && type < TR_NTYPES ? type_names[type] : "?";
+}
+
+bool tr_compared(int type)
+{
+    return type != TR_INFO && type != TR_BOTEND && type != TR_DIGEST;
+}
+
+/* Extent and type of the record at data[pos..]: 0, or an error. */
+int tr_record_at(const uint8_t *data, size_t len, size_t pos, size_t *rec_len, int *type, uint64_t *t)
+{
+    arb_mp r;
+    arb_mp_init(&r, data + pos, len - pos);
+    uint32_t n;
+    uint64_t ty = 0, tt = 0;
+    if (arb_mp_array(&r, &n) || n < 2 || arb_mp_uint(&r, &ty) || arb_mp_uint(&r, &tt) || ty >= TR_NTYPES)
+        return ARB_ECORRUPT;
+    for (uint32_t i = 2; i < n; i++)
+        if (arb_mp_skip(&r))
+            return ARB_ECORRUPT;
+    *rec_len = (len - pos) - arb_mp_left(&r);
+    *type = (int)ty;
+    if (t)
+        *t = tt;
+    return 0;
+}
+
+int tr_load(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen)
+{
+    *data = NULL;
+    *len = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return ARB_EIO;
+    }
+    struct stat st;
+    int rc = 0;
+    uint8_t *buf = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file", path);
+        rc = ARB_EINVAL;
+        goto out;
+    }
+    if ((uint64_t)st.st_size > ARB_MAX_TRANSCRIPT) {
+        snprintf(err, errlen, "%s: %lld bytes, more than the %u-byte limit (ARB_MAX_TRANSCRIPT)",
+                 path, (long long)st.st_size, ARB_MAX_TRANSCRIPT);
+        rc = ARB_ETOOBIG;
+        goto out;
+    }
+    buf = malloc((size_t)st.st_size + 1);
+    if (!buf) {
+        rc = ARB_ENOMEM;
+        goto out;
+    }
+    size_t got = 0;
+    while (got < (size_t)st.st_size) {
+        ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR)
+                continue;
+            break;
+        }
+        got += (size_t)n;
+    }
+    if (got != (size_t)st.st_size) {
+        snprintf(err, errlen, "%s: short read", path);
+        rc = ARB_EIO;
+        goto out;
+    }
+    *data = buf;
+    *len = got;
+    buf = NULL;
+out:
+    free(buf);
+    close(fd);
+    return rc;
+}
+
+int tr_each(const uint8_t *data, size_t len, int (*fn)(void *ctx, int type, const uint8_t *rec, size_t n), void *ctx)
+{
+    size_t pos = 0;
+    while (pos < len) {
+        size_t n;
+        int type;
+        if (tr_record_at(data, len, pos, &n, &type, NULL))
+            return ARB_ECORRUPT;
+        int rc = fn(ctx, type, data + pos, n);
+        if (rc)
+            return rc;
+        pos += n;
+    }
+    return 0;
+}
+
+static int read_str_field(arb_mp *r, char *buf, size_t cap)
+{
+    return arb_mp_str_copy(r, buf, cap);
+}
+
+int tr_read_header(const uint8_t *data, size_t len, match_config *cfg, char *err, size_t errlen)
+{
+    size_t n;
+    int type;
+    if (tr_record_at(data, len, 0, &n, &type, NULL) || type != TR_HEADER) {
+        snprintf(err, errlen, "not an arbiter transcript (no header record)");
+        return ARB_ECORRUPT;
+    }
+    arb_mp r;
+    arb_mp_init(&r, data, n);
+    uint32_t cnt, nkeys;
+    uint64_t u;
+    arb_mp_array(&r, &cnt);
+    arb_mp_uint(&r, &u);
+    arb_mp_uint(&r, &u);
+    if (arb_mp_map(&r, &nkeys)) {
+        snprintf(err, errlen, "header: not a map");
+        return ARB_ECORRUPT;
+    }
+    char game[32] = "", format[32] = "", dup[32] = "", policy[32] = "";
+    uint64_t version = 0;
+    bool have_key = false;
+    match_config_init(cfg, NULL);
+    cfg->nbots = 0;
+    int rc = 0;
+    for (uint32_t k = 0; k < nkeys && !rc; k++) {
+        int64_t i64;
+        uint32_t m;
+        bool bv;
+        if (arb_mp_key(&r, "format")) rc = read_str_field(&r, format, sizeof format);
+        else if (arb_mp_key(&r, "version")) rc = arb_mp_uint(&r, &version);
+        else if (arb_mp_key(&r, "game")) rc = read_str_field(&r, game, sizeof game);
+        else if (arb_mp_key(&r, "rules")) rc = read_str_field(&r, cfg->preset, sizeof cfg->preset);
+        else if (arb_mp_key(&r, "options")) rc = read_str_field(&r, cfg->options, sizeof cfg->options);
+        else if (arb_mp_key(&r, "seed")) rc = arb_mp_uint(&r, &cfg->seed);
+        else if (arb_mp_key(&r, "key")) {
+            const uint8_t *kb;
+            uint32_t kl;
+            rc = arb_mp_bin(&r, &kb, &kl);
+            if (!rc && kl != sizeof cfg->key)
+                rc = ARB_ECORRUPT;
+            if (!rc) {
+                memcpy(cfg->key, kb, sizeof cfg->key);
+                have_key = true;
+            }
+        } else if (arb_mp_key(&r, "key_label")) rc = read_str_field(&r, cfg->key_label, sizeof cfg->key_label);
+        else if (arb_mp_key(&r, "commitment")) rc = read_str_field(&r, cfg->commitment, sizeof cfg->commitment);
+        else if (arb_mp_key(&r, "deals")) {
+            rc = arb_mp_uint(&r, &u);
+            cfg->deals = (uint32_t)(u > ARB_MAX_DEALS ? 0 : u);
+        } else if (arb_mp_key(&r, "duplicate")) rc = read_str_field(&r, dup, sizeof dup);
+        else if (arb_mp_key(&r, "fixed_seats")) {
+            rc = arb_mp_bool(&r, &bv);
+            cfg->fixed_seats = bv;
+        } else if (arb_mp_key(&r, "clock")) {
+            int64_t *dst[4] = {&cfg->move_ms, &cfg->deal_ms, &cfg->bank_ms, &cfg->startup_ms};
+            rc = arb_mp_array(&r, &m);
+            for (uint32_t i = 0; i < m && !rc; i++) {
+                rc = arb_mp_int(&r, &i64);
+                if (i < 4)
+                    *dst[i] = i64;
+            }
+        } else if (arb_mp_key(&r, "policy")) rc = read_str_field(&r, policy, sizeof policy);
+        else if (arb_mp_key(&r, "strikes")) {
+            rc = arb_mp_uint(&r, &u);
+            cfg->strikes = (uint32_t)(u > 1000000 ? 1000000 : u);
+        } else if (arb_mp_key(&r, "forfeit_points")) rc = arb_mp_int(&r, &cfg->forfeit_points);
+        else if (arb_mp_key(&r, "players")) rc = arb_mp_int(&r, &i64);
+        else if (arb_mp_key(&r, "bots")) {
+            rc = arb_mp_array(&r, &m);
+            if (!rc && m > ARB_MAX_SEATS)
+                rc = ARB_ERANGE;
+            for (uint32_t b = 0; b < m && !rc; b++) {
+                match_bot_cfg *bc = &cfg->bots[b];
+                uint32_t bk;
+                rc = arb_mp_map(&r, &bk);
+                for (uint32_t j = 0; j < bk && !rc; j++) {
+                    if (arb_mp_key(&r, "name"))
+                        rc = read_str_field(&r, bc->name, sizeof bc->name);
+                    else if (arb_mp_key(&r, "argv")) {
+                        uint32_t na;
+                        rc = arb_mp_array(&r, &na);
+                        if (!rc && na > ARB_MAX_BOT_ARGS)
+                            rc = ARB_ERANGE;
+                        for (uint32_t a = 0; a < na && !rc; a++)
+                            rc = read_str_field(&r, bc->argv[a], sizeof bc->argv[a]);
+                        bc->argc = (int)na;
+                    } else if (!(rc = arb_mp_skip(&r)))
+                        rc = arb_mp_skip(&r);
+                }
+            }
+            cfg->nbots = (int)m;
+        } else if (!(rc = arb_mp_skip(&r)))
+            rc = arb_mp_skip(&r);   /* an unknown key and its value */
+    }
+    if (rc) {
+        snprintf(err, errlen, "header: malformed (%s)", arb_strerror(rc));
+        return ARB_ECORRUPT;
+    }
+    if (strcmp(format, "arbiter-transcript") != 0) {
+        snprintf(err, errlen, "not an arbiter transcript (format \"%s\")", format);
+        return ARB_ECORRUPT;
+    }
+    if (version == 1) {
+        snprintf(err, errlen, "transcript format version 1 (deals seeded from the bare match seed, before keyed "
+                 "seeds) is no longer read: this arbiter reads version %d", TR_VERSION);
+        return ARB_EUNSUPPORTED;
+    }
+    if (version != TR_VERSION) {
+        snprintf(err, errlen, "transcript version %" PRIu64 ", this arbiter reads version %d", version, TR_VERSION);
+        return ARB_EUNSUPPORTED;
+    }
+    if (!have_key) {
+        snprintf(err, errlen, "header: no match key");
+        return ARB_ECORRUPT;
+    }
+    cfg->game = arb_game_find(game);
+    if (!cfg->game) {
+        snprintf(err, errlen, "unknown game \"%s\"", game);
+        return ARB_ENOTFOUND;
+    }
+    match_duplicate d;
+    match_policy p;
+    if (match_duplicate_parse(dup, &d) || match_policy_parse(policy, &p)) {
+        snprintf(err, errlen, "header: unknown duplicate mode \"%s\" or policy \"%s\"", dup, policy);
+        return ARB_ECORRUPT;
+    }
+    cfg->duplicate = (uint8_t)d;
+    cfg->policy = (uint8_t)p;
+    return 0;
+}
+
+int tr_check_digest(const uint8_t *data, size_t len, char hex[65], char *err, size_t errlen)
+{
+    size_t pos = 0, n = 0;
+    int type = -1;
+    hex[0] = 0;
+    while (pos < len) {
+        if (tr_record_at(data, len, pos, &n, &type, NULL)) {
+            snprintf(err, errlen, "corrupt record at byte %zu", pos);
+            return ARB_ECORRUPT;
+        }
+        if (type == TR_DIGEST)
+            break;
+        pos += n;
+    }
+    if (type != TR_DIGEST) {
+        snprintf(err, errlen, "no digest: the transcript was cut short");
+        return ARB_ENOTFOUND;
+    }
+    if (pos + n != len) {
+        snprintf(err, errlen, "%zu bytes after the digest record", len - pos - n);
+        return ARB_ECORRUPT;
+    }
+    arb_mp r;
+    arb_mp_init(&r, data + pos, n);
+    uint32_t cnt, blen;
+    uint64_t u;
+    const char *alg;
+    uint32_t alen;
+    const uint8_t *bin;
+    if (arb_mp_array(&r, &cnt) || cnt != 4 || arb_mp_uint(&r, &u) || arb_mp_uint(&r, &u)
+        || arb_mp_str(&r, &alg, &alen) || alen != 6 || memcmp(alg, "sha256", 6) != 0
+        || arb_mp_bin(&r, &bin, &blen) || blen != crypto_hash_sha256_BYTES) {
+        snprintf(err, errlen, "malformed digest record");
+        return ARB_ECORRUPT;
+    }
+    uint8_t digest[crypto_hash_sha256_BYTES];
+    crypto_hash_sha256(digest, data, pos);
+    arb_key_hex(bin, hex);
+    if (sodium_memcmp(digest, bin, sizeof digest) != 0) {
+        char actual[65];
+        arb_key_hex(digest, actual);
+        snprintf(err, errlen, "digest mismatch: recorded %s, content hashes to %s (the transcript was altered)",
+                 hex, actual);
+        return ARB_ECORRUPT;
+    }
+    return 0;
+}
+
+/* One object as text, bounded. */
+static void describe_obj(arb_mp *r, char *buf, size_t cap, size_t *n, int depth)
+{
+#define OUT(...) do { if (*n < cap) *n += (size_t)snprintf(buf + *n, cap - *n, __VA_ARGS__); if (*n > cap) *n = cap; } while (0)
+    int t = arb_mp_peek(r);
+    uint64_t u;
+    int64_t i;
+    bool b;
+    const char *s;
+    uint32_t len;
+    if (depth > ARB_MP_MAX_DEPTH) {
+        arb_mp_skip(r);
+        OUT("...");
+        return;
+    }
+    switch (t) {
+    case ARB_MP_UINT: arb_mp_uint(r, &u); OUT("%" PRIu64, u); break;
+    case ARB_MP_INT: arb_mp_int(r, &i); OUT("%" PRId64, i); break;
+    case ARB_MP_BOOL: arb_mp_bool(r, &b); OUT("%s", b ? "true" : "false"); break;
+    case ARB_MP_NIL: arb_mp_nil(r); OUT("nil"); break;
+    case ARB_MP_STR: arb_mp_str(r, &s, &len); OUT("\"%.*s\"", (int)(len > 200 ? 200 : len), s); break;
+    case ARB_MP_BIN: { const uint8_t *p; arb_mp_bin(r, &p, &len); OUT("<%u bytes>", len); break; }
+    case ARB_MP_ARRAY:
+        arb_mp_array(r, &len);
+        OUT("[");
+        for (uint32_t k = 0; k < len && !r->err; k++) {
+            if (k) OUT(" ");
+            describe_obj(r, buf, cap, n, depth + 1);
+        }
+        OUT("]");
+        break;
+    case ARB_MP_MAP:
+        arb_mp_map(r, &len);
+        OUT("{");
+        for (uint32_t k = 0; k < len && !r->err; k++) {
+            if (k) OUT(", ");
+            describe_obj(r, buf, cap, n, depth + 1);
+            OUT(": ");
+            describe_obj(r, buf, cap, n, depth + 1);
+        }
+        OUT("}");
+        break;
+    default:
+        if (arb_mp_skip(r) == 0)
+            OUT("?");
+        break;
+    }
+#undef OUT
+}
+
+int tr_describe(const uint8_t *rec, size_t len, char *buf, size_t cap)
+{
+    arb_mp r;
+    arb_mp_init(&r, rec, len);
+    uint32_t cnt;
+    uint64_t ty, t;
+    size_t n = 0;
+    buf[0] = 0;
+    if (arb_mp_array(&r, &cnt) || cnt < 2 || arb_mp_uint(&r, &ty) || arb_mp_uint(&r, &t) || ty >= TR_NTYPES)
+        return snprintf(buf, cap, "(corrupt record)");
+    n = (size_t)snprintf(buf, cap, "%s", tr_type_name((int)ty));
+    for (uint32_t k = 2; k < cnt && !r.err && n < cap; k++) {
+        n += (size_t)snprintf(buf + n, cap - n, " ");
+        if (n < cap)
+            describe_obj(&r, buf, cap, &n, 1);
+    }
+    return (int)n;
+}

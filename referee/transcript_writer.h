@@ -1,0 +1,22 @@
+/* transcript_writer.h — the recording sink: every record the match core
+ * produces is appended to a transcript file and hashed; closing appends
+ * the SHA-256 digest record (docs/transcripts.md). */
+#ifndef ARB_TRANSCRIPT_WRITER_H
+#define ARB_TRANSCRIPT_WRITER_H
+#include "sink.h"
+
+typedef struct tr_writer tr_writer;
+
+/* A writer to `path` (created or truncated, mode 0600: it holds every
+ * hand); path NULL keeps nothing but still computes the digest. NULL with
+ * *err set when the file cannot be opened. */
+tr_writer *tr_writer_open(const char *path, int *err);
+/* The writer as the match core's sink (valid until it is closed). */
+match_sink tr_writer_sink(tr_writer *w);
+/* Append the digest record, flush and fsync, close and free. hex receives
+ * the digest (65 bytes). 0, or the first error of any write. */
+int tr_writer_close(tr_writer *w, char hex[65]);
+/* Close and free without a digest (the match was never played). */
+void tr_writer_abandon(tr_writer *w);
+
+#endif
