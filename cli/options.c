@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "arb_limits.h"
 #include "arb_names.h"
+#include "match_def.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -170,41 +171,15 @@ const arb_game *cli_game(const char *name)
 void *cli_rules_new(const arb_game *g, const char *preset, const char *options)
 {
     void *rules = calloc(1, g->rules_size);
-    char err[512] = "", opts[ARB_MAX_OPTIONS_TEXT];
+    char err[512] = "";
     if (!rules) {
         fprintf(stderr, "arbiter: out of memory\n");
         return NULL;
     }
-    if (!preset)
-        preset = g->default_preset;
-    if (g->rules_preset(rules, preset) != 0) {
-        fprintf(stderr, "arbiter: unknown rules preset \"%s\" for %s (presets:", preset, g->name);
-        for (const char *const *p = g->presets(); *p; p++)
-            fprintf(stderr, " %s", *p);
-        fprintf(stderr, ")\n");
-        goto fail;
-    }
-    /* "key=value" separated by commas or blanks, as a tournament's rules line */
-    snprintf(opts, sizeof opts, "%s", options ? options : "");
-    char *save = NULL;
-    for (char *tok = strtok_r(opts, ", \t\n", &save); tok; tok = strtok_r(NULL, ", \t\n", &save)) {
-        char *eq = strchr(tok, '=');
-        if (!eq) {
-            fprintf(stderr, "arbiter: --set: \"%s\": expected key=value\n", tok);
-            goto fail;
-        }
-        *eq = 0;
-        if (g->rules_set(rules, tok, eq + 1, err, sizeof err) != 0) {
-            fprintf(stderr, "arbiter: --set: %s\n", err);
-            goto fail;
-        }
-    }
-    if (g->rules_check(rules, err, sizeof err) != 0) {
+    if (match_rules_build(g, preset, options, rules, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
-        goto fail;
+        free(rules);
+        return NULL;
     }
     return rules;
-fail:
-    free(rules);
-    return NULL;
 }

@@ -91,22 +91,31 @@ static bool keeps_partners(const match_config *cfg, const int8_t team[ARB_MAX_SE
     return true;
 }
 
-int match_config_rules(const match_config *cfg, void *rules, char *err, size_t errlen)
+int match_rules_build(const arb_game *g, const char *preset, const char *options, void *rules, char *err,
+                      size_t errlen)
 {
-    const arb_game *g = cfg->game;
     if (!g) {
         snprintf(err, errlen, "no game");
         return ARB_EINVAL;
     }
-    if (g->rules_preset(rules, cfg->preset) != 0) {
-        snprintf(err, errlen, "unknown rules preset \"%s\" for %s", cfg->preset, g->name);
+    if (!preset || !*preset)
+        preset = g->default_preset;
+    if (g->rules_preset(rules, preset) != 0) {
+        int n = snprintf(err, errlen, "unknown rules preset \"%s\" for %s (presets:", preset, g->name);
+        for (const char *const *p = g->presets ? g->presets() : NULL; p && *p && n > 0 && (size_t)n < errlen; p++)
+            n += snprintf(err + n, errlen - (size_t)n, " %s", *p);
+        if (n > 0 && (size_t)n < errlen)
+            snprintf(err + n, errlen - (size_t)n, ")");
         return ARB_ENOTFOUND;
     }
-    /* Options: "key=value" separated by newlines, commas or spaces. */
+    /* Options: "key=value" separated by newlines, commas, tabs or spaces. */
     char opts[ARB_MAX_OPTIONS_TEXT];
-    snprintf(opts, sizeof opts, "%s", cfg->options);
+    if (snprintf(opts, sizeof opts, "%s", options ? options : "") >= (int)sizeof opts) {
+        snprintf(err, errlen, "options longer than %d bytes (ARB_MAX_OPTIONS_TEXT)", ARB_MAX_OPTIONS_TEXT);
+        return ARB_ETOOBIG;
+    }
     char *save = NULL;
-    for (char *tok = strtok_r(opts, "\n, ", &save); tok; tok = strtok_r(NULL, "\n, ", &save)) {
+    for (char *tok = strtok_r(opts, "\n, \t", &save); tok; tok = strtok_r(NULL, "\n, \t", &save)) {
         char *eq = strchr(tok, '=');
         if (!eq) {
             snprintf(err, errlen, "option \"%s\": expected key=value", tok);
@@ -117,7 +126,13 @@ int match_config_rules(const match_config *cfg, void *rules, char *err, size_t e
         if (rc)
             return rc;
     }
-    int rc = g->rules_check(rules, err, errlen);
+    return g->rules_check(rules, err, errlen);
+}
+
+int match_config_rules(const match_config *cfg, void *rules, char *err, size_t errlen)
+{
+    const arb_game *g = cfg->game;
+    int rc = match_rules_build(g, cfg->preset, cfg->options, rules, err, errlen);
     if (rc)
         return rc;
     int seats = g->seats(rules);

@@ -87,6 +87,12 @@ typedef struct match_config {
  * the game's forfeit stake P (Dou Dizhu: standard, 6). game may be NULL
  * (a configuration about to be read): no preset, P = 0. */
 void match_config_init(match_config *cfg, const arb_game *game);
+/* A game's rules from a preset (NULL or "": the game's default) and
+ * "key=value" options separated by commas, blanks or newlines, checked:
+ * into `rules` (g->rules_size bytes). Errors as text in err (an unknown
+ * preset lists the game's presets). */
+int match_rules_build(const arb_game *g, const char *preset, const char *options, void *rules, char *err,
+                      size_t errlen);
 /* Check the configuration and build the rules it names into `rules`
  * (game->rules_size bytes). Errors as text in err. */
 int match_config_rules(const match_config *cfg, void *rules, char *err, size_t errlen);
