@@ -8,7 +8,7 @@
 #include "local_worker.h"
 #include "pgctl.h"
 #include "plan.h"
-#include "run.h"
+#include "scheduler.h"
 #include "store.h"
 #include "worker.h"
 #include "zap.h"
@@ -44,7 +44,7 @@ typedef struct progress_ctx {
     uint64_t last_print;
 } progress_ctx;
 
-static void on_progress(void *ctx, const run_progress *pr)
+static void on_progress(void *ctx, const sched_progress *pr)
 {
     progress_ctx *c = ctx;
     if (c->quiet)
@@ -80,7 +80,7 @@ static void print_fairness(store *st, int64_t tid)
  * restricted), but reasons and worker names come from workers and bots. */
 #define CELL(j) arb_term(PQgetvalue(r, i, (j)), b[(j)], sizeof b[(j)])
 
-static void print_standings(st_standing *rows, int n, const char *format)
+static void print_standings(store_standing *rows, int n, const char *format)
 {
     if (strcmp(format, "csv") == 0) {
         printf("rank,name,played,points,score,wins,penalties,forfeited\n");
@@ -255,7 +255,7 @@ int cmd_run(int argc, char **argv)
     if (!realpath(state, abs_state))
         snprintf(abs_state, sizeof abs_state, "%s", state);
     progress_ctx pc = {.tty = isatty(2), .quiet = quiet};
-    run_options ro = {.cfg = &cfg, .yaml = yaml, .digest = digest, .progress = on_progress, .ctx = &pc,
+    sched_tournament_options ro = {.cfg = &cfg, .yaml = yaml, .digest = digest, .progress = on_progress, .ctx = &pc,
                       .secret = secret_file ? secret : NULL};
     local_run lr = {.state_dir = abs_state, .db = st, .workers = workers, .sandbox = sandbox,
                     .allow_unsandboxed = allow_unsandboxed, .stop = &interrupted, .listen = listen,
@@ -264,7 +264,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "arbiter: WARNING: --allow-unsandboxed: where neither bubblewrap nor root is had, bots "
                 "run with rlimits only and can read your files, signal the referee and each other, and reach "
                 "the network (recorded per seat as sandbox \"rlimits\")\n");
-    run_outcome outc;
+    sched_outcome outc;
     if (!quiet)
         fprintf(stderr, "arbiter: %s: %s, %s/%s, %d entrants, %d workers, record in %s\n", cfg.name,
                 tn_format_name((tn_format)cfg.format), cfg.game->name, cfg.rules, cfg.nentrants, workers,
@@ -280,7 +280,7 @@ int cmd_run(int argc, char **argv)
                 outc.matches);
         status = 130;
     }
-    st_standing rows[ARB_TN_MAX_ENTRANTS];
+    store_standing rows[ARB_TN_MAX_ENTRANTS];
     int n = store_standings(st, outc.tid, rows, ARB_TN_MAX_ENTRANTS);
     if (n > 0 && !interrupted) {
         printf("\n%s — %s%s\n\n", cfg.name, outc.finished ? "final standings" : "standings so far",
@@ -426,7 +426,7 @@ int cmd_standings(int argc, char **argv)
         fprintf(stderr, "arbiter: no tournament named \"%s\" in the record\n", name);
         status = 1;
     } else {
-        static st_standing rows[ARB_TN_MAX_ENTRANTS];
+        static store_standing rows[ARB_TN_MAX_ENTRANTS];
         int64_t tid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
         int n = store_standings(st, tid, rows, ARB_TN_MAX_ENTRANTS);
         print_standings(rows, n < 0 ? 0 : n, format);

@@ -10,6 +10,7 @@
 #include "arb_names.h"
 
 #include <ctype.h>
+#include <sodium.h>
 #include <errno.h>
 #include <math.h>
 #include <inttypes.h>
@@ -660,6 +661,15 @@ int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen)
     top_ctx t = {0};
     if (each_key(&L, root, "the file", top_key, &t) == 0)
         finish(&L, root, &t);
+    if (L.rc == 0) {
+        unsigned char hash[crypto_hash_sha256_BYTES];
+        crypto_hash_sha256(hash, (const unsigned char *)text, len);
+        for (int i = 0; i < 32; i++)
+            snprintf(cfg->digest + 2 * i, 3, "%02x", hash[i]);
+        text[len] = 0;
+        cfg->text = text;
+        text = NULL;
+    }
 out:
     if (L.rc == ARB_ENOMEM && !strstr(err, "out of memory"))
         snprintf(err, errlen, "%s: out of memory", path);
@@ -676,6 +686,8 @@ out:
 
 void tn_config_release(tn_config *cfg)
 {
+    free(cfg->text);
+    cfg->text = NULL;
     free(cfg->entrants);
     cfg->entrants = NULL;
     cfg->nentrants = 0;

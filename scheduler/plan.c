@@ -45,7 +45,7 @@ static int seats_of(const tn_config *cfg)
  * whom). A local search: table by table, take out the table's seats and
  * put them back in the permutation that adds least to the squares of the
  * counts; a few passes settle it (k! <= 24 permutations a table). */
-static void balance(st_table *t, int nt, int n, int k)
+static void balance(store_table *t, int nt, int n, int k)
 {
     uint32_t *count = calloc((size_t)n * (size_t)k, sizeof *count);
     if (!count)
@@ -98,20 +98,20 @@ static void balance(st_table *t, int nt, int n, int k)
     free(count);
 }
 
-static void shuffle_tables(st_table *t, int nt, uint64_t seed, const char *label)
+static void shuffle_tables(store_table *t, int nt, uint64_t seed, const char *label)
 {
     arb_rng rng;
     arb_rng_seed(&rng, arb_seed_child(seed, label));
     for (int i = nt - 1; i > 0; i--) {
         int j = (int)arb_rng_below(&rng, (uint64_t)i + 1);
-        st_table x = t[i];
+        store_table x = t[i];
         t[i] = t[j];
         t[j] = x;
     }
 }
 
 /* Every k-subset of pool[0..n) (lexicographic), as tables. */
-static int subsets(const int *pool, int n, int k, st_table *out, int cap, int fixed)
+static int subsets(const int *pool, int n, int k, store_table *out, int cap, int fixed)
 {
     int idx[ARB_MAX_SEATS], count = 0, m = k - (fixed >= 0);
     for (int i = 0; i < m; i++)
@@ -121,7 +121,7 @@ static int subsets(const int *pool, int n, int k, st_table *out, int cap, int fi
     for (;;) {
         if (count >= cap)
             return ARB_ENOSPC;
-        st_table *t = &out[count++];
+        store_table *t = &out[count++];
         t->nslots = k;
         int s = 0;
         if (fixed >= 0)
@@ -139,7 +139,7 @@ static int subsets(const int *pool, int n, int k, st_table *out, int cap, int fi
     }
 }
 
-static int all_tables(const tn_config *cfg, int k, int hero, st_table *out, int cap)
+static int all_tables(const tn_config *cfg, int k, int hero, store_table *out, int cap)
 {
     int n = cfg->nentrants, pool[ARB_TN_MAX_ENTRANTS], np = 0;
     for (int i = 0; i < n; i++)
@@ -206,7 +206,7 @@ static void seed_order(const tn_config *cfg, uint64_t pseed, int *order)
  * table cannot be played short-handed. When not even one such table fits
  * (k < m < 2k, say), the last m play a final round robin, ranked by points
  * (*final_rr). */
-static int knockout_tables(const int *alive, int m, int k, int a, st_table *out, int cap, int *nbyes, bool *final_rr)
+static int knockout_tables(const int *alive, int m, int k, int a, store_table *out, int cap, int *nbyes, bool *final_rr)
 {
     *final_rr = false;
     *nbyes = 0;
@@ -240,7 +240,7 @@ static int knockout_tables(const int *alive, int m, int k, int a, st_table *out,
 /* Replay a knockout from round `first` to `last`: who is alive now (in
  * seed order). Returns the count (1: a champion, alive[0]). */
 static int knockout_alive(const tn_config *cfg, store *s, int64_t tid, int k, const int *start, int nstart, int first,
-                          int last, int *alive, st_table *scratch, int cap)
+                          int last, int *alive, store_table *scratch, int cap)
 {
     int m = nstart;
     memcpy(alive, start, (size_t)m * sizeof *alive);
@@ -253,7 +253,7 @@ static int knockout_alive(const tn_config *cfg, store *s, int64_t tid, int k, co
         int nt = knockout_tables(alive, m, k, (int)cfg->advance, scratch, cap, &byes, &final_rr);
         if (nt < 0)
             return nt;
-        st_table *order = calloc((size_t)nt, sizeof *order);
+        store_table *order = calloc((size_t)nt, sizeof *order);
         if (!order || store_round_results(s, tid, r, order, nt) != 0) {
             free(order);
             return ARB_EIO;
@@ -294,7 +294,7 @@ static int knockout_alive(const tn_config *cfg, store *s, int64_t tid, int k, co
 /* Points per entrant so far (from the standings view). */
 static int standings_order(store *s, int64_t tid, int n, int *order, double *points, int64_t *score)
 {
-    st_standing *rows = calloc((size_t)n, sizeof *rows);
+    store_standing *rows = calloc((size_t)n, sizeof *rows);
     if (!rows)
         return ARB_ENOMEM;
     int got = store_standings(s, tid, rows, n);
@@ -371,7 +371,7 @@ static int met_count(const met_set *m, int a, int b)
 }
 
 /* Repeat meetings inside one table. */
-static int table_cost(const st_table *t, const met_set *met)
+static int table_cost(const store_table *t, const met_set *met)
 {
     int c = 0;
     for (int a = 0; a < t->nslots; a++)
@@ -387,7 +387,7 @@ static int table_cost(const st_table *t, const met_set *met)
  * the standings). The n mod k lowest-placed entrants who have played most
  * (have not sat out) sit out. Returns the number of tables. */
 static int swiss_pair(int n, int k, const int *order, const int *played, int round, const met_set *met,
-                      st_table *out, int cap)
+                      store_table *out, int cap)
 {
     bool *placed = calloc((size_t)n, sizeof *placed);
     if (!placed)
@@ -412,7 +412,7 @@ static int swiss_pair(int n, int k, const int *order, const int *played, int rou
             rc = ARB_ENOSPC;
             break;
         }
-        st_table *t = &out[nt++];
+        store_table *t = &out[nt++];
         t->nslots = 0;
         t->entrant[t->nslots++] = top;
         placed[top] = true;
@@ -476,7 +476,7 @@ static int swiss_pair(int n, int k, const int *order, const int *played, int rou
     return nt;
 }
 
-static int swiss_round(const tn_config *cfg, store *s, int64_t tid, int k, int round, st_table *out, int cap)
+static int swiss_round(const tn_config *cfg, store *s, int64_t tid, int k, int round, store_table *out, int cap)
 {
     int n = cfg->nentrants, rc = 0;
     int *order = calloc((size_t)n, sizeof *order);
@@ -494,7 +494,7 @@ static int swiss_round(const tn_config *cfg, store *s, int64_t tid, int k, int r
     }
     for (int r = 1; r < round; r++) {
         int nt = n / k + 1;
-        st_table *res = calloc((size_t)nt, sizeof *res);
+        store_table *res = calloc((size_t)nt, sizeof *res);
         if (!res || store_round_results(s, tid, r, res, nt) != 0) {
             free(res);
             rc = ARB_EIO;
@@ -522,7 +522,7 @@ int plan_bench_swiss(int n, int k, int rounds_before, uint64_t seed, int *ntable
     arb_rng rng;
     arb_rng_seed(&rng, seed);
     int *order = calloc((size_t)n, sizeof *order), *played = calloc((size_t)n, sizeof *played);
-    st_table *t = calloc((size_t)(n / k + 1), sizeof *t);
+    store_table *t = calloc((size_t)(n / k + 1), sizeof *t);
     met_set met = {0};
     int rc = ARB_ENOMEM;
     if (!order || !played || !t)
@@ -626,7 +626,7 @@ int plan_check_size(const tn_config *cfg, char *err, size_t errlen)
     return ARB_ETOOBIG;
 }
 
-int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_table *tables, int cap,
+int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, store_table *tables, int cap,
               int *ntables, const char **stage, bool *done, char *err, size_t errlen)
 {
     int k = seats_of(cfg), n = cfg->nentrants, nt = 0;
@@ -728,7 +728,7 @@ size_t plan_draw(const tn_config *cfg, store *s, int64_t tid, char *buf, size_t 
     int ns = knockout_start(cfg, s, tid, start, &first);
     size_t n = (size_t)snprintf(buf, len, "knockout of %d (tables of %d, the first %u go on; top seeds take the byes)\n",
                                 ns, k, cfg->advance);
-    static st_table order[1024];
+    static store_table order[1024];
     for (int r = first; r <= last && n < len; r++) {
         int p, l, d, v;
         if (store_counts(s, tid, r, &p, &l, &d, &v) != 0)
@@ -746,7 +746,7 @@ size_t plan_draw(const tn_config *cfg, store *s, int64_t tid, char *buf, size_t 
         }
     }
     int alive[ARB_TN_MAX_ENTRANTS];
-    static st_table scratch[1024];
+    static store_table scratch[1024];
     int m = knockout_alive(cfg, s, tid, k, start, ns, first, last, alive, scratch, 1024);
     if (m == 1 && n < len)
         n += (size_t)snprintf(buf + n, len - n, "champion: %s\n", cfg->entrants[alive[0]].name);

@@ -9,7 +9,7 @@
 #include "tournament.h"
 
 /* The tables of round last_round + 1 into tables (cap of them), or *done. */
-int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_table *tables, int cap,
+int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, store_table *tables, int cap,
               int *ntables, const char **stage, bool *done, char *err, size_t errlen);
 
 /* Would the format's largest round (a round robin, a gauntlet, the group

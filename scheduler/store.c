@@ -244,7 +244,7 @@ int store_secret(store *s, int64_t tid, const uint8_t *given, uint8_t secret[32]
     return 0;
 }
 
-int store_add_round(store *s, int64_t tid, int round, const char *stage, const st_table *tables,
+int store_add_round(store *s, int64_t tid, int round, const char *stage, const store_table *tables,
                     int ntables, uint64_t tseed, char *err, size_t errlen)
 {
     char id[24], rd[16];
@@ -295,7 +295,7 @@ fail:
     return ARB_EIO;
 }
 
-static int load_slots(store *s, st_match *m, char *err, size_t errlen)
+static int load_slots(store *s, store_match *m, char *err, size_t errlen)
 {
     char mid[24];
     snprintf(mid, sizeof mid, "%" PRId64, m->id);
@@ -310,7 +310,7 @@ static int load_slots(store *s, st_match *m, char *err, size_t errlen)
     return 0;
 }
 
-int store_claim(store *s, int64_t tid, const char *worker, int lease_secs, st_match *m, char *err, size_t errlen)
+int store_claim(store *s, int64_t tid, const char *worker, int lease_secs, store_match *m, char *err, size_t errlen)
 {
     char id[24], secs[16];
     snprintf(id, sizeof id, "%" PRId64, tid);
@@ -340,7 +340,7 @@ int store_claim(store *s, int64_t tid, const char *worker, int lease_secs, st_ma
     return load_slots(s, m, err, errlen) ? ARB_EIO : 1;
 }
 
-int store_renew(store *s, const st_match *m, int lease_secs)
+int store_renew(store *s, const store_match *m, int lease_secs)
 {
     char mid[24], gen[16], secs[16];
     snprintf(mid, sizeof mid, "%" PRId64, m->id);
@@ -377,7 +377,7 @@ int store_release_leases(store *s, int64_t tid, const char *worker)
     return n;
 }
 
-int store_adopt(store *s, int64_t match_id, int gen, const char *worker, int lease_secs, st_match *m)
+int store_adopt(store *s, int64_t match_id, int gen, const char *worker, int lease_secs, store_match *m)
 {
     char mid[24], g[16], secs[16];
     snprintf(mid, sizeof mid, "%" PRId64, match_id);
@@ -539,7 +539,7 @@ static double match_points(const match_result *res, int b)
     return p;
 }
 
-int store_record(store *s, const st_match *m, const match_result *res, const char *digest,
+int store_record(store *s, const store_match *m, const match_result *res, const char *digest,
                  const char *transcript, const char *holder, char *err, size_t errlen)
 {
     char mid[24], gen[16], games[16], dec[24], wall[24];
@@ -616,7 +616,7 @@ fail:
     return ARB_EIO;
 }
 
-int store_void(store *s, const st_match *m, const char *why, const char *holder)
+int store_void(store *s, const store_match *m, const char *why, const char *holder)
 {
     char mid[24], gen[16];
     snprintf(mid, sizeof mid, "%" PRId64, m->id);
@@ -666,7 +666,7 @@ int store_last_round(store *s, int64_t tid)
     return n;
 }
 
-int store_round_results(store *s, int64_t tid, int round, st_table *order, int ntables)
+int store_round_results(store *s, int64_t tid, int round, store_table *order, int ntables)
 {
     char id[24], rd[16];
     snprintf(id, sizeof id, "%" PRId64, tid);
@@ -690,7 +690,7 @@ int store_round_results(store *s, int64_t tid, int round, st_table *order, int n
     return 0;
 }
 
-int store_standings(store *s, int64_t tid, st_standing *rows, int cap)
+int store_standings(store *s, int64_t tid, store_standing *rows, int cap)
 {
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
@@ -703,7 +703,7 @@ int store_standings(store *s, int64_t tid, st_standing *rows, int cap)
         return ARB_EIO;
     int n = PQntuples(r) < cap ? PQntuples(r) : cap;
     for (int i = 0; i < n; i++) {
-        st_standing *row = &rows[i];
+        store_standing *row = &rows[i];
         row->entrant = atoi(PQgetvalue(r, i, 0));
         snprintf(row->name, sizeof row->name, "%s", PQgetvalue(r, i, 1));
         row->played = atoi(PQgetvalue(r, i, 2));

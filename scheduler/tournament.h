@@ -33,6 +33,8 @@ typedef struct tn_entrant {
 
 typedef struct tn_config {
     char     path[512];                 /* the file it came from */
+    char    *text;                      /* the file's text as loaded (owned; NUL-terminated) */
+    char     digest[65];                /* its SHA-256 in hex: the tournament's identity with its name */
     char     files_root[512];           /* the resolved directory every entrant's files: lie in (the
                                            file's own directory unless files_root: widens it) */
     char     name[ARB_TN_MAX_NAME];

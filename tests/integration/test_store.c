@@ -113,14 +113,14 @@ static void test_store(void)
     CHECK(store_tournament(s, &cfg, "name: store test\n", "d1", &tid2, &created2, err, sizeof err) == 0);
     CHECK(tid2 == tid && !created2);                                       /* a resume finds it */
 
-    st_table tables[2] = {{3, {0, 1, 2, 0}}, {3, {1, 2, 3, 0}}};
+    store_table tables[2] = {{3, {0, 1, 2, 0}}, {3, {1, 2, 3, 0}}};
     CHECK(store_add_round(s, tid, 1, "main", tables, 2, cfg.seed, err, sizeof err) == 0);
     CHECK(store_add_round(s, tid, 1, "main", tables, 2, cfg.seed, err, sizeof err) == 0);   /* idempotent */
     int p, l, d, v;
     CHECK(store_counts(s, tid, -1, &p, &l, &d, &v) == 0 && p == 2 && l == 0 && d == 0);
     CHECK(store_last_round(s, tid) == 1);
 
-    st_match m1, m2, m3;
+    store_match m1, m2, m3;
     CHECK(store_claim(s, tid, "local:a", 60, &m1, err, sizeof err) == 1);
     CHECK(m1.tbl == 0 && m1.nslots == 3 && m1.entrant[2] == 2 && m1.lease_gen == 1);
     CHECK(store_claim(s, tid, "local:a", 60, &m2, err, sizeof err) == 1 && m2.tbl == 1);
@@ -135,7 +135,7 @@ static void test_store(void)
      * next claim gets a new generation, and a result from the old one is
      * discarded. */
     CHECK(store_release_leases(s, tid, "local:") == 1);
-    st_match again;
+    store_match again;
     CHECK(store_claim(s, tid, "local:b", 60, &again, err, sizeof err) == 1 && again.id == m2.id && again.lease_gen == 2);
     CHECK(store_record(s, &m2, &res, "old", "", NULL, err, sizeof err) == ARB_ESTATE);
     CHECK(store_renew(s, &m2, 60) == ARB_ESTATE && store_renew(s, &again, 60) == 0);
@@ -144,7 +144,7 @@ static void test_store(void)
 
     /* Standings: bob played twice (12 then 0 with the slots of table 1),
      * ann won table 0, dee never finished first. */
-    st_standing rows[8];
+    store_standing rows[8];
     int n = store_standings(s, tid, rows, 8);
     CHECK(n == 4);
     double points = 0;
@@ -158,7 +158,7 @@ static void test_store(void)
     CHECK(strcmp(rows[0].name, "bob") == 0 && rows[0].points == 3.0 && rows[0].played == 2);
     CHECK(rows[n - 1].points == 0 && rows[n - 1].forfeited);
 
-    st_table order[2];
+    store_table order[2];
     CHECK(store_round_results(s, tid, 1, order, 2) == 0);
     CHECK(order[0].nslots == 3 && order[0].entrant[0] == 0 && order[0].entrant[2] == 2);
     CHECK(order[1].entrant[0] == 1 && order[1].entrant[2] == 3);

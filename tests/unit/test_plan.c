@@ -37,7 +37,7 @@ static tn_config make_cfg(int n, uint64_t seed)
  * with every (k-1)-subset of the others. */
 static void test_round_robin(void)
 {
-    static st_table t[20000];
+    static store_table t[20000];
     for (int n = 3; n <= 14; n++)
         for (uint32_t cycles = 1; cycles <= 2; cycles++) {
             tn_config c = make_cfg(n, 5);
@@ -85,7 +85,7 @@ static void test_round_robin(void)
         hero &= t[i].entrant[0] == 4 && t[i].entrant[1] != 4 && t[i].entrant[2] != 4;
     CHECK(nt == (int)binom(8, 2) && hero);
     /* determinism of the order: the same seed, the same order; another, another */
-    static st_table u[200], v[200];
+    static store_table u[200], v[200];
     tn_config c1 = make_cfg(8, 1), c2 = make_cfg(8, 2);
     int n1 = all_tables(&c1, 3, -1, u, 200), n2 = all_tables(&c2, 3, -1, v, 200);
     shuffle_tables(u, n1, 1, "round-robin");
@@ -103,7 +103,7 @@ static void test_knockout(void)
 {
     arb_rng rng;
     arb_rng_seed(&rng, 99);
-    static st_table t[4096];
+    static store_table t[4096];
     for (int k = 3; k <= 4; k++)
         for (int a = 1; a < k; a++)
             for (int n = k; n <= 60; n++) {
@@ -172,7 +172,7 @@ static void test_knockout(void)
  * who have not sat out, and no repeat meeting when none is forced. */
 static void test_swiss(void)
 {
-    static st_table t[400];
+    static store_table t[400];
     for (int n = 9; n <= 100; n += 7) {
         int order[100], played[100] = {0};
         met_set met = {0};
