@@ -286,9 +286,13 @@ int cmd_run(int argc, char **argv)
         printf("\n%s — %s%s\n\n", cfg.name, outc.finished ? "final standings" : "standings so far",
                outc.resumed ? " (resumed)" : "");
         print_standings(rows, n, "table");
-        char bracket[16384];
-        if (plan_draw(&cfg, st, outc.tid, bracket, sizeof bracket) > 0)
-            printf("\n%s", bracket);
+        char bracket[16384], why[256];
+        plan_record rec;
+        if (plan_record_load(st, outc.tid, &rec, why, sizeof why) == 0) {
+            if (plan_draw(&cfg, &rec, bracket, sizeof bracket) > 0)
+                printf("\n%s", bracket);
+            plan_record_release(&rec);
+        }
         if (outc.stale)
             printf("\n%d stale results discarded (a lease had moved on)\n", outc.stale);
         if (outc.voided)

@@ -121,7 +121,12 @@ static int tour_advance(sched *s, tour *t, store_table *tables, char *err, size_
         int nt = 0;
         const char *stage = "main";
         bool done = false;
-        int rc = plan_next(cfg, db, t->tid, t->round, tables, ARB_MAX_TABLES, &nt, &stage, &done, err, errlen);
+        plan_record rec;
+        int rc = plan_record_load(db, t->tid, &rec, err, errlen);
+        if (rc)
+            return rc;
+        rc = plan_next(cfg, &rec, tables, ARB_MAX_TABLES, &nt, &stage, &done, err, errlen);
+        plan_record_release(&rec);
         if (rc)
             return rc;
         if (done) {

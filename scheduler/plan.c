@@ -14,7 +14,6 @@
 #include "arb_rng.h"
 
 #include <inttypes.h>
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,16 +159,24 @@ static int all_tables(const tn_config *cfg, int k, int hero, store_table *out, i
  * nobody computes the draw from the public seed before the secret is
  * revealed; the bare tournament seed when there is no record or no secret
  * (the unit tests). Same secret, same draw: a resume redraws nothing new. */
-static uint64_t plan_seed(const tn_config *cfg, store *s, int64_t tid)
+static uint64_t plan_seed(const tn_config *cfg, const plan_record *rec)
 {
-    uint8_t secret[32];
-    if (!s || store_secret_get(s, tid, secret) != 1)
+    if (!rec || !rec->has_secret)
         return cfg->seed;
     char label[64];
     snprintf(label, sizeof label, "plan|%" PRIu64, cfg->seed);
-    uint64_t seed = arb_seed_keyed(secret, label);
-    memset(secret, 0, sizeof secret);
-    return seed;
+    return arb_seed_keyed(rec->secret, label);
+}
+
+/* Round r's results into order[0..nt): tables the record does not have
+ * (not created, or past what it holds) are empty. */
+static void round_order(const plan_record *rec, int r, store_table *order, int nt)
+{
+    memset(order, 0, (size_t)nt * sizeof *order);
+    if (!rec || r < 1 || r > rec->nrounds)
+        return;
+    const plan_round *pr = &rec->rounds[r - 1];
+    memcpy(order, pr->order, (size_t)(pr->ntables < nt ? pr->ntables : nt) * sizeof *order);
 }
 
 /* Seed order: seeded entrants by rank, then the rest in an order drawn
@@ -239,7 +246,7 @@ static int knockout_tables(const int *alive, int m, int k, int a, store_table *o
 
 /* Replay a knockout from round `first` to `last`: who is alive now (in
  * seed order). Returns the count (1: a champion, alive[0]). */
-static int knockout_alive(const tn_config *cfg, store *s, int64_t tid, int k, const int *start, int nstart, int first,
+static int knockout_alive(const tn_config *cfg, const plan_record *rec, int k, const int *start, int nstart, int first,
                           int last, int *alive, store_table *scratch, int cap)
 {
     int m = nstart;
@@ -254,10 +261,9 @@ static int knockout_alive(const tn_config *cfg, store *s, int64_t tid, int k, co
         if (nt < 0)
             return nt;
         store_table *order = calloc((size_t)nt, sizeof *order);
-        if (!order || store_round_results(s, tid, r, order, nt) != 0) {
-            free(order);
-            return ARB_EIO;
-        }
+        if (!order)
+            return ARB_ENOMEM;
+        round_order(rec, r, order, nt);
         int next[ARB_TN_MAX_ENTRANTS], nn = 0;
         if (final_rr || m == k) {
             /* the final: most places won (k-1 for a first place, ...) */
@@ -291,21 +297,12 @@ static int knockout_alive(const tn_config *cfg, store *s, int64_t tid, int k, co
     return m;
 }
 
-/* Points per entrant so far (from the standings view). */
-static int standings_order(store *s, int64_t tid, int n, int *order, double *points, int64_t *score)
+/* The entrants in standings order (the record's, best first). */
+static int standings_order(const plan_record *rec, int n, int *order)
 {
-    store_standing *rows = calloc((size_t)n, sizeof *rows);
-    if (!rows)
-        return ARB_ENOMEM;
-    int got = store_standings(s, tid, rows, n);
-    for (int i = 0; i < got; i++) {
-        order[i] = rows[i].entrant;
-        if (points)
-            points[rows[i].entrant] = rows[i].points;
-        if (score)
-            score[rows[i].entrant] = rows[i].score;
-    }
-    free(rows);
+    int got = rec ? (rec->nstandings < n ? rec->nstandings : n) : 0;
+    for (int i = 0; i < got; i++)
+        order[i] = rec->standings[i].entrant;
     return got;
 }
 
@@ -476,7 +473,7 @@ static int swiss_pair(int n, int k, const int *order, const int *played, int rou
     return nt;
 }
 
-static int swiss_round(const tn_config *cfg, store *s, int64_t tid, int k, int round, store_table *out, int cap)
+static int swiss_round(const tn_config *cfg, const plan_record *rec, int k, int round, store_table *out, int cap)
 {
     int n = cfg->nentrants, rc = 0;
     int *order = calloc((size_t)n, sizeof *order);
@@ -487,26 +484,23 @@ static int swiss_round(const tn_config *cfg, store *s, int64_t tid, int k, int r
         goto out;
     }
     if (round == 1) {
-        seed_order(cfg, plan_seed(cfg, s, tid), order);
-    } else if (standings_order(s, tid, n, order, NULL, NULL) != n) {
+        seed_order(cfg, plan_seed(cfg, rec), order);
+    } else if (standings_order(rec, n, order) != n) {
         rc = ARB_EIO;
         goto out;
     }
     for (int r = 1; r < round; r++) {
-        int nt = n / k + 1;
-        store_table *res = calloc((size_t)nt, sizeof *res);
-        if (!res || store_round_results(s, tid, r, res, nt) != 0) {
-            free(res);
-            rc = ARB_EIO;
+        if (r > rec->nrounds) {
+            rc = ARB_EIO;   /* the record lacks a round it should have */
             goto out;
         }
-        for (int t = 0; t < nt; t++)
+        const store_table *res = rec->rounds[r - 1].order;
+        for (int t = 0; t < rec->rounds[r - 1].ntables; t++)
             for (int a = 0; a < res[t].nslots; a++) {
                 played[res[t].entrant[a]]++;
                 for (int b = a + 1; b < res[t].nslots; b++)
                     met_add(&met, res[t].entrant[a], res[t].entrant[b]);
             }
-        free(res);
     }
     qsort(met.pair, met.n, sizeof *met.pair, cmp_u64);
     rc = swiss_pair(n, k, order, played, round, &met, out, cap);
@@ -566,10 +560,10 @@ out:
 /* The entrants of a knockout in seed order, and its first round: everyone
  * from round 1 (single elimination), or the best of each group from round
  * 2 (groups then knockout: group winners first, then runners-up, ...). */
-static int knockout_start(const tn_config *cfg, store *s, int64_t tid, int *start, int *first)
+static int knockout_start(const tn_config *cfg, const plan_record *rec, int *start, int *first)
 {
     int n = cfg->nentrants;
-    uint64_t pseed = plan_seed(cfg, s, tid);
+    uint64_t pseed = plan_seed(cfg, rec);
     if (cfg->format == TN_SINGLE_ELIM) {
         seed_order(cfg, pseed, start);
         *first = 1;
@@ -577,7 +571,7 @@ static int knockout_start(const tn_config *cfg, store *s, int64_t tid, int *star
     }
     int group[ARB_TN_MAX_ENTRANTS], order[ARB_TN_MAX_ENTRANTS], ns = 0;
     groups_of(cfg, pseed, group);
-    int got = standings_order(s, tid, n, order, NULL, NULL);
+    int got = standings_order(rec, n, order);
     for (uint32_t place = 0; place < cfg->advance; place++)
         for (uint32_t g = 0; g < cfg->groups; g++) {
             uint32_t seen = 0;
@@ -626,10 +620,10 @@ int plan_check_size(const tn_config *cfg, char *err, size_t errlen)
     return ARB_ETOOBIG;
 }
 
-int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, store_table *tables, int cap,
-              int *ntables, const char **stage, bool *done, char *err, size_t errlen)
+int plan_next(const tn_config *cfg, const plan_record *rec, store_table *tables, int cap, int *ntables,
+              const char **stage, bool *done, char *err, size_t errlen)
 {
-    int k = seats_of(cfg), n = cfg->nentrants, nt = 0;
+    int k = seats_of(cfg), n = cfg->nentrants, nt = 0, last_round = rec ? rec->nrounds : 0;
     *done = false;
     *stage = "main";
     int hero = -1;
@@ -651,19 +645,19 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, store
             snprintf(err, errlen, "more than %d tables: too many entrants for a round robin of %d-seat tables", cap, k);
             return nt;
         }
-        shuffle_tables(tables, nt, plan_seed(cfg, s, tid), "round-robin");
+        shuffle_tables(tables, nt, plan_seed(cfg, rec), "round-robin");
         break;
     case TN_SWISS:
         if (last_round >= (int)cfg->rounds) {
             *done = true;
             return 0;
         }
-        nt = swiss_round(cfg, s, tid, k, last_round + 1, tables, cap);
+        nt = swiss_round(cfg, rec, k, last_round + 1, tables, cap);
         break;
     case TN_SINGLE_ELIM: {
         int order[ARB_TN_MAX_ENTRANTS], alive[ARB_TN_MAX_ENTRANTS], byes;
-        seed_order(cfg, plan_seed(cfg, s, tid), order);
-        int m = knockout_alive(cfg, s, tid, k, order, n, 1, last_round, alive, tables, cap);
+        seed_order(cfg, plan_seed(cfg, rec), order);
+        int m = knockout_alive(cfg, rec, k, order, n, 1, last_round, alive, tables, cap);
         if (m < 0)
             return m;
         if (m <= 1) {
@@ -677,7 +671,7 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, store
     }
     case TN_GROUPS_KNOCKOUT: {
         int group[ARB_TN_MAX_ENTRANTS];
-        groups_of(cfg, plan_seed(cfg, s, tid), group);
+        groups_of(cfg, plan_seed(cfg, rec), group);
         if (last_round == 0) {
             *stage = "group";
             for (uint32_t g = 0; g < cfg->groups; g++) {
@@ -690,13 +684,13 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, store
                     return got;
                 nt += got;
             }
-            shuffle_tables(tables, nt, plan_seed(cfg, s, tid), "groups");
+            shuffle_tables(tables, nt, plan_seed(cfg, rec), "groups");
             break;
         }
         int start[ARB_TN_MAX_ENTRANTS], alive[ARB_TN_MAX_ENTRANTS], byes, first;
         bool final_rr;
-        int ns = knockout_start(cfg, s, tid, start, &first);
-        int m = knockout_alive(cfg, s, tid, k, start, ns, first, last_round, alive, tables, cap);
+        int ns = knockout_start(cfg, rec, start, &first);
+        int m = knockout_alive(cfg, rec, k, start, ns, first, last_round, alive, tables, cap);
         if (m < 0)
             return m;
         if (m <= 1) {
@@ -720,34 +714,29 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, store
     return 0;
 }
 
-size_t plan_draw(const tn_config *cfg, store *s, int64_t tid, char *buf, size_t len)
+size_t plan_draw(const tn_config *cfg, const plan_record *rec, char *buf, size_t len)
 {
     if (cfg->format != TN_SINGLE_ELIM && cfg->format != TN_GROUPS_KNOCKOUT)
         return 0;
-    int k = seats_of(cfg), last = store_last_round(s, tid), start[ARB_TN_MAX_ENTRANTS], first;
-    int ns = knockout_start(cfg, s, tid, start, &first);
+    int k = seats_of(cfg), last = rec->nrounds, start[ARB_TN_MAX_ENTRANTS], first;
+    int ns = knockout_start(cfg, rec, start, &first);
     size_t n = (size_t)snprintf(buf, len, "knockout of %d (tables of %d, the first %u go on; top seeds take the byes)\n",
                                 ns, k, cfg->advance);
-    static store_table order[1024];
     for (int r = first; r <= last && n < len; r++) {
-        int p, l, d, v;
-        if (store_counts(s, tid, r, &p, &l, &d, &v) != 0)
-            break;
-        int nt = p + l + d + v < 1024 ? p + l + d + v : 1024;
-        if (store_round_results(s, tid, r, order, nt) != 0)
-            break;
-        n += (size_t)snprintf(buf + n, len - n, "round %d%s\n", r, p + l ? " (in play)" : "");
-        for (int t = 0; t < nt && n < len; t++) {
+        const plan_round *pr = &rec->rounds[r - 1];
+        n += (size_t)snprintf(buf + n, len - n, "round %d%s\n", r, pr->in_play ? " (in play)" : "");
+        for (int t = 0; t < pr->ntables && n < len; t++) {
             n += (size_t)snprintf(buf + n, len - n, "  ");
-            for (int e = 0; e < order[t].nslots && n < len; e++)
-                n += (size_t)snprintf(buf + n, len - n, "%s%s", e ? " > " : "", cfg->entrants[order[t].entrant[e]].name);
+            for (int e = 0; e < pr->order[t].nslots && n < len; e++)
+                n += (size_t)snprintf(buf + n, len - n, "%s%s", e ? " > " : "",
+                                      cfg->entrants[pr->order[t].entrant[e]].name);
             if (n < len)
                 n += (size_t)snprintf(buf + n, len - n, "\n");
         }
     }
     int alive[ARB_TN_MAX_ENTRANTS];
     static store_table scratch[1024];
-    int m = knockout_alive(cfg, s, tid, k, start, ns, first, last, alive, scratch, 1024);
+    int m = knockout_alive(cfg, rec, k, start, ns, first, last, alive, scratch, 1024);
     if (m == 1 && n < len)
         n += (size_t)snprintf(buf + n, len - n, "champion: %s\n", cfg->entrants[alive[0]].name);
     return n < len ? n : len - 1;

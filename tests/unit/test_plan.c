@@ -225,8 +225,55 @@ static void test_swiss(void)
     CHECK(plan_bench_swiss(10000, 3, 3, 7, &tables) == 0 && tables == 3333);
 }
 
+/* plan_next is a function of the config and a record passed in as data:
+ * a single elimination of nine played out from made-up results (the
+ * first seated wins every table) ends with the winner of the final; the
+ * same record gives the same round, another secret another draw. */
+static void test_pure_knockout(void)
+{
+    tn_config c = make_cfg(9, 5);
+    c.format = TN_SINGLE_ELIM;
+    static store_table tables[64];
+    static plan_round rounds[8];
+    static store_table orders[8][64];
+    plan_record rec = {.rounds = rounds};
+    int nt = 0, champion = -1;
+    const char *stage;
+    bool done = false;
+    for (int r = 1; r <= 8 && !done; r++) {
+        int rc = plan_next(&c, &rec, tables, 64, &nt, &stage, &done, NULL, 0);
+        CHECKF(rc == 0, "round %d: rc %d", r, rc);
+        if (rc || done)
+            break;
+        int again = 0;
+        static store_table twice[64];
+        bool d2;
+        CHECK(plan_next(&c, &rec, twice, 64, &again, &stage, &d2, NULL, 0) == 0 && again == nt
+              && memcmp(twice, tables, (size_t)nt * sizeof *tables) == 0);
+        memcpy(orders[r - 1], tables, (size_t)nt * sizeof *tables);   /* seat order = finishing order */
+        rounds[r - 1] = (plan_round){.ntables = nt, .order = orders[r - 1]};
+        rec.nrounds = r;
+        if (nt == 1)
+            champion = tables[0].entrant[0];
+    }
+    CHECKF(done && rec.nrounds == 2 && champion >= 0, "rounds %d, champion %d", rec.nrounds, champion);
+    char draw[4096], want[64];
+    plan_draw(&c, &rec, draw, sizeof draw);
+    snprintf(want, sizeof want, "champion: e%d\n", champion);
+    CHECKF(strstr(draw, want) != NULL, "draw:\n%s", draw);
+    /* the first round's draw depends on the secret */
+    plan_record none = {0}, keyed = {.has_secret = true};
+    memset(keyed.secret, 7, sizeof keyed.secret);
+    static store_table a[64], b[64];
+    int na, nb;
+    CHECK(plan_next(&c, &none, a, 64, &na, &stage, &done, NULL, 0) == 0
+          && plan_next(&c, &keyed, b, 64, &nb, &stage, &done, NULL, 0) == 0 && na == nb
+          && memcmp(a, b, (size_t)na * sizeof *a) != 0);
+}
+
 int main(void)
 {
+    test_pure_knockout();
     test_round_robin();
     test_knockout();
     test_swiss();
