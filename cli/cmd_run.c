@@ -21,7 +21,6 @@
 #include <zmq.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <libpq-fe.h>
 #include <signal.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -78,7 +77,7 @@ static void print_fairness(store *st, int64_t tid)
 }
 /* A cell of the record for the terminal: names come from YAML (already
  * restricted), but reasons and worker names come from workers and bots. */
-#define CELL(j) arb_term(PQgetvalue(r, i, (j)), b[(j)], sizeof b[(j)])
+#define CELL(j) arb_term(store_cell(&r, i, (j)), b[(j)], sizeof b[(j)])
 
 static void print_standings(store_standing *rows, int n, const char *format)
 {
@@ -321,77 +320,71 @@ int cmd_status(int argc, char **argv)
         fprintf(stderr, "arbiter: %s\n", err);
         return 2;
     }
-    PGconn *c = PQconnectdb(place.conninfo);
     int status = 0;
-    PGresult *r = PQexec(c,
-        "SELECT t.name, t.format, t.state, "
-        "  count(m.*) FILTER (WHERE m.state = 'pending'), count(m.*) FILTER (WHERE m.state = 'leased'), "
-        "  count(m.*) FILTER (WHERE m.state = 'done'), count(m.*) FILTER (WHERE m.state = 'void'), "
-        "  coalesce(max(m.round), 0), to_char(t.created_at, 'YYYY-MM-DD HH24:MI') "
-        "FROM tournaments t LEFT JOIN matches m ON m.tournament_id = t.id "
-        "GROUP BY t.id ORDER BY t.id");
-    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-        fprintf(stderr, "arbiter: %s", PQerrorMessage(c));
+    store *st = store_open(place.conninfo, err, sizeof err);
+    store_rows r;
+    int rc = st ? store_report(st, STORE_REPORT_TOURNAMENTS, 0, &r, err, sizeof err) : ARB_EIO;
+    if (rc) {
+        fprintf(stderr, "arbiter: %s\n", err);
         status = 2;
     } else {
         printf("%-24s %-18s %-8s %7s %6s %5s %4s %5s  %s\n", "tournament", "format", "state", "pending", "leased",
                "done", "void", "round", "created");
-        for (int i = 0; i < PQntuples(r); i++) {
+        for (int i = 0; i < r.nrows; i++) {
             char b[9][400];
             printf("%-24s %-18s %-8s %7s %6s %5s %4s %5s  %s\n", CELL(0), CELL(1), CELL(2), CELL(3), CELL(4),
                    CELL(5), CELL(6), CELL(7), CELL(8));
         }
     }
-    PQclear(r);
+    if (rc == 0)
+        store_rows_release(&r);
     /* Fairness: the commitment from the start, the secret once it is over. */
-    r = PQexec(c, "SELECT name, coalesce(commitment, ''), CASE WHEN revealed_at IS NOT NULL "
-                  "THEN encode(secret, 'hex') ELSE '' END FROM tournaments ORDER BY id");
-    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
+    rc = st ? store_report(st, STORE_REPORT_SECRETS, 0, &r, err, sizeof err) : ARB_EIO;
+    if (rc == 0 && r.nrows > 0) {
         printf("\nsecrets (docs/rng.md):\n");
-        for (int i = 0; i < PQntuples(r); i++)
-            printf("  %-24s commitment %s  secret %s\n", PQgetvalue(r, i, 0),
-                   PQgetvalue(r, i, 1)[0] ? PQgetvalue(r, i, 1) : "(none yet)",
-                   PQgetvalue(r, i, 2)[0] ? PQgetvalue(r, i, 2) : "sealed until the tournament is over");
+        for (int i = 0; i < r.nrows; i++)
+            printf("  %-24s commitment %s  secret %s\n", store_cell(&r, i, 0),
+                   store_cell(&r, i, 1)[0] ? store_cell(&r, i, 1) : "(none yet)",
+                   store_cell(&r, i, 2)[0] ? store_cell(&r, i, 2) : "sealed until the tournament is over");
     }
-    PQclear(r);
+    if (rc == 0)
+        store_rows_release(&r);
     /* The pool: the referee workers a scheduler has heard from. */
-    r = PQexec(c, "SELECT name, slots, state, running, matches_done, leases_lost, "
-                  "  to_char(last_seen, 'YYYY-MM-DD HH24:MI:SS') FROM workers "
-                  "ORDER BY state = 'gone', last_seen DESC LIMIT 200");
-    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
+    rc = st ? store_report(st, STORE_REPORT_POOL, 0, &r, err, sizeof err) : ARB_EIO;
+    if (rc == 0 && r.nrows > 0) {
         printf("\npool:\n  %-32s %5s %-10s %7s %7s %5s  %s\n", "worker", "slots", "state", "running", "done",
                "lost", "last heard");
-        for (int i = 0; i < PQntuples(r); i++) {
+        for (int i = 0; i < r.nrows; i++) {
             char b[9][400];
             printf("  %-32s %5s %-10s %7s %7s %5s  %s\n", CELL(0), CELL(1), CELL(2), CELL(3), CELL(4), CELL(5),
                    CELL(6));
         }
     }
-    PQclear(r);
+    if (rc == 0)
+        store_rows_release(&r);
     /* Matches done by each referee worker (the last lease holder). */
-    r = PQexec(c, "SELECT t.name, m.leased_by, count(*) FROM matches m JOIN tournaments t ON t.id = m.tournament_id "
-                  "WHERE m.state = 'done' AND m.leased_by IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2");
-    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
+    rc = st ? store_report(st, STORE_REPORT_DONE_BY_WORKER, 0, &r, err, sizeof err) : ARB_EIO;
+    if (rc == 0 && r.nrows > 0) {
         printf("\nmatches done by worker:\n");
-        for (int i = 0; i < PQntuples(r); i++) {
+        for (int i = 0; i < r.nrows; i++) {
             char b[9][400];
             printf("  %-24s %-32s %s\n", CELL(0), CELL(1), CELL(2));
         }
     }
-    PQclear(r);
+    if (rc == 0)
+        store_rows_release(&r);
     /* Why matches are void: the last few reasons. */
-    r = PQexec(c, "SELECT t.name, m.round, m.tbl, coalesce(m.leased_by, ''), left(coalesce(m.error, ''), 300) "
-                  "FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.state = 'void' "
-                  "ORDER BY m.id DESC LIMIT 10");
-    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
+    rc = st ? store_report(st, STORE_REPORT_VOIDS, 0, &r, err, sizeof err) : ARB_EIO;
+    if (rc == 0 && r.nrows > 0) {
         printf("\nvoid matches (latest first):\n");
-        for (int i = 0; i < PQntuples(r); i++) {
+        for (int i = 0; i < r.nrows; i++) {
             char b[9][400];
             printf("  %s round %s table %s on %s: %s\n", CELL(0), CELL(1), CELL(2), CELL(3), CELL(4));
         }
     }
-    PQclear(r);
-    PQfinish(c);
+    if (rc == 0)
+        store_rows_release(&r);
+    store_close(st);
     cli_close_place(&place);
     return status;
 }
@@ -422,23 +415,19 @@ int cmd_standings(int argc, char **argv)
     }
     int status = 0;
     store *st = store_open(place.conninfo, err, sizeof err);
-    PGconn *c = PQconnectdb(place.conninfo);
-    const char *p[] = {name};
-    PGresult *r = PQexecParams(c, "SELECT id FROM tournaments WHERE name = $1 ORDER BY id DESC LIMIT 1", 1, NULL, p,
-                               NULL, NULL, 0);
-    if (!st || PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
+    int64_t tid;
+    uint64_t seed;
+    bool revealed;
+    if (!st || store_tournament_named(st, name, &tid, &seed, &revealed) != 1) {
         fprintf(stderr, "arbiter: no tournament named \"%s\" in the record\n", name);
         status = 1;
     } else {
         static store_standing rows[ARB_TN_MAX_ENTRANTS];
-        int64_t tid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
         int n = store_standings(st, tid, rows, ARB_TN_MAX_ENTRANTS);
         print_standings(rows, n < 0 ? 0 : n, format);
         if (strcmp(format, "table") == 0)
             print_fairness(st, tid);
     }
-    PQclear(r);
-    PQfinish(c);
     store_close(st);
     cli_close_place(&place);
     return status;

@@ -746,3 +746,96 @@ int store_finish(store *s, int64_t tid)
         store_event(s, tid, "done", "");
     return rc;
 }
+
+int store_tournament_named(store *s, const char *name, int64_t *tid, uint64_t *seed, bool *revealed)
+{
+    const char *p[] = {name};
+    PGresult *r = q(s, NULL, 0, "SELECT id, seed, revealed_at IS NOT NULL FROM tournaments WHERE name = $1 "
+                                "ORDER BY id DESC LIMIT 1", 1, p);
+    if (!r)
+        return ARB_EIO;
+    int found = PQntuples(r) == 1;
+    if (found) {
+        *tid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+        *seed = strtoull(PQgetvalue(r, 0, 1), NULL, 10);
+        *revealed = strcmp(PQgetvalue(r, 0, 2), "t") == 0;
+    }
+    PQclear(r);
+    return found;
+}
+
+/* The reports' statements, by store_report_kind. */
+static const char *const report_sql[] = {
+    [STORE_REPORT_TOURNAMENTS] =
+        "SELECT t.name, t.format, t.state, "
+        "  count(m.*) FILTER (WHERE m.state = 'pending'), count(m.*) FILTER (WHERE m.state = 'leased'), "
+        "  count(m.*) FILTER (WHERE m.state = 'done'), count(m.*) FILTER (WHERE m.state = 'void'), "
+        "  coalesce(max(m.round), 0), to_char(t.created_at, 'YYYY-MM-DD HH24:MI') "
+        "FROM tournaments t LEFT JOIN matches m ON m.tournament_id = t.id "
+        "GROUP BY t.id ORDER BY t.id",
+    [STORE_REPORT_SECRETS] =
+        "SELECT name, coalesce(commitment, ''), CASE WHEN revealed_at IS NOT NULL "
+        "THEN encode(secret, 'hex') ELSE '' END FROM tournaments ORDER BY id",
+    [STORE_REPORT_POOL] =
+        "SELECT name, slots, state, running, matches_done, leases_lost, "
+        "  to_char(last_seen, 'YYYY-MM-DD HH24:MI:SS') FROM workers "
+        "ORDER BY state = 'gone', last_seen DESC LIMIT 200",
+    [STORE_REPORT_DONE_BY_WORKER] =
+        "SELECT t.name, m.leased_by, count(*) FROM matches m JOIN tournaments t ON t.id = m.tournament_id "
+        "WHERE m.state = 'done' AND m.leased_by IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2",
+    [STORE_REPORT_VOIDS] =
+        "SELECT t.name, m.round, m.tbl, coalesce(m.leased_by, ''), left(coalesce(m.error, ''), 300) "
+        "FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.state = 'void' "
+        "ORDER BY m.id DESC LIMIT 10",
+    [STORE_REPORT_DONE_MATCHES] =
+        "SELECT round, tbl, coalesce(transcript, ''), coalesce(digest, '') FROM matches "
+        "WHERE tournament_id = $1 AND state = 'done' ORDER BY round, tbl",
+};
+
+int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if ((unsigned)kind >= sizeof report_sql / sizeof *report_sql) {
+        snprintf(err, errlen, "no such report");
+        return ARB_EINVAL;
+    }
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    const char *p[] = {id};
+    PGresult *r = q(s, err, errlen, report_sql[kind], kind == STORE_REPORT_DONE_MATCHES ? 1 : 0, p);
+    if (!r)
+        return ARB_EIO;
+    int rows = PQntuples(r), cols = PQnfields(r), rc = 0;
+    out->cell = calloc((size_t)rows * (size_t)cols + 1, sizeof *out->cell);
+    if (!out->cell) {
+        rc = ARB_ENOMEM;
+        goto out;
+    }
+    out->nrows = rows;
+    out->ncols = cols;
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            if (!(out->cell[i * cols + j] = strdup(PQgetvalue(r, i, j))))
+                rc = ARB_ENOMEM;
+out:
+    PQclear(r);
+    if (rc) {
+        snprintf(err, errlen, "out of memory");
+        store_rows_release(out);
+    }
+    return rc;
+}
+
+const char *store_cell(const store_rows *r, int row, int col)
+{
+    const char *c = row < r->nrows && col < r->ncols ? r->cell[row * r->ncols + col] : NULL;
+    return c ? c : "";
+}
+
+void store_rows_release(store_rows *r)
+{
+    for (int i = 0; r->cell && i < r->nrows * r->ncols; i++)
+        free(r->cell[i]);
+    free(r->cell);
+    memset(r, 0, sizeof *r);
+}

@@ -145,6 +145,31 @@ int store_standings(store *s, int64_t tid, store_standing *rows, int cap);
 int store_event(store *s, int64_t tid, const char *kind, const char *detail);
 /* An event about a match, filed under its tournament. */
 int store_match_event(store *s, int64_t match_id, const char *kind, const char *detail);
+/* The latest tournament of this name: 1 with its id, seed and whether its
+ * secret is revealed (it is over), 0 none, < 0 error. */
+int store_tournament_named(store *s, const char *name, int64_t *tid, uint64_t *seed, bool *revealed);
+
+/* The reports `arbiter status` and `arbiter verify` print, as text cells
+ * (every column as PostgreSQL renders it; the caller escapes them for a
+ * terminal). */
+typedef enum store_report_kind {
+    STORE_REPORT_TOURNAMENTS,   /* name, format, state, pending, leased, done, void, round, created */
+    STORE_REPORT_SECRETS,       /* name, commitment ("" none yet), secret ("" sealed until it is over) */
+    STORE_REPORT_POOL,          /* worker, slots, state, running, done, lost, last heard (200 at most) */
+    STORE_REPORT_DONE_BY_WORKER,/* tournament, worker, matches done */
+    STORE_REPORT_VOIDS,         /* tournament, round, table, worker, reason (the last 10) */
+    STORE_REPORT_DONE_MATCHES,  /* of tournament tid: round, table, transcript, digest */
+} store_report_kind;
+typedef struct store_rows {
+    int    nrows, ncols;
+    char **cell;                /* nrows * ncols, row by row (owned) */
+} store_rows;
+/* 0 with *out filled (store_rows_release), or < 0 with a message. tid:
+ * for the reports of one tournament. */
+int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out, char *err, size_t errlen);
+const char *store_cell(const store_rows *r, int row, int col);
+void store_rows_release(store_rows *r);
+
 /* The tournament is done: its state, finished_at, and revealed_at (from
  * now on its secret is shown). */
 int store_finish(store *s, int64_t tid);

@@ -6,6 +6,7 @@
  * cluster under a temporary state directory; each run uses a database of
  * its own. */
 #include "pgctl.h"
+#include "plan.h"
 #include "store.h"
 #include "wire.h"
 #include "arb_error.h"
@@ -172,7 +173,35 @@ static void test_store(void)
     CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && atoi(PQgetvalue(r, 0, 0)) == 4);
     PQclear(r);
     PQfinish(c);
+
+    /* What the tools read: a tournament by name (revealed once done), the
+     * status reports, the finished matches with their transcripts; plan's
+     * view of the record. */
+    int64_t named;
+    uint64_t seed;
+    bool revealed = true;
+    CHECK(store_tournament_named(s, cfg.name, &named, &seed, &revealed) == 1 && named == tid && seed == cfg.seed
+          && !revealed);
+    CHECK(store_tournament_named(s, "no such", &named, &seed, &revealed) == 0);
+    store_rows rows_r;
+    CHECKF(store_report(s, STORE_REPORT_TOURNAMENTS, 0, &rows_r, err, sizeof err) == 0, "%s", err);
+    CHECK(rows_r.nrows == 1 && rows_r.ncols == 9 && strcmp(store_cell(&rows_r, 0, 0), cfg.name) == 0
+          && strcmp(store_cell(&rows_r, 0, 5), "2") == 0 && strcmp(store_cell(&rows_r, 0, 7), "1") == 0
+          && strcmp(store_cell(&rows_r, 5, 5), "") == 0);
+    store_rows_release(&rows_r);
+    CHECK(store_report(s, STORE_REPORT_DONE_MATCHES, tid, &rows_r, err, sizeof err) == 0 && rows_r.nrows == 2
+          && strcmp(store_cell(&rows_r, 0, 2), "/tmp/x.arbt") == 0 && strcmp(store_cell(&rows_r, 1, 3), "new") == 0);
+    store_rows_release(&rows_r);
+    CHECK(store_report(s, STORE_REPORT_DONE_MATCHES, tid + 1000, &rows_r, err, sizeof err) == 0 && rows_r.nrows == 0);
+    store_rows_release(&rows_r);
+    plan_record rec;
+    CHECKF(plan_record_load(s, tid, &rec, err, sizeof err) == 0, "%s", err);
+    CHECK(rec.nrounds == 1 && rec.rounds[0].ntables == 2 && !rec.rounds[0].in_play && rec.nstandings == 4
+          && rec.rounds[0].order[1].entrant[0] == 1 && rec.standings[0].entrant == rows[0].entrant);
+    plan_record_release(&rec);
+
     CHECK(store_finish(s, tid) == 0);
+    CHECK(store_tournament_named(s, cfg.name, &named, &seed, &revealed) == 1 && revealed);
     match_result_release(&res);
     store_close(s);
 }
