@@ -369,9 +369,10 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
 static void defaults(tn_config *c)
 {
     memset(c, 0, sizeof *c);
-    /* A match's defaults are the tournament's: one source, match_config_init. */
+    /* A match's defaults are the tournament's: one source, match_config_init.
+     * The game when the file names none: through the registry, like any. */
     match_config m;
-    match_config_init(&m, &arb_game_doudizhu);
+    match_config_init(&m, arb_game_find(TN_DEFAULT_GAME));
     c->game = m.game;
     snprintf(c->rules, sizeof c->rules, "%s", m.preset);
     c->format = TN_ROUND_ROBIN;

@@ -18,33 +18,79 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int seats_of(const tn_config *cfg)
+/* The tournament's rules, built as every match builds them (preset, then
+ * options), in memory the caller frees; NULL when they do not build (the
+ * loader checked them: a file changed under us). */
+static void *build_rules(const tn_config *cfg)
 {
     void *rules = calloc(1, cfg->game->rules_size);
-    int k = 3;
     char why[256];
-    if (rules && cfg->game->rules_preset(rules, cfg->rules) == 0) {
-        char opts[ARB_MAX_OPTIONS_TEXT], *save = NULL;
-        snprintf(opts, sizeof opts, "%s", cfg->options);
-        for (char *tok = strtok_r(opts, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save)) {
-            char *eq = strchr(tok, '=');
-            if (eq) {
-                *eq = 0;
-                cfg->game->rules_set(rules, tok, eq + 1, why, sizeof why);
-            }
-        }
-        k = cfg->game->seats(rules);
+    if (!rules || cfg->game->rules_preset(rules, cfg->rules) != 0) {
+        free(rules);
+        return NULL;
     }
+    char opts[ARB_MAX_OPTIONS_TEXT], *save = NULL;
+    snprintf(opts, sizeof opts, "%s", cfg->options);
+    for (char *tok = strtok_r(opts, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save)) {
+        char *eq = strchr(tok, '=');
+        if (eq) {
+            *eq = 0;
+            cfg->game->rules_set(rules, tok, eq + 1, why, sizeof why);
+        }
+    }
+    return rules;
+}
+
+/* Seats at a table: the game's, for these rules (0 when they do not build). */
+static int seats_of(const tn_config *cfg)
+{
+    void *rules = build_rules(cfg);
+    int k = rules ? cfg->game->seats(rules) : 0;
     free(rules);
     return k;
+}
+
+/* The seats' teams when the game fixes them before anything is played
+ * (Da Bang: 0+2 against 1+3): the team_of each seat in a fresh deal, into
+ * team[]. false when a seat has no team yet (Dou Dizhu: the landlord is
+ * not known before the bidding), or the rules do not build. */
+static bool seat_teams(const tn_config *cfg, int k, int *team)
+{
+    void *rules = build_rules(cfg);
+    void *state = rules ? calloc(1, cfg->game->state_size) : NULL;
+    bool fixed = state && cfg->game->deal(state, rules, 0) == 0;
+    for (int s = 0; fixed && s < k; s++)
+        fixed = (team[s] = cfg->game->team_of(state, s)) >= 0;
+    free(state);
+    free(rules);
+    return fixed;
+}
+
+/* Partners (entrants of the same `team:`) on seats of the same team: a
+ * seating that splits them is never chosen. seat_team NULL: the game has
+ * no fixed teams, every seating is allowed. */
+static bool keeps_partners(const tn_entrant *ent, const int *seat_team, const int *e, const int *perm, int k)
+{
+    if (!seat_team || !ent)
+        return true;
+    for (int a = 0; a < k; a++)
+        for (int b = a + 1; b < k; b++) {
+            const char *ta = ent[e[perm[a]]].team, *tb = ent[e[perm[b]]].team;
+            if (ta[0] && strcmp(ta, tb) == 0 && seat_team[a] != seat_team[b])
+                return false;
+        }
+    return true;
 }
 
 /* Seat balance: each entrant should sit each seat about equally often
  * (every seat is a different position: who bids first, who plays after
  * whom). A local search: table by table, take out the table's seats and
  * put them back in the permutation that adds least to the squares of the
- * counts; a few passes settle it (k! <= 24 permutations a table). */
-static void balance(store_table *t, int nt, int n, int k)
+ * counts; a few passes settle it (k! <= 24 permutations a table). In a
+ * game of fixed teams (seat_team), only seatings that keep partners
+ * together are considered (keeps_partners); a table where none does keeps
+ * the balance alone. */
+static void balance(store_table *t, int nt, int n, int k, const tn_entrant *ent, const int *seat_team)
 {
     uint32_t *count = calloc((size_t)n * (size_t)k, sizeof *count);
     if (!count)
@@ -78,7 +124,12 @@ static void balance(store_table *t, int nt, int n, int k)
                 count[e[s] * k + s]--;
             int best = 0;
             uint64_t best_cost = UINT64_MAX;
+            bool any = false;
+            for (int q = 0; q < np; q++)
+                any = any || keeps_partners(ent, seat_team, e, perms[q], k);
             for (int q = 0; q < np; q++) {
+                if (any && !keeps_partners(ent, seat_team, e, perms[q], k))
+                    continue;
                 uint64_t cost = 0;
                 for (int s = 0; s < k; s++) {
                     uint64_t c = count[e[perms[q][s]] * k + s];
@@ -626,6 +677,10 @@ int plan_next(const tn_config *cfg, const plan_record *rec, store_table *tables,
     int k = seats_of(cfg), n = cfg->nentrants, nt = 0, last_round = rec ? rec->nrounds : 0;
     *done = false;
     *stage = "main";
+    if (k < 2 || k > ARB_MAX_SEATS) {
+        snprintf(err, errlen, "the rules %s do not build (or seat %d)", cfg->rules, k);
+        return ARB_EINVAL;
+    }
     int hero = -1;
     switch ((tn_format)cfg->format) {
     case TN_GAUNTLET:
@@ -709,7 +764,8 @@ int plan_next(const tn_config *cfg, const plan_record *rec, store_table *tables,
         snprintf(err, errlen, "could not pair round %d: %s", last_round + 1, arb_strerror(nt));
         return nt;
     }
-    balance(tables, nt, n, k);
+    int team[ARB_MAX_SEATS];
+    balance(tables, nt, n, k, cfg->entrants, seat_teams(cfg, k, team) ? team : NULL);
     *ntables = nt;
     return 0;
 }

@@ -19,6 +19,9 @@ typedef enum tn_format {
 } tn_format;
 
 
+/* The game of a tournament file that names none (`game:`). */
+#define TN_DEFAULT_GAME "doudizhu"
+
 typedef struct tn_entrant {
     char     name[ARB_MAX_BOT_NAME + 1];
     char     command[ARB_TN_MAX_COMMAND];   /* program and arguments, space separated */

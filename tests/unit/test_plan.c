@@ -63,7 +63,7 @@ static void test_round_robin(void)
                         exact &= seen[(a * 16 + b) * 16 + d] == cycles;
             CHECKF(exact && distinct_seats, "n=%d: every triple %u times", n, cycles);
             /* seats balanced */
-            balance(t, nt, n, 3);
+            balance(t, nt, n, 3, NULL, NULL);
             int spread = 0;
             for (int e = 0; e < n; e++) {
                 int cnt[3] = {0, 0, 0};
@@ -271,8 +271,53 @@ static void test_pure_knockout(void)
           && memcmp(a, b, (size_t)na * sizeof *a) != 0);
 }
 
+/* A game of fixed teams (seats 0+2 against 1+3): tables of two
+ * partnerships are seated with partners opposite, every time, and each
+ * partnership still sits both sides. */
+static void test_partners(void)
+{
+    static tn_entrant e[8];
+    const char *teams[8] = {"a", "b", "a", "c", "b", "d", "c", "d"};
+    for (int i = 0; i < 8; i++) {
+        memset(&e[i], 0, sizeof e[i]);
+        snprintf(e[i].team, sizeof e[i].team, "%s", teams[i]);
+    }
+    /* every pair of partnerships meets, seated badly: partners side by side */
+    static const int pairs[4][2] = {{0, 2}, {1, 4}, {3, 6}, {5, 7}};
+    store_table t[12];
+    int nt = 0;
+    for (int x = 0; x < 4; x++)
+        for (int y = x + 1; y < 4; y++, nt++)
+            t[nt] = (store_table){4, {pairs[x][0], pairs[x][1], pairs[y][0], pairs[y][1]}};
+    int seat_team[4] = {0, 1, 0, 1};
+    balance(t, nt, 8, 4, e, seat_team);
+    bool opposite = true;
+    int side0[8] = {0};
+    for (int i = 0; i < nt; i++) {
+        opposite = opposite && strcmp(e[t[i].entrant[0]].team, e[t[i].entrant[2]].team) == 0
+                   && strcmp(e[t[i].entrant[1]].team, e[t[i].entrant[3]].team) == 0;
+        side0[t[i].entrant[0]]++;
+        side0[t[i].entrant[2]]++;
+    }
+    bool both_sides = true;
+    for (int i = 0; i < 8; i++)
+        both_sides = both_sides && side0[i] > 0 && side0[i] < 3;
+    CHECK(opposite && both_sides);
+    /* without fixed teams the same tables may split them (balance alone) */
+    int before[4];
+    memcpy(before, t[0].entrant, sizeof before);
+    CHECK(keeps_partners(e, seat_team, before, (int[]){0, 1, 2, 3}, 4)
+          && !keeps_partners(e, seat_team, before, (int[]){0, 2, 1, 3}, 4)
+          && keeps_partners(e, NULL, before, (int[]){0, 2, 1, 3}, 4));
+    /* Dou Dizhu's teams are not fixed before the bidding */
+    tn_config c = make_cfg(6, 1);
+    int team[ARB_MAX_SEATS];
+    CHECK(seats_of(&c) == 3 && !seat_teams(&c, 3, team));
+}
+
 int main(void)
 {
+    test_partners();
     test_pure_knockout();
     test_round_robin();
     test_knockout();
