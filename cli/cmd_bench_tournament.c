@@ -14,7 +14,7 @@
 #include "local_worker.h"
 #include "pgctl.h"
 #include "plan.h"
-#include "run.h"
+#include "scheduler.h"
 #include "store.h"
 #include "record.h"
 #include "arb_error.h"
@@ -161,9 +161,9 @@ int bench_tournament(int argc, char **argv)
     for (int r = 0; r < RUNS; r++) {
         for (int w = 1; w <= 2; w++) {
             snprintf(cfg.name, sizeof cfg.name, "bench-%d-%d", r, w);
-            run_options ro = {.cfg = &cfg, .yaml = "bench", .digest = cfg.name};
+            sched_tournament_options ro = {.cfg = &cfg, .yaml = "bench", .digest = cfg.name};
             local_run lr = {.state_dir = state, .db = st, .workers = w, .sandbox = LIVE_SANDBOX_AUTO};
-            run_outcome out;
+            sched_outcome out;
             uint64_t t0 = arb_now_ns();
             if (local_run_tournament(&lr, &ro, &out, err, sizeof err) != 0) {
                 fprintf(stderr, "arbiter: bench: %s\n", err);
@@ -315,9 +315,9 @@ int bench_dispatch(int argc, char **argv)
     for (int r = 0; r < RUNS; r++) {
         /* arbiter run: one process, n local slots over inproc */
         snprintf(cfg.name, sizeof cfg.name, "local-%d", r);
-        run_options ro = {.cfg = &cfg, .yaml = "bench", .digest = cfg.name};
+        sched_tournament_options ro = {.cfg = &cfg, .yaml = "bench", .digest = cfg.name};
         local_run lr = {.state_dir = state, .db = st, .workers = n, .sandbox = LIVE_SANDBOX_AUTO};
-        run_outcome out;
+        sched_outcome out;
         uint64_t t0 = arb_now_ns();
         if (local_run_tournament(&lr, &ro, &out, err, sizeof err) != 0) {
             fprintf(stderr, "arbiter: bench: %s\n", err);

@@ -10,7 +10,7 @@
 #include "config.h"
 #include "live.h"
 #include "local_worker.h"
-#include "run.h"
+#include "scheduler.h"
 #include "store.h"
 #include "wire.h"
 #include "worker.h"
@@ -166,19 +166,29 @@ static int submit(store *st, const char *file, const uint8_t *secret, int64_t *t
     return rc;
 }
 
+/* Progress lines, at most one per tournament every 5 s (and its last). */
 typedef struct progress_log {
-    const char *name;
-    uint64_t last;
+    int64_t  tid[ARB_SCHED_MAX_TOURNAMENTS];
+    uint64_t last[ARB_SCHED_MAX_TOURNAMENTS];
+    unsigned next;
 } progress_log;
 
-static void log_progress(void *ctx, const run_progress *p)
+static void log_progress(void *ctx, const sched_progress *p)
 {
     progress_log *pl = ctx;
     uint64_t now = arb_now_ns() / 1000000000u;
-    if (now - pl->last < 5 && p->done < p->total)
+    int i = 0;
+    while (i < ARB_SCHED_MAX_TOURNAMENTS && pl->tid[i] != p->tid)
+        i++;
+    if (i == ARB_SCHED_MAX_TOURNAMENTS) {   /* a new one takes the oldest place */
+        i = (int)(pl->next++ % ARB_SCHED_MAX_TOURNAMENTS);
+        pl->tid[i] = p->tid;
+        pl->last[i] = 0;
+    }
+    if (now - pl->last[i] < 5 && p->done < p->total)
         return;
-    pl->last = now;
-    arb_info("scheduler", "tournament %s: %d/%d matches, round %d, %.1f matches/s, eta %.0f s; last: %s", pl->name,
+    pl->last[i] = now;
+    arb_info("scheduler", "tournament %s: %d/%d matches, round %d, %.1f matches/s, eta %.0f s; last: %s", p->name,
              p->done, p->total, p->round, p->rate, p->eta_s, p->last ? p->last : "");
 }
 
@@ -198,7 +208,7 @@ int cmd_scheduler(int argc, char **argv)
             printf("usage: arbiter-scheduler [--config FILE] [--KEY VALUE ...]\n\n"
                    "Owns the tournaments in the record and the pool of referee workers\n"
                    "(arbiter-referee) that connect to it; runs every tournament submitted\n"
-                   "(arbiter submit FILE, or `tournaments:` here) one after another. SIGTERM\n"
+                   "(arbiter submit FILE, or `tournaments:` here) all at once. SIGTERM\n"
                    "stops it; the workers keep their results for the next start. Keys\n"
                    "(config/scheduler.yaml; flags override the file):\n\n");
             arb_conf_usage(stdout, sched_keys, &c);
@@ -306,59 +316,10 @@ int cmd_scheduler(int argc, char **argv)
     arb_info("scheduler", "listening on %s (%d worker keys, %d local slots), record in %s, metrics on %s",
              sched_endpoint(s), nkeys, c.local_workers, place.private_pg ? place.pg.data : "the given database",
              c.metrics[0] ? c.metrics : "nothing");
-    int64_t skip[512];
-    int nskip = 0;
-    while (!stopping) {
-        int64_t tid;
-        char path[4096], digest[65];
-        int found = store_next_running(st, skip, nskip, &tid, path, sizeof path, digest);
-        if (found < 0) {
-            arb_error("scheduler", "database lost");
-            status = 1;
-            break;
-        }
-        if (found == 0) {
-            if (sched_serve(s, 1000, err, sizeof err) != 0) {
-                arb_error("scheduler", "%s", err);
-                status = 1;
-                break;
-            }
-            continue;
-        }
-        /* The tournament as submitted: its file, unchanged since. */
-        tn_config cfg;
-        size_t ylen = 0;
-        char *yaml = NULL, now_digest[65] = "";
-        int rc = path[0] ? tn_config_load(path, &cfg, err, sizeof err) : ARB_ENOTFOUND;
-        if (rc == ARB_ENOTFOUND && !path[0])
-            snprintf(err, sizeof err, "tournament %" PRId64 " has no file on record (submitted by an older arbiter)", tid);
-        if (rc == 0 && arb_read_file(path, ARB_TN_MAX_FILE, &yaml, &ylen, err, sizeof err) == 0)
-            arb_sha256_hex(yaml, ylen, now_digest);
-        if (rc == 0 && strcmp(now_digest, digest) != 0) {
-            snprintf(err, sizeof err, "%.1900s changed since it was submitted: submit it again", path);
-            rc = ARB_ESTATE;
-        }
-        if (rc) {
-            arb_error("scheduler", "tournament %" PRId64 " skipped: %s", tid, err);
-            store_event(st, tid, "skipped", err);
-            if (nskip < (int)(sizeof skip / sizeof skip[0]))
-                skip[nskip++] = tid;
-            if (rc != ARB_ENOTFOUND || path[0])
-                tn_config_release(&cfg);
-            free(yaml);
-            continue;
-        }
-        progress_log pl = {.name = cfg.name};
-        run_options ro = {.cfg = &cfg, .yaml = yaml, .digest = digest, .progress = log_progress, .ctx = &pl};
-        run_outcome outc;
-        rc = sched_tournament(s, &ro, &outc, err, sizeof err);
-        tn_config_release(&cfg);
-        free(yaml);
-        if (rc) {
-            arb_error("scheduler", "tournament %" PRId64 ": %s", tid, err);
-            status = 1;
-            break;
-        }
+    progress_log pl = {0};
+    if (sched_serve_all(s, log_progress, &pl, err, sizeof err) != 0) {
+        arb_error("scheduler", "%s", err);
+        status = 1;
     }
     arb_info("scheduler", "stopping");
 out:

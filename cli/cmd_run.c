@@ -8,7 +8,7 @@
 #include "local_worker.h"
 #include "pgctl.h"
 #include "plan.h"
-#include "run.h"
+#include "scheduler.h"
 #include "store.h"
 #include "worker.h"
 #include "zap.h"
@@ -22,7 +22,6 @@
 #include <zmq.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <libpq-fe.h>
 #include <signal.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -45,7 +44,7 @@ typedef struct progress_ctx {
     uint64_t last_print;
 } progress_ctx;
 
-static void on_progress(void *ctx, const run_progress *pr)
+static void on_progress(void *ctx, const sched_progress *pr)
 {
     progress_ctx *c = ctx;
     if (c->quiet)
@@ -79,9 +78,9 @@ static void print_fairness(store *st, int64_t tid)
 }
 /* A cell of the record for the terminal: names come from YAML (already
  * restricted), but reasons and worker names come from workers and bots. */
-#define CELL(j) arb_term(PQgetvalue(r, i, (j)), b[(j)], sizeof b[(j)])
+#define CELL(j) arb_term(store_cell(&r, i, (j)), b[(j)], sizeof b[(j)])
 
-static void print_standings(st_standing *rows, int n, cli_format format)
+static void print_standings(store_standing *rows, int n, cli_format format)
 {
     if (format == CLI_FORMAT_CSV) {
         printf("rank,name,played,points,score,wins,penalties,forfeited\n");
@@ -271,7 +270,7 @@ int cmd_run(int argc, char **argv)
     if (!realpath(state, abs_state))
         snprintf(abs_state, sizeof abs_state, "%s", state);
     progress_ctx pc = {.tty = isatty(2), .quiet = quiet};
-    run_options ro = {.cfg = &cfg, .yaml = yaml, .digest = digest, .progress = on_progress, .ctx = &pc,
+    sched_tournament_options ro = {.cfg = &cfg, .yaml = yaml, .digest = digest, .progress = on_progress, .ctx = &pc,
                       .secret = secret_file ? secret : NULL};
     local_run lr = {.state_dir = abs_state, .db = st, .workers = workers, .sandbox = sandbox,
                     .allow_unsandboxed = allow_unsandboxed, .stop = &interrupted, .listen = listen,
@@ -280,7 +279,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "arbiter: WARNING: --allow-unsandboxed: where neither bubblewrap nor root is had, bots "
                 "run with rlimits only and can read your files, signal the referee and each other, and reach "
                 "the network (recorded per seat as sandbox \"rlimits\")\n");
-    run_outcome outc;
+    sched_outcome outc;
     if (!quiet)
         fprintf(stderr, "arbiter: %s: %s, %s/%s, %d entrants, %d workers, record in %s\n", cfg.name,
                 tn_format_name((tn_format)cfg.format), cfg.game->name, cfg.rules, cfg.nentrants, workers,
@@ -296,15 +295,19 @@ int cmd_run(int argc, char **argv)
                 outc.matches);
         status = CLI_EXIT_INTERRUPTED;
     }
-    st_standing rows[ARB_TN_MAX_ENTRANTS];
+    store_standing rows[ARB_TN_MAX_ENTRANTS];
     int n = store_standings(st, outc.tid, rows, ARB_TN_MAX_ENTRANTS);
     if (n > 0 && !interrupted) {
         printf("\n%s — %s%s\n\n", cfg.name, outc.finished ? "final standings" : "standings so far",
                outc.resumed ? " (resumed)" : "");
         print_standings(rows, n, CLI_FORMAT_TABLE);
-        char bracket[16384];
-        if (plan_draw(&cfg, st, outc.tid, bracket, sizeof bracket) > 0)
-            printf("\n%s", bracket);
+        char bracket[16384], why[256];
+        plan_record rec;
+        if (plan_record_load(st, outc.tid, &rec, why, sizeof why) == 0) {
+            if (plan_draw(&cfg, &rec, bracket, sizeof bracket) > 0)
+                printf("\n%s", bracket);
+            plan_record_release(&rec);
+        }
         if (outc.stale)
             printf("\n%d stale results discarded (a lease had moved on)\n", outc.stale);
         if (outc.voided)
@@ -321,23 +324,76 @@ out:
 
 /* A result's rows as a JSON array of objects: names[k] is column k's key,
  * types[k] 'n' for a number (bare), 's' for a string. */
-static void print_rows_json(PGresult *r, const char *const *names, const char *types)
+static void print_rows_json(const store_rows *r, const char *const *names, const char *types)
 {
     printf("[");
-    for (int i = 0; i < PQntuples(r); i++) {
+    for (int i = 0; i < r->nrows; i++) {
         printf("%s{", i ? "," : "");
         for (int k = 0; names[k]; k++) {
+            const char *v = store_cell(r, i, k);
             printf("%s\"%s\":", k ? "," : "", names[k]);
-            if (types[k] == 'n' && !PQgetisnull(r, i, k) && PQgetvalue(r, i, k)[0])
-                fputs(PQgetvalue(r, i, k), stdout);
-            else if (types[k] == 'n')
-                fputs("null", stdout);
+            if (types[k] == 'n')
+                fputs(v[0] ? v : "null", stdout);
             else
-                cli_json_string(stdout, PQgetvalue(r, i, k));
+                cli_json_string(stdout, v);
         }
         printf("}");
     }
     printf("]");
+}
+
+/* What `arbiter status` shows: one report of the store's each, as a JSON
+ * array under `key` or as a table: a title (none for the first), a header
+ * line of the column names or none, and each cell after its prefix in its
+ * width (negative: left-justified; 0: as is), escaped for the terminal; an
+ * empty cell reads `blank` when one is given. */
+typedef struct status_report {
+    store_report_kind kind;
+    const char *key;
+    const char *title;
+    bool header;
+    const char *types;                 /* per column: 's' string, 'n' number */
+    struct { const char *name, *pre; int width; const char *blank; } col[10];
+} status_report;
+
+static const status_report status_reports[] = {
+    {STORE_REPORT_TOURNAMENTS, "tournaments", NULL, true, "sssnnnnns",
+     {{"tournament", "", -24, NULL}, {"format", " ", -18, NULL}, {"state", " ", -8, NULL}, {"pending", " ", 7, NULL},
+      {"leased", " ", 6, NULL}, {"done", " ", 5, NULL}, {"void", " ", 4, NULL}, {"round", " ", 5, NULL},
+      {"created", "  ", 0, NULL}}},
+    /* Fairness: the commitment from the start, the secret once it is over. */
+    {STORE_REPORT_SECRETS, "secrets", "secrets (docs/rng.md)", false, "sss",
+     {{"tournament", "  ", -24, NULL}, {"commitment", " commitment ", 0, "(none yet)"},
+      {"secret", "  secret ", 0, "sealed until the tournament is over"}}},
+    /* The pool: the referee workers a scheduler has heard from. */
+    {STORE_REPORT_POOL, "pool", "pool", true, "snsnnns",
+     {{"worker", "  ", -32, NULL}, {"slots", " ", 5, NULL}, {"state", " ", -10, NULL}, {"running", " ", 7, NULL},
+      {"done", " ", 7, NULL}, {"lost", " ", 5, NULL}, {"last_heard", "  ", 0, NULL}}},
+    /* Matches done by each referee worker (the last lease holder). */
+    {STORE_REPORT_DONE_BY_WORKER, "done_by_worker", "matches done by worker", false, "ssn",
+     {{"tournament", "  ", -24, NULL}, {"worker", " ", -32, NULL}, {"done", " ", 0, NULL}}},
+    /* Why matches are void: the last few reasons. */
+    {STORE_REPORT_VOIDS, "void", "void matches (latest first)", false, "snnss",
+     {{"tournament", "  ", 0, NULL}, {"round", " round ", 0, NULL}, {"table", " table ", 0, NULL},
+      {"worker", " on ", 0, NULL}, {"error", ": ", 0, NULL}}},
+};
+
+static void print_rows_table(const store_rows *r, const status_report *sr)
+{
+    if (sr->title)
+        printf("\n%s:\n", sr->title);
+    for (int i = sr->header ? -1 : 0; i < r->nrows; i++) {
+        for (int k = 0; k < 10 && sr->col[k].name; k++) {
+            char b[400];
+            const char *v = i < 0 ? sr->col[k].name : store_cell(r, i, k);
+            if (!v[0] && sr->col[k].blank)
+                v = sr->col[k].blank;
+            if (i < 0 && strcmp(v, "last_heard") == 0)
+                v = "last heard";
+            printf("%s%*s", sr->col[k].pre, sr->col[k].width, arb_term(v, b, sizeof b));
+        }
+        printf("\n");
+    }
 }
 
 static void status_usage(FILE *f)
@@ -389,104 +445,37 @@ int cmd_status(int argc, char **argv)
         fprintf(stderr, "arbiter: %s\n", err);
         return orc == ARB_ENOTFOUND ? CLI_EXIT_NORECORD : CLI_EXIT_USAGE;
     }
-    PGconn *c = PQconnectdb(place.conninfo);
-    int status = CLI_EXIT_OK;
-    PGresult *r = PQexec(c,
-        "SELECT t.name, t.format, t.state, "
-        "  count(m.*) FILTER (WHERE m.state = 'pending'), count(m.*) FILTER (WHERE m.state = 'leased'), "
-        "  count(m.*) FILTER (WHERE m.state = 'done'), count(m.*) FILTER (WHERE m.state = 'void'), "
-        "  coalesce(max(m.round), 0), to_char(t.created_at, 'YYYY-MM-DD HH24:MI') "
-        "FROM tournaments t LEFT JOIN matches m ON m.tournament_id = t.id "
-        "GROUP BY t.id ORDER BY t.id");
-    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-        fprintf(stderr, "arbiter: %s", PQerrorMessage(c));
-        PQclear(r);
-        PQfinish(c);
+    store *st = store_open(place.conninfo, err, sizeof err);
+    if (!st) {
+        fprintf(stderr, "arbiter: %s\n", err);
         cli_close_place(&place);
-        return CLI_EXIT_USAGE;
+        return CLI_EXIT_FAIL;
     }
-    if (json) {
-        static const char *const cols[] = {"tournament", "format", "state", "pending", "leased", "done", "void",
-                                           "round", "created", NULL};
-        printf("{\"tournaments\":");
-        print_rows_json(r, cols, "sssnnnnns");
-    } else {
-        printf("%-24s %-18s %-8s %7s %6s %5s %4s %5s  %s\n", "tournament", "format", "state", "pending", "leased",
-               "done", "void", "round", "created");
-        for (int i = 0; i < PQntuples(r); i++) {
-            char b[9][400];
-            printf("%-24s %-18s %-8s %7s %6s %5s %4s %5s  %s\n", CELL(0), CELL(1), CELL(2), CELL(3), CELL(4),
-                   CELL(5), CELL(6), CELL(7), CELL(8));
+    int status = CLI_EXIT_OK;
+    if (json)
+        printf("{");
+    for (size_t k = 0; k < sizeof status_reports / sizeof status_reports[0]; k++) {
+        const status_report *sr = &status_reports[k];
+        store_rows r;
+        if (store_report(st, sr->kind, 0, &r, err, sizeof err) != 0) {
+            fprintf(stderr, "arbiter: %s\n", err);
+            status = CLI_EXIT_FAIL;
+            break;
         }
-    }
-    PQclear(r);
-    /* Fairness: the commitment from the start, the secret once it is over. */
-    r = PQexec(c, "SELECT name, coalesce(commitment, ''), CASE WHEN revealed_at IS NOT NULL "
-                  "THEN encode(secret, 'hex') ELSE '' END FROM tournaments ORDER BY id");
-    if (json && PQresultStatus(r) == PGRES_TUPLES_OK) {
-        static const char *const cols[] = {"tournament", "commitment", "secret", NULL};
-        printf(",\"secrets\":");
-        print_rows_json(r, cols, "sss");
-    } else if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
-        printf("\nsecrets (docs/rng.md):\n");
-        for (int i = 0; i < PQntuples(r); i++)
-            printf("  %-24s commitment %s  secret %s\n", PQgetvalue(r, i, 0),
-                   PQgetvalue(r, i, 1)[0] ? PQgetvalue(r, i, 1) : "(none yet)",
-                   PQgetvalue(r, i, 2)[0] ? PQgetvalue(r, i, 2) : "sealed until the tournament is over");
-    }
-    PQclear(r);
-    /* The pool: the referee workers a scheduler has heard from. */
-    r = PQexec(c, "SELECT name, slots, state, running, matches_done, leases_lost, "
-                  "  to_char(last_seen, 'YYYY-MM-DD HH24:MI:SS') FROM workers "
-                  "ORDER BY state = 'gone', last_seen DESC LIMIT 200");
-    if (json && PQresultStatus(r) == PGRES_TUPLES_OK) {
-        static const char *const cols[] = {"worker", "slots", "state", "running", "done", "lost", "last_heard", NULL};
-        printf(",\"pool\":");
-        print_rows_json(r, cols, "snsnnns");
-    } else if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
-        printf("\npool:\n  %-32s %5s %-10s %7s %7s %5s  %s\n", "worker", "slots", "state", "running", "done",
-               "lost", "last heard");
-        for (int i = 0; i < PQntuples(r); i++) {
-            char b[9][400];
-            printf("  %-32s %5s %-10s %7s %7s %5s  %s\n", CELL(0), CELL(1), CELL(2), CELL(3), CELL(4), CELL(5),
-                   CELL(6));
+        if (json) {
+            const char *names[11] = {0};
+            for (int c = 0; c < 10 && sr->col[c].name; c++)
+                names[c] = sr->col[c].name;
+            printf("%s\"%s\":", k ? "," : "", sr->key);
+            print_rows_json(&r, names, sr->types);
+        } else if (r.nrows > 0 || k == 0) {
+            print_rows_table(&r, sr);
         }
+        store_rows_release(&r);
     }
-    PQclear(r);
-    /* Matches done by each referee worker (the last lease holder). */
-    r = PQexec(c, "SELECT t.name, m.leased_by, count(*) FROM matches m JOIN tournaments t ON t.id = m.tournament_id "
-                  "WHERE m.state = 'done' AND m.leased_by IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2");
-    if (json && PQresultStatus(r) == PGRES_TUPLES_OK) {
-        static const char *const cols[] = {"tournament", "worker", "done", NULL};
-        printf(",\"done_by_worker\":");
-        print_rows_json(r, cols, "ssn");
-    } else if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
-        printf("\nmatches done by worker:\n");
-        for (int i = 0; i < PQntuples(r); i++) {
-            char b[9][400];
-            printf("  %-24s %-32s %s\n", CELL(0), CELL(1), CELL(2));
-        }
-    }
-    PQclear(r);
-    /* Why matches are void: the last few reasons. */
-    r = PQexec(c, "SELECT t.name, m.round, m.tbl, coalesce(m.leased_by, ''), left(coalesce(m.error, ''), 300) "
-                  "FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.state = 'void' "
-                  "ORDER BY m.id DESC LIMIT 10");
-    if (json && PQresultStatus(r) == PGRES_TUPLES_OK) {
-        static const char *const cols[] = {"tournament", "round", "table", "worker", "error", NULL};
-        printf(",\"void\":");
-        print_rows_json(r, cols, "snnss");
-    } else if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0) {
-        printf("\nvoid matches (latest first):\n");
-        for (int i = 0; i < PQntuples(r); i++) {
-            char b[9][400];
-            printf("  %s round %s table %s on %s: %s\n", CELL(0), CELL(1), CELL(2), CELL(3), CELL(4));
-        }
-    }
-    PQclear(r);
     if (json)
         printf("}\n");
-    PQfinish(c);
+    store_close(st);
     cli_close_place(&place);
     return status;
 }
@@ -539,23 +528,19 @@ int cmd_standings(int argc, char **argv)
     }
     int status = 0;
     store *st = store_open(place.conninfo, err, sizeof err);
-    PGconn *c = PQconnectdb(place.conninfo);
-    const char *p[] = {name};
-    PGresult *r = PQexecParams(c, "SELECT id FROM tournaments WHERE name = $1 ORDER BY id DESC LIMIT 1", 1, NULL, p,
-                               NULL, NULL, 0);
-    if (!st || PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
+    int64_t tid;
+    uint64_t seed;
+    bool revealed;
+    if (!st || store_tournament_named(st, name, &tid, &seed, &revealed) != 1) {
         fprintf(stderr, "arbiter: no tournament named \"%s\" in the record\n", name);
         status = CLI_EXIT_NORECORD;
     } else {
-        static st_standing rows[ARB_TN_MAX_ENTRANTS];
-        int64_t tid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+        static store_standing rows[ARB_TN_MAX_ENTRANTS];
         int n = store_standings(st, tid, rows, ARB_TN_MAX_ENTRANTS);
         print_standings(rows, n < 0 ? 0 : n, format);
         if (format == CLI_FORMAT_TABLE)
             print_fairness(st, tid);
     }
-    PQclear(r);
-    PQfinish(c);
     store_close(st);
     cli_close_place(&place);
     return status;

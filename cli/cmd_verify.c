@@ -9,9 +9,10 @@
 #include "transcript.h"
 #include "arb_error.h"
 #include "arb_kdf.h"
+#include "store.h"
 
 #include <inttypes.h>
-#include <libpq-fe.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,46 +109,51 @@ int cmd_verify(int argc, char **argv)
         return rc == ARB_ENOTFOUND ? CLI_EXIT_NORECORD : CLI_EXIT_USAGE;
     }
     int status = CLI_EXIT_USAGE, checked = 0, failed = 0;
-    PGresult *m = NULL;
-    PGconn *c = PQconnectdb(place.conninfo);
-    const char *p[] = {name};
-    PGresult *r = PQexecParams(c, "SELECT id, seed, coalesce(commitment, ''), revealed_at IS NOT NULL, "
-                                  "coalesce(encode(secret, 'hex'), '') FROM tournaments WHERE name = $1 "
-                                  "ORDER BY id DESC LIMIT 1", 1, NULL, p, NULL, NULL, 0);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
+    store_rows m = {0};
+    store *st = store_open(place.conninfo, err, sizeof err);
+    int64_t tid;
+    uint64_t seed;
+    bool revealed;
+    char commitment[65] = "", secret_hex[65] = "";
+    if (!st) {
+        fprintf(stderr, "arbiter: verify: %s\n", err);
+        goto out;
+    }
+    if (store_tournament_named(st, name, &tid, &seed, &revealed) != 1) {
         fprintf(stderr, "arbiter: verify: no tournament named \"%s\" in the record\n", name);
         status = CLI_EXIT_NORECORD;
         goto out;
     }
     uint8_t secret[32];
-    if (strcmp(PQgetvalue(r, 0, 3), "t") != 0) {
+    if (store_fairness(st, tid, commitment, secret_hex) != 0) {
+        fprintf(stderr, "arbiter: verify: the record cannot be read\n");
+        goto out;
+    }
+    if (!revealed) {
         fprintf(stderr, "arbiter: verify: %s is not over: its secret is sealed (commitment %s)\n", name,
-                PQgetvalue(r, 0, 2)[0] ? PQgetvalue(r, 0, 2) : "none yet");
+                commitment[0] ? commitment : "none yet");
         status = CLI_EXIT_FAIL;
         goto out;
     }
-    if (arb_key_parse(PQgetvalue(r, 0, 4), secret) != 0) {
+    if (arb_key_parse(secret_hex, secret) != 0) {
         fprintf(stderr, "arbiter: verify: %s has no secret on record\n", name);
         status = CLI_EXIT_FAIL;
         goto out;
     }
-    const char *mp[] = {PQgetvalue(r, 0, 0)};
-    m = PQexecParams(c, "SELECT round, tbl, coalesce(transcript, ''), coalesce(digest, '') FROM matches "
-                        "WHERE tournament_id = $1 AND state = 'done' ORDER BY round, tbl", 1, NULL, mp, NULL, NULL, 0);
-    if (PQresultStatus(m) != PGRES_TUPLES_OK) {
-        fprintf(stderr, "arbiter: verify: %s", PQerrorMessage(c));
+    if (store_report(st, STORE_REPORT_DONE_MATCHES, tid, &m, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: verify: %s\n", err);
         goto out;
     }
     if (format == CLI_FORMAT_JSON) {
         printf("{\"tournament\":");
         cli_json_string(stdout, name);
-        printf(",\"commitment\":\"%s\",\"secret\":\"%s\",\"failures\":[", PQgetvalue(r, 0, 2), PQgetvalue(r, 0, 4));
+        printf(",\"commitment\":\"%s\",\"secret\":\"%s\",\"failures\":[", commitment, secret_hex);
     }
-    for (int i = 0; i < PQntuples(m); i++) {
+    for (int i = 0; i < m.nrows; i++) {
         char label[160], why[2048];
-        snprintf(label, sizeof label, "match|%s|%s|%s", PQgetvalue(r, 0, 1), PQgetvalue(m, i, 0), PQgetvalue(m, i, 1));
+        snprintf(label, sizeof label, "match|%" PRIu64 "|%s|%s", seed, store_cell(&m, i, 0), store_cell(&m, i, 1));
         checked++;
-        if (verify_one(PQgetvalue(m, i, 2), PQgetvalue(m, i, 3), label, secret, why, sizeof why) == 0)
+        if (verify_one(store_cell(&m, i, 2), store_cell(&m, i, 3), label, secret, why, sizeof why) == 0)
             continue;
         if (format == CLI_FORMAT_JSON) {
             printf("%s", failed ? "," : "");
@@ -160,7 +166,7 @@ int cmd_verify(int argc, char **argv)
     if (format == CLI_FORMAT_JSON) {
         printf("],\"checked\":%d,\"failed\":%d,\"verified\":%s}\n", checked, failed, failed ? "false" : "true");
     } else {
-        printf("%s: commitment %s, secret %s\n", name, PQgetvalue(r, 0, 2), PQgetvalue(r, 0, 4));
+        printf("%s: commitment %s, secret %s\n", name, commitment, secret_hex);
         if (failed)
             printf("%s: %d of %d transcripts FAILED the check\n", name, failed, checked);
         else
@@ -168,9 +174,8 @@ int cmd_verify(int argc, char **argv)
     }
     status = failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 out:
-    PQclear(m);
-    PQclear(r);
-    PQfinish(c);
+    store_rows_release(&m);
+    store_close(st);
     cli_close_place(&place);
     return status;
 }

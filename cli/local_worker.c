@@ -104,7 +104,7 @@ void local_worker_stop(local_worker *w, sched *s)
     free(w);
 }
 
-int local_run_tournament(const local_run *l, const run_options *o, run_outcome *out, char *err, size_t errlen)
+int local_run_tournament(const local_run *l, const sched_tournament_options *o, sched_outcome *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     int slots = l->workers < 0 ? 0 : l->workers > ARB_WORKER_MAX_SLOTS ? ARB_WORKER_MAX_SLOTS : l->workers;

@@ -1,12 +1,12 @@
 /* local_worker.h — referee workers in the scheduler's own process: the
  * worker of `arbiter run` and of a scheduler daemon's `local_workers`.
- * The scheduler (scheduler/run.h) knows nothing of the referee; this is
+ * The scheduler (scheduler/scheduler.h) knows nothing of the referee; this is
  * where the two are put side by side, on one ZeroMQ context, the worker
  * on a thread of its own connected to the scheduler's endpoint. */
 #ifndef ARB_LOCAL_WORKER_H
 #define ARB_LOCAL_WORKER_H
 #include "live.h"
-#include "run.h"
+#include "scheduler.h"
 
 #include <signal.h>
 #include <stdbool.h>
@@ -55,6 +55,6 @@ typedef struct local_run {
     int         nworker_keys;
     int         lease_secs;
 } local_run;
-int local_run_tournament(const local_run *l, const run_options *o, run_outcome *out, char *err, size_t errlen);
+int local_run_tournament(const local_run *l, const sched_tournament_options *o, sched_outcome *out, char *err, size_t errlen);
 
 #endif

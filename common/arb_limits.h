@@ -229,6 +229,10 @@
 /* Distinct program bundles one scheduler builds and serves (every
  * entrant's programs of every running tournament). */
 #define ARB_POOL_MAX_PROGRAMS 4096
+/* Tournaments one scheduler runs at once (the daemon's active set): each
+ * costs a few statements per loop turn (its counts), so the set stays
+ * small; more running ones wait for a place and start when one ends. */
+#define ARB_SCHED_MAX_TOURNAMENTS 32
 /* Public keys of workers a scheduler admits (worker_keys). */
 #define ARB_ZAP_MAX_KEYS 4096
 

@@ -10,6 +10,7 @@
 #include "arb_names.h"
 
 #include <ctype.h>
+#include <sodium.h>
 #include <errno.h>
 #include <math.h>
 #include <inttypes.h>
@@ -368,9 +369,10 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
 static void defaults(tn_config *c)
 {
     memset(c, 0, sizeof *c);
-    /* A match's defaults are the tournament's: one source, match_config_init. */
+    /* A match's defaults are the tournament's: one source, match_config_init.
+     * The game when the file names none: through the registry, like any. */
     match_config m;
-    match_config_init(&m, &arb_game_doudizhu);
+    match_config_init(&m, arb_game_find(TN_DEFAULT_GAME));
     c->game = m.game;
     snprintf(c->rules, sizeof c->rules, "%s", m.preset);
     c->format = TN_ROUND_ROBIN;
@@ -664,6 +666,15 @@ int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen)
     top_ctx t = {0};
     if (each_key(&L, root, "the file", top_key, &t) == 0)
         finish(&L, root, &t);
+    if (L.rc == 0) {
+        unsigned char hash[crypto_hash_sha256_BYTES];
+        crypto_hash_sha256(hash, (const unsigned char *)text, len);
+        for (int i = 0; i < 32; i++)
+            snprintf(cfg->digest + 2 * i, 3, "%02x", hash[i]);
+        text[len] = 0;
+        cfg->text = text;
+        text = NULL;
+    }
 out:
     if (L.rc == ARB_ENOMEM && !strstr(err, "out of memory"))
         snprintf(err, errlen, "%s: out of memory", path);
@@ -680,6 +691,8 @@ out:
 
 void tn_config_release(tn_config *cfg)
 {
+    free(cfg->text);
+    cfg->text = NULL;
     free(cfg->entrants);
     cfg->entrants = NULL;
     cfg->nentrants = 0;

@@ -17,10 +17,11 @@
  * found before the file is loaded), ARB_EPARSE for text that is not YAML
  * (in libyaml's words), ARB_ETOOBIG over ARB_TN_MAX_FILE, ARB_EIO when
  * unreadable ("FILE: reason", no position), ARB_ERANGE for a path longer than
- * cfg->path holds, ARB_ENOMEM. On success cfg owns its entrants (free with
- * tn_config_release); on failure it owns nothing. */
+ * cfg->path holds, ARB_ENOMEM. On success cfg owns its entrants and the
+ * file's text, with its digest (free with tn_config_release); on failure
+ * it owns nothing. */
 int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen);
-/* Free the entrants; harmless twice. */
+/* Free the entrants and the text; harmless twice. */
 void tn_config_release(tn_config *cfg);
 /* Check that every entrant's program can be started from this host
  * (relative to the file's directory, then PATH): "FILE:LINE: entrant NAME:

@@ -14,38 +14,83 @@
 #include "arb_rng.h"
 
 #include <inttypes.h>
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int seats_of(const tn_config *cfg)
+/* The tournament's rules, built as every match builds them (preset, then
+ * options), in memory the caller frees; NULL when they do not build (the
+ * loader checked them: a file changed under us). */
+static void *build_rules(const tn_config *cfg)
 {
     void *rules = calloc(1, cfg->game->rules_size);
-    int k = 3;
     char why[256];
-    if (rules && cfg->game->rules_preset(rules, cfg->rules) == 0) {
-        char opts[ARB_MAX_OPTIONS_TEXT], *save = NULL;
-        snprintf(opts, sizeof opts, "%s", cfg->options);
-        for (char *tok = strtok_r(opts, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save)) {
-            char *eq = strchr(tok, '=');
-            if (eq) {
-                *eq = 0;
-                cfg->game->rules_set(rules, tok, eq + 1, why, sizeof why);
-            }
-        }
-        k = cfg->game->seats(rules);
+    if (!rules || cfg->game->rules_preset(rules, cfg->rules) != 0) {
+        free(rules);
+        return NULL;
     }
+    char opts[ARB_MAX_OPTIONS_TEXT], *save = NULL;
+    snprintf(opts, sizeof opts, "%s", cfg->options);
+    for (char *tok = strtok_r(opts, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save)) {
+        char *eq = strchr(tok, '=');
+        if (eq) {
+            *eq = 0;
+            cfg->game->rules_set(rules, tok, eq + 1, why, sizeof why);
+        }
+    }
+    return rules;
+}
+
+/* Seats at a table: the game's, for these rules (0 when they do not build). */
+static int seats_of(const tn_config *cfg)
+{
+    void *rules = build_rules(cfg);
+    int k = rules ? cfg->game->seats(rules) : 0;
     free(rules);
     return k;
+}
+
+/* The seats' teams when the game fixes them before anything is played
+ * (Da Bang: 0+2 against 1+3): the team_of each seat in a fresh deal, into
+ * team[]. false when a seat has no team yet (Dou Dizhu: the landlord is
+ * not known before the bidding), or the rules do not build. */
+static bool seat_teams(const tn_config *cfg, int k, int *team)
+{
+    void *rules = build_rules(cfg);
+    void *state = rules ? calloc(1, cfg->game->state_size) : NULL;
+    bool fixed = state && cfg->game->deal(state, rules, 0) == 0;
+    for (int s = 0; fixed && s < k; s++)
+        fixed = (team[s] = cfg->game->team_of(state, s)) >= 0;
+    free(state);
+    free(rules);
+    return fixed;
+}
+
+/* Partners (entrants of the same `team:`) on seats of the same team: a
+ * seating that splits them is never chosen. seat_team NULL: the game has
+ * no fixed teams, every seating is allowed. */
+static bool keeps_partners(const tn_entrant *ent, const int *seat_team, const int *e, const int *perm, int k)
+{
+    if (!seat_team || !ent)
+        return true;
+    for (int a = 0; a < k; a++)
+        for (int b = a + 1; b < k; b++) {
+            const char *ta = ent[e[perm[a]]].team, *tb = ent[e[perm[b]]].team;
+            if (ta[0] && strcmp(ta, tb) == 0 && seat_team[a] != seat_team[b])
+                return false;
+        }
+    return true;
 }
 
 /* Seat balance: each entrant should sit each seat about equally often
  * (every seat is a different position: who bids first, who plays after
  * whom). A local search: table by table, take out the table's seats and
  * put them back in the permutation that adds least to the squares of the
- * counts; a few passes settle it (k! <= 24 permutations a table). */
-static void balance(st_table *t, int nt, int n, int k)
+ * counts; a few passes settle it (k! <= 24 permutations a table). In a
+ * game of fixed teams (seat_team), only seatings that keep partners
+ * together are considered (keeps_partners); a table where none does keeps
+ * the balance alone. */
+static void balance(store_table *t, int nt, int n, int k, const tn_entrant *ent, const int *seat_team)
 {
     uint32_t *count = calloc((size_t)n * (size_t)k, sizeof *count);
     if (!count)
@@ -79,7 +124,12 @@ static void balance(st_table *t, int nt, int n, int k)
                 count[e[s] * k + s]--;
             int best = 0;
             uint64_t best_cost = UINT64_MAX;
+            bool any = false;
+            for (int q = 0; q < np; q++)
+                any = any || keeps_partners(ent, seat_team, e, perms[q], k);
             for (int q = 0; q < np; q++) {
+                if (any && !keeps_partners(ent, seat_team, e, perms[q], k))
+                    continue;
                 uint64_t cost = 0;
                 for (int s = 0; s < k; s++) {
                     uint64_t c = count[e[perms[q][s]] * k + s];
@@ -98,20 +148,20 @@ static void balance(st_table *t, int nt, int n, int k)
     free(count);
 }
 
-static void shuffle_tables(st_table *t, int nt, uint64_t seed, const char *label)
+static void shuffle_tables(store_table *t, int nt, uint64_t seed, const char *label)
 {
     arb_rng rng;
     arb_rng_seed(&rng, arb_seed_child(seed, label));
     for (int i = nt - 1; i > 0; i--) {
         int j = (int)arb_rng_below(&rng, (uint64_t)i + 1);
-        st_table x = t[i];
+        store_table x = t[i];
         t[i] = t[j];
         t[j] = x;
     }
 }
 
 /* Every k-subset of pool[0..n) (lexicographic), as tables. */
-static int subsets(const int *pool, int n, int k, st_table *out, int cap, int fixed)
+static int subsets(const int *pool, int n, int k, store_table *out, int cap, int fixed)
 {
     int idx[ARB_MAX_SEATS], count = 0, m = k - (fixed >= 0);
     for (int i = 0; i < m; i++)
@@ -121,7 +171,7 @@ static int subsets(const int *pool, int n, int k, st_table *out, int cap, int fi
     for (;;) {
         if (count >= cap)
             return ARB_ENOSPC;
-        st_table *t = &out[count++];
+        store_table *t = &out[count++];
         t->nslots = k;
         int s = 0;
         if (fixed >= 0)
@@ -139,7 +189,7 @@ static int subsets(const int *pool, int n, int k, st_table *out, int cap, int fi
     }
 }
 
-static int all_tables(const tn_config *cfg, int k, int hero, st_table *out, int cap)
+static int all_tables(const tn_config *cfg, int k, int hero, store_table *out, int cap)
 {
     int n = cfg->nentrants, pool[ARB_TN_MAX_ENTRANTS], np = 0;
     for (int i = 0; i < n; i++)
@@ -160,16 +210,24 @@ static int all_tables(const tn_config *cfg, int k, int hero, st_table *out, int 
  * nobody computes the draw from the public seed before the secret is
  * revealed; the bare tournament seed when there is no record or no secret
  * (the unit tests). Same secret, same draw: a resume redraws nothing new. */
-static uint64_t plan_seed(const tn_config *cfg, store *s, int64_t tid)
+static uint64_t plan_seed(const tn_config *cfg, const plan_record *rec)
 {
-    uint8_t secret[32];
-    if (!s || store_secret_get(s, tid, secret) != 1)
+    if (!rec || !rec->has_secret)
         return cfg->seed;
     char label[64];
     snprintf(label, sizeof label, "plan|%" PRIu64, cfg->seed);
-    uint64_t seed = arb_seed_keyed(secret, label);
-    memset(secret, 0, sizeof secret);
-    return seed;
+    return arb_seed_keyed(rec->secret, label);
+}
+
+/* Round r's results into order[0..nt): tables the record does not have
+ * (not created, or past what it holds) are empty. */
+static void round_order(const plan_record *rec, int r, store_table *order, int nt)
+{
+    memset(order, 0, (size_t)nt * sizeof *order);
+    if (!rec || r < 1 || r > rec->nrounds)
+        return;
+    const plan_round *pr = &rec->rounds[r - 1];
+    memcpy(order, pr->order, (size_t)(pr->ntables < nt ? pr->ntables : nt) * sizeof *order);
 }
 
 /* Seed order: seeded entrants by rank, then the rest in an order drawn
@@ -206,7 +264,7 @@ static void seed_order(const tn_config *cfg, uint64_t pseed, int *order)
  * table cannot be played short-handed. When not even one such table fits
  * (k < m < 2k, say), the last m play a final round robin, ranked by points
  * (*final_rr). */
-static int knockout_tables(const int *alive, int m, int k, int a, st_table *out, int cap, int *nbyes, bool *final_rr)
+static int knockout_tables(const int *alive, int m, int k, int a, store_table *out, int cap, int *nbyes, bool *final_rr)
 {
     *final_rr = false;
     *nbyes = 0;
@@ -239,8 +297,8 @@ static int knockout_tables(const int *alive, int m, int k, int a, st_table *out,
 
 /* Replay a knockout from round `first` to `last`: who is alive now (in
  * seed order). Returns the count (1: a champion, alive[0]). */
-static int knockout_alive(const tn_config *cfg, store *s, int64_t tid, int k, const int *start, int nstart, int first,
-                          int last, int *alive, st_table *scratch, int cap)
+static int knockout_alive(const tn_config *cfg, const plan_record *rec, int k, const int *start, int nstart, int first,
+                          int last, int *alive, store_table *scratch, int cap)
 {
     int m = nstart;
     memcpy(alive, start, (size_t)m * sizeof *alive);
@@ -253,11 +311,10 @@ static int knockout_alive(const tn_config *cfg, store *s, int64_t tid, int k, co
         int nt = knockout_tables(alive, m, k, (int)cfg->advance, scratch, cap, &byes, &final_rr);
         if (nt < 0)
             return nt;
-        st_table *order = calloc((size_t)nt, sizeof *order);
-        if (!order || store_round_results(s, tid, r, order, nt) != 0) {
-            free(order);
-            return ARB_EIO;
-        }
+        store_table *order = calloc((size_t)nt, sizeof *order);
+        if (!order)
+            return ARB_ENOMEM;
+        round_order(rec, r, order, nt);
         int next[ARB_TN_MAX_ENTRANTS], nn = 0;
         if (final_rr || m == k) {
             /* the final: most places won (k-1 for a first place, ...) */
@@ -291,21 +348,12 @@ static int knockout_alive(const tn_config *cfg, store *s, int64_t tid, int k, co
     return m;
 }
 
-/* Points per entrant so far (from the standings view). */
-static int standings_order(store *s, int64_t tid, int n, int *order, double *points, int64_t *score)
+/* The entrants in standings order (the record's, best first). */
+static int standings_order(const plan_record *rec, int n, int *order)
 {
-    st_standing *rows = calloc((size_t)n, sizeof *rows);
-    if (!rows)
-        return ARB_ENOMEM;
-    int got = store_standings(s, tid, rows, n);
-    for (int i = 0; i < got; i++) {
-        order[i] = rows[i].entrant;
-        if (points)
-            points[rows[i].entrant] = rows[i].points;
-        if (score)
-            score[rows[i].entrant] = rows[i].score;
-    }
-    free(rows);
+    int got = rec ? (rec->nstandings < n ? rec->nstandings : n) : 0;
+    for (int i = 0; i < got; i++)
+        order[i] = rec->standings[i].entrant;
     return got;
 }
 
@@ -371,7 +419,7 @@ static int met_count(const met_set *m, int a, int b)
 }
 
 /* Repeat meetings inside one table. */
-static int table_cost(const st_table *t, const met_set *met)
+static int table_cost(const store_table *t, const met_set *met)
 {
     int c = 0;
     for (int a = 0; a < t->nslots; a++)
@@ -387,7 +435,7 @@ static int table_cost(const st_table *t, const met_set *met)
  * the standings). The n mod k lowest-placed entrants who have played most
  * (have not sat out) sit out. Returns the number of tables. */
 static int swiss_pair(int n, int k, const int *order, const int *played, int round, const met_set *met,
-                      st_table *out, int cap)
+                      store_table *out, int cap)
 {
     bool *placed = calloc((size_t)n, sizeof *placed);
     if (!placed)
@@ -412,7 +460,7 @@ static int swiss_pair(int n, int k, const int *order, const int *played, int rou
             rc = ARB_ENOSPC;
             break;
         }
-        st_table *t = &out[nt++];
+        store_table *t = &out[nt++];
         t->nslots = 0;
         t->entrant[t->nslots++] = top;
         placed[top] = true;
@@ -476,7 +524,7 @@ static int swiss_pair(int n, int k, const int *order, const int *played, int rou
     return nt;
 }
 
-static int swiss_round(const tn_config *cfg, store *s, int64_t tid, int k, int round, st_table *out, int cap)
+static int swiss_round(const tn_config *cfg, const plan_record *rec, int k, int round, store_table *out, int cap)
 {
     int n = cfg->nentrants, rc = 0;
     int *order = calloc((size_t)n, sizeof *order);
@@ -487,26 +535,23 @@ static int swiss_round(const tn_config *cfg, store *s, int64_t tid, int k, int r
         goto out;
     }
     if (round == 1) {
-        seed_order(cfg, plan_seed(cfg, s, tid), order);
-    } else if (standings_order(s, tid, n, order, NULL, NULL) != n) {
+        seed_order(cfg, plan_seed(cfg, rec), order);
+    } else if (standings_order(rec, n, order) != n) {
         rc = ARB_EIO;
         goto out;
     }
     for (int r = 1; r < round; r++) {
-        int nt = n / k + 1;
-        st_table *res = calloc((size_t)nt, sizeof *res);
-        if (!res || store_round_results(s, tid, r, res, nt) != 0) {
-            free(res);
-            rc = ARB_EIO;
+        if (r > rec->nrounds) {
+            rc = ARB_EIO;   /* the record lacks a round it should have */
             goto out;
         }
-        for (int t = 0; t < nt; t++)
+        const store_table *res = rec->rounds[r - 1].order;
+        for (int t = 0; t < rec->rounds[r - 1].ntables; t++)
             for (int a = 0; a < res[t].nslots; a++) {
                 played[res[t].entrant[a]]++;
                 for (int b = a + 1; b < res[t].nslots; b++)
                     met_add(&met, res[t].entrant[a], res[t].entrant[b]);
             }
-        free(res);
     }
     qsort(met.pair, met.n, sizeof *met.pair, cmp_u64);
     rc = swiss_pair(n, k, order, played, round, &met, out, cap);
@@ -522,7 +567,7 @@ int plan_bench_swiss(int n, int k, int rounds_before, uint64_t seed, int *ntable
     arb_rng rng;
     arb_rng_seed(&rng, seed);
     int *order = calloc((size_t)n, sizeof *order), *played = calloc((size_t)n, sizeof *played);
-    st_table *t = calloc((size_t)(n / k + 1), sizeof *t);
+    store_table *t = calloc((size_t)(n / k + 1), sizeof *t);
     met_set met = {0};
     int rc = ARB_ENOMEM;
     if (!order || !played || !t)
@@ -566,10 +611,10 @@ out:
 /* The entrants of a knockout in seed order, and its first round: everyone
  * from round 1 (single elimination), or the best of each group from round
  * 2 (groups then knockout: group winners first, then runners-up, ...). */
-static int knockout_start(const tn_config *cfg, store *s, int64_t tid, int *start, int *first)
+static int knockout_start(const tn_config *cfg, const plan_record *rec, int *start, int *first)
 {
     int n = cfg->nentrants;
-    uint64_t pseed = plan_seed(cfg, s, tid);
+    uint64_t pseed = plan_seed(cfg, rec);
     if (cfg->format == TN_SINGLE_ELIM) {
         seed_order(cfg, pseed, start);
         *first = 1;
@@ -577,7 +622,7 @@ static int knockout_start(const tn_config *cfg, store *s, int64_t tid, int *star
     }
     int group[ARB_TN_MAX_ENTRANTS], order[ARB_TN_MAX_ENTRANTS], ns = 0;
     groups_of(cfg, pseed, group);
-    int got = standings_order(s, tid, n, order, NULL, NULL);
+    int got = standings_order(rec, n, order);
     for (uint32_t place = 0; place < cfg->advance; place++)
         for (uint32_t g = 0; g < cfg->groups; g++) {
             uint32_t seen = 0;
@@ -626,12 +671,16 @@ int plan_check_size(const tn_config *cfg, char *err, size_t errlen)
     return ARB_ETOOBIG;
 }
 
-int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_table *tables, int cap,
-              int *ntables, const char **stage, bool *done, char *err, size_t errlen)
+int plan_next(const tn_config *cfg, const plan_record *rec, store_table *tables, int cap, int *ntables,
+              const char **stage, bool *done, char *err, size_t errlen)
 {
-    int k = seats_of(cfg), n = cfg->nentrants, nt = 0;
+    int k = seats_of(cfg), n = cfg->nentrants, nt = 0, last_round = rec ? rec->nrounds : 0;
     *done = false;
     *stage = "main";
+    if (k < 2 || k > ARB_MAX_SEATS) {
+        snprintf(err, errlen, "the rules %s do not build (or seat %d)", cfg->rules, k);
+        return ARB_EINVAL;
+    }
     int hero = -1;
     switch ((tn_format)cfg->format) {
     case TN_GAUNTLET:
@@ -651,19 +700,19 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_ta
             snprintf(err, errlen, "more than %d tables: too many entrants for a round robin of %d-seat tables", cap, k);
             return nt;
         }
-        shuffle_tables(tables, nt, plan_seed(cfg, s, tid), "round-robin");
+        shuffle_tables(tables, nt, plan_seed(cfg, rec), "round-robin");
         break;
     case TN_SWISS:
         if (last_round >= (int)cfg->rounds) {
             *done = true;
             return 0;
         }
-        nt = swiss_round(cfg, s, tid, k, last_round + 1, tables, cap);
+        nt = swiss_round(cfg, rec, k, last_round + 1, tables, cap);
         break;
     case TN_SINGLE_ELIM: {
         int order[ARB_TN_MAX_ENTRANTS], alive[ARB_TN_MAX_ENTRANTS], byes;
-        seed_order(cfg, plan_seed(cfg, s, tid), order);
-        int m = knockout_alive(cfg, s, tid, k, order, n, 1, last_round, alive, tables, cap);
+        seed_order(cfg, plan_seed(cfg, rec), order);
+        int m = knockout_alive(cfg, rec, k, order, n, 1, last_round, alive, tables, cap);
         if (m < 0)
             return m;
         if (m <= 1) {
@@ -677,7 +726,7 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_ta
     }
     case TN_GROUPS_KNOCKOUT: {
         int group[ARB_TN_MAX_ENTRANTS];
-        groups_of(cfg, plan_seed(cfg, s, tid), group);
+        groups_of(cfg, plan_seed(cfg, rec), group);
         if (last_round == 0) {
             *stage = "group";
             for (uint32_t g = 0; g < cfg->groups; g++) {
@@ -690,13 +739,13 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_ta
                     return got;
                 nt += got;
             }
-            shuffle_tables(tables, nt, plan_seed(cfg, s, tid), "groups");
+            shuffle_tables(tables, nt, plan_seed(cfg, rec), "groups");
             break;
         }
         int start[ARB_TN_MAX_ENTRANTS], alive[ARB_TN_MAX_ENTRANTS], byes, first;
         bool final_rr;
-        int ns = knockout_start(cfg, s, tid, start, &first);
-        int m = knockout_alive(cfg, s, tid, k, start, ns, first, last_round, alive, tables, cap);
+        int ns = knockout_start(cfg, rec, start, &first);
+        int m = knockout_alive(cfg, rec, k, start, ns, first, last_round, alive, tables, cap);
         if (m < 0)
             return m;
         if (m <= 1) {
@@ -715,39 +764,35 @@ int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_ta
         snprintf(err, errlen, "could not pair round %d: %s", last_round + 1, arb_strerror(nt));
         return nt;
     }
-    balance(tables, nt, n, k);
+    int team[ARB_MAX_SEATS];
+    balance(tables, nt, n, k, cfg->entrants, seat_teams(cfg, k, team) ? team : NULL);
     *ntables = nt;
     return 0;
 }
 
-size_t plan_draw(const tn_config *cfg, store *s, int64_t tid, char *buf, size_t len)
+size_t plan_draw(const tn_config *cfg, const plan_record *rec, char *buf, size_t len)
 {
     if (cfg->format != TN_SINGLE_ELIM && cfg->format != TN_GROUPS_KNOCKOUT)
         return 0;
-    int k = seats_of(cfg), last = store_last_round(s, tid), start[ARB_TN_MAX_ENTRANTS], first;
-    int ns = knockout_start(cfg, s, tid, start, &first);
+    int k = seats_of(cfg), last = rec->nrounds, start[ARB_TN_MAX_ENTRANTS], first;
+    int ns = knockout_start(cfg, rec, start, &first);
     size_t n = (size_t)snprintf(buf, len, "knockout of %d (tables of %d, the first %u go on; top seeds take the byes)\n",
                                 ns, k, cfg->advance);
-    static st_table order[1024];
     for (int r = first; r <= last && n < len; r++) {
-        int p, l, d, v;
-        if (store_counts(s, tid, r, &p, &l, &d, &v) != 0)
-            break;
-        int nt = p + l + d + v < 1024 ? p + l + d + v : 1024;
-        if (store_round_results(s, tid, r, order, nt) != 0)
-            break;
-        n += (size_t)snprintf(buf + n, len - n, "round %d%s\n", r, p + l ? " (in play)" : "");
-        for (int t = 0; t < nt && n < len; t++) {
+        const plan_round *pr = &rec->rounds[r - 1];
+        n += (size_t)snprintf(buf + n, len - n, "round %d%s\n", r, pr->in_play ? " (in play)" : "");
+        for (int t = 0; t < pr->ntables && n < len; t++) {
             n += (size_t)snprintf(buf + n, len - n, "  ");
-            for (int e = 0; e < order[t].nslots && n < len; e++)
-                n += (size_t)snprintf(buf + n, len - n, "%s%s", e ? " > " : "", cfg->entrants[order[t].entrant[e]].name);
+            for (int e = 0; e < pr->order[t].nslots && n < len; e++)
+                n += (size_t)snprintf(buf + n, len - n, "%s%s", e ? " > " : "",
+                                      cfg->entrants[pr->order[t].entrant[e]].name);
             if (n < len)
                 n += (size_t)snprintf(buf + n, len - n, "\n");
         }
     }
     int alive[ARB_TN_MAX_ENTRANTS];
-    static st_table scratch[1024];
-    int m = knockout_alive(cfg, s, tid, k, start, ns, first, last, alive, scratch, 1024);
+    static store_table scratch[1024];
+    int m = knockout_alive(cfg, rec, k, start, ns, first, last, alive, scratch, 1024);
     if (m == 1 && n < len)
         n += (size_t)snprintf(buf + n, len - n, "champion: %s\n", cfg->entrants[alive[0]].name);
     return n < len ? n : len - 1;

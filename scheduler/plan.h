@@ -1,16 +1,41 @@
 /* plan.h — the rounds of a tournament format, one at a time: given the
  * configuration and the results recorded so far, the tables of the next
  * round, or that the tournament is over. A pure function of the config,
- * the tournament seed and the recorded results, so a resumed run creates
- * exactly the rounds an uninterrupted one would. */
+ * the tournament's seed and secret and the recorded results (plan_record,
+ * read from the store by plan_record_load and passed in), so a resumed
+ * run creates exactly the rounds an uninterrupted one would. */
 #ifndef ARB_PLAN_H
 #define ARB_PLAN_H
 #include "store.h"
 #include "tournament.h"
 
-/* The tables of round last_round + 1 into tables (cap of them), or *done. */
-int plan_next(const tn_config *cfg, store *s, int64_t tid, int last_round, st_table *tables, int cap,
-              int *ntables, const char **stage, bool *done, char *err, size_t errlen);
+/* A round as recorded: its tables' results so far. */
+typedef struct plan_round {
+    int          ntables;
+    bool         in_play;        /* some match of it is not finished */
+    store_table *order;          /* per table, its entrants best first (finished ones) */
+} plan_round;
+
+/* What the record holds of a tournament, as the formats need it: the
+ * data plan_next and plan_draw are functions of (with the config). */
+typedef struct plan_record {
+    bool     has_secret;         /* false: draws from the bare seed */
+    uint8_t  secret[32];         /* the tournament's (docs/rng.md): keys the draws */
+    int      nrounds;            /* rounds created so far */
+    plan_round *rounds;          /* rounds[r - 1] is round r */
+    int      nstandings;
+    store_standing *standings;   /* best first */
+} plan_record;
+
+/* The tables of round rec->nrounds + 1 into tables (cap of them), or
+ * *done. rec NULL: nothing recorded yet. */
+int plan_next(const tn_config *cfg, const plan_record *rec, store_table *tables, int cap, int *ntables,
+              const char **stage, bool *done, char *err, size_t errlen);
+
+/* The store feeds plan: read a tournament's record (owned by rec until
+ * plan_record_release). 0, or ARB_EIO with a message. */
+int plan_record_load(store *s, int64_t tid, plan_record *rec, char *err, size_t errlen);
+void plan_record_release(plan_record *rec);
 
 /* Would the format's largest round (a round robin, a gauntlet, the group
  * stage of groups-knockout: every table at once) hold more than
@@ -21,7 +46,7 @@ int plan_check_size(const tn_config *cfg, char *err, size_t errlen);
 
 /* The bracket of a knockout format as text for a terminal (empty for the
  * other formats). */
-size_t plan_draw(const tn_config *cfg, store *s, int64_t tid, char *buf, size_t len);
+size_t plan_draw(const tn_config *cfg, const plan_record *rec, char *buf, size_t len);
 
 /* Benchmark: pair one Swiss round of n entrants (tables of k) after
  * `rounds_before` random rounds; *ntables made. */

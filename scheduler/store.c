@@ -244,7 +244,7 @@ int store_secret(store *s, int64_t tid, const uint8_t *given, uint8_t secret[32]
     return 0;
 }
 
-int store_add_round(store *s, int64_t tid, int round, const char *stage, const st_table *tables,
+int store_add_round(store *s, int64_t tid, int round, const char *stage, const store_table *tables,
                     int ntables, uint64_t tseed, char *err, size_t errlen)
 {
     char id[24], rd[16];
@@ -295,7 +295,7 @@ fail:
     return ARB_EIO;
 }
 
-static int load_slots(store *s, st_match *m, char *err, size_t errlen)
+static int load_slots(store *s, store_match *m, char *err, size_t errlen)
 {
     char mid[24];
     snprintf(mid, sizeof mid, "%" PRId64, m->id);
@@ -310,7 +310,7 @@ static int load_slots(store *s, st_match *m, char *err, size_t errlen)
     return 0;
 }
 
-int store_claim(store *s, int64_t tid, const char *worker, int lease_secs, st_match *m, char *err, size_t errlen)
+int store_claim(store *s, int64_t tid, const char *worker, int lease_secs, store_match *m, char *err, size_t errlen)
 {
     char id[24], secs[16];
     snprintf(id, sizeof id, "%" PRId64, tid);
@@ -340,7 +340,7 @@ int store_claim(store *s, int64_t tid, const char *worker, int lease_secs, st_ma
     return load_slots(s, m, err, errlen) ? ARB_EIO : 1;
 }
 
-int store_renew(store *s, const st_match *m, int lease_secs)
+int store_renew(store *s, const store_match *m, int lease_secs)
 {
     char mid[24], gen[16], secs[16];
     snprintf(mid, sizeof mid, "%" PRId64, m->id);
@@ -377,7 +377,7 @@ int store_release_leases(store *s, int64_t tid, const char *worker)
     return n;
 }
 
-int store_adopt(store *s, int64_t match_id, int gen, const char *worker, int lease_secs, st_match *m)
+int store_adopt(store *s, int64_t match_id, int gen, const char *worker, int lease_secs, store_match *m)
 {
     char mid[24], g[16], secs[16];
     snprintf(mid, sizeof mid, "%" PRId64, match_id);
@@ -539,7 +539,7 @@ static double match_points(const match_result *res, int b)
     return p;
 }
 
-int store_record(store *s, const st_match *m, const match_result *res, const char *digest,
+int store_record(store *s, const store_match *m, const match_result *res, const char *digest,
                  const char *transcript, const char *holder, char *err, size_t errlen)
 {
     char mid[24], gen[16], games[16], dec[24], wall[24];
@@ -616,7 +616,7 @@ fail:
     return ARB_EIO;
 }
 
-int store_void(store *s, const st_match *m, const char *why, const char *holder)
+int store_void(store *s, const store_match *m, const char *why, const char *holder)
 {
     char mid[24], gen[16];
     snprintf(mid, sizeof mid, "%" PRId64, m->id);
@@ -666,7 +666,7 @@ int store_last_round(store *s, int64_t tid)
     return n;
 }
 
-int store_round_results(store *s, int64_t tid, int round, st_table *order, int ntables)
+int store_round_results(store *s, int64_t tid, int round, store_table *order, int ntables)
 {
     char id[24], rd[16];
     snprintf(id, sizeof id, "%" PRId64, tid);
@@ -690,7 +690,7 @@ int store_round_results(store *s, int64_t tid, int round, st_table *order, int n
     return 0;
 }
 
-int store_standings(store *s, int64_t tid, st_standing *rows, int cap)
+int store_standings(store *s, int64_t tid, store_standing *rows, int cap)
 {
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
@@ -703,7 +703,7 @@ int store_standings(store *s, int64_t tid, st_standing *rows, int cap)
         return ARB_EIO;
     int n = PQntuples(r) < cap ? PQntuples(r) : cap;
     for (int i = 0; i < n; i++) {
-        st_standing *row = &rows[i];
+        store_standing *row = &rows[i];
         row->entrant = atoi(PQgetvalue(r, i, 0));
         snprintf(row->name, sizeof row->name, "%s", PQgetvalue(r, i, 1));
         row->played = atoi(PQgetvalue(r, i, 2));
@@ -745,4 +745,97 @@ int store_finish(store *s, int64_t tid)
     if (!rc)
         store_event(s, tid, "done", "");
     return rc;
+}
+
+int store_tournament_named(store *s, const char *name, int64_t *tid, uint64_t *seed, bool *revealed)
+{
+    const char *p[] = {name};
+    PGresult *r = q(s, NULL, 0, "SELECT id, seed, revealed_at IS NOT NULL FROM tournaments WHERE name = $1 "
+                                "ORDER BY id DESC LIMIT 1", 1, p);
+    if (!r)
+        return ARB_EIO;
+    int found = PQntuples(r) == 1;
+    if (found) {
+        *tid = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+        *seed = strtoull(PQgetvalue(r, 0, 1), NULL, 10);
+        *revealed = strcmp(PQgetvalue(r, 0, 2), "t") == 0;
+    }
+    PQclear(r);
+    return found;
+}
+
+/* The reports' statements, by store_report_kind. */
+static const char *const report_sql[] = {
+    [STORE_REPORT_TOURNAMENTS] =
+        "SELECT t.name, t.format, t.state, "
+        "  count(m.*) FILTER (WHERE m.state = 'pending'), count(m.*) FILTER (WHERE m.state = 'leased'), "
+        "  count(m.*) FILTER (WHERE m.state = 'done'), count(m.*) FILTER (WHERE m.state = 'void'), "
+        "  coalesce(max(m.round), 0), to_char(t.created_at, 'YYYY-MM-DD HH24:MI') "
+        "FROM tournaments t LEFT JOIN matches m ON m.tournament_id = t.id "
+        "GROUP BY t.id ORDER BY t.id",
+    [STORE_REPORT_SECRETS] =
+        "SELECT name, coalesce(commitment, ''), CASE WHEN revealed_at IS NOT NULL "
+        "THEN encode(secret, 'hex') ELSE '' END FROM tournaments ORDER BY id",
+    [STORE_REPORT_POOL] =
+        "SELECT name, slots, state, running, matches_done, leases_lost, "
+        "  to_char(last_seen, 'YYYY-MM-DD HH24:MI:SS') FROM workers "
+        "ORDER BY state = 'gone', last_seen DESC LIMIT 200",
+    [STORE_REPORT_DONE_BY_WORKER] =
+        "SELECT t.name, m.leased_by, count(*) FROM matches m JOIN tournaments t ON t.id = m.tournament_id "
+        "WHERE m.state = 'done' AND m.leased_by IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2",
+    [STORE_REPORT_VOIDS] =
+        "SELECT t.name, m.round, m.tbl, coalesce(m.leased_by, ''), left(coalesce(m.error, ''), 300) "
+        "FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.state = 'void' "
+        "ORDER BY m.id DESC LIMIT 10",
+    [STORE_REPORT_DONE_MATCHES] =
+        "SELECT round, tbl, coalesce(transcript, ''), coalesce(digest, '') FROM matches "
+        "WHERE tournament_id = $1 AND state = 'done' ORDER BY round, tbl",
+};
+
+int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if ((unsigned)kind >= sizeof report_sql / sizeof *report_sql) {
+        snprintf(err, errlen, "no such report");
+        return ARB_EINVAL;
+    }
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    const char *p[] = {id};
+    PGresult *r = q(s, err, errlen, report_sql[kind], kind == STORE_REPORT_DONE_MATCHES ? 1 : 0, p);
+    if (!r)
+        return ARB_EIO;
+    int rows = PQntuples(r), cols = PQnfields(r), rc = 0;
+    out->cell = calloc((size_t)rows * (size_t)cols + 1, sizeof *out->cell);
+    if (!out->cell) {
+        rc = ARB_ENOMEM;
+        goto out;
+    }
+    out->nrows = rows;
+    out->ncols = cols;
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            if (!(out->cell[i * cols + j] = strdup(PQgetvalue(r, i, j))))
+                rc = ARB_ENOMEM;
+out:
+    PQclear(r);
+    if (rc) {
+        snprintf(err, errlen, "out of memory");
+        store_rows_release(out);
+    }
+    return rc;
+}
+
+const char *store_cell(const store_rows *r, int row, int col)
+{
+    const char *c = row < r->nrows && col < r->ncols ? r->cell[row * r->ncols + col] : NULL;
+    return c ? c : "";
+}
+
+void store_rows_release(store_rows *r)
+{
+    for (int i = 0; r->cell && i < r->nrows * r->ncols; i++)
+        free(r->cell[i]);
+    free(r->cell);
+    memset(r, 0, sizeof *r);
 }

@@ -45,18 +45,18 @@ int store_fairness(store *s, int64_t tid, char commitment[65], char secret_hex[6
 int store_secret_get(store *s, int64_t tid, uint8_t secret[32]);
 
 /* One table of a round: the entrant in each match slot. */
-typedef struct st_table {
+typedef struct store_table {
     int nslots;
     int entrant[ARB_MAX_SEATS];
-} st_table;
+} store_table;
 
 /* Create a round's matches (idempotent: a round created again is left as it
  * is). The match seed of table t is arb_seed_child(tournament seed,
  * "round/R/table/T"). */
-int store_add_round(store *s, int64_t tid, int round, const char *stage, const st_table *tables,
+int store_add_round(store *s, int64_t tid, int round, const char *stage, const store_table *tables,
                     int ntables, uint64_t tseed, char *err, size_t errlen);
 
-typedef struct st_match {
+typedef struct store_match {
     int64_t  id;
     int64_t  tournament;
     int      round, tbl;
@@ -64,14 +64,14 @@ typedef struct st_match {
     int      lease_gen;
     int      nslots;
     int      entrant[ARB_MAX_SEATS];
-} st_match;
+} store_match;
 
 /* Claim the next pending match (or one whose lease expired) for `worker`
  * for lease_secs. 1 with *m filled, 0 when none is claimable, or < 0. */
-int store_claim(store *s, int64_t tid, const char *worker, int lease_secs, st_match *m,
+int store_claim(store *s, int64_t tid, const char *worker, int lease_secs, store_match *m,
                 char *err, size_t errlen);
 /* Extend a lease still held (same generation). 0, or ARB_ESTATE if lost. */
-int store_renew(store *s, const st_match *m, int lease_secs);
+int store_renew(store *s, const store_match *m, int lease_secs);
 /* Return every lease held by `worker` to the queue (a restarted local run:
  * its previous workers are gone). Returns how many. */
 int store_release_leases(store *s, int64_t tid, const char *worker);
@@ -82,7 +82,7 @@ int store_release_leases(store *s, int64_t tid, const char *worker);
  * returned to the queue and not claimed since (a claim bumps the
  * generation) — and is now leased to it again; 0 when the lease has moved
  * on, was another worker's, or the match is finished; < 0. */
-int store_adopt(store *s, int64_t match_id, int gen, const char *worker, int lease_secs, st_match *m);
+int store_adopt(store *s, int64_t match_id, int gen, const char *worker, int lease_secs, store_match *m);
 /* Return one lease to the queue (its worker went silent or handed it
  * back), only if it is still held under that generation — and by holder,
  * when holder is not NULL (a worker hands back only its own lease);
@@ -114,12 +114,12 @@ int store_next_running(store *s, const int64_t *skip, int nskip, int64_t *tid, c
  * another worker than holder (when holder is not NULL: the identity the
  * result came from) or the match is already recorded (nothing is written:
  * counted once). */
-int store_record(store *s, const st_match *m, const match_result *res, const char *digest,
+int store_record(store *s, const store_match *m, const match_result *res, const char *digest,
                  const char *transcript, const char *holder, char *err, size_t errlen);
 /* A match that cannot be played (a bot that cannot be started is not such
  * a case: it forfeits): 0, or ARB_ESTATE when the lease is stale, another
  * holder's, or the match finished already (nothing is written). */
-int store_void(store *s, const st_match *m, const char *why, const char *holder);
+int store_void(store *s, const store_match *m, const char *why, const char *holder);
 
 /* Matches of a round (-1: all) by state. */
 int store_counts(store *s, int64_t tid, int round, int *pending, int *leased, int *done, int *voided);
@@ -128,9 +128,9 @@ int store_last_round(store *s, int64_t tid);
 
 /* Results of a round, for the next round's pairing: per table, the
  * entrants in finishing order (best first). tables must hold ntables. */
-int store_round_results(store *s, int64_t tid, int round, st_table *order, int ntables);
+int store_round_results(store *s, int64_t tid, int round, store_table *order, int ntables);
 
-typedef struct st_standing {
+typedef struct store_standing {
     int     entrant;
     char    name[ARB_MAX_BOT_NAME + 1];
     int     played, wins;
@@ -138,13 +138,38 @@ typedef struct st_standing {
     int64_t score;
     int     penalties;
     bool    forfeited;
-} st_standing;
+} store_standing;
 
 /* Standings from the `standings` view, best first. Returns the count. */
-int store_standings(store *s, int64_t tid, st_standing *rows, int cap);
+int store_standings(store *s, int64_t tid, store_standing *rows, int cap);
 int store_event(store *s, int64_t tid, const char *kind, const char *detail);
 /* An event about a match, filed under its tournament. */
 int store_match_event(store *s, int64_t match_id, const char *kind, const char *detail);
+/* The latest tournament of this name: 1 with its id, seed and whether its
+ * secret is revealed (it is over), 0 none, < 0 error. */
+int store_tournament_named(store *s, const char *name, int64_t *tid, uint64_t *seed, bool *revealed);
+
+/* The reports `arbiter status` and `arbiter verify` print, as text cells
+ * (every column as PostgreSQL renders it; the caller escapes them for a
+ * terminal). */
+typedef enum store_report_kind {
+    STORE_REPORT_TOURNAMENTS,   /* name, format, state, pending, leased, done, void, round, created */
+    STORE_REPORT_SECRETS,       /* name, commitment ("" none yet), secret ("" sealed until it is over) */
+    STORE_REPORT_POOL,          /* worker, slots, state, running, done, lost, last heard (200 at most) */
+    STORE_REPORT_DONE_BY_WORKER,/* tournament, worker, matches done */
+    STORE_REPORT_VOIDS,         /* tournament, round, table, worker, reason (the last 10) */
+    STORE_REPORT_DONE_MATCHES,  /* of tournament tid: round, table, transcript, digest */
+} store_report_kind;
+typedef struct store_rows {
+    int    nrows, ncols;
+    char **cell;                /* nrows * ncols, row by row (owned) */
+} store_rows;
+/* 0 with *out filled (store_rows_release), or < 0 with a message. tid:
+ * for the reports of one tournament. */
+int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out, char *err, size_t errlen);
+const char *store_cell(const store_rows *r, int row, int col);
+void store_rows_release(store_rows *r);
+
 /* The tournament is done: its state, finished_at, and revealed_at (from
  * now on its secret is shown). */
 int store_finish(store *s, int64_t tid);

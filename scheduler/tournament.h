@@ -19,6 +19,9 @@ typedef enum tn_format {
 } tn_format;
 
 
+/* The game of a tournament file that names none (`game:`). */
+#define TN_DEFAULT_GAME "doudizhu"
+
 typedef struct tn_entrant {
     char     name[ARB_MAX_BOT_NAME + 1];
     char     command[ARB_TN_MAX_COMMAND];   /* program and arguments, space separated */
@@ -33,6 +36,8 @@ typedef struct tn_entrant {
 
 typedef struct tn_config {
     char     path[512];                 /* the file it came from */
+    char    *text;                      /* the file's text as loaded (owned; NUL-terminated) */
+    char     digest[65];                /* its SHA-256 in hex: the tournament's identity with its name */
     char     files_root[512];           /* the resolved directory every entrant's files: lie in (the
                                            file's own directory unless files_root: widens it) */
     char     name[ARB_TN_MAX_NAME];

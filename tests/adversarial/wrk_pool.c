@@ -17,7 +17,7 @@
  *
  * argv[1]: a bot program (the entrants' command). The database:
  * ARBITER_TEST_DB when set, else a private cluster in a temp dir. */
-#include "run.h"
+#include "scheduler.h"
 #include "pgctl.h"
 #include "store.h"
 #include "wire.h"
@@ -208,10 +208,10 @@ static volatile sig_atomic_t stop_flag;
 
 typedef struct server {
     sched *s;
-    const run_options *ro;
+    const sched_tournament_options *ro;
     atomic_bool running;
     int rc;
-    run_outcome out;
+    sched_outcome out;
     char err[512];
 } server;
 
@@ -423,7 +423,7 @@ int main(int argc, char **argv)
         snprintf(ent[i].name, sizeof ent[i].name, "%s", names[i]);
         snprintf(ent[i].command, sizeof ent[i].command, "%s", argv[1]);
     }
-    run_options ro = {.cfg = &cfg, .yaml = yaml,
+    sched_tournament_options ro = {.cfg = &cfg, .yaml = yaml,
                       .digest = "0000000000000000000000000000000000000000000000000000000000000022"};
     sched_options o = {.db = db, .state_dir = state_dir, .stop = &stop_flag, .listen = "tcp://127.0.0.1:*",
                        .secret_key = ssec, .public_key = spub, .worker_keys = keys, .nworker_keys = 2,

@@ -12,7 +12,11 @@
 #      faults, every match recorded exactly once, none void;
 #   3. drain: a referee told SIGTERM in the middle of a long match finishes
 #      it, its result is recorded, and it exits 0;
-#   4. a link cut: when this machine lets us make network namespaces, a
+#   4. concurrent: a cup submitted while a long ladder runs on the same
+#      daemon is taken up at once and shares the pool: it finishes first,
+#      while the ladder still runs, matches of both finish interleaved, and
+#      each one's standings equal a one-tournament `arbiter run` of its file;
+#   5. a link cut: when this machine lets us make network namespaces, a
 #      referee in a namespace of its own loses its link mid-match; its
 #      lease returns to the queue, another referee plays the match, and the
 #      cut referee, its link back, is taken back into the pool.
@@ -116,7 +120,7 @@ same_deals() {  # the deals' scores equal the reference's, match by match
   echo "entrants:"
   for i in 1 2 3; do printf "  - name: e%d\n    command: %s/random_bot\n" "$i" "$BOTS"; done
 } > long.yaml
-PARTS=${DAEMONS_PARTS:-spread chaos drain netns}
+PARTS=${DAEMONS_PARTS:-spread chaos drain concurrent netns}
 want() { case " $PARTS " in *" $1 "*) return 0;; esac; return 1; }
 
 if want spread || want chaos; then
@@ -235,7 +239,58 @@ kill -TERM "$S3"; wait "$S3"
 
 fi
 
-# ---- 4. a link cut ---------------------------------------------------------
+if want concurrent; then
+# ---- 4. concurrent ---------------------------------------------------------
+say "concurrent: a cup submitted while a ladder runs"
+# the ladder: 7 entrants, 35 tables of 24 games; the cup: 4 entrants, 4 tables of 6
+{
+  echo "name: ladder"; echo "format: round-robin"; echo "deals: 8"; echo "duplicate: rotate"; echo "seed: 11"
+  echo "entrants:"
+  for i in 1 2 3 4 5 6 7; do printf "  - name: l%d\n    command: %s/random_bot\n" "$i" "$BOTS"; done
+} > ladder.yaml
+{
+  echo "name: cup"; echo "format: round-robin"; echo "deals: 2"; echo "duplicate: rotate"; echo "seed: 12"
+  echo "entrants:"
+  for i in 1 2 3 4; do b=random_bot; [ $i = 2 ] && b=greedy_bot; printf "  - name: c%d\n    command: %s/%s\n" "$i" "$BOTS" "$b"; done
+} > cup.yaml
+for n in ladder cup; do
+  LDBC=$(newdb "arb_daemons_ref_$n")
+  "$ARB" run $n.yaml --db "$LDBC" --state "local-$n" --quiet --secret-file secret > /dev/null 2>&1
+  "$ARB" standings $n --db "$LDBC" --format csv > "local-$n.csv"
+done
+D5=$(newdb arb_daemons_concurrent)
+"$ARB" submit ladder.yaml --db "$D5" --secret-file secret > /dev/null 2>&1
+start_sched "$D5" s5
+S5=$SPID
+start_ref w1 2
+R1=$RPID
+for i in $(seq 1 300); do
+  [ "$(sql "$D5" "SELECT count(*) FROM matches WHERE state = 'done'")" -ge 2 ] && break; sleep 0.1
+done
+"$ARB" submit cup.yaml --db "$D5" --secret-file secret > /dev/null 2>&1
+cup_done=""
+for i in $(seq 1 600); do
+  cup_done=$(sql "$D5" "SELECT state FROM tournaments WHERE name = 'cup'")
+  [ "$cup_done" = done ] && break; sleep 0.1
+done
+ladder_then=$(sql "$D5" "SELECT state FROM tournaments WHERE name = 'ladder'")
+check "the cup finished while the ladder still ran (cup $cup_done, ladder $ladder_then)" '[ "$cup_done" = done ] && [ "$ladder_then" = running ]'
+wait_done "$D5" 240 ladder
+check "the ladder finished too" '[ $? = 0 ]'
+between=$(sql "$D5" "SELECT count(*) FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE t.name = 'ladder' AND m.finished_at BETWEEN (SELECT min(m2.finished_at) FROM matches m2 JOIN tournaments t2 ON t2.id = m2.tournament_id WHERE t2.name = 'cup') AND (SELECT max(m2.finished_at) FROM matches m2 JOIN tournaments t2 ON t2.id = m2.tournament_id WHERE t2.name = 'cup')")
+check "matches of both finished interleaved: $between ladder matches while the cup played" '[ "$between" -ge 1 ]'
+check "every match of both recorded, none void" '[ "$(sql "$D5" "SELECT count(*) FILTER (WHERE state = '"'done'"'), count(*) FROM matches")" = "39|39" ]'
+for n in ladder cup; do
+  "$ARB" standings $n --db "$D5" --format csv > "daemon-$n.csv"
+  check "the $n's standings equal a one-tournament run's" 'cmp -s daemon-$n.csv local-$n.csv'
+done
+for i in $(seq 1 20); do [ "$(metric 127.0.0.1:$MP arbiter_tournaments_running)" = 0 ] && break; sleep 0.1; done
+check "the metrics gauge counts no tournament left" '[ "$(metric 127.0.0.1:$MP arbiter_tournaments_running)" = 0 ]'
+kill -TERM "$R1" "$S5"; wait "$R1" "$S5"
+
+fi
+
+# ---- 5. a link cut ---------------------------------------------------------
 NS=arb$$
 if ! want netns; then
   :

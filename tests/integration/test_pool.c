@@ -1,4 +1,4 @@
-/* test_pool.c — the scheduler's side of the failure model (run.h,
+/* test_pool.c — the scheduler's side of the failure model (scheduler.h,
  * schemas/worker-protocol.md), at the protocol level: a real scheduler on
  * loopback tcp with CURVE and a real PostgreSQL, and referee workers played
  * by hand from DEALER sockets in this thread (no referee process). Hellos of
@@ -18,7 +18,7 @@
  * argv[1]: a bot program (the SDK's random_bot): the entrants' command, so
  * that assignments carry a program bundle to fetch. The database:
  * ARBITER_TEST_DB when set, else a private cluster (as test_store). */
-#include "run.h"
+#include "scheduler.h"
 #include "bundle.h"
 #include "pgctl.h"
 #include "store.h"
@@ -347,10 +347,10 @@ static volatile sig_atomic_t stop_flag;
 
 typedef struct server {
     sched *s;
-    const run_options *ro;          /* NULL: serve the pool only */
+    const sched_tournament_options *ro;          /* NULL: serve the pool only */
     atomic_int tournament_go;       /* stop serving, run the tournament */
     int rc;
-    run_outcome out;
+    sched_outcome out;
     char err[512];
 } server;
 
@@ -841,7 +841,7 @@ int main(int argc, char **argv)
     tn_config cfg;
     tn_entrant ent[3];
     config(&cfg, ent, yaml_path, argv[1]);
-    run_options ro = {.cfg = &cfg, .yaml = yaml,
+    sched_tournament_options ro = {.cfg = &cfg, .yaml = yaml,
                       .digest = "0000000000000000000000000000000000000000000000000000000000000011"};
 
     /* The first scheduler: the pool alone, then a tournament. */

@@ -6,6 +6,7 @@
  * cluster under a temporary state directory; each run uses a database of
  * its own. */
 #include "pgctl.h"
+#include "plan.h"
 #include "store.h"
 #include "wire.h"
 #include "test_db.h"
@@ -85,14 +86,14 @@ static void test_store(void)
     CHECK(store_tournament(s, &cfg, "name: store test\n", "d1", &tid2, &created2, err, sizeof err) == 0);
     CHECK(tid2 == tid && !created2);                                       /* a resume finds it */
 
-    st_table tables[2] = {{3, {0, 1, 2, 0}}, {3, {1, 2, 3, 0}}};
+    store_table tables[2] = {{3, {0, 1, 2, 0}}, {3, {1, 2, 3, 0}}};
     CHECK(store_add_round(s, tid, 1, "main", tables, 2, cfg.seed, err, sizeof err) == 0);
     CHECK(store_add_round(s, tid, 1, "main", tables, 2, cfg.seed, err, sizeof err) == 0);   /* idempotent */
     int p, l, d, v;
     CHECK(store_counts(s, tid, -1, &p, &l, &d, &v) == 0 && p == 2 && l == 0 && d == 0);
     CHECK(store_last_round(s, tid) == 1);
 
-    st_match m1, m2, m3;
+    store_match m1, m2, m3;
     CHECK(store_claim(s, tid, "local:a", 60, &m1, err, sizeof err) == 1);
     CHECK(m1.tbl == 0 && m1.nslots == 3 && m1.entrant[2] == 2 && m1.lease_gen == 1);
     CHECK(store_claim(s, tid, "local:a", 60, &m2, err, sizeof err) == 1 && m2.tbl == 1);
@@ -107,7 +108,7 @@ static void test_store(void)
      * next claim gets a new generation, and a result from the old one is
      * discarded. */
     CHECK(store_release_leases(s, tid, "local:") == 1);
-    st_match again;
+    store_match again;
     CHECK(store_claim(s, tid, "local:b", 60, &again, err, sizeof err) == 1 && again.id == m2.id && again.lease_gen == 2);
     CHECK(store_record(s, &m2, &res, "old", "", NULL, err, sizeof err) == ARB_ESTATE);
     CHECK(store_renew(s, &m2, 60) == ARB_ESTATE && store_renew(s, &again, 60) == 0);
@@ -116,7 +117,7 @@ static void test_store(void)
 
     /* Standings: bob played twice (12 then 0 with the slots of table 1),
      * ann won table 0, dee never finished first. */
-    st_standing rows[8];
+    store_standing rows[8];
     int n = store_standings(s, tid, rows, 8);
     CHECK(n == 4);
     double points = 0;
@@ -130,7 +131,7 @@ static void test_store(void)
     CHECK(strcmp(rows[0].name, "bob") == 0 && rows[0].points == 3.0 && rows[0].played == 2);
     CHECK(rows[n - 1].points == 0 && rows[n - 1].forfeited);
 
-    st_table order[2];
+    store_table order[2];
     CHECK(store_round_results(s, tid, 1, order, 2) == 0);
     CHECK(order[0].nslots == 3 && order[0].entrant[0] == 0 && order[0].entrant[2] == 2);
     CHECK(order[1].entrant[0] == 1 && order[1].entrant[2] == 3);
@@ -144,7 +145,35 @@ static void test_store(void)
     CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && atoi(PQgetvalue(r, 0, 0)) == 4);
     PQclear(r);
     PQfinish(c);
+
+    /* What the tools read: a tournament by name (revealed once done), the
+     * status reports, the finished matches with their transcripts; plan's
+     * view of the record. */
+    int64_t named;
+    uint64_t seed;
+    bool revealed = true;
+    CHECK(store_tournament_named(s, cfg.name, &named, &seed, &revealed) == 1 && named == tid && seed == cfg.seed
+          && !revealed);
+    CHECK(store_tournament_named(s, "no such", &named, &seed, &revealed) == 0);
+    store_rows rows_r;
+    CHECKF(store_report(s, STORE_REPORT_TOURNAMENTS, 0, &rows_r, err, sizeof err) == 0, "%s", err);
+    CHECK(rows_r.nrows == 1 && rows_r.ncols == 9 && strcmp(store_cell(&rows_r, 0, 0), cfg.name) == 0
+          && strcmp(store_cell(&rows_r, 0, 5), "2") == 0 && strcmp(store_cell(&rows_r, 0, 7), "1") == 0
+          && strcmp(store_cell(&rows_r, 5, 5), "") == 0);
+    store_rows_release(&rows_r);
+    CHECK(store_report(s, STORE_REPORT_DONE_MATCHES, tid, &rows_r, err, sizeof err) == 0 && rows_r.nrows == 2
+          && strcmp(store_cell(&rows_r, 0, 2), "/tmp/x.arbt") == 0 && strcmp(store_cell(&rows_r, 1, 3), "new") == 0);
+    store_rows_release(&rows_r);
+    CHECK(store_report(s, STORE_REPORT_DONE_MATCHES, tid + 1000, &rows_r, err, sizeof err) == 0 && rows_r.nrows == 0);
+    store_rows_release(&rows_r);
+    plan_record rec;
+    CHECKF(plan_record_load(s, tid, &rec, err, sizeof err) == 0, "%s", err);
+    CHECK(rec.nrounds == 1 && rec.rounds[0].ntables == 2 && !rec.rounds[0].in_play && rec.nstandings == 4
+          && rec.rounds[0].order[1].entrant[0] == 1 && rec.standings[0].entrant == rows[0].entrant);
+    plan_record_release(&rec);
+
     CHECK(store_finish(s, tid) == 0);
+    CHECK(store_tournament_named(s, cfg.name, &named, &seed, &revealed) == 1 && revealed);
     match_result_release(&res);
     store_close(s);
 }

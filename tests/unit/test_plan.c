@@ -37,7 +37,7 @@ static tn_config make_cfg(int n, uint64_t seed)
  * with every (k-1)-subset of the others. */
 static void test_round_robin(void)
 {
-    static st_table t[20000];
+    static store_table t[20000];
     for (int n = 3; n <= 14; n++)
         for (uint32_t cycles = 1; cycles <= 2; cycles++) {
             tn_config c = make_cfg(n, 5);
@@ -63,7 +63,7 @@ static void test_round_robin(void)
                         exact &= seen[(a * 16 + b) * 16 + d] == cycles;
             CHECKF(exact && distinct_seats, "n=%d: every triple %u times", n, cycles);
             /* seats balanced */
-            balance(t, nt, n, 3);
+            balance(t, nt, n, 3, NULL, NULL);
             int spread = 0;
             for (int e = 0; e < n; e++) {
                 int cnt[3] = {0, 0, 0};
@@ -85,7 +85,7 @@ static void test_round_robin(void)
         hero &= t[i].entrant[0] == 4 && t[i].entrant[1] != 4 && t[i].entrant[2] != 4;
     CHECK(nt == (int)binom(8, 2) && hero);
     /* determinism of the order: the same seed, the same order; another, another */
-    static st_table u[200], v[200];
+    static store_table u[200], v[200];
     tn_config c1 = make_cfg(8, 1), c2 = make_cfg(8, 2);
     int n1 = all_tables(&c1, 3, -1, u, 200), n2 = all_tables(&c2, 3, -1, v, 200);
     shuffle_tables(u, n1, 1, "round-robin");
@@ -103,7 +103,7 @@ static void test_knockout(void)
 {
     arb_rng rng;
     arb_rng_seed(&rng, 99);
-    static st_table t[4096];
+    static store_table t[4096];
     for (int k = 3; k <= 4; k++)
         for (int a = 1; a < k; a++)
             for (int n = k; n <= 60; n++) {
@@ -172,7 +172,7 @@ static void test_knockout(void)
  * who have not sat out, and no repeat meeting when none is forced. */
 static void test_swiss(void)
 {
-    static st_table t[400];
+    static store_table t[400];
     for (int n = 9; n <= 100; n += 7) {
         int order[100], played[100] = {0};
         met_set met = {0};
@@ -225,8 +225,100 @@ static void test_swiss(void)
     CHECK(plan_bench_swiss(10000, 3, 3, 7, &tables) == 0 && tables == 3333);
 }
 
+/* plan_next is a function of the config and a record passed in as data:
+ * a single elimination of nine played out from made-up results (the
+ * first seated wins every table) ends with the winner of the final; the
+ * same record gives the same round, another secret another draw. */
+static void test_pure_knockout(void)
+{
+    tn_config c = make_cfg(9, 5);
+    c.format = TN_SINGLE_ELIM;
+    static store_table tables[64];
+    static plan_round rounds[8];
+    static store_table orders[8][64];
+    plan_record rec = {.rounds = rounds};
+    int nt = 0, champion = -1;
+    const char *stage;
+    bool done = false;
+    for (int r = 1; r <= 8 && !done; r++) {
+        int rc = plan_next(&c, &rec, tables, 64, &nt, &stage, &done, NULL, 0);
+        CHECKF(rc == 0, "round %d: rc %d", r, rc);
+        if (rc || done)
+            break;
+        int again = 0;
+        static store_table twice[64];
+        bool d2;
+        CHECK(plan_next(&c, &rec, twice, 64, &again, &stage, &d2, NULL, 0) == 0 && again == nt
+              && memcmp(twice, tables, (size_t)nt * sizeof *tables) == 0);
+        memcpy(orders[r - 1], tables, (size_t)nt * sizeof *tables);   /* seat order = finishing order */
+        rounds[r - 1] = (plan_round){.ntables = nt, .order = orders[r - 1]};
+        rec.nrounds = r;
+        if (nt == 1)
+            champion = tables[0].entrant[0];
+    }
+    CHECKF(done && rec.nrounds == 2 && champion >= 0, "rounds %d, champion %d", rec.nrounds, champion);
+    char draw[4096], want[64];
+    plan_draw(&c, &rec, draw, sizeof draw);
+    snprintf(want, sizeof want, "champion: e%d\n", champion);
+    CHECKF(strstr(draw, want) != NULL, "draw:\n%s", draw);
+    /* the first round's draw depends on the secret */
+    plan_record none = {0}, keyed = {.has_secret = true};
+    memset(keyed.secret, 7, sizeof keyed.secret);
+    static store_table a[64], b[64];
+    int na, nb;
+    CHECK(plan_next(&c, &none, a, 64, &na, &stage, &done, NULL, 0) == 0
+          && plan_next(&c, &keyed, b, 64, &nb, &stage, &done, NULL, 0) == 0 && na == nb
+          && memcmp(a, b, (size_t)na * sizeof *a) != 0);
+}
+
+/* A game of fixed teams (seats 0+2 against 1+3): tables of two
+ * partnerships are seated with partners opposite, every time, and each
+ * partnership still sits both sides. */
+static void test_partners(void)
+{
+    static tn_entrant e[8];
+    const char *teams[8] = {"a", "b", "a", "c", "b", "d", "c", "d"};
+    for (int i = 0; i < 8; i++) {
+        memset(&e[i], 0, sizeof e[i]);
+        snprintf(e[i].team, sizeof e[i].team, "%s", teams[i]);
+    }
+    /* every pair of partnerships meets, seated badly: partners side by side */
+    static const int pairs[4][2] = {{0, 2}, {1, 4}, {3, 6}, {5, 7}};
+    store_table t[12];
+    int nt = 0;
+    for (int x = 0; x < 4; x++)
+        for (int y = x + 1; y < 4; y++, nt++)
+            t[nt] = (store_table){4, {pairs[x][0], pairs[x][1], pairs[y][0], pairs[y][1]}};
+    int seat_team[4] = {0, 1, 0, 1};
+    balance(t, nt, 8, 4, e, seat_team);
+    bool opposite = true;
+    int side0[8] = {0};
+    for (int i = 0; i < nt; i++) {
+        opposite = opposite && strcmp(e[t[i].entrant[0]].team, e[t[i].entrant[2]].team) == 0
+                   && strcmp(e[t[i].entrant[1]].team, e[t[i].entrant[3]].team) == 0;
+        side0[t[i].entrant[0]]++;
+        side0[t[i].entrant[2]]++;
+    }
+    bool both_sides = true;
+    for (int i = 0; i < 8; i++)
+        both_sides = both_sides && side0[i] > 0 && side0[i] < 3;
+    CHECK(opposite && both_sides);
+    /* without fixed teams the same tables may split them (balance alone) */
+    int before[4];
+    memcpy(before, t[0].entrant, sizeof before);
+    CHECK(keeps_partners(e, seat_team, before, (int[]){0, 1, 2, 3}, 4)
+          && !keeps_partners(e, seat_team, before, (int[]){0, 2, 1, 3}, 4)
+          && keeps_partners(e, NULL, before, (int[]){0, 2, 1, 3}, 4));
+    /* Dou Dizhu's teams are not fixed before the bidding */
+    tn_config c = make_cfg(6, 1);
+    int team[ARB_MAX_SEATS];
+    CHECK(seats_of(&c) == 3 && !seat_teams(&c, 3, team));
+}
+
 int main(void)
 {
+    test_partners();
+    test_pure_knockout();
     test_round_robin();
     test_knockout();
     test_swiss();

@@ -1,15 +1,23 @@
-/* run.h — the scheduler: a ROUTER that referee workers (local threads over
+/* scheduler.h — the scheduler: a ROUTER that referee workers (local threads over
  * inproc, remote daemons over CURVE tcp) connect to, the pool of those
  * workers with their heartbeats and leases, and the tournament loop that
  * creates rounds as the format says (plan.h), leases matches to workers
  * with free slots from PostgreSQL and records each result once.
  *
- * `arbiter run` (cli/local_worker.c) makes a scheduler and a referee
- * worker beside it, runs one tournament and frees both;
+ * A scheduler runs a set of tournaments in one event loop: the pool is
+ * pumped, each tournament gets its next round when one is done, and free
+ * slots take matches from the tournaments fairly (the one with the fewest
+ * matches in flight first, ties in turn), so a long ladder never blocks a
+ * short cup. `arbiter run` (cli/local_worker.c) makes a scheduler and a
+ * referee worker beside it and runs a set of one (sched_tournament);
  * `arbiter-scheduler` keeps one for its whole life and runs every
- * tournament in the record, one after another. Killed at any moment,
- * either resumes: finished matches stand, matches in flight are adopted
- * from the workers that still hold them or played again.
+ * tournament in the record at once (sched_serve_all), taking up new ones
+ * as they are submitted. Killed at any moment, either resumes: finished
+ * matches stand, matches in flight are adopted from the workers that
+ * still hold them or played again.
+ *
+ * The code: pool.c (workers), programs.c (bundles), results.c, loop.c
+ * (the set of tournaments), metrics.c; sched_int.h between them.
  *
  * The failure model (schemas/worker-protocol.md):
  * - a worker silent for heartbeat_misses heartbeats, or unroutable, is
@@ -19,8 +27,8 @@
  * - a result is recorded only under the generation that holds the match,
  *   in the transaction that marks it done, then acknowledged; a result
  *   recorded already, or stale, is acknowledged and discarded. */
-#ifndef ARB_RUN_H
-#define ARB_RUN_H
+#ifndef ARB_SCHEDULER_H
+#define ARB_SCHEDULER_H
 #include "store.h"
 #include "tournament.h"
 
@@ -55,7 +63,8 @@ typedef struct sched_options {
  * thread). */
 typedef struct sched_stats {
     atomic_int    workers, slots;                 /* connected now */
-    atomic_int    queued, leased;                 /* matches of the running tournament */
+    atomic_int    tournaments;                    /* in the running set */
+    atomic_int    queued, leased;                 /* matches of the running tournaments */
     atomic_ullong done, voided, stale, leases_expired, released, malformed, refused, programs_served;
     atomic_ullong forged;                         /* results/voids from a key that does not hold the lease */
     atomic_ullong flooded;                        /* frames dropped: their key was over its budget */
@@ -64,33 +73,35 @@ typedef struct sched_stats {
     atomic_ullong decisions_per_s_x1000;          /* over the last 10 s */
 } sched_stats;
 
-typedef struct run_progress {
+typedef struct sched_progress {
+    int64_t  tid;
+    const char *name;            /* the tournament's */
     int      round;
     int      done, total;        /* matches recorded / created so far */
     double   rate;               /* matches per second in this run */
     double   eta_s;              /* for the matches created so far */
     const char *last;            /* "ann 2 > bob 1 > cy 0", the last result */
-} run_progress;
+} sched_progress;
 
-typedef struct run_options {
+typedef struct sched_tournament_options {
     const tn_config *cfg;
     const char *yaml;            /* the file's text (stored with the tournament) */
     const char *digest;          /* sha256 of it */
-    void      (*progress)(void *ctx, const run_progress *p);
+    void      (*progress)(void *ctx, const sched_progress *p);
     void       *ctx;
     /* The organiser's secret (--secret-file), 32 bytes, or NULL: drawn at
      * random at the first start. Refused when the record holds another. */
     const uint8_t *secret;
-} run_options;
+} sched_tournament_options;
 
-typedef struct run_outcome {
+typedef struct sched_outcome {
     int64_t tid;
     bool    resumed;             /* the tournament existed: this run resumed it */
     bool    finished;            /* nothing left to play */
     int     matches;             /* recorded by this run */
     int     stale;               /* results discarded (stale lease or recorded twice) */
     int     voided;
-} run_outcome;
+} sched_outcome;
 
 /* Bind and start the ZAP handler (before the bind). NULL and a message on
  * failure. */
@@ -98,11 +109,22 @@ sched *sched_new(const sched_options *o, char *err, size_t errlen);
 sched_stats *sched_stats_of(sched *s);
 /* The endpoint workers connect to (a wildcard port resolved). */
 const char *sched_endpoint(const sched *s);
-/* Run (or resume) one tournament with the pool. 0 when it finished or
- * was stopped; an error with a message in err. */
-int sched_tournament(sched *s, const run_options *o, run_outcome *out, char *err, size_t errlen);
+/* Run (or resume) one tournament with the pool: a set of one. 0 when it
+ * finished or was stopped; an error with a message in err. */
+int sched_tournament(sched *s, const sched_tournament_options *o, sched_outcome *out, char *err, size_t errlen);
+/* The daemon's loop: every running tournament in the record, at once,
+ * until *stop. A tournament is taken up from the file it was submitted
+ * from (store_next_running), checked against the digest recorded; one
+ * whose file is gone or changed, or whose round cannot be planned, is
+ * skipped with an event and left running in the record. Newly submitted
+ * tournaments are taken up within a second or so, while the others play;
+ * up to ARB_SCHED_MAX_TOURNAMENTS at once. progress (may be NULL) is told
+ * of each result. 0 when stopped; an error (the database lost, the ZAP
+ * handler died) with a message in err. */
+int sched_serve_all(sched *s, void (*progress)(void *ctx, const sched_progress *p), void *ctx, char *err,
+                    size_t errlen);
 /* Serve the pool (hello, heartbeats, late results, programs) for ms
- * milliseconds when no tournament runs. 0, or an error (the ZAP handler
+ * milliseconds, dispatching nothing. 0, or an error (the ZAP handler
  * died). */
 int sched_serve(sched *s, int ms, char *err, size_t errlen);
 /* Referee workers in the same process (arbiter run, a scheduler daemon

@@ -1,0 +1,138 @@
+/* results.c — results and voids from workers (sched_int.h): each recorded
+ * once, under the lease generation that holds its match and only from the
+ * identity holding it, then acknowledged; progress reports per tournament. */
+#include "sched_int.h"
+#include "arb_error.h"
+#include "arb_log.h"
+#include "arb_time.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *SUB = SCHED_SUB;
+
+static void describe(const tn_config *cfg, const store_match *m, const match_result *res, char *buf, size_t len)
+{
+    int order[ARB_MAX_SEATS], n = res->nbots;
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && res->bots[order[j]].rank < res->bots[order[j - 1]].rank; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    size_t k = 0;
+    for (int i = 0; i < n && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%s %+" PRId64, i ? " > " : "",
+                              cfg->entrants[m->entrant[order[i]]].name, res->bots[order[i]].total);
+}
+
+static void report_progress(sched *s, tour *t)
+{
+    const sched_tournament_options *o = &t->o;
+    if (!o->progress)
+        return;
+    int pt, lt, dt, vt;
+    store_counts(s->o.db, t->tid, -1, &pt, &lt, &dt, &vt);
+    double el = (double)(arb_now_ns() - t->t0) / 1e9;
+    sched_progress pr = {.tid = t->tid, .name = o->cfg->name, .round = t->round, .done = dt + vt, .total = pt + lt + dt + vt,
+                       .rate = el > 0 ? t->out.matches / el : 0, .last = t->last};
+    pr.eta_s = pr.rate > 0 ? (pr.total - pr.done) / pr.rate : 0;
+    o->progress(o->ctx, &pr);
+}
+
+/* A result: recorded once under its lease, and only from the identity
+ * that holds it, then acknowledged. Whatever the outcome the record gives
+ * (recorded, stale, recorded already, not the sender's lease) the sender
+ * gets the same acknowledgement: it stops resending, and a forger learns
+ * nothing, while the holder is not disturbed. A statement that fails on a
+ * live database concerns this frame only (no acknowledgement: the worker
+ * resends later); a lost database stops the scheduler. */
+int sched__on_result(sched *s, const sender *from, peer *p, const uint8_t *data, size_t n, char *err, size_t errlen)
+{
+    wire_result *w = malloc(sizeof *w);
+    if (!w)
+        return ARB_ENOMEM;
+    if (wire_decode_result(data, n, w) != 0) {
+        atomic_fetch_add(&s->st.malformed, 1);
+        free(w);
+        return 0;
+    }
+    held *h = p ? sched__find_held(p, w->match_id, w->lease_gen) : NULL;
+    store_match m = h ? h->m : (store_match){.id = w->match_id, .lease_gen = w->lease_gen};
+    int rc = 0, rrc;
+    char why[512] = "";
+    if (w->ok)
+        rrc = store_record(s->o.db, &m, &w->res, w->digest, w->transcript, from->id, why, sizeof why);
+    else
+        rrc = store_void(s->o.db, &m, w->error, from->id);
+    tour *t = m.nslots ? sched__tour_of(s, m.tournament) : NULL;
+    bool ours = t != NULL;
+    if (rrc == 0) {
+        if (w->ok) {
+            atomic_fetch_add(&s->st.done, 1);
+            if (p)
+                p->done++;
+        } else {
+            atomic_fetch_add(&s->st.voided, 1);
+            arb_warn(SUB, "match %" PRId64 " void: %s", w->match_id, w->error);
+        }
+        if (ours) {
+            t->dirty = true;
+            if (w->ok) {
+                t->out.matches++;
+                describe(t->o.cfg, &m, &w->res, t->last, sizeof t->last);
+            } else {
+                t->out.voided++;
+            }
+        }
+    } else if (rrc == ARB_ESTATE) {
+        char holder[ZAP_ID_MAX + 1] = "", detail[400];
+        if (store_lease_holder(s->o.db, w->match_id, w->lease_gen, holder, sizeof holder) == 1
+            && strcmp(holder, from->id) != 0) {
+            /* a live lease of another worker: a forgery, or a confused key */
+            atomic_fetch_add(&s->st.forged, 1);
+            snprintf(detail, sizeof detail, "match %" PRId64 " generation %d: a result from %s, which does not hold it",
+                     w->match_id, w->lease_gen, from->id);
+            arb_warn(SUB, "%s: refused", detail);
+            store_match_event(s->o.db, w->match_id, "refused-result", detail);
+        } else {
+            atomic_fetch_add(&s->st.stale, 1);
+            if (ours)
+                t->out.stale++;
+            snprintf(detail, sizeof detail, "match %" PRId64 " generation %d from %s: stale or recorded already",
+                     w->match_id, w->lease_gen, from->id);
+            arb_info(SUB, "%s, discarded", detail);
+            store_match_event(s->o.db, w->match_id, "stale-result", detail);
+        }
+    } else if (store_connected(s->o.db)) {
+        atomic_fetch_add(&s->st.store_errors, 1);
+        for (char *c = why; *c; c++)   /* PostgreSQL's message has lines: one log line */
+            if (*c == '\n' || *c == '\r' || *c == '\t')
+                *c = ' ';
+        arb_error(SUB, "match %" PRId64 " generation %d from %s: not recorded (%s); the worker will resend it",
+                  w->match_id, w->lease_gen, from->id, why[0] ? why : arb_strerror(rrc));
+    } else {
+        snprintf(err, errlen, "database lost");
+        rc = ARB_EIO;
+    }
+    /* Acknowledge once it is in the database (or known not to belong
+     * there): the worker may forget it now. */
+    uint8_t *ack;
+    size_t alen;
+    if ((rrc == 0 || rrc == ARB_ESTATE) && wire_ack(w->match_id, w->lease_gen, &ack, &alen) == 0)
+        sched__send_to(s, from->rid, from->ridlen, ack, alen);
+    if (h && (rrc == 0 || rrc == ARB_ESTATE)) {
+        sched__drop_held(p, h);
+        if (p->free_reported < p->slots - p->nheld)
+            p->free_reported++;
+    }
+    match_result_release(&w->res);
+    free(w);
+    if (rrc == 0 && ours)
+        report_progress(s, t);
+    return rc;
+}
