@@ -148,7 +148,7 @@ static int submit(store *st, const char *file, const uint8_t *secret, int64_t *t
     size_t ylen = 0;
     char *yaml = NULL;
     if (rc == 0)
-        rc = arb_read_file(file, ARB_TN_MAX_FILE, &yaml, &ylen, err, errlen);
+        rc = arb_read_file(file, ARB_TN_MAX_FILE, "a tournament file", &yaml, &ylen, err, errlen);
     if (rc == 0) {
         char digest[65], abspath[4096];
         arb_sha256_hex(yaml, ylen, digest);

@@ -241,7 +241,7 @@ int cmd_run(int argc, char **argv)
     size_t ylen = 0;
     char *yaml = NULL;
     char digest[65];
-    if (arb_read_file(file, ARB_TN_MAX_FILE, &yaml, &ylen, err, sizeof err) != 0) {
+    if (arb_read_file(file, ARB_TN_MAX_FILE, "a tournament file", &yaml, &ylen, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
         tn_config_release(&cfg);
         return 2;

@@ -2,6 +2,7 @@
  * from a flat YAML file with libyaml's event API, and from --flags. */
 #include "arb_conf.h"
 #include "arb_error.h"
+#include "arb_file.h"
 #include "arb_names.h"
 
 #include <assert.h>
@@ -591,39 +592,18 @@ int arb_conf_load(const char *path, const arb_conf_key *keys, void *out, char *e
     char *text = NULL;
     void *snap = NULL;
     size_t len = 0;
-    int read_errno = 0;
     check_table(keys);
     if (errlen)
         err[0] = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return ARB_EIO;
-    }
-    text = malloc(ARB_CONF_MAX_FILE + 1);
     snap = snapshot(keys, out);
-    if (!text || !snap) {
-        fclose(f);
+    if (!snap) {
         snprintf(err, errlen, "%s: out of memory", path);
         L.rc = ARB_ENOMEM;
         goto out;
     }
-    /* one byte past the limit tells a file of exactly the limit from a
-     * larger one */
-    len = fread(text, 1, ARB_CONF_MAX_FILE + 1, f);
-    read_errno = ferror(f) ? errno : 0;
-    fclose(f);
-    if (read_errno) {
-        snprintf(err, errlen, "%s: %s", path, strerror(read_errno));
-        L.rc = ARB_EIO;
+    L.rc = arb_read_file(path, ARB_CONF_MAX_FILE, "a configuration file", &text, &len, err, errlen);
+    if (L.rc)
         goto out;
-    }
-    if (len > ARB_CONF_MAX_FILE) {
-        snprintf(err, errlen, "%s: larger than %u bytes (the limit for a configuration file)", path,
-                 ARB_CONF_MAX_FILE);
-        L.rc = ARB_ETOOBIG;
-        goto out;
-    }
     L.text = text;
     if (!yaml_parser_initialize(&L.parser)) {
         snprintf(err, errlen, "%s: out of memory", path);

@@ -5,6 +5,7 @@
  * header claims). */
 #include "transcript.h"
 #include "arb_error.h"
+#include "arb_file.h"
 #include "arb_kdf.h"
 #include "arb_limits.h"
 #include "arb_mp.h"
@@ -55,53 +56,9 @@ int tr_record_at(const uint8_t *data, size_t len, size_t pos, size_t *rec_len, i
 
 int tr_load(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen)
 {
-    *data = NULL;
-    *len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return ARB_EIO;
-    }
-    struct stat st;
-    int rc = 0;
-    uint8_t *buf = NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: not a regular file", path);
-        rc = ARB_EINVAL;
-        goto out;
-    }
-    if ((uint64_t)st.st_size > ARB_MAX_TRANSCRIPT) {
-        snprintf(err, errlen, "%s: %lld bytes, more than the %u-byte limit (ARB_MAX_TRANSCRIPT)",
-                 path, (long long)st.st_size, ARB_MAX_TRANSCRIPT);
-        rc = ARB_ETOOBIG;
-        goto out;
-    }
-    buf = malloc((size_t)st.st_size + 1);
-    if (!buf) {
-        rc = ARB_ENOMEM;
-        goto out;
-    }
-    size_t got = 0;
-    while (got < (size_t)st.st_size) {
-        ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-        if (n <= 0) {
-            if (n < 0 && errno == EINTR)
-                continue;
-            break;
-        }
-        got += (size_t)n;
-    }
-    if (got != (size_t)st.st_size) {
-        snprintf(err, errlen, "%s: short read", path);
-        rc = ARB_EIO;
-        goto out;
-    }
-    *data = buf;
-    *len = got;
-    buf = NULL;
-out:
-    free(buf);
-    close(fd);
+    char *text = NULL;
+    int rc = arb_read_file(path, ARB_MAX_TRANSCRIPT, "a transcript, ARB_MAX_TRANSCRIPT", &text, len, err, errlen);
+    *data = (uint8_t *)text;
     return rc;
 }
 

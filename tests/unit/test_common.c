@@ -4,6 +4,7 @@
  * buffers, error texts, JSON log lines, clocks. */
 #include "arb_buf.h"
 #include "arb_error.h"
+#include "arb_file.h"
 #include "arb_kdf.h"
 #include "arb_log.h"
 #include "arb_rng.h"
@@ -189,6 +190,37 @@ static void test_time(void)
     CHECK(strlen(ts) == 24 && ts[23] == 'Z' && ts[10] == 'T');
 }
 
+/* The one whole-file reader: a file at its cap, one byte past it, a file
+ * whose size the kernel does not tell (/proc), a missing file. */
+static void test_read_file(void)
+{
+    char dir[] = "/tmp/arb-read-file-XXXXXX", path[64], err[256];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/f", dir);
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    for (int i = 0; f && i < 10000; i++)
+        fputc('a' + i % 26, f);
+    if (f)
+        fclose(f);
+    char *text = NULL;
+    size_t len = 0;
+    CHECK(arb_read_file(path, 10000, "a test", &text, &len, err, sizeof err) == 0);
+    CHECK(text && len == 10000 && text[9999] == 'a' + 9999 % 26 && text[10000] == 0);
+    free(text);
+    CHECK(arb_read_file(path, 9999, "a test", &text, &len, err, sizeof err) == ARB_ETOOBIG);
+    CHECK(text == NULL && strstr(err, "larger than 9999 bytes (the limit for a test)") != NULL);
+    CHECK(arb_read_file("/proc/self/status", 1u << 20, "a test", &text, &len, err, sizeof err) == 0);
+    CHECK(text && len > 100 && strncmp(text, "Name:", 5) == 0 && strlen(text) == len);
+    free(text);
+    CHECK(arb_read_file("/proc/self/status", 10, "a test", &text, &len, err, sizeof err) == ARB_ETOOBIG);
+    snprintf(path, sizeof path, "%s/missing", dir);
+    CHECK(arb_read_file(path, 10, "a test", &text, &len, err, sizeof err) == ARB_EIO && strstr(err, path));
+    snprintf(path, sizeof path, "%s/f", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     test_rng_vectors();
@@ -198,5 +230,6 @@ int main(void)
     test_errors();
     test_log_json();
     test_time();
+    test_read_file();
     return TEST_DONE("common");
 }

@@ -14,7 +14,7 @@ static inline char *test_slurp(const char *path, size_t *lenp)
 {
     char *s = NULL, err[256];
     size_t len = 0;
-    if (arb_read_file(path, 64u << 20, &s, &len, err, sizeof err) != 0)
+    if (arb_read_file(path, 64u << 20, "a test file", &s, &len, err, sizeof err) != 0)
         return NULL;
     if (lenp)
         *lenp = len;
