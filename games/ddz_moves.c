@@ -535,7 +535,7 @@ static size_t dedupe(ddz_move *m, size_t start, size_t n)
 /* ---- DouZero compatibility (RULES.md §4; DDZ-16) -------------------------- */
 
 /* DouZero treats 2 and the jokers as not consecutive with anything. */
-static bool dz_consecutive(const uint8_t *ranks, int n)
+static bool douzero_consecutive(const uint8_t *ranks, int n)
 {
     for (int i = 1; i < n; i++)
         if (ranks[i] != ranks[i - 1] + 1 || ranks[i] > DDZ_RA)
@@ -546,7 +546,7 @@ static bool dz_consecutive(const uint8_t *ranks, int n)
 /* The single reading DouZero's move detector gives a set of cards (its
  * get_move_type), with airplanes keyed by the highest rank held exactly three
  * times as its move selector compares them. */
-static ddz_move dz_detect(ddz_cards cards)
+static ddz_move douzero_detect(ddz_cards cards)
 {
     /* Anything the detector rejects (TYPE_15_WRONG) may be answered only by
      * a bomb or the rocket: a reading no play of its kind can beat. */
@@ -592,7 +592,7 @@ static ddz_move dz_detect(ddz_cards cards)
             SET(DDZ_TRIO_SOLO, trios[0], 1);
         return m;
     }
-    if (cnt[1] == d && dz_consecutive(ranks, d))
+    if (cnt[1] == d && douzero_consecutive(ranks, d))
         SET(DDZ_CHAIN, ranks[0], d);
     if (n == 5) {
         if (d == 2)
@@ -603,24 +603,24 @@ static ddz_move dz_detect(ddz_cards cards)
         SET(DDZ_FOUR_TWO_SOLO, four_rank, 1);
     if (n == 8 && (((d == 3 || d == 2) && cnt[4] == 1 && cnt[2] == 2) || cnt[4] == 2))
         SET(DDZ_FOUR_TWO_PAIR, four_rank, 1);
-    if (cnt[2] == d && dz_consecutive(ranks, d))
+    if (cnt[2] == d && douzero_consecutive(ranks, d))
         SET(DDZ_PAIR_CHAIN, ranks[0], d);
-    if (cnt[3] == d && dz_consecutive(ranks, d))
+    if (cnt[3] == d && douzero_consecutive(ranks, d))
         SET(DDZ_AIRPLANE, ranks[0], d);
     if (nt >= 2) {
         if (cnt[1] + cnt[2] + cnt[3] != d)
             return m;
         /* rank is the chain's start as everywhere else; DouZero's
-         * comparison key (dz_airplane_key) is derived from the cards. */
-        if (dz_consecutive(trios, nt)) {
+         * comparison key (douzero_airplane_key) is derived from the cards. */
+        if (douzero_consecutive(trios, nt)) {
             if (nt == cnt[1] + 2 * cnt[2])
                 SET(DDZ_AIRPLANE_SOLO, trios[0], nt);
             if (nt == cnt[2] && d == 2 * nt)
                 SET(DDZ_AIRPLANE_PAIR, trios[0], nt);
         }
-        if (nt == 4 && dz_consecutive(trios + 1, 3))
+        if (nt == 4 && douzero_consecutive(trios + 1, 3))
             SET(DDZ_AIRPLANE_SOLO, trios[1], 3);
-        if (nt == 4 && dz_consecutive(trios, 3))
+        if (nt == 4 && douzero_consecutive(trios, 3))
             SET(DDZ_AIRPLANE_SOLO, trios[0], 3);
     }
 #undef SET
@@ -628,7 +628,7 @@ static ddz_move dz_detect(ddz_cards cards)
 }
 
 /* Highest rank held exactly three times: DouZero's airplane key. */
-static int dz_airplane_key(ddz_cards cards)
+static int douzero_airplane_key(ddz_cards cards)
 {
     for (int x = DDZ_RR; x >= 0; x--)
         if (NIB(cards, x) == 3)
@@ -666,7 +666,7 @@ int ddz_leads(const ddz_rules *r, ddz_cards hand, ddz_move *out, size_t cap)
         return g.err;
     if (r->compare == DDZ_COMPARE_DOUZERO)
         for (size_t i = 0; i < g.n; i++)
-            out[i] = dz_detect(out[i].cards);
+            out[i] = douzero_detect(out[i].cards);
     return (int)g.n;
 }
 
@@ -686,9 +686,9 @@ int ddz_follows(const ddz_rules *r, ddz_cards hand, const ddz_move *prev, ddz_mo
             if (dzair) {
                 /* DouZero compares airplanes by the highest trio rank. */
                 size_t w = 0;
-                int prev_key = dz_airplane_key(prev->cards);
+                int prev_key = douzero_airplane_key(prev->cards);
                 for (size_t i = 0; i < g.n; i++)
-                    if (dz_airplane_key(out[i].cards) > prev_key)
+                    if (douzero_airplane_key(out[i].cards) > prev_key)
                         out[w++] = out[i];
                 g.n = w;
             }
@@ -702,7 +702,7 @@ int ddz_follows(const ddz_rules *r, ddz_cards hand, const ddz_move *prev, ddz_mo
         return g.err;
     if (douzero)
         for (size_t i = 0; i < g.n; i++)
-            out[i] = dz_detect(out[i].cards);
+            out[i] = douzero_detect(out[i].cards);
     if (g.n >= cap)
         return ARB_ENOSPC;
     out[g.n] = (ddz_move){0, DDZ_PASS, 0, 0, 0, 0};
@@ -852,7 +852,7 @@ int ddz_classify(const ddz_rules *r, ddz_cards cards, ddz_move *out, size_t cap)
         return ARB_ENOSPC;
     sort_readings(buf, rd.n);
     if (r->compare == DDZ_COMPARE_DOUZERO && rd.n) {
-        buf[0] = dz_detect(cards);
+        buf[0] = douzero_detect(cards);
         rd.n = 1;
     }
     if (rd.n > cap)
@@ -912,18 +912,18 @@ int ddz_validate(const ddz_rules *r, ddz_cards hand, const ddz_move *prev,
     sort_readings(buf, n);
     bool douzero = r->compare == DDZ_COMPARE_DOUZERO;
     if (lead) {
-        *chosen = douzero ? dz_detect(cards) : buf[0];
+        *chosen = douzero ? douzero_detect(cards) : buf[0];
         return 0;
     }
     const ddz_move *best = NULL;
     ddz_move dzprev = *prev;
     if (douzero && prev->rank != WRONG_RANK
         && (prev->kind == DDZ_AIRPLANE_SOLO || prev->kind == DDZ_AIRPLANE_PAIR))
-        dzprev.rank = (uint8_t)dz_airplane_key(prev->cards);
+        dzprev.rank = (uint8_t)douzero_airplane_key(prev->cards);
     for (size_t i = 0; i < n; i++) {
         ddz_move m = buf[i];
         if (douzero && (m.kind == DDZ_AIRPLANE_SOLO || m.kind == DDZ_AIRPLANE_PAIR))
-            m.rank = (uint8_t)dz_airplane_key(cards);
+            m.rank = (uint8_t)douzero_airplane_key(cards);
         if (ddz_beats(&m, douzero ? &dzprev : prev) && (!best || m.rank > best->rank)) {
             buf[i] = m;
             best = &buf[i];
@@ -934,7 +934,7 @@ int ddz_validate(const ddz_rules *r, ddz_cards hand, const ddz_move *prev,
                            : "does not beat the previous play");
         return ARB_EILLEGAL;
     }
-    *chosen = douzero ? dz_detect(cards) : *best;
+    *chosen = douzero ? douzero_detect(cards) : *best;
     return 0;
 }
 
