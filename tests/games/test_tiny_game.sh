@@ -9,18 +9,7 @@
 set -u
 ARB=$1 DIR=$2
 PLAIN=$(dirname "$ARB")/../../cli/arbiter
-T=$(mktemp -d /tmp/arbiter-tiny-game.XXXXXX)
-chmod 755 "$T"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { if eval "$2"; then ok; else bad "$1"; fi; }
-cleanup() {
-  test_pg_stop
-  rm -rf "$T"
-}
-trap cleanup EXIT
-. "$(dirname "$0")/../lib/test_pg.sh"
+. "$(dirname "$0")/../lib/test_sh.sh" tiny-game
 
 cp "$DIR/highcard_bot.py" "$T/"
 chmod 755 "$T/highcard_bot.py"

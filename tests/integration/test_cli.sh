@@ -9,18 +9,7 @@
 # Usage: test_cli.sh ARBITER ARBITER_SCHEDULER ARBITER_REFEREE BOTS_DIR
 set -u
 ARB=$1 SCHED=$2 REF=$3 BOTS=$4
-T=$(mktemp -d /tmp/arbiter-cli-test.XXXXXX)
-chmod 755 "$T"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { if eval "$2"; then ok; else bad "$1"; fi; }
-cleanup() {
-  test_pg_stop
-  rm -rf "$T"
-}
-trap cleanup EXIT
-. "$(dirname "$0")/../lib/test_pg.sh"
+. "$(dirname "$0")/../lib/test_sh.sh" cli-test
 
 mkdir "$T/cwd"
 cd "$T/cwd" || exit 2

@@ -13,20 +13,7 @@
 # cluster started here. Usage: test_tournament.sh ARBITER SOURCE_ROOT BOTS_DIR
 set -u
 ARB=$1 SRC=$2 BOTS=$3
-T=$(mktemp -d /tmp/arbiter-tournament-test.XXXXXX)
-chmod 755 "$T"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { if eval "$2"; then ok; else bad "$1"; fi; }
-
-# ---- a database ------------------------------------------------------------
-cleanup() {
-  test_pg_stop
-  rm -rf "$T"
-}
-trap cleanup EXIT
-. "$(dirname "$0")/../lib/test_pg.sh"
+. "$(dirname "$0")/../lib/test_sh.sh" tournament-test
 test_pg_start 55433
 
 # ---- a configuration -------------------------------------------------------
