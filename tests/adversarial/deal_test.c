@@ -15,6 +15,7 @@
 #include "arb_limits.h"
 #include "arb_mp.h"
 #include "../unit/test_util.h"
+#include "../lib/test_live.h"
 
 #include <sodium.h>
 #include <stdlib.h>
@@ -53,24 +54,8 @@ static void config(match_config *cfg, uint32_t deals, uint64_t seed, uint8_t fil
 
 static int play(const match_config *cfg, const char *path, match_result *res)
 {
-    char err[256], digest[65];
-    live_options lo = {.sandbox = LIVE_SANDBOX_AUTO};
-    if (TEST_SANITIZED)
-        lo.limits.address_space = UINT64_MAX;
-    live_driver *l = live_new(&lo, err, sizeof err);
-    if (!l) {
-        fprintf(stderr, "live_new: %s\n", err);
-        exit(1);
-    }
-    int rc = record_match(path, cfg, live_driver_of(l), NULL, res, digest);
-    if (!digest[0]) {
-        fprintf(stderr, "%s\n", res->error);
-        exit(1);
-    }
-    live_free(l);
-    if (rc)
-        fprintf(stderr, "match_run: %s\n", res->error);
-    return rc;
+    char digest[65];
+    return test_play_live(cfg, path, LIVE_SANDBOX_AUTO, res, digest, NULL);
 }
 
 /* What the bots wrote on stderr, every process (BOTEND records), and the

@@ -13,6 +13,7 @@
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "../unit/test_util.h"
+#include "../lib/test_live.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -29,16 +30,6 @@ static char tmpdir[256];
 static int sandbox_mode = LIVE_SANDBOX_AUTO;
 static int last_uid_base = -1;   /* the bot uids of the last match (root only) */
 
-static int open_fds(void)
-{
-    int n = 0;
-    DIR *d = opendir("/proc/self/fd");
-    for (struct dirent *e; d && (e = readdir(d));)
-        n += e->d_name[0] != '.';
-    if (d)
-        closedir(d);
-    return n - 1;
-}
 
 /* Processes whose parent is us (bots left running) or that run as a bot
  * uid (orphans of a bot, re-parented elsewhere). */
@@ -102,25 +93,7 @@ static void base_config(match_config *cfg, uint32_t deals, uint64_t seed)
 /* Play a match with a transcript at path; returns match_run's code. */
 static int play(const match_config *cfg, const char *path, match_result *res, char digest[65])
 {
-    char err[256];
-    live_options lo = {.sandbox = sandbox_mode};
-    if (TEST_SANITIZED)
-        lo.limits.address_space = UINT64_MAX;
-    live_driver *l = live_new(&lo, err, sizeof err);
-    if (!l) {
-        fprintf(stderr, "live_new: %s\n", err);
-        exit(1);
-    }
-    int rc = record_match(path, cfg, live_driver_of(l), NULL, res, digest);
-    if (!digest[0]) {
-        fprintf(stderr, "%s\n", res->error);
-        exit(1);
-    }
-    last_uid_base = (int)live_uid_base(l);
-    live_free(l);
-    if (rc)
-        fprintf(stderr, "match_run: %s\n", res->error);
-    return rc;
+    return test_play_live(cfg, path, sandbox_mode, res, digest, &last_uid_base);
 }
 
 static int64_t sum_totals(const match_result *res)
@@ -298,7 +271,7 @@ static void run_hostile(const hostile_case *c)
     set_bot(&cfg.bots[1], "hostile", hostile_bot, c->mode, c->arg ? c->arg : "2", c->arg2);
     char path[300], digest[65];
     snprintf(path, sizeof path, "%s/hostile-%s.arbt", tmpdir, c->mode);
-    int fds = open_fds();
+    int fds = test_open_fds();
     match_result res;
     int rc = play(&cfg, path, &res, digest);
     CHECKF(rc == 0, "%s: match_run %s", c->mode, arb_strerror(rc));
@@ -327,7 +300,7 @@ static void run_hostile(const hostile_case *c)
         CHECKF(res.bots[1].forfeited && res.bots[1].rank == 3, "%s: forfeit-match not applied", c->mode);
     }
     /* Nothing left behind. */
-    CHECKF(open_fds() == fds, "%s: descriptors %d before, %d after", c->mode, fds, open_fds());
+    CHECKF(test_open_fds() == fds, "%s: descriptors %d before, %d after", c->mode, fds, test_open_fds());
     CHECKF(leftovers() == 0, "%s: processes left", c->mode);
     /* And the transcript re-judges to the same result. */
     uint8_t *data;
@@ -476,12 +449,12 @@ int main(int argc, char **argv)
         return 2;
     snprintf(tmpdir, sizeof tmpdir, "/tmp/arbiter-match-test-%d", (int)getpid());
     mkdir(tmpdir, 0755);
-    int fds = open_fds();
+    int fds = test_open_fds();
     test_honest_and_replay();
     test_hostile_suite();
     test_strikes();
     test_bank();
-    CHECKF(open_fds() == fds, "descriptors: %d before, %d after", fds, open_fds());
+    CHECKF(test_open_fds() == fds, "descriptors: %d before, %d after", fds, test_open_fds());
     CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);

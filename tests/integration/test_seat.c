@@ -21,16 +21,6 @@
 static const char *bots;
 static char workdir[256];
 
-static int open_fds(void)
-{
-    int n = 0;
-    DIR *d = opendir("/proc/self/fd");
-    for (struct dirent *e; d && (e = readdir(d));)
-        n += e->d_name[0] != '.';
-    if (d)
-        closedir(d);
-    return n - 1;   /* the directory's own descriptor */
-}
 
 /* As root, bots run as a dedicated uid (seat.h); otherwise as ourselves. */
 static seat_limits limits;
@@ -316,7 +306,7 @@ int main(int argc, char **argv)
     snprintf(workdir, sizeof workdir, "/tmp/arbiter-seat-test-%d", (int)getpid());
     if (geteuid() == 0)
         limits.uid = 60990;   /* outside the blocks the match tests claim */
-    int before = open_fds();
+    int before = test_open_fds();
     test_echo();
     test_sleeper();
     test_flood();
@@ -333,7 +323,7 @@ int main(int argc, char **argv)
      * space): a sanitizer build's binaries cannot even start under it. */
     if (hostile && !TEST_SANITIZED)
         test_hostile_binaries();
-    CHECKF(open_fds() == before, "descriptors: %d before, %d after", before, open_fds());
+    CHECKF(test_open_fds() == before, "descriptors: %d before, %d after", before, test_open_fds());
     /* No zombie: every child was reaped. */
     CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
     rmdir(workdir);

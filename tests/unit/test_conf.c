@@ -98,22 +98,6 @@ static void tdump(const tconf *c, char *buf, size_t cap)
 
 static char tmpdir[256];
 
-
-static void show_diff(const char *what, const char *want, const char *got)
-{
-    int line = 1;
-    const char *w = want, *g = got;
-    while (*w && *w == *g) {
-        line += *w == '\n';
-        w++;
-        g++;
-    }
-    while (w > want && w[-1] != '\n') w--;
-    while (g > got && g[-1] != '\n') g--;
-    fprintf(stderr, "%s: line %d differs\n  want: %.*s\n  got:  %.*s\n", what, line, (int)strcspn(w, "\n"), w,
-            (int)strcspn(g, "\n"), g);
-}
-
 /* ---- the corpus ---- */
 
 /* The code a few broken files must give, beyond their message. */
@@ -183,7 +167,7 @@ static void check_good(const char *dir, const char *base)
     bool same = strcmp(want, got) == 0;
     CHECKF(same, "%s: fields differ from %s.fields", base, base);
     if (!same)
-        show_diff(base, want, got);
+        test_show_diff(base, want, got);
     free(want);
 }
 

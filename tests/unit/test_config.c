@@ -24,7 +24,6 @@
 
 static char tmpdir[256];
 
-
 /* Append one "key = value" line to a growing dump. */
 static void put(char *buf, size_t cap, const char *key, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static void put(char *buf, size_t cap, const char *key, const char *fmt, ...)
@@ -89,22 +88,6 @@ static void dump(const tn_config *c, char *buf, size_t cap)
     }
 }
 
-/* Show the first line where two texts differ. */
-static void show_diff(const char *what, const char *want, const char *got)
-{
-    int line = 1;
-    const char *w = want, *g = got;
-    while (*w && *w == *g) {
-        line += *w == '\n';
-        w++;
-        g++;
-    }
-    while (w > want && w[-1] != '\n') w--;
-    while (g > got && g[-1] != '\n') g--;
-    fprintf(stderr, "%s: line %d differs\n  want: %.*s\n  got:  %.*s\n", what, line, (int)strcspn(w, "\n"), w,
-            (int)strcspn(g, "\n"), g);
-}
-
 /* A broken file: its error, with the corpus directory written as the source
  * root's relative path, must be the text of NAME.err. */
 static void check_broken(const char *dir, const char *base, const char *errpath)
@@ -161,7 +144,7 @@ static void check_good(const char *dir, const char *base)
     if (want) {
         CHECK(strcmp(want, got) == 0);
         if (strcmp(want, got))
-            show_diff(fields, want, got);
+            test_show_diff(fields, want, got);
         free(want);
     }
     tn_config_release(&cfg);

@@ -37,4 +37,20 @@ static inline bool test_write_file(const char *path, const char *text, size_t le
     return fclose(f) == 0 && ok;
 }
 
+/* Show the first line where two texts differ. */
+static inline void test_show_diff(const char *what, const char *want, const char *got)
+{
+    int line = 1;
+    const char *w = want, *g = got;
+    while (*w && *w == *g) {
+        line += *w == '\n';
+        w++;
+        g++;
+    }
+    while (w > want && w[-1] != '\n') w--;
+    while (g > got && g[-1] != '\n') g--;
+    fprintf(stderr, "%s: line %d differs\n  want: %.*s\n  got:  %.*s\n", what, line, (int)strcspn(w, "\n"), w,
+            (int)strcspn(g, "\n"), g);
+}
+
 #endif
