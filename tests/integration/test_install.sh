@@ -14,7 +14,11 @@
 #
 # usage: test_install.sh BUILD_DIR SOURCE_DIR ARBITER RANDOM_BOT PYTHON PREFIX
 set -euo pipefail
-BUILD=$1 SRC=$2 ARBITER=$3 RANDOM_BOT=$4 PYTHON=$5 PREFIX=$6
+BUILD=$1 SRC=$2 ARBITER=$3 RANDOM_BOT=$4 PYTHON=$5 PREFIX=$6 SANITIZE=${7:-none}
+# A sanitizer build installs an instrumented library: a bot linking it needs
+# the same -fsanitize (its runtime); the readelf check below still holds.
+SANFLAGS=""
+[ "$SANITIZE" != none ] && SANFLAGS="-fsanitize=$SANITIZE"
 
 T=$(mktemp -d /tmp/arbiter-install.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -55,7 +59,7 @@ check "the flags name no library outside the bot library and libm" \
 mkdir "$T/bot"
 cp "$SRC/bots-sdk/c/examples/random_bot.c" "$T/bot/"
 # shellcheck disable=SC2086  # the flags are words
-( cd "$T/bot" && cc -std=gnu11 -O2 -Wall -Wextra -Werror random_bot.c $CFLAGS $LIBS -o random_bot ) \
+( cd "$T/bot" && cc -std=gnu11 -O2 -Wall -Wextra -Werror $SANFLAGS random_bot.c $CFLAGS $LIBS -o random_bot ) \
   || { echo "FAIL: random_bot.c builds with pkg-config's flags only"; exit 1; }
 echo "ok: random_bot.c builds outside the tree with pkg-config's flags only"
 check "the bot links none of the daemons' libraries" \
