@@ -55,7 +55,7 @@ int cmd_check(int argc, char **argv)
             continue;
         }
         printf("%s: ok (%d entrants, %s, %s/%s)\n", argv[i], cfg.nentrants, tn_format_name((tn_format)cfg.format),
-               cfg.game->name, cfg.rules);
+               cfg.match.game->name, cfg.match.preset);
         tn_config_release(&cfg);
     }
     return bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;

@@ -282,7 +282,7 @@ int cmd_run(int argc, char **argv)
     sched_outcome outc;
     if (!quiet)
         fprintf(stderr, "arbiter: %s: %s, %s/%s, %d entrants, %d workers, record in %s\n", cfg.name,
-                tn_format_name((tn_format)cfg.format), cfg.game->name, cfg.rules, cfg.nentrants, workers,
+                tn_format_name((tn_format)cfg.format), cfg.match.game->name, cfg.match.preset, cfg.nentrants, workers,
                 place.private_pg ? place.pg.data : "the given database");
     int rc = local_run_tournament(&lr, &ro, &outc, err, sizeof err);
     if (pc.tty && !quiet)

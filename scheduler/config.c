@@ -152,10 +152,10 @@ static int clock_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_
 {
     tn_config *c = L->cfg;
     (void)ctx;
-    if (strcmp(k, "move_ms") == 0) return get_int(L, v, "clock.move_ms", 1, 3600000, &c->move_ms);
-    if (strcmp(k, "deal_ms") == 0) return get_int(L, v, "clock.deal_ms", -1, 86400000, &c->deal_ms);
-    if (strcmp(k, "bank_ms") == 0) return get_int(L, v, "clock.bank_ms", 0, 86400000, &c->bank_ms);
-    if (strcmp(k, "startup_ms") == 0) return get_int(L, v, "clock.startup_ms", 1, 600000, &c->startup_ms);
+    if (strcmp(k, "move_ms") == 0) return get_int(L, v, "clock.move_ms", 1, 3600000, &c->match.move_ms);
+    if (strcmp(k, "deal_ms") == 0) return get_int(L, v, "clock.deal_ms", -1, 86400000, &c->match.deal_ms);
+    if (strcmp(k, "bank_ms") == 0) return get_int(L, v, "clock.bank_ms", 0, 86400000, &c->match.bank_ms);
+    if (strcmp(k, "startup_ms") == 0) return get_int(L, v, "clock.startup_ms", 1, 600000, &c->match.startup_ms);
     return unknown(L, kn, "clock key", k, clock_keys);
 }
 
@@ -174,15 +174,15 @@ static int policy_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node
             return at(L, v, "policy.on_fault: expected autoplay, forfeit-deal or forfeit-match, found %s", node_kind(v));
         if (match_policy_parse(s, &p))
             return unknown(L, v, "policy", s, names);
-        c->policy = (uint8_t)p;
+        c->match.policy = (uint8_t)p;
         return 0;
     }
     if (strcmp(k, "strikes") == 0) {
         if (!get_int(L, v, "policy.strikes", 0, 1000000, &x))
-            c->strikes = (uint32_t)x;
+            c->match.strikes = (uint32_t)x;
         return L->rc;
     }
-    if (strcmp(k, "forfeit_points") == 0) return get_int(L, v, "policy.forfeit_points", 0, 1000000000, &c->forfeit_points);
+    if (strcmp(k, "forfeit_points") == 0) return get_int(L, v, "policy.forfeit_points", 0, 1000000000, &c->match.forfeit_points);
     return unknown(L, kn, "policy key", k, policy_keys);
 }
 
@@ -193,12 +193,12 @@ static int option_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node
     if (!s)
         return at(L, v, "options.%s: expected a value, found %s", k, node_kind(v));
     char why[256];
-    if (L->cfg->game->rules_set(L->rules, k, s, why, sizeof why) != 0)
+    if (L->cfg->match.game->rules_set(L->rules, k, s, why, sizeof why) != 0)
         return at(L, v, "options: %s", why);
-    size_t len = strlen(L->cfg->options);
-    if (len + strlen(k) + strlen(s) + 3 > sizeof L->cfg->options)
+    size_t len = strlen(L->cfg->match.options);
+    if (len + strlen(k) + strlen(s) + 3 > sizeof L->cfg->match.options)
         return at(L, v, "options: too many");
-    snprintf(L->cfg->options + len, sizeof L->cfg->options - len, "%s=%s\n", k, s);
+    snprintf(L->cfg->match.options + len, sizeof L->cfg->match.options - len, "%s=%s\n", k, s);
     return 0;
 }
 
@@ -348,7 +348,7 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
     if (strcmp(k, "rounds") == 0) { if (!get_int(L, v, "rounds", 1, 1000, &x)) c->rounds = (uint32_t)x; return L->rc; }
     if (strcmp(k, "advance") == 0) { t->advance = v; if (!get_int(L, v, "advance", 1, 3, &x)) c->advance = (uint32_t)x; return L->rc; }
     if (strcmp(k, "groups") == 0) { t->groups = v; if (!get_int(L, v, "groups", 1, 1024, &x)) c->groups = (uint32_t)x; return L->rc; }
-    if (strcmp(k, "deals") == 0) { t->deals = v; if (!get_int(L, v, "deals", 1, ARB_MAX_DEALS, &x)) c->deals = (uint32_t)x; return L->rc; }
+    if (strcmp(k, "deals") == 0) { t->deals = v; if (!get_int(L, v, "deals", 1, ARB_MAX_DEALS, &x)) c->match.deals = (uint32_t)x; return L->rc; }
     if (strcmp(k, "seed") == 0) return get_u64(L, v, "seed", &c->seed);
     if (strcmp(k, "duplicate") == 0) {
         static const char *const names[] = {"off", "rotate", "all", NULL};
@@ -358,7 +358,7 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
             return at(L, v, "duplicate: expected off, rotate or all, found %s", node_kind(v));
         if (match_duplicate_parse(s, &d))
             return unknown(L, v, "duplicate mode", s, names);
-        c->duplicate = (uint8_t)d;
+        c->match.duplicate = (uint8_t)d;
         return 0;
     }
     if (strcmp(k, "clock") == 0) return each_key(L, v, "clock", clock_key, NULL);
@@ -369,25 +369,14 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
 static void defaults(tn_config *c)
 {
     memset(c, 0, sizeof *c);
-    /* A match's defaults are the tournament's: one source, match_config_init.
-     * The game when the file names none: through the registry, like any. */
-    match_config m;
-    match_config_init(&m, arb_game_find(TN_DEFAULT_GAME));
-    c->game = m.game;
-    snprintf(c->rules, sizeof c->rules, "%s", m.preset);
+    /* The match template's defaults are a match's: match_config_init. The
+     * game when the file names none: through the registry, like any. */
+    match_config_init(&c->match, arb_game_find(TN_DEFAULT_GAME));
+    c->match.forfeit_points = -1;   /* the game's (finish), unless policy.forfeit_points says */
     c->format = TN_ROUND_ROBIN;
     c->cycles = 1;
     c->advance = 1;
-    c->deals = m.deals;
-    c->duplicate = m.duplicate;
-    c->move_ms = m.move_ms;
-    c->deal_ms = m.deal_ms;
-    c->bank_ms = m.bank_ms;
-    c->startup_ms = m.startup_ms;
-    c->policy = m.policy;
-    c->strikes = m.strikes;
-    c->forfeit_points = -1;   /* the game's (finish), unless policy.forfeit_points says */
-    c->seed = m.seed;
+    c->seed = c->match.seed;
 }
 
 /* The tree entrants' files must lie in: the tournament file's own
@@ -428,8 +417,8 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
     tn_config *c = L->cfg;
     if (t->game) {
         const char *g = scalar(t->game);
-        c->game = g ? arb_game_find(g) : NULL;
-        if (!c->game) {
+        c->match.game = g ? arb_game_find(g) : NULL;
+        if (!c->match.game) {
             const char *names[16];
             int n = 0;
             for (const arb_game *const *r = arb_games(); *r && n < 15; r++)
@@ -439,22 +428,22 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
                      : at(L, t->game, "game: expected a game name, found %s", node_kind(t->game));
         }
     }
-    L->rules = calloc(1, c->game->rules_size);
+    L->rules = calloc(1, c->match.game->rules_size);
     if (!L->rules)
         return L->rc = ARB_ENOMEM;
     if (t->game && !t->rules)   /* the game's own default preset */
-        snprintf(c->rules, sizeof c->rules, "%s", c->game->default_preset);
-    if (c->forfeit_points < 0)
-        c->forfeit_points = c->game->default_forfeit_points;
-    if (t->rules && get_str(L, t->rules, "rules", c->rules, sizeof c->rules))
+        snprintf(c->match.preset, sizeof c->match.preset, "%s", c->match.game->default_preset);
+    if (c->match.forfeit_points < 0)
+        c->match.forfeit_points = c->match.game->default_forfeit_points;
+    if (t->rules && get_str(L, t->rules, "rules", c->match.preset, sizeof c->match.preset))
         return L->rc;
-    if (c->game->rules_preset(L->rules, c->rules) != 0) {
-        return unknown(L, t->rules, "rules preset", c->rules, c->game->presets());
+    if (c->match.game->rules_preset(L->rules, c->match.preset) != 0) {
+        return unknown(L, t->rules, "rules preset", c->match.preset, c->match.game->presets());
     }
     if (t->options && each_key(L, t->options, "options", option_key, NULL))
         return L->rc;
     char why[256];
-    if (c->game->rules_check(L->rules, why, sizeof why) != 0)
+    if (c->match.game->rules_check(L->rules, why, sizeof why) != 0)
         return at(L, t->options ? t->options : t->rules, "rules: %s", why);
     if (!c->name[0])
         return at(L, root, "a tournament needs a name (name: ...)");
@@ -464,10 +453,10 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
         return L->rc;
     if (entrants(L, t->entrants))
         return L->rc;
-    int k = c->game->seats(L->rules);
+    int k = c->match.game->seats(L->rules);
     if (c->nentrants < k)
         return at(L, t->entrants, "%d entrants, and a %s table has %d seats: at least %d are needed", c->nentrants,
-                  c->game->name, k, k);
+                  c->match.game->name, k, k);
     if (c->format == TN_GAUNTLET) {
         bool found = false;
         for (int i = 0; i < c->nentrants; i++)
@@ -486,16 +475,16 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
     }
     /* what match_config_rules will insist on, said here with a place */
     uint64_t seatings = 1;
-    if (c->duplicate == MATCH_DUP_ROTATE)
+    if (c->match.duplicate == MATCH_DUP_ROTATE)
         seatings = (uint64_t)k;
-    for (int i = 2; i <= k && c->duplicate == MATCH_DUP_ALL; i++)
+    for (int i = 2; i <= k && c->match.duplicate == MATCH_DUP_ALL; i++)
         seatings *= (uint64_t)i;
-    if ((uint64_t)c->deals * seatings > ARB_MAX_DEALS)
+    if ((uint64_t)c->match.deals * seatings > ARB_MAX_DEALS)
         return at(L, t->deals, "deals: %u deals x %" PRIu64 " seatings (duplicate: %s) make %" PRIu64
-                  " games in a match, more than %d", c->deals, seatings,
-                  match_duplicate_name((match_duplicate)c->duplicate), (uint64_t)c->deals * seatings, ARB_MAX_DEALS);
+                  " games in a match, more than %d", c->match.deals, seatings,
+                  match_duplicate_name((match_duplicate)c->match.duplicate), (uint64_t)c->match.deals * seatings, ARB_MAX_DEALS);
     if (c->format == TN_DOUBLE_ELIM && k != 2)
-        return at(L, t->format, "format double-elimination is for two-sided games; %s seats %d at a table", c->game->name, k);
+        return at(L, t->format, "format double-elimination is for two-sided games; %s seats %d at a table", c->match.game->name, k);
     if ((c->format == TN_SINGLE_ELIM || c->format == TN_GROUPS_KNOCKOUT) && (int)c->advance >= k)
         return at(L, t->advance ? t->advance : t->format, "advance: %u of a %d-seat table cannot go on (1..%d)", c->advance, k, k - 1);
     if (c->format == TN_GROUPS_KNOCKOUT) {

@@ -153,8 +153,9 @@ static int tour_advance(sched *s, tour *t, store_table *tables, char *err, size_
     return 0;
 }
 
-/* The assignment for a claimed match: its bots from the entrants' commands,
- * the tournament's rules and clocks, a seed of its own, the programs. */
+/* The assignment for a claimed match: the tournament's match template
+ * (rules, clocks, policy), its bots from the entrants' commands, a seed and
+ * key of its own, the programs. */
 static void make_assign(const tour *t, const store_match *m, wire_assign *a)
 {
     const tn_config *cfg = t->o.cfg;
@@ -162,24 +163,13 @@ static void make_assign(const tour *t, const store_match *m, wire_assign *a)
     a->match_id = m->id;
     a->lease_gen = m->lease_gen;
     match_config *c = &a->cfg;
-    match_config_init(c, cfg->game);
-    snprintf(c->preset, sizeof c->preset, "%s", cfg->rules);
-    snprintf(c->options, sizeof c->options, "%s", cfg->options);
+    *c = cfg->match;
     c->seed = m->seed;
     /* The match key: one-way from the tournament's secret and the match's
      * identity; the worker gets the key, never the secret. */
     char label[ARB_MAX_KEY_LABEL];
     snprintf(label, sizeof label, "match|%" PRIu64 "|%d|%d", cfg->seed, m->round, m->tbl);
     match_set_key(c, t->secret, label);
-    c->deals = cfg->deals;
-    c->duplicate = cfg->duplicate;
-    c->move_ms = cfg->move_ms;
-    c->deal_ms = cfg->deal_ms;
-    c->bank_ms = cfg->bank_ms;
-    c->startup_ms = cfg->startup_ms;
-    c->policy = cfg->policy;
-    c->strikes = cfg->strikes;
-    c->forfeit_points = cfg->forfeit_points;
     c->nbots = m->nslots;
     for (int b = 0; b < m->nslots; b++) {
         const entrant_bot *eb = &t->bots[m->entrant[b]];

@@ -18,25 +18,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The tournament's rules, built as every match builds them (preset, then
- * options), in memory the caller frees; NULL when they do not build (the
- * loader checked them: a file changed under us). */
+/* The tournament's rules, built as every match builds them (the match
+ * template's preset, then its options), in memory the caller frees; NULL
+ * when they do not build (the loader checked them: a file changed under us). */
 static void *build_rules(const tn_config *cfg)
 {
-    void *rules = calloc(1, cfg->game->rules_size);
+    const arb_game *g = cfg->match.game;
+    void *rules = calloc(1, g->rules_size);
     char why[256];
-    if (!rules || cfg->game->rules_preset(rules, cfg->rules) != 0) {
+    if (!rules || match_rules_build(g, cfg->match.preset, cfg->match.options, rules, why, sizeof why) != 0) {
         free(rules);
         return NULL;
-    }
-    char opts[ARB_MAX_OPTIONS_TEXT], *save = NULL;
-    snprintf(opts, sizeof opts, "%s", cfg->options);
-    for (char *tok = strtok_r(opts, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save)) {
-        char *eq = strchr(tok, '=');
-        if (eq) {
-            *eq = 0;
-            cfg->game->rules_set(rules, tok, eq + 1, why, sizeof why);
-        }
     }
     return rules;
 }
@@ -45,7 +37,7 @@ static void *build_rules(const tn_config *cfg)
 static int seats_of(const tn_config *cfg)
 {
     void *rules = build_rules(cfg);
-    int k = rules ? cfg->game->seats(rules) : 0;
+    int k = rules ? cfg->match.game->seats(rules) : 0;
     free(rules);
     return k;
 }
@@ -57,10 +49,11 @@ static int seats_of(const tn_config *cfg)
 static bool seat_teams(const tn_config *cfg, int k, int *team)
 {
     void *rules = build_rules(cfg);
-    void *state = rules ? calloc(1, cfg->game->state_size) : NULL;
-    bool fixed = state && cfg->game->deal(state, rules, 0) == 0;
+    const arb_game *g = cfg->match.game;
+    void *state = rules ? calloc(1, g->state_size) : NULL;
+    bool fixed = state && g->deal(state, rules, 0) == 0;
     for (int s = 0; fixed && s < k; s++)
-        fixed = (team[s] = cfg->game->team_of(state, s)) >= 0;
+        fixed = (team[s] = g->team_of(state, s)) >= 0;
     free(state);
     free(rules);
     return fixed;
@@ -678,7 +671,7 @@ int plan_next(const tn_config *cfg, const plan_record *rec, store_table *tables,
     *done = false;
     *stage = "main";
     if (k < 2 || k > ARB_MAX_SEATS) {
-        snprintf(err, errlen, "the rules %s do not build (or seat %d)", cfg->rules, k);
+        snprintf(err, errlen, "the rules %s do not build (or seat %d)", cfg->match.preset, k);
         return ARB_EINVAL;
     }
     int hero = -1;

@@ -133,7 +133,7 @@ int store_tournament(store *s, const tn_config *cfg, const char *yaml, const cha
 {
     char seed[24];
     snprintf(seed, sizeof seed, "%" PRIu64, cfg->seed);
-    const char *p[] = {cfg->name, digest, yaml, cfg->game->name, cfg->rules, tn_format_name((tn_format)cfg->format), seed};
+    const char *p[] = {cfg->name, digest, yaml, cfg->match.game->name, cfg->match.preset, tn_format_name((tn_format)cfg->format), seed};
     int rc = exec0(s, err, errlen, "BEGIN", 0, NULL);
     if (rc)
         return rc;

@@ -41,21 +41,17 @@ typedef struct tn_config {
     char     files_root[512];           /* the resolved directory every entrant's files: lie in (the
                                            file's own directory unless files_root: widens it) */
     char     name[ARB_TN_MAX_NAME];
-    const arb_game *game;
-    char     rules[32];                 /* preset */
-    char     options[ARB_MAX_OPTIONS_TEXT];/* "key=value" lines */
+    /* Every match's configuration starts as this template: game, preset,
+     * options, deals, duplicate, clocks, policy, strikes, forfeit stake.
+     * Its seed, key, bots and nbots are unused: each match gets its own
+     * (the tournament's seed is `seed` below). */
+    match_config match;
     uint8_t  format;                    /* tn_format */
     uint32_t cycles;                    /* round robin: meetings of each table (default 1) */
     uint32_t rounds;                    /* swiss (default: enough to rank) */
     uint32_t advance;                   /* knockouts: how many of a table go on (default 1) */
     uint32_t groups;                    /* groups-knockout: number of groups */
     char     gauntlet[ARB_MAX_BOT_NAME + 1]; /* gauntlet: the entrant against the field */
-    uint32_t deals;                     /* per match */
-    uint8_t  duplicate;                 /* match_duplicate */
-    int64_t  move_ms, deal_ms, bank_ms, startup_ms;
-    uint8_t  policy;                    /* match_policy */
-    uint32_t strikes;
-    int64_t  forfeit_points;
     uint64_t seed;
     int      nentrants;
     tn_entrant *entrants;

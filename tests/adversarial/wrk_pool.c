@@ -406,14 +406,10 @@ int main(int argc, char **argv)
     memset(&cfg, 0, sizeof cfg);
     snprintf(cfg.path, sizeof cfg.path, "%.500s", yaml_path);
     snprintf(cfg.name, sizeof cfg.name, "wrk");
-    cfg.game = &arb_game_doudizhu;
-    snprintf(cfg.rules, sizeof cfg.rules, "standard");
+    cfg.match = (match_config){.game = &arb_game_doudizhu, .preset = "standard", .deals = 1,
+                               .move_ms = 1000, .deal_ms = 10000, .startup_ms = 5000};
     cfg.format = TN_ROUND_ROBIN;
     cfg.cycles = 4;
-    cfg.deals = 1;
-    cfg.move_ms = 1000;
-    cfg.deal_ms = 10000;
-    cfg.startup_ms = 5000;
     cfg.seed = 5;
     cfg.nentrants = 3;
     cfg.entrants = ent;

@@ -770,15 +770,11 @@ static void config(tn_config *cfg, tn_entrant *e, const char *path, const char *
     memset(cfg, 0, sizeof *cfg);
     snprintf(cfg->path, sizeof cfg->path, "%.500s", path);
     snprintf(cfg->name, sizeof cfg->name, "pool test");
-    cfg->game = &arb_game_doudizhu;
-    snprintf(cfg->rules, sizeof cfg->rules, "standard");
+    /* every match: one deal, no bank, no strikes, no forfeit stake */
+    cfg->match = (match_config){.game = &arb_game_doudizhu, .preset = "standard", .deals = 1,
+                                .move_ms = 1000, .deal_ms = 10000, .bank_ms = 0, .startup_ms = 5000};
     cfg->format = TN_ROUND_ROBIN;
     cfg->cycles = 4;   /* 3 entrants at 3-seat tables: one table, met 4 times */
-    cfg->deals = 1;
-    cfg->move_ms = 1000;
-    cfg->deal_ms = 10000;
-    cfg->bank_ms = 0;
-    cfg->startup_ms = 5000;
     cfg->seed = 11;
     cfg->nentrants = 3;
     cfg->entrants = e;

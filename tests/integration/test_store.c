@@ -25,8 +25,7 @@ static void config(tn_config *cfg, tn_entrant *e)
 {
     memset(cfg, 0, sizeof *cfg);
     snprintf(cfg->name, sizeof cfg->name, "store test");
-    cfg->game = &arb_game_doudizhu;
-    snprintf(cfg->rules, sizeof cfg->rules, "standard");
+    match_config_init(&cfg->match, &arb_game_doudizhu);   /* preset standard */
     cfg->format = TN_ROUND_ROBIN;
     cfg->seed = 9;
     cfg->nentrants = 4;

@@ -47,7 +47,7 @@ static void dump(const tn_config *c, char *buf, size_t cap)
 {
     char opts[ARB_MAX_OPTIONS_TEXT * 2];
     size_t k = 0;
-    for (const char *p = c->options; *p && k + 3 < sizeof opts; p++) {
+    for (const char *p = c->match.options; *p && k + 3 < sizeof opts; p++) {
         if (*p == '\n') {
             opts[k++] = '\\';
             opts[k++] = 'n';
@@ -58,8 +58,8 @@ static void dump(const tn_config *c, char *buf, size_t cap)
     opts[k] = 0;
     buf[0] = 0;
     put(buf, cap, "name", "%s", c->name);
-    put(buf, cap, "game", "%s", c->game ? c->game->name : "(none)");
-    put(buf, cap, "rules", "%s", c->rules);
+    put(buf, cap, "game", "%s", c->match.game ? c->match.game->name : "(none)");
+    put(buf, cap, "rules", "%s", c->match.preset);
     put(buf, cap, "options", "%s", opts);
     put(buf, cap, "format", "%s", tn_format_name((tn_format)c->format));
     put(buf, cap, "cycles", "%" PRIu32, c->cycles);
@@ -67,15 +67,15 @@ static void dump(const tn_config *c, char *buf, size_t cap)
     put(buf, cap, "advance", "%" PRIu32, c->advance);
     put(buf, cap, "groups", "%" PRIu32, c->groups);
     put(buf, cap, "gauntlet", "%s", c->gauntlet);
-    put(buf, cap, "deals", "%" PRIu32, c->deals);
-    put(buf, cap, "duplicate", "%s", match_duplicate_name((match_duplicate)c->duplicate));
-    put(buf, cap, "clock.move_ms", "%" PRId64, c->move_ms);
-    put(buf, cap, "clock.deal_ms", "%" PRId64, c->deal_ms);
-    put(buf, cap, "clock.bank_ms", "%" PRId64, c->bank_ms);
-    put(buf, cap, "clock.startup_ms", "%" PRId64, c->startup_ms);
-    put(buf, cap, "policy.on_fault", "%s", match_policy_name((match_policy)c->policy));
-    put(buf, cap, "policy.strikes", "%" PRIu32, c->strikes);
-    put(buf, cap, "policy.forfeit_points", "%" PRId64, c->forfeit_points);
+    put(buf, cap, "deals", "%" PRIu32, c->match.deals);
+    put(buf, cap, "duplicate", "%s", match_duplicate_name((match_duplicate)c->match.duplicate));
+    put(buf, cap, "clock.move_ms", "%" PRId64, c->match.move_ms);
+    put(buf, cap, "clock.deal_ms", "%" PRId64, c->match.deal_ms);
+    put(buf, cap, "clock.bank_ms", "%" PRId64, c->match.bank_ms);
+    put(buf, cap, "clock.startup_ms", "%" PRId64, c->match.startup_ms);
+    put(buf, cap, "policy.on_fault", "%s", match_policy_name((match_policy)c->match.policy));
+    put(buf, cap, "policy.strikes", "%" PRIu32, c->match.strikes);
+    put(buf, cap, "policy.forfeit_points", "%" PRId64, c->match.forfeit_points);
     put(buf, cap, "seed", "%" PRIu64, c->seed);
     put(buf, cap, "entrants", "%d", c->nentrants);
     for (int i = 0; i < c->nentrants; i++) {

@@ -19,8 +19,7 @@ static tn_config make_cfg(int n, uint64_t seed)
     static tn_entrant e[64];
     tn_config c;
     memset(&c, 0, sizeof c);
-    c.game = &arb_game_doudizhu;
-    snprintf(c.rules, sizeof c.rules, "standard");
+    match_config_init(&c.match, &arb_game_doudizhu);   /* preset standard */
     c.cycles = 1;
     c.advance = 1;
     c.seed = seed;
