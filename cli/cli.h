@@ -103,6 +103,19 @@ int cli_open_place(db_place *p, const char *state, const char *db, bool exclusiv
  * nothing is created — a state directory without a cluster is
  * ARB_ENOTFOUND with "no record in DIR (...)" in err (CLI_EXIT_NORECORD). */
 int cli_open_record(db_place *p, const char *state, const char *db, char *err, size_t errlen);
+/* A command that reads the record (status, standings, verify): its
+ * options --state DIR, --db CONNINFO, --format (among `formats`) and, with
+ * want_name, one positional NAME, then the record opened (cli_open_record)
+ * into r->place. Returns -1 when the command goes on (close r->place at
+ * the end), else the exit code to return at once: help printed (OK), a
+ * usage mistake (USAGE), no record there (NORECORD). */
+typedef struct cli_reader {
+    const char *state, *db, *name;
+    cli_format  format;
+    db_place    place;
+} cli_reader;
+int cli_reader_open(const char *cmd, int argc, char **argv, unsigned formats, bool want_name, void (*usage)(FILE *),
+                    cli_reader *r);
 void cli_close_place(db_place *p);
 /* A key file's first line: 40 Z85 characters. 0 or -1. */
 int cli_read_key(const char *path, char key[41]);

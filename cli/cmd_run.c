@@ -409,42 +409,13 @@ static void status_usage(FILE *f)
 /* `arbiter status`: the tournaments in the record and their matches. */
 int cmd_status(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"state", required_argument, NULL, 's'},
-        {"db", required_argument, NULL, 'd'},
-        {"format", required_argument, NULL, 'f'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *state = "arbiter-state", *db = NULL;
-    cli_format format = CLI_FORMAT_TABLE;
-    int opt;
-    cli_opts_begin();
-    while ((opt = cli_getopt("status", argc, argv, ":h", opts)) != -1) {
-        switch (opt) {
-        case 'h': status_usage(stdout); return CLI_EXIT_OK;
-        case 's': state = optarg; break;
-        case 'd': db = optarg; break;
-        case 'f':
-            if (cli_format_parse("status", optarg, CLI_FORMATS_TJ, &format))
-                return CLI_EXIT_USAGE;
-            break;
-        default: status_usage(stderr); return CLI_EXIT_USAGE;
-        }
-    }
-    if (optind < argc) {
-        fprintf(stderr, "arbiter: status: unexpected \"%s\"\n", argv[optind]);
-        status_usage(stderr);
-        return CLI_EXIT_USAGE;
-    }
-    bool json = format == CLI_FORMAT_JSON;
-    db_place place;
+    cli_reader rd;
+    int exit_now = cli_reader_open("status", argc, argv, CLI_FORMATS_TJ, false, status_usage, &rd);
+    if (exit_now >= 0)
+        return exit_now;
+    bool json = rd.format == CLI_FORMAT_JSON;
+    db_place place = rd.place;
     char err[1024];
-    int orc = cli_open_record(&place, state, db, err, sizeof err);
-    if (orc) {
-        fprintf(stderr, "arbiter: %s\n", err);
-        return orc == ARB_ENOTFOUND ? CLI_EXIT_NORECORD : CLI_EXIT_USAGE;
-    }
     store *st = store_open(place.conninfo, err, sizeof err);
     if (!st) {
         fprintf(stderr, "arbiter: %s\n", err);
@@ -491,41 +462,14 @@ static void standings_usage(FILE *f)
 /* `arbiter standings NAME [--format table|csv|json]`. */
 int cmd_standings(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"state", required_argument, NULL, 's'},
-        {"db", required_argument, NULL, 'd'},
-        {"format", required_argument, NULL, 'f'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *state = "arbiter-state", *db = NULL, *name = NULL;
-    cli_format format = CLI_FORMAT_TABLE;
-    int opt;
-    cli_opts_begin();
-    while ((opt = cli_getopt("standings", argc, argv, ":h", opts)) != -1) {
-        switch (opt) {
-        case 'h': standings_usage(stdout); return CLI_EXIT_OK;
-        case 's': state = optarg; break;
-        case 'd': db = optarg; break;
-        case 'f':
-            if (cli_format_parse("standings", optarg, CLI_FORMATS_ALL, &format))
-                return CLI_EXIT_USAGE;
-            break;
-        default: standings_usage(stderr); return CLI_EXIT_USAGE;
-        }
-    }
-    if (argc - optind != 1) {
-        standings_usage(stderr);
-        return CLI_EXIT_USAGE;
-    }
-    name = argv[optind];
-    db_place place;
+    cli_reader rd;
+    int exit_now = cli_reader_open("standings", argc, argv, CLI_FORMATS_ALL, true, standings_usage, &rd);
+    if (exit_now >= 0)
+        return exit_now;
+    const char *name = rd.name;
+    cli_format format = rd.format;
+    db_place place = rd.place;
     char err[1024];
-    int orc = cli_open_record(&place, state, db, err, sizeof err);
-    if (orc) {
-        fprintf(stderr, "arbiter: %s\n", err);
-        return orc == ARB_ENOTFOUND ? CLI_EXIT_NORECORD : CLI_EXIT_USAGE;
-    }
     int status = 0;
     store *st = store_open(place.conninfo, err, sizeof err);
     int64_t tid;

@@ -73,41 +73,14 @@ out:
 
 int cmd_verify(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"state", required_argument, NULL, 's'},
-        {"db", required_argument, NULL, 'd'},
-        {"format", required_argument, NULL, 'f'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *state = "arbiter-state", *db = NULL, *name = NULL;
-    cli_format format = CLI_FORMAT_TABLE;
-    int opt;
-    cli_opts_begin();
-    while ((opt = cli_getopt("verify", argc, argv, ":h", opts)) != -1) {
-        switch (opt) {
-        case 'h': usage(stdout); return CLI_EXIT_OK;
-        case 's': state = optarg; break;
-        case 'd': db = optarg; break;
-        case 'f':
-            if (cli_format_parse("verify", optarg, CLI_FORMATS_TJ, &format))
-                return CLI_EXIT_USAGE;
-            break;
-        default: usage(stderr); return CLI_EXIT_USAGE;
-        }
-    }
-    if (argc - optind != 1) {
-        usage(stderr);
-        return CLI_EXIT_USAGE;
-    }
-    name = argv[optind];
-    db_place place;
+    cli_reader rd;
+    int exit_now = cli_reader_open("verify", argc, argv, CLI_FORMATS_TJ, true, usage, &rd);
+    if (exit_now >= 0)
+        return exit_now;
+    const char *name = rd.name;
+    cli_format format = rd.format;
+    db_place place = rd.place;
     char err[1024];
-    int rc = cli_open_record(&place, state, db, err, sizeof err);
-    if (rc) {
-        fprintf(stderr, "arbiter: %s\n", err);
-        return rc == ARB_ENOTFOUND ? CLI_EXIT_NORECORD : CLI_EXIT_USAGE;
-    }
     int status = CLI_EXIT_USAGE, checked = 0, failed = 0;
     store_rows m = {0};
     store *st = store_open(place.conninfo, err, sizeof err);

@@ -2,6 +2,7 @@
  * with messages that name the command and suggest the option meant, output
  * formats, and the game a command is about. */
 #include "cli.h"
+#include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_names.h"
 #include "match_def.h"
@@ -182,4 +183,45 @@ void *cli_rules_new(const arb_game *g, const char *preset, const char *options)
         return NULL;
     }
     return rules;
+}
+
+int cli_reader_open(const char *cmd, int argc, char **argv, unsigned formats, bool want_name, void (*usage)(FILE *),
+                    cli_reader *r)
+{
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"state", required_argument, NULL, 's'},
+        {"db", required_argument, NULL, 'd'},
+        {"format", required_argument, NULL, 'f'},
+        {NULL, 0, NULL, 0},
+    };
+    *r = (cli_reader){.state = "arbiter-state", .format = CLI_FORMAT_TABLE};
+    int opt;
+    cli_opts_begin();
+    while ((opt = cli_getopt(cmd, argc, argv, ":h", opts)) != -1) {
+        switch (opt) {
+        case 'h': usage(stdout); return CLI_EXIT_OK;
+        case 's': r->state = optarg; break;
+        case 'd': r->db = optarg; break;
+        case 'f':
+            if (cli_format_parse(cmd, optarg, formats, &r->format))
+                return CLI_EXIT_USAGE;
+            break;
+        default: usage(stderr); return CLI_EXIT_USAGE;
+        }
+    }
+    if (argc - optind != (want_name ? 1 : 0)) {
+        if (!want_name)
+            fprintf(stderr, "arbiter: %s: unexpected \"%s\"\n", cmd, argv[optind]);
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    r->name = want_name ? argv[optind] : NULL;
+    char err[1024];
+    int rc = cli_open_record(&r->place, r->state, r->db, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        return rc == ARB_ENOTFOUND ? CLI_EXIT_NORECORD : CLI_EXIT_USAGE;
+    }
+    return -1;
 }
