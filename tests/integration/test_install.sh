@@ -68,7 +68,13 @@ check "the bot links none of the daemons' libraries" \
 printf '5eed%.0s' $(seq 16) > "$T/secret"
 echo >> "$T/secret"
 chmod 600 "$T/secret"
-if "$ARBITER" match --deals 3 --seed 5 --secret-file "$T/secret" --sandbox none --json \
+if [ "$SANITIZE" != none ]; then
+  # a sanitizer's runtime reserves terabytes of shadow memory, which the
+  # referee's address-space limit refuses: the bot answers a handshake by
+  # hand instead of playing a match
+  check "the installed-SDK bot (instrumented) answers the handshake" \
+    '[ "$(printf "arbiter 1 doudizhu\n" | "$T/bot/random_bot" | head -n 1 | cut -d" " -f1-2)" = "bot 1" ]'
+elif "$ARBITER" match --deals 3 --seed 5 --secret-file "$T/secret" --sandbox none --json \
      --bot installed="$T/bot/random_bot" --bot r1="$RANDOM_BOT" --bot r2="$RANDOM_BOT" \
      > "$T/match.json" 2> "$T/match.err"; then
   check "the installed-SDK bot plays a match with no penalty" \
