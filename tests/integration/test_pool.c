@@ -808,12 +808,7 @@ int main(int argc, char **argv)
     char err[512];
     test_db tdb;
     test_db_open(&tdb, "pool");
-    pg = PQconnectdb(tdb.conninfo);
-    store *db = store_open(tdb.conninfo, err, sizeof err);
-    if (PQstatus(pg) != CONNECTION_OK || !db || store_migrate(db, err, sizeof err) != 0) {
-        fprintf(stderr, "database: %s\n", err);
-        return 2;
-    }
+    store *db = test_db_store(&tdb, &pg);
     char state_dir[] = "/tmp/arbiter-pool-XXXXXX";
     if (!mkdtemp(state_dir)) {
         perror("mkdtemp");

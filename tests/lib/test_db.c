@@ -61,3 +61,16 @@ void test_db_close(test_db *t)
             fprintf(stderr, "could not remove %s\n", t->dir);
     }
 }
+
+store *test_db_store(const test_db *t, PGconn **pg)
+{
+    char err[512] = "";
+    store *db = store_open(t->conninfo, err, sizeof err);
+    if (pg)
+        *pg = PQconnectdb(t->conninfo);
+    if (!db || store_migrate(db, err, sizeof err) != 0 || (pg && PQstatus(*pg) != CONNECTION_OK)) {
+        fprintf(stderr, "database: %s\n", err[0] ? err : PQerrorMessage(*pg));
+        exit(2);
+    }
+    return db;
+}

@@ -4,7 +4,9 @@
 #ifndef ARB_TEST_DB_H
 #define ARB_TEST_DB_H
 #include "pgctl.h"
+#include "store.h"
 
+#include <libpq-fe.h>
 #include <stdbool.h>
 
 typedef struct test_db {
@@ -19,6 +21,10 @@ typedef struct test_db {
 /* Create the database arbiter_<tag>_<pid> (dropped first if left over).
  * Exits the test with status 2 when no database can be had. */
 void test_db_open(test_db *t, const char *tag);
+/* The record in it: store_open and store_migrate, and (pg not NULL) a
+ * connection of the test's own to look at the rows. Exits the test with
+ * status 2 when either fails. */
+store *test_db_store(const test_db *t, PGconn **pg);
 /* Drop it; stop and remove a private cluster. */
 void test_db_close(test_db *t);
 
