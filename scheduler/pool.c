@@ -76,7 +76,12 @@ static void peer_gone(sched *s, peer *p, const char *why)
     }
     p->lost += back;
     atomic_fetch_add(&s->st.leases_expired, (unsigned long long)back);
-    arb_warn(SUB, "worker %s is gone (%s): %d leases back to the queue", p->id, why, back);
+    /* After STOP (sched_release_workers) a worker is expected to leave:
+     * worth a warning only when it takes leases with it. */
+    if (s->released && back == 0)
+        arb_info(SUB, "worker %s left after it was told to stop (%s)", p->id, why);
+    else
+        arb_warn(SUB, "worker %s is gone (%s): %d leases back to the queue", p->id, why, back);
     p->nheld = 0;
     pool_row(s, p, "gone");
     free(p->held);
