@@ -7,6 +7,7 @@
 #define ARB_CLI_H
 #include "game.h"
 #include "pgctl.h"
+#include "store.h"
 
 #include <getopt.h>
 #include <stdbool.h>
@@ -106,16 +107,22 @@ int cli_open_record(db_place *p, const char *state, const char *db, char *err, s
 /* A command that reads the record (status, standings, verify): its
  * options --state DIR, --db CONNINFO, --format (among `formats`) and, with
  * want_name, one positional NAME, then the record opened (cli_open_record)
- * into r->place. Returns -1 when the command goes on (close r->place at
- * the end), else the exit code to return at once: help printed (OK), a
- * usage mistake (USAGE), no record there (NORECORD). */
+ * into r->place and connected to (r->st). Returns -1 when the command goes
+ * on (cli_reader_close at the end), else the exit code to return at once:
+ * help printed (OK), a usage mistake or a database that cannot be reached
+ * (USAGE), no record there (NORECORD). */
 typedef struct cli_reader {
     const char *state, *db, *name;
     cli_format  format;
     db_place    place;
+    store      *st;
 } cli_reader;
 int cli_reader_open(const char *cmd, int argc, char **argv, unsigned formats, bool want_name, void (*usage)(FILE *),
                     cli_reader *r);
+void cli_reader_close(cli_reader *r);
+/* "arbiter: CMD: the database cannot be reached: WHY" on stderr, WHY from
+ * store_open's err (CLI_EXIT_USAGE follows). */
+void cli_say_unreachable(const char *cmd, char *err);
 void cli_close_place(db_place *p);
 /* A key file's first line: 40 Z85 characters. 0 or -1. */
 int cli_read_key(const char *path, char key[41]);

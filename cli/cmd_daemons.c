@@ -138,17 +138,27 @@ static const arb_conf_key sched_keys[] = {
 
 /* Put a tournament file in the record (it is run by whichever scheduler
  * owns the record). 0, or an error with FILE:LINE:COL in err. */
+/* A tournament file read and checked (its commands too), or an error:
+ * submit reads every file this way before it opens the record. */
+static int submit_load(const char *file, tn_config *cfg, char **yaml, size_t *ylen, char *err, size_t errlen)
+{
+    *yaml = NULL;
+    *ylen = 0;
+    int rc = tn_config_load(file, cfg, err, errlen);
+    if (rc == 0)
+        rc = tn_config_check_commands(cfg, err, errlen);
+    if (rc == 0)
+        rc = arb_read_file(file, ARB_TN_MAX_FILE, "a tournament file", yaml, ylen, err, errlen);
+    return rc;
+}
+
 static int submit(store *st, const char *file, const uint8_t *secret, int64_t *tid, bool *created, char *err,
                   size_t errlen)
 {
     tn_config cfg;
-    int rc = tn_config_load(file, &cfg, err, errlen);
-    if (rc == 0)
-        rc = tn_config_check_commands(&cfg, err, errlen);
-    size_t ylen = 0;
-    char *yaml = NULL;
-    if (rc == 0)
-        rc = arb_read_file(file, ARB_TN_MAX_FILE, "a tournament file", &yaml, &ylen, err, errlen);
+    size_t ylen;
+    char *yaml;
+    int rc = submit_load(file, &cfg, &yaml, &ylen, err, errlen);
     if (rc == 0) {
         char digest[65], abspath[4096];
         arb_sha256_hex(yaml, ylen, digest);
@@ -380,13 +390,29 @@ int cmd_submit(int argc, char **argv)
         fprintf(stderr, "arbiter: --secret-file %s\n", err);
         return 2;
     }
+    /* every file read and checked first: a mistake in one makes nothing */
+    for (int i = 0; i < nfiles; i++) {
+        tn_config cfg;
+        size_t ylen;
+        char *yaml;
+        int rc = submit_load(files[i], &cfg, &yaml, &ylen, err, sizeof err);
+        free(yaml);
+        tn_config_release(&cfg);
+        if (rc) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+    }
     if (cli_open_place(&place, state, db, false, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
         return 2;
     }
     int status = 0;
     store *st = store_open(place.conninfo, err, sizeof err);
-    if (!st || store_migrate(st, err, sizeof err) != 0) {
+    if (!st) {
+        cli_say_unreachable("submit", err);
+        status = 2;
+    } else if (store_migrate(st, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
         status = 2;
     }

@@ -247,15 +247,23 @@ int cmd_run(int argc, char **argv)
         return 2;
     }
     arb_sha256_hex(yaml, ylen, digest);
-    db_place place;
+    db_place place = {.lock_fd = -1};
     int status = 0;
     store *st = NULL;
+    /* a database given is reached before the state directory is made */
+    const char *given = db ? db : getenv("ARBITER_DB");
+    if (given && *given && !(st = store_open(given, err, sizeof err))) {
+        cli_say_unreachable("run", err);
+        status = CLI_EXIT_USAGE;
+        goto out;
+    }
     if (cli_open_place(&place, state, db, true, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
         status = CLI_EXIT_USAGE;
         goto out;
     }
-    st = store_open(place.conninfo, err, sizeof err);
+    if (!st)
+        st = store_open(place.conninfo, err, sizeof err);
     if (!st || store_migrate(st, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
         status = CLI_EXIT_USAGE;
@@ -414,14 +422,8 @@ int cmd_status(int argc, char **argv)
     if (exit_now >= 0)
         return exit_now;
     bool json = rd.format == CLI_FORMAT_JSON;
-    db_place place = rd.place;
+    store *st = rd.st;
     char err[1024];
-    store *st = store_open(place.conninfo, err, sizeof err);
-    if (!st) {
-        fprintf(stderr, "arbiter: %s\n", err);
-        cli_close_place(&place);
-        return CLI_EXIT_FAIL;
-    }
     int status = CLI_EXIT_OK;
     if (json)
         printf("{");
@@ -446,8 +448,7 @@ int cmd_status(int argc, char **argv)
     }
     if (json)
         printf("}\n");
-    store_close(st);
-    cli_close_place(&place);
+    cli_reader_close(&rd);
     return status;
 }
 
@@ -468,14 +469,12 @@ int cmd_standings(int argc, char **argv)
         return exit_now;
     const char *name = rd.name;
     cli_format format = rd.format;
-    db_place place = rd.place;
-    char err[1024];
+    store *st = rd.st;
     int status = 0;
-    store *st = store_open(place.conninfo, err, sizeof err);
     int64_t tid;
     uint64_t seed;
     bool revealed;
-    if (!st || store_tournament_named(st, name, &tid, &seed, &revealed) != 1) {
+    if (store_tournament_named(st, name, &tid, &seed, &revealed) != 1) {
         fprintf(stderr, "arbiter: no tournament named \"%s\" in the record\n", name);
         status = CLI_EXIT_NORECORD;
     } else {
@@ -485,7 +484,6 @@ int cmd_standings(int argc, char **argv)
         if (format == CLI_FORMAT_TABLE)
             print_fairness(st, tid);
     }
-    store_close(st);
-    cli_close_place(&place);
+    cli_reader_close(&rd);
     return status;
 }

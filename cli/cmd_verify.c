@@ -79,19 +79,14 @@ int cmd_verify(int argc, char **argv)
         return exit_now;
     const char *name = rd.name;
     cli_format format = rd.format;
-    db_place place = rd.place;
     char err[1024];
     int status = CLI_EXIT_USAGE, checked = 0, failed = 0;
     store_rows m = {0};
-    store *st = store_open(place.conninfo, err, sizeof err);
+    store *st = rd.st;
     int64_t tid;
     uint64_t seed;
     bool revealed;
     char commitment[65] = "", secret_hex[65] = "";
-    if (!st) {
-        fprintf(stderr, "arbiter: verify: %s\n", err);
-        goto out;
-    }
     if (store_tournament_named(st, name, &tid, &seed, &revealed) != 1) {
         fprintf(stderr, "arbiter: verify: no tournament named \"%s\" in the record\n", name);
         status = CLI_EXIT_NORECORD;
@@ -148,7 +143,6 @@ int cmd_verify(int argc, char **argv)
     status = failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 out:
     store_rows_release(&m);
-    store_close(st);
-    cli_close_place(&place);
+    cli_reader_close(&rd);
     return status;
 }

@@ -223,5 +223,18 @@ int cli_reader_open(const char *cmd, int argc, char **argv, unsigned formats, bo
         fprintf(stderr, "arbiter: %s\n", err);
         return rc == ARB_ENOTFOUND ? CLI_EXIT_NORECORD : CLI_EXIT_USAGE;
     }
+    r->st = store_open(r->place.conninfo, err, sizeof err);
+    if (!r->st) {
+        cli_say_unreachable(cmd, err);
+        cli_close_place(&r->place);
+        return CLI_EXIT_USAGE;
+    }
     return -1;
+}
+
+void cli_reader_close(cli_reader *r)
+{
+    store_close(r->st);
+    r->st = NULL;
+    cli_close_place(&r->place);
 }

@@ -13,13 +13,20 @@
 #include <unistd.h>
 
 /* Where the record is: --db, $ARBITER_DB, or the private cluster of the
- * state directory (started if needed). */
+ * state directory (started if needed). With a database, only an exclusive
+ * user (a run, the scheduler: transcripts and bots' directories go under
+ * the state directory) makes the state directory and takes its lock; a
+ * command that only puts things in the record (submit) touches nothing. */
 int cli_open_place(db_place *p, const char *state, const char *db, bool exclusive, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
     p->lock_fd = -1;
     if (!db)
         db = getenv("ARBITER_DB");
+    if (db && *db && !exclusive) {
+        snprintf(p->conninfo, sizeof p->conninfo, "%s", db);
+        return 0;
+    }
     if (mkdir(state, 0755) != 0 && errno != EEXIST) {
         snprintf(err, errlen, "--state %s: %s", state, strerror(errno));
         return ARB_EIO;
@@ -60,14 +67,17 @@ int cli_open_record(db_place *p, const char *state, const char *db, char *err, s
         snprintf(p->conninfo, sizeof p->conninfo, "%s", db);
         return 0;
     }
-    /* A private cluster is DIR/pg, or one DIR/cluster names (pgctl.h):
-     * without either there is nothing to read, and nothing is made. */
-    char pg[700], named[700];
-    struct stat st;
-    snprintf(pg, sizeof pg, "%s/pg/PG_VERSION", state);
-    snprintf(named, sizeof named, "%s/cluster", state);
-    if (stat(pg, &st) != 0 && stat(named, &st) != 0) {
-        snprintf(err, errlen, "no record in %s (run a tournament first, or --state DIR / --db CONNINFO)", state);
+    /* A private cluster is DIR/pg, or as root the one DIR/cluster names
+     * (pgctl.h): only an existing cluster of this state directory is
+     * started; anything else (none, a stale or a foreign DIR/cluster) is
+     * nothing to read, and nothing is made. */
+    char data[700];
+    if (pgctl_locate(state, data, sizeof data) != 0) {
+        char named[700];
+        struct stat st;
+        snprintf(named, sizeof named, "%s/cluster", state);
+        snprintf(err, errlen, "no record in %s (%srun a tournament first, or --state DIR / --db CONNINFO)", state,
+                 stat(named, &st) == 0 ? "its file `cluster` names no cluster of this state directory; " : "");
         return ARB_ENOTFOUND;
     }
     /* Share the cluster with a run that holds the state directory; the
@@ -85,6 +95,15 @@ int cli_open_record(db_place *p, const char *state, const char *db, char *err, s
     p->private_pg = true;
     snprintf(p->conninfo, sizeof p->conninfo, "%s", p->pg.conninfo);
     return 0;
+}
+
+void cli_say_unreachable(const char *cmd, char *err)
+{
+    const char *why = strncmp(err, "database: ", 10) == 0 ? err + 10 : err;   /* store_open's prefix */
+    size_t n = strlen(err);
+    while (n > 0 && (err[n - 1] == '\n' || err[n - 1] == ' '))
+        err[--n] = 0;
+    fprintf(stderr, "arbiter: %s: the database cannot be reached: %s\n", cmd, why);
 }
 
 void cli_close_place(db_place *p)

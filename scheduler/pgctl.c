@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <libpq-fe.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -51,11 +52,12 @@ static int drop_to_postgres(void)
     return 0;
 }
 
-/* Run a PostgreSQL program (no shell), as `postgres` when we are root;
- * its output goes to `log`, `input` (or nothing) to its stdin through a
- * pipe (a password never goes on a command line). Returns its exit
- * status. */
-static int run(const pgctl *pg, const char *prog, char *const args[], const char *log, const char *input)
+/* Run a PostgreSQL program (no shell), as `postgres` when we are root, in
+ * directory `cwd` (NULL: ours); its output goes to `log`, `input` (or
+ * nothing) to its stdin through a pipe (a password never goes on a command
+ * line). Returns its exit status. */
+static int run(const pgctl *pg, const char *prog, char *const args[], const char *log, const char *input,
+               const char *cwd)
 {
     char path[600];
     snprintf(path, sizeof path, "%s/%s", pg->bin, prog);
@@ -74,6 +76,8 @@ static int run(const pgctl *pg, const char *prog, char *const args[], const char
             dup2(in[0], 0);
         else if (nul >= 0)
             dup2(nul, 0);
+        if (cwd && chdir(cwd) != 0)
+            _exit(125);
         if (geteuid() == 0 && drop_to_postgres() != 0)
             _exit(125);
         char *argv[32];
@@ -266,12 +270,92 @@ out:
     return rc;
 }
 
+/* Quoted for a libpq conninfo string: in single quotes, with ' and \
+ * backslash-escaped. Returns false when it does not fit. */
+static bool conninfo_quote(char *out, size_t len, const char *v)
+{
+    size_t n = 0;
+    if (len < 3)
+        return false;
+    out[n++] = '\'';
+    for (; *v; v++) {
+        if (n + 4 > len)
+            return false;
+        if (*v == '\'' || *v == '\\')
+            out[n++] = '\\';
+        out[n++] = *v;
+    }
+    out[n++] = '\'';
+    out[n] = 0;
+    return true;
+}
+
+/* The socket directory as a postgres option for pg_ctl -o, which pg_ctl
+ * hands to /bin/sh: a list entry for unix_socket_directories in double
+ * quotes (" doubled: a comma or a blank is then part of the name), all of
+ * it in shell single quotes (' as '\''). Returns false when it does not
+ * fit. */
+static bool socket_option(char *out, size_t len, const char *sockdir)
+{
+    size_t n = 0;
+    const char *head = "-k '\"";
+    for (; *head && n < len; head++)
+        out[n++] = *head;
+    for (; *sockdir; sockdir++) {
+        if (n + 8 > len)
+            return false;
+        if (*sockdir == '"')
+            out[n++] = '"';
+        if (*sockdir == '\'') {
+            memcpy(out + n, "'\\''", 4);
+            n += 4;
+        } else {
+            out[n++] = *sockdir;
+        }
+    }
+    if (n + 3 > len)
+        return false;
+    memcpy(out + n, "\"'", 3);
+    return true;
+}
+
 static uint64_t fnv1a(const char *s)
 {
     uint64_t h = 1469598103934665603ull;
     for (; *s; s++)
         h = (h ^ (unsigned char)*s) * 1099511628211ull;
     return h;
+}
+
+/* A data directory of ours: a directory (not a link) of the server's
+ * user, closed to others, with its PG_VERSION. */
+static bool is_cluster(const char *data, uid_t suid)
+{
+    struct stat st;
+    char version[700];
+    snprintf(version, sizeof version, "%s/PG_VERSION", data);
+    return lstat(data, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == suid && !(st.st_mode & 0007)
+           && lstat(version, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int pgctl_locate(const char *dir, char *data, size_t len)
+{
+    char real[PATH_MAX], at[700];
+    if (!realpath(dir, real) || strlen(real) >= sizeof ((pgctl *)0)->dir)
+        return ARB_ENOTFOUND;
+    bool root = geteuid() == 0;
+    struct passwd *pw = root ? getpwnam("postgres") : NULL;
+    if (root && !pw)
+        return ARB_ENOTFOUND;
+    uid_t suid = pw ? pw->pw_uid : geteuid();
+    /* the places pgctl_start looks, in its order */
+    snprintf(at, sizeof at, "%s/pg", real);
+    if (!is_cluster(at, suid) && root)
+        snprintf(at, sizeof at, "%s/%016" PRIx64 "/pg", PGCTL_CLUSTERS, fnv1a(real));
+    if (!is_cluster(at, suid))
+        return ARB_ENOTFOUND;
+    snprintf(data, len, "%s", at);
+    return 0;
 }
 
 int pgctl_start(pgctl *pg, const char *dir, char *err, size_t errlen)
@@ -378,25 +462,44 @@ int pgctl_start(pgctl *pg, const char *dir, char *err, size_t errlen)
             close(pfd);
         char *args[] = {"-D", pg->data, "-A", "scram-sha-256", "-U", "arbiter_admin", opt, "--no-sync", "-E", "UTF8",
                         NULL};
-        int st = written ? run(pg, "initdb", args, log, NULL) : -1;
+        int st = written ? run(pg, "initdb", args, log, NULL, NULL) : -1;
         unlink(pwf);
         if (st != 0) {
             snprintf(err, errlen, "initdb failed: see %s", log);
             return ARB_EIO;
         }
     }
-    snprintf(pg->conninfo, sizeof pg->conninfo, "host=%.400s port=5432 user=arbiter dbname=arbiter passfile=%.600s",
-             pg->sockdir, user_pf);
-    snprintf(pg->admin_conninfo, sizeof pg->admin_conninfo,
-             "host=%.400s port=5432 user=arbiter_admin dbname=postgres passfile=%.600s", pg->sockdir, admin_pf);
+    /* paths in conninfo values quoted: a state directory may hold blanks,
+     * quotes, backslashes */
+    char q_sock[1300], q_user[1500], q_admin[1500];
+    if (!conninfo_quote(q_sock, sizeof q_sock, pg->sockdir) || !conninfo_quote(q_user, sizeof q_user, user_pf)
+        || !conninfo_quote(q_admin, sizeof q_admin, admin_pf)
+        || snprintf(pg->conninfo, sizeof pg->conninfo, "host=%s port=5432 user=arbiter dbname=arbiter passfile=%s",
+                    q_sock, q_user) >= (int)sizeof pg->conninfo
+        || snprintf(pg->admin_conninfo, sizeof pg->admin_conninfo,
+                    "host=%s port=5432 user=arbiter_admin dbname=postgres passfile=%s", q_sock, q_admin)
+               >= (int)sizeof pg->admin_conninfo) {
+        snprintf(err, errlen, "%s: the state directory's path is too long", pg->dir);
+        return ARB_ERANGE;
+    }
     char *status[] = {"-D", pg->data, "status", NULL};
-    if (run(pg, "pg_ctl", status, log, NULL) != 0) {
-        char opts[900];
+    if (run(pg, "pg_ctl", status, log, NULL, NULL) != 0) {
+        /* pg_ctl start runs the server through /bin/sh with -D and -l in
+         * double quotes and -o as it is: run it in the directory of the
+         * cluster and its log (pg and postgres.log there, plain names),
+         * the socket directory quoted for the shell (socket_option) */
+        char opts[2600], sockopt[2400], parent[600];
+        if (!socket_option(sockopt, sizeof sockopt, pg->sockdir)) {
+            snprintf(err, errlen, "%s: the state directory's path is too long", pg->dir);
+            return ARB_ERANGE;
+        }
         snprintf(opts, sizeof opts,
-                 "-k %s -c listen_addresses='' -p 5432 -c fsync=on -c unix_socket_permissions=0700 "
-                 "-c password_encryption=scram-sha-256", pg->sockdir);
-        char *start[] = {"-D", pg->data, "-o", opts, "-l", log, "-w", "-t", "60", "start", NULL};
-        if (run(pg, "pg_ctl", start, log, NULL) != 0) {
+                 "%s -c listen_addresses='' -p 5432 -c fsync=on -c unix_socket_permissions=0700 "
+                 "-c password_encryption=scram-sha-256", sockopt);
+        snprintf(parent, sizeof parent, "%s", pg->data);
+        *strrchr(parent, '/') = 0;   /* pg->data is PARENT/pg, its log PARENT/postgres.log */
+        char *start[] = {"-D", "pg", "-o", opts, "-l", "postgres.log", "-w", "-t", "60", "start", NULL};
+        if (run(pg, "pg_ctl", start, log, NULL, parent) != 0) {
             snprintf(err, errlen, "the database would not start: see %s", log);
             return ARB_EIO;
         }
@@ -437,6 +540,6 @@ void pgctl_stop(pgctl *pg)
     char log[700];
     snprintf(log, sizeof log, "%s/../postgres.log", pg->data);
     char *stop[] = {"-D", pg->data, "-m", "fast", "-w", "stop", NULL};
-    run(pg, "pg_ctl", stop, log, NULL);
+    run(pg, "pg_ctl", stop, log, NULL, NULL);
     pg->started = false;
 }

@@ -40,6 +40,12 @@ typedef struct pgctl {
 /* Start (creating it if needed) the cluster of state directory `dir`.
  * Fills pg->conninfo. Returns 0 or an error with a message in err. */
 int pgctl_start(pgctl *pg, const char *dir, char *err, size_t errlen);
+/* Where the cluster of state directory `dir` is, if it has one, making
+ * and starting nothing (for the commands that only read): DIR/pg, or as
+ * root PGCTL_CLUSTERS/HASH/pg, when it is a data directory of ours (a
+ * directory, not a link, holding PG_VERSION, owned by the server's user,
+ * closed to others). 0 with its path in data, or ARB_ENOTFOUND. */
+int pgctl_locate(const char *dir, char *data, size_t len);
 /* Where a state directory's `what` (the local worker's "work": bots'
  * directories and programs) goes: STATE/what, or, as root when other uids
  * cannot enter the state directory (a 0700 ancestor) and bots under uids

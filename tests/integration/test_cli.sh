@@ -2,10 +2,15 @@
 # test_cli.sh — the command line behaves (docs/cli.md): for every command,
 # --help prints usage on stdout, exits 0 and does nothing else (no file is
 # read or written: the scratch directory is the same after); the commands
-# that read the record create nothing where there is none and exit 3; an
-# unknown option or command exits 2 with a suggestion; --version; and
-# --format json parses for rules, match, status, standings, verify and
-# bench rules (a one-match tournament on a private PostgreSQL).
+# that read the record create nothing where there is none (nor where
+# DIR/cluster names no cluster of DIR's) and exit 3; submit checks every
+# file before it makes anything, and with --db touches no state directory;
+# an unreachable database is exit 2, said as such; an unknown option or
+# command exits 2 with a suggestion; --version; --format json parses for
+# rules, match, status, standings, verify and bench rules (a one-match
+# tournament on a private PostgreSQL); a state directory with a blank, a
+# quote and a backslash in its path holds its private cluster (as root,
+# also under a 0700 parent: the cluster in /var/lib/arbiter-clusters).
 # Usage: test_cli.sh ARBITER ARBITER_SCHEDULER ARBITER_REFEREE BOTS_DIR
 set -u
 ARB=$1 SCHED=$2 REF=$3 BOTS=$4
@@ -77,6 +82,72 @@ done
 "$ARB" status --state "$T/nowhere" > /dev/null 2>&1
 check "status --state MISSING creates no directory" '[ $? = 3 ] && [ ! -e "$T/nowhere" ]'
 
+# a DIR/cluster that names no cluster of this state directory (a stale
+# pointer, or something that is not a cluster at all): nothing is started
+# or made, neither under DIR nor in /var/lib/arbiter-clusters
+clusters() { ls -A /var/lib/arbiter-clusters 2>/dev/null; }
+# the directory named after a state directory's path (FNV-1a of it, as
+# pgctl.c names clusters and work directories as root); what a run as root
+# puts there for this test's state directories is removed at the end
+fnv() { python3 -c 'import sys
+h = 1469598103934665603
+for c in sys.argv[1].encode():
+    h = ((h ^ c) * 1099511628211) % (1 << 64)
+print("%016x" % h)' "$1"; }
+made=()
+trap 'cleanup; rm -rf "${made[@]}"' EXIT
+for target in /var/lib/arbiter-clusters/deadbeefdeadbeef /etc; do
+  mkdir "$T/pointer"
+  echo "$target" > "$T/pointer/cluster"
+  tree() { find "$T/pointer" -printf '%p %m %s\n' | sort; }
+  before_tree=$(tree) before_clusters=$(clusters)
+  for args in "status" "standings pool" "verify pool"; do
+    "$ARB" $args --state "$T/pointer" > out 2> err
+    rc=$?
+    check "$args, DIR/cluster naming $target: exits 3 (got $rc)" '[ $rc = 3 ]'
+    check "$args, DIR/cluster naming $target: says there is no record" 'grep -q "no record in $T/pointer" err'
+    check "$args, DIR/cluster naming $target: nothing made under DIR" '[ "$(tree)" = "$before_tree" ]'
+    check "$args, DIR/cluster naming $target: no cluster made" '[ "$(clusters)" = "$before_clusters" ]'
+    rm -f out err
+  done
+  rm -rf "$T/pointer"
+done
+
+# submit reads and checks every file before it opens (or makes) the record
+RB="$BOTS/random_bot"
+{ echo "name: ok"; echo "deals: 1"; echo "seed: 3"; echo "entrants:"
+  for e in a b c; do echo "  - {name: $e, command: $RB}"; done; } > "$T/ok.yaml"
+mkdir -m 700 "$T/sub"
+made+=("/var/lib/arbiter-clusters/$(fnv "$T/sub/arbiter-state")" "/var/lib/arbiter-work/$(fnv "$T/sub/arbiter-state")")
+for files in "nonexist.yaml" "$T/ok.yaml nonexist.yaml"; do
+  before_clusters=$(clusters)
+  (cd "$T/sub" && "$ARB" submit $files > "$T/out" 2> "$T/err")
+  rc=$?
+  check "submit $files exits 2 (got $rc)" '[ $rc = 2 ]'
+  check "submit $files names the file" 'grep -q "nonexist.yaml" "$T/err"'
+  check "submit $files makes no state directory" '[ -z "$(ls -A "$T/sub")" ]'
+  check "submit $files makes no cluster" '[ "$(clusters)" = "$before_clusters" ]'
+done
+for cmd in submit run; do
+  (cd "$T/sub" && "$ARB" $cmd "$T/ok.yaml" --db "host=127.0.0.1 port=1" > "$T/out" 2> "$T/err")
+  rc=$?
+  check "$cmd --db UNREACHABLE exits 2 (got $rc)" '[ $rc = 2 ]'
+  check "$cmd --db UNREACHABLE makes no ./arbiter-state" '[ -z "$(ls -A "$T/sub")" ]'
+done
+rm -f "$T/out" "$T/err"
+
+# an unreachable database (or a conninfo that does not parse) is exit 2,
+# said as such: it is not "no tournament of that name"
+for args in "status" "standings x" "verify x"; do
+  for db in "host=127.0.0.1 port=1" "garbage=="; do
+    "$ARB" $args --db "$db" > out 2> err
+    rc=$?
+    check "$args --db \"$db\" exits 2 (got $rc)" '[ $rc = 2 ]'
+    check "$args --db \"$db\" says the database cannot be reached" 'grep -q "the database cannot be reached" err && ! grep -q "no tournament named" err'
+    rm -f out err
+  done
+done
+
 # ---- 4. unknown options and commands ----------------------------------------
 "$ARB" run --wrokers 3 t.yaml > out 2> err
 check "run --wrokers exits 2" '[ $? = 2 ]'
@@ -102,7 +173,6 @@ check "rules --format json parses" '"$ARB" rules --format json | json'
 check "rules --format json names the preset" '"$ARB" rules --rules douzero --format json | python3 -c "import json,sys; d=json.load(sys.stdin); assert d[\"preset\"]==\"douzero\" and d[\"game\"]==\"doudizhu\" and \"standard\" in d[\"presets\"]"'
 check "rules --presets lists standard" '"$ARB" rules --presets | grep -qx standard'
 check "bench rules --format json parses" '"$ARB" bench rules --seconds 0.01 --format json | json'
-RB="$BOTS/random_bot"
 "$ARB" match --bot 'q"u\\o='"$RB" --bot b="$RB" --bot c="$RB" --sandbox none --format json > q.json 2> /dev/null
 cat > name.py <<'PY'
 import json, sys
@@ -149,6 +219,30 @@ check "standings of a tournament not in the record exits 3" '[ $? = 3 ]'
 check "verify --format json parses and verifies" '[ $? = 0 ] && python3 -c "import json; d=json.load(open(\"v.json\")); assert d[\"verified\"] is True and d[\"checked\"] == 1, d"'
 "$ARB" status --db "$D" > status.txt
 check "status (table) still shows the tournament" '[ $? = 0 ] && grep -q "^cli " status.txt'
+
+# ---- 6. a state directory with a space, a quote and a backslash -----------
+# the private cluster's socket directory goes to the server, and the
+# socket and password files into conninfo strings: every character passes
+for st in "$T/sp ace/st" "$T/it's \\ \"odd\"/st"; do
+  mkdir -p "$(dirname "$st")"
+  "$ARB" run t.yaml --state "$st" --quiet --workers 1 --sandbox none --allow-unsandboxed > run.out 2>&1
+  check "run --state \"$st\" (private cluster) runs" '[ $? = 0 ]' || { cat run.out; cat "$st/postgres.log" 2>/dev/null | tail -n 5; }
+  "$ARB" status --state "$st" > status.txt 2>&1
+  check "status --state \"$st\" reads it" '[ $? = 0 ] && grep -q "^cli " status.txt' || cat status.txt
+done
+if [ "$(id -u)" = 0 ]; then
+  # as root under a 0700 parent the cluster lives in /var/lib/arbiter-clusters/HASH
+  # and the work directory in /var/lib/arbiter-work/HASH (removed after)
+  mkdir -m 700 "$T/pr ivate"
+  st="$T/pr ivate/st"
+  hash=$(fnv "$st")
+  made+=("/var/lib/arbiter-clusters/$hash" "/var/lib/arbiter-work/$hash")
+  "$ARB" run t.yaml --state "$st" --quiet --workers 1 --sandbox none --allow-unsandboxed > run.out 2>&1
+  check "run as root under a 0700 parent with a space runs" '[ $? = 0 ] && [ -f "/var/lib/arbiter-clusters/$hash/pg/PG_VERSION" ]' || cat run.out
+  "$ARB" standings cli --state "$st" > st.txt 2>&1
+  check "standings under a 0700 parent with a space reads it" '[ $? = 0 ] && [ "$(grep -c "^[1-3] " st.txt)" = 3 ]' || cat st.txt
+fi
+rm -f run.out status.txt st.txt
 
 echo "test_cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
