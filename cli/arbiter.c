@@ -79,7 +79,9 @@ int main(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (strcmp(a, "help") == 0) {
-        if (argc == 2) {
+        /* help, help --help, help help: the general usage */
+        if (argc == 2 || strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0 ||
+            strcmp(argv[2], "help") == 0) {
             usage(stdout);
             return CLI_EXIT_OK;
         }

@@ -1,12 +1,35 @@
 /* bench_util.c — medians and figures for the benchmarks (bench_util.h). */
 #include "bench_util.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
+}
+
+bool bench_bot_usable(const char *bench, const char *bot)
+{
+    struct stat st;
+    if (!bot || bot[0] != '/') {
+        fprintf(stderr, "arbiter: bench %s: --bot needs an absolute path to a bot (random_bot)\n", bench);
+        return false;
+    }
+    if (stat(bot, &st) != 0) {
+        fprintf(stderr, "arbiter: bench %s: --bot %s: %s\n", bench, bot, strerror(errno));
+        return false;
+    }
+    if (!S_ISREG(st.st_mode) || access(bot, X_OK) != 0) {
+        fprintf(stderr, "arbiter: bench %s: --bot %s: not an executable file\n", bench, bot);
+        return false;
+    }
+    return true;
 }
 
 double bench_median(double *v, int n)

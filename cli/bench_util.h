@@ -6,6 +6,8 @@
 #define ARB_BENCH_UTIL_H
 #include "cli.h"
 
+#include <stdbool.h>
+
 /* The median of v[0..n) (sorts v): benchmarks report medians. */
 double bench_median(double *v, int n);
 
@@ -20,6 +22,12 @@ typedef struct bench_figure {
  * "name value unit" lines, or one JSON object {"title":..., "figures":
  * [{"name":..., "value":..., "unit":...}, ...]}. */
 void bench_print(const char *title, const bench_figure *figs, size_t n, cli_format format);
+
+/* Whether --bot names a program the benchmark can start: an absolute path
+ * to an executable regular file. false after a message on stderr naming
+ * the benchmark ("referee"): a benchmark of a bot that cannot run would
+ * measure nothing and print figures all the same. */
+bool bench_bot_usable(const char *bench, const char *bot);
 
 /* `arbiter bench referee` (cmd_bench_referee.c); argv[0] is "referee". */
 int bench_referee(int argc, char **argv);

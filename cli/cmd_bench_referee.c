@@ -165,10 +165,8 @@ int bench_referee(int argc, char **argv)
         usage(stderr);
         return CLI_EXIT_USAGE;
     }
-    if (!bot || bot[0] != '/') {
-        fprintf(stderr, "arbiter: bench referee: --bot needs an absolute path to a bot (random_bot)\n");
+    if (!bench_bot_usable("referee", bot))
         return CLI_EXIT_USAGE;
-    }
     const arb_game *g = cli_game(game);
     if (!g)
         return CLI_EXIT_USAGE;

@@ -129,6 +129,8 @@ int bench_tournament(int argc, char **argv)
         fprintf(stderr, "usage: arbiter bench tournament --bot /abs/path/random_bot\n");
         return CLI_EXIT_USAGE;
     }
+    if (!bench_bot_usable("tournament", bot))
+        return CLI_EXIT_USAGE;
     /* Swiss pairing, 10,000 entrants, after three rounds. */
     double swiss[5];
     int tables = 0;
@@ -273,6 +275,8 @@ int bench_dispatch(int argc, char **argv)
         fputs(use, stderr);
         return CLI_EXIT_USAGE;
     }
+    if (!bench_bot_usable("dispatch", bot))
+        return CLI_EXIT_USAGE;
     int n = (int)workers;
     char exe[600], self[512];
     ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);

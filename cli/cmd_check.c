@@ -2,6 +2,7 @@
  * running anything; every error names FILE:LINE:COLUMN. */
 #include "cli.h"
 #include "config.h"
+#include "arb_error.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,7 +14,8 @@ static void usage(FILE *f)
                "Loads each tournament file as arbiter run would and says FILE: ok, or\n"
                "FILE:LINE:COLUMN: what is wrong. --programs also checks that every\n"
                "entrant's program can be started and its files: are there.\n"
-               "Exit status 0 when every file is ok, 1 when one is not.\n");
+               "Exit status 0 when every file is ok, 1 when one is not, 2 when one\n"
+               "cannot be read.\n");
 }
 
 int cmd_check(int argc, char **argv)
@@ -39,13 +41,15 @@ int cmd_check(int argc, char **argv)
         usage(stderr);
         return CLI_EXIT_USAGE;
     }
-    int bad = 0;
+    int bad = 0, unreadable = 0;
     for (int i = optind; i < argc; i++) {
         tn_config cfg;
         char err[1024];
-        if (tn_config_load(argv[i], &cfg, err, sizeof err) != 0) {
+        int rc = tn_config_load(argv[i], &cfg, err, sizeof err);
+        if (rc != 0) {
             fprintf(stderr, "%s\n", err);
             bad++;
+            unreadable += rc == ARB_EIO;   /* not a file that does not check: one that could not be read */
             continue;
         }
         if (check_programs && tn_config_check_commands(&cfg, err, sizeof err) != 0) {
@@ -58,5 +62,5 @@ int cmd_check(int argc, char **argv)
                cfg.match.game->name, cfg.match.preset);
         tn_config_release(&cfg);
     }
-    return bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+    return unreadable ? CLI_EXIT_USAGE : bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }

@@ -202,10 +202,31 @@ static void log_progress(void *ctx, const sched_progress *p)
              p->done, p->total, p->round, p->rate, p->eta_s, p->last ? p->last : "");
 }
 
+/* Whether --help or -h is among the arguments. */
+static bool asks_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return true;
+    return false;
+}
+
 int cmd_scheduler(int argc, char **argv)
 {
     sched_conf c = {.listen = "tcp://0.0.0.0:5555", .state = "/var/lib/arbiter", .metrics = "127.0.0.1:9464",
                     .heartbeat_ms = 1000, .heartbeat_misses = 5, .lease_s = 60, .log_level = 1};
+    /* --help anywhere: the usage and nothing else, before the arguments
+     * are read (--config would open its file, a bad key would refuse) */
+    if (asks_help(argc, argv)) {
+        printf("usage: arbiter-scheduler [--config FILE] [--KEY VALUE ...]\n\n"
+               "Owns the tournaments in the record and the pool of referee workers\n"
+               "(arbiter-referee) that connect to it; runs every tournament submitted\n"
+               "(arbiter submit FILE, or `tournaments:` here) all at once. SIGTERM\n"
+               "stops it; the workers keep their results for the next start. Keys\n"
+               "(config/scheduler.yaml; flags override the file):\n\n");
+        arb_conf_usage(stdout, sched_keys, &c);
+        return CLI_EXIT_OK;
+    }
     char err[2048];
     int rest[8], nrest = 0;
     if (arb_conf_args(sched_keys, &c, argc - 1, argv + 1, rest, 8, &nrest, err, sizeof err) != 0) {
@@ -214,16 +235,6 @@ int cmd_scheduler(int argc, char **argv)
     }
     for (int i = 0; i < nrest; i++) {
         const char *a = argv[1 + rest[i]];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            printf("usage: arbiter-scheduler [--config FILE] [--KEY VALUE ...]\n\n"
-                   "Owns the tournaments in the record and the pool of referee workers\n"
-                   "(arbiter-referee) that connect to it; runs every tournament submitted\n"
-                   "(arbiter submit FILE, or `tournaments:` here) all at once. SIGTERM\n"
-                   "stops it; the workers keep their results for the next start. Keys\n"
-                   "(config/scheduler.yaml; flags override the file):\n\n");
-            arb_conf_usage(stdout, sched_keys, &c);
-            return 0;
-        }
         unexpected("arbiter-scheduler", a, sched_keys);
         return CLI_EXIT_USAGE;
     }
@@ -498,6 +509,17 @@ int cmd_referee(int argc, char **argv)
 {
     ref_conf c = {.workdir = "/var/lib/arbiter-referee", .metrics = "127.0.0.1:9465", .heartbeat_ms = 1000,
                   .heartbeat_misses = 5, .drain_s = 600, .log_level = 1};
+    if (asks_help(argc, argv)) {   /* before the arguments are read, as for the scheduler */
+        printf("usage: arbiter-referee [--config FILE] [--KEY VALUE ...]\n\n"
+               "A referee worker: connects to a scheduler (arbiter-scheduler, or arbiter run\n"
+               "--listen), plays up to SLOTS matches at once in sandboxes, fetches bot\n"
+               "programs it lacks from the scheduler, and keeps every result until the\n"
+               "scheduler acknowledges it. SIGTERM drains (finishes the matches in hand\n"
+               "for at most drain_s, hands back the rest); a second SIGTERM hands back at\n"
+               "once. Keys (config/referee.yaml; flags override the file):\n\n");
+        arb_conf_usage(stdout, ref_keys, &c);
+        return CLI_EXIT_OK;
+    }
     char err[2048];
     int rest[8], nrest = 0;
     if (arb_conf_args(ref_keys, &c, argc - 1, argv + 1, rest, 8, &nrest, err, sizeof err) != 0) {
@@ -506,17 +528,6 @@ int cmd_referee(int argc, char **argv)
     }
     for (int i = 0; i < nrest; i++) {
         const char *a = argv[1 + rest[i]];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            printf("usage: arbiter-referee [--config FILE] [--KEY VALUE ...]\n\n"
-                   "A referee worker: connects to a scheduler (arbiter-scheduler, or arbiter run\n"
-                   "--listen), plays up to SLOTS matches at once in sandboxes, fetches bot\n"
-                   "programs it lacks from the scheduler, and keeps every result until the\n"
-                   "scheduler acknowledges it. SIGTERM drains (finishes the matches in hand\n"
-                   "for at most drain_s, hands back the rest); a second SIGTERM hands back at\n"
-                   "once. Keys (config/referee.yaml; flags override the file):\n\n");
-            arb_conf_usage(stdout, ref_keys, &c);
-            return 0;
-        }
         unexpected("arbiter-referee", a, ref_keys);
         return CLI_EXIT_USAGE;
     }

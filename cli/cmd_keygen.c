@@ -50,6 +50,11 @@ int cmd_keygen(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     const char *name = optind < argc ? argv[optind] : NULL;
+    if (name && !name[0]) {   /* "" would write the hidden files .key and .pub */
+        fprintf(stderr, "arbiter: keygen: NAME must not be empty\n");
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
     char pub[ZAP_KEY_TEXT], sec[ZAP_KEY_TEXT];
     int rc = zap_keygen(pub, sec);
     if (rc) {

@@ -44,7 +44,7 @@ static void usage(FILE *f)
         "  --startup-ms N         time to answer the handshake (default 5000)\n"
         "  --policy P             autoplay | forfeit-deal | forfeit-match (default autoplay)\n"
         "  --strikes N            autoplay strikes before forfeiting the match (default 3)\n"
-        "  --forfeit-points N     the forfeit stake P (default 6)\n"
+        "  --forfeit-points N     the forfeit stake P (default: the game's own, 6 for doudizhu)\n"
         "  --transcript FILE      write the transcript (msgpack, SHA-256 digest)\n"
         "  --sandbox MODE         auto | bwrap | none (default auto: bubblewrap when it works)\n"
         "  --workdir DIR          where the bots' working directories go (default a temp dir)\n"
@@ -77,9 +77,10 @@ static void on_penalty(void *ctx, const match_deal *d, int seat_no, int bot, mat
 
 static void print_table(const match_config *cfg, const match_result *res, const char *digest, const char *path)
 {
-    printf("match %s/%s, %u deals, seed %" PRIu64 ", duplicate %s: %u games, %" PRIu64 " decisions, %.2f s\n\n",
-           cfg->game->name, cfg->preset, cfg->deals, cfg->seed,
-           match_duplicate_name((match_duplicate)cfg->duplicate), res->ndeals, res->decisions, res->wall_ns / 1e9);
+    printf("match %s/%s, %u deal%s, seed %" PRIu64 ", duplicate %s: %u game%s, %" PRIu64 " decisions, %.2f s\n\n",
+           cfg->game->name, cfg->preset, cfg->deals, cfg->deals == 1 ? "" : "s", cfg->seed,
+           match_duplicate_name((match_duplicate)cfg->duplicate), res->ndeals, res->ndeals == 1 ? "" : "s",
+           res->decisions, res->wall_ns / 1e9);
     printf("%-4s %-16s %8s %6s %9s %9s %9s %9s %7s %9s  %s\n", "rank", "bot", "total", "won", "decisions",
            "avg ms", "max ms", "cpu ms", "strikes", "penalties", "sandbox");
     for (int rank = 1; rank <= res->nbots; rank++)
@@ -333,8 +334,6 @@ int cmd_match(int argc, char **argv)
         fprintf(stderr, "arbiter: cannot derive the match key\n");
         return CLI_EXIT_USAGE;
     }
-    if (format != CLI_FORMAT_JSON)
-        printf("commitment (sha256 of the secret): %s\n", cfg.commitment);
     live_driver *live = live_new(&lo, err, sizeof err);
     if (!live) {
         fprintf(stderr, "arbiter: %s\n", err);
@@ -357,9 +356,12 @@ int cmd_match(int argc, char **argv)
         live = live_new(&lo, err, sizeof err);
         if (!live) {
             fprintf(stderr, "arbiter: %s\n", err);
-                        return CLI_EXIT_USAGE;
+            return CLI_EXIT_USAGE;
         }
     }
+    /* the commitment before the first deal, once nothing can refuse to start */
+    if (format != CLI_FORMAT_JSON)
+        printf("commitment (sha256 of the secret): %s\n", cfg.commitment);
     show_ctx sc = {&cfg, quiet};
     match_observer obs = {.ctx = &sc, .penalty = on_penalty};
     match_result res;

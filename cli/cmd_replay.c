@@ -214,9 +214,10 @@ int cmd_replay(int argc, char **argv)
     }
     int status = 0;
     char shown[4096];
-    printf("\n%s: %s/%s, seed %" PRIu64 ", %u deals, duplicate %s\n", path, rep.cfg.game->name,
-           arb_term(rep.cfg.preset, shown, sizeof shown),
-           rep.cfg.seed, rep.cfg.deals, match_duplicate_name((match_duplicate)rep.cfg.duplicate));
+    /* a blank line apart from the deals --show printed, none before the first line */
+    printf("%s%s: %s/%s, seed %" PRIu64 ", %u deal%s, duplicate %s\n", show && sc.g ? "\n" : "", path,
+           rep.cfg.game->name, arb_term(rep.cfg.preset, shown, sizeof shown), rep.cfg.seed, rep.cfg.deals,
+           rep.cfg.deals == 1 ? "" : "s", match_duplicate_name((match_duplicate)rep.cfg.duplicate));
     if (rep.digest_rc == 0)
         printf("digest:  ok (sha256 %s)\n", rep.digest);
     else {

@@ -30,7 +30,7 @@ static void json_value(const char *v)
         cli_json_string(stdout, v);
 }
 
-static void print_json(const arb_game *g, char *described)
+static void print_json(const arb_game *g, const char *preset, char *options)
 {
     printf("{\"game\":");
     cli_json_string(stdout, g->name);
@@ -40,26 +40,22 @@ static void print_json(const arb_game *g, char *described)
         printf("%s", k ? "," : "");
         cli_json_string(stdout, *p);
     }
-    printf("]");
-    /* "preset=NAME", then the options */
+    printf("],\"preset\":");
+    cli_json_string(stdout, preset);
+    printf(",\"options\":{");
     char *save = NULL;
     int nopts = 0;
-    for (char *line = strtok_r(described, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    for (char *line = strtok_r(options, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *eq = strchr(line, '=');
         if (!eq)
             continue;
         *eq = 0;
-        if (strcmp(line, "preset") == 0 && nopts == 0) {
-            printf(",\"preset\":");
-            cli_json_string(stdout, eq + 1);
-            continue;
-        }
-        printf("%s", nopts++ ? "," : ",\"options\":{");
+        printf("%s", nopts++ ? "," : "");
         cli_json_string(stdout, line);
         printf(":");
         json_value(eq + 1);
     }
-    printf("%s}}\n", nopts ? "" : ",\"options\":{");
+    printf("}}\n");
 }
 
 int cmd_rules(int argc, char **argv)
@@ -112,12 +108,21 @@ int cmd_rules(int argc, char **argv)
     static char buf[65536];
     g->rules_describe(rules, buf, sizeof buf);
     free(rules);
+    /* The preset is the command's to name (the one asked for, or the
+     * game's default), not left to the game's describe text, which need
+     * not name it; a describe that does (Dou Dizhu's) is not repeated. */
+    const char *name = preset && *preset ? preset : g->default_preset;
+    char *options = buf;
+    if (strncmp(options, "preset=", 7) == 0)
+        options += strcspn(options, "\n") + (options[strcspn(options, "\n")] ? 1 : 0);
     if (format == CLI_FORMAT_JSON)
-        print_json(g, buf);
+        print_json(g, name, options);
     else if (presets)
         for (const char *const *p = g->presets(); *p; p++)
             printf("%s\n", *p);
-    else
-        fputs(buf, stdout);
+    else {
+        size_t len = strlen(options);
+        printf("preset=%s\n%s%s", name, options, len && options[len - 1] != '\n' ? "\n" : "");
+    }
     return CLI_EXIT_OK;
 }

@@ -305,7 +305,15 @@ int cmd_run(int argc, char **argv)
     }
     store_standing rows[ARB_TN_MAX_ENTRANTS];
     int n = store_standings(st, outc.tid, rows, ARB_TN_MAX_ENTRANTS);
-    if (n > 0 && !interrupted) {
+    /* finished with no match played: every one was void, and all-zero
+     * standings would pass for a result */
+    int played = 0;
+    for (int i = 0; i < n; i++)
+        played += rows[i].played;
+    if (n > 0 && !rc && !interrupted && outc.finished && played == 0) {
+        fprintf(stderr, "arbiter: %s: every match was void, no result (why: `arbiter status`)\n", cfg.name);
+        status = CLI_EXIT_FAIL;
+    } else if (n > 0 && !interrupted) {
         printf("\n%s — %s%s\n\n", cfg.name, outc.finished ? "final standings" : "standings so far",
                outc.resumed ? " (resumed)" : "");
         print_standings(rows, n, CLI_FORMAT_TABLE);

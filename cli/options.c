@@ -58,6 +58,14 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, co
     int prefixed = 0;
     for (int k = 0; plen && longopts[k].name; k++)
         prefixed += strncmp(longopts[k].name, shown + 2, plen) == 0;
+    if (prefixed == 1 && strchr(arg, '=') && strncmp(arg, "--", 2) == 0) {
+        /* a known option given a value it does not take (--help=x) */
+        for (int k = 0; longopts[k].name; k++)
+            if (strncmp(longopts[k].name, shown + 2, plen) == 0 && longopts[k].has_arg == no_argument) {
+                fprintf(stderr, "arbiter: %s: --%s takes no value\n", cmd, longopts[k].name);
+                return '?';
+            }
+    }
     if (prefixed > 1) {
         fprintf(stderr, "arbiter: %s: ambiguous option %s (", cmd, shown);
         for (int k = 0, n = 0; longopts[k].name; k++)

@@ -307,12 +307,12 @@ int match_bot_command(match_bot_cfg *b, const char *name, const char *command, c
                 return ARB_ENOTFOUND;
             }
         } else if (tok[0] != '/' && access(joined, F_OK) == 0 && realpath(joined, real) && strlen(real) < cap) {
-            snprintf(dst, cap, "%s", real);   /* a file argument: the bot runs elsewhere */
+            memcpy(dst, real, strlen(real) + 1);   /* a file argument: the bot runs elsewhere */
         } else if (strlen(tok) >= cap) {
             snprintf(err, errlen, "bot %s: argument longer than %zu bytes", name, cap - 1);
             return ARB_ETOOBIG;
         } else {
-            snprintf(dst, cap, "%s", tok);
+            memcpy(dst, tok, strlen(tok) + 1);   /* shorter than cap: just checked */
         }
         b->argc++;
     }

@@ -244,7 +244,12 @@ static int entrant_key(loader *L, const yaml_node_t *kn, const char *k, yaml_nod
             return at(L, v, "name \"%s\": 1..%d characters of A-Z a-z 0-9 _ . -", e->name, ARB_MAX_BOT_NAME);
         return 0;
     }
-    if (strcmp(k, "command") == 0) return get_str(L, v, "command", e->command, sizeof e->command);
+    if (strcmp(k, "command") == 0) {
+        if (get_str(L, v, "command", e->command, sizeof e->command))
+            return L->rc;
+        /* the command is split on spaces: spaces alone name no program */
+        return e->command[strspn(e->command, " ")] ? 0 : at(L, v, "command: blank (expected a program and its arguments)");
+    }
     if (strcmp(k, "files") == 0) return entrant_files(L, v, e);
     if (strcmp(k, "seed") == 0) {
         if (!get_int(L, v, "seed", 1, ARB_TN_MAX_ENTRANTS, &x))
@@ -307,12 +312,61 @@ static int entrants(loader *L, yaml_node_t *seq)
     return L->rc;
 }
 
+/* The value of `key` in an entrant's mapping, or NULL. */
+static const yaml_node_t *entrant_value(loader *L, const yaml_node_t *item, const char *key)
+{
+    for (yaml_node_pair_t *p = item->data.mapping.pairs.start; p < item->data.mapping.pairs.top; p++) {
+        const char *k = scalar(yaml_document_get_node(&L->doc, p->key));
+        if (k && strcmp(k, key) == 0)
+            return yaml_document_get_node(&L->doc, p->value);
+    }
+    return NULL;
+}
+
+/* Partners of a game of fixed teams (the built rules say how many, and k
+ * seats make sides of k / nteams). Once any entrant names a `team:`,
+ * every entrant names one and every team fills exactly one side: the
+ * planner seats partners on one side, and a team of another size could
+ * only be split or left short. Without fixed teams, or with no `team:` at
+ * all, there is nothing to keep together. */
+static int teams(loader *L, yaml_node_t *seq, int k)
+{
+    tn_config *c = L->cfg;
+    int8_t team_of_seat[ARB_MAX_SEATS];
+    int nteams = c->match.game->teams(L->rules, team_of_seat);
+    bool any = false;
+    for (int i = 0; i < c->nentrants; i++)
+        any |= c->entrants[i].team[0] != 0;
+    if (nteams <= 0 || !any)
+        return 0;
+    int side = k / nteams;
+    for (int i = 0; i < c->nentrants; i++) {
+        const tn_entrant *e = &c->entrants[i];
+        const yaml_node_t *item = yaml_document_get_node(&L->doc, seq->data.sequence.items.start[i]);
+        if (!e->team[0])
+            return at(L, item, "entrant %s: no team, and %s's teams are fixed: once one entrant names a team, "
+                      "every entrant names one (team: NAME)", e->name, c->match.game->name);
+        int members = 0, first = i;
+        for (int j = 0; j < c->nentrants; j++)
+            if (strcmp(c->entrants[j].team, e->team) == 0) {
+                members++;
+                if (j < first)
+                    first = j;
+            }
+        if (first == i && members != side)
+            return at(L, entrant_value(L, item, "team"), "team %s: %d member%s, and a %s side has %d seats: a team "
+                      "needs exactly %d", e->team, members, members == 1 ? "" : "s", c->match.game->name, side, side);
+    }
+    return 0;
+}
+
 static const char *const top_keys[] = {"name", "game", "rules", "options", "format", "cycles", "rounds", "advance",
                                        "groups", "gauntlet", "deals", "duplicate", "clock", "policy", "seed",
                                        "files_root", "entrants", NULL};
 
 typedef struct top_ctx {
     yaml_node_t *options, *entrants, *game, *rules, *gauntlet, *format, *advance, *groups, *deals, *files_root;
+    const yaml_node_t *duplicate;   /* the key, where a refusal of the mode points */
 } top_ctx;
 
 static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctxp)
@@ -359,6 +413,7 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
         if (match_duplicate_parse(s, &d))
             return unknown(L, v, "duplicate mode", s, names);
         c->match.duplicate = (uint8_t)d;
+        t->duplicate = kn;
         return 0;
     }
     if (strcmp(k, "clock") == 0) return each_key(L, v, "clock", clock_key, NULL);
@@ -473,7 +528,14 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
         if (!found)
             return at(L, t->gauntlet, "gauntlet: no entrant is named \"%s\"", c->gauntlet);
     }
+    if (teams(L, t->entrants, k))
+        return L->rc;
     /* what match_config_rules will insist on, said here with a place */
+    if (c->match.game->match_ends_early && c->match.duplicate != MATCH_DUP_OFF)
+        return at(L, t->duplicate, "duplicate: %s: a %s match may end before its %u deal%s (a side reaches its "
+                  "goal), so its seatings would not see the same cards, and every match would be void; play it "
+                  "with duplicate: off", match_duplicate_name((match_duplicate)c->match.duplicate),
+                  c->match.game->name, c->match.deals, c->match.deals == 1 ? "" : "s");
     uint64_t seatings = 1;
     if (c->match.duplicate == MATCH_DUP_ROTATE)
         seatings = (uint64_t)k;

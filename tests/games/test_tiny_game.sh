@@ -91,5 +91,50 @@ f=$(sql "$D" "select transcript from matches order by id limit 1")
 check "a tournament transcript re-judges" '"$ARB" replay "$f" --secret-file "$T/secret" | grep -q "every deal follows from seed + secret: verified"'
 check "arbiter verify proves the tournament" '"$ARB" verify tiny --db "$D" --state "$T/s" | grep -q "3 transcripts: every deal follows from seed + secret: verified"'
 
+# ---- what the loader knows of the game ------------------------------------
+# (each refused only by `run`, or not at all, before: noted per check)
+entrants() { for e in "$@"; do echo "  - {name: ${e%%:*}, command: $BOT high${e#*:}}"; done; }
+{ echo "name: dup"; echo "game: highcard"; echo "deals: 10"; echo "duplicate: rotate"; echo "entrants:"
+  entrants a: b:; } > "$T/dup.yaml"
+"$ARB" check "$T/dup.yaml" > "$T/c.out" 2>&1
+check "check refuses duplicate play for a game whose match may end early, at the key (was: ok, and run voided every match)" \
+  '[ $? = 1 ] && grep -q "^$T/dup.yaml:4:1: duplicate: rotate: a highcard match may end before its 10 deals" "$T/c.out"'
+{ echo "name: pairs"; echo "game: highcard"; echo "rules: pairs"; echo "entrants:"
+  entrants "a:, team: x" "b:, team: x" "c:, team: x" "d:, team: y"; } > "$T/t31.yaml"
+"$ARB" check "$T/t31.yaml" > "$T/c.out" 2>&1
+check "check refuses a team of three for sides of two, at its first member's team (was: ok, b partnered with d)" \
+  '[ $? = 1 ] && grep -q "^$T/t31.yaml:5:[0-9]*: team x: 3 members, and a highcard side has 2 seats" "$T/c.out"'
+{ echo "name: pairs"; echo "game: highcard"; echo "rules: pairs"; echo "entrants:"
+  entrants "a:, team: x" "b:, team: y" "c:, team: x" "d:"; } > "$T/t21.yaml"
+"$ARB" check "$T/t21.yaml" > "$T/c.out" 2>&1
+check "check refuses a partnership tournament where one entrant has no team (was: ok)" \
+  '[ $? = 1 ] && grep -q "^$T/t21.yaml:[0-9]*:[0-9]*: team y: 1 member" "$T/c.out"'
+{ echo "name: pairs"; echo "game: highcard"; echo "rules: pairs"; echo "entrants:"
+  entrants "a:, team: x" "b:, team: y" "c:, team: x" "d:, team: y" "e:"; } > "$T/t0.yaml"
+"$ARB" check "$T/t0.yaml" > "$T/c.out" 2>&1
+check "check refuses an entrant without a team beside full teams, at its entry" \
+  '[ $? = 1 ] && grep -q "^$T/t0.yaml:9:5: entrant e: no team" "$T/c.out"'
+{ echo "name: pairs"; echo "game: highcard"; echo "rules: pairs"; echo "entrants:"
+  entrants "a:, team: x" "b:, team: y" "c:, team: x" "d:, team: y"; } > "$T/t22.yaml"
+check "check accepts two teams of two" '"$ARB" check "$T/t22.yaml" > /dev/null 2>&1'
+{ echo "name: pairs"; echo "game: highcard"; echo "entrants:"; entrants "a:, team: x" b:; } > "$T/t2.yaml"
+check "a team: in a game without fixed teams is only recorded" '"$ARB" check "$T/t2.yaml" > /dev/null 2>&1'
+"$ARB" rules --game highcard --rules pairs > "$T/rules.out"
+check "rules prints the preset itself, first (was: players=4 first, the game's text only)" \
+  '[ "$(head -n 1 "$T/rules.out")" = "preset=pairs" ] && grep -qx "goal=7" "$T/rules.out"'
+check "rules ends with a newline (was: none)" '[ "$(tail -c 1 "$T/rules.out" | od -An -c | tr -d " ")" = "\n" ]'
+check "rules --format json has the preset (was: no \"preset\")" \
+  '"$ARB" rules --game highcard --format json | python3 -c "import json,sys; d=json.load(sys.stdin); assert d[\"preset\"]==\"short\" and d[\"options\"][\"goal\"]==5, d"'
+# a tournament every match of which is void (no transcript can be written:
+# the state directory's transcripts is a file) is not a result
+mkdir -m 700 "$T/sv"; : > "$T/sv/transcripts"
+D2=$(newdb arb_void)
+"$ARB" run "$T/tiny.yaml" --db "$D2" --state "$T/sv" --quiet --workers 1 --secret-file "$T/secret" > "$T/void.out" 2>&1
+rc=$?
+check "run exits 1 when every match was void (got $rc; was 0)" '[ $rc = 1 ]' || cat "$T/void.out" >&2
+check "... saying so, without final standings (was: all-zero final standings)" \
+  'grep -q "every match was void" "$T/void.out" && ! grep -q "final standings" "$T/void.out"'
+check "... and the matches are void in the record" '[ "$(sql "$D2" "select count(*) filter (where state = '"'void'"') from matches")" = 3 ]'
+
 echo "tiny-game: $pass passed, $fail failed"
 [ "$fail" = 0 ]

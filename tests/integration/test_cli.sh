@@ -244,5 +244,61 @@ if [ "$(id -u)" = 0 ]; then
 fi
 rm -f run.out status.txt st.txt
 
+# ---- 7. refusals before anything is done, and small words ------------------
+# (each of these once did the wrong thing: noted per check)
+"$ARB" check "$T/nonexist.yaml" > out 2> err
+check "check of a file that cannot be read exits 2, as the exit-code table says (was 1)" \
+  '[ $? = 2 ] && grep -q "nonexist.yaml: No such file or directory" err && [ ! -s out ]'
+printf 'not a bot\n' > notexec; chmod 644 notexec
+for b in referee tournament dispatch; do
+  for bot in /nonexist "$PWD/notexec"; do
+    "$ARB" bench $b --bot "$bot" > out 2> err
+    rc=$?
+    # was: exit 0 and figures measured from nothing (referee_decisions 0, inf us)
+    check "bench $b --bot ${bot##*/} (no bot to run) exits 2 (got $rc)" '[ $rc = 2 ]'
+    check "bench $b --bot ${bot##*/} prints no figures, and says why" '[ ! -s out ] && grep -q "bench $b: --bot" err'
+  done
+done
+rm -f notexec out err
+# --help first, before --config is opened or a key refused (was: exit 2)
+before=$(snapshot)
+for args in "$ARB referee --config nofile --help" "$SCHED --config nofile --help" "$ARB scheduler --bogus 1 --help" \
+            "$REF -h --config nofile"; do
+  $args > out 2> err
+  rc=$?
+  check "$args: usage on stdout, exit 0 (got $rc)" '[ $rc = 0 ] && grep -q "^usage: arbiter-" out && [ ! -s err ]'
+done
+rm -f out err
+check "the daemons' --help read and created nothing" '[ "$(snapshot)" = "$before" ]'
+"$ARB" keygen "" > out 2> err
+check "keygen \"\" exits 2 and writes no hidden .key/.pub (was: exit 0, both written)" \
+  '[ $? = 2 ] && [ ! -e .key ] && [ ! -e .pub ] && grep -q "NAME must not be empty" err'
+"$ARB" keygen --help=x > out 2> err
+check "keygen --help=x says --help takes no value (was: unknown option --help, did you mean --help?)" \
+  '[ $? = 2 ] && grep -q "keygen: --help takes no value" err && ! grep -q "did you mean" err'
+"$ARB" help --help > out 2> err
+check "help --help is the general usage, exit 0 (was: unknown command \"--help\", exit 2)" \
+  '[ $? = 0 ] && [ "$(cat out)" = "$("$ARB" --help)" ] && [ ! -s err ]'
+"$ARB" match --bot a="$RB" --bot b="$RB" --bot c="$RB" --sandbox none \
+  --transcript /nonexist/x.arbt > out 2> err
+check "match --transcript in a missing directory exits 2 with nothing on stdout (was: the commitment line first)" \
+  '[ $? = 2 ] && [ ! -s out ] && grep -q "transcript /nonexist/x.arbt" err'
+"$ARB" match --bot a="$RB" --bot b="$RB" --bot c="$RB" --sandbox none --deals 1 \
+  --transcript one.arbt --quiet > out 2> err
+check "a one-deal match says \"1 deal\" (was: \"1 deals\")" '[ $? = 0 ] && grep -q "^match doudizhu/standard, 1 deal, " out'
+"$ARB" replay one.arbt > out 2> err
+check "replay starts with its first line, not a blank one (was: a blank line first)" \
+  '[ $? = 0 ] && head -n 1 out | grep -q "^one.arbt: doudizhu/standard, seed 1, 1 deal, duplicate off$"'
+"$ARB" replay one.arbt --show > out 2> err
+check "replay --show still sets the summary apart from the deals with a blank line" \
+  '[ $? = 0 ] && grep -B1 "^one.arbt: doudizhu" out | head -n 1 | grep -q "^$"'
+rm -f out err one.arbt
+check "match --help gives the forfeit stake's default as the game's (was: default 6)" \
+  '"$ARB" match --help | grep -q -- "--forfeit-points N .*the game'"'"'s own, 6 for doudizhu"'
+"$ARB" rules > out
+check "rules names the preset first and ends with a newline" \
+  '[ "$(head -n 1 out)" = "preset=standard" ] && [ "$(grep -c "^preset=" out)" = 1 ] && [ "$(tail -c 1 out | od -An -c | tr -d " ")" = "\n" ]'
+rm -f out
+
 echo "test_cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
