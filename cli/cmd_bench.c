@@ -77,15 +77,11 @@ static int bench_rules(int argc, char **argv)
         usage(stderr);
         return CLI_EXIT_USAGE;
     }
-    const arb_game *g = cli_game(game);
-    if (!g)
-        return CLI_EXIT_USAGE;
-    const game_cli *m = game_cli_find(g);
-    if (game_cli_lacks(m, m && m->bench_rules, g, "bench rules"))
-        return CLI_EXIT_USAGE;
-    void *rules = cli_rules_new(g, preset, sets);
-    if (!rules)
-        return CLI_EXIT_USAGE;
+    const game_cli *m;
+    void *rules;
+    int exit_now = game_cli_begin("bench rules", GAME_CLI_BENCH_RULES, game, preset, sets, &m, &rules);
+    if (exit_now >= 0)
+        return exit_now;
     int rc = m->bench_rules(rules, seconds, format);
     free(rules);
     return rc;

@@ -74,19 +74,17 @@ int cmd_play(int argc, char **argv)
         fprintf(stderr, "arbiter: play: unexpected \"%s\"\n", argv[optind]);
         bad = true;
     }
-    const arb_game *g = help || bad ? arb_game_find(game ? game : CLI_DEFAULT_GAME) : cli_game(game);
-    const game_cli *m = g ? game_cli_find(g) : NULL;
     if (help || bad) {
-        usage(help ? stdout : stderr, m);
+        /* the help describes the game asked for, when it has a module */
+        const arb_game *hg = arb_game_find(game ? game : CLI_DEFAULT_GAME);
+        usage(help ? stdout : stderr, hg ? game_cli_find(hg) : NULL);
         return help ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     }
-    if (!g)
-        return CLI_EXIT_USAGE;
-    if (game_cli_lacks(m, m && m->play, g, "play"))
-        return CLI_EXIT_USAGE;
-    void *rules = cli_rules_new(g, preset, sets);
-    if (!rules)
-        return CLI_EXIT_USAGE;
+    const game_cli *m;
+    void *rules;
+    int exit_now = game_cli_begin("play", GAME_CLI_PLAY, game, preset, sets, &m, &rules);
+    if (exit_now >= 0)
+        return exit_now;
     int rc = m->play(rules, &po);
     free(rules);
     return rc;

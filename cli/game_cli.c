@@ -22,3 +22,18 @@ int game_cli_lacks(const game_cli *m, bool has, const arb_game *g, const char *c
             m ? "its command-line module does not offer it" : "it has no command-line module: cli/game_cli.h");
     return 1;
 }
+
+int game_cli_begin(const char *command, game_cli_op op, const char *game, const char *preset, const char *sets,
+                   const game_cli **m, void **rules)
+{
+    const arb_game *g = cli_game(game);
+    if (!g)
+        return CLI_EXIT_USAGE;
+    *m = game_cli_find(g);
+    bool has = *m && (op == GAME_CLI_MOVES ? (*m)->moves != NULL
+                      : op == GAME_CLI_PLAY ? (*m)->play != NULL : (*m)->bench_rules != NULL);
+    if (game_cli_lacks(*m, has, g, command))
+        return CLI_EXIT_USAGE;
+    *rules = cli_rules_new(g, preset, sets);
+    return *rules ? -1 : CLI_EXIT_USAGE;
+}
