@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <linux/magic.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -787,6 +788,12 @@ uint64_t bcg_private_fs_used(pid_t pid, const char *path)
     struct stat a, b;
     struct statfs f;
     if (stat(theirs, &a) != 0 || (stat(path, &b) == 0 && a.st_dev == b.st_dev) || statfs(theirs, &f) != 0)
+        return 0;
+    /* Its private mounts are tmpfs. While its sandbox is being set up the
+     * path may still lead elsewhere (bubblewrap's staging root, the
+     * host's own file system): that is not the bot's, and counting it once
+     * killed an honest bot at its handshake for "24 GB" of files. */
+    if ((unsigned long)f.f_type != TMPFS_MAGIC)
         return 0;
     return (uint64_t)(f.f_blocks - f.f_bfree) * (uint64_t)f.f_bsize;
 }
