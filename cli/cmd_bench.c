@@ -79,7 +79,7 @@ static int bench_rules(int argc, char **argv)
     }
     const game_cli *m;
     void *rules;
-    int exit_now = game_cli_begin("bench rules", GAME_CLI_BENCH_RULES, game, preset, sets, &m, &rules);
+    int exit_now = game_cli_begin("bench rules", GAME_CLI_BENCH_RULES, game, preset, sets, false, false, NULL, &m, &rules);
     if (exit_now >= 0)
         return exit_now;
     int rc = m->bench_rules(rules, seconds, format);

@@ -53,15 +53,9 @@ int cmd_moves(int argc, char **argv)
         fprintf(stderr, "arbiter: moves: unexpected \"%s\" (the lines come on stdin)\n", argv[optind]);
         bad = true;
     }
-    if (help || bad) {
-        /* the help describes the lines of the game asked for, when it has them */
-        const arb_game *hg = arb_game_find(game ? game : CLI_DEFAULT_GAME);
-        usage(help ? stdout : stderr, hg ? game_cli_find(hg) : NULL);
-        return help ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    }
     const game_cli *m;
     void *rules;
-    int exit_now = game_cli_begin("moves", GAME_CLI_MOVES, game, preset, sets, &m, &rules);
+    int exit_now = game_cli_begin("moves", GAME_CLI_MOVES, game, preset, sets, help, bad, usage, &m, &rules);
     if (exit_now >= 0)
         return exit_now;
     int rc = m->moves(rules, readings);

@@ -24,8 +24,14 @@ int game_cli_lacks(const game_cli *m, bool has, const arb_game *g, const char *c
 }
 
 int game_cli_begin(const char *command, game_cli_op op, const char *game, const char *preset, const char *sets,
-                   const game_cli **m, void **rules)
+                   bool help, bool bad, void (*usage)(FILE *f, const game_cli *m), const game_cli **m,
+                   void **rules)
 {
+    if (help || bad) {
+        const arb_game *hg = arb_game_find(game ? game : CLI_DEFAULT_GAME);
+        usage(help ? stdout : stderr, hg ? game_cli_find(hg) : NULL);
+        return help ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    }
     const arb_game *g = cli_game(game);
     if (!g)
         return CLI_EXIT_USAGE;

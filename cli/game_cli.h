@@ -11,6 +11,7 @@
 #include "cli.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* `arbiter play`'s options, parsed by cmd_play.c. */
@@ -44,14 +45,17 @@ int game_cli_lacks(const game_cli *m, bool has, const arb_game *g, const char *c
 
 /* What a command asks of a game's module. */
 typedef enum game_cli_op { GAME_CLI_MOVES, GAME_CLI_PLAY, GAME_CLI_BENCH_RULES } game_cli_op;
-/* The part every such command shares once its options are parsed: the
- * game (`game`, NULL: the default), its module, its rules from the preset
- * and "key=value" options. Returns -1 with *m and *rules (the caller frees
- * rules) when the command goes on; otherwise the exit code, with the
- * reason on stderr: the game unknown, without the module or handler, or
- * rules that do not build. */
+/* The part every such command shares once its options are parsed: with
+ * help or bad, the usage (to stdout or stderr; usage gets the module of
+ * the game asked for, when it has one, to describe its own lines) and
+ * OK or USAGE; else the game (`game`, NULL: the default), its module, its
+ * rules from the preset and "key=value" options. Returns -1 with *m and
+ * *rules (the caller frees rules) when the command goes on; otherwise the
+ * exit code, with the reason on stderr: the game unknown, without the
+ * module or handler, or rules that do not build. */
 int game_cli_begin(const char *command, game_cli_op op, const char *game, const char *preset, const char *sets,
-                   const game_cli **m, void **rules);
+                   bool help, bool bad, void (*usage)(FILE *f, const game_cli *m), const game_cli **m,
+                   void **rules);
 
 extern const game_cli game_cli_doudizhu;
 
