@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* The one mutable table of games/: written only while a program starts. */
-static const arb_game *registry[ARB_MAX_GAMES + 1] = {&arb_game_doudizhu, NULL};
+static const arb_game *registry[ARB_MAX_GAMES + 1] = {&arb_game_doudizhu, &arb_game_dabang, NULL};
 
 const arb_game *const *arb_games(void) { return registry; }
 

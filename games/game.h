@@ -54,6 +54,11 @@ typedef struct arb_standing {
     int     nteams;                     /* fixed teams; 0: none (standings per player) */
     int8_t  team[ARB_MAX_SEATS];        /* per player: its team, -1 without fixed teams */
     int64_t team_score[ARB_MAX_SEATS];  /* per team: its match score so far */
+    /* A match a team won outright (Da Bang: passing 10, a special ending,
+     * the tie-break at the deal limit) ranks that team first whatever the
+     * scores; scores then only order the others. */
+    bool    decided;
+    int8_t  winner_team;
 } arb_standing;
 
 /* Receives one line of protocol text (bot-protocol.md), NUL-terminated. */
@@ -178,5 +183,6 @@ int arb_game_register(const arb_game *g);
 const char *arb_game_missing(const arb_game *g);
 
 extern const arb_game arb_game_doudizhu;
+extern const arb_game arb_game_dabang;
 
 #endif

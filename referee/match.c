@@ -565,7 +565,10 @@ static void standings(match_result *res, const arb_standing *st)
         res->team_total[t] = st->team_score[t];
         for (int o = 0; o < res->nteams; o++)
             better += (!team_forfeited[o] && team_forfeited[t])
-                      || (team_forfeited[o] == team_forfeited[t] && st->team_score[o] > st->team_score[t]);
+                      || (team_forfeited[o] == team_forfeited[t]
+                          && (st->decided && (o == st->winner_team || t == st->winner_team)
+                                  ? o == st->winner_team && t != st->winner_team
+                                  : st->team_score[o] > st->team_score[t]));
         res->team_rank[t] = better + 1;
     }
     for (int b = 0; b < n; b++) {

@@ -1,0 +1,752 @@
+/* db_deal.c — a Da Bang deal from the shuffle to the score (DB-2,
+ * DB-40..DB-64) and the match of many deals (DB-70..DB-73). The deal is a
+ * state machine: db_deal/db_setup and every db_do_* run it forward through
+ * the steps nobody decides (a card drawn, the trump suit fixed, the kitty
+ * shown, a trick gathered) and stop at the next decision. */
+#include "dabang.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "arb_error.h"
+#include "game.h"
+
+/* ---- Declaring options (DB-42..DB-45) -------------------------------------- */
+
+/* Option bits: level cards of suit s shown c times: s*3 + c-1 (0..11);
+ * three small jokers naming s: 12+s; three big jokers naming s: 16+s;
+ * the first deal's big joker: 20. */
+enum { BIT_BJ3 = 12, BIT_RJ3 = 16, BIT_BIG = 20 };
+
+int db_decl_bit(const db_decl *d)
+{
+    switch (d->kind) {
+    case DB_DECL_LEVEL: return d->suit * 3 + d->count - 1;
+    case DB_DECL_BJ3: return BIT_BJ3 + d->suit;
+    case DB_DECL_RJ3: return BIT_RJ3 + d->suit;
+    case DB_DECL_BIGJOKER: return BIT_BIG;
+    default: return -1;
+    }
+}
+
+void db_decl_of_bit(int bit, db_decl *d)
+{
+    if (bit == BIT_BIG)
+        *d = (db_decl){DB_DECL_BIGJOKER, 1, -1};
+    else if (bit >= BIT_RJ3)
+        *d = (db_decl){DB_DECL_RJ3, 3, (int8_t)(bit - BIT_RJ3)};
+    else if (bit >= BIT_BJ3)
+        *d = (db_decl){DB_DECL_BJ3, 3, (int8_t)(bit - BIT_BJ3)};
+    else
+        *d = (db_decl){DB_DECL_LEVEL, (int8_t)(bit % 3 + 1), (int8_t)(bit / 3)};
+}
+
+/* DB-45: strength as one number, kinds first. */
+static int strength(const db_decl *d)
+{
+    switch (d->kind) {
+    case DB_DECL_LEVEL: return d->count;
+    case DB_DECL_BJ3: return 10;
+    case DB_DECL_RJ3: return 11;
+    case DB_DECL_BIGJOKER: return 12;
+    default: return 0;
+    }
+}
+
+uint32_t db_declare_options(const db_state *s, int p)
+{
+    const db_hand *h = &s->hand[p];
+    uint32_t m = 0;
+    if (s->ctx.first) {
+        /* DB-42: one big joker, first come; nothing overturns it */
+        if (s->decl.kind == DB_DECL_NONE && h->n[DB_RJ])
+            m |= 1u << BIT_BIG;
+        return m;
+    }
+    int cur = strength(&s->decl);
+    bool mine = s->decl.kind != DB_DECL_NONE && s->decl_seat == p;
+    for (int u = 0; u < 4; u++) {
+        int have = h->n[s->level * 4 + u];
+        for (int c = 1; c <= have; c++) {
+            if (c <= cur)
+                continue;
+            /* DB-45: his own declaration only reinforced, in its suit */
+            if (mine && s->decl.kind == DB_DECL_LEVEL && u != s->decl.suit)
+                continue;
+            m |= 1u << (u * 3 + c - 1);
+        }
+        if (h->n[DB_BJ] == 3 && cur < 10)
+            m |= 1u << (BIT_BJ3 + u);
+        if (h->n[DB_RJ] == 3 && cur < 11)
+            m |= 1u << (BIT_RJ3 + u);
+    }
+    return m;
+}
+
+/* ---- The shuffle and the draw (DB-2, DB-40, DB-41) ------------------------ */
+
+static void advance(db_state *s);
+
+static void shuffle(db_state *s)
+{
+    for (int i = 0; i < DB_DECK; i++)
+        s->deck[i] = (uint8_t)(i / DB_COPIES);
+    arb_rng rng;
+    arb_rng_seed(&rng, arb_seed_childn(s->seed, "shuffle", s->redeals));
+    arb_rng_shuffle_u8(&rng, s->deck, DB_DECK);
+}
+
+/* Everything from the first card drawn, under the deal's context. */
+static void restart(db_state *s)
+{
+    db_rules r = s->rules;
+    db_context ctx = s->ctx;
+    uint64_t seed = s->seed;
+    uint8_t redeals = s->redeals;
+    memset(s, 0, sizeof *s);
+    s->rules = r;
+    s->ctx = ctx;
+    s->seed = seed;
+    s->redeals = redeals;
+    shuffle(s);
+    if (ctx.first) {
+        arb_rng rng;
+        arb_rng_seed(&rng, arb_seed_child(seed, "first"));
+        s->first_drawer = (uint8_t)arb_rng_below(&rng, DB_SEATS);     /* DB-40 */
+        s->dajia = -1;
+        s->level = ctx.level[0];
+    } else {
+        s->first_drawer = (uint8_t)ctx.dajia;                         /* DB-41 */
+        s->dajia = ctx.dajia;
+        s->level = ctx.level[db_team(ctx.dajia)];
+    }
+    for (int i = 0; i < DB_KITTY; i++) {
+        s->kitty_orig[i] = s->deck[DB_DECK - DB_KITTY + i];
+        s->kitty.n[s->kitty_orig[i]]++;
+    }
+    s->kitty.total = DB_KITTY;
+    s->decl_seat = -1;
+    s->winner_idx = -1;
+    s->last_winner = -1;
+    s->leader = -1;
+    s->last_leader = -1;
+    memset(s->flips, -1, sizeof s->flips);
+    s->out.rise_team = -1;
+    s->out.winner = -1;
+    s->phase = DB_PH_DRAW;
+    advance(s);
+}
+
+int db_deal(db_state *s, const db_rules *r, uint64_t seed)
+{
+    memset(s, 0, sizeof *s);
+    s->rules = *r;
+    s->seed = seed;
+    s->ctx.first = true;
+    s->ctx.dajia = -1;
+    s->ctx.level[0] = s->ctx.level[1] = r->start_level;
+    restart(s);
+    return 0;
+}
+
+int db_setup(db_state *s, const db_context *ctx)
+{
+    if (!ctx->first && (ctx->dajia < 0 || ctx->dajia >= DB_SEATS))
+        return ARB_EINVAL;
+    if (ctx->level[0] > DB_LEVEL_MAX || ctx->level[1] > DB_LEVEL_MAX)
+        return ARB_EINVAL;
+    s->ctx = *ctx;
+    s->redeals = 0;
+    restart(s);
+    return 0;
+}
+
+/* DB-47: the same seed's next shuffle; past the bound, spades. */
+static bool redeal(db_state *s)
+{
+    if (s->redeals >= DB_MAX_REDEALS)
+        return false;
+    s->redeals++;
+    restart(s);
+    return true;
+}
+
+/* DB-46: a random kitty card names the suit; jokers are put aside. -1 when
+ * the kitty is all jokers. */
+static int kitty_draw_suit(const db_state *s)
+{
+    uint8_t pool[DB_KITTY];
+    int n = DB_KITTY;
+    memcpy(pool, s->kitty_orig, sizeof pool);
+    arb_rng rng;
+    arb_rng_seed(&rng, arb_seed_childn(s->seed, "kitty", s->redeals));
+    while (n > 0) {
+        int j = (int)arb_rng_below(&rng, (uint64_t)n);
+        if (!db_joker(pool[j]))
+            return db_suit(pool[j]);
+        pool[j] = pool[--n];
+    }
+    return -1;
+}
+
+/* DB-43: the first deal's flip. The flipper's seat, -1 when every flip is
+ * a joker; the suit in *suit. */
+static int flip(db_state *s, int *suit)
+{
+    int best = -1, best_rank = -1;
+    for (int i = 0; i < 4; i++) {
+        int c = s->kitty_orig[i];
+        s->flips[i] = (int8_t)c;
+        if (db_joker(c))
+            continue;
+        int r = db_rank(c);
+        int key = r == s->level ? 100 : r == DB_R2 ? 99 : r;   /* 3 > 2 > A > ... */
+        if (key > best_rank) {
+            best_rank = key;
+            best = i;
+        }
+    }
+    if (best < 0)
+        return -1;
+    *suit = db_suit(s->kitty_orig[best]);
+    return (s->first_drawer + best) % DB_SEATS;
+}
+
+/* Declaring is over: the trump suit and the 打家 are known (DB-42..DB-47). */
+static bool fix_trumps(db_state *s)
+{
+    int suit = -1;
+    if (s->ctx.first) {
+        if (s->decl.kind == DB_DECL_BIGJOKER) {
+            s->dajia = s->decl_seat;
+            s->kitty_shown = true;
+            suit = s->decl.suit;
+            s->trump_from = 0;
+        } else {
+            int seat = flip(s, &suit);
+            if (seat < 0) {
+                /* every flip a joker: redeal; past the bound, the first
+                 * drawer declares and the kitty names the suit (DB-46) */
+                if (redeal(s))
+                    return false;
+                seat = s->first_drawer;
+                suit = -1;
+            }
+            s->dajia = (int8_t)seat;
+            s->trump_from = 1;
+        }
+    } else if (s->decl.kind != DB_DECL_NONE) {
+        suit = s->decl.suit;
+        s->kitty_shown = true;
+        s->trump_from = 0;
+    }
+    if (suit < 0) {
+        suit = kitty_draw_suit(s);
+        s->trump_from = 2;
+        if (suit < 0) {
+            if (redeal(s))
+                return false;
+            suit = 0;
+        }
+    }
+    s->decl.suit = (int8_t)suit;
+    s->level = s->ctx.first ? s->ctx.level[0] : s->ctx.level[db_team(s->dajia)];
+    db_trump_init(&s->trump, s->level, suit);
+    s->trump_known = true;
+    memcpy(s->dealt, s->hand, sizeof s->dealt);
+    s->blood_left = s->ctx.first || !s->rules.tribute ? 0 : s->ctx.blood;
+    s->phase = DB_PH_TRIBUTE;
+    return true;
+}
+
+/* ---- Tribute and the kitty (DB-50..DB-59) --------------------------------- */
+
+static int tribute_giver(const db_state *s) { return (s->dajia + 3) % DB_SEATS; }
+
+void db_card_options(const db_state *s, db_hand *out)
+{
+    memset(out, 0, sizeof *out);
+    if (s->phase == DB_PH_TRIBUTE) {
+        /* DB-52: the highest non-point cards, equals all offered */
+        const db_hand *h = &s->hand[tribute_giver(s)];
+        int best = -1;
+        for (int c = 0; c < DB_NCARDS; c++)
+            if (h->n[c] && !db_card_points(c) && s->trump.power[c] + 100 * db_is_trump(&s->trump, c) > best)
+                best = s->trump.power[c] + 100 * db_is_trump(&s->trump, c);
+        for (int c = 0; c < DB_NCARDS; c++)
+            if (h->n[c] && !db_card_points(c) && s->trump.power[c] + 100 * db_is_trump(&s->trump, c) == best) {
+                out->n[c] = 1;
+                out->total++;
+            }
+    } else if (s->phase == DB_PH_RETURN || s->phase == DB_PH_BURY) {
+        const db_hand *h = &s->hand[s->dajia];
+        for (int c = 0; c < DB_NCARDS; c++)
+            if (h->n[c]) {
+                /* DB-57: a small joker only when no big joker is held */
+                if (s->phase == DB_PH_BURY && c == DB_BJ && h->n[DB_RJ])
+                    continue;
+                out->n[c] = 1;
+                out->total++;
+            }
+    }
+}
+
+static bool eligible_take(int c) { return !db_joker(c) && !db_card_points(c); }
+
+/* DB-59: smallest = non-trump first, then lower power. */
+static int take_key(const db_trump *t, int c) { return 100 * db_is_trump(t, c) + t->power[c]; }
+
+void db_joker_options(const db_state *s, db_hand *jokers, db_hand *takes)
+{
+    memset(jokers, 0, sizeof *jokers);
+    memset(takes, 0, sizeof *takes);
+    if (s->phase != DB_PH_JOKERS || !s->others_may)
+        return;
+    const db_hand *h = &s->hand[s->to_act];
+    int best = 1000;
+    for (int c = 0; c < DB_NCARDS; c++)
+        if (s->kitty.n[c] && eligible_take(c) && take_key(&s->trump, c) < best)
+            best = take_key(&s->trump, c);
+    if (best == 1000)
+        return;
+    if (h->n[DB_RJ])
+        jokers->n[DB_RJ] = 1;
+    else if (h->n[DB_BJ])
+        jokers->n[DB_BJ] = 1;
+    jokers->total = (uint8_t)(jokers->n[DB_RJ] + jokers->n[DB_BJ]);
+    if (!jokers->total)
+        return;
+    for (int c = 0; c < DB_NCARDS; c++)
+        if (s->kitty.n[c] && eligible_take(c) && take_key(&s->trump, c) == best) {
+            takes->n[c] = 1;
+            takes->total++;
+        }
+}
+
+/* DB-56: a dry pot — the kitty, shown, holds no trump-suit card (level
+ * cards aside) or nothing but trumps. Never in the first deal. */
+static bool dry_pot(const db_state *s)
+{
+    if (!s->rules.dry_pot || s->ctx.first || !s->kitty_shown)
+        return false;
+    int suited = 0, trumps = 0;
+    for (int i = 0; i < DB_KITTY; i++) {
+        int c = s->kitty_orig[i];
+        suited += db_suit(c) == s->trump.suit && db_rank(c) != s->level;
+        trumps += db_is_trump(&s->trump, c);
+    }
+    return suited == 0 || trumps == DB_KITTY;
+}
+
+static void add_card(db_hand *h, int c) { h->n[c]++; h->total++; }
+static void remove_card(db_hand *h, int c) { h->n[c]--; h->total--; }
+
+static void start_tricks(db_state *s)
+{
+    s->phase = DB_PH_TRICKS;
+    s->leader = s->dajia;                 /* DB-28 */
+    s->ntrick = 0;
+    s->winner_idx = -1;
+}
+
+/* ---- Scoring (DB-30..DB-32, DB-50, DB-51, DB-60..DB-64) -------------------- */
+
+static void score_deal(db_state *s)
+{
+    db_outcome *o = &s->out;
+    const db_rules *r = &s->rules;
+    int dteam = db_team(s->dajia), ateam = 1 - dteam;
+    o->kitty_points = (int16_t)db_hand_points(&s->kitty);
+    o->dug = db_team(s->last_winner) == ateam;                          /* DB-31 */
+    o->points = (int16_t)(s->points[ateam] + (o->dug ? o->kitty_points * r->kitty_multiplier : 0));
+    bool made = o->points >= 120;
+    o->kase = (int8_t)(!made ? (o->dug ? 2 : 1) : (o->dug ? 4 : 3));   /* DB-32 */
+    int nrj = s->dry ? 0 : s->kitty.n[DB_RJ], nbj = s->dry ? 0 : s->kitty.n[DB_BJ];
+    bool enjoy = o->kase != 2 && !s->dry;                               /* DB-51 */
+    int joker_levels = enjoy ? 2 * nrj + nbj : 0;
+    o->level_after[0] = s->ctx.level[0];
+    o->level_after[1] = s->ctx.level[1];
+    if (s->ctx.first)
+        o->level_after[0] = o->level_after[1] = s->level;
+    o->rise_team = -1;
+    if (o->kase == 1 || o->kase == 4) {                                 /* DB-61, DB-62 */
+        int t = o->kase == 1 ? dteam : ateam;
+        int before = o->level_after[t];
+        o->rise_team = (int8_t)t;
+        o->rise = (int8_t)(r->base_step + joker_levels);
+        if (o->kase == 1 && before == r->goal_level)
+            o->level_after[t] = DB_LEVEL_PASSED;
+        else
+            o->level_after[t] = (uint8_t)(before + o->rise > r->goal_level ? r->goal_level : before + o->rise);
+    }
+    bool stay = o->kase <= 2;                                           /* DB-60 */
+    o->next_dajia = (int8_t)(stay ? (r->next_same ? s->dajia : (s->dajia + 2) % DB_SEATS)
+                                  : (s->dajia + 1) % DB_SEATS);
+    int blood = 0;                                                      /* DB-50 */
+    int tens = o->points / 10 * 10;
+    if (o->points < 120)
+        blood = (120 - tens) / 10;
+    else if (o->points > 160)
+        blood = (tens - 160) / 10;
+    blood += enjoy ? 2 * nrj + nbj : 0;
+    o->blood_next = (uint8_t)(r->tribute ? blood : 0);
+    o->winner = -1;
+    if (o->rise_team >= 0 && o->level_after[o->rise_team] == DB_LEVEL_PASSED)
+        o->winner = o->rise_team;
+    if (r->special_endings && o->points == 0)                           /* DB-63 */
+        o->winner = (int8_t)dteam;
+    if (r->special_endings && o->points >= 400)
+        o->winner = (int8_t)ateam;
+    if (r->three_jokers_end && (nrj == 3 || nbj == 3)) {                /* DB-64 */
+        if (o->kase == 1)
+            o->winner = (int8_t)dteam;
+        else if (o->kase == 4)
+            o->winner = (int8_t)ateam;
+    }
+    s->phase = DB_PH_OVER;
+    s->to_act = -1;
+}
+
+/* ---- Running the deal forward -------------------------------------------- */
+
+static void advance(db_state *s)
+{
+    for (;;) {
+        switch (s->phase) {
+        case DB_PH_DRAW: {
+            if (s->drawn == DB_DECK - DB_KITTY) {
+                s->phase = DB_PH_CLOSE;
+                s->to_act = (int8_t)s->first_drawer;
+                s->close_passes = 0;
+                continue;
+            }
+            int p = (s->first_drawer + s->drawn) % DB_SEATS;
+            int c = s->deck[s->drawn++];
+            add_card(&s->hand[p], c);
+            if (s->trump_pending && p == s->decl_seat && !db_joker(c)) {
+                s->decl.suit = (int8_t)db_suit(c);          /* DB-42 */
+                s->trump_pending = false;
+            }
+            uint32_t opts = db_declare_options(s, p);       /* DB-48 */
+            if (opts & ~s->offered[p]) {
+                s->offered[p] |= opts;
+                s->to_act = (int8_t)p;
+                return;
+            }
+            continue;
+        }
+        case DB_PH_CLOSE:
+            if (s->close_passes >= DB_SEATS) {
+                if (!fix_trumps(s))
+                    return;                                  /* redealt: already advanced */
+                continue;
+            }
+            if (db_declare_options(s, s->to_act))
+                return;
+            s->close_passes++;
+            s->to_act = (int8_t)((s->to_act + 1) % DB_SEATS);
+            continue;
+        case DB_PH_TRIBUTE: {
+            db_hand opts;
+            s->to_act = (int8_t)tribute_giver(s);
+            db_card_options(s, &opts);
+            if (s->blood_left && opts.total)
+                return;
+            s->blood_left = 0;
+            s->returns_left = s->ntribute;
+            s->phase = DB_PH_RETURN;
+            continue;
+        }
+        case DB_PH_RETURN:
+            s->to_act = s->dajia;
+            if (s->returns_left)
+                return;
+            /* DB-55, DB-56: the kitty shown; a dry pot keeps it as it is */
+            s->dry = dry_pot(s);
+            if (s->dry) {
+                start_tricks(s);
+                continue;
+            }
+            for (int c = 0; c < DB_NCARDS; c++) {
+                s->hand[s->dajia].n[c] += s->kitty.n[c];
+                s->kitty.n[c] = 0;
+            }
+            s->hand[s->dajia].total += DB_KITTY;
+            s->kitty.total = 0;
+            s->phase = DB_PH_BURY;
+            continue;
+        case DB_PH_BURY:
+            s->to_act = s->dajia;
+            if (s->buried < DB_KITTY)
+                return;
+            /* DB-58, DB-59 */
+            s->kitty_public = s->kitty.n[DB_BJ] || s->kitty.n[DB_RJ];
+            s->others_may = false;
+            for (int c = 0; c < DB_NCARDS; c++)
+                if (s->kitty.n[c] && eligible_take(c))
+                    s->others_may = true;
+            s->phase = DB_PH_JOKERS;
+            s->joker_turn = 1;
+            continue;
+        case DB_PH_JOKERS: {
+            if (s->joker_turn > 3 || !s->others_may) {
+                start_tricks(s);
+                continue;
+            }
+            s->to_act = (int8_t)((s->dajia + s->joker_turn) % DB_SEATS);
+            db_hand j, t;
+            db_joker_options(s, &j, &t);
+            if (j.total && t.total)
+                return;
+            s->joker_turn++;
+            continue;
+        }
+        case DB_PH_TRICKS:
+            if (s->ntrick == DB_SEATS) {
+                int w = (s->leader + s->winner_idx) % DB_SEATS;
+                int pts = 0;
+                for (int i = 0; i < DB_SEATS; i++)
+                    pts += db_play_points(&s->trick[i]);
+                s->points[db_team(w)] = (int16_t)(s->points[db_team(w)] + pts);   /* DB-29 */
+                memcpy(s->last_trick, s->trick, sizeof s->trick);
+                s->last_leader = s->leader;
+                s->last_winner = (int8_t)w;
+                s->tricks_done++;
+                s->ntrick = 0;
+                s->winner_idx = -1;
+                s->leader = (int8_t)w;                       /* DB-28 */
+                if (s->hand[0].total == 0) {
+                    score_deal(s);
+                    return;
+                }
+            }
+            s->to_act = (int8_t)((s->leader + s->ntrick) % DB_SEATS);
+            return;
+        case DB_PH_OVER:
+            s->to_act = -1;
+            return;
+        }
+    }
+}
+
+int db_to_act(const db_state *s) { return s->phase == DB_PH_OVER ? -1 : s->to_act; }
+
+int db_decision(const db_state *s)
+{
+    switch (s->phase) {
+    case DB_PH_DRAW:
+    case DB_PH_CLOSE: return DB_DEC_DECLARE;
+    case DB_PH_TRIBUTE: return DB_DEC_TRIBUTE;
+    case DB_PH_RETURN: return DB_DEC_RETURN;
+    case DB_PH_BURY: return DB_DEC_BURY;
+    case DB_PH_JOKERS: return DB_DEC_JOKER;
+    case DB_PH_TRICKS: return ARB_DEC_PLAY;
+    default: return ARB_DEC_NONE;
+    }
+}
+
+static int wrong_phase(const db_state *s, int want, char *why, size_t whylen)
+{
+    if (db_decision(s) == want)
+        return 0;
+    snprintf(why, whylen, "not the decision asked");
+    return ARB_EILLEGAL;
+}
+
+int db_do_declare(db_state *s, const db_decl *d, char *why, size_t whylen)
+{
+    if (wrong_phase(s, DB_DEC_DECLARE, why, whylen))
+        return ARB_EILLEGAL;
+    int p = s->to_act;
+    if (d->kind == DB_DECL_NONE) {
+        if (s->phase == DB_PH_CLOSE) {
+            s->close_passes++;
+            s->to_act = (int8_t)((p + 1) % DB_SEATS);
+        }
+        advance(s);
+        return 0;
+    }
+    int bit = db_decl_bit(d);
+    if (bit < 0 || (d->kind != DB_DECL_BIGJOKER && (d->suit < 0 || d->suit > 3))
+        || !(db_declare_options(s, p) >> bit & 1u)) {
+        snprintf(why, whylen, "not a declaration you can make now (DB-42..DB-45)");
+        return ARB_EILLEGAL;
+    }
+    s->decl = *d;
+    s->decl_seat = (int8_t)p;
+    if (d->kind == DB_DECL_BIGJOKER) {
+        s->decl.suit = -1;
+        s->trump_pending = true;                             /* DB-42 */
+    }
+    memset(s->offered, 0, sizeof s->offered);                /* DB-48 */
+    s->offered[p] = db_declare_options(s, p);
+    if (s->phase == DB_PH_CLOSE) {
+        /* a new round: his own turn counts, then the three others */
+        s->to_act = (int8_t)((p + 1) % DB_SEATS);
+        s->close_passes = 1;
+    }
+    advance(s);
+    return 0;
+}
+
+int db_do_card(db_state *s, int card, char *why, size_t whylen)
+{
+    db_hand opts;
+    if (s->phase != DB_PH_TRIBUTE && s->phase != DB_PH_RETURN && s->phase != DB_PH_BURY) {
+        snprintf(why, whylen, "not the decision asked");
+        return ARB_EILLEGAL;
+    }
+    db_card_options(s, &opts);
+    if (card < 0 || card >= DB_NCARDS || !opts.n[card]) {
+        snprintf(why, whylen, "%s",
+                 s->phase == DB_PH_TRIBUTE ? "give your highest card that is not a point card (DB-52)"
+                 : s->phase == DB_PH_RETURN ? "give back a card you hold (DB-53)"
+                 : "bury a card you hold; a small joker only without a big joker (DB-57)");
+        return ARB_EILLEGAL;
+    }
+    int p = s->to_act;
+    remove_card(&s->hand[p], card);
+    if (s->phase == DB_PH_TRIBUTE) {
+        add_card(&s->hand[s->dajia], card);
+        s->tribute_given[s->ntribute++] = (uint8_t)card;
+        s->blood_left--;
+    } else if (s->phase == DB_PH_RETURN) {
+        add_card(&s->hand[tribute_giver(s)], card);
+        s->returns_left--;
+    } else {
+        add_card(&s->kitty, card);
+        s->buried++;
+    }
+    advance(s);
+    return 0;
+}
+
+int db_do_joker(db_state *s, int joker, int take, char *why, size_t whylen)
+{
+    if (wrong_phase(s, DB_DEC_JOKER, why, whylen))
+        return ARB_EILLEGAL;
+    if (joker < 0) {
+        s->joker_turn++;
+        advance(s);
+        return 0;
+    }
+    db_hand j, t;
+    db_joker_options(s, &j, &t);
+    if (joker >= DB_NCARDS || !j.n[joker] || take < 0 || take >= DB_NCARDS || !t.n[take]) {
+        snprintf(why, whylen, "bury a big joker before a small one and take back the smallest card of the kitty "
+                              "that is neither a point card nor a joker (DB-59)");
+        return ARB_EILLEGAL;
+    }
+    int p = s->to_act;
+    remove_card(&s->hand[p], joker);
+    add_card(&s->kitty, joker);
+    remove_card(&s->kitty, take);
+    add_card(&s->hand[p], take);
+    s->kitty_public = true;
+    advance(s);
+    return 0;
+}
+
+int db_do_play(db_state *s, const db_play *p, char *why, size_t whylen)
+{
+    if (wrong_phase(s, ARB_DEC_PLAY, why, whylen))
+        return ARB_EILLEGAL;
+    int seat = s->to_act;
+    const db_play *led = s->ntrick ? &s->trick[0] : NULL;
+    int rc = db_check_play(&s->trump, &s->hand[seat], led, p, why, whylen);
+    if (rc)
+        return rc;
+    for (int i = 0; i < p->n; i++)
+        remove_card(&s->hand[seat], p->c[i]);
+    s->trick[s->ntrick] = *p;
+    if (s->ntrick == 0 || db_beats(&s->trump, p, &s->trick[s->winner_idx]))
+        s->winner_idx = (int8_t)s->ntrick;
+    s->ntrick++;
+    advance(s);
+    return 0;
+}
+
+/* ---- The match (DB-70..DB-73) ---------------------------------------------- */
+
+void db_match_init(db_match *m, const db_rules *r, uint32_t deal_limit)
+{
+    memset(m, 0, sizeof *m);
+    m->rules = *r;
+    m->limit = deal_limit ? deal_limit : r->deal_limit;
+    m->level[0] = m->level[1] = r->start_level;
+    m->stage_team = -1;
+    m->dajia_player = -1;
+    m->winner = -1;
+}
+
+/* Partners sit opposite in every deal: the team of a player is the parity
+ * of the seats it holds (players p and p + 2 are partners). */
+static int seat_of(const uint8_t *player_at, int player)
+{
+    for (int s = 0; s < DB_SEATS; s++)
+        if (player_at[s] == player)
+            return s;
+    return -1;
+}
+
+void db_match_context(const db_match *m, const uint8_t *player_at, db_context *ctx)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->first = m->dajia_player < 0;
+    ctx->dajia = (int8_t)(ctx->first ? -1 : seat_of(player_at, m->dajia_player));
+    if (!ctx->first && ctx->dajia < 0)
+        ctx->first = true;
+    for (int t = 0; t < 2; t++)
+        ctx->level[t] = m->level[player_at[t] % 2];
+    ctx->blood = m->blood;
+}
+
+void db_match_fold(db_match *m, const db_state *s, const uint8_t *player_at, int forfeit_seat)
+{
+    m->played++;
+    m->blood = 0;
+    if (s && s->phase == DB_PH_OVER && forfeit_seat < 0) {
+        const db_outcome *o = &s->out;
+        for (int t = 0; t < 2; t++)
+            m->level[player_at[t] % 2] = o->level_after[t] > m->rules.goal_level ? m->rules.goal_level
+                                                                                   : o->level_after[t];
+        m->dajia_player = (int8_t)player_at[o->next_dajia];
+        m->stage_team = (int8_t)(player_at[o->next_dajia] % 2);
+        m->blood = o->blood_next;
+        if (o->winner >= 0)
+            m->winner = (int8_t)(player_at[o->winner] % 2);
+        return;
+    }
+    if (forfeit_seat < 0 || forfeit_seat >= DB_SEATS)
+        return;
+    /* DB-72: the other side wins the deal by the base step */
+    int win = 1 - player_at[forfeit_seat] % 2;
+    int dseat = m->dajia_player >= 0 ? seat_of(player_at, m->dajia_player) : -1;
+    bool declaring = m->stage_team == win;
+    if (dseat < 0)
+        dseat = (forfeit_seat + 1) % DB_SEATS;   /* first deal: the winners' seat after the offender */
+    if (declaring && m->level[win] == m->rules.goal_level) {
+        m->winner = (int8_t)win;
+        m->level[win] = m->rules.goal_level;
+    } else {
+        int l = m->level[win] + m->rules.base_step;
+        m->level[win] = (uint8_t)(l > m->rules.goal_level ? m->rules.goal_level : l);
+    }
+    int next = declaring ? (m->rules.next_same ? dseat : (dseat + 2) % DB_SEATS)
+               : player_at[dseat] % 2 == win ? dseat : (dseat + 1) % DB_SEATS;
+    m->dajia_player = (int8_t)player_at[next];
+    m->stage_team = (int8_t)win;
+}
+
+bool db_match_over(const db_match *m) { return m->winner >= 0 || m->played >= m->limit; }
+
+int db_match_winner(const db_match *m)
+{
+    if (m->winner >= 0)
+        return m->winner;
+    if (m->played < m->limit)
+        return -1;
+    if (m->level[0] != m->level[1])                 /* DB-71 */
+        return m->level[0] > m->level[1] ? 0 : 1;
+    return m->stage_team >= 0 ? m->stage_team : 0;
+}

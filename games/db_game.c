@@ -1,0 +1,758 @@
+/* db_game.c — Da Bang behind the game interface (game.h): actions as
+ * text and as arb_action values, what each seat sees, and the match of
+ * many deals. The rules themselves are db_cards.c and db_deal.c.
+ *
+ * Actions (arb_action): `cards` packs the cards shown, given or played
+ * (db_pack); `value` is the declaring option's bit (-1: pass), the card
+ * given or buried, or the joker buried (-1: pass) with the card taken back
+ * in `rank` and `primary`; `kind` is a play's shape.
+ *
+ * Text (the bot protocol; docs/rules/notation.md): a declaration is the
+ * cards shown ("5H", "5H5H", "RJ") and, for three jokers, the suit named
+ * ("BJBJBJ S"); a tribute, return or burial is one card ("AS"); a joker
+ * burial is the joker and the card taken back ("RJ 3S"); a play is its
+ * cards ("5H5H"); "pass" declines where that is allowed. */
+#include "dabang.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "arb_error.h"
+#include "arb_limits.h"
+#include "game.h"
+
+static const char suit_chars[] = "SHCD";
+static const char level_chars[] = "3456789T";
+
+/* ---- Rules --------------------------------------------------------------- */
+
+static const char *const *g_presets(void) { return db_presets(); }
+static int g_rules_preset(void *r, const char *p) { return db_rules_preset(r, p); }
+static int g_rules_set(void *r, const char *k, const char *v, char *e, size_t n) { return db_rules_set(r, k, v, e, n); }
+static int g_rules_check(const void *r, char *e, size_t n) { return db_rules_check(r, e, n); }
+static size_t g_rules_describe(const void *r, char *b, size_t n) { return db_rules_describe(r, b, n); }
+static int g_seats(const void *r) { (void)r; return DB_SEATS; }
+static int g_team_of(const void *s, int seat) { (void)s; return seat >= 0 && seat < DB_SEATS ? db_team(seat) : -1; }
+
+static int g_teams(const void *r, int8_t *team_of_seat)
+{
+    (void)r;
+    for (int s = 0; s < DB_SEATS; s++)
+        team_of_seat[s] = (int8_t)db_team(s);
+    return 2;
+}
+
+/* ---- The match ------------------------------------------------------------ */
+
+static int g_match_init(void *m, const void *r, uint32_t limit)
+{
+    db_match_init(m, r, limit);
+    return 0;
+}
+
+static int g_deal_setup(void *state, const void *mstate, const uint8_t *player_at)
+{
+    db_context ctx;
+    for (int s = 0; s < DB_SEATS; s++)
+        if (player_at[s] >= DB_SEATS)
+            return ARB_EINVAL;
+    db_match_context(mstate, player_at, &ctx);
+    return db_setup(state, &ctx);
+}
+
+/* DB-72: the offender's team loses the stake, the other side gains it. */
+static int g_forfeit(const void *m, int seat, int64_t stake, int64_t *scores)
+{
+    (void)m;
+    if (seat < 0 || seat >= DB_SEATS)
+        return ARB_EINVAL;
+    for (int s = 0; s < DB_SEATS; s++)
+        scores[s] = db_team(s) == db_team(seat) ? -stake : stake;
+    return 0;
+}
+
+static int g_match_deal_done(void *m, const void *state, const uint8_t *player_at, const int64_t *scores,
+                             int forfeit_seat)
+{
+    (void)scores;
+    for (int s = 0; s < DB_SEATS; s++)
+        if (player_at[s] >= DB_SEATS)
+            return ARB_EINVAL;
+    db_match_fold(m, state, player_at, forfeit_seat);
+    return 0;
+}
+
+static bool g_match_over(const void *m) { return db_match_over(m); }
+
+/* DB-73: a team's score is its level as a number (3..10); the winner, once
+ * there is one, is named (passing 10, a special ending, DB-71's limit). */
+static int g_match_result(const void *mstate, arb_standing *out)
+{
+    const db_match *m = mstate;
+    memset(out, 0, sizeof *out);
+    out->nteams = 2;
+    int w = db_match_winner(m);
+    for (int t = 0; t < 2; t++)
+        out->team_score[t] = m->level[t] + 3 + (w == t && m->level[t] == m->rules.goal_level && m->winner == t);
+    for (int p = 0; p < DB_SEATS; p++) {
+        out->team[p] = (int8_t)(p % 2);
+        out->score[p] = out->team_score[p % 2];
+    }
+    out->decided = w >= 0;
+    out->winner_team = (int8_t)w;
+    return 0;
+}
+
+/* ---- The deal ----------------------------------------------------------------- */
+
+static int g_deal(void *state, const void *rules, uint64_t seed) { return db_deal(state, rules, seed); }
+static int g_to_act(const void *state) { return db_to_act(state); }
+static arb_decision g_decision(const void *state) { return db_decision(state); }
+static bool g_over(const void *state) { return ((const db_state *)state)->phase == DB_PH_OVER; }
+
+static const char *g_decision_name(arb_decision d)
+{
+    switch (d) {
+    case ARB_DEC_NONE: return "none";
+    case ARB_DEC_PLAY: return "play";
+    case DB_DEC_DECLARE: return "declare";
+    case DB_DEC_TRIBUTE: return "tribute";
+    case DB_DEC_RETURN: return "return";
+    case DB_DEC_BURY: return "bury";
+    case DB_DEC_JOKER: return "joker";
+    default: return NULL;
+    }
+}
+
+static void one_card(arb_action *a, int decision, int c)
+{
+    db_hand h = {0};
+    memset(a, 0, sizeof *a);
+    a->decision = (uint8_t)decision;
+    a->value = (int8_t)c;
+    h.n[c] = 1;
+    h.total = 1;
+    db_pack(&h, a->cards);
+    a->ncards = 1;
+}
+
+/* The cards a declaring option shows. */
+static void decl_cards(const db_state *s, const db_decl *d, db_hand *h)
+{
+    memset(h, 0, sizeof *h);
+    if (d->kind == DB_DECL_LEVEL)
+        h->n[s->level * 4 + d->suit] = (uint8_t)d->count;
+    else if (d->kind == DB_DECL_BJ3)
+        h->n[DB_BJ] = 3;
+    else if (d->kind == DB_DECL_RJ3)
+        h->n[DB_RJ] = 3;
+    else if (d->kind == DB_DECL_BIGJOKER)
+        h->n[DB_RJ] = 1;
+    h->total = (uint8_t)(d->kind == DB_DECL_NONE ? 0 : d->count);
+}
+
+static void declare_action(const db_state *s, int bit, arb_action *a)
+{
+    memset(a, 0, sizeof *a);
+    a->decision = DB_DEC_DECLARE;
+    a->value = (int8_t)bit;
+    if (bit < 0)
+        return;
+    db_decl d;
+    db_hand h;
+    db_decl_of_bit(bit, &d);
+    decl_cards(s, &d, &h);
+    db_pack(&h, a->cards);
+    a->ncards = h.total;
+    a->len = (uint8_t)d.count;
+}
+
+static void joker_action(int joker, int take, arb_action *a)
+{
+    memset(a, 0, sizeof *a);
+    a->decision = DB_DEC_JOKER;
+    a->value = (int8_t)joker;
+    if (joker < 0)
+        return;
+    db_hand h = {0};
+    h.n[joker] = 1;
+    h.total = 1;
+    db_pack(&h, a->cards);
+    h.n[joker] = 0;
+    h.n[take] = 1;
+    db_pack(&h, a->primary);
+    a->rank = (uint8_t)take;
+    a->ncards = 1;
+}
+
+static void play_action(const db_play *p, arb_action *a)
+{
+    db_hand h;
+    memset(a, 0, sizeof *a);
+    a->decision = ARB_DEC_PLAY;
+    db_play_to_hand(p, &h);
+    db_pack(&h, a->cards);
+    a->ncards = p->n;
+    a->kind = (uint8_t)db_play_shape(p);
+}
+
+static int g_legal(const void *state, arb_action *out, size_t cap)
+{
+    const db_state *s = state;
+    size_t n = 0;
+#define PUT(expr) do { if (n >= cap) return ARB_ENOSPC; expr; n++; } while (0)
+    switch (db_decision(s)) {
+    case DB_DEC_DECLARE: {
+        uint32_t m = db_declare_options(s, s->to_act);
+        PUT(declare_action(s, -1, &out[n]));
+        for (int b = 0; b < 32; b++)
+            if (m >> b & 1u)
+                PUT(declare_action(s, b, &out[n]));
+        break;
+    }
+    case DB_DEC_TRIBUTE:
+    case DB_DEC_RETURN:
+    case DB_DEC_BURY: {
+        db_hand h;
+        db_card_options(s, &h);
+        for (int c = 0; c < DB_NCARDS; c++)
+            if (h.n[c])
+                PUT(one_card(&out[n], db_decision(s), c));
+        break;
+    }
+    case DB_DEC_JOKER: {
+        db_hand j, t;
+        db_joker_options(s, &j, &t);
+        PUT(joker_action(-1, 0, &out[n]));
+        for (int a = DB_BJ; a <= DB_RJ; a++)
+            for (int c = 0; j.n[a] && c < DB_NCARDS; c++)
+                if (t.n[c])
+                    PUT(joker_action(a, c, &out[n]));
+        break;
+    }
+    case ARB_DEC_PLAY: {
+        db_play plays[DB_MAX_PLAYS];
+        int k = s->ntrick ? db_follows(&s->trump, &s->hand[s->to_act], &s->trick[0], plays, DB_MAX_PLAYS)
+                          : db_leads(&s->trump, &s->hand[s->to_act], plays, DB_MAX_PLAYS);
+        if (k < 0)
+            return k;
+        for (int i = 0; i < k; i++)
+            PUT(play_action(&plays[i], &out[n]));
+        break;
+    }
+    default:
+        return 0;
+    }
+#undef PUT
+    return (int)n;
+}
+
+static int g_check(const void *state, const arb_action *a, arb_action *fixed, char *why, size_t whylen)
+{
+    const db_state *s = state;
+    int d = db_decision(s);
+    if (a->decision != d) {
+        snprintf(why, whylen, "the decision asked is %s", g_decision_name(d) ? g_decision_name(d) : "none");
+        return ARB_EILLEGAL;
+    }
+    db_hand h;
+    switch (d) {
+    case DB_DEC_DECLARE: {
+        if (a->value < 0) {
+            declare_action(s, -1, fixed);
+            return 0;
+        }
+        if (a->value > 20 || !(db_declare_options(s, s->to_act) >> a->value & 1u)) {
+            snprintf(why, whylen, "not a declaration you can make now (DB-42..DB-45)");
+            return ARB_EILLEGAL;
+        }
+        declare_action(s, a->value, fixed);
+        return 0;
+    }
+    case DB_DEC_TRIBUTE:
+    case DB_DEC_RETURN:
+    case DB_DEC_BURY:
+        db_card_options(s, &h);
+        if (a->value < 0 || a->value >= DB_NCARDS || !h.n[a->value]) {
+            snprintf(why, whylen, "%s",
+                     d == DB_DEC_TRIBUTE ? "give your highest card that is not a point card (DB-52)"
+                     : d == DB_DEC_RETURN ? "give back a card you hold (DB-53)"
+                     : "bury a card you hold; a small joker only without a big joker (DB-57)");
+            return ARB_EILLEGAL;
+        }
+        one_card(fixed, d, a->value);
+        return 0;
+    case DB_DEC_JOKER: {
+        if (a->value < 0) {
+            joker_action(-1, 0, fixed);
+            return 0;
+        }
+        db_hand j, t;
+        db_joker_options(s, &j, &t);
+        if (a->value >= DB_NCARDS || a->rank >= DB_NCARDS || !j.n[a->value] || !t.n[a->rank]) {
+            snprintf(why, whylen, "bury a big joker before a small one and take back the smallest kitty card "
+                                  "that is neither a point card nor a joker (DB-59)");
+            return ARB_EILLEGAL;
+        }
+        joker_action(a->value, a->rank, fixed);
+        return 0;
+    }
+    case ARB_DEC_PLAY: {
+        db_play p;
+        if (db_unpack(a->cards, &h) || db_play_from_hand(&h, &p)) {
+            snprintf(why, whylen, "a play is one, two or three cards (DB-20)");
+            return ARB_EILLEGAL;
+        }
+        int rc = db_check_play(&s->trump, &s->hand[s->to_act], s->ntrick ? &s->trick[0] : NULL, &p, why, whylen);
+        if (rc)
+            return rc;
+        play_action(&p, fixed);
+        return 0;
+    }
+    default:
+        snprintf(why, whylen, "the deal is over");
+        return ARB_EILLEGAL;
+    }
+}
+
+static int g_apply(void *state, const arb_action *a)
+{
+    db_state *s = state;
+    char why[160];
+    switch (a->decision) {
+    case DB_DEC_DECLARE: {
+        db_decl d = {DB_DECL_NONE, 0, -1};
+        if (a->value >= 0)
+            db_decl_of_bit(a->value, &d);
+        return db_do_declare(s, &d, why, sizeof why);
+    }
+    case DB_DEC_TRIBUTE:
+    case DB_DEC_RETURN:
+    case DB_DEC_BURY:
+        if (a->decision != db_decision(s))
+            return ARB_EILLEGAL;
+        return db_do_card(s, a->value, why, sizeof why);
+    case DB_DEC_JOKER:
+        return db_do_joker(s, a->value, a->rank, why, sizeof why);
+    case ARB_DEC_PLAY: {
+        db_hand h;
+        db_play p;
+        if (db_unpack(a->cards, &h) || db_play_from_hand(&h, &p))
+            return ARB_EILLEGAL;
+        return db_do_play(s, &p, why, sizeof why);
+    }
+    default:
+        return ARB_EILLEGAL;
+    }
+}
+
+/* Deal scores per seat: the levels gained by the side that went up, and
+ * as many lost by the other (zero-sum), 0 when nobody went up. */
+static int g_score(const void *state, int64_t *scores, int nseats)
+{
+    const db_state *s = state;
+    if (s->phase != DB_PH_OVER || nseats < DB_SEATS)
+        return ARB_ESTATE;
+    for (int i = 0; i < DB_SEATS; i++)
+        scores[i] = s->out.rise_team < 0 ? 0 : db_team(i) == s->out.rise_team ? s->out.rise : -s->out.rise;
+    return 0;
+}
+
+/* ---- Text ----------------------------------------------------------------------- */
+
+static const char *skip_word(const char *t, const char *word)
+{
+    size_t n = strlen(word);
+    if (strncasecmp(t, word, n) == 0 && t[n] == ' ')
+        return t + n + 1;
+    return t;
+}
+
+static int parse_one(const char *t, int *card)
+{
+    const char *p = t;
+    int c = db_parse_card(&p);
+    if (c < 0 || *p)
+        return ARB_EPARSE;
+    *card = c;
+    return 0;
+}
+
+static int g_parse_action(const void *state, const char *text, arb_action *a, char *err, size_t errlen)
+{
+    const db_state *s = state;
+    int d = db_decision(s);
+    memset(a, 0, sizeof *a);
+    a->decision = (uint8_t)d;
+    if (strlen(text) > ARB_MAX_PLAY_TEXT) {
+        snprintf(err, errlen, "action longer than %d bytes", ARB_MAX_PLAY_TEXT);
+        return ARB_ETOOBIG;
+    }
+    const char *name = g_decision_name(d);
+    const char *t = name ? skip_word(text, name) : text;
+    char buf[ARB_MAX_PLAY_TEXT + 1];
+    snprintf(buf, sizeof buf, "%s", t);
+    char *sp = strchr(buf, ' ');
+    char *second = NULL;
+    if (sp) {
+        *sp = 0;
+        second = sp + 1;
+    }
+    bool pass = strcasecmp(buf, "pass") == 0 && !second;
+    db_hand h = {0};
+    char why[128];
+    switch (d) {
+    case DB_DEC_DECLARE: {
+        if (pass) {
+            a->value = -1;
+            return 0;
+        }
+        if (db_parse_cards(buf, 3, &h, why, sizeof why))
+            goto bad;
+        db_decl want = {DB_DECL_NONE, 0, -1};
+        if (h.total == 1 && h.n[DB_RJ] == 1 && s->ctx.first && !second)
+            want = (db_decl){DB_DECL_BIGJOKER, 1, -1};
+        else if ((h.n[DB_BJ] == 3 || h.n[DB_RJ] == 3) && second) {
+            int u = db_suit_parse(second);
+            if (u < 0)
+                goto bad;
+            want = (db_decl){(int8_t)(h.n[DB_BJ] == 3 ? DB_DECL_BJ3 : DB_DECL_RJ3), 3, (int8_t)u};
+        } else if (!second) {
+            for (int c = 0; c < DB_BJ; c++)
+                if (h.n[c] == h.total && db_rank(c) == s->level)
+                    want = (db_decl){DB_DECL_LEVEL, (int8_t)h.total, (int8_t)db_suit(c)};
+        }
+        if (want.kind == DB_DECL_NONE)
+            goto bad;
+        declare_action(s, db_decl_bit(&want), a);
+        return 0;
+    }
+    case DB_DEC_TRIBUTE:
+    case DB_DEC_RETURN:
+    case DB_DEC_BURY: {
+        int c;
+        if (second || parse_one(buf, &c))
+            goto bad;
+        one_card(a, d, c);
+        return 0;
+    }
+    case DB_DEC_JOKER: {
+        if (pass) {
+            a->value = -1;
+            return 0;
+        }
+        int j, c;
+        if (!second || parse_one(buf, &j) || !db_joker(j) || parse_one(second, &c))
+            goto bad;
+        joker_action(j, c, a);
+        return 0;
+    }
+    case ARB_DEC_PLAY: {
+        db_play p;
+        if (second || db_parse_cards(buf, DB_MAX_PLAY, &h, why, sizeof why) || db_play_from_hand(&h, &p))
+            goto bad;
+        play_action(&p, a);
+        return 0;
+    }
+    default:
+        snprintf(err, errlen, "the deal is over");
+        return ARB_ESTATE;
+    }
+bad:
+    snprintf(err, errlen, "cannot read \"%s\" as a %s (%s)", text, name ? name : "decision",
+             d == DB_DEC_DECLARE ? "level cards like 5H5H, BJBJBJ S, RJ, or pass"
+             : d == DB_DEC_JOKER ? "a joker and the card taken back, like RJ 3S, or pass"
+             : d == ARB_DEC_PLAY ? "one to three cards like 5H5H"
+                                 : "one card like AS");
+    return ARB_EPARSE;
+}
+
+static int g_format_item(const void *state, const arb_action *a, char *buf, size_t len)
+{
+    (void)state;
+    char cards[3 * 2 * DB_MAX_PLAY + 8] = "";
+    db_hand h;
+    if (db_unpack(a->cards, &h))
+        return ARB_EINVAL;
+    if (h.total && db_format_hand(&h, cards, sizeof cards) < 0)
+        return ARB_ENOSPC;
+    switch (a->decision) {
+    case DB_DEC_DECLARE: {
+        if (a->value < 0)
+            return snprintf(buf, len, "pass");
+        db_decl d;
+        db_decl_of_bit(a->value, &d);
+        if (d.kind == DB_DECL_BJ3 || d.kind == DB_DECL_RJ3)
+            return snprintf(buf, len, "%s %c", cards, suit_chars[d.suit & 3]);
+        return snprintf(buf, len, "%s", cards);
+    }
+    case DB_DEC_JOKER: {
+        if (a->value < 0)
+            return snprintf(buf, len, "pass");
+        char take[4];
+        db_format_card(a->rank, take, sizeof take);
+        return snprintf(buf, len, "%s %s", cards, take);
+    }
+    default:
+        return snprintf(buf, len, "%s", cards);
+    }
+}
+
+static int g_format_action(const void *state, const arb_action *a, char *buf, size_t len)
+{
+    char item[64];
+    if (g_format_item(state, a, item, sizeof item) < 0)
+        return ARB_EINVAL;
+    const char *name = g_decision_name(a->decision);
+    if (!name)
+        return ARB_EINVAL;
+    if (strcmp(item, "pass") == 0)
+        return snprintf(buf, len, "pass");
+    return snprintf(buf, len, "%s %s", name, item);
+}
+
+static int g_format_cards(const uint64_t cards[2], char *buf, size_t len)
+{
+    db_hand h;
+    if (db_unpack(cards, &h))
+        return ARB_EINVAL;
+    int n = db_format_hand(&h, buf, len);
+    return n < 0 ? ARB_ENOSPC : n;
+}
+
+/* ---- What each seat sees ------------------------------------------------------- */
+
+static void emitf(arb_emit_fn emit, void *ctx, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    emit(ctx, line);
+}
+
+static void cards_of(const uint8_t *ids, int n, char *buf, size_t len)
+{
+    db_hand h = {0};
+    for (int i = 0; i < n; i++)
+        h.n[ids[i]]++;
+    if (db_format_hand(&h, buf, len) < 0 && len)
+        buf[0] = 0;
+}
+
+static const char *trump_how[] = {"declared", "flip", "kitty"};
+
+/* Everything that happened without a decision between two states, as seat
+ * `seat` may see it: its own draws, the trump suit, the kitty shown or
+ * taken, tricks gathered, the deal's end. */
+static void progress(const db_state *b, const db_state *a, int seat, arb_emit_fn emit, void *ctx)
+{
+    char cards[DB_DECK * 2 + 8];
+    int from = b->drawn;
+    bool trump_before = b->trump_known;
+    if (a->redeals != b->redeals) {
+        emitf(emit, ctx, "redeal %d", a->redeals);
+        from = 0;
+        trump_before = false;
+    }
+    uint8_t mine[DB_HAND];
+    int n = 0;
+    for (int p = from; p < a->drawn; p++)
+        if ((a->first_drawer + p) % DB_SEATS == seat)
+            mine[n++] = a->deck[p];
+    if (n) {
+        cards_of(mine, n, cards, sizeof cards);
+        emitf(emit, ctx, "draw %s", cards);
+    }
+    if (!trump_before && a->trump_known) {
+        if (a->trump_from == 1) {
+            uint8_t f[4];
+            for (int i = 0; i < 4; i++)
+                f[i] = (uint8_t)a->flips[i];
+            char c4[4][4];
+            for (int i = 0; i < 4; i++)
+                db_format_card(f[i], c4[i], sizeof c4[i]);
+            emitf(emit, ctx, "flip %s %s %s %s", c4[0], c4[1], c4[2], c4[3]);
+        }
+        emitf(emit, ctx, "trump %c level %c dajia %d by %s", suit_chars[a->trump.suit], level_chars[a->level],
+              a->dajia, trump_how[a->trump_from]);
+        if (a->kitty_shown) {
+            cards_of(a->kitty_orig, DB_KITTY, cards, sizeof cards);
+            emitf(emit, ctx, "kitty %s", cards);
+        }
+    }
+    if (b->phase < DB_PH_BURY && a->phase >= DB_PH_BURY && a->phase != DB_PH_OVER ? true
+        : b->phase < DB_PH_BURY && a->phase > DB_PH_BURY && !a->dry) {
+        if (!a->dry && a->phase >= DB_PH_BURY) {
+            if (seat == a->dajia) {
+                cards_of(a->kitty_orig, DB_KITTY, cards, sizeof cards);
+                emitf(emit, ctx, "take %s", cards);
+            } else {
+                emitf(emit, ctx, "take %d", a->dajia);
+            }
+        }
+    }
+    if (!b->dry && a->dry)
+        emitf(emit, ctx, "dry");
+    if (b->phase == DB_PH_BURY && a->phase > DB_PH_BURY && a->kitty_public) {
+        db_format_hand(&a->kitty, cards, sizeof cards);
+        emitf(emit, ctx, "buried %s", cards);
+    }
+    if (a->tricks_done > b->tricks_done) {
+        int pts = 0;
+        for (int i = 0; i < DB_SEATS; i++)
+            pts += db_play_points(&a->last_trick[i]);
+        emitf(emit, ctx, "trick %d %d", a->last_winner, pts);
+    }
+    if (b->phase != DB_PH_OVER && a->phase == DB_PH_OVER) {
+        const db_outcome *o = &a->out;
+        db_format_hand(&a->kitty, cards, sizeof cards);
+        emitf(emit, ctx, "result points %d kitty %s dug %d case %d rise %d %d levels %c %c next %d blood %d winner %d",
+              o->points, cards, o->dug, o->kase, o->rise_team, o->rise,
+              o->level_after[0] > DB_LEVEL_MAX ? 'W' : level_chars[o->level_after[0]],
+              o->level_after[1] > DB_LEVEL_MAX ? 'W' : level_chars[o->level_after[1]], o->next_dajia, o->blood_next,
+              o->winner);
+    }
+}
+
+static int g_start_events(const void *state, int seat, arb_emit_fn emit, void *ctx)
+{
+    const db_state *s = state;
+    if (seat < 0 || seat >= DB_SEATS)
+        return ARB_EINVAL;
+    if (s->ctx.first)
+        emitf(emit, ctx, "deal seat %d first drawer %d level %c", seat, s->first_drawer, level_chars[s->level]);
+    else
+        emitf(emit, ctx, "deal seat %d dajia %d level %c levels %c %c blood %d", seat, s->ctx.dajia,
+              level_chars[s->level], level_chars[s->ctx.level[0]], level_chars[s->ctx.level[1]],
+              s->rules.tribute ? s->ctx.blood : 0);
+    db_state start;
+    memset(&start, 0, sizeof start);
+    start.redeals = s->redeals;
+    start.phase = DB_PH_DRAW;
+    progress(&start, s, seat, emit, ctx);
+    return 0;
+}
+
+static int g_action_events(const void *before, const void *after, int actor, const arb_action *fixed, int seat,
+                           arb_emit_fn emit, void *ctx)
+{
+    const db_state *b = before, *a = after;
+    char item[64];
+    if (g_format_item(before, fixed, item, sizeof item) < 0)
+        return ARB_EINVAL;
+    const char *name = g_decision_name(fixed->decision);
+    bool pass = strcmp(item, "pass") == 0;
+    switch (fixed->decision) {
+    case DB_DEC_DECLARE:
+    case DB_DEC_JOKER:
+        /* being asked shows what one holds: a pass is the actor's own */
+        if (!pass)
+            emitf(emit, ctx, "%s %d %s", name, actor, item);
+        else if (seat == actor)
+            emitf(emit, ctx, "%s %d pass", name, actor);
+        break;
+    case DB_DEC_TRIBUTE:
+    case DB_DEC_RETURN:
+        if (seat == b->dajia || seat == (b->dajia + 3) % DB_SEATS)
+            emitf(emit, ctx, "%s %d %s", name, actor, item);
+        else
+            emitf(emit, ctx, "%s %d", name, actor);
+        break;
+    case DB_DEC_BURY:
+        if (seat == actor)
+            emitf(emit, ctx, "%s %d %s", name, actor, item);
+        else
+            emitf(emit, ctx, "%s %d", name, actor);
+        break;
+    default:
+        emitf(emit, ctx, "%s %d %s", name, actor, item);
+    }
+    progress(b, a, seat, emit, ctx);
+    return 0;
+}
+
+static int g_request(const void *state, char *buf, size_t len)
+{
+    const db_state *s = state;
+    int d = db_decision(s);
+    if (d == ARB_DEC_NONE)
+        return ARB_ESTATE;
+    if (d == ARB_DEC_PLAY && s->ntrick) {
+        char led[16];
+        db_format_play(&s->trick[0], led, sizeof led);
+        return snprintf(buf, len, "play follow %d %s", s->leader, led);
+    }
+    return snprintf(buf, len, "%s", g_decision_name(d));
+}
+
+static bool g_items_on_request(const void *state) { return db_decision(state) != ARB_DEC_PLAY; }
+
+/* Pass where one may; else the lowest card or play (by power, then fewer
+ * cards). */
+static int g_fallback(const void *state, const arb_action *legal, int n)
+{
+    const db_state *s = state;
+    int best = 0, best_key = 1 << 30;
+    for (int i = 0; i < n; i++) {
+        if ((legal[i].decision == DB_DEC_DECLARE || legal[i].decision == DB_DEC_JOKER) && legal[i].value < 0)
+            return i;
+        db_hand h;
+        db_unpack(legal[i].cards, &h);
+        int key = 0;
+        for (int c = 0; c < DB_NCARDS; c++)
+            if (h.n[c])
+                key += h.n[c] * (s->trump_known ? s->trump.power[c] + 50 * db_is_trump(&s->trump, c) : c);
+        if (key < best_key) {
+            best_key = key;
+            best = i;
+        }
+    }
+    return best;
+}
+
+const arb_game arb_game_dabang = {
+    .name = "dabang",
+    .title = "Da Bang (打棒)",
+    .rules_size = sizeof(db_rules),
+    .state_size = sizeof(db_state),
+    .default_preset = "standard",
+    .presets = g_presets,
+    .rules_preset = g_rules_preset,
+    .rules_set = g_rules_set,
+    .rules_check = g_rules_check,
+    .rules_describe = g_rules_describe,
+    .seats = g_seats,
+    .team_of = g_team_of,
+    .teams = g_teams,
+    .match_state_size = sizeof(db_match),
+    .default_forfeit_points = 1,
+    .match_ends_early = true,
+    .match_init = g_match_init,
+    .deal_setup = g_deal_setup,
+    .forfeit = g_forfeit,
+    .match_deal_done = g_match_deal_done,
+    .match_over = g_match_over,
+    .match_result = g_match_result,
+    .deal = g_deal,
+    .to_act = g_to_act,
+    .decision = g_decision,
+    .decision_name = g_decision_name,
+    .legal = g_legal,
+    .check = g_check,
+    .apply = g_apply,
+    .over = g_over,
+    .score = g_score,
+    .parse_action = g_parse_action,
+    .format_action = g_format_action,
+    .format_cards = g_format_cards,
+    .start_events = g_start_events,
+    .action_events = g_action_events,
+    .request = g_request,
+    .format_item = g_format_item,
+    .items_on_request = g_items_on_request,
+    .fallback = g_fallback,
+};
