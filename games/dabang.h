@@ -228,6 +228,7 @@ typedef struct db_state {
     int8_t decl_seat;
     bool    trump_pending;      /* first deal: the big joker waits for a suited draw */
     uint32_t offered[DB_SEATS]; /* declaring options offered since the last declaration (DB-48) */
+    uint8_t evaluated;          /* seats whose options were computed since the last declaration */
     uint8_t close_passes;       /* consecutive passes in the closing round */
     int8_t  flips[4];           /* DB-43: the flipped kitty cards, -1 none */
     int8_t  trump_from;         /* how trumps came: 0 declared, 1 flip, 2 kitty draw */
@@ -265,6 +266,8 @@ static inline int db_team(int seat) { return seat % 2; }
  * db_setup for a later one. Both run the deal up to its first decision. */
 int  db_deal(db_state *s, const db_rules *r, uint64_t seed);
 int  db_setup(db_state *s, const db_context *ctx);
+/* db_deal then db_setup in one step: the deal is run once. */
+int  db_deal_in(db_state *s, const db_rules *r, uint64_t seed, const db_context *ctx);
 int  db_to_act(const db_state *s);
 int  db_decision(const db_state *s);
 /* Legal actions as plays or declarations: see db_game.c for the packing. */

@@ -212,13 +212,20 @@ void db_trump_init(db_trump *t, int level, int suit)
         t->power[c] = pw;
         t->fsuit[c] = fs;
     }
-    /* Each suit's members by ascending power (ties by card id). */
-    for (int pw = 0; pw <= 45; pw++)
-        for (int c = 0; c < DB_NCARDS; c++)
-            if (t->power[c] == pw) {
-                int f = t->fsuit[c];
-                t->member[f][t->nmember[f]++] = (uint8_t)c;
-            }
+    /* Each suit's members by ascending power (ties by card id): a
+     * counting sort over the 46 powers. */
+    uint8_t start[47] = {0};
+    uint8_t order[DB_NCARDS];
+    for (int c = 0; c < DB_NCARDS; c++)
+        start[t->power[c] + 1]++;
+    for (int pw = 0; pw < 46; pw++)
+        start[pw + 1] = (uint8_t)(start[pw + 1] + start[pw]);
+    for (int c = 0; c < DB_NCARDS; c++)
+        order[start[t->power[c]]++] = (uint8_t)c;
+    for (int i = 0; i < DB_NCARDS; i++) {
+        int f = t->fsuit[order[i]];
+        t->member[f][t->nmember[f]++] = order[i];
+    }
 }
 
 /* ---- Leads and follows (DB-20..DB-24) ------------------------------------ */
@@ -414,13 +421,17 @@ int db_follows(const db_trump *t, const db_hand *h, const db_play *led, db_play 
     return k.n > cap ? ARB_ENOSPC : k.n;
 }
 
+/* The play's cards are in the hand (ids ascending: equal cards adjacent). */
 static bool held(const db_hand *h, const db_play *p)
 {
-    db_hand need;
-    db_play_to_hand(p, &need);
-    for (int i = 0; i < p->n; i++)
-        if (need.n[p->c[i]] > h->n[p->c[i]])
+    for (int i = 0; i < p->n; i++) {
+        int same = 1;
+        for (int j = i + 1; j < p->n && p->c[j] == p->c[i]; j++)
+            same++;
+        if (h->n[p->c[i]] < same)
             return false;
+        i += same - 1;
+    }
     return true;
 }
 
@@ -452,6 +463,8 @@ int db_check_play(const db_trump *t, const db_hand *h, const db_play *led, const
         return ARB_EILLEGAL;
     }
     int f = t->fsuit[led->c[0]];
+    if (led->n == 1 && t->fsuit[p->c[0]] == f)
+        return 0;                                   /* DB-22, without counting the suit */
     suit_view v = view(t, h, f);
     int in = 0;
     for (int i = 0; i < p->n; i++)
@@ -559,13 +572,47 @@ static int random_with_count(const db_trump *t, const db_hand *h, int f, int atl
     return n ? ids[arb_rng_below(rng, (uint64_t)n)] : -1;
 }
 
+/* The k-th card (0-based) of the hand's cards in suit f, counting
+ * identical cards one by one. */
+static int kth_in_suit(const db_trump *t, const db_hand *h, int f, int k)
+{
+    for (int i = 0; i < t->nmember[f]; i++) {
+        int c = t->member[f][i];
+        if (k < h->n[c])
+            return c;
+        k -= h->n[c];
+    }
+    return -1;
+}
+
+static int kth_card(const db_hand *h, int k)
+{
+    for (int c = 0; c < DB_NCARDS; c++) {
+        if (k < h->n[c])
+            return c;
+        k -= h->n[c];
+    }
+    return -1;
+}
+
 void db_random_follow(const db_trump *t, const db_hand *h, const db_play *led, arb_rng *rng, db_play *out)
 {
     int f = t->fsuit[led->c[0]];
-    suit_view v = view(t, h, f);
     int need = led->n;
-    uint8_t pool[DB_DECK];
     memset(out, 0, sizeof *out);
+    if (need == 1) {
+        /* the common case, without building pools: a card of the suit
+         * if there is one, else any */
+        int held = 0;
+        for (int i = 0; i < t->nmember[f]; i++)
+            held += h->n[t->member[f][i]];
+        out->n = 1;
+        out->c[0] = (uint8_t)(held ? kth_in_suit(t, h, f, (int)arb_rng_below(rng, (uint64_t)held))
+                                   : kth_card(h, (int)arb_rng_below(rng, h->total)));
+        return;
+    }
+    suit_view v = view(t, h, f);
+    uint8_t pool[DB_DECK];
     if (need == 2 && v.pair) {
         int c = random_with_count(t, h, f, 2, 0, rng);
         out->n = 2;
@@ -602,14 +649,10 @@ void db_random_follow(const db_trump *t, const db_hand *h, const db_play *led, a
 void db_random_lead(const db_trump *t, const db_hand *h, arb_rng *rng, db_play *out)
 {
     (void)t;
-    int ids[DB_NCARDS], n = 0;
-    for (int c = 0; c < DB_NCARDS; c++)
-        if (h->n[c])
-            ids[n++] = c;
     memset(out, 0, sizeof *out);
-    if (!n)
+    if (!h->total)
         return;
-    int c = ids[arb_rng_below(rng, (uint64_t)n)];
+    int c = kth_card(h, (int)arb_rng_below(rng, h->total));
     int k = 1 + (int)arb_rng_below(rng, h->n[c]);
     out->n = (uint8_t)k;
     for (int i = 0; i < k; i++)

@@ -149,6 +149,14 @@ int db_deal(db_state *s, const db_rules *r, uint64_t seed)
     return 0;
 }
 
+int db_deal_in(db_state *s, const db_rules *r, uint64_t seed, const db_context *ctx)
+{
+    memset(s, 0, sizeof *s);
+    s->rules = *r;
+    s->seed = seed;
+    return db_setup(s, ctx);
+}
+
 int db_setup(db_state *s, const db_context *ctx)
 {
     if (!ctx->first && (ctx->dajia < 0 || ctx->dajia >= DB_SEATS))
@@ -263,6 +271,10 @@ static bool fix_trumps(db_state *s)
 
 static int tribute_giver(const db_state *s) { return (s->dajia + 3) % DB_SEATS; }
 
+/* DB-52: higher power is higher; side cards of two suits with one rank
+ * are equal. */
+static int tribute_key(const db_state *s, int c) { return s->trump.power[c]; }
+
 void db_card_options(const db_state *s, db_hand *out)
 {
     memset(out, 0, sizeof *out);
@@ -271,10 +283,10 @@ void db_card_options(const db_state *s, db_hand *out)
         const db_hand *h = &s->hand[tribute_giver(s)];
         int best = -1;
         for (int c = 0; c < DB_NCARDS; c++)
-            if (h->n[c] && !db_card_points(c) && s->trump.power[c] + 100 * db_is_trump(&s->trump, c) > best)
-                best = s->trump.power[c] + 100 * db_is_trump(&s->trump, c);
+            if (h->n[c] && !db_card_points(c) && tribute_key(s, c) > best)
+                best = tribute_key(s, c);
         for (int c = 0; c < DB_NCARDS; c++)
-            if (h->n[c] && !db_card_points(c) && s->trump.power[c] + 100 * db_is_trump(&s->trump, c) == best) {
+            if (h->n[c] && !db_card_points(c) && tribute_key(s, c) == best) {
                 out->n[c] = 1;
                 out->total++;
             }
@@ -427,7 +439,13 @@ static void advance(db_state *s)
                 s->decl.suit = (int8_t)db_suit(c);          /* DB-42 */
                 s->trump_pending = false;
             }
-            uint32_t opts = db_declare_options(s, p);       /* DB-48 */
+            /* DB-48. Options change only with a declaration (which clears
+             * `evaluated`) or a level card or joker drawn. */
+            bool relevant = db_joker(c) || db_rank(c) == s->level;
+            if (!relevant && (s->evaluated >> p & 1u))
+                continue;
+            s->evaluated |= (uint8_t)(1u << p);
+            uint32_t opts = db_declare_options(s, p);
             if (opts & ~s->offered[p]) {
                 s->offered[p] |= opts;
                 s->to_act = (int8_t)p;
@@ -447,10 +465,11 @@ static void advance(db_state *s)
             s->to_act = (int8_t)((s->to_act + 1) % DB_SEATS);
             continue;
         case DB_PH_TRIBUTE: {
-            db_hand opts;
             s->to_act = (int8_t)tribute_giver(s);
-            db_card_options(s, &opts);
-            if (s->blood_left && opts.total)
+            bool any = false;
+            for (int c = 0; s->blood_left && c < DB_NCARDS && !any; c++)
+                any = s->hand[s->to_act].n[c] && !db_card_points(c);
+            if (any)
                 return;
             s->blood_left = 0;
             s->returns_left = s->ntribute;
@@ -579,6 +598,7 @@ int db_do_declare(db_state *s, const db_decl *d, char *why, size_t whylen)
         s->trump_pending = true;                             /* DB-42 */
     }
     memset(s->offered, 0, sizeof s->offered);                /* DB-48 */
+    s->evaluated = 0;
     s->offered[p] = db_declare_options(s, p);
     if (s->phase == DB_PH_CLOSE) {
         /* a new round: his own turn counts, then the three others */
@@ -589,15 +609,31 @@ int db_do_declare(db_state *s, const db_decl *d, char *why, size_t whylen)
     return 0;
 }
 
+/* One card of db_card_options, without listing them all. */
+static bool card_ok(const db_state *s, int card)
+{
+    if (card < 0 || card >= DB_NCARDS)
+        return false;
+    if (s->phase == DB_PH_TRIBUTE) {
+        const db_hand *h = &s->hand[tribute_giver(s)];
+        if (!h->n[card] || db_card_points(card))
+            return false;
+        for (int c = 0; c < DB_NCARDS; c++)
+            if (h->n[c] && !db_card_points(c) && tribute_key(s, c) > tribute_key(s, card))
+                return false;
+        return true;
+    }
+    const db_hand *h = &s->hand[s->dajia];
+    return h->n[card] && !(s->phase == DB_PH_BURY && card == DB_BJ && h->n[DB_RJ]);
+}
+
 int db_do_card(db_state *s, int card, char *why, size_t whylen)
 {
-    db_hand opts;
     if (s->phase != DB_PH_TRIBUTE && s->phase != DB_PH_RETURN && s->phase != DB_PH_BURY) {
         snprintf(why, whylen, "not the decision asked");
         return ARB_EILLEGAL;
     }
-    db_card_options(s, &opts);
-    if (card < 0 || card >= DB_NCARDS || !opts.n[card]) {
+    if (!card_ok(s, card)) {
         snprintf(why, whylen, "%s",
                  s->phase == DB_PH_TRIBUTE ? "give your highest card that is not a point card (DB-52)"
                  : s->phase == DB_PH_RETURN ? "give back a card you hold (DB-53)"
