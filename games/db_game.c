@@ -579,25 +579,25 @@ static void progress(const db_state *b, const db_state *a, int seat, arb_emit_fn
         }
         emitf(emit, ctx, "trump %c level %c dajia %d by %s", suit_chars[a->trump.suit], level_chars[a->level],
               a->dajia, trump_how[a->trump_from]);
-        if (a->kitty_shown) {
-            cards_of(a->kitty_orig, DB_KITTY, cards, sizeof cards);
-            emitf(emit, ctx, "kitty %s", cards);
-        }
     }
-    if (b->phase < DB_PH_BURY && a->phase >= DB_PH_BURY && a->phase != DB_PH_OVER ? true
-        : b->phase < DB_PH_BURY && a->phase > DB_PH_BURY && !a->dry) {
-        if (!a->dry && a->phase >= DB_PH_BURY) {
-            if (seat == a->dajia) {
-                cards_of(a->kitty_orig, DB_KITTY, cards, sizeof cards);
-                emitf(emit, ctx, "take %s", cards);
-            } else {
-                emitf(emit, ctx, "take %d", a->dajia);
-            }
+    /* DB-55: the kitty shown once the tribute is done */
+    if ((!trump_before || b->phase <= DB_PH_RETURN) && a->phase > DB_PH_RETURN && a->kitty_shown) {
+        cards_of(a->kitty_orig, DB_KITTY, cards, sizeof cards);
+        emitf(emit, ctx, "kitty %s", cards);
+    }
+    /* DB-57: the 打家 takes the kitty (only he sees it unless shown) */
+    if (b->phase < DB_PH_BURY && a->phase >= DB_PH_BURY && !a->dry) {
+        if (seat == a->dajia) {
+            cards_of(a->kitty_orig, DB_KITTY, cards, sizeof cards);
+            emitf(emit, ctx, "take %s", cards);
+        } else {
+            emitf(emit, ctx, "take %d", a->dajia);
         }
     }
     if (!b->dry && a->dry)
         emitf(emit, ctx, "dry");
-    if (b->phase == DB_PH_BURY && a->phase > DB_PH_BURY && a->kitty_public) {
+    /* DB-58, DB-59: a kitty with a joker buried is shown to all */
+    if (!b->kitty_public && a->kitty_public) {
         db_format_hand(&a->kitty, cards, sizeof cards);
         emitf(emit, ctx, "buried %s", cards);
     }

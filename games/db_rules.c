@@ -164,8 +164,8 @@ int db_rules_check(const db_rules *r, char *err, size_t errlen)
 size_t db_rules_describe(const db_rules *r, char *buf, size_t len)
 {
     int n = snprintf(buf, len,
-                     "kitty_multiplier=%u tribute=%s dry_pot=%s special_endings=%s three_jokers_end=%s "
-                     "next_same=%s start_level=%c goal_level=%c base_step=%u deal_limit=%u",
+                     "kitty_multiplier=%u\ntribute=%s\ndry_pot=%s\nspecial_endings=%s\nthree_jokers_end=%s\n"
+                     "next_same=%s\nstart_level=%c\ngoal_level=%c\nbase_step=%u\ndeal_limit=%u\n",
                      r->kitty_multiplier, r->tribute ? "true" : "false", r->dry_pot ? "true" : "false",
                      r->special_endings ? "true" : "false", r->three_jokers_end ? "true" : "false",
                      r->next_same ? "true" : "false", level_chars[r->start_level % 8],
