@@ -390,12 +390,12 @@ static void gen_kind(gen *g, int kind, int minlen, int maxlen, int above)
     if (maxlen > r->kind[kind].max_len)
         maxlen = r->kind[kind].max_len;
     unsigned run = g->mask[w] & 0xfffu;   /* chains use 3..A only */
-    for (int s = above + 1; s <= DDZ_RA; s++) {
-        if (!(run >> s & 1))
-            continue;
-        /* Skip starts whose run is too short to reach minlen. */
-        if (((~run >> s) & ((1u << minlen) - 1)) != 0)
-            continue;
+    /* The starts whose run reaches minlen: bit s when s .. s+minlen-1 are
+     * all held (above `above`). */
+    unsigned starts = run & (~0u << (above + 1));
+    for (int i = 1; i < minlen && starts; i++)
+        starts &= run >> i;
+    FOR_BITS(s, starts, {
         ddz_cards prim = 0;
         for (int e = s; e <= DDZ_RA && (run >> e & 1); e++) {
             int len = e - s + 1;
@@ -409,7 +409,7 @@ static void gen_kind(gen *g, int kind, int minlen, int maxlen, int above)
             else
                 emitn(g, prim, kind, s, len, w * len);
         }
-    }
+    })
 }
 
 /* Bomb power (DDZ-30): small-three bomb 0; one pack 1 + rank; two packs
@@ -452,13 +452,20 @@ static void gen_init(gen *g, const ddz_rules *r, ddz_cards hand, ddz_move *out, 
     g->n = 0;
     g->err = 0;
     g->protect = false;
-    memset(g->mask, 0, sizeof g->mask);
+    unsigned m1 = 0, m2 = 0, m3 = 0, m4 = 0;
     for (int x = 0; x < DDZ_NRANKS; x++) {
         unsigned k = NIB(hand, x);
         g->c[x] = (uint8_t)k;
-        for (unsigned w = 1; w <= 4 && w <= k; w++)
-            g->mask[w] |= (uint16_t)(1u << x);
+        m1 |= (unsigned)(k >= 1) << x;
+        m2 |= (unsigned)(k >= 2) << x;
+        m3 |= (unsigned)(k >= 3) << x;
+        m4 |= (unsigned)(k >= 4) << x;
     }
+    g->mask[0] = 0;
+    g->mask[1] = (uint16_t)m1;
+    g->mask[2] = (uint16_t)m2;
+    g->mask[3] = (uint16_t)m3;
+    g->mask[4] = (uint16_t)m4;
     if (!r->split_bomb) {
         for (int x = 0; x <= DDZ_R2; x++)
             g->protect |= g->c[x] >= 4;
