@@ -131,8 +131,8 @@ int ddz_cli_play(const void *rules, const cli_play_options *o)
                 int sp = ddz_spring(&s);
                 /* A claim (DDZ-95) ends the deal with cards in hand. */
                 printf("  %s %s: %s win; bombs %u%s, deal value %" PRId64 "\n", seat_name(&s, s.winner),
-                       s.hand[s.winner] ? "wins by the claim" : "goes out", s.winner == s.landlord ? "landlord" : "peasants",
-                       s.bombs, sp > 0 ? ", spring" : sp < 0 ? ", anti-spring" : "", ddz_deal_value(&s));
+                       s.hand[s.winner] ? "wins by the claim" : "goes out",
+                       s.winner == s.landlord ? "landlord" : "peasants", s.bombs, sp > 0 ? ", spring" : sp < 0 ? ", anti-spring" : "", ddz_deal_value(&s));
             }
             printf("  scores:");
             for (int i = 0; i < s.nseats; i++)

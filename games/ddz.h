@@ -360,8 +360,10 @@ int ddz_deal_init(ddz_state *s, const ddz_rules *r, uint64_t seed);
  * one; CALL/ROB/DOUBLE/SHOW/CLAIM: 0 and 1), into vals (room for 16).
  * Returns the count, 0 in the PLAY phase or at the end. */
 int ddz_values(const ddz_state *s, int8_t *vals, size_t cap);
-/* Legal plays in the PLAY phase (ddz_leads or ddz_follows for the seat to
- * act). Returns the count, ARB_ESTATE outside the PLAY phase. */
+/* Legal plays in the PLAY phase (ddz_leads_w or ddz_follows_w for the seat
+ * to act; after a claim under claim_mode=separate the landlord's jokers may
+ * be split whatever split_bomb says, DDZ-96). Returns the count, ARB_ESTATE
+ * outside the PLAY phase. */
 int ddz_plays(const ddz_state *s, ddz_move *out, size_t cap);
 /* The play the seat to act must beat, or NULL when it leads. */
 const ddz_move *ddz_to_beat(const ddz_state *s);
