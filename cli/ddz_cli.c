@@ -9,7 +9,8 @@ const game_cli game_cli_doudizhu = {
         "  Reads lines from stdin: HAND -> every legal lead; HAND PREV -> every legal\n"
         "  follow to PREV, ending with pass. Cards are ranks 3456789TJQKA2BR (B small\n"
         "  joker, R big joker), e.g. 333444BR. PREV may name its reading with '+'\n"
-        "  (333444+56). --readings prints each move with its reading.\n"
+        "  (333444+56). --readings prints each move with its reading. With wild cards\n"
+        "  name the ranks (--set wild=1,wild_ranks=7); plays then read 3377=3333.\n"
         "  Invalid lines get \"error: <reason>\" and reading goes on.\n",
     .play = ddz_cli_play,
     .play_policies = "greedy|random",

@@ -14,6 +14,7 @@
 
 typedef struct show_ctx {
     bool quiet;
+    bool table_shown;   /* the landlord line of this deal is printed */
 } show_ctx;
 
 static const char *seat_name(const ddz_state *s, int seat)
@@ -23,11 +24,34 @@ static const char *seat_name(const ddz_state *s, int seat)
     return names[seat & 3];
 }
 
+/* The table once the landlord is known: who, the stake, the kitty and the
+ * wild ranks. */
+static void show_table(const ddz_state *s)
+{
+    char text[2 * DDZ_MAX_CARDS + 8];
+    ddz_cards_format(s->kitty, text, sizeof text);
+    printf("  landlord %s, stake %" PRId64 ", kitty %s shown to all\n",
+           seat_name(s, s->landlord), ddz_stake(s), s->kitty ? text : "-");
+    if (s->wild_ranks) {
+        printf("  wild:");
+        for (int x = 0; x <= DDZ_R2; x++)
+            if (s->wild_ranks >> x & 1)
+                printf(" %c", ddz_rank_chars[x]);
+        printf("\n");
+    }
+}
+
 static void observe(const ddz_state *s, int seat, const ddz_action *a, void *ctx)
 {
     show_ctx *c = ctx;
     if (c->quiet)
         return;
+    /* A fixed landlord is known before any decision: the table comes before
+     * the first play. */
+    if (a->phase == DDZ_PHASE_PLAY && !c->table_shown && s->landlord != DDZ_NONE) {
+        show_table(s);
+        c->table_shown = true;
+    }
     char text[2 * DDZ_MAX_CARDS + 8], hand[2 * DDZ_MAX_CARDS + 8];
     switch (a->phase) {
     case DDZ_PHASE_BID:
@@ -48,18 +72,12 @@ static void observe(const ddz_state *s, int seat, const ddz_action *a, void *ctx
     default:
         break;
     }
-    if (s->landlord != DDZ_NONE && a->phase != DDZ_PHASE_PLAY && s->phase == DDZ_PHASE_PLAY
-        && s->decisions > 0) {
-        ddz_cards_format(s->kitty, text, sizeof text);
-        printf("  landlord %s, stake %" PRId64 ", kitty %s shown to all\n",
-               seat_name(s, s->landlord), ddz_stake(s), text);
-        if (s->wild_ranks) {
-            printf("  wild:");
-            for (int x = 0; x <= DDZ_R2; x++)
-                if (s->wild_ranks >> x & 1)
-                    printf(" %c", ddz_rank_chars[x]);
-            printf("\n");
-        }
+    /* After the auction and what follows it (doubling, showing, the claim):
+     * when play begins, or when a claim ends the deal before it (DDZ-95). */
+    if (!c->table_shown && s->landlord != DDZ_NONE && a->phase != DDZ_PHASE_PLAY
+        && (s->phase == DDZ_PHASE_PLAY || s->phase == DDZ_PHASE_OVER)) {
+        show_table(s);
+        c->table_shown = true;
     }
 }
 
@@ -74,7 +92,7 @@ int ddz_cli_play(const void *rules, const cli_play_options *o)
         return CLI_EXIT_USAGE;
     }
     bool greedy = strcmp(policy, "greedy") == 0;
-    show_ctx sc = {o->quiet};
+    show_ctx sc = {o->quiet, false};
     ddz_move *buf = malloc(ARB_MAX_MOVES * sizeof *buf);
     if (!buf)
         return CLI_EXIT_FAIL;
@@ -86,6 +104,7 @@ int ddz_cli_play(const void *rules, const cli_play_options *o)
         ddz_state s;
         int64_t sc4[DDZ_MAX_SEATS];
         uint64_t ds = arb_seed_childn(seed, "deal", d);
+        sc.table_shown = false;
         if (!sc.quiet) {
             ddz_deal_init(&s, &r, ds);
             printf("deal %lu (seed %" PRIu64 ", rules %s)\n", d, ds, r.preset);
@@ -110,9 +129,10 @@ int ddz_cli_play(const void *rules, const cli_play_options *o)
                 printf("  void deal after %u redeals\n", s.redeals);
             } else {
                 int sp = ddz_spring(&s);
-                printf("  %s goes out: %s win; bombs %u%s, deal value %" PRId64 "\n",
-                       seat_name(&s, s.winner), s.winner == s.landlord ? "landlord" : "peasants",
-                       s.bombs, sp > 0 ? ", spring" : sp < 0 ? ", anti-spring" : "", ddz_deal_value(&s));
+                /* A claim (DDZ-95) ends the deal with cards in hand. */
+                printf("  %s %s: %s win; bombs %u%s, deal value %" PRId64 "\n", seat_name(&s, s.winner),
+                       s.hand[s.winner] ? "wins by the claim" : "goes out",
+                       s.winner == s.landlord ? "landlord" : "peasants", s.bombs, sp > 0 ? ", spring" : sp < 0 ? ", anti-spring" : "", ddz_deal_value(&s));
             }
             printf("  scores:");
             for (int i = 0; i < s.nseats; i++)

@@ -106,6 +106,12 @@ typedef enum ddz_exhausted {
     DDZ_EXHAUST_VOID,      /* the deal is void: it scores 0 for everybody */
 } ddz_exhausted;
 
+/* What a claim of the four jokers does (DDZ-95, DDZ-96). */
+typedef enum ddz_claim_mode {
+    DDZ_CLAIM_WIN = 0,    /* the claim wins the deal at once (DDZ-95) */
+    DDZ_CLAIM_SEPARATE,   /* the claim counts the joker bomb; the jokers play on apart (DDZ-96) */
+} ddz_claim_mode;
+
 /* How a played set of cards is read for the next player (DDZ-16). */
 typedef enum ddz_compare {
     DDZ_COMPARE_STANDARD = 0, /* leads: best reading; follows: strongest beating reading */
@@ -113,7 +119,9 @@ typedef enum ddz_compare {
 } ddz_compare;
 
 /* Per-kind switch and length bounds (in units: cards of a chain, pairs of a
- * pair chain, trios of an airplane, fours of a shuttle). */
+ * pair chain, trios of an airplane, fours of a shuttle). A chain
+ * kind's lengths start at DDZ_MIN_CHAIN_UNITS: one unit is another kind. */
+#define DDZ_MIN_CHAIN_UNITS 2
 typedef struct ddz_kind_rule {
     bool    on;
     uint8_t min_len;
@@ -161,7 +169,9 @@ typedef struct ddz_rules {
     uint8_t  show_mult;      /* landlord may show the hand: multiplier; 0 = off */
     bool     doubling;       /* each player may double before play */
     bool     four_jokers_claim; /* two packs: landlord with BBRR may claim the deal */
+    uint8_t  claim_mode;     /* ddz_claim_mode: what the claim does */
     uint8_t  wild;           /* wild ranks (赖子): 0, 1 (drawn after the landlord), 2 (one before bidding too) */
+    uint16_t wild_ranks;     /* bit x: rank x named wild for every deal (DDZ-84); 0 = drawn */
 } ddz_rules;
 
 /* Fill `r` with a named preset: "standard", "rlcard", "douzero",
@@ -333,6 +343,7 @@ typedef struct ddz_state {
     uint8_t  last_seat;      /* who made it (DDZ_NONE at the start of a round) */
     uint8_t  round_passes;   /* consecutive passes since last */
     uint8_t  bombs;          /* bombs and rockets played (or claimed) */
+    bool     jokers_claimed; /* the landlord claimed the four jokers and plays on (DDZ-96) */
     uint8_t  winner;         /* seat that went out, DDZ_NONE before */
     uint16_t plays[DDZ_MAX_SEATS]; /* non-pass plays per seat */
     uint32_t decisions;      /* decisions applied so far */
@@ -349,8 +360,10 @@ int ddz_deal_init(ddz_state *s, const ddz_rules *r, uint64_t seed);
  * one; CALL/ROB/DOUBLE/SHOW/CLAIM: 0 and 1), into vals (room for 16).
  * Returns the count, 0 in the PLAY phase or at the end. */
 int ddz_values(const ddz_state *s, int8_t *vals, size_t cap);
-/* Legal plays in the PLAY phase (ddz_leads or ddz_follows for the seat to
- * act). Returns the count, ARB_ESTATE outside the PLAY phase. */
+/* Legal plays in the PLAY phase (ddz_leads_w or ddz_follows_w for the seat
+ * to act; after a claim under claim_mode=separate the landlord's jokers may
+ * be split whatever split_bomb says, DDZ-96). Returns the count, ARB_ESTATE
+ * outside the PLAY phase. */
 int ddz_plays(const ddz_state *s, ddz_move *out, size_t cap);
 /* The play the seat to act must beat, or NULL when it leads. */
 const ddz_move *ddz_to_beat(const ddz_state *s);

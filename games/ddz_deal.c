@@ -9,6 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Internal to ddz_moves.c: does `play` use part of a bomb held in `hand`
+ * while split_bomb is off? */
+bool ddz__splits_bomb(const ddz_rules *r, ddz_cards hand, ddz_cards play);
+
 static const char *const phase_names[] = {
     "bid", "call", "rob", "double", "show", "claim", "play", "over",
 };
@@ -106,7 +110,7 @@ static void draw_wild(ddz_state *s, const char *label)
 /* The landlord is known: take the kitty (shown to all, DDZ-45). */
 static void set_landlord(ddz_state *s, uint8_t seat)
 {
-    if (s->rules->wild)
+    if (s->rules->wild && !s->rules->wild_ranks)
         draw_wild(s, "wild-after");
     s->landlord = seat;
     s->hand[seat] += s->kitty;
@@ -171,8 +175,10 @@ static void shuffle_and_deal(ddz_state *s)
     }
     memcpy(s->dealt, s->hand, sizeof s->hand);
     s->faceup_card = DDZ_NONE;
-    s->wild_ranks = 0;
-    if (r->wild == 2)
+    /* Named wild ranks (DDZ-84) are in force from the deal on; else they
+     * are drawn (DDZ-80). */
+    s->wild_ranks = r->wild_ranks;
+    if (r->wild == 2 && !r->wild_ranks)
         draw_wild(s, "wild-before");
     switch (r->first_bidder) {
     case DDZ_FIRST_FACEUP: {
@@ -265,12 +271,37 @@ int ddz_values(const ddz_state *s, int8_t *vals, size_t cap)
     }
 }
 
+/* DDZ-96: after a claim the landlord's jokers are no bomb to keep whole,
+ * whatever split_bomb says; the landlord's other bombs still are. True when
+ * the seat to act plays under that exception. */
+static bool claimed_jokers_free(const ddz_state *s)
+{
+    return s->jokers_claimed && s->to_act == s->landlord && !s->rules->split_bomb;
+}
+
+/* Does `play` split a bomb of `hand` other than the jokers? */
+static bool splits_rank_bomb(const ddz_rules *r, ddz_cards hand, ddz_cards play)
+{
+    ddz_cards jokers = ((ddz_cards)0xff) << (4 * DDZ_RB);
+    return ddz__splits_bomb(r, hand & ~jokers, play & ~jokers);
+}
+
 int ddz_plays(const ddz_state *s, ddz_move *out, size_t cap)
 {
     if (s->phase != DDZ_PHASE_PLAY)
         return ARB_ESTATE;
     ddz_cards hand = s->hand[s->to_act];
     const ddz_move *prev = ddz_to_beat(s);
+    if (claimed_jokers_free(s)) {
+        ddz_rules open = *s->rules;
+        open.split_bomb = true;
+        int n = prev ? ddz_follows(&open, hand, prev, out, cap) : ddz_leads(&open, hand, out, cap);
+        int w = 0;
+        for (int i = 0; i < n; i++)
+            if (!splits_rank_bomb(s->rules, hand, out[i].cards))
+                out[w++] = out[i];
+        return n < 0 ? n : w;
+    }
     return prev ? ddz_follows_w(s->rules, s->wild_ranks, hand, prev, out, cap)
                 : ddz_leads_w(s->rules, s->wild_ranks, hand, out, cap);
 }
@@ -288,6 +319,21 @@ int ddz_check(const ddz_state *s, const ddz_action *a, ddz_action *fixed, char *
         return ARB_EILLEGAL;
     }
     *fixed = *a;
+    if (s->phase == DDZ_PHASE_PLAY && claimed_jokers_free(s)) {
+        ddz_rules open = *s->rules;
+        open.split_bomb = true;
+        ddz_cards hand = s->hand[s->to_act];
+        if (a->represented && a->represented != a->move.cards) {
+            set_why(why, whylen, "no wild cards in this game");
+            return ARB_EILLEGAL;
+        }
+        if (splits_rank_bomb(s->rules, hand, a->move.cards) && ddz_subset(a->move.cards, hand)) {
+            set_why(why, whylen, "splits a bomb (split_bomb is off)");
+            return ARB_EILLEGAL;
+        }
+        fixed->value = 0;
+        return ddz_validate(&open, hand, ddz_to_beat(s), a->move.cards, a->primary, &fixed->move, why, whylen);
+    }
     if (s->phase == DDZ_PHASE_PLAY) {
         int rc = ddz_validate_w(s->rules, s->wild_ranks, s->hand[s->to_act], ddz_to_beat(s),
                                 a->move.cards, a->represented, a->primary, &fixed->move, why, whylen);
@@ -403,7 +449,9 @@ static void apply_play(ddz_state *s, const ddz_move *m)
     }
     s->hand[seat] -= m->cards;
     s->plays[seat]++;
-    if (m->kind == DDZ_BOMB || m->kind == DDZ_ROCKET)
+    /* DDZ-96: the claimed jokers played together were counted by the claim. */
+    bool claimed_rocket = s->jokers_claimed && seat == s->landlord && m->kind == DDZ_ROCKET;
+    if ((m->kind == DDZ_BOMB || m->kind == DDZ_ROCKET) && !claimed_rocket)
         s->bombs++;
     s->last = *m;
     s->last_seat = seat;
@@ -449,7 +497,13 @@ int ddz_apply(ddz_state *s, const ddz_action *a)
         }
         break;
     case DDZ_PHASE_CLAIM:
-        if (a->value) {
+        if (a->value && s->rules->claim_mode == DDZ_CLAIM_SEPARATE) {
+            /* DDZ-96: the claim counts as the joker bomb; play goes on with
+             * the jokers free to be played apart. */
+            s->bombs++;
+            s->jokers_claimed = true;
+            enter_play(s);
+        } else if (a->value) {
             /* DDZ-95: the claim wins the deal and counts as the joker bomb. */
             s->bombs++;
             s->winner = s->landlord;

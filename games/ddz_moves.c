@@ -539,7 +539,7 @@ static size_t dedupe(ddz_move *m, size_t start, size_t n)
     return w;
 }
 
-/* ---- DouZero compatibility (RULES.md §4; DDZ-16) -------------------------- */
+/* ---- DouZero compatibility (DDZ-16; the douzero preset) -------------------- */
 
 /* DouZero treats 2 and the jokers as not consecutive with anything. */
 static bool douzero_consecutive(const uint8_t *ranks, int n)

@@ -85,9 +85,12 @@ static void preset_standard(ddz_rules *r)
     r->show_mult = 0;
     r->doubling = false;
     r->four_jokers_claim = false;
+    r->claim_mode = DDZ_CLAIM_WIN;
+    r->wild = 0;
+    r->wild_ranks = 0;
 }
 
-/* RLCard's move set (RULES.md §4): 27,471 plays over a full pack. */
+/* RLCard's move set (docs/rules/doudizhu.md, "Presets"): 27,471 plays over a full pack. */
 static void preset_rlcard(ddz_rules *r)
 {
     preset_standard(r);
@@ -108,7 +111,7 @@ static void preset_douzero(ddz_rules *r)
     r->bidding = DDZ_BID_FIXED;
 }
 
-/* Four players, two packs (RULES.md §2; DDZ-90..99). */
+/* Four players, two packs (seeds 000, 003, 004; DDZ-90..99). */
 static void preset_four(ddz_rules *r)
 {
     preset_standard(r);
@@ -158,7 +161,7 @@ int ddz_rules_preset(ddz_rules *r, const char *name)
 
 /* ---- Options ---------------------------------------------------------------- */
 
-typedef enum opt_type { OPT_BOOL, OPT_U8, OPT_U32, OPT_ENUM } opt_type;
+typedef enum opt_type { OPT_BOOL, OPT_U8, OPT_U32, OPT_ENUM, OPT_RANKS } opt_type;
 
 typedef struct opt {
     const char *name;
@@ -174,6 +177,7 @@ static const char *const first_names[] = {"random", "faceup", "heart3", NULL};
 static const char *const rob_names[] = {"from1", "from3", NULL};
 static const char *const exhaust_names[] = {"force", "void", NULL};
 static const char *const compare_names[] = {"standard", "douzero", NULL};
+static const char *const claim_names[] = {"win", "separate", NULL};
 
 #define O(field) offsetof(ddz_rules, field)
 static const opt options[] = {
@@ -207,7 +211,9 @@ static const opt options[] = {
     {"show_mult", OPT_U8, O(show_mult), 0, 10, NULL, "show-hand multiplier, 0 = no showing"},
     {"doubling", OPT_BOOL, O(doubling), 0, 1, NULL, "each player may double before play"},
     {"four_jokers_claim", OPT_BOOL, O(four_jokers_claim), 0, 1, NULL, "landlord with four jokers may claim the deal"},
+    {"claim_mode", OPT_ENUM, O(claim_mode), 0, 1, claim_names, "four jokers claimed: win the deal, or count the bomb and play on"},
     {"wild", OPT_U8, O(wild), 0, 2, NULL, "wild ranks: 0, 1 (after the landlord), 2 (one more before bidding)"},
+    {"wild_ranks", OPT_RANKS, O(wild_ranks), 0, 0, NULL, "the wild ranks named for every deal (5, 5T), none = drawn"},
 };
 #undef O
 
@@ -221,7 +227,7 @@ static const char *const all_names[] = {
     "kicker_trio_adjacent", "joker_pair", "joker_pair_kicker", "split_bomb", "small_three_bomb",
     "compare", "bidding", "first_bidder", "bid_continue", "max_bid", "rob_stake",
     "fixed_landlord", "redeal_limit", "exhausted", "base_stake", "bomb_mult", "spring_mult",
-    "show_mult", "doubling", "four_jokers_claim", "wild",
+    "show_mult", "doubling", "four_jokers_claim", "claim_mode", "wild", "wild_ranks",
     "solo", "pair", "trio", "trio_solo", "trio_pair", "chain", "chain.min", "chain.max",
     "pair_chain", "pair_chain.min", "pair_chain.max", "airplane", "airplane.min", "airplane.max",
     "airplane_solo", "airplane_solo.min", "airplane_solo.max", "airplane_pair",
@@ -276,6 +282,60 @@ static void unknown_key(const char *key, char *err, size_t errlen)
         snprintf(err, errlen, "unknown option \"%s\"", key);
 }
 
+/* The kind one unit of a chain kind is on its own. */
+static ddz_kind unit_kind(ddz_kind k)
+{
+    switch (k) {
+    case DDZ_CHAIN: return DDZ_SOLO;
+    case DDZ_PAIR_CHAIN: return DDZ_PAIR;
+    case DDZ_AIRPLANE: return DDZ_TRIO;
+    case DDZ_AIRPLANE_SOLO: return DDZ_TRIO_SOLO;
+    case DDZ_AIRPLANE_PAIR: return DDZ_TRIO_PAIR;
+    case DDZ_SHUTTLE: return DDZ_BOMB;
+    case DDZ_SHUTTLE_SOLO: return DDZ_FOUR_TWO_SOLO;
+    case DDZ_SHUTTLE_PAIR: return DDZ_FOUR_TWO_PAIR;
+    default: return DDZ_PASS;
+    }
+}
+
+/* Ranks 3..2 named by their letters ("5", "5T"), each once; "none" or ""
+ * is no rank. Jokers are never wild (DDZ-81). */
+static int parse_ranks_mask(const char *v, uint16_t *out)
+{
+    uint16_t m = 0;
+    if (strcasecmp(v, "none") == 0) {
+        *out = 0;
+        return 0;
+    }
+    for (const char *p = v; *p; p++) {
+        int x;
+        if (p[0] == '1' && p[1] == '0') {
+            x = DDZ_RT;
+            p++;
+        } else {
+            char ch = *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p;
+            const char *q = strchr(ddz_rank_chars, ch);
+            x = q && ch ? (int)(q - ddz_rank_chars) : -1;
+        }
+        if (x < 0 || x > DDZ_R2 || (m >> x & 1))
+            return ARB_EINVAL;
+        m |= (uint16_t)(1u << x);
+    }
+    *out = m;
+    return 0;
+}
+
+static void format_ranks_mask(uint16_t m, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (int x = 0; x <= DDZ_R2 && n + 1 < len; x++)
+        if (m >> x & 1)
+            buf[n++] = ddz_rank_chars[x];
+    buf[n] = 0;
+    if (n == 0)
+        snprintf(buf, len, "none");
+}
+
 static int set_kind_option(ddz_rules *r, const char *key, const char *value, char *err, size_t errlen)
 {
     char base[32];
@@ -301,10 +361,14 @@ static int set_kind_option(ddz_rules *r, const char *key, const char *value, cha
     bool chain = k == DDZ_CHAIN || k == DDZ_PAIR_CHAIN || k >= DDZ_AIRPLANE;
     if ((!is_min && !is_max) || !chain || k == DDZ_FOUR_TWO_SOLO || k == DDZ_FOUR_TWO_PAIR)
         return ARB_ENOTFOUND;
+    /* One unit of a chain kind is another kind (a chain of one card is a
+     * solo, one four of a shuttle a bomb): allowing it would give one set of
+     * cards two readings of different kinds. */
     unsigned v;
-    int rc = parse_uint(value, 1, 12, &v);
+    int rc = parse_uint(value, DDZ_MIN_CHAIN_UNITS, 12, &v);
     if (rc) {
-        snprintf(err, errlen, "option \"%s\": expected a length 1..12, got \"%s\"", key, value);
+        snprintf(err, errlen, "option \"%s\": expected a length %d..12 (one unit is a %s), got \"%s\"",
+                 key, DDZ_MIN_CHAIN_UNITS, kind_names[unit_kind(k)], value);
         return rc;
     }
     if (is_min)
@@ -355,6 +419,13 @@ int ddz_rules_set(ddz_rules *r, const char *key, const char *value, char *err, s
                 snprintf(err, errlen, "option \"%s\": expected one of %s, got \"%s\"", key, list, value);
             }
             return ARB_EINVAL;
+        case OPT_RANKS:
+            if (parse_ranks_mask(value, (uint16_t *)(void *)field)) {
+                snprintf(err, errlen, "option \"%s\": expected ranks of 3456789TJQKA2, each once "
+                         "(5, 5T), or none, got \"%s\"", key, value);
+                return ARB_EINVAL;
+            }
+            return 0;
         case OPT_U8:
         case OPT_U32:
             rc = parse_uint(value, o->min, o->max, &v);
@@ -425,6 +496,22 @@ int ddz_rules_check(const ddz_rules *r, char *err, size_t errlen)
             snprintf(err, errlen, "%s: length range %u..%u is empty", kind_names[k], kr->min_len, kr->max_len);
             return ARB_ERANGE;
         }
+        if (unit_kind((ddz_kind)k) != DDZ_PASS && kr->min_len < DDZ_MIN_CHAIN_UNITS) {
+            snprintf(err, errlen, "%s.min=%u: the smallest allowed is %d (one unit is a %s)", kind_names[k],
+                     kr->min_len, DDZ_MIN_CHAIN_UNITS, kind_names[unit_kind((ddz_kind)k)]);
+            return ARB_ERANGE;
+        }
+    }
+    if (r->wild_ranks && (r->wild_ranks >> (DDZ_R2 + 1) || __builtin_popcount(r->wild_ranks) != r->wild)) {
+        char names[16];
+        format_ranks_mask(r->wild_ranks, names, sizeof names);
+        int n = __builtin_popcount(r->wild_ranks);
+        if (n > 2)
+            snprintf(err, errlen, "wild_ranks=%s names %d ranks; at most 2 are wild", names, n);
+        else
+            snprintf(err, errlen, "wild_ranks=%s names %d rank%s but wild=%u: set wild=%d too", names, n,
+                     n == 1 ? "" : "s", r->wild, n);
+        return ARB_EINVAL;
     }
     if (r->wild && (r->packs != 1 || r->compare != DDZ_COMPARE_STANDARD)) {
         snprintf(err, errlen, "wild cards are defined for one pack and compare=standard");
@@ -453,6 +540,12 @@ size_t ddz_rules_describe(const ddz_rules *r, char *buf, size_t len)
         case OPT_U8: PUT("%s=%u\n", o->name, *(const uint8_t *)field); break;
         case OPT_U32: PUT("%s=%u\n", o->name, *(const uint32_t *)field); break;
         case OPT_ENUM: PUT("%s=%s\n", o->name, o->values[*(const uint8_t *)field]); break;
+        case OPT_RANKS: {
+            char names[16];
+            format_ranks_mask(*(const uint16_t *)(const void *)field, names, sizeof names);
+            PUT("%s=%s\n", o->name, names);
+            break;
+        }
         }
     }
     for (int k = DDZ_SOLO; k < DDZ_BOMB; k++) {

@@ -3,7 +3,8 @@
  * played plus what its wild cards stand for; its reading is the reading of
  * the represented cards under the ordinary rules. Bombs rank soft (a wild
  * card stands for another rank) < hard (natural) < the pure wild bomb (four
- * wild cards as themselves) < the rocket.
+ * wild cards as themselves; with two wild ranks, the higher rank's) < the
+ * rocket.
  *
  * Not a hot path: enumeration tries every way the wild cards in hand can be
  * read over the ordinary enumerator, which stays the single source of the
@@ -25,7 +26,7 @@ bool ddz__better(const ddz_move *a, const ddz_move *b);
 #define NIB(c, r) ((unsigned)((c) >> (4 * (r))) & 15u)
 #define SOFT_BASE 1    /* soft bomb of rank x: 1 + x */
 #define HARD_BASE 14   /* hard bomb of rank x: 14 + x */
-#define PURE_WILD 27   /* four wild cards as themselves */
+#define PURE_BASE 27   /* four wild cards of rank x as themselves: 27 + x */
 
 /* The wild cards among `c`. */
 static ddz_cards wild_part(ddz_cards c, uint16_t wild)
@@ -73,7 +74,7 @@ static void fix_reading(ddz_move *m, ddz_cards actual, ddz_cards used_wild, ddz_
         if (s != used_wild)
             m->rank = (uint8_t)(SOFT_BASE + x);
         else if (used_wild == actual)
-            m->rank = PURE_WILD;
+            m->rank = (uint8_t)(PURE_BASE + x);   /* DDZ-83: two pure bombs by rank */
         else
             m->rank = (uint8_t)(HARD_BASE + x);
     }

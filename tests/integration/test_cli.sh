@@ -300,5 +300,42 @@ check "rules names the preset first and ends with a newline" \
   '[ "$(head -n 1 out)" = "preset=standard" ] && [ "$(grep -c "^preset=" out)" = 1 ] && [ "$(tail -c 1 out | od -An -c | tr -d " ")" = "\n" ]'
 rm -f out
 
+# ---- Dou Dizhu: arbiter play's table line, arbiter moves with wild cards ----
+"$ARB" play --seed 1 --deals 20 --set bidding=fixed > out 2> err
+check "play with a fixed landlord prints the landlord line of every deal (was: none)" \
+  '[ $? = 0 ] && [ "$(grep -c "^deal " out)" = 20 ] && [ "$(grep -c "^  landlord seat0, stake 1, kitty [3-9TJQKA2BR]* shown to all$" out)" = 20 ]'
+check "play with a fixed landlord prints the landlord line before the first play" \
+  '[ "$(sed -n 6p out | cut -c1-17)" = "  landlord seat0," ]'
+"$ARB" play --rules four-player --seed 1 --deals 300 --set four_jokers_claim=true > out 2> err
+check "play prints the landlord line of a deal won by the four-jokers claim (was: none)" \
+  '[ $? = 0 ] && grep -q "wins by the claim: landlord win; bombs 1" out && [ "$(grep -c "^deal " out)" = "$(grep -c "^  landlord seat[0-3], stake" out)" ]'
+"$ARB" play --rules four-player --seed 1 --deals 300 --set four_jokers_claim=true,claim_mode=separate > out 2> err
+check "claim_mode=separate: the claimed deals are played out" \
+  '[ $? = 0 ] && grep -q "does claim" out && ! grep -q "wins by the claim" out'
+printf '3377\n55 4444\n7777 3337=3333\n3377 3337=333+7\n' > in
+"$ARB" moves --set wild=1,wild_ranks=7 < in > out 2> err
+check "moves with a named wild rank lists plays with = (was: wild ignored)" \
+  '[ $? = 0 ] && [ "$(sed -n 1p out)" = "3 33 7=2 37=33 337=333 77=22 377=333 3377=3333" ] && [ "$(sed -n 2p out)" = pass ]'
+check "moves reads a previous play written with = (was: refused)" \
+  '[ "$(sed -n 3p out)" = "7777 pass" ] && [ "$(sed -n 4p out)" = "3377=3333 pass" ]'
+"$ARB" moves --set wild=1,wild_ranks=7 --readings < in > out 2> err
+check "moves --readings with wild cards names the reading" \
+  '[ $? = 0 ] && sed -n 1p out | tr " " "\n" | grep -qx "3377=3333/bomb"'
+printf '5555 TTTT\nTTTT 5555\n' | "$ARB" moves --set wild=2,wild_ranks=5T > out 2> err
+check "moves: of two pure wild bombs the higher rank beats the other (DDZ-83)" \
+  '[ $? = 0 ] && [ "$(sed -n 1p out)" = pass ] && [ "$(sed -n 2p out)" = "TTTT pass" ]'
+"$ARB" moves --set wild=1 < in > out 2> err
+check "moves --set wild=1 without the ranks exits 2 naming wild_ranks (was: wild ignored)" \
+  '[ $? = 2 ] && [ ! -s out ] && grep -q "wild_ranks=7" err'
+"$ARB" moves --set wild_ranks=7 < in > out 2> err
+check "wild_ranks without wild is refused" '[ $? = 2 ] && grep -q "set wild=1 too" err'
+"$ARB" moves --set chain.min=1 < in > out 2> err
+check "chain.min=1 is refused naming the smallest allowed (was: 3/solo 3/chain)" \
+  '[ $? = 2 ] && grep -qF "\"chain.min\": expected a length 2..12 (one unit is a solo)" err'
+"$ARB" rules --set four_jokers_claim=true,claim_mode=separate > out 2> err
+check "rules prints claim_mode and wild_ranks" \
+  '[ $? = 0 ] && grep -qx "claim_mode=separate" out && grep -qx "wild_ranks=none" out'
+rm -f in out err
+
 echo "test_cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -386,6 +386,148 @@ static void test_wild(void)
     CHECK(ddz_rules_check(&r, err, sizeof err) != 0);
 }
 
+/* DDZ-83: with two wild ranks, the pure wild bomb of the higher rank beats
+ * the other (they used to tie: neither could answer the other). */
+static void test_two_pure_wild_bombs(void)
+{
+    ddz_rules r;
+    ddz_rules_preset(&r, "standard");
+    r.wild = 2;
+    uint16_t w5t = (uint16_t)(1u << 2 | 1u << DDZ_RT);
+    ddz_move p5, pt, hard, m;
+    CHECK(ddz_validate_w(&r, w5t, cards("5555"), NULL, cards("5555"), 0, 0, &p5, NULL, 0) == 0);
+    CHECK(ddz_validate_w(&r, w5t, cards("TTTT"), NULL, cards("TTTT"), 0, 0, &pt, NULL, 0) == 0);
+    CHECK(ddz_validate_w(&r, w5t, cards("2222"), NULL, cards("2222"), 0, 0, &hard, NULL, 0) == 0);
+    CHECK(p5.kind == DDZ_BOMB && pt.kind == DDZ_BOMB);
+    CHECK(ddz_beats(&pt, &p5) && !ddz_beats(&p5, &pt));
+    CHECK(ddz_beats(&p5, &hard) && ddz_beats(&pt, &hard));   /* both still above every hard bomb */
+    /* The follows agree: TTTT answers 5555, 5555 does not answer TTTT. */
+    int n = ddz_follows_w(&r, w5t, cards("TTTT"), &p5, buf, ARB_MAX_MOVES);
+    bool found = false;
+    for (int i = 0; i < n; i++)
+        found |= buf[i].cards == cards("TTTT") && buf[i].kind == DDZ_BOMB;
+    CHECK(found);
+    n = ddz_follows_w(&r, w5t, cards("5555"), &pt, buf, ARB_MAX_MOVES);
+    CHECK(n == 1 && buf[0].kind == DDZ_PASS);
+    /* A soft bomb of wild cards standing for a rank (5TTT=5555) is below both. */
+    ddz_cards c, rep, prim;
+    CHECK(ddz_play_parse_w(&r, "5TTT=5555", &c, &rep, &prim) == 0);
+    CHECK(ddz_validate_w(&r, w5t, c, NULL, c, rep, prim, &m, NULL, 0) == 0 && m.kind == DDZ_BOMB);
+    CHECK(ddz_beats(&p5, &m) && ddz_beats(&hard, &m));
+}
+
+/* DDZ-84: wild ranks named in the rules are wild from the deal on, in every
+ * deal, and must agree with `wild`. */
+static void test_named_wild_ranks(void)
+{
+    ddz_rules r;
+    char err[160] = "";
+    ddz_rules_preset(&r, "standard");
+    CHECK(ddz_rules_set_list(&r, "wild_ranks=7", err, sizeof err) != 0);
+    CHECKF(strstr(err, "set wild=1 too") != NULL, "%s", err);
+    ddz_rules_preset(&r, "standard");
+    CHECK(ddz_rules_set(&r, "wild_ranks", "B", err, sizeof err) == ARB_EINVAL);
+    CHECK(ddz_rules_set(&r, "wild_ranks", "77", err, sizeof err) == ARB_EINVAL);
+    CHECK(ddz_rules_set_list(&r, "wild=2,wild_ranks=57T", err, sizeof err) != 0);
+    CHECKF(strstr(err, "at most 2") != NULL, "%s", err);
+    ddz_rules_preset(&r, "standard");
+    CHECKF(ddz_rules_set_list(&r, "wild=2,wild_ranks=t5", err, sizeof err) == 0, "%s", err);
+    CHECK(r.wild_ranks == (1u << 2 | 1u << DDZ_RT));
+    char text[4096];
+    ddz_rules_describe(&r, text, sizeof text);
+    CHECKF(strstr(text, "\nwild_ranks=5T\n") != NULL, "%s", text);
+    ddz_rules_preset(&r, "standard");
+    ddz_rules_describe(&r, text, sizeof text);
+    CHECK(strstr(text, "\nwild_ranks=none\n") != NULL);
+    CHECK(ddz_rules_set(&r, "wild_ranks", "none", err, sizeof err) == 0 && r.wild_ranks == 0);
+    /* The deal: the named rank before the auction and after it, every seed. */
+    ddz_rules_set_list(&r, "wild=1,wild_ranks=7", err, sizeof err);
+    for (uint64_t seed = 0; seed < 20; seed++) {
+        ddz_state s;
+        CHECK(ddz_deal_init(&s, &r, seed) == 0);
+        CHECK(s.wild_ranks == 1u << 4);
+        CHECK(decide(&s, 3) == 0 && s.landlord != DDZ_NONE && s.wild_ranks == 1u << 4);
+    }
+}
+
+/* DDZ-17: one unit of a chain kind is another kind; such minimums are
+ * refused, by name, both when set and when a rule set is checked. */
+static void test_chain_minimum(void)
+{
+    static const char *const kinds[] = {"chain", "pair_chain", "airplane", "airplane_solo",
+                                        "airplane_pair", "shuttle", "shuttle_solo", "shuttle_pair"};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        ddz_rules r;
+        char key[32], err[160] = "";
+        ddz_rules_preset(&r, "standard");
+        snprintf(key, sizeof key, "%s.min", kinds[i]);
+        CHECKF(ddz_rules_set(&r, key, "1", err, sizeof err) == ARB_ERANGE, "%s", key);
+        CHECKF(strstr(err, key) && strstr(err, "2..12"), "%s", err);
+        CHECKF(ddz_rules_set(&r, key, "2", err, sizeof err) == 0, "%s: %s", key, err);
+        ddz_kind k;
+        CHECK(ddz_kind_parse(kinds[i], &k) == 0);
+        r.kind[k].min_len = 1;   /* built by hand: the check names it */
+        CHECK(ddz_rules_check(&r, err, sizeof err) == ARB_ERANGE);
+        CHECKF(strstr(err, key) && strstr(err, "smallest allowed is 2"), "%s", err);
+    }
+    ddz_rules r;
+    char err[160];
+    ddz_rules_preset(&r, "standard");
+    CHECK(ddz_rules_set(&r, "shuttle.max", "1", err, sizeof err) == ARB_ERANGE);
+}
+
+/* DDZ-96: claim_mode=separate counts the joker bomb at the claim and plays
+ * on; the jokers may be split even with split_bomb off (the landlord's other
+ * bombs stay whole), and the four played together are not counted again. */
+static void test_claim_separate(void)
+{
+    ddz_rules r;
+    char err[160];
+    ddz_rules_preset(&r, "four-player");
+    CHECKF(ddz_rules_set_list(&r, "bidding=fixed,four_jokers_claim=true,claim_mode=separate,split_bomb=false",
+                              err, sizeof err) == 0, "%s", err);
+    ddz_state s;
+    uint64_t seed = 0;
+    for (; seed < 5000; seed++) {
+        CHECK(ddz_deal_init(&s, &r, seed) == 0);
+        if (s.phase == DDZ_PHASE_CLAIM)
+            break;
+    }
+    CHECK(s.phase == DDZ_PHASE_CLAIM && s.to_act == 0);
+    ddz_state declined = s;
+    CHECK(decide(&s, 1) == 0);
+    CHECK(s.phase == DDZ_PHASE_PLAY && s.to_act == 0 && s.bombs == 1 && s.jokers_claimed);
+    /* Declining plays on with nothing counted. */
+    CHECK(decide(&declined, 0) == 0 && declined.phase == DDZ_PHASE_PLAY && declined.bombs == 0);
+    ddz_state t = s;
+    t.hand[0] = cards("3333BBRR");
+    int n = ddz_plays(&t, buf, ARB_MAX_MOVES);
+    bool single_b = false, trio3 = false;
+    for (int i = 0; i < n; i++) {
+        single_b |= buf[i].cards == cards("B");
+        trio3 |= buf[i].cards == cards("333");
+    }
+    CHECK(single_b && !trio3);
+    CHECK(play(&t, "B") == 0);
+    t.hand[0] = cards("3333BBRR");
+    t.to_act = 0;
+    t.last_seat = DDZ_NONE;
+    t.last = (ddz_move){0, DDZ_PASS, 0, 0, 0, 0};
+    t.round_passes = 0;
+    CHECK(play(&t, "333") != 0);   /* the rank bomb stays whole */
+    /* Without the claim the jokers stay whole too (split_bomb=false). */
+    declined.hand[0] = cards("3333BBRR");
+    CHECK(play(&declined, "B") != 0);
+    /* The four jokers played together: still the joker bomb, not counted again. */
+    s.hand[0] = cards("BBRR");
+    CHECK(play(&s, "BBRR") == 0);
+    CHECK(s.phase == DDZ_PHASE_OVER && s.winner == 0 && s.bombs == 1);
+    int64_t sc[DDZ_MAX_SEATS];
+    /* value = stake 1 x bomb 2 x spring 2 = 4; the landlord collects it from three. */
+    CHECK(ddz_scores(&s, sc) == 0);
+    CHECKF(sc[0] == 12 && sc[1] == -4, "%lld %lld", (long long)sc[0], (long long)sc[1]);
+}
+
 /* Every listed option name is settable; bad names and values explain themselves. */
 static void test_options(void)
 {
@@ -395,7 +537,8 @@ static void test_options(void)
         ddz_rules r;
         char err[256] = "";
         ddz_rules_preset(&r, "standard");
-        static const char *const tries[] = {"true", "3", "2", "score", "standard", "from1", "force", "random"};
+        static const char *const tries[] = {"true", "3", "2", "score", "standard", "from1", "force", "random",
+                                            "win"};
         int rc = ARB_ENOTFOUND;
         for (size_t t = 0; t < sizeof tries / sizeof tries[0] && rc; t++)
             rc = ddz_rules_set(&r, names[n], tries[t], err, sizeof err);
@@ -434,6 +577,11 @@ int main(int argc, char **argv)
     properties("standard", deals / 50 + 1, "wild=1");
     properties("standard", deals / 50 + 1, "wild=2,bidding=call-rob,small_three_bomb=true");
     test_wild();
+    test_two_pure_wild_bombs();
+    test_named_wild_ranks();
+    test_chain_minimum();
+    test_claim_separate();
+    properties("four-player", deals / 50 + 1, "four_jokers_claim=true,claim_mode=separate,split_bomb=false");
     free(buf);
     return TEST_DONE("ddz-deal");
 }
