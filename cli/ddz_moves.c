@@ -116,9 +116,10 @@ static void answer(const ddz_rules *r, char *line, ddz_move *buf, size_t cap, bo
         putchar('\n');
 }
 
-int ddz_cli_moves(const void *rules, bool readings)
+int ddz_cli_moves(const void *rules, const cli_context *ctx, bool readings)
 {
     const ddz_rules *r = rules;
+    (void)ctx;      /* Dou Dizhu names no context keys: everything in --set is a rule */
     ddz_move *buf = malloc(ARB_MAX_MOVES * sizeof *buf);
     if (!buf) {
         fprintf(stderr, "arbiter moves: out of memory\n");
