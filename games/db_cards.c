@@ -212,13 +212,19 @@ void db_trump_init(db_trump *t, int level, int suit)
         t->power[c] = pw;
         t->fsuit[c] = fs;
     }
-    /* Each suit's members by ascending power (ties by card id). */
+    /* Each suit's members by ascending power (ties by card id): the cards
+     * bucketed by power in id order, then the buckets read in power order
+     * (a power holds at most four cards: a side rank's three suits, the
+     * off-suit level cards). One pass each, not one per power: this runs
+     * once a deal. */
+    uint8_t bucket[46][4], nb[46] = {0};
+    for (int c = 0; c < DB_NCARDS; c++)
+        bucket[t->power[c]][nb[t->power[c]]++] = (uint8_t)c;
     for (int pw = 0; pw <= 45; pw++)
-        for (int c = 0; c < DB_NCARDS; c++)
-            if (t->power[c] == pw) {
-                int f = t->fsuit[c];
-                t->member[f][t->nmember[f]++] = (uint8_t)c;
-            }
+        for (int i = 0; i < nb[pw]; i++) {
+            int c = bucket[pw][i], f = t->fsuit[c];
+            t->member[f][t->nmember[f]++] = (uint8_t)c;
+        }
 }
 
 /* ---- Leads and follows (DB-20..DB-24) ------------------------------------ */
@@ -414,15 +420,18 @@ int db_follows(const db_trump *t, const db_hand *h, const db_play *led, db_play 
     return k.n > cap ? ARB_ENOSPC : k.n;
 }
 
+/* The play's cards are in the hand (p's ids ascend: copies are adjacent). */
 static bool held(const db_hand *h, const db_play *p)
 {
-    db_hand need;
-    db_play_to_hand(p, &need);
-    for (int i = 0; i < p->n; i++)
-        if (need.n[p->c[i]] > h->n[p->c[i]])
+    for (int i = 0; i < p->n; i++) {
+        int copies = 1 + (i >= 1 && p->c[i - 1] == p->c[i]) + (i >= 2 && p->c[i - 2] == p->c[i]);
+        if (copies > h->n[p->c[i]])
             return false;
+    }
     return true;
 }
+
+static const char suit_names[DB_NSUITS][9] = {"spades", "hearts", "clubs", "diamonds", "trumps"};
 
 int db_check_play(const db_trump *t, const db_hand *h, const db_play *led, const db_play *p, char *why,
                   size_t whylen)
@@ -457,7 +466,7 @@ int db_check_play(const db_trump *t, const db_hand *h, const db_play *led, const
     for (int i = 0; i < p->n; i++)
         in += t->fsuit[p->c[i]] == f;
     db_shape sh = db_play_shape(p);
-    const char *suit = f == DB_TRUMP ? "trumps" : (const char[][9]){"spades", "hearts", "clubs", "diamonds"}[f];
+    const char *suit = suit_names[f];
     if (led->n == 2 && v.pair) {
         if (sh != DB_PAIR || in != 2) {
             snprintf(why, whylen, "you hold a pair in %s: play a pair of %s (DB-23)", suit, suit);
@@ -515,16 +524,47 @@ int db_trick_winner(const db_trump *t, const db_play *plays, int n)
 
 /* ---- Random legal plays (self-play) ---------------------------------------- */
 
-/* Card instances of a hand in or out of suit f, less `minus`. */
+/* Card instances of a hand in or out of suit f (f < 0: all), less
+ * `minus`, in card id order. out holds the hand's cards and two more:
+ * every card is written three times and the count advanced by its copies,
+ * without a branch on what the hand holds (the hot loop of random
+ * self-play). A side suit's cards are every fourth id, so in-suit
+ * instances of one skip the other ids. */
 static int instances(const db_trump *t, const db_hand *h, int f, bool in_suit, const db_hand *minus, uint8_t *out)
 {
+    static const db_hand none;
+    const db_hand *m = minus ? minus : &none;
     int n = 0;
+    if (in_suit && f >= 0 && f < DB_TRUMP) {
+        for (int c = f; c < DB_BJ; c += 4) {
+            int k = t->fsuit[c] == f ? h->n[c] - m->n[c] : 0;
+            out[n] = out[n + 1] = out[n + 2] = (uint8_t)c;
+            n += k;
+        }
+        return n;
+    }
+    if (in_suit && f == DB_TRUMP) {
+        /* rank by rank: the level rank and the 2s in every suit, the other
+         * ranks in the trump suit only; then the jokers (DB-10) */
+        for (int r = 0; r < 13; r++) {
+            bool all = r == t->level || r == DB_R2;
+            for (int c = all ? r * 4 : r * 4 + t->suit; c <= (all ? r * 4 + 3 : r * 4 + t->suit); c++) {
+                int k = h->n[c] - m->n[c];
+                out[n] = out[n + 1] = out[n + 2] = (uint8_t)c;
+                n += k;
+            }
+        }
+        for (int c = DB_BJ; c <= DB_RJ; c++) {
+            int k = h->n[c] - m->n[c];
+            out[n] = out[n + 1] = out[n + 2] = (uint8_t)c;
+            n += k;
+        }
+        return n;
+    }
     for (int c = 0; c < DB_NCARDS; c++) {
-        if (f >= 0 && (t->fsuit[c] == f) != in_suit)
-            continue;
-        int k = h->n[c] - (minus ? minus->n[c] : 0);
-        for (int j = 0; j < k; j++)
-            out[n++] = (uint8_t)c;
+        int k = f < 0 || (t->fsuit[c] == f) == in_suit ? h->n[c] - m->n[c] : 0;
+        out[n] = out[n + 1] = out[n + 2] = (uint8_t)c;
+        n += k;
     }
     return n;
 }
@@ -564,7 +604,7 @@ void db_random_follow(const db_trump *t, const db_hand *h, const db_play *led, a
     int f = t->fsuit[led->c[0]];
     suit_view v = view(t, h, f);
     int need = led->n;
-    uint8_t pool[DB_DECK];
+    uint8_t pool[DB_DECK + 2];
     memset(out, 0, sizeof *out);
     if (need == 2 && v.pair) {
         int c = random_with_count(t, h, f, 2, 0, rng);
@@ -603,9 +643,10 @@ void db_random_lead(const db_trump *t, const db_hand *h, arb_rng *rng, db_play *
 {
     (void)t;
     int ids[DB_NCARDS], n = 0;
-    for (int c = 0; c < DB_NCARDS; c++)
-        if (h->n[c])
-            ids[n++] = c;
+    for (int c = 0; c < DB_NCARDS; c++) {
+        ids[n] = c;             /* kept when held: no branch on the hand */
+        n += h->n[c] != 0;
+    }
     memset(out, 0, sizeof *out);
     if (!n)
         return;

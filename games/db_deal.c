@@ -266,28 +266,35 @@ static int tribute_giver(const db_state *s) { return (s->dajia + 3) % DB_SEATS; 
 void db_card_options(const db_state *s, db_hand *out)
 {
     memset(out, 0, sizeof *out);
+    /* The loops below run for every card given or buried in random
+     * self-play: they branch on the rules, not on what the hand holds. */
     if (s->phase == DB_PH_TRIBUTE) {
         /* DB-52: the highest non-point cards, equals all offered */
         const db_hand *h = &s->hand[tribute_giver(s)];
-        int best = -1;
-        for (int c = 0; c < DB_NCARDS; c++)
-            if (h->n[c] && !db_card_points(c) && s->trump.power[c] + 100 * db_is_trump(&s->trump, c) > best)
-                best = s->trump.power[c] + 100 * db_is_trump(&s->trump, c);
-        for (int c = 0; c < DB_NCARDS; c++)
-            if (h->n[c] && !db_card_points(c) && s->trump.power[c] + 100 * db_is_trump(&s->trump, c) == best) {
-                out->n[c] = 1;
-                out->total++;
-            }
+        int key[DB_NCARDS], best = -1;
+        for (int c = 0; c < DB_NCARDS; c++) {
+            key[c] = h->n[c] && !db_card_points(c) ? s->trump.power[c] + 100 * db_is_trump(&s->trump, c) : -1;
+            best = key[c] > best ? key[c] : best;
+        }
+        int total = 0;
+        for (int c = 0; c < DB_NCARDS; c++) {
+            out->n[c] = best >= 0 && key[c] == best;
+            total += out->n[c];
+        }
+        out->total = (uint8_t)total;
     } else if (s->phase == DB_PH_RETURN || s->phase == DB_PH_BURY) {
         const db_hand *h = &s->hand[s->dajia];
-        for (int c = 0; c < DB_NCARDS; c++)
-            if (h->n[c]) {
-                /* DB-57: a small joker only when no big joker is held */
-                if (s->phase == DB_PH_BURY && c == DB_BJ && h->n[DB_RJ])
-                    continue;
-                out->n[c] = 1;
-                out->total++;
-            }
+        int total = 0;
+        for (int c = 0; c < DB_NCARDS; c++) {
+            out->n[c] = h->n[c] != 0;
+            total += out->n[c];
+        }
+        /* DB-57: a small joker only when no big joker is held */
+        if (s->phase == DB_PH_BURY && out->n[DB_BJ] && h->n[DB_RJ]) {
+            out->n[DB_BJ] = 0;
+            total--;
+        }
+        out->total = (uint8_t)total;
     }
 }
 
