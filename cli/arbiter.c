@@ -12,6 +12,7 @@ static const struct command {
     const char *help;
 } commands[] = {
     {"moves", cmd_moves, "legal moves for lines read from stdin (the rules oracle)"},
+    {"trick", cmd_trick, "winner and points of tricks read from stdin (trick-taking games)"},
     {"play",  cmd_play,  "seeded self-play deals printed move by move"},
     {"rules", cmd_rules, "list presets and options, or print a preset"},
     {"run", cmd_run, "run (or resume) a tournament from a YAML file"},

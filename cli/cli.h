@@ -28,6 +28,7 @@ enum {
 };
 
 int cmd_moves(int argc, char **argv);
+int cmd_trick(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_rules(int argc, char **argv);

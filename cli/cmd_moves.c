@@ -55,10 +55,12 @@ int cmd_moves(int argc, char **argv)
     }
     const game_cli *m;
     void *rules;
-    int exit_now = game_cli_begin("moves", GAME_CLI_MOVES, game, preset, sets, help, bad, usage, &m, &rules);
+    cli_context ctx;
+    int exit_now = game_cli_begin_context("moves", GAME_CLI_MOVES, game, preset, sets, help, bad, usage, &m, &rules,
+                                          &ctx);
     if (exit_now >= 0)
         return exit_now;
-    int rc = m->moves(rules, readings);
+    int rc = m->moves(rules, &ctx, readings);
     free(rules);
     return rc;
 }

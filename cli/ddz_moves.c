@@ -11,38 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Read one line: its bytes up to the newline (neither it nor a '\r'
- * before it counted) into buf, which holds ARB_MAX_LINE + 1. A line is read
- * to its newline whatever it holds, so every input line gets exactly one
- * answer and the answers stay in step. Returns 1 for a line, 0 at EOF,
- * -1 for a line longer than ARB_MAX_LINE bytes, -2 for one holding a NUL
- * byte (which a C string would cut short). */
-static int read_line(FILE *in, char *buf)
-{
-    size_t n = 0;
-    bool any = false, nul = false, over = false;
-    int c;
-    while ((c = getc(in)) != EOF) {
-        any = true;
-        if (c == '\n')
-            break;
-        if (c == 0)
-            nul = true;
-        if (n < ARB_MAX_LINE + 1)
-            buf[n++] = (char)c;
-        else
-            over = true;
-    }
-    if (!any)
-        return 0;
-    if (n && buf[n - 1] == '\r' && !over)
-        n--;
-    buf[n] = 0;
-    if (over || n > ARB_MAX_LINE)
-        return -1;
-    return nul ? -2 : 1;
-}
-
 static void print_error(const ddz_rules *r, const char *what, int rc)
 {
     if (rc == ARB_ERANGE)
@@ -142,9 +110,10 @@ static void answer(const ddz_rules *r, char *line, ddz_move *buf, size_t cap, bo
         putchar('\n');
 }
 
-int ddz_cli_moves(const void *rules, bool readings)
+int ddz_cli_moves(const void *rules, const cli_context *ctx, bool readings)
 {
     const ddz_rules *r = rules;
+    (void)ctx;      /* Dou Dizhu names no context keys: everything in --set is a rule */
     if (r->wild && !r->wild_ranks) {
         /* A deal draws its wild ranks; the oracle has no deal (DDZ-84). */
         fprintf(stderr, "arbiter: moves: wild=%u: name the wild rank%s for the oracle, e.g. --set wild=%u,"
@@ -158,7 +127,7 @@ int ddz_cli_moves(const void *rules, bool readings)
     }
     char line[ARB_MAX_LINE + 2];
     int rc;
-    while ((rc = read_line(stdin, line)) != 0) {
+    while ((rc = game_cli_read_line(stdin, line)) != 0) {
         if (rc == -1)
             printf("error: line longer than %d bytes\n", ARB_MAX_LINE);
         else if (rc == -2)

@@ -1,14 +1,16 @@
 /* game_cli.h — what the command line does that only a game knows: the
- * rules oracle (`arbiter moves`), self-play with built-in policies
- * (`arbiter play`), the rules engine's benchmark (`arbiter bench rules`).
- * Each game with such commands has a module cli/<game>_*.c and one entry
- * in game_cli.c; the commands themselves (cmd_moves.c, cmd_play.c,
- * cmd_bench.c) parse the generic options, build the rules through the
- * arb_game interface and hand over. A game without a module, or a module
+ * rules oracle (`arbiter moves`), the trick judge of a trick-taking game
+ * (`arbiter trick`), self-play with built-in policies (`arbiter play`),
+ * the rules engine's benchmark (`arbiter bench rules`). Each game with such
+ * commands has a module cli/<game>_*.c and one entry in game_cli.c; the
+ * commands themselves (cmd_moves.c, cmd_trick.c, cmd_play.c, cmd_bench.c)
+ * parse the generic options, build the rules through the arb_game
+ * interface and hand over. A game without a module, or a module
  * without a handler, is told as such, never run as another game. */
 #ifndef ARB_GAME_CLI_H
 #define ARB_GAME_CLI_H
 #include "cli.h"
+#include "arb_limits.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,12 +24,35 @@ typedef struct cli_play_options {
     bool quiet;             /* totals only */
 } cli_play_options;
 
+/* What an oracle needs beyond the rules: the deal it answers within
+ * (Da Bang: the level and the trump suit). Such keys are not rules — no
+ * tournament sets them — but they come on the command line with the rules,
+ * in --set: game_cli_begin takes the keys the module names in
+ * context_keys out of --set before the rules are built and hands them over
+ * here. Values point into text. */
+enum { CLI_MAX_CONTEXT = 8 };
+typedef struct cli_context {
+    int n;
+    const char *key[CLI_MAX_CONTEXT];       /* as named in context_keys */
+    const char *value[CLI_MAX_CONTEXT];
+    char text[ARB_MAX_OPTIONS_TEXT];
+} cli_context;
+/* The value given for key (the last one when given twice), or NULL. */
+const char *cli_context_get(const cli_context *c, const char *key);
+
 typedef struct game_cli {
     const char *game;       /* the arb_game's name */
+    /* --set keys that are the oracle's context (moves, trick), not rules;
+     * NULL-terminated, NULL for none. */
+    const char *const *context_keys;
     /* `arbiter moves`: read lines on stdin, answer each on stdout. The
      * input lines' form, for the command's --help. */
-    int (*moves)(const void *rules, bool readings);
+    int (*moves)(const void *rules, const cli_context *ctx, bool readings);
     const char *moves_help;
+    /* `arbiter trick`: read the plays of a trick a line, answer who wins
+     * it and its points; the lines' form, for --help. */
+    int (*trick)(const void *rules, const cli_context *ctx);
+    const char *trick_help;
     /* `arbiter play`: seeded deals between built-in policies; the policy
      * names, for the command's --help. */
     int (*play)(const void *rules, const cli_play_options *o);
@@ -44,7 +69,7 @@ const game_cli *game_cli_find(const arb_game *g);
 int game_cli_lacks(const game_cli *m, bool has, const arb_game *g, const char *command);
 
 /* What a command asks of a game's module. */
-typedef enum game_cli_op { GAME_CLI_MOVES, GAME_CLI_PLAY, GAME_CLI_BENCH_RULES } game_cli_op;
+typedef enum game_cli_op { GAME_CLI_MOVES, GAME_CLI_PLAY, GAME_CLI_BENCH_RULES, GAME_CLI_TRICK } game_cli_op;
 /* The part every such command shares once its options are parsed: with
  * help or bad, the usage (to stdout or stderr; usage gets the module of
  * the game asked for, when it has one, to describe its own lines) and
@@ -56,7 +81,22 @@ typedef enum game_cli_op { GAME_CLI_MOVES, GAME_CLI_PLAY, GAME_CLI_BENCH_RULES }
 int game_cli_begin(const char *command, game_cli_op op, const char *game, const char *preset, const char *sets,
                    bool help, bool bad, void (*usage)(FILE *f, const game_cli *m), const game_cli **m,
                    void **rules);
+/* The same for a command that answers within a context (moves, trick):
+ * first the module's context_keys are taken out of sets into *ctx. */
+int game_cli_begin_context(const char *command, game_cli_op op, const char *game, const char *preset,
+                           const char *sets, bool help, bool bad, void (*usage)(FILE *f, const game_cli *m),
+                           const game_cli **m, void **rules, cli_context *ctx);
+
+/* Read one line of a line-oriented command (moves, trick): its bytes up
+ * to the newline (neither it nor a '\r' before it counted) into buf, which
+ * holds ARB_MAX_LINE + 2. A line is read to its newline whatever it holds,
+ * so every input line gets exactly one answer and the answers stay in
+ * step. Returns 1 for a line, 0 at EOF, -1 for a line longer than
+ * ARB_MAX_LINE bytes, -2 for one holding a NUL byte (which a C string
+ * would cut short). */
+int game_cli_read_line(FILE *in, char *buf);
 
 extern const game_cli game_cli_doudizhu;
+extern const game_cli game_cli_dabang;
 
 #endif

@@ -278,6 +278,8 @@ static int tribute_key(const db_state *s, int c) { return s->trump.power[c]; }
 void db_card_options(const db_state *s, db_hand *out)
 {
     memset(out, 0, sizeof *out);
+    /* The loops below run for every card given or buried in random
+     * self-play: they branch on the rules, not on what the hand holds. */
     if (s->phase == DB_PH_TRIBUTE) {
         /* DB-52: the highest non-point cards, equals all offered */
         const db_hand *h = &s->hand[tribute_giver(s)];
@@ -292,14 +294,17 @@ void db_card_options(const db_state *s, db_hand *out)
             }
     } else if (s->phase == DB_PH_RETURN || s->phase == DB_PH_BURY) {
         const db_hand *h = &s->hand[s->dajia];
-        for (int c = 0; c < DB_NCARDS; c++)
-            if (h->n[c]) {
-                /* DB-57: a small joker only when no big joker is held */
-                if (s->phase == DB_PH_BURY && c == DB_BJ && h->n[DB_RJ])
-                    continue;
-                out->n[c] = 1;
-                out->total++;
-            }
+        int total = 0;
+        for (int c = 0; c < DB_NCARDS; c++) {
+            out->n[c] = h->n[c] != 0;
+            total += out->n[c];
+        }
+        /* DB-57: a small joker only when no big joker is held */
+        if (s->phase == DB_PH_BURY && out->n[DB_BJ] && h->n[DB_RJ]) {
+            out->n[DB_BJ] = 0;
+            total--;
+        }
+        out->total = (uint8_t)total;
     }
 }
 

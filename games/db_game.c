@@ -187,13 +187,14 @@ static void joker_action(int joker, int take, arb_action *a)
     a->ncards = 1;
 }
 
+/* A play's packing (db_pack's) straight from its cards: legal lists
+ * every lead and follow this way, so it does not go through a hand. */
 static void play_action(const db_play *p, arb_action *a)
 {
-    db_hand h;
     memset(a, 0, sizeof *a);
     a->decision = ARB_DEC_PLAY;
-    db_play_to_hand(p, &h);
-    db_pack(&h, a->cards);
+    for (int i = 0; i < p->n; i++)
+        a->cards[p->c[i] / 32] += (uint64_t)1 << (2 * (p->c[i] % 32));
     a->ncards = p->n;
     a->kind = (uint8_t)db_play_shape(p);
 }

@@ -1,0 +1,234 @@
+/* db_moves.c — Da Bang's oracles: `arbiter moves` (every legal lead or
+ * follow of a hand) and `arbiter trick` (who wins a trick, its points),
+ * both within a deal named by --set level=L,trump=S (docs/rules/notation.md,
+ * "Da Bang"). Lines in, one answer a line out; a bad line gets
+ * "error: <reason>" and reading goes on. */
+#include "db_cli.h"
+#include "arb_error.h"
+#include "arb_limits.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The deal's trumps from the context; false after a usage message. */
+static bool context_trump(const char *command, const cli_context *ctx, db_trump *t)
+{
+    const char *lv = cli_context_get(ctx, "level"), *tr = cli_context_get(ctx, "trump");
+    if (!lv || !tr) {
+        fprintf(stderr,
+                "arbiter: %s: dabang answers within a deal: give %s with --set level=L,trump=S "
+                "(L one of 3456789T, S one of SHCD)\n",
+                command, !lv && !tr ? "the level and the trump suit" : !lv ? "the level" : "the trump suit");
+        return false;
+    }
+    int level = strcmp(lv, "10") == 0 ? DB_RT : db_level_parse(lv);
+    if (level < 0) {
+        fprintf(stderr, "arbiter: %s: --set level=%s: expected a level, one of 3456789T\n", command, lv);
+        return false;
+    }
+    int suit = db_suit_parse(tr);
+    if (suit < 0) {
+        fprintf(stderr, "arbiter: %s: --set trump=%s: expected a suit, one of SHCD\n", command, tr);
+        return false;
+    }
+    db_trump_init(t, level, suit);
+    return true;
+}
+
+/* Split a line into at most max words; the count, or max + 1 when there
+ * are more. */
+static int words(char *line, char **w, int max)
+{
+    int n = 0;
+    for (char *p = strtok(line, " \t"); p; p = strtok(NULL, " \t")) {
+        if (n == max)
+            return max + 1;
+        w[n++] = p;
+    }
+    return n;
+}
+
+/* A play as the oracles read it: one to three cards. */
+static bool read_play(const char *what, const char *text, db_play *p)
+{
+    db_hand h = {0};
+    char err[160];
+    if (db_parse_cards(text, DB_MAX_PLAY, &h, err, sizeof err)) {
+        printf("error: %s: %s\n", what, err);
+        return false;
+    }
+    if (db_play_from_hand(&h, p)) {
+        printf("error: %s: no cards\n", what);
+        return false;
+    }
+    return true;
+}
+
+static bool is_lead(const char *what, const db_play *p)
+{
+    if (db_play_shape(p) != DB_MIXED)
+        return true;
+    printf("error: %s: a lead is one card, or two or three identical cards (DB-20)\n", what);
+    return false;
+}
+
+/* Three packs: no card more than three times among all the cards named. */
+static bool within_packs(const char *what, const db_hand *all)
+{
+    for (int c = 0; c < DB_NCARDS; c++)
+        if (all->n[c] > DB_COPIES) {
+            char card[4];
+            db_format_card(c, card, sizeof card);
+            printf("error: %s hold %d of %s (three packs)\n", what, all->n[c], card);
+            return false;
+        }
+    return true;
+}
+
+/* The order the oracle prints plays in (docs/rules/notation.md): fewer
+ * cards first, then by card ids, lexicographically (a play's ids ascend). */
+static int play_order(const void *a, const void *b)
+{
+    const db_play *p = a, *q = b;
+    if (p->n != q->n)
+        return p->n < q->n ? -1 : 1;
+    for (int i = 0; i < p->n; i++)
+        if (p->c[i] != q->c[i])
+            return p->c[i] < q->c[i] ? -1 : 1;
+    return 0;
+}
+
+static void answer_moves(const db_trump *t, char *line, db_play *buf, int cap)
+{
+    char *w[2];
+    int nw = words(line, w, 2);
+    if (nw == 0 || nw > 2) {
+        printf("error: expected HAND or HAND LED, got %s\n", nw ? "more words" : "an empty line");
+        return;
+    }
+    db_hand hand = {0};
+    char err[160];
+    if (db_parse_cards(w[0], DB_HAND, &hand, err, sizeof err)) {
+        printf("error: hand: %s\n", err);
+        return;
+    }
+    if (hand.total == 0) {
+        printf("error: hand: no cards\n");
+        return;
+    }
+    int n;
+    if (nw == 1) {
+        n = db_leads(t, &hand, buf, cap);
+    } else {
+        db_play led;
+        if (!read_play("led play", w[1], &led) || !is_lead("led play", &led))
+            return;
+        if (hand.total < led.n) {
+            printf("error: the hand holds %d card%s, fewer than the %d led\n", hand.total, hand.total == 1 ? "" : "s",
+                   led.n);
+            return;
+        }
+        db_hand all = hand;
+        for (int i = 0; i < led.n; i++)
+            all.n[led.c[i]]++;
+        if (!within_packs("the hand and the led play", &all))
+            return;
+        n = db_follows(t, &hand, &led, buf, cap);
+    }
+    if (n < 0) {
+        printf("error: enumeration: %s\n", arb_strerror(n));
+        return;
+    }
+    qsort(buf, (size_t)n, sizeof *buf, play_order);
+    char text[3 * DB_MAX_PLAY + 1];
+    for (int i = 0; i < n; i++) {
+        db_format_play(&buf[i], text, sizeof text);
+        fputs(text, stdout);
+        putchar(i + 1 < n ? ' ' : '\n');
+    }
+    if (n == 0)
+        putchar('\n');
+}
+
+static void answer_trick(const db_trump *t, char *line)
+{
+    char *w[DB_SEATS];
+    int nw = words(line, w, DB_SEATS);
+    if (nw != DB_SEATS) {
+        printf("error: expected the four plays of a trick, P0 P1 P2 P3, got %s\n",
+               nw > DB_SEATS ? "more words" : nw == 0 ? "an empty line" : "fewer");
+        return;
+    }
+    db_play plays[DB_SEATS];
+    db_hand all = {0};
+    for (int i = 0; i < DB_SEATS; i++) {
+        char what[8];
+        snprintf(what, sizeof what, "P%d", i);
+        if (!read_play(what, w[i], &plays[i]))
+            return;
+        if (i == 0 && !is_lead(what, &plays[0]))
+            return;
+        if (plays[i].n != plays[0].n) {
+            printf("error: %s: %d card%s to a lead of %d (DB-21)\n", what, plays[i].n, plays[i].n == 1 ? "" : "s",
+                   plays[0].n);
+            return;
+        }
+        for (int k = 0; k < plays[i].n; k++)
+            all.n[plays[i].c[k]]++;
+    }
+    if (!within_packs("the four plays", &all))
+        return;
+    int points = 0;
+    for (int i = 0; i < DB_SEATS; i++)
+        points += db_play_points(&plays[i]);
+    printf("%d %d\n", db_trick_winner(t, plays, DB_SEATS), points);
+}
+
+/* Every line of stdin through answer (moves: buf for the plays). */
+static int read_lines(const db_trump *t, db_play *buf, int cap, bool moves)
+{
+    char line[ARB_MAX_LINE + 2];
+    int rc;
+    while ((rc = game_cli_read_line(stdin, line)) != 0) {
+        if (rc == -1)
+            printf("error: line longer than %d bytes\n", ARB_MAX_LINE);
+        else if (rc == -2)
+            printf("error: a NUL byte in the line\n");
+        else if (moves)
+            answer_moves(t, line, buf, cap);
+        else
+            answer_trick(t, line);
+        fflush(stdout);
+    }
+    return CLI_EXIT_OK;
+}
+
+int db_cli_moves(const void *rules, const cli_context *ctx, bool readings)
+{
+    (void)rules;    /* following and winning do not depend on the options */
+    db_trump t;
+    if (readings) {
+        fprintf(stderr, "arbiter: moves: --readings: a Da Bang play has one reading\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (!context_trump("moves", ctx, &t))
+        return CLI_EXIT_USAGE;
+    db_play *buf = malloc(DB_MAX_PLAYS * sizeof *buf);
+    if (!buf) {
+        fprintf(stderr, "arbiter: moves: out of memory\n");
+        return CLI_EXIT_FAIL;
+    }
+    int rc = read_lines(&t, buf, DB_MAX_PLAYS, true);
+    free(buf);
+    return rc;
+}
+
+int db_cli_trick(const void *rules, const cli_context *ctx)
+{
+    (void)rules;
+    db_trump t;
+    if (!context_trump("trick", ctx, &t))
+        return CLI_EXIT_USAGE;
+    return read_lines(&t, NULL, 0, false);
+}
