@@ -546,12 +546,65 @@ static void match_game(uint64_t mseed, long *deals)
     check_match_end((db_match *)mstate, g);
 }
 
+/* The engine's own entry points refuse malformed decisions and leave the
+ * state as it was: a declaration whose kind, count and suit do not name
+ * one of the options (db_do_declare once took a level declaration of 0 or
+ * 5 cards for whatever option its bit number fell on). */
+static void malformed_decisions(void)
+{
+    db_rules r;
+    db_rules_preset(&r, "standard");
+    int tried = 0;
+    for (uint64_t seed = 1; seed < 200 && tried < 20; seed++) {
+        db_state s, copy;
+        db_context ctx = {false, (int8_t)(seed % 4), {1, 3}, 0};
+        db_deal(&s, &r, seed);
+        db_setup(&s, &ctx);
+        if (db_decision(&s) != DB_DEC_DECLARE)
+            continue;
+        uint32_t m = db_declare_options(&s, s.to_act);
+        static const db_decl bad[] = {
+            {DB_DECL_LEVEL, 0, 1}, {DB_DECL_LEVEL, 4, 0}, {DB_DECL_LEVEL, 5, 2}, {DB_DECL_LEVEL, -1, 3},
+            {DB_DECL_LEVEL, 1, 4}, {DB_DECL_LEVEL, 1, -1}, {DB_DECL_BJ3, 1, 0}, {DB_DECL_RJ3, 2, 1},
+            {DB_DECL_BJ3, 3, 7}, {DB_DECL_BIGJOKER, 1, -1}, {9, 1, 0}, {-3, 1, 0},
+        };
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+            char why[200];
+            copy = s;
+            int rc = db_do_declare(&copy, &bad[i], why, sizeof why);
+            CHECKF(rc == ARB_EILLEGAL && memcmp(&copy, &s, sizeof s) == 0,
+                   "seed %llu: declaration {%d,%d,%d} accepted (options %#x)", (unsigned long long)seed, bad[i].kind,
+                   bad[i].count, bad[i].suit, m);
+        }
+        /* and the options themselves are taken */
+        for (int b = 0; b < 32; b++)
+            if (m >> b & 1u) {
+                db_decl d;
+                char why[200];
+                db_decl_of_bit(b, &d);
+                copy = s;
+                CHECK(db_do_declare(&copy, &d, why, sizeof why) == 0 && copy.decl.kind == d.kind
+                      && copy.decl.count == d.count && copy.decl.suit == d.suit && copy.decl_seat == s.to_act);
+            }
+        /* cards and jokers out of turn */
+        char why[200];
+        copy = s;
+        CHECK(db_do_card(&copy, 0, why, sizeof why) == ARB_EILLEGAL && db_do_joker(&copy, DB_RJ, 0, why, sizeof why)
+              == ARB_EILLEGAL && memcmp(&copy, &s, sizeof s) == 0);
+        db_play p = {1, {0}};
+        CHECK(db_do_play(&copy, &p, why, sizeof why) == ARB_EILLEGAL && memcmp(&copy, &s, sizeof s) == 0);
+        tried++;
+    }
+    CHECK(tried > 0);
+}
+
 int main(int argc, char **argv)
 {
     long want = argc > 1 ? atol(argv[1]) : 100000;
     const arb_game *g = arb_game_find("dabang");
     CHECK(g != NULL && arb_game_missing(g) == NULL);
     CHECK(g->state_size == sizeof(db_state) && g->match_state_size == sizeof(db_match));
+    malformed_decisions();
     long deals = 0;
     for (uint64_t mi = 0; deals < want; mi++) {
         uint64_t mseed = arb_seed_childn(7, "match", mi);
