@@ -26,7 +26,7 @@ typedef struct stats {
     long deals, first_deals, redealt, declared, flipped, kitty_named;
     long tribute_deals, tribute_cards, short_tribute, dry, dajia_jokers, others_jokers, kitty_shown_jokers;
     long kase[5], specials, three_jokers, passed10, max_decisions, full_enum, roundtrips;
-    long matches, match_by_limit, match_outright, same_seed;
+    long matches, match_by_limit, match_outright, same_seed, forfeits;
 } stats;
 
 static stats st;
@@ -430,6 +430,29 @@ static void check_fold(const db_match *before, const db_match *after, const db_s
     CHECK(after->winner == (o->winner >= 0 ? player_at[o->winner] % 2 : before->winner));
 }
 
+/* DB-72: a forfeited deal — the other side wins it by the base step, no
+ * jokers, no blood; the stage goes to (or stays with) the winners. */
+static void forfeit(db_match *m, const db_state *s, const uint8_t *player_at, int seat)
+{
+    db_match before = *m;
+    int win = 1 - player_at[seat] % 2;
+    int64_t sc[DB_SEATS];
+    const arb_game *g = arb_game_find("dabang");
+    CHECK(g->forfeit(m, seat, 2, sc) == 0 && sc[0] + sc[1] + sc[2] + sc[3] == 0 && sc[seat] == -2);
+    db_match_fold(m, s, player_at, seat);
+    CHECK(m->played == before.played + 1 && m->blood == 0);
+    CHECK(m->stage_team == win && m->dajia_player >= 0 && m->dajia_player % 2 == win);
+    CHECK(m->level[1 - win] == before.level[1 - win]);
+    if (before.stage_team == win && before.level[win] == m->rules.goal_level) {
+        CHECK(m->winner == win);                                   /* DB-62: the declarers play through */
+    } else {
+        int lv = before.level[win] + m->rules.base_step;
+        CHECK(m->level[win] == (lv > m->rules.goal_level ? m->rules.goal_level : lv));
+        CHECK(m->winner == before.winner);
+    }
+    st.forfeits++;
+}
+
 static const char *const variants[][3] = {
     {"standard", NULL, NULL},
     {"standard", NULL, NULL},
@@ -473,6 +496,10 @@ static void match_direct(uint64_t mseed, long *deals)
         CHECK(db_deal(&s, &r, seed) == 0 && db_setup(&s, &ctx) == 0);
         if (ctx.first)
             st.first_deals++;
+        if (arb_rng_below(&rng, 60) == 0) {
+            forfeit(&m, &s, player_at, (int)arb_rng_below(&rng, DB_SEATS));
+            continue;
+        }
         uint64_t cseed = arb_rng_next(&rng);
         arb_rng crng;
         arb_rng_seed(&crng, cseed);
@@ -621,15 +648,15 @@ int main(int argc, char **argv)
            "by others %ld times\n", st.tribute_deals, st.tribute_cards, st.short_tribute, st.dry, st.dajia_jokers,
            st.others_jokers);
     printf("cases %ld %ld %ld %ld; %ld special endings, %ld three-joker endings, %ld passed 10; matches: %ld outright, "
-           "%ld at the limit; %ld same-seed replays, %ld text round trips\n", st.kase[1], st.kase[2], st.kase[3],
-           st.kase[4], st.specials, st.three_jokers, st.passed10, st.match_outright, st.match_by_limit, st.same_seed,
-           st.roundtrips);
+           "%ld at the limit; %ld same-seed replays, %ld text round trips, %ld forfeits\n", st.kase[1], st.kase[2],
+           st.kase[3], st.kase[4], st.specials, st.three_jokers, st.passed10, st.match_outright, st.match_by_limit,
+           st.same_seed, st.roundtrips, st.forfeits);
     /* every phase and outcome occurs in the sample */
     CHECK(st.deals >= want);
     CHECK(st.declared > 0 && st.flipped > 0 && st.kitty_named > 0);
     CHECK(st.tribute_deals > 0 && st.dry > 0 && st.dajia_jokers > 0 && st.others_jokers > 0);
     CHECK(st.kase[1] > 0 && st.kase[2] > 0 && st.kase[3] > 0 && st.kase[4] > 0);
     CHECK(st.passed10 > 0 && st.match_outright > 0 && st.match_by_limit > 0);
-    CHECK(st.same_seed > 0 && st.roundtrips > 0);
+    CHECK(st.same_seed > 0 && st.roundtrips > 0 && st.forfeits > 0);
     return TEST_DONE("db-props");
 }
