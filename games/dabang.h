@@ -60,7 +60,7 @@ typedef struct db_play {
 
 typedef enum db_shape { DB_SINGLE, DB_PAIR, DB_TRIPLE, DB_MIXED } db_shape;
 
-/* Parse cards ("5H5HKS", "bj rj", any order and case, spaces allowed)
+/* Parse cards ("5H5HKS", "bjrj": any order and case, no separator)
  * into counts added to *h (which the caller zeroes); at most `max` cards
  * and DB_COPIES of each. 0, or ARB_EPARSE with the reason and the column. */
 int db_parse_cards(const char *text, int max, db_hand *h, char *err, size_t errlen);

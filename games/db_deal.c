@@ -590,8 +590,14 @@ int db_do_declare(db_state *s, const db_decl *d, char *why, size_t whylen)
         advance(s);
         return 0;
     }
+    /* The declaration must be exactly the option its bit names: a level
+     * declaration of 0 or 4 cards would otherwise land on a neighbour's bit. */
     int bit = db_decl_bit(d);
-    if (bit < 0 || (d->kind != DB_DECL_BIGJOKER && (d->suit < 0 || d->suit > 3))
+    db_decl named = {DB_DECL_NONE, 0, -1};
+    if (bit >= 0 && bit <= BIT_BIG)
+        db_decl_of_bit(bit, &named);
+    if (bit < 0 || bit > BIT_BIG || named.kind != d->kind || named.count != d->count
+        || (d->kind != DB_DECL_BIGJOKER && named.suit != d->suit)
         || !(db_declare_options(s, p) >> bit & 1u)) {
         snprintf(why, whylen, "not a declaration you can make now (DB-42..DB-45)");
         return ARB_EILLEGAL;

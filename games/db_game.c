@@ -525,6 +525,7 @@ static int g_format_cards(const uint64_t cards[2], char *buf, size_t len)
 
 /* ---- What each seat sees ------------------------------------------------------- */
 
+static void emitf(arb_emit_fn emit, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void emitf(arb_emit_fn emit, void *ctx, const char *fmt, ...)
 {
     char line[512];
