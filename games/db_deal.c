@@ -249,8 +249,10 @@ static bool fix_trumps(db_state *s)
         s->trump_from = 0;
     }
     if (suit < 0) {
+        /* DB-46: a kitty that names the suit is not shown */
         suit = kitty_draw_suit(s);
         s->trump_from = 2;
+        s->kitty_shown = false;
         if (suit < 0) {
             if (redeal(s))
                 return false;

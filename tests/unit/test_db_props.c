@@ -167,6 +167,9 @@ static void check_tribute(const db_state *s)
     CHECK(s->trump.level == s->level);
     if (!s->ctx.first)
         CHECK(s->dajia == s->ctx.dajia);                           /* DB-44 */
+    /* DB-55, DB-46: the kitty is shown exactly when a declaration named
+     * the suit (not a flip, not a kitty card) */
+    CHECK(s->kitty_shown == (s->trump_from == 0));
     if (s->trump_from == 0)
         st.declared++;
     else if (s->trump_from == 1)
