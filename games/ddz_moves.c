@@ -216,6 +216,7 @@ typedef struct kick_ctx {
     ddz_cards prim;
     int       kind, lo, hi, len;
     int       nr;
+    int       ncards;            /* cards in every play it emits */
     uint8_t   rank[DDZ_NRANKS];
     uint8_t   cap[DDZ_NRANKS];   /* units available per candidate rank */
     uint8_t   suffix[DDZ_NRANKS + 1]; /* units available from index i on */
@@ -250,7 +251,7 @@ static void kick_leaf(kick_ctx *k, ddz_cards acc)
         if (distinct < 2)
             return;
     }
-    emit(k->g, all, k->kind, k->lo, k->len);
+    emitn(k->g, all, k->kind, k->lo, k->len, k->ncards);
 }
 
 static void kick_rec(kick_ctx *k, int i, int left, ddz_cards acc)
@@ -294,6 +295,7 @@ static void gen_kickers(gen *g, int kind, ddz_cards prim, int lo, int hi)
     k.unit = f->kick;
     k.joker_units = 0;
     int units = k.len * f->per;
+    k.ncards = k.len * f->width + units * f->kick;
     bool repeat = units > 1 && solo_repeat_allowed(r, kind);
     k.check_jokers = f->kick == 1 && r->packs == 1 && !r->kicker_both_jokers;
     k.check_bbrr = r->packs == 2 && !r->kicker_bomb;
