@@ -121,7 +121,9 @@ int ddz_cli_bench(const void *rules, double seconds, cli_format format)
         {"selfplay_deals", dm, "per_second", 0},
         {"selfplay_decisions_per_deal", decisions, "decisions", 1},
         {"selfplay_ns_per_decision", 1e9 / (dm * decisions), "ns", 1},
-        {"lead_ratio_vs_goal", lm / 1e6, "x_of_1000000", 2},
+        /* 10x the best public C++ generator measured on this machine
+         * (about 235,000 twenty-card leads a second at -O3) */
+        {"lead_ratio_vs_goal", lm / 2.4e6, "x_of_2400000", 2},
         {"deal_ratio_vs_goal", dm / 1e5, "x_of_100000", 2},
     };
     char lead_name[64], follow_name[64];
