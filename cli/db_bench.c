@@ -85,23 +85,6 @@ static double bench_tricks(const position *pool, double seconds)
     return (double)n / ((double)(arb_now_ns() - t0) / 1e9);
 }
 
-/* The k-th (0-based) card present in h. */
-static int nth_card(const db_hand *h, int k)
-{
-    for (int c = 0; c < DB_NCARDS; c++)
-        if (h->n[c] && k-- == 0)
-            return c;
-    return -1;
-}
-
-static int popcount32(uint32_t x)
-{
-    int n = 0;
-    for (; x; x &= x - 1)
-        n++;
-    return n;
-}
-
 /* One deal of a match played at random through the engine's API: every
  * decision chosen uniformly among its options (plays: db_random_lead and
  * db_random_follow, not uniform over the plays). Returns the decisions. */
@@ -112,58 +95,13 @@ static int random_deal(db_state *s, db_match *m, const db_rules *r, uint64_t see
     int decisions = 0;
     if (db_match_over(m))
         db_match_init(m, r, 0);
-    db_deal(s, r, seed);
-    if (m->dajia_player >= 0) {
-        db_context ctx;
-        db_match_context(m, player_at, &ctx);
-        db_setup(s, &ctx);
-    }
+    db_context ctx;
+    db_match_context(m, player_at, &ctx);
+    db_deal_in(s, r, seed, &ctx);
     int rc = 0;
     while (s->phase != DB_PH_OVER && rc == 0) {
         decisions++;
-        switch (db_decision(s)) {
-        case DB_DEC_DECLARE: {
-            uint32_t opts = db_declare_options(s, s->to_act);
-            int k = (int)arb_rng_below(rng, 1 + (uint64_t)popcount32(opts));
-            db_decl d = {DB_DECL_NONE, 0, -1};
-            for (int b = 0; b < 32 && k > 0; b++)
-                if (opts >> b & 1u && --k == 0)
-                    db_decl_of_bit(b, &d);
-            rc = db_do_declare(s, &d, why, sizeof why);
-            break;
-        }
-        case DB_DEC_TRIBUTE:
-        case DB_DEC_RETURN:
-        case DB_DEC_BURY: {
-            db_hand h;
-            db_card_options(s, &h);
-            rc = db_do_card(s, nth_card(&h, (int)arb_rng_below(rng, h.total)), why, sizeof why);
-            break;
-        }
-        case DB_DEC_JOKER: {
-            db_hand j, t;
-            db_joker_options(s, &j, &t);
-            int k = (int)arb_rng_below(rng, 1 + (uint64_t)j.total * t.total);
-            if (k == 0)
-                rc = db_do_joker(s, -1, 0, why, sizeof why);
-            else
-                rc = db_do_joker(s, nth_card(&j, (k - 1) / t.total), nth_card(&t, (k - 1) % t.total), why,
-                                 sizeof why);
-            break;
-        }
-        case ARB_DEC_PLAY: {
-            db_play p;
-            const db_hand *h = &s->hand[s->to_act];
-            if (s->ntrick)
-                db_random_follow(&s->trump, h, &s->trick[0], rng, &p);
-            else
-                db_random_lead(&s->trump, h, rng, &p);
-            rc = db_do_play(s, &p, why, sizeof why);
-            break;
-        }
-        default:
-            rc = ARB_ESTATE;
-        }
+        rc = db_random_act(s, rng, why, sizeof why);
     }
     if (rc) {
         fprintf(stderr, "arbiter: bench rules: deal %llu: %s\n", (unsigned long long)seed, why);

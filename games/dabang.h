@@ -288,6 +288,10 @@ void db_card_options(const db_state *s, db_hand *out);
  * cards he may take back (the smallest eligible, ties all listed). */
 void db_joker_options(const db_state *s, db_hand *jokers, db_hand *takes);
 
+/* One decision for the seat to act, chosen at random among its options
+ * (plays: db_random_lead / db_random_follow): self-play and benchmarks. */
+int db_random_act(db_state *s, arb_rng *rng, char *why, size_t whylen);
+
 /* ---- The match (DB-70..DB-73) -------------------------------------------- */
 
 typedef struct db_match {

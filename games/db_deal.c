@@ -715,6 +715,59 @@ int db_do_play(db_state *s, const db_play *p, char *why, size_t whylen)
     return 0;
 }
 
+/* ---- Random self-play ------------------------------------------------------ */
+
+/* The k-th (0-based) distinct card of h. */
+static int nth_card(const db_hand *h, int k)
+{
+    for (int c = 0; c < DB_NCARDS; c++)
+        if (h->n[c] && k-- == 0)
+            return c;
+    return -1;
+}
+
+int db_random_act(db_state *s, arb_rng *rng, char *why, size_t whylen)
+{
+    switch (db_decision(s)) {
+    case DB_DEC_DECLARE: {
+        uint32_t opts = db_declare_options(s, s->to_act);
+        int k = (int)arb_rng_below(rng, 1 + (uint64_t)__builtin_popcount(opts));
+        db_decl d = {DB_DECL_NONE, 0, -1};
+        for (int b = 0; b < 32 && k > 0; b++)
+            if (opts >> b & 1u && --k == 0)
+                db_decl_of_bit(b, &d);
+        return db_do_declare(s, &d, why, whylen);
+    }
+    case DB_DEC_TRIBUTE:
+    case DB_DEC_RETURN:
+    case DB_DEC_BURY: {
+        db_hand h;
+        db_card_options(s, &h);
+        return db_do_card(s, nth_card(&h, (int)arb_rng_below(rng, h.total)), why, whylen);
+    }
+    case DB_DEC_JOKER: {
+        db_hand j, t;
+        db_joker_options(s, &j, &t);
+        int k = (int)arb_rng_below(rng, 1 + (uint64_t)j.total * t.total);
+        if (k == 0)
+            return db_do_joker(s, -1, 0, why, whylen);
+        return db_do_joker(s, nth_card(&j, (k - 1) / t.total), nth_card(&t, (k - 1) % t.total), why, whylen);
+    }
+    case ARB_DEC_PLAY: {
+        db_play p;
+        const db_hand *h = &s->hand[s->to_act];
+        if (s->ntrick)
+            db_random_follow(&s->trump, h, &s->trick[0], rng, &p);
+        else
+            db_random_lead(&s->trump, h, rng, &p);
+        return db_do_play(s, &p, why, whylen);
+    }
+    default:
+        snprintf(why, whylen, "the deal is over");
+        return ARB_ESTATE;
+    }
+}
+
 /* ---- The match (DB-70..DB-73) ---------------------------------------------- */
 
 void db_match_init(db_match *m, const db_rules *r, uint32_t deal_limit)
