@@ -248,6 +248,9 @@ int db_cli_play(const void *rules, const cli_play_options *o)
     g->match_init(&m, r, (uint32_t)o->deals);
     char rdesc[512];
     g->rules_describe(r, rdesc, sizeof rdesc);
+    /* one option a line from the engine; one line here */
+    for (char *nl = strchr(rdesc, '\n'); nl; nl = strchr(nl, '\n'))
+        *nl = nl[1] ? ' ' : '\0';
     if (!o->quiet)
         printf("match of up to %lu deal%s, seed %" PRIu64 ", policy %s; rules %s\n\n", o->deals,
                o->deals == 1 ? "" : "s", o->seed, policy, rdesc);
