@@ -420,7 +420,8 @@ static int g_parse_action(const void *state, const char *text, arb_action *a, ch
             if (u < 0)
                 goto bad;
             want = (db_decl){(int8_t)(h.n[DB_BJ] == 3 ? DB_DECL_BJ3 : DB_DECL_RJ3), 3, (int8_t)u};
-        } else if (!second) {
+        } else if (!second && h.total > 0) {
+            /* one to three identical level cards; no cards is not a declaration */
             for (int c = 0; c < DB_BJ; c++)
                 if (h.n[c] == h.total && db_rank(c) == s->level)
                     want = (db_decl){DB_DECL_LEVEL, (int8_t)h.total, (int8_t)db_suit(c)};
