@@ -561,15 +561,15 @@ static void progress(const db_state *b, const db_state *a, int seat, arb_emit_fn
         from = 0;
         trump_before = false;
     }
-    uint8_t mine[DB_HAND];
-    int n = 0;
+    /* One line per card drawn: lines in batches would break wherever
+     * someone was asked to declare, and show the others that he was, and
+     * so what he holds, though he passed (DB-48). */
     for (int p = from; p < a->drawn; p++)
-        if ((a->first_drawer + p) % DB_SEATS == seat)
-            mine[n++] = a->deck[p];
-    if (n) {
-        cards_of(mine, n, cards, sizeof cards);
-        emitf(emit, ctx, "draw %s", cards);
-    }
+        if ((a->first_drawer + p) % DB_SEATS == seat) {
+            char c[4];
+            db_format_card(a->deck[p], c, sizeof c);
+            emitf(emit, ctx, "draw %s", c);
+        }
     if (!trump_before && a->trump_known) {
         if (a->trump_from == 1) {
             uint8_t f[4];
