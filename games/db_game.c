@@ -420,7 +420,8 @@ static int g_parse_action(const void *state, const char *text, arb_action *a, ch
             if (u < 0)
                 goto bad;
             want = (db_decl){(int8_t)(h.n[DB_BJ] == 3 ? DB_DECL_BJ3 : DB_DECL_RJ3), 3, (int8_t)u};
-        } else if (!second) {
+        } else if (!second && h.total > 0) {
+            /* one to three identical level cards; no cards is not a declaration */
             for (int c = 0; c < DB_BJ; c++)
                 if (h.n[c] == h.total && db_rank(c) == s->level)
                     want = (db_decl){DB_DECL_LEVEL, (int8_t)h.total, (int8_t)db_suit(c)};
@@ -560,15 +561,15 @@ static void progress(const db_state *b, const db_state *a, int seat, arb_emit_fn
         from = 0;
         trump_before = false;
     }
-    uint8_t mine[DB_HAND];
-    int n = 0;
+    /* One line per card drawn: lines in batches would break wherever
+     * someone was asked to declare, and show the others that he was, and
+     * so what he holds, though he passed (DB-48). */
     for (int p = from; p < a->drawn; p++)
-        if ((a->first_drawer + p) % DB_SEATS == seat)
-            mine[n++] = a->deck[p];
-    if (n) {
-        cards_of(mine, n, cards, sizeof cards);
-        emitf(emit, ctx, "draw %s", cards);
-    }
+        if ((a->first_drawer + p) % DB_SEATS == seat) {
+            char c[4];
+            db_format_card(a->deck[p], c, sizeof c);
+            emitf(emit, ctx, "draw %s", c);
+        }
     if (!trump_before && a->trump_known) {
         if (a->trump_from == 1) {
             uint8_t f[4];
