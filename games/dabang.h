@@ -303,6 +303,7 @@ typedef struct db_match {
     int8_t  dajia_player;      /* the next 打家 (a player), -1 first deal */
     uint8_t blood;
     int8_t  winner;            /* -1 while undecided */
+    bool    passed[2];         /* the team played through the goal level (DB-62) */
 } db_match;
 
 void db_match_init(db_match *m, const db_rules *r, uint32_t deal_limit);

@@ -809,9 +809,12 @@ void db_match_fold(db_match *m, const db_state *s, const uint8_t *player_at, int
     m->blood = 0;
     if (s && s->phase == DB_PH_OVER && forfeit_seat < 0) {
         const db_outcome *o = &s->out;
-        for (int t = 0; t < 2; t++)
+        for (int t = 0; t < 2; t++) {
             m->level[player_at[t] % 2] = o->level_after[t] > m->rules.goal_level ? m->rules.goal_level
                                                                                    : o->level_after[t];
+            if (o->level_after[t] == DB_LEVEL_PASSED)
+                m->passed[player_at[t] % 2] = true;
+        }
         m->dajia_player = (int8_t)player_at[o->next_dajia];
         m->stage_team = (int8_t)(player_at[o->next_dajia] % 2);
         m->blood = o->blood_next;
@@ -829,7 +832,7 @@ void db_match_fold(db_match *m, const db_state *s, const uint8_t *player_at, int
         dseat = (forfeit_seat + 1) % DB_SEATS;   /* first deal: the winners' seat after the offender */
     if (declaring && m->level[win] == m->rules.goal_level) {
         m->winner = (int8_t)win;
-        m->level[win] = m->rules.goal_level;
+        m->passed[win] = true;
     } else {
         int l = m->level[win] + m->rules.base_step;
         m->level[win] = (uint8_t)(l > m->rules.goal_level ? m->rules.goal_level : l);

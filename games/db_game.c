@@ -95,7 +95,7 @@ static int g_match_result(const void *mstate, arb_standing *out)
     out->nteams = 2;
     int w = db_match_winner(m);
     for (int t = 0; t < 2; t++)
-        out->team_score[t] = m->level[t] + 3 + (w == t && m->level[t] == m->rules.goal_level && m->winner == t);
+        out->team_score[t] = m->level[t] + 3 + m->passed[t];   /* 11: passed 10 */
     for (int p = 0; p < DB_SEATS; p++) {
         out->team[p] = (int8_t)(p % 2);
         out->score[p] = out->team_score[p % 2];

@@ -412,8 +412,12 @@ static void check_match_end(const db_match *m, const arb_game *g)
     CHECK(out.decided && out.winner_team == w && out.nteams == 2);
     for (int p = 0; p < DB_SEATS; p++)
         CHECK(out.team[p] == p % 2 && out.score[p] == out.team_score[p % 2]);
-    for (int t = 0; t < 2; t++)
+    for (int t = 0; t < 2; t++) {
         CHECK(out.team_score[t] >= 3 && out.team_score[t] <= 11);
+        /* DB-73: 11 only for a team that played through the goal */
+        CHECK((out.team_score[t] == 11) == m->passed[t]);
+        CHECK(!m->passed[t] || (w == t && m->level[t] == m->rules.goal_level));
+    }
     st.matches++;
 }
 
