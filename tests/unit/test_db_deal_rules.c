@@ -533,7 +533,7 @@ static void run_do(world *w, char **wd, int nw, char *rhs)
     for (int i = 1; i < nw; i++) {
         char why[256] = "";
         static db_state before;
-        before = w->s;
+        memcpy(&before, &w->s, sizeof before);
         int rc = apply(w, wd[i], why, sizeof why);
         if (rc == -2)
             FAIL("cannot read %s as a %s decision", wd[i], phase_names[w->s.phase]);
@@ -912,6 +912,8 @@ static void run_match_deal(world *w, char **wd, int nw)
     }
     db_context ctx;
     db_match_context(&w->m, w->player_at, &ctx);
+    if (!ctx.first && dajia >= 0 && dajia != ctx.dajia)
+        FAIL("the match names seat %d the 打家, not %d", ctx.dajia, dajia);
     if (!ctx.first)
         dajia = ctx.dajia;
     if (dajia < 0 || dajia >= DB_SEATS)
