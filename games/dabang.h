@@ -304,6 +304,7 @@ typedef struct db_match {
     int8_t  dajia_player;      /* the next 打家 (a player), -1 first deal */
     uint8_t blood;
     int8_t  winner;            /* -1 while undecided */
+    bool    passed;            /* the winner passed the goal (DB-62), not a special ending */
 } db_match;
 
 void db_match_init(db_match *m, const db_rules *r, uint32_t deal_limit);

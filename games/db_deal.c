@@ -764,8 +764,10 @@ void db_match_fold(db_match *m, const db_state *s, const uint8_t *player_at, int
         m->dajia_player = (int8_t)player_at[o->next_dajia];
         m->stage_team = (int8_t)(player_at[o->next_dajia] % 2);
         m->blood = o->blood_next;
-        if (o->winner >= 0)
+        if (o->winner >= 0) {
             m->winner = (int8_t)(player_at[o->winner] % 2);
+            m->passed = o->level_after[o->winner] == DB_LEVEL_PASSED;
+        }
         return;
     }
     if (forfeit_seat < 0 || forfeit_seat >= DB_SEATS)
@@ -778,6 +780,7 @@ void db_match_fold(db_match *m, const db_state *s, const uint8_t *player_at, int
         dseat = (forfeit_seat + 1) % DB_SEATS;   /* first deal: the winners' seat after the offender */
     if (declaring && m->level[win] == m->rules.goal_level) {
         m->winner = (int8_t)win;
+        m->passed = true;
         m->level[win] = m->rules.goal_level;
     } else {
         int l = m->level[win] + m->rules.base_step;
