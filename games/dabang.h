@@ -268,6 +268,11 @@ int  db_deal(db_state *s, const db_rules *r, uint64_t seed);
 int  db_setup(db_state *s, const db_context *ctx);
 /* db_deal then db_setup in one step: the deal is run once. */
 int  db_deal_in(db_state *s, const db_rules *r, uint64_t seed, const db_context *ctx);
+/* Run the deal forward to its next decision, as db_deal, db_setup and
+ * every db_do_* do: for a state filled in by hand at one step of the deal
+ * (a position to study, a rule test), which then stops exactly where the
+ * engine would — the seat asked, or the steps nobody decides done. */
+void db_advance(db_state *s);
 int  db_to_act(const db_state *s);
 int  db_decision(const db_state *s);
 /* Legal actions as plays or declarations: see db_game.c for the packing. */

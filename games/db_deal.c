@@ -555,6 +555,8 @@ static void advance(db_state *s)
     }
 }
 
+void db_advance(db_state *s) { advance(s); }
+
 int db_to_act(const db_state *s) { return s->phase == DB_PH_OVER ? -1 : s->to_act; }
 
 int db_decision(const db_state *s)

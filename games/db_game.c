@@ -86,8 +86,9 @@ static int g_match_deal_done(void *m, const void *state, const uint8_t *player_a
 
 static bool g_match_over(const void *m) { return db_match_over(m); }
 
-/* DB-73: a team's score is its level as a number (3..10); the winner, once
- * there is one, is named (passing 10, a special ending, DB-71's limit). */
+/* DB-73: a team's score is its level as a number (3..10; 11 once it passed
+ * 10 — a special ending won at 10 is not passing); the winner, once there
+ * is one, is named (passing 10, a special ending, DB-71's limit). */
 static int g_match_result(const void *mstate, arb_standing *out)
 {
     const db_match *m = mstate;
