@@ -113,8 +113,8 @@ static void progress(const db_state *b, const db_state *a)
     }
 }
 
-/* One decision as seat `seat` took it, with what it moved. */
-static void show_action(const arb_game *g, const db_state *b, int seat, const arb_action *a)
+/* One decision as seat `seat` took it (from b to s), with what it moved. */
+static void show_action(const arb_game *g, const db_state *b, const db_state *s, int seat, const arb_action *a)
 {
     char item[64];
     if (g->format_item(b, a, item, sizeof item) < 0)
@@ -142,11 +142,18 @@ static void show_action(const arb_game *g, const db_state *b, int seat, const ar
         if (pass) {
             printf("  seat%d buries no joker\n", seat);
         } else {
-            char joker[4], take[4];
+            char joker[4];
             db_format_card(a->value, joker, sizeof joker);
-            db_format_card(a->rank, take, sizeof take);
-            printf("  seat%d buries %s and takes back %s (DB-59)\n", seat, joker, take);
+            printf("  seat%d buries %s (DB-59)\n", seat, joker);
+            if (s->phase != DB_PH_TAKE && s->took >= 0) {
+                char take[4];
+                db_format_card(s->took, take, sizeof take);
+                printf("  seat%d takes back %s, the kitty's smallest (DB-59)\n", seat, take);
+            }
         }
+        break;
+    case DB_DEC_TAKE:
+        printf("  seat%d takes back %s, one of the kitty's equal smallest (DB-59)\n", seat, item);
         break;
     default:
         break;          /* plays: the whole trick, when gathered */
@@ -190,6 +197,7 @@ static int greedy(const db_state *s, const arb_action *legal, int n)
         switch (a->decision) {
         case DB_DEC_DECLARE: key = a->value < 0 ? 0 : 1 + 100L * a->len + a->value; break;
         case DB_DEC_JOKER: key = a->value < 0; break;
+        case DB_DEC_TAKE: key = -card_key(t, a->value); break;
         case DB_DEC_TRIBUTE: key = 0; break;
         case DB_DEC_RETURN:
         case DB_DEC_BURY: key = -(card_key(t, a->value) + 100 * db_card_points(a->value)); break;
@@ -300,7 +308,7 @@ int db_cli_play(const void *rules, const cli_play_options *o)
                 goto out;
             }
             if (!o->quiet) {
-                show_action(g, before, seat, &fixed);
+                show_action(g, before, s, seat, &fixed);
                 progress(before, s);
             }
         }

@@ -160,7 +160,8 @@ enum {
     DB_DEC_TRIBUTE = 3,     /* give the 打家 a card (DB-52) */
     DB_DEC_RETURN = 4,      /* give a card back (DB-53) */
     DB_DEC_BURY = 5,        /* the 打家 buries one kitty card (DB-57) */
-    DB_DEC_JOKER = 6,       /* bury a joker and take a card back, or pass (DB-59) */
+    DB_DEC_JOKER = 6,       /* bury a joker, or pass (DB-59) */
+    DB_DEC_TAKE = 7,        /* which of the kitty's equal smallest cards to take back (DB-59) */
     /* plays: ARB_DEC_PLAY (1) */
 };
 
@@ -171,6 +172,7 @@ typedef enum db_phase {
     DB_PH_RETURN,
     DB_PH_BURY,
     DB_PH_JOKERS,     /* the others bury jokers */
+    DB_PH_TAKE,       /* one of them chooses the card taken back */
     DB_PH_TRICKS,
     DB_PH_OVER,
 } db_phase;
@@ -246,6 +248,7 @@ typedef struct db_state {
     bool    kitty_public;       /* DB-58: the buried kitty was shown */
     bool    others_may;         /* DB-59 */
     uint8_t joker_turn;         /* 1..3: which of the others is asked */
+    int8_t  took;               /* the card taken back after the last joker buried, -1 */
     int8_t  kitty_jokers_by[2]; /* per team: jokers buried (not counting) */
     /* Tricks */
     int8_t leader;
@@ -283,15 +286,18 @@ void db_decl_of_bit(int bit, db_decl *d);
 /* Apply a decision of the seat to act. Each returns 0 or ARB_EILLEGAL
  * (with the rule in why). */
 int db_do_declare(db_state *s, const db_decl *d, char *why, size_t whylen);
-int db_do_card(db_state *s, int card, char *why, size_t whylen);         /* tribute, return, bury */
-int db_do_joker(db_state *s, int joker, int take, char *why, size_t whylen); /* joker -1: pass */
+int db_do_card(db_state *s, int card, char *why, size_t whylen);   /* tribute, return, bury, take back */
+/* DB-59: bury a joker (-1: pass); the kitty is then shown and the
+ * smallest eligible card taken back at once, or, among equals, by a
+ * DB_DEC_TAKE decision (db_do_card). */
+int db_do_joker(db_state *s, int joker, char *why, size_t whylen);
 int db_do_play(db_state *s, const db_play *p, char *why, size_t whylen);
 /* The cards a decision may take: tribute (the highest non-point cards),
- * return and bury (any card held), as a hand of candidates. */
+ * return and bury (any card held), take back (the kitty's smallest
+ * eligible cards, equals all listed), as a hand of candidates. */
 void db_card_options(const db_state *s, db_hand *out);
-/* DB-59: the jokers the seat to act may bury now and, for each, the
- * cards he may take back (the smallest eligible, ties all listed). */
-void db_joker_options(const db_state *s, db_hand *jokers, db_hand *takes);
+/* DB-59: the joker the seat to act may bury now (none when he may not). */
+void db_joker_options(const db_state *s, db_hand *jokers);
 
 /* One decision for the seat to act, chosen at random among its options
  * (plays: db_random_lead / db_random_follow): self-play and benchmarks. */

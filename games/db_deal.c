@@ -131,6 +131,7 @@ static void restart(db_state *s)
     s->leader = -1;
     s->last_leader = -1;
     memset(s->flips, -1, sizeof s->flips);
+    s->took = -1;
     s->out.rise_team = -1;
     s->out.winner = -1;
     s->phase = DB_PH_DRAW;
@@ -273,6 +274,27 @@ static bool fix_trumps(db_state *s)
 
 static int tribute_giver(const db_state *s) { return (s->dajia + 3) % DB_SEATS; }
 
+static bool eligible_take(int c) { return !db_joker(c) && !db_card_points(c); }
+
+/* DB-59: smallest = non-trump first, then lower power. */
+static int take_key(const db_trump *t, int c) { return 100 * db_is_trump(t, c) + t->power[c]; }
+
+/* DB-59: the kitty's smallest cards that may be taken back, ties all
+ * listed; none when the kitty holds no eligible card. */
+static void smallest_takes(const db_state *s, db_hand *takes)
+{
+    memset(takes, 0, sizeof *takes);
+    int best = 1000;
+    for (int c = 0; c < DB_NCARDS; c++)
+        if (s->kitty.n[c] && eligible_take(c) && take_key(&s->trump, c) < best)
+            best = take_key(&s->trump, c);
+    for (int c = 0; best < 1000 && c < DB_NCARDS; c++)
+        if (s->kitty.n[c] && eligible_take(c) && take_key(&s->trump, c) == best) {
+            takes->n[c] = 1;
+            takes->total++;
+        }
+}
+
 /* DB-52: higher power is higher; side cards of two suits with one rank
  * are equal. */
 static int tribute_key(const db_state *s, int c) { return s->trump.power[c]; }
@@ -294,6 +316,8 @@ void db_card_options(const db_state *s, db_hand *out)
                 out->n[c] = 1;
                 out->total++;
             }
+    } else if (s->phase == DB_PH_TAKE) {
+        smallest_takes(s, out);                              /* DB-59 */
     } else if (s->phase == DB_PH_RETURN || s->phase == DB_PH_BURY) {
         const db_hand *h = &s->hand[s->dajia];
         int total = 0;
@@ -310,36 +334,25 @@ void db_card_options(const db_state *s, db_hand *out)
     }
 }
 
-static bool eligible_take(int c) { return !db_joker(c) && !db_card_points(c); }
 
-/* DB-59: smallest = non-trump first, then lower power. */
-static int take_key(const db_trump *t, int c) { return 100 * db_is_trump(t, c) + t->power[c]; }
-
-void db_joker_options(const db_state *s, db_hand *jokers, db_hand *takes)
+/* The joker the seat to act may bury: a big one while he holds one (DB-57
+ * applies to every burial). Being asked tells him only that the kitty has
+ * a card to give back; which one he learns once the kitty is shown. */
+void db_joker_options(const db_state *s, db_hand *jokers)
 {
     memset(jokers, 0, sizeof *jokers);
-    memset(takes, 0, sizeof *takes);
     if (s->phase != DB_PH_JOKERS || !s->others_may)
         return;
-    const db_hand *h = &s->hand[s->to_act];
-    int best = 1000;
-    for (int c = 0; c < DB_NCARDS; c++)
-        if (s->kitty.n[c] && eligible_take(c) && take_key(&s->trump, c) < best)
-            best = take_key(&s->trump, c);
-    if (best == 1000)
+    db_hand takes;
+    smallest_takes(s, &takes);
+    if (!takes.total)
         return;
+    const db_hand *h = &s->hand[s->to_act];
     if (h->n[DB_RJ])
         jokers->n[DB_RJ] = 1;
     else if (h->n[DB_BJ])
         jokers->n[DB_BJ] = 1;
     jokers->total = (uint8_t)(jokers->n[DB_RJ] + jokers->n[DB_BJ]);
-    if (!jokers->total)
-        return;
-    for (int c = 0; c < DB_NCARDS; c++)
-        if (s->kitty.n[c] && eligible_take(c) && take_key(&s->trump, c) == best) {
-            takes->n[c] = 1;
-            takes->total++;
-        }
 }
 
 /* DB-56: a dry pot — the kitty, shown, holds no trump-suit card (level
@@ -520,13 +533,15 @@ static void advance(db_state *s)
                 continue;
             }
             s->to_act = (int8_t)((s->dajia + s->joker_turn) % DB_SEATS);
-            db_hand j, t;
-            db_joker_options(s, &j, &t);
-            if (j.total && t.total)
+            db_hand j;
+            db_joker_options(s, &j);
+            if (j.total)
                 return;
             s->joker_turn++;
             continue;
         }
+        case DB_PH_TAKE:
+            return;
         case DB_PH_TRICKS:
             if (s->ntrick == DB_SEATS) {
                 int w = (s->leader + s->winner_idx) % DB_SEATS;
@@ -568,6 +583,7 @@ int db_decision(const db_state *s)
     case DB_PH_RETURN: return DB_DEC_RETURN;
     case DB_PH_BURY: return DB_DEC_BURY;
     case DB_PH_JOKERS: return DB_DEC_JOKER;
+    case DB_PH_TAKE: return DB_DEC_TAKE;
     case DB_PH_TRICKS: return ARB_DEC_PLAY;
     default: return ARB_DEC_NONE;
     }
@@ -624,6 +640,15 @@ int db_do_declare(db_state *s, const db_decl *d, char *why, size_t whylen)
     return 0;
 }
 
+/* DB-59: the card taken back goes to the seat that buried the joker. */
+static void take_back(db_state *s, int card)
+{
+    remove_card(&s->kitty, card);
+    add_card(&s->hand[s->to_act], card);
+    s->took = (int8_t)card;
+    s->phase = DB_PH_JOKERS;
+}
+
 /* One card of db_card_options, without listing them all. */
 static bool card_ok(const db_state *s, int card)
 {
@@ -644,9 +669,22 @@ static bool card_ok(const db_state *s, int card)
 
 int db_do_card(db_state *s, int card, char *why, size_t whylen)
 {
-    if (s->phase != DB_PH_TRIBUTE && s->phase != DB_PH_RETURN && s->phase != DB_PH_BURY) {
+    if (s->phase != DB_PH_TRIBUTE && s->phase != DB_PH_RETURN && s->phase != DB_PH_BURY
+        && s->phase != DB_PH_TAKE) {
         snprintf(why, whylen, "not the decision asked");
         return ARB_EILLEGAL;
+    }
+    if (s->phase == DB_PH_TAKE) {
+        db_hand t;
+        smallest_takes(s, &t);
+        if (card < 0 || card >= DB_NCARDS || !t.n[card]) {
+            snprintf(why, whylen, "take back one of the kitty's smallest cards that are neither point cards nor "
+                                  "jokers (DB-59)");
+            return ARB_EILLEGAL;
+        }
+        take_back(s, card);
+        advance(s);
+        return 0;
     }
     if (!card_ok(s, card)) {
         snprintf(why, whylen, "%s",
@@ -672,28 +710,36 @@ int db_do_card(db_state *s, int card, char *why, size_t whylen)
     return 0;
 }
 
-int db_do_joker(db_state *s, int joker, int take, char *why, size_t whylen)
+int db_do_joker(db_state *s, int joker, char *why, size_t whylen)
 {
     if (wrong_phase(s, DB_DEC_JOKER, why, whylen))
         return ARB_EILLEGAL;
     if (joker < 0) {
+        s->took = -1;
         s->joker_turn++;
         advance(s);
         return 0;
     }
-    db_hand j, t;
-    db_joker_options(s, &j, &t);
-    if (joker >= DB_NCARDS || !j.n[joker] || take < 0 || take >= DB_NCARDS || !t.n[take]) {
-        snprintf(why, whylen, "bury a big joker before a small one and take back the smallest card of the kitty "
-                              "that is neither a point card nor a joker (DB-59)");
+    db_hand j;
+    db_joker_options(s, &j);
+    if (joker >= DB_NCARDS || !j.n[joker]) {
+        snprintf(why, whylen, "bury a big joker before a small one, and only while the kitty has a card to give "
+                              "back (DB-57, DB-59)");
         return ARB_EILLEGAL;
     }
-    int p = s->to_act;
-    remove_card(&s->hand[p], joker);
+    s->took = -1;
+    remove_card(&s->hand[s->to_act], joker);
     add_card(&s->kitty, joker);
-    remove_card(&s->kitty, take);
-    add_card(&s->hand[p], take);
-    s->kitty_public = true;
+    s->kitty_public = true;                                  /* DB-59: shown */
+    db_hand t;
+    smallest_takes(s, &t);
+    if (t.total == 1) {
+        for (int c = 0; c < DB_NCARDS; c++)
+            if (t.n[c])
+                take_back(s, c);
+    } else {
+        s->phase = DB_PH_TAKE;                               /* he chooses among equals */
+    }
     advance(s);
     return 0;
 }
@@ -742,18 +788,17 @@ int db_random_act(db_state *s, arb_rng *rng, char *why, size_t whylen)
     }
     case DB_DEC_TRIBUTE:
     case DB_DEC_RETURN:
-    case DB_DEC_BURY: {
+    case DB_DEC_BURY:
+    case DB_DEC_TAKE: {
         db_hand h;
         db_card_options(s, &h);
         return db_do_card(s, nth_card(&h, (int)arb_rng_below(rng, h.total)), why, whylen);
     }
     case DB_DEC_JOKER: {
-        db_hand j, t;
-        db_joker_options(s, &j, &t);
-        int k = (int)arb_rng_below(rng, 1 + (uint64_t)j.total * t.total);
-        if (k == 0)
-            return db_do_joker(s, -1, 0, why, whylen);
-        return db_do_joker(s, nth_card(&j, (k - 1) / t.total), nth_card(&t, (k - 1) % t.total), why, whylen);
+        db_hand j;
+        db_joker_options(s, &j);
+        int k = (int)arb_rng_below(rng, 1 + (uint64_t)j.total);
+        return db_do_joker(s, k ? nth_card(&j, k - 1) : -1, why, whylen);
     }
     case ARB_DEC_PLAY: {
         db_play p;

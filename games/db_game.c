@@ -123,6 +123,7 @@ static const char *g_decision_name(arb_decision d)
     case DB_DEC_RETURN: return "return";
     case DB_DEC_BURY: return "bury";
     case DB_DEC_JOKER: return "joker";
+    case DB_DEC_TAKE: return "takeback";
     default: return NULL;
     }
 }
@@ -170,22 +171,15 @@ static void declare_action(const db_state *s, int bit, arb_action *a)
     a->len = (uint8_t)d.count;
 }
 
-static void joker_action(int joker, int take, arb_action *a)
+static void joker_action(int joker, arb_action *a)
 {
-    memset(a, 0, sizeof *a);
-    a->decision = DB_DEC_JOKER;
-    a->value = (int8_t)joker;
-    if (joker < 0)
+    if (joker < 0) {
+        memset(a, 0, sizeof *a);
+        a->decision = DB_DEC_JOKER;
+        a->value = -1;
         return;
-    db_hand h = {0};
-    h.n[joker] = 1;
-    h.total = 1;
-    db_pack(&h, a->cards);
-    h.n[joker] = 0;
-    h.n[take] = 1;
-    db_pack(&h, a->primary);
-    a->rank = (uint8_t)take;
-    a->ncards = 1;
+    }
+    one_card(a, DB_DEC_JOKER, joker);
 }
 
 /* A play's packing (db_pack's) straight from its cards: legal lists
@@ -216,7 +210,8 @@ static int g_legal(const void *state, arb_action *out, size_t cap)
     }
     case DB_DEC_TRIBUTE:
     case DB_DEC_RETURN:
-    case DB_DEC_BURY: {
+    case DB_DEC_BURY:
+    case DB_DEC_TAKE: {
         db_hand h;
         db_card_options(s, &h);
         for (int c = 0; c < DB_NCARDS; c++)
@@ -225,13 +220,12 @@ static int g_legal(const void *state, arb_action *out, size_t cap)
         break;
     }
     case DB_DEC_JOKER: {
-        db_hand j, t;
-        db_joker_options(s, &j, &t);
-        PUT(joker_action(-1, 0, &out[n]));
-        for (int a = DB_BJ; a <= DB_RJ; a++)
-            for (int c = 0; j.n[a] && c < DB_NCARDS; c++)
-                if (t.n[c])
-                    PUT(joker_action(a, c, &out[n]));
+        db_hand j;
+        db_joker_options(s, &j);
+        PUT(joker_action(-1, &out[n]));
+        for (int c = DB_BJ; c <= DB_RJ; c++)
+            if (j.n[c])
+                PUT(joker_action(c, &out[n]));
         break;
     }
     case ARB_DEC_PLAY: {
@@ -276,11 +270,14 @@ static int g_check(const void *state, const arb_action *a, arb_action *fixed, ch
     case DB_DEC_TRIBUTE:
     case DB_DEC_RETURN:
     case DB_DEC_BURY:
+    case DB_DEC_TAKE:
         db_card_options(s, &h);
         if (a->value < 0 || a->value >= DB_NCARDS || !h.n[a->value]) {
             snprintf(why, whylen, "%s",
                      d == DB_DEC_TRIBUTE ? "give your highest card that is not a point card (DB-52)"
                      : d == DB_DEC_RETURN ? "give back a card you hold (DB-53)"
+                     : d == DB_DEC_TAKE ? "take back one of the kitty's smallest cards that are neither point "
+                                          "cards nor jokers (DB-59)"
                      : "bury a card you hold; a small joker only without a big joker (DB-57)");
             return ARB_EILLEGAL;
         }
@@ -288,17 +285,16 @@ static int g_check(const void *state, const arb_action *a, arb_action *fixed, ch
         return 0;
     case DB_DEC_JOKER: {
         if (a->value < 0) {
-            joker_action(-1, 0, fixed);
+            joker_action(-1, fixed);
             return 0;
         }
-        db_hand j, t;
-        db_joker_options(s, &j, &t);
-        if (a->value >= DB_NCARDS || a->rank >= DB_NCARDS || !j.n[a->value] || !t.n[a->rank]) {
-            snprintf(why, whylen, "bury a big joker before a small one and take back the smallest kitty card "
-                                  "that is neither a point card nor a joker (DB-59)");
+        db_hand j;
+        db_joker_options(s, &j);
+        if (a->value >= DB_NCARDS || !j.n[a->value]) {
+            snprintf(why, whylen, "bury a big joker before a small one (DB-57, DB-59)");
             return ARB_EILLEGAL;
         }
-        joker_action(a->value, a->rank, fixed);
+        joker_action(a->value, fixed);
         return 0;
     }
     case ARB_DEC_PLAY: {
@@ -333,11 +329,12 @@ static int g_apply(void *state, const arb_action *a)
     case DB_DEC_TRIBUTE:
     case DB_DEC_RETURN:
     case DB_DEC_BURY:
+    case DB_DEC_TAKE:
         if (a->decision != db_decision(s))
             return ARB_EILLEGAL;
         return db_do_card(s, a->value, why, sizeof why);
     case DB_DEC_JOKER:
-        return db_do_joker(s, a->value, a->rank, why, sizeof why);
+        return db_do_joker(s, a->value, why, sizeof why);
     case ARB_DEC_PLAY: {
         db_hand h;
         db_play p;
@@ -434,7 +431,8 @@ static int g_parse_action(const void *state, const char *text, arb_action *a, ch
     }
     case DB_DEC_TRIBUTE:
     case DB_DEC_RETURN:
-    case DB_DEC_BURY: {
+    case DB_DEC_BURY:
+    case DB_DEC_TAKE: {
         int c;
         if (second || parse_one(buf, &c))
             goto bad;
@@ -446,10 +444,10 @@ static int g_parse_action(const void *state, const char *text, arb_action *a, ch
             a->value = -1;
             return 0;
         }
-        int j, c;
-        if (!second || parse_one(buf, &j) || !db_joker(j) || parse_one(second, &c))
+        int j;
+        if (second || parse_one(buf, &j) || !db_joker(j))
             goto bad;
-        joker_action(j, c, a);
+        joker_action(j, a);
         return 0;
     }
     case ARB_DEC_PLAY: {
@@ -466,7 +464,7 @@ static int g_parse_action(const void *state, const char *text, arb_action *a, ch
 bad:
     snprintf(err, errlen, "cannot read \"%s\" as a %s (%s)", text, name ? name : "decision",
              d == DB_DEC_DECLARE ? "level cards like 5H5H, BJBJBJ S, RJ, or pass"
-             : d == DB_DEC_JOKER ? "a joker and the card taken back, like RJ 3S, or pass"
+             : d == DB_DEC_JOKER ? "a joker, RJ or BJ, or pass"
              : d == ARB_DEC_PLAY ? "one to three cards like 5H5H"
                                  : "one card like AS");
     return ARB_EPARSE;
@@ -491,13 +489,10 @@ static int g_format_item(const void *state, const arb_action *a, char *buf, size
             return snprintf(buf, len, "%s %c", cards, suit_chars[d.suit & 3]);
         return snprintf(buf, len, "%s", cards);
     }
-    case DB_DEC_JOKER: {
+    case DB_DEC_JOKER:
         if (a->value < 0)
             return snprintf(buf, len, "pass");
-        char take[4];
-        db_format_card(a->rank, take, sizeof take);
-        return snprintf(buf, len, "%s %s", cards, take);
-    }
+        return snprintf(buf, len, "%s", cards);
     default:
         return snprintf(buf, len, "%s", cards);
     }
@@ -651,8 +646,32 @@ static int g_action_events(const void *before, const void *after, int actor, con
     const char *name = g_decision_name(fixed->decision);
     bool pass = strcmp(item, "pass") == 0;
     switch (fixed->decision) {
-    case DB_DEC_DECLARE:
     case DB_DEC_JOKER:
+        if (!pass) {
+            /* DB-59: the joker, the kitty shown with it, the card taken
+             * back when there was no choice among equals */
+            emitf(emit, ctx, "%s %d %s", name, actor, item);
+            if (!b->kitty_public) {
+                db_hand k = a->kitty;
+                if (a->phase != DB_PH_TAKE && a->took >= 0)
+                    k.n[a->took]++;
+                char cards[DB_KITTY * 2 + 8];
+                db_format_hand(&k, cards, sizeof cards);
+                emitf(emit, ctx, "buried %s", cards);
+            }
+            if (a->phase != DB_PH_TAKE && a->took >= 0) {
+                char c[4];
+                db_format_card(a->took, c, sizeof c);
+                emitf(emit, ctx, "takeback %d %s", actor, c);
+            }
+            db_state told = *b;
+            told.kitty_public = true;
+            progress(&told, a, seat, emit, ctx);
+            return 0;
+        }
+        /* a pass is the actor's own, as below */
+        __attribute__((fallthrough));
+    case DB_DEC_DECLARE:
         /* being asked shows what one holds: a pass is the actor's own */
         if (!pass)
             emitf(emit, ctx, "%s %d %s", name, actor, item);

@@ -173,6 +173,68 @@ static void passes_unseen(void)
     CHECK(deals >= 20 && asks >= deals);
 }
 
+/* DB-59: a player asked whether to bury a joker is not told which kitty
+ * card he would take back (the kitty may still be hidden): the items are
+ * `pass` and the joker only, and a choice among equal cards comes as its
+ * own decision after the kitty, joker included, was shown to every seat. */
+static void joker_options_hide_the_kitty(void)
+{
+    static arb_action legal[ARB_MAX_MOVES];
+    static lines seen[DB_SEATS];
+    db_rules r;
+    g->rules_preset(&r, "standard");
+    int asked = 0, choices = 0;
+    arb_rng rng;
+    arb_rng_seed(&rng, 5);
+    for (uint64_t seed = 1; seed <= 400 && choices < 20; seed++) {
+        db_state s, before;
+        g->deal(&s, &r, seed);
+        for (int p = 0; p < DB_SEATS; p++) {
+            seen[p].n = 0;
+            g->start_events(&s, p, collect, &seen[p]);
+        }
+        while (!g->over(&s)) {
+            int n = g->legal(&s, legal, ARB_MAX_MOVES);
+            CHECK(n > 0);
+            if (n <= 0)
+                break;
+            int d = g->decision(&s);
+            if (d == DB_DEC_JOKER) {
+                asked++;
+                for (int i = 0; i < n; i++) {
+                    char item[64];
+                    g->format_item(&s, &legal[i], item, sizeof item);
+                    CHECKF(!strcmp(item, "pass") || !strcmp(item, "RJ") || !strcmp(item, "BJ"),
+                           "seed %llu: joker item \"%s\"", (unsigned long long)seed, item);
+                }
+            }
+            if (d == DB_DEC_TAKE) {
+                choices++;
+                bool shown = false;
+                for (int p = 0; p < DB_SEATS; p++) {
+                    bool here = false;
+                    for (int i = 0; i < seen[p].n; i++)
+                        here |= strncmp(seen[p].text[i], "buried ", 7) == 0;
+                    shown = p == 0 ? here : shown && here;
+                }
+                CHECKF(shown, "seed %llu: a take-back choice before the kitty was shown", (unsigned long long)seed);
+            }
+            /* bury jokers whenever one may, to reach the choices */
+            int k = d == DB_DEC_JOKER && n > 1 ? 1 : (int)arb_rng_below(&rng, (uint64_t)n);
+            arb_action fixed;
+            char why[160];
+            int actor = g->to_act(&s);
+            CHECK(g->check(&s, &legal[k], &fixed, why, sizeof why) == 0);
+            before = s;
+            CHECK(g->apply(&s, &fixed) == 0);
+            for (int p = 0; p < DB_SEATS; p++)
+                g->action_events(&before, &s, actor, &fixed, p, collect, &seen[p]);
+        }
+    }
+    CHECK(asked > 0 && choices > 0);
+    printf("joker questions %d, choices among equal cards %d\n", asked, choices);
+}
+
 int main(void)
 {
     g = arb_game_find("dabang");
@@ -182,6 +244,7 @@ int main(void)
     empty_declarations();
     odd_replies();
     passes_unseen();
+    joker_options_hide_the_kitty();
     printf("test_db_adversarial: %d passed, %d failed\n", t_passed, t_failed);
     return t_failed != 0;
 }

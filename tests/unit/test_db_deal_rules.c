@@ -24,7 +24,8 @@ static int lineno;
 
 static const char suit_chars[] = "SHCD";
 static const char level_chars[] = "3456789TW";
-static const char *const phase_names[] = {"draw", "close", "tribute", "return", "bury", "jokers", "tricks", "over"};
+static const char *const phase_names[] = {"draw", "close", "tribute", "return", "bury", "jokers", "take", "tricks",
+                                          "over"};
 
 /* One file's world: the @set values, the cards @hand and @kitty put down
  * for the next builder, and what the builders made (a deal or a match). */
@@ -434,13 +435,14 @@ static void run_declare_options(world *w, char **wd, int nw, char *rhs)
     compare_sets("declaring options", got, n, rhs);
 }
 
-/* tribute-options / return-options / bury-options => CARD ... */
+/* tribute-options / return-options / bury-options / take-options => CARD ... */
 static void run_card_options(world *w, char **wd, int nw, char *rhs)
 {
     if (w->mode != DEAL || nw != 1 || !rhs)
         FAIL("bad %s", wd[0]);
     db_phase want = strcmp(wd[0], "tribute-options") == 0 ? DB_PH_TRIBUTE
-                    : strcmp(wd[0], "return-options") == 0 ? DB_PH_RETURN : DB_PH_BURY;
+                    : strcmp(wd[0], "return-options") == 0 ? DB_PH_RETURN
+                    : strcmp(wd[0], "take-options") == 0 ? DB_PH_TAKE : DB_PH_BURY;
     if (w->s.phase != want)
         FAIL("%s in phase %s", wd[0], phase_names[w->s.phase]);
     db_hand h;
@@ -453,23 +455,18 @@ static void run_card_options(world *w, char **wd, int nw, char *rhs)
     compare_sets(wd[0], got, n, rhs);
 }
 
-/* joker-options => JOKER:TAKE ... | - */
+/* joker-options => JOKER | - */
 static void run_joker_options(world *w, int nw, char *rhs)
 {
     if (w->mode != DEAL || nw != 1 || !rhs)
         FAIL("bad joker-options");
-    db_hand j, t;
-    db_joker_options(&w->s, &j, &t);
-    char got[2 * DB_NCARDS][24];
+    db_hand j;
+    db_joker_options(&w->s, &j);
+    char got[2][24];
     int n = 0;
     for (int a = DB_BJ; a <= DB_RJ; a++)
-        for (int c = 0; a <= DB_RJ && c < DB_NCARDS; c++)
-            if (j.n[a] && t.n[c]) {
-                char ja[8], tc[8];
-                card_text(a, ja, sizeof ja);
-                card_text(c, tc, sizeof tc);
-                snprintf(got[n++], 24, "%s:%s", ja, tc);
-            }
+        if (j.n[a])
+            card_text(a, got[n++], 24);
     compare_sets("joker options", got, n, rhs);
 }
 
@@ -487,21 +484,16 @@ static int apply(world *w, const char *act, char *why, size_t whylen)
     }
     case DB_DEC_TRIBUTE:
     case DB_DEC_RETURN:
-    case DB_DEC_BURY: {
+    case DB_DEC_BURY:
+    case DB_DEC_TAKE: {
         int c = card_of(act);
         return c < 0 ? -2 : db_do_card(s, c, why, whylen);
     }
     case DB_DEC_JOKER: {
         if (pass)
-            return db_do_joker(s, -1, -1, why, whylen);
-        char buf[16];
-        snprintf(buf, sizeof buf, "%s", act);
-        char *colon = strchr(buf, ':');
-        if (!colon)
-            return -2;
-        *colon = 0;
-        int j = card_of(buf), t = card_of(colon + 1);
-        return j < 0 || t < 0 ? -2 : db_do_joker(s, j, t, why, whylen);
+            return db_do_joker(s, -1, why, whylen);
+        int j = card_of(act);
+        return j < 0 ? -2 : db_do_joker(s, j, why, whylen);
     }
     case ARB_DEC_PLAY: {
         db_hand h;
@@ -601,6 +593,7 @@ static int deal_value(const world *w, const char *key, char *v, size_t len)
     else if (strcmp(key, "shown") == 0) snprintf(v, len, "%d", s->kitty_shown);
     else if (strcmp(key, "dry") == 0) snprintf(v, len, "%d", s->dry);
     else if (strcmp(key, "public") == 0) snprintf(v, len, "%d", s->kitty_public);
+    else if (strcmp(key, "took") == 0) card_text(s->took, v, len);
     else if (strcmp(key, "others") == 0) snprintf(v, len, "%d", s->others_may);
     else if (strcmp(key, "blood") == 0) snprintf(v, len, "%d", s->blood_left);
     else if (strcmp(key, "given") == 0) snprintf(v, len, "%d", s->ntribute);
@@ -1048,7 +1041,7 @@ static void run_line(world *w, char *line)
     } else if (strcmp(op, "declare-options") == 0) {
         run_declare_options(w, wd, nw, rhs);
     } else if (strcmp(op, "tribute-options") == 0 || strcmp(op, "return-options") == 0
-               || strcmp(op, "bury-options") == 0) {
+               || strcmp(op, "bury-options") == 0 || strcmp(op, "take-options") == 0) {
         run_card_options(w, wd, nw, rhs);
     } else if (strcmp(op, "joker-options") == 0) {
         run_joker_options(w, nw, rhs);

@@ -24,7 +24,7 @@ enum { DECISION_BOUND = 1200 };
 
 typedef struct stats {
     long deals, first_deals, redealt, declared, flipped, kitty_named;
-    long tribute_deals, tribute_cards, short_tribute, dry, dajia_jokers, others_jokers, kitty_shown_jokers;
+    long tribute_deals, tribute_cards, short_tribute, dry, dajia_jokers, others_jokers, take_choices, kitty_shown_jokers;
     long kase[5], specials, three_jokers, passed10, max_decisions, full_enum, roundtrips;
     long matches, match_by_limit, match_outright, same_seed, forfeits;
 } stats;
@@ -255,17 +255,39 @@ static void step_direct(db_state *s, arb_rng *rng, db_hand *played, bool full)
         break;
     }
     case DB_DEC_JOKER: {
-        db_hand j, t;
-        db_joker_options(s, &j, &t);
-        CHECK(j.total == 1 && t.total > 0);                        /* DB-59: asked only when he may */
-        int joker = -1, take = 0;
+        db_hand j;
+        db_joker_options(s, &j);
+        CHECK(j.total == 1);                                       /* DB-59: asked only when he may */
+        int joker = -1;
         if (arb_rng_below(rng, 2)) {
             joker = pick_card(&j, rng);
-            take = pick_card(&t, rng);
-            CHECK(!db_card_points(take) && !db_joker(take));
             st.others_jokers++;
         }
-        rc = db_do_joker(s, joker, take, why, sizeof why);
+        int seat = s->to_act;
+        db_hand kitty = s->kitty;
+        rc = db_do_joker(s, joker, why, sizeof why);
+        if (joker >= 0 && rc == 0) {
+            /* DB-59: shown, and a card taken back at once unless he
+             * chooses among equals */
+            CHECK(s->kitty_public && s->kitty.n[joker] == kitty.n[joker] + 1);
+            if (s->phase == DB_PH_TAKE) {
+                CHECK(s->to_act == seat);
+                st.take_choices++;
+            } else {
+                CHECK(s->took >= 0 && !db_card_points(s->took) && !db_joker(s->took));
+                CHECK(s->kitty.n[s->took] + 1 == kitty.n[s->took] && s->kitty.total == DB_KITTY);
+            }
+        }
+        break;
+    }
+    case DB_DEC_TAKE: {
+        db_hand t;
+        db_card_options(s, &t);
+        CHECK(t.total >= 2);                                       /* a choice among equals */
+        int take = pick_card(&t, rng);
+        CHECK(!db_card_points(take) && !db_joker(take));
+        rc = db_do_card(s, take, why, sizeof why);
+        CHECK(rc != 0 || (s->took == take && s->kitty.total == DB_KITTY));
         break;
     }
     case ARB_DEC_PLAY: {
@@ -623,7 +645,7 @@ static void malformed_decisions(void)
         /* cards and jokers out of turn */
         char why[200];
         copy = s;
-        CHECK(db_do_card(&copy, 0, why, sizeof why) == ARB_EILLEGAL && db_do_joker(&copy, DB_RJ, 0, why, sizeof why)
+        CHECK(db_do_card(&copy, 0, why, sizeof why) == ARB_EILLEGAL && db_do_joker(&copy, DB_RJ, why, sizeof why)
               == ARB_EILLEGAL && memcmp(&copy, &s, sizeof s) == 0);
         db_play p = {1, {0}};
         CHECK(db_do_play(&copy, &p, why, sizeof why) == ARB_EILLEGAL && memcmp(&copy, &s, sizeof s) == 0);
@@ -654,6 +676,7 @@ int main(int argc, char **argv)
     printf("tribute in %ld deals (%ld cards, %ld cut short); %ld dry pots; jokers buried by the dajia in %ld deals, "
            "by others %ld times\n", st.tribute_deals, st.tribute_cards, st.short_tribute, st.dry, st.dajia_jokers,
            st.others_jokers);
+    printf("%ld choices among equal cards taken back\n", st.take_choices);
     printf("cases %ld %ld %ld %ld; %ld special endings, %ld three-joker endings, %ld passed 10; matches: %ld outright, "
            "%ld at the limit; %ld same-seed replays, %ld text round trips, %ld forfeits\n", st.kase[1], st.kase[2],
            st.kase[3], st.kase[4], st.specials, st.three_jokers, st.passed10, st.match_outright, st.match_by_limit,
@@ -661,7 +684,7 @@ int main(int argc, char **argv)
     /* every phase and outcome occurs in the sample */
     CHECK(st.deals >= want);
     CHECK(st.declared > 0 && st.flipped > 0 && st.kitty_named > 0);
-    CHECK(st.tribute_deals > 0 && st.dry > 0 && st.dajia_jokers > 0 && st.others_jokers > 0);
+    CHECK(st.tribute_deals > 0 && st.dry > 0 && st.dajia_jokers > 0 && st.others_jokers > 0 && st.take_choices > 0);
     CHECK(st.kase[1] > 0 && st.kase[2] > 0 && st.kase[3] > 0 && st.kase[4] > 0);
     CHECK(st.passed10 > 0 && st.match_outright > 0 && st.match_by_limit > 0);
     CHECK(st.same_seed > 0 && st.roundtrips > 0 && st.forfeits > 0);
