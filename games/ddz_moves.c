@@ -329,6 +329,21 @@ static void gen_kickers(gen *g, int kind, ddz_cards prim, int lo, int hi)
             j = 1;
         k.joker_units = (uint8_t)j;
     }
+    if (f->kick == 1 && units == 2 && !r->kicker_same_rank) {
+        /* Two solo kickers (four + two, a two-trio airplane): every pair
+         * of candidate ranks, or one rank twice when it may repeat, without
+         * the recursion. Of kick_leaf's checks only the two jokers apply:
+         * two cards make neither a trio beside the primary nor BB+RR. */
+        for (int i = 0; i < k.nr; i++)
+            for (int j = i; j < k.nr; j++) {
+                if (j == i && k.cap[i] < 2)
+                    continue;
+                if (k.check_jokers && k.rank[i] == DDZ_RB && k.rank[j] == DDZ_RR)
+                    continue;
+                emitn(g, prim + DDZ_ONE(k.rank[i]) + DDZ_ONE(k.rank[j]), kind, lo, k.len, k.ncards);
+            }
+        return;
+    }
     k.suffix[k.nr] = 0;
     for (int i = k.nr - 1; i >= 0; i--) {
         unsigned s = k.suffix[i + 1] + k.cap[i];
