@@ -9,11 +9,11 @@
 #include "arb_rng.h"
 #include "game.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include "test_files.h"
 
 static int passed, failed;
 static const char *path;
@@ -156,8 +156,6 @@ static int parse_decl(const char *text, int level, db_decl *d)
 
 /* ---- Comparing lists of words ---------------------------------------------- */
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 /* got (n words) against the expected words in rhs ("-": none), as sets. */
 static void compare_sets(const char *what, char got[][24], int n, char *rhs)
 {
@@ -168,8 +166,8 @@ static void compare_sets(const char *what, char got[][24], int n, char *rhs)
             want[nw++] = t;
     for (int i = 0; i < n; i++)
         gp[i] = got[i];
-    qsort(want, (size_t)nw, sizeof want[0], cmp_str);
-    qsort(gp, (size_t)n, sizeof gp[0], cmp_str);
+    qsort(want, (size_t)nw, sizeof want[0], test_cmp_names);
+    qsort(gp, (size_t)n, sizeof gp[0], test_cmp_names);
     bool same = n == nw;
     for (int i = 0; same && i < n; i++)
         same = strcmp(gp[i], want[i]) == 0;
@@ -1098,32 +1096,9 @@ static void run_file(const char *file)
 /* A directory runs every *.txt file in it, in name order. */
 static void run_path(const char *p)
 {
-    struct stat st;
-    if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        run_file(p);
-        return;
-    }
-    DIR *d = opendir(p);
-    char *names[256];
-    int n = 0;
-    for (struct dirent *e; d && (e = readdir(d)) && n < 256;) {
-        size_t l = strlen(e->d_name);
-        if (l > 4 && strcmp(e->d_name + l - 4, ".txt") == 0) {
-            names[n] = malloc(strlen(p) + l + 2);
-            if (names[n])
-                sprintf(names[n++], "%s/%s", p, e->d_name);
-        }
-    }
-    if (d)
-        closedir(d);
-    if (n == 0) {
+    if (test_each_txt(p, run_file) == 0) {
         fprintf(stderr, "%s: no scenario files\n", p);
         failed++;
-    }
-    qsort(names, (size_t)n, sizeof names[0], cmp_str);
-    for (int i = 0; i < n; i++) {
-        run_file(names[i]);
-        free(names[i]);
     }
 }
 

@@ -5,11 +5,11 @@
 #include "dabang.h"
 #include "arb_error.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include "test_files.h"
 
 static int passed, failed;
 static const char *path;
@@ -472,37 +472,12 @@ static void run_file(const char *file)
     fclose(f);
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 /* A directory runs every *.txt file in it, in name order. */
 static void run_path(const char *p)
 {
-    struct stat st;
-    if (stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        run_file(p);
-        return;
-    }
-    DIR *d = opendir(p);
-    char *names[256];
-    int n = 0;
-    for (struct dirent *e; d && (e = readdir(d)) && n < 256;) {
-        size_t l = strlen(e->d_name);
-        if (l > 4 && strcmp(e->d_name + l - 4, ".txt") == 0) {
-            names[n] = malloc(strlen(p) + l + 2);
-            if (names[n])
-                sprintf(names[n++], "%s/%s", p, e->d_name);
-        }
-    }
-    if (d)
-        closedir(d);
-    if (n == 0) {
+    if (test_each_txt(p, run_file) == 0) {
         fprintf(stderr, "%s: no rule files\n", p);
         failed++;
-    }
-    qsort(names, (size_t)n, sizeof names[0], cmp_str);
-    for (int i = 0; i < n; i++) {
-        run_file(names[i]);
-        free(names[i]);
     }
 }
 

@@ -5,9 +5,12 @@
 #define ARB_TEST_FILES_H
 #include "arb_file.h"
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The file, whole and NUL-terminated (the caller frees it), or NULL. */
 static inline char *test_slurp(const char *path, size_t *lenp)
@@ -51,6 +54,42 @@ static inline void test_show_diff(const char *what, const char *want, const char
     while (g > got && g[-1] != '\n') g--;
     fprintf(stderr, "%s: line %d differs\n  want: %.*s\n  got:  %.*s\n", what, line, (int)strcspn(w, "\n"), w,
             (int)strcspn(g, "\n"), g);
+}
+
+static inline int test_cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The rule-file runners' walk: a file runs as itself; a directory runs
+ * every *.txt in it, in name order. The number of files run (0: a
+ * directory without any, which a runner counts as a failure). */
+static inline int test_each_txt(const char *path, void (*run_file)(const char *file))
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        run_file(path);
+        return 1;
+    }
+    DIR *d = opendir(path);
+    char *names[256];
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d)) && n < 256;) {
+        size_t l = strlen(e->d_name);
+        if (l > 4 && strcmp(e->d_name + l - 4, ".txt") == 0) {
+            names[n] = malloc(strlen(path) + l + 2);
+            if (names[n])
+                sprintf(names[n++], "%s/%s", path, e->d_name);
+        }
+    }
+    if (d)
+        closedir(d);
+    qsort(names, (size_t)n, sizeof names[0], test_cmp_names);
+    for (int i = 0; i < n; i++) {
+        run_file(names[i]);
+        free(names[i]);
+    }
+    return n;
 }
 
 #endif
