@@ -604,7 +604,7 @@ static void progress(const db_state *b, const db_state *a, int seat, arb_emit_fn
         int pts = 0;
         for (int i = 0; i < DB_SEATS; i++)
             pts += db_play_points(&a->last_trick[i]);
-        emitf(emit, ctx, "trick %d %d", a->last_winner, pts);
+        emitf(emit, ctx, "trick %d %d points %d %d", a->last_winner, pts, a->points[0], a->points[1]);
     }
     if (b->phase != DB_PH_OVER && a->phase == DB_PH_OVER) {
         const db_outcome *o = &a->out;
@@ -707,7 +707,11 @@ static int g_request(const void *state, char *buf, size_t len)
     if (d == ARB_DEC_PLAY && s->ntrick) {
         char led[16];
         db_format_play(&s->trick[0], led, sizeof led);
-        return snprintf(buf, len, "play follow %d %s", s->leader, led);
+        char win[16];
+        int w = s->winner_idx >= 0 ? s->winner_idx : 0;
+        db_format_play(&s->trick[w], win, sizeof win);
+        return snprintf(buf, len, "play follow %d %s winner %d %s", s->leader, led, (s->leader + w) % DB_SEATS,
+                        win);
     }
     return snprintf(buf, len, "%s", g_decision_name(d));
 }
