@@ -9,7 +9,7 @@
  *
  * Text (the bot protocol; docs/rules/notation.md): a declaration is the
  * cards shown ("5H", "5H5H", "RJ") and, for three jokers, the suit named
- * ("BJBJBJ S"); a tribute, return or burial is one card ("AS"); a joker
+ * ("BJBJBJ:S", one word like every item; "BJBJBJ S" is read too); a tribute, return or burial is one card ("AS"); a joker
  * burial is the joker and the card taken back ("RJ 3S"); a play is its
  * cards ("5H5H"); "pass" declines where that is allowed. */
 #include "dabang.h"
@@ -394,6 +394,8 @@ static int g_parse_action(const void *state, const char *text, arb_action *a, ch
     char buf[ARB_MAX_PLAY_TEXT + 1];
     snprintf(buf, sizeof buf, "%s", t);
     char *sp = strchr(buf, ' ');
+    if (!sp && d == DB_DEC_DECLARE)
+        sp = strchr(buf, ':');      /* three jokers and a suit, one word: BJBJBJ:S */
     char *second = NULL;
     if (sp) {
         *sp = 0;
@@ -463,7 +465,7 @@ static int g_parse_action(const void *state, const char *text, arb_action *a, ch
     }
 bad:
     snprintf(err, errlen, "cannot read \"%s\" as a %s (%s)", text, name ? name : "decision",
-             d == DB_DEC_DECLARE ? "level cards like 5H5H, BJBJBJ S, RJ, or pass"
+             d == DB_DEC_DECLARE ? "level cards like 5H5H, BJBJBJ:S, RJ, or pass"
              : d == DB_DEC_JOKER ? "a joker, RJ or BJ, or pass"
              : d == ARB_DEC_PLAY ? "one to three cards like 5H5H"
                                  : "one card like AS");
@@ -486,7 +488,7 @@ static int g_format_item(const void *state, const arb_action *a, char *buf, size
         db_decl d;
         db_decl_of_bit(a->value, &d);
         if (d.kind == DB_DECL_BJ3 || d.kind == DB_DECL_RJ3)
-            return snprintf(buf, len, "%s %c", cards, suit_chars[d.suit & 3]);
+            return snprintf(buf, len, "%s:%c", cards, suit_chars[d.suit & 3]);
         return snprintf(buf, len, "%s", cards);
     }
     case DB_DEC_JOKER:
