@@ -21,10 +21,13 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: arbiter match --bot NAME=CMD --bot NAME=CMD ... [options]   (a --bot per seat)\n"
+        "       arbiter match --game dabang --team NAME=CMD1,CMD2 --team NAME=CMD3,CMD4 [options]\n"
         "\n"
         "Plays one match between bot programs and prints the result. CMD is a\n"
         "program and its arguments separated by spaces (no shell); the program is\n"
         "looked up in PATH, and arguments naming existing files are made absolute.\n"
+        "For a partnership game, --team gives a team's two partners (NAME=CMD:\n"
+        "the same program twice); they sit opposite, bots NAME-1 and NAME-2.\n"
         "\n"
         "  --game NAME            the game (default " CLI_DEFAULT_GAME "; `arbiter rules --game NAME`)\n"
         "  --rules PRESET         the game's preset (default its own; `arbiter rules --presets`)\n"
@@ -95,6 +98,22 @@ static void print_table(const match_config *cfg, const match_result *res, const 
                    s->max_wall_ns / 1e6, s->cpu_ns / 1e6, s->strikes, s->penalties, s->sandbox,
                    s->forfeited ? "  FORFEITED" : "");
         }
+    if (res->nteams > 0) {
+        printf("\n%-4s %-33s %8s\n", "rank", "team", "score");
+        for (int rank = 1; rank <= res->nteams; rank++)
+            for (int t = 0; t < res->nteams; t++) {
+                if (res->team_rank[t] != rank)
+                    continue;
+                char members[80] = "", name[256];
+                for (int b = 0; b < res->nbots; b++)
+                    if (res->team_of_bot[b] == t) {
+                        size_t l = strlen(members);
+                        snprintf(members + l, sizeof members - l, "%s%s", l ? " + " : "",
+                                 arb_term(res->bots[b].name, name, sizeof name));
+                    }
+                printf("%-4d %-33s %8" PRId64 "\n", res->team_rank[t], members, res->team_total[t]);
+            }
+    }
     printf("\nwinner:");
     for (int b = 0; b < res->nbots; b++) {
         char name[256];
@@ -130,7 +149,72 @@ static void print_json(const match_config *cfg, const match_result *res, const c
         cli_json_string(stdout, s->sandbox);
         printf("}");
     }
-    printf("]}\n");
+    printf("]");
+    if (res->nteams > 0) {
+        printf(",\"teams\":[");
+        for (int t = 0; t < res->nteams; t++) {
+            printf("%s{\"rank\":%d,\"score\":%" PRId64 ",\"members\":[", t ? "," : "", res->team_rank[t],
+                   res->team_total[t]);
+            bool first = true;
+            for (int b = 0; b < res->nbots; b++)
+                if (res->team_of_bot[b] == t) {
+                    printf("%s", first ? "" : ",");
+                    cli_json_string(stdout, res->bots[b].name);
+                    first = false;
+                }
+            printf("]}");
+        }
+        printf("]");
+    }
+    printf("}\n");
+}
+
+typedef struct team_arg {
+    char name[ARB_MAX_BOT_NAME + 1];
+    char cmd[2][2048];
+} team_arg;
+
+/* --team: the game must have two fixed teams of two; team t's partners
+ * become players t and t + 2 (they sit opposite in every seating). */
+static int add_teams(match_config *cfg, const void *teams_arg, int nteams)
+{
+    const team_arg *teams = teams_arg;
+    int8_t seat_team[ARB_MAX_SEATS];
+    char err[512];
+    if (cfg->nbots || nteams != 2) {
+        fprintf(stderr, "arbiter: match: --team twice, for the two teams, and no --bot with them\n");
+        return -1;
+    }
+    void *rules = calloc(1, cfg->game->rules_size);
+    bool have = rules != NULL;
+    int nt = have && match_rules_build(cfg->game, cfg->preset, cfg->options, rules, err, sizeof err) == 0
+                 ? cfg->game->teams(rules, seat_team) : -1;
+    int seats = nt == 2 ? cfg->game->seats(rules) : 0;
+    free(rules);
+    if (nt < 0) {
+        fprintf(stderr, "arbiter: %s\n", have ? err : "out of memory");
+        return -1;
+    }
+    if (nt != 2 || seats != 4) {
+        fprintf(stderr, "arbiter: match: %s has no two fixed teams of two: give a --bot per seat\n",
+                cfg->game->name);
+        return -1;
+    }
+    if (strcmp(teams[0].name, teams[1].name) == 0) {
+        fprintf(stderr, "arbiter: two teams named \"%s\"\n", teams[0].name);
+        return -1;
+    }
+    for (int k = 0; k < 2; k++)
+        for (int t = 0; t < 2; t++) {
+            char name[ARB_MAX_BOT_NAME + 1];
+            snprintf(name, sizeof name, "%.*s-%d", ARB_MAX_BOT_NAME - 2, teams[t].name, k + 1);
+            if (match_bot_command(&cfg->bots[cfg->nbots], name, teams[t].cmd[k], NULL, err, sizeof err) != 0) {
+                fprintf(stderr, "arbiter: %s\n", err);
+                return -1;
+            }
+            cfg->nbots++;
+        }
+    return 0;
 }
 
 int cmd_match(int argc, char **argv)
@@ -138,6 +222,7 @@ int cmd_match(int argc, char **argv)
     static const struct option opts[] = {
         {"help", no_argument, NULL, 'h'},
         {"bot", required_argument, NULL, 'b'},
+        {"team", required_argument, NULL, 'T'},
         {"game", required_argument, NULL, 'g'},
         {"rules", required_argument, NULL, 'r'},
         {"set", required_argument, NULL, 's'},
@@ -164,6 +249,9 @@ int cmd_match(int argc, char **argv)
     };
     match_config cfg;
     live_options lo = {0};
+    /* --team: two partners each, seated as players t and t + 2 */
+    team_arg teams[2];
+    int nteams = 0;
     const char *transcript = NULL, *secret_file = NULL, *game = NULL, *preset = NULL;
     cli_format format = CLI_FORMAT_TABLE;
     bool quiet = false;
@@ -235,6 +323,31 @@ int cmd_match(int argc, char **argv)
                     return CLI_EXIT_USAGE;
                 }
             cfg.nbots++;
+            break;
+        }
+        case 'T': {
+            const char *eq = strchr(v, '=');
+            if (nteams >= 2) {
+                fprintf(stderr, "arbiter: match: two teams at most (--team)\n");
+                return CLI_EXIT_USAGE;
+            }
+            if (!eq || eq == v || (size_t)(eq - v) > ARB_MAX_BOT_NAME - 2 || !eq[1]) {
+                fprintf(stderr, "arbiter: --team \"%s\": expected NAME=CMD1,CMD2 or NAME=CMD (a name of 1..%d "
+                                "characters)\n", v, ARB_MAX_BOT_NAME - 2);
+                return CLI_EXIT_USAGE;
+            }
+            const char *comma = strchr(eq + 1, ',');
+            size_t l1 = comma ? (size_t)(comma - eq - 1) : strlen(eq + 1);
+            const char *c2 = comma ? comma + 1 : eq + 1;
+            if (l1 == 0 || !*c2 || strchr(c2, ',') || l1 >= sizeof teams[0].cmd[0]
+                || strlen(c2) >= sizeof teams[0].cmd[1]) {
+                fprintf(stderr, "arbiter: --team \"%s\": expected NAME=CMD1,CMD2 (two commands) or NAME=CMD\n", v);
+                return CLI_EXIT_USAGE;
+            }
+            snprintf(teams[nteams].name, sizeof teams[nteams].name, "%.*s", (int)(eq - v), v);
+            snprintf(teams[nteams].cmd[0], sizeof teams[0].cmd[0], "%.*s", (int)l1, eq + 1);
+            snprintf(teams[nteams].cmd[1], sizeof teams[0].cmd[1], "%s", c2);
+            nteams++;
             break;
         }
         case 'd':
@@ -313,6 +426,8 @@ int cmd_match(int argc, char **argv)
     if (preset)
         snprintf(cfg.preset, sizeof cfg.preset, "%s", preset);
     snprintf(cfg.options, sizeof cfg.options, "%s", sets);
+    if (nteams && add_teams(&cfg, teams, nteams) != 0)
+        return CLI_EXIT_USAGE;
     void *rules = calloc(1, cfg.game->rules_size);
     char err[512];
     if (!rules || match_config_rules(&cfg, rules, err, sizeof err) != 0) {

@@ -187,5 +187,41 @@ done
 check "bench rules --game dabang --format json parses, with its figures" \
   'python3 -c "import json,sys; d=json.load(open(\"b.json\")); n={f[\"name\"] for f in d[\"figures\"]}; assert {\"selfplay_deals\",\"tricks_judged\"} <= n"'
 
+# ---- match --team: partners opposite, the result per team ---------------------
+# a bot that answers every request with a random legal item (asks for lists);
+# the bots run under a uid of their own: they must be able to read it
+chmod 755 "$T"
+cat > legalbot.py <<'EOF2'
+import random, sys
+random.seed(sys.argv[1] if len(sys.argv) > 1 else 1)
+for raw in sys.stdin:
+    w = raw.split()
+    if w and w[0] == "arbiter":
+        print("bot 1 legalbot legal", flush=True)
+    elif w and w[0] == "ask":
+        print(random.choice(raw.split(" legal ", 1)[1].split()), flush=True)
+    elif w and w[0] == "end":
+        break
+EOF2
+chmod 644 legalbot.py
+BOT="python3 $T/legalbot.py"
+"$ARB" match --game dabang --team north="$BOT 1,$BOT 2" --team east="$BOT 3" --deals 2 --sandbox none \
+  --transcript m.arbt --json > m.json 2> m.err
+check "match --team plays a Da Bang match" '[ $? = 0 ]'
+check "match --team: bots NAME-1 and NAME-2, partners opposite (players 0+2, 1+3)" \
+  'python3 -c "import json; d=json.load(open(\"m.json\")); b=[x[\"name\"] for x in d[\"bots\"]]; assert b==[\"north-1\",\"east-1\",\"north-2\",\"east-2\"], b"'
+check "match --team: the result per team, winner first, no penalties" \
+  'python3 -c "import json; d=json.load(open(\"m.json\")); t=d[\"teams\"]; assert sorted(x[\"rank\"] for x in t)==[1,2]; assert {tuple(x[\"members\"]) for x in t}=={(\"north-1\",\"north-2\"),(\"east-1\",\"east-2\")}; assert all(x[\"penalties\"]==0 for x in d[\"bots\"])"'
+"$ARB" replay m.arbt > r 2>&1
+check "the team match's transcript re-judges" '[ $? = 0 ] && grep -q "verdict reproduced" r'
+"$ARB" match --team a="$BOT" --team b="$BOT" > /dev/null 2> e1
+check "match --team refuses a game without fixed teams (exit 2)" '[ $? = 2 ] && grep -q "no two fixed teams" e1'
+"$ARB" match --game dabang --team a="$BOT" --team a="$BOT" > /dev/null 2> e2
+check "match --team refuses two teams of one name" '[ $? = 2 ] && grep -q "two teams named" e2'
+"$ARB" match --game dabang --team a="$BOT,$BOT,$BOT" --team b="$BOT" > /dev/null 2> e3
+check "match --team refuses three partners" '[ $? = 2 ] && grep -q "two commands" e3'
+"$ARB" match --game dabang --team a="$BOT" --bot c="$BOT" --team b="$BOT" > /dev/null 2> e4
+check "match --team and --bot do not mix" '[ $? = 2 ] && grep -q "no --bot with them" e4'
+
 echo "dabang-cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]
