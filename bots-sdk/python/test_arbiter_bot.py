@@ -525,6 +525,19 @@ class DocumentedExamples(unittest.TestCase):
             self.skipTest("docs/bot-authors.md has no Python example")
         self.check(python_blocks(path)[0])
 
+    def test_the_bot_authors_guide_dabang_bot(self):
+        path = os.path.join(HERE, "..", "..", "docs", "bot-authors.md")
+        blocks = [b for b in python_blocks(path) if "arbiter_bot.dabang" in b] if os.path.exists(path) else []
+        if not blocks:
+            self.skipTest("docs/bot-authors.md has no Da Bang example")
+        lines = DB_HEADER + ["draw 3D", "draw KD", "draw 7D", "trump S level 5 dajia 0 by flip",
+                             "play 0 AD", "play 1 4D",
+                             "ask play follow 0 AD winner 0 AD time 1000 -1 30000 legal 3D 7D KD",
+                             "play 2 KD", "play 3 9D", "trick 0 10 points 10 0",
+                             "ask play time 1000 -1 30000 legal 3D 7D", "end 0"]
+        replies = self.run_doc_bot(blocks[0], lines)
+        self.assertEqual(replies, ["bot 1 my-dabang legal", "KD", "3D"])
+
 
 
 # ---- Da Bang ------------------------------------------------------------------
