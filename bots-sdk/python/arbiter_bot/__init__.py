@@ -27,7 +27,12 @@ trumps and legal plays: arbiter_bot.dabang, which has run functions of its
 own too).
 """
 
-from . import core, dabang, doudizhu
+from . import core, doudizhu
+
+try:        # a Dou Dizhu bot may ship the package without dabang.py
+    from . import dabang
+except ImportError:
+    dabang = None
 from .core import MAX_NAME, MAX_REQUEST, MatchView, Penalty, Request
 from .doudizhu import (RANKS, Beat, Move, Play, View, card_counts, classify, parse_play, rank_of,
                        sort_cards)
@@ -43,7 +48,9 @@ class _Loop(core.Loop):
     """The protocol loop: a Dou Dizhu view (loop.view) unless the handshake
     names another game."""
     view_class = View
-    view_classes = {"doudizhu": View, "dabang": dabang.View}
+    view_classes = {"doudizhu": View}
+    if dabang is not None:
+        view_classes["dabang"] = dabang.View
 
 
 def run_streams(choose, name, infile, outfile):
