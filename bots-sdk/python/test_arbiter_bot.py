@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from collections import Counter as collections_counter
 
 import arbiter_bot
 from arbiter_bot import classify, parse_play, sort_cards
@@ -524,6 +525,197 @@ class DocumentedExamples(unittest.TestCase):
             self.skipTest("docs/bot-authors.md has no Python example")
         self.check(python_blocks(path)[0])
 
+    def test_the_bot_authors_guide_dabang_bot(self):
+        path = os.path.join(HERE, "..", "..", "docs", "bot-authors.md")
+        blocks = [b for b in python_blocks(path) if "arbiter_bot.dabang" in b] if os.path.exists(path) else []
+        if not blocks:
+            self.skipTest("docs/bot-authors.md has no Da Bang example")
+        lines = DB_HEADER + ["draw 3D", "draw KD", "draw 7D", "trump S level 5 dajia 0 by flip",
+                             "play 0 AD", "play 1 4D",
+                             "ask play follow 0 AD winner 0 AD time 1000 -1 30000 legal 3D 7D KD",
+                             "play 2 KD", "play 3 9D", "trick 0 10 points 10 0",
+                             "ask play time 1000 -1 30000 legal 3D 7D", "end 0"]
+        replies = self.run_doc_bot(blocks[0], lines)
+        self.assertEqual(replies, ["bot 1 my-dabang legal", "KD", "3D"])
+
+
+
+# ---- Da Bang ------------------------------------------------------------------
+
+import arbiter_bot.dabang as db   # noqa: E402  (beside the Dou Dizhu tests it extends)
+
+DB_HEADER = [
+    "arbiter 1 dabang",
+    "match players 4 deals 1 rules standard seed 9",
+    "option tribute=true",
+    "clock move 1000 deal -1 bank 30000",
+    "ready",
+    "deal 0 seat 2",
+    "deal seat 2 first drawer 0 level 5",
+]
+
+
+def db_converse(choose, lines):
+    out = io.BytesIO()
+    seen = {"requests": []}
+
+    def spy(view, request):
+        seen["view"] = view
+        seen["requests"].append(request)
+        return choose(view, request)
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        arbiter_bot.run_streams(spy, "tester", io.BytesIO(("\n".join(lines) + "\n").encode()), out)
+    seen["stderr"] = err.getvalue()
+    return out.getvalue().decode().splitlines(), seen
+
+
+class DaBangCards(unittest.TestCase):
+    T = db.Trump("5", "H")
+
+    def test_cards_read_and_print_in_id_order(self):
+        self.assertEqual(db.card_id("3S"), 0)
+        self.assertEqual(db.card_id("5h"), 9)
+        self.assertEqual((db.card_id("BJ"), db.card_id("rj")), (52, 53))
+        self.assertEqual(db.format_cards(db.parse_cards("KS4s4S")), "4S4SKS")
+        self.assertEqual(db.format_cards(db.parse_cards("RJBJ")), "BJRJ")
+        self.assertRaises(ValueError, db.parse_cards, "1S")
+        self.assertEqual(db.points("5HTSKD3C"), 25)
+
+    def test_power_follows_db_11(self):
+        order = ["RJ", "BJ", "5H", "5S", "2H", "2D", "AH", "3H", "AS"]
+        powers = [self.T.power(db.card_id(c)) for c in order]
+        self.assertEqual(powers, sorted(powers, reverse=True))
+        self.assertEqual(self.T.power(db.card_id("5S")), self.T.power(db.card_id("5C")))   # equal level cards
+        self.assertTrue(self.T.is_trump(db.card_id("2D")))
+        self.assertFalse(self.T.is_trump(db.card_id("AS")))
+        self.assertEqual(self.T.fsuit(db.card_id("5S")), db.TRUMP)    # DB-12
+        self.assertEqual(self.T.fsuit(db.card_id("9S")), "S")
+
+    def test_follows_match_the_rules_table(self):
+        # docs/rules/dabang.md "Following: worked examples", level 5, trump hearts
+        table = [
+            ("9S", "3SKS5S7D", "3S KS"), ("9S", "5S2S7D", "5S 7D 2S"), ("3H", "2D9CKS", "2D"),
+            ("9S9S", "4S4SJS7D", "4S4S"), ("9S9S", "4S4S8S8SJS", "4S4S 8S8S"),
+            ("9S9S", "4S4S4SJS7D", "4S4S 4SJS"), ("9S9S", "4S4S4S8S8S", "4S4S 8S8S"),
+            ("9S9S", "JS3S7D7D", "3SJS"), ("9S9S", "JS7D7DQC", "7DJS JSQC"),
+            ("9S9S", "7D7DQC2C2C", "7D7D 7DQC 7D2C QC2C 2C2C"), ("3H3H", "5S5C2D7D", "5S5C 5S2D 5C2D"),
+            ("8S8S8S", "KSKSKS4S4S4S9S", "4S4S4S KSKSKS"), ("8S8S8S", "KSKS4S7D", "4SKSKS"),
+            ("8S8S8S", "KSKS4S4S9S", "4S4S9S 4S4SKS 4SKSKS 9SKSKS"),
+            ("8S8S8S", "KSKS7DQC", "7DKSKS QCKSKS"), ("8S8S8S", "KS4S9SJS", "4S9SJS 4S9SKS 4SJSKS 9SJSKS"),
+            ("8S8S8S", "KS4S7D7DQC", "4S7DKS 4SQCKS"),
+        ]
+        for led, hand, want in table:
+            self.assertEqual(sorted(db.follows(hand, led, self.T)), sorted(want.split()), (led, hand))
+        self.assertEqual(db.leads("4S4S4SJS7D"), "4S 7D JS 4S4S 4S4S4S".split())
+
+    def test_tricks_match_the_rules_table(self):
+        table = [("9S9S BJRJ 3H3H KSTS", 2), ("9S9S 3H3H 4H4H 2C2C", 3), ("5S 5C 5D 3H", 0),
+                 ("5S 5C 5H 2H", 2), ("2S 2C 2H AH", 2), ("KS KS 3H 2D", 3), ("TS 9C KS 7S", 2),
+                 ("4D4D4D KDADAD 3S3S3S 6D6D6D", 3)]
+        for plays, winner in table:
+            self.assertEqual(db.trick_winner(self.T, plays.split()), winner, plays)
+
+
+class DaBangView(unittest.TestCase):
+    def test_a_deal_is_tracked_from_the_events(self):
+        lines = DB_HEADER + ["draw 5H", "draw KS", "draw 3D", "draw 3D", "draw AS", "draw RJ",
+                             "declare 0 5S", "trump S level 5 dajia 0 by declared",
+                             "tribute 1", "return 0", "kitty 3S4S6S7S8S9S", "take 0", "bury 0", "joker 0 BJ",
+                             "buried 3S4S6S7S9SBJ", "takeback 0 8S",
+                             "play 0 KD", "play 1 AD",
+                             "ask play follow 0 KD winner 1 AD time 1000 -1 30000 legal 3D",
+                             "play 2 3D", "play 3 TD", "trick 1 20 points 0 20", "end 4"]
+        replies, seen = db_converse(lambda v, r: 0, lines)
+        v, r = seen["view"], seen["requests"][0]
+        self.assertEqual(replies, ["bot 1 tester legal", "3D"])
+        self.assertEqual((v.seat, v.team, v.partner_seat, v.first_drawer), (2, 0, 0, 0))
+        self.assertEqual((v.level, v.trump_suit, v.dajia, v.trump_by), ("5", "S", 0, "declared"))
+        self.assertEqual(v.declarations, [(0, "5S")])
+        self.assertEqual(v.hand_text(), "3D5HKSASRJ")
+        self.assertEqual(db.format_cards(v.kitty), "3S4S6S7S9SBJ")
+        self.assertEqual(v.jokers, [(0, "BJ")])
+        self.assertEqual((r.led, r.leader, r.winner, r.winning, r.leading), ("KD", 0, 1, "AD", False))
+        self.assertEqual(v.points, [0, 20])
+        self.assertEqual(v.tricks[0], db.Trick(0, [(0, "KD"), (1, "AD"), (2, "3D"), (3, "TD")], 1, 20))
+        self.assertEqual(v.played[db.card_id("3D")], 1)
+        self.assertTrue(v.partner(0) and not v.partner(1) and not v.partner(2))
+        self.assertEqual(v.end_total, 4)
+        self.assertNotIn("cannot read", seen["stderr"])
+
+    def test_the_dajia_sees_the_kitty_tribute_and_burials(self):
+        lines = ["arbiter 1 dabang", "deal 1 seat 0", "deal seat 0 dajia 0 level 4 levels 4 3 blood 1",
+                 "draw 2S", "draw 7C", "draw 7C", "trump C level 4 dajia 0 by flip",
+                 "tribute 3 AH", "ask return time 1000 -1 30000 legal 7C", "return 0 7C",
+                 "take 3S3S4D6D8DQD", "ask bury time 1000 -1 30000 legal 3S 4D", "bury 0 3S",
+                 "ask play time 1000 -1 30000 legal 2S", "result points 40 kitty 3S dug 0 case 2 rise 0 1 "
+                 "levels 5 3 next 2 blood 0 winner -1", "result 1 -1 1 -1", "end 5"]
+        replies, seen = db_converse(lambda v, r: 0, lines)
+        v = seen["view"]
+        self.assertEqual(replies[1:], ["7C", "3S", "2S"])
+        self.assertEqual((v.levels, v.blood, v.dajia, v.attacking()), (["4", "3"], 1, 0, True))
+        self.assertEqual(v.tribute, [(3, "AH")])
+        self.assertEqual(v.hand_text(), "3S4D6D7C8DQDAH2S")
+        self.assertEqual(v.outcome["levels"], ["5", "3"])
+        self.assertEqual(v.outcome["rise"], ["0", "1"])
+        self.assertEqual(v.scores, [[1, -1, 1, -1]])
+        self.assertEqual(v.total, 1)
+        self.assertEqual(seen["requests"][2].leading, True)
+
+    def test_another_seat_sees_a_pass_and_no_cards(self):
+        lines = DB_HEADER + ["draw 5H", "ask declare time 1000 -1 30000 legal pass 5H",
+                             "declare 2 pass", "tribute 1", "bury 0", "redeal 1", "draw 4C", "end 0"]
+        replies, seen = db_converse(lambda v, r: "pass", lines)
+        v = seen["view"]
+        self.assertEqual(replies[1], "pass")
+        self.assertEqual((v.declarations, v.tribute, v.buried, v.hand_text()), ([], [(1, None)], [(0, None)], "4C"))
+
+    def test_replies_written_another_way(self):
+        lines = DB_HEADER + ["ask declare time 1000 -1 30000 legal pass 5H5H BJBJBJ:S", "end 0"]
+        replies, _ = db_converse(lambda v, r: "bjBJbj:s", lines)
+        self.assertEqual(replies[1], "BJBJBJ:S")
+        replies, _ = db_converse(lambda v, r: "5h5H", lines)
+        self.assertEqual(replies[1], "5H5H")
+
+
+class DaBangBots(unittest.TestCase):
+    def test_examples_are_executable_scripts(self):
+        for name in ("dabang_random_bot.py", "dabang_greedy_bot.py"):
+            self.assertTrue(os.access(os.path.join(HERE, name), os.X_OK), name)
+
+    def greedy(self, lines):
+        import dabang_greedy_bot
+        return db_converse(dabang_greedy_bot.choose, lines)[0][1:]
+
+    def test_greedy_adds_points_to_its_partners_trick(self):
+        lines = DB_HEADER + ["draw 3D", "draw KD", "draw 7D", "trump S level 5 dajia 0 by flip",
+                             "play 0 AD", "play 1 4D",
+                             "ask play follow 0 AD winner 0 AD time 1000 -1 30000 legal 3D 7D KD", "end 0"]
+        self.assertEqual(self.greedy(lines), ["KD"])
+
+    def test_greedy_trumps_a_trick_with_points_when_void(self):
+        lines = DB_HEADER + ["draw 3S", "draw 4C", "draw 2C", "trump S level 5 dajia 1 by flip",
+                             "play 1 KD",
+                             "ask play follow 1 KD winner 1 KD time 1000 -1 30000 legal 3S 4C 2C", "end 0"]
+        self.assertEqual(self.greedy(lines), ["3S"])            # the cheapest trump wins it
+
+    def test_greedy_follows_cheaply_without_points(self):
+        lines = DB_HEADER + ["draw 3D", "draw KD", "draw 9D", "trump S level 5 dajia 1 by flip",
+                             "play 1 AD",
+                             "ask play follow 1 AD winner 1 AD time 1000 -1 30000 legal 3D 9D KD", "end 0"]
+        self.assertEqual(self.greedy(lines), ["3D"])
+
+    def test_greedy_declares_with_many_trumps_and_buries_low(self):
+        draws = ["draw %s" % c for c in "5H 2H 2S RJ BJ AH KH QH JH 9H 8H 7H 6H 4C".split()]
+        lines = DB_HEADER + draws + ["ask declare time 1000 -1 30000 legal pass 5H", "end 0"]
+        self.assertEqual(self.greedy(lines), ["5H"])
+        lines = DB_HEADER + draws[:3] + ["ask declare time 1000 -1 30000 legal pass 5H", "end 0"]
+        self.assertEqual(self.greedy(lines), ["pass"])
+        lines = DB_HEADER + ["draw 3C", "draw KC", "draw 4D", "draw 3H", "trump H level 5 dajia 2 by flip",
+                             "ask bury time 1000 -1 30000 legal 3C 3H 4D KC", "end 0"]
+        self.assertEqual(self.greedy(lines), ["3C"])
+
 
 # ---- against the real referee ---------------------------------------------
 
@@ -575,6 +767,51 @@ def check_bot(strategy):
     arbiter_bot.run(choose, name="check-" + strategy)
 
 
+def check_dabang_bot(strategy):
+    """A Da Bang bot that checks its View against every request of a real
+    match — the legal plays it computes are the referee's, its hand holds
+    every card it is asked to play, the trick it tracked is the one the
+    request names — and exits (a penalty the test sees) when not."""
+    import arbiter_bot.dabang as db
+    import dabang_greedy_bot
+    import dabang_random_bot
+
+    def fail(what):
+        sys.stderr.write("VIEW MISMATCH: %s\n" % what)
+        sys.stderr.flush()
+        os._exit(3)
+
+    def choose(view, request):
+        if request.decision == "play":
+            if view.trump is None:
+                fail("a play request before the trump suit")
+            tricks = len(view.tricks)
+            if any(len(t.plays) != 4 for t in view.tricks):
+                fail("a trick without four plays: %r" % (view.tricks[-1],))
+            if sum(t.points for t in view.tricks) != sum(view.points):
+                fail("trick points %d, the teams' %r" % (sum(t.points for t in view.tricks), view.points))
+            led = view.trick[0] if view.trick else None
+            if (led and (led[0], led[1])) != (request.led and (request.leader, request.led)):
+                fail("tracked trick %r, request led %r by %d" % (view.trick, request.led, request.leader))
+            if view.trick:
+                w = db.trick_winner(view.trump, [p for _, p in view.trick])
+                if (view.trick[w][0], view.trick[w][1]) != (request.winner, request.winning):
+                    fail("winner %r, the request says %d %s" % (view.trick[w], request.winner, request.winning))
+            mine = sorted(view.legal_plays())
+            if mine != sorted(request.legal):
+                fail("trick %d hand %s led %s: computed %s, the referee %s"
+                     % (tricks, view.hand_text(), request.led, mine, sorted(request.legal)))
+        elif request.decision in ("bury", "tribute", "return"):
+            for item in request.legal:
+                if db.card_id(item) not in view.hand:
+                    fail("%s item %s not in hand %s" % (request.decision, item, view.hand_text()))
+        if len(view.hand) + len(view.played) > 162:
+            fail("more cards than the packs hold")
+        return (dabang_greedy_bot if strategy == "greedy" else dabang_random_bot).choose(view, request)
+
+    db.run(choose, name="check-db-" + strategy)
+
+
 # The referee runs bots as another user: name the interpreter the way a bot
 # author would (looked up in PATH), not by this process's own path, which
 # may lie where that user cannot reach.
@@ -617,6 +854,58 @@ class AgainstTheReferee(unittest.TestCase):
                              "%s: %s" % (bot["name"], p.stderr))
         return result
 
+    def dabang_match(self, bots, deals=4, seed=11):
+        cmd = [find_arbiter(), "match", "--game", "dabang", "--deals", str(deals), "--seed", str(seed),
+               "--secret-file", self.secret, "--sandbox", "none", "--json", "--move-ms", "5000"]
+        for i, strategy in enumerate(bots):
+            cmd += ["--bot", "%s%d=%s %s --check-dabang-bot %s" % (strategy, i, PYTHON,
+                                                                   os.path.abspath(__file__), strategy)]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        result = json.loads(p.stdout)
+        for bot in result["bots"]:
+            self.assertEqual((bot["penalties"], bot["strikes"], bot["forfeited"]), (0, 0, False),
+                             "%s: %s" % (bot["name"], p.stderr))
+        return result
+
+    def test_dabang_views_agree_with_the_referee(self):
+        """Every play request of whole Da Bang matches: the view's legal
+        plays are the referee's list, its trick and winner the request's."""
+        self.dabang_match(("greedy", "random", "greedy", "random"), deals=6, seed=11)
+        self.dabang_match(("random", "greedy", "random", "greedy"), deals=6, seed=12)
+
+    def test_dabang_follows_agree_with_the_engine(self):
+        """follows() and leads() against `arbiter moves --game dabang` on
+        random hands, led plays and deals."""
+        rng = random.Random(13)
+        ids = [c for c in range(54) for _ in range(3)]
+        n = 0
+        for level in db.LEVELS:
+            for suit in db.SUITS:
+                t = db.Trump(level, suit)
+                lines, want = [], []
+                for _ in range(25):
+                    hand = rng.sample(ids, rng.choice((3, 6, 10, 20, 39)))
+                    led_card = rng.choice(ids)
+                    led = [led_card] * rng.choice((1, 1, 2, 3))
+                    if collections_counter(hand + led)[led_card] > 3 or len(led) > len(hand):
+                        led = [led_card]
+                        if collections_counter(hand + led)[led_card] > 3:
+                            continue
+                    lines += [db.format_cards(hand), db.format_cards(hand) + " " + db.format_cards(led)]
+                    want += [db.leads(hand), db.follows(hand, led, t)]
+                p = subprocess.run([find_arbiter(), "moves", "--game", "dabang", "--set",
+                                    "level=%s,trump=%s" % (level, suit)],
+                                   input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                got = p.stdout.splitlines()
+                self.assertEqual(len(got), len(lines))
+                for line, g, w in zip(lines, got, want):
+                    self.assertEqual(g.split(), w, "level %s trump %s: %s" % (level, suit, line))
+                    n += 1
+        self.assertGreater(n, 1500)
+
+
     def test_standard(self):
         self.match(deals=10)
         self.match("--set", "bidding=call-rob,doubling=true,show_mult=2,small_three_bomb=true,shuttle=true",
@@ -655,5 +944,7 @@ class AgainstTheReferee(unittest.TestCase):
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--check-bot"]:
         check_bot(sys.argv[2] if len(sys.argv) > 2 else "random")
+    elif sys.argv[1:2] == ["--check-dabang-bot"]:
+        check_dabang_bot(sys.argv[2] if len(sys.argv) > 2 else "random")
     else:
         unittest.main()

@@ -20,11 +20,19 @@ what beats what.
 
 The package is a protocol core (arbiter_bot.core: lines, handshake, the
 request/reply loop, the match's shared lines) plus a view per game
-(arbiter_bot.doudizhu). run() and run_streams() play Dou Dizhu; Da Bang's
-view will come as arbiter_bot.dabang with run functions of its own.
+(arbiter_bot.doudizhu). run() and run_streams() play the game the handshake
+names (`arbiter 1 doudizhu` or `arbiter 1 dabang`) with that game's view:
+arbiter_bot.doudizhu.View or arbiter_bot.dabang.View (Da Bang's cards,
+trumps and legal plays: arbiter_bot.dabang, which has run functions of its
+own too).
 """
 
 from . import core, doudizhu
+
+try:        # a Dou Dizhu bot may ship the package without dabang.py
+    from . import dabang
+except ImportError:
+    dabang = None
 from .core import MAX_NAME, MAX_REQUEST, MatchView, Penalty, Request
 from .doudizhu import (RANKS, Beat, Move, Play, View, card_counts, classify, parse_play, rank_of,
                        sort_cards)
@@ -37,19 +45,23 @@ __all__ = [
 
 
 class _Loop(core.Loop):
-    """The protocol loop with a Dou Dizhu view (loop.view)."""
+    """The protocol loop: a Dou Dizhu view (loop.view) unless the handshake
+    names another game."""
     view_class = View
+    view_classes = {"doudizhu": View}
+    if dabang is not None:
+        view_classes["dabang"] = dabang.View
 
 
 def run_streams(choose, name, infile, outfile):
-    """Play a Dou Dizhu match on the given binary streams (or text streams
+    """Play a match (Dou Dizhu, or the game the handshake names) on the given binary streams (or text streams
     with a .buffer). Returns 0 when the referee says `end` or closes the
     input."""
     return core.run_streams(_Loop, choose, name, infile, outfile)
 
 
 def run(choose, name="python"):
-    """Play a whole Dou Dizhu match on stdin/stdout and return 0.
+    """Play a whole match (Dou Dizhu or Da Bang) on stdin/stdout; return 0.
 
     choose(view, request) returns one of request.legal or its index.
     name: 1..32 of [A-Za-z0-9_.-], shown in logs. While the match runs,

@@ -10,7 +10,7 @@ A game plugs in as a subclass of MatchView: it tracks its own events
 (on_event), reads the game's part of a request (on_request), names a reply
 for a request that lost its legal list (fallback) and may recognise the same
 reply written another way (same_item). arbiter_bot.doudizhu.View is Dou
-Dizhu's; Da Bang's view will be arbiter_bot.dabang.View over this same core.
+Dizhu's; arbiter_bot.dabang.View is Da Bang's, over this same core.
 """
 
 import collections
@@ -124,7 +124,7 @@ class MatchView:
             self.clock = {k: int(x) for k, x in zip(w[1::2], w[2::2])}
         elif e == "ready":
             pass
-        elif e == "deal" and n >= 4:
+        elif e == "deal" and n >= 4 and w[1].isdigit():    # not a game's `deal seat ...`
             deal, seat = int(w[1]), int(w[3])
             self.deal, self.seat = deal, seat
             self._new_deal()
@@ -135,7 +135,7 @@ class MatchView:
             warn("the referee says: " + " ".join(w[1:]))
         elif e == "error":
             warn("the referee says: " + " ".join(w))
-        elif e == "result" and n >= 2:
+        elif e == "result" and n >= 2 and all(x.lstrip("-").isdigit() for x in w[1:]):
             scores = [int(x) for x in w[1:]]
             self.scores.append(scores)
             if 0 <= self.seat < len(scores):
@@ -157,7 +157,8 @@ class Request:
     line      the request line as received
     """
 
-    def __init__(self, decision, legal, beat=None, move_ms=-1, deal_ms=-1, bank_ms=-1, line=""):
+    def __init__(self, decision, legal, beat=None, move_ms=-1, deal_ms=-1, bank_ms=-1, line="", **game):
+        self.__dict__.update(game)   # a game's own fields (Da Bang: led, leader, winner, winning)
         self.decision = decision
         self.legal = legal
         self.beat = beat
@@ -168,7 +169,7 @@ class Request:
 
     @property
     def leading(self):
-        return self.decision == "play" and self.beat is None
+        return self.decision == "play" and self.beat is None and getattr(self, "led", None) is None
 
     def __repr__(self):
         return "Request(%r, %d legal, beat=%r)" % (self.decision, len(self.legal), self.beat)
@@ -184,6 +185,7 @@ class Loop:
     sets view_class."""
 
     view_class = MatchView
+    view_classes = {}        # game name -> view class: the handshake picks the view
 
     def __init__(self, choose, name, infile, outfile):
         self.choose = choose
@@ -258,7 +260,11 @@ class Loop:
     def event(self, w):
         v = self.view
         if w[0] == "arbiter":
-            v.game = w[2] if len(w) > 2 else ""
+            game = w[2] if len(w) > 2 else ""
+            cls = self.view_classes.get(game)
+            if cls is not None and type(v) is not cls:
+                v = self.view = cls()
+            v.game = game
             self.say("bot 1 %s legal" % self.name)
         elif not v._shared_event(w):
             v.on_event(w)
