@@ -9,9 +9,8 @@
  * exactly one reply line per request. Everything else — what the seat has
  * seen, the legal moves, the reply's words — belongs to the game's view,
  * one module per game behind an abot_game table: abot_ddz.c for Dou Dizhu
- * (the public abot_view / abot_run of arbiter_bot.h). Da Bang's view will
- * be abot_dabang.c with its own public view type and run function, over
- * this same core.
+ * (the public abot_view / abot_run of arbiter_bot.h), abot_dabang.c for
+ * Da Bang (abot_db_view / abot_db_run), over this same core.
  *
  * Internal to the library: not installed. Names with two underscores are
  * the library's own. */

@@ -46,7 +46,7 @@ LIBS=$(pkg-config --libs arbiter-bot)
 echo "pkg-config: $CFLAGS $LIBS"
 
 inc=$(find "$DEST" -type d -name arbiter-bot -path '*/include/*')
-for h in arbiter_bot.h ddz.h game.h arb_rng.h arb_error.h arb_limits.h; do
+for h in arbiter_bot.h ddz.h dabang.h game.h arb_rng.h arb_error.h arb_limits.h; do
   check "header $h installed" '[ -f "$inc/$h" ]'
 done
 for h in "$inc"/*.h; do
