@@ -47,6 +47,20 @@ void abot__diag(const char *fmt, ...)
     va_end(ap);
 }
 
+void abot__option(char **w, int n, int (*set)(void *rules, const char *key, const char *value, char *err,
+                                               size_t errlen), void *rules)
+{
+    char *eq = n >= 2 ? strchr(w[1], '=') : NULL;
+    if (!eq) {
+        abot__diag("cannot read \"option %.80s\"", n >= 2 ? w[1] : "");
+        return;
+    }
+    *eq = 0;
+    char err[256];
+    if (strcmp(w[1], "preset") != 0 && set(rules, w[1], eq + 1, err, sizeof err) != 0)
+        abot__diag("option %.80s: %s", w[1], err);
+}
+
 bool abot__to_ll(const char *s, long long lo, long long hi, long long *out)
 {
     char *end;

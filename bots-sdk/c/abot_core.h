@@ -65,6 +65,12 @@ bool abot__env_verbose(void);
 /* A diagnostic for the bot's author on stderr, "arbiter_bot: ..." */
 void abot__diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* An `option KEY=VALUE` event applied to a game's rules with its
+ * rules_set (game.h); `preset=` only names where the options started. A
+ * malformed or refused option is a diagnostic, and the rules stay. */
+void abot__option(char **w, int n, int (*set)(void *rules, const char *key, const char *value, char *err,
+                                               size_t errlen), void *rules);
+
 /* Whole decimal numbers within [lo, hi], nothing else on the word. */
 bool abot__to_ll(const char *s, long long lo, long long hi, long long *out);
 bool abot__to_int(const char *s, int lo, int hi, int *out);

@@ -596,18 +596,12 @@ static void on_match(bot *b, const abot_match *m, char **w, int n)
     v->seed = m->seed;
 }
 
-static void on_option(bot *b, char **w, int n)
+static int db_set_option(void *rules, const char *key, const char *value, char *err, size_t errlen)
 {
-    char *eq = n >= 2 ? strchr(w[1], '=') : NULL;
-    if (!eq) {
-        abot__diag("cannot read \"option %.80s\"", n >= 2 ? w[1] : "");
-        return;
-    }
-    *eq = 0;
-    char err[256];
-    if (strcmp(w[1], "preset") != 0 && db_rules_set(&b->rules, w[1], eq + 1, err, sizeof err) != 0)
-        abot__diag("option %.80s: %s", w[1], err);
+    return db_rules_set((db_rules *)rules, key, value, err, errlen);
 }
+
+static void on_option(bot *b, char **w, int n) { abot__option(w, n, db_set_option, &b->rules); }
 
 /* ---- The view's side of the core (abot_core.h) ---------------------------- */
 

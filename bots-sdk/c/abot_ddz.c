@@ -567,19 +567,12 @@ static void on_match(bot *b, const abot_match *m, char **w, int n)
         v->counts[i] = i < v->players ? b->rules.hand_size : 0;
 }
 
-static void on_option(bot *b, char **w, int n)
+static int ddz_set_option(void *rules, const char *key, const char *value, char *err, size_t errlen)
 {
-    char *eq = n >= 2 ? strchr(w[1], '=') : NULL;
-    if (!eq) {
-        abot__diag("cannot read \"option %.80s\"", n >= 2 ? w[1] : "");
-        return;
-    }
-    *eq = 0;
-    char err[256];
-    /* preset= only names where the options started */
-    if (strcmp(w[1], "preset") != 0 && ddz_rules_set(&b->rules, w[1], eq + 1, err, sizeof err) != 0)
-        abot__diag("option %.80s: %s", w[1], err);
+    return ddz_rules_set((ddz_rules *)rules, key, value, err, errlen);
 }
+
+static void on_option(bot *b, char **w, int n) { abot__option(w, n, ddz_set_option, &b->rules); }
 
 /* ---- The view's side of the core (abot_core.h) ---------------------------- */
 

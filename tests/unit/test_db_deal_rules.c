@@ -1064,33 +1064,17 @@ static void run_line(world *w, char *line)
     }
 }
 
+static void each_line(void *ctx, char *line) { run_line(ctx, line); }
+
 static void run_file(const char *file)
 {
-    FILE *f = fopen(file, "r");
     path = file;
-    lineno = 0;
-    if (!f) {
-        fprintf(stderr, "%s: cannot open\n", file);
-        failed++;
-        return;
-    }
     static world w;
     world_reset(&w);
-    static char line[1 << 16];
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        line[strcspn(line, "\r\n")] = 0;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = 0;
-        char *p = line;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p == 0)
-            continue;
-        run_line(&w, p);
+    if (!test_each_directive(file, &lineno, each_line, &w)) {
+        fprintf(stderr, "%s: cannot open\n", file);
+        failed++;
     }
-    fclose(f);
 }
 
 /* A directory runs every *.txt file in it, in name order. */

@@ -92,4 +92,30 @@ static inline int test_each_txt(const char *path, void (*run_file)(const char *f
     return n;
 }
 
+/* The rule-file runners' reading: each line of `file` without its comment
+ * (from `#`) and leading blanks, blank lines skipped, given to fn with its
+ * number in *lineno. False when the file cannot be opened. */
+static inline bool test_each_directive(const char *file, int *lineno, void (*fn)(void *ctx, char *line), void *ctx)
+{
+    FILE *f = fopen(file, "r");
+    if (!f)
+        return false;
+    static char line[1 << 16];
+    *lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        ++*lineno;
+        line[strcspn(line, "\r\n")] = 0;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p)
+            fn(ctx, p);
+    }
+    fclose(f);
+    return true;
+}
+
 #endif
