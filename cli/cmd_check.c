@@ -58,7 +58,10 @@ int cmd_check(int argc, char **argv)
             bad++;
             continue;
         }
-        printf("%s: ok (%d entrants, %s, %s/%s)\n", argv[i], cfg.nentrants, tn_format_name((tn_format)cfg.format),
+        char teams[48] = "";
+        if (cfg.nteams > 0)
+            snprintf(teams, sizeof teams, "%d teams of ", cfg.nteams);
+        printf("%s: ok (%s%d entrants, %s, %s/%s)\n", argv[i], teams, cfg.nentrants, tn_format_name((tn_format)cfg.format),
                cfg.match.game->name, cfg.match.preset);
         tn_config_release(&cfg);
     }

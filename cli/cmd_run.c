@@ -80,10 +80,39 @@ static void print_fairness(store *st, int64_t tid)
  * restricted), but reasons and worker names come from workers and bots. */
 #define CELL(j) arb_term(store_cell(&r, i, (j)), b[(j)], sizeof b[(j)])
 
-static void print_standings(store_standing *rows, int n, cli_format format)
+/* The standings of a tournament: its teams' (partnership play), then
+ * every entrant's; for the others, the entrants' alone. JSON: an array of
+ * entrants, or {"teams": [...], "entrants": [...]} with teams. */
+static void print_standings_of(store_standing *rows, int n, const char *what, cli_format format);
+
+static void print_standings(store *st, int64_t tid, cli_format format)
+{
+    static store_standing teams[ARB_TN_MAX_ENTRANTS], rows[ARB_TN_MAX_ENTRANTS];
+    int nt = store_standings(st, tid, true, teams, ARB_TN_MAX_ENTRANTS);
+    int n = store_standings(st, tid, false, rows, ARB_TN_MAX_ENTRANTS);
+    if (nt <= 0) {
+        print_standings_of(rows, n < 0 ? 0 : n, "entrant", format);
+        if (format == CLI_FORMAT_JSON)
+            printf("\n");
+        return;
+    }
+    if (format == CLI_FORMAT_JSON) {
+        printf("{\"teams\":");
+        print_standings_of(teams, nt, "team", format);
+        printf(",\"entrants\":");
+        print_standings_of(rows, n < 0 ? 0 : n, "entrant", format);
+        printf("}\n");
+        return;
+    }
+    print_standings_of(teams, nt, "team", format);
+    printf(format == CLI_FORMAT_CSV ? "\n" : "\nmembers (each bot's own matches, points and penalties)\n");
+    print_standings_of(rows, n < 0 ? 0 : n, "entrant", format);
+}
+
+static void print_standings_of(store_standing *rows, int n, const char *what, cli_format format)
 {
     if (format == CLI_FORMAT_CSV) {
-        printf("rank,name,played,points,score,wins,penalties,forfeited\n");
+        printf("rank,%s,played,points,score,wins,penalties,forfeited\n", strcmp(what, "team") == 0 ? "team" : "name");
         for (int i = 0; i < n; i++) {
             printf("%d,", i + 1);
             cli_csv_field(stdout, rows[i].name);
@@ -101,10 +130,10 @@ static void print_standings(store_standing *rows, int n, cli_format format)
                    "\"forfeited\":%s}", rows[i].played, rows[i].points, rows[i].score, rows[i].wins,
                    rows[i].penalties, rows[i].forfeited ? "true" : "false");
         }
-        printf("]\n");
+        printf("]");   /* the caller ends the line */
         return;
     }
-    printf("%-4s %-20s %6s %8s %9s %5s %9s\n", "rank", "entrant", "played", "points", "score", "wins", "penalties");
+    printf("%-4s %-20s %6s %8s %9s %5s %9s\n", "rank", what, "played", "points", "score", "wins", "penalties");
     for (int i = 0; i < n; i++) {
         char name[256];
         printf("%-4d %-20s %6d %8.1f %+9" PRId64 " %5d %9d%s\n", i + 1, arb_term(rows[i].name, name, sizeof name),
@@ -303,8 +332,8 @@ int cmd_run(int argc, char **argv)
                 outc.matches);
         status = CLI_EXIT_INTERRUPTED;
     }
-    store_standing rows[ARB_TN_MAX_ENTRANTS];
-    int n = store_standings(st, outc.tid, rows, ARB_TN_MAX_ENTRANTS);
+    static store_standing rows[ARB_TN_MAX_ENTRANTS];
+    int n = store_standings(st, outc.tid, false, rows, ARB_TN_MAX_ENTRANTS);
     /* finished with no match played: every one was void, and all-zero
      * standings would pass for a result */
     int played = 0;
@@ -316,10 +345,10 @@ int cmd_run(int argc, char **argv)
     } else if (n > 0 && !interrupted) {
         printf("\n%s — %s%s\n\n", cfg.name, outc.finished ? "final standings" : "standings so far",
                outc.resumed ? " (resumed)" : "");
-        print_standings(rows, n, CLI_FORMAT_TABLE);
+        print_standings(st, outc.tid, CLI_FORMAT_TABLE);
         char bracket[16384], why[256];
         plan_record rec;
-        if (plan_record_load(st, outc.tid, &rec, why, sizeof why) == 0) {
+        if (plan_record_load(st, outc.tid, cfg.nteams > 0, &rec, why, sizeof why) == 0) {
             if (plan_draw(&cfg, &rec, bracket, sizeof bracket) > 0)
                 printf("\n%s", bracket);
             plan_record_release(&rec);
@@ -486,9 +515,7 @@ int cmd_standings(int argc, char **argv)
         fprintf(stderr, "arbiter: no tournament named \"%s\" in the record\n", name);
         status = CLI_EXIT_NORECORD;
     } else {
-        static store_standing rows[ARB_TN_MAX_ENTRANTS];
-        int n = store_standings(st, tid, rows, ARB_TN_MAX_ENTRANTS);
-        print_standings(rows, n < 0 ? 0 : n, format);
+        print_standings(st, tid, format);
         if (format == CLI_FORMAT_TABLE)
             print_fairness(st, tid);
     }

@@ -244,7 +244,7 @@ int wire_encode_result(const wire_result *r, uint8_t **out, size_t *len)
     str(&e, r->error);
     str(&e, r->digest);
     str(&e, r->transcript);
-    msgpack_pack_array(&e.pk, 6);
+    msgpack_pack_array(&e.pk, 7);
     msgpack_pack_uint32(&e.pk, res->ndeals);
     msgpack_pack_uint64(&e.pk, res->decisions);
     msgpack_pack_uint64(&e.pk, res->wall_ns);
@@ -279,6 +279,18 @@ int wire_encode_result(const wire_result *r, uint8_t **out, size_t *len)
         for (int k = 0; k < res->nbots; k++)
             msgpack_pack_int64(&e.pk, d->score[k]);
         msgpack_pack_int(&e.pk, d->forfeit_bot);
+    }
+    /* fixed teams: [nteams, [team of each bot], [[total, rank] per team]] */
+    msgpack_pack_array(&e.pk, 3);
+    msgpack_pack_int(&e.pk, res->nteams);
+    msgpack_pack_array(&e.pk, (size_t)(res->nteams ? res->nbots : 0));
+    for (int b = 0; res->nteams && b < res->nbots; b++)
+        msgpack_pack_int(&e.pk, res->team_of_bot[b]);
+    msgpack_pack_array(&e.pk, (size_t)res->nteams);
+    for (int t = 0; t < res->nteams; t++) {
+        msgpack_pack_array(&e.pk, 2);
+        msgpack_pack_int64(&e.pk, res->team_total[t]);
+        msgpack_pack_int(&e.pk, res->team_rank[t]);
     }
     return enc_done(&e, out, len);
 }
@@ -666,7 +678,7 @@ int wire_decode_result(const uint8_t *frame, size_t len, wire_result *w)
         || arb_mp_bool(&r, &w->ok) || text(&r, w->error, ARB_WIRE_MAX_TEXT + 1)
         || arb_mp_str_copy(&r, w->digest, sizeof w->digest) || (w->ok && !wire_is_digest(w->digest))
         || (!w->ok && w->digest[0] && !wire_is_digest(w->digest))
-        || text(&r, w->transcript, ARB_WIRE_MAX_TEXT + 1) || arb_mp_array(&r, &n) || n != 6)
+        || text(&r, w->transcript, ARB_WIRE_MAX_TEXT + 1) || arb_mp_array(&r, &n) || n != 7)
         return ARB_ECORRUPT;
     w->lease_gen = (int)v;
     if (arb_mp_uint(&r, &u) || u > ARB_MAX_DEALS)
@@ -727,6 +739,31 @@ int wire_decode_result(const uint8_t *frame, size_t len, wire_result *w)
         if (small_int(&r, -1, ARB_MAX_SEATS - 1, &v))
             goto bad;
         d->forfeit_bot = (int8_t)v;
+    }
+    /* the teams: none, or 2..nbots of them, each bot in one (every team
+     * with a member), each rank 1..nteams */
+    uint32_t nt, nm;
+    if (arb_mp_array(&r, &n) || n != 3 || small_int(&r, 0, nb, &v) || v == 1)
+        goto bad;
+    res->nteams = (int)v;
+    if (arb_mp_array(&r, &nm) || nm != (res->nteams ? nb : 0))
+        goto bad;
+    for (int b = 0; b < res->nbots; b++)
+        res->team_of_bot[b] = -1;
+    bool has_member[ARB_MAX_SEATS] = {false};
+    for (uint32_t b = 0; b < nm; b++) {
+        if (small_int(&r, 0, res->nteams - 1, &v))
+            goto bad;
+        res->team_of_bot[b] = (int8_t)v;
+        has_member[(int)v] = true;
+    }
+    if (arb_mp_array(&r, &nt) || nt != (uint32_t)res->nteams)
+        goto bad;
+    for (uint32_t t = 0; t < nt; t++) {
+        if (arb_mp_array(&r, &n) || n != 2 || arb_mp_int(&r, &res->team_total[t])
+            || small_int(&r, 1, res->nteams, &v) || !has_member[t])
+            goto bad;
+        res->team_rank[t] = (int)v;
     }
     if (arb_mp_left(&r) != 0)
         goto bad;

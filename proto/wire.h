@@ -18,7 +18,7 @@
  * heartbeats, progress, program bundles by digest, hand-backs and a
  * scheduler that refuses other versions by name. A peer speaking another
  * version is told (WIRE_REFUSE) and ignored. */
-#define WIRE_VERSION 3
+#define WIRE_VERSION 4
 
 /* Over CURVE a worker connects with a routing id of this many random
  * bytes (a new one per connection) and the scheduler drops frames from

@@ -202,7 +202,8 @@ static int option_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node
     return 0;
 }
 
-static const char *const entrant_keys[] = {"name", "command", "files", "seed", "rating", "team", NULL};
+static const char *const entrant_keys[] = {"name", "command", "files", "seed", "rating", "team", "members", NULL};
+static const char *const member_keys[] = {"name", "command", "files", NULL};
 
 /* files: one path, or a list of them; each without spaces (they are
  * joined with spaces, like the command). */
@@ -233,16 +234,22 @@ static int entrant_files(loader *L, yaml_node_t *v, tn_entrant *e)
     return 0;
 }
 
-static int entrant_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctx)
+/* One entry of `entrants:` as read: a bot (command, files), or a team of
+ * a partnership game (members:), with what both may carry. */
+typedef struct entry {
+    tn_entrant e;                 /* a bot's fields; a team's name, seed, rating */
+    yaml_node_t *members;         /* the list, when a team */
+    const yaml_node_t *command, *files, *team;   /* where they were written */
+} entry;
+
+static int member_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctx)
 {
     tn_entrant *e = ctx;
-    int64_t x;
     if (strcmp(k, "name") == 0) {
         if (get_str(L, v, "name", e->name, sizeof e->name))
             return L->rc;
-        if (!arb_valid_name(e->name))
-            return at(L, v, "name \"%s\": 1..%d characters of A-Z a-z 0-9 _ . -", e->name, ARB_MAX_BOT_NAME);
-        return 0;
+        return arb_valid_name(e->name) ? 0 : at(L, v, "name \"%s\": 1..%d characters of A-Z a-z 0-9 _ . -", e->name,
+                                            ARB_MAX_BOT_NAME);
     }
     if (strcmp(k, "command") == 0) {
         if (get_str(L, v, "command", e->command, sizeof e->command))
@@ -251,6 +258,21 @@ static int entrant_key(loader *L, const yaml_node_t *kn, const char *k, yaml_nod
         return e->command[strspn(e->command, " ")] ? 0 : at(L, v, "command: blank (expected a program and its arguments)");
     }
     if (strcmp(k, "files") == 0) return entrant_files(L, v, e);
+    return unknown(L, kn, "member key", k, member_keys);
+}
+
+static int entrant_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctx)
+{
+    entry *en = ctx;
+    tn_entrant *e = &en->e;
+    int64_t x;
+    if (strcmp(k, "name") == 0 || strcmp(k, "command") == 0 || strcmp(k, "files") == 0) {
+        if (k[0] == 'c')
+            en->command = kn;
+        if (k[0] == 'f')
+            en->files = kn;
+        return member_key(L, kn, k, v, e);
+    }
     if (strcmp(k, "seed") == 0) {
         if (!get_int(L, v, "seed", 1, ARB_TN_MAX_ENTRANTS, &x))
             e->seed = (uint32_t)x;
@@ -269,12 +291,90 @@ static int entrant_key(loader *L, const yaml_node_t *kn, const char *k, yaml_nod
         return 0;
     }
     if (strcmp(k, "team") == 0) {
+        en->team = kn;
         if (get_str(L, v, "team", e->team, sizeof e->team))
             return L->rc;
         return arb_valid_name(e->team) ? 0 : at(L, v, "team \"%s\": 1..%d characters of A-Z a-z 0-9 _ . -", e->team,
                                             ARB_MAX_BOT_NAME);
     }
+    if (strcmp(k, "members") == 0) {
+        if (v->type != YAML_SEQUENCE_NODE)
+            return at(L, v, "members: expected a list of the team's members (each a command, or name: and "
+                            "command:), found %s", node_kind(v));
+        en->members = v;
+        return 0;
+    }
     return unknown(L, kn, "entrant key", k, entrant_keys);
+}
+
+/* The bots of the file so far: a new one, its name checked against all
+ * before it. */
+static tn_entrant *add_bot(loader *L, const yaml_node_t *where, const tn_entrant *b)
+{
+    tn_config *c = L->cfg;
+    for (int j = 0; j < c->nentrants; j++)
+        if (strcmp(c->entrants[j].name, b->name) == 0) {
+            at(L, where, "entrant %s: the name is taken by the entrant at line %d", b->name, c->entrants[j].line);
+            return NULL;
+        }
+    if (c->nentrants >= ARB_TN_MAX_ENTRANTS) {
+        at(L, where, "entrants: more than %d bots", ARB_TN_MAX_ENTRANTS);
+        return NULL;
+    }
+    c->entrants[c->nentrants] = *b;
+    return &c->entrants[c->nentrants++];
+}
+
+/* A team entry's members: each a command (the same program twice is
+ * written twice), or a mapping of name, command, files. A member without
+ * a name is TEAM-1, TEAM-2 ... in order. */
+static int members(loader *L, const yaml_node_t *item, entry *en)
+{
+    tn_config *c = L->cfg;
+    if (en->command || en->files || en->team)
+        return at(L, en->command ? en->command : en->files ? en->files : en->team,
+                  "entrant %s: a team (members:) names no %s of its own: its members have them", en->e.name,
+                  en->command ? "command" : en->files ? "files" : "team");
+    size_t n = (size_t)(en->members->data.sequence.items.top - en->members->data.sequence.items.start);
+    if (n == 0 || n > ARB_MAX_SEATS)
+        return at(L, en->members, "team %s: %zu members (a team fills one side of a table: 1..%d)", en->e.name, n,
+                  ARB_MAX_SEATS);
+    if (c->nteams >= ARB_TN_MAX_ENTRANTS)
+        return at(L, item, "entrants: more than %d teams", ARB_TN_MAX_ENTRANTS);
+    tn_team *t = &c->teams[c->nteams];
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%s", en->e.name);
+    t->seed = en->e.seed;
+    t->rating = en->e.rating;
+    t->line = en->e.line;
+    for (size_t i = 0; i < n; i++) {
+        yaml_node_t *mn = yaml_document_get_node(&L->doc, en->members->data.sequence.items.start[i]);
+        tn_entrant b = {.line = (int)mn->start_mark.line + 1};
+        if (mn->type == YAML_SCALAR_NODE) {
+            if (member_key(L, mn, "command", mn, &b))
+                return L->rc;
+        } else if (mn->type != YAML_MAPPING_NODE) {
+            return at(L, mn, "team %s: a member is a command, or a mapping of name:, command:, files:; found %s",
+                      en->e.name, node_kind(mn));
+        } else if (each_key(L, mn, "member", member_key, &b)) {
+            return L->rc;
+        }
+        if (!b.command[0])
+            return at(L, mn, "team %s: member %zu has no command", en->e.name, i + 1);
+        if (!b.name[0]) {
+            int w = snprintf(b.name, sizeof b.name, "%s-%zu", en->e.name, i + 1);
+            if (w < 0 || (size_t)w >= sizeof b.name)
+                return at(L, mn, "team %s: its member's name %s-%zu is longer than %d characters; name it (name: ...)",
+                          en->e.name, en->e.name, i + 1, ARB_MAX_BOT_NAME);
+        }
+        snprintf(b.team, sizeof b.team, "%s", en->e.name);
+        tn_entrant *m = add_bot(L, mn, &b);
+        if (!m)
+            return L->rc;
+        t->member[t->nmembers++] = c->nentrants - 1;
+    }
+    c->nteams++;
+    return 0;
 }
 
 static int entrants(loader *L, yaml_node_t *seq)
@@ -285,30 +385,63 @@ static int entrants(loader *L, yaml_node_t *seq)
     size_t n = (size_t)(seq->data.sequence.items.top - seq->data.sequence.items.start);
     if (n > ARB_TN_MAX_ENTRANTS)
         return at(L, seq, "entrants: %zu entrants, at most %d", n, ARB_TN_MAX_ENTRANTS);
-    c->entrants = calloc(n ? n : 1, sizeof *c->entrants);
-    if (!c->entrants)
+    /* a team brings up to ARB_MAX_SEATS bots; the bots stay within ARB_TN_MAX_ENTRANTS (add_bot) */
+    size_t cap = n * ARB_MAX_SEATS < ARB_TN_MAX_ENTRANTS ? n * ARB_MAX_SEATS : ARB_TN_MAX_ENTRANTS;
+    c->entrants = calloc(cap ? cap : 1, sizeof *c->entrants);
+    c->teams = calloc(n ? n : 1, sizeof *c->teams);
+    if (!c->entrants || !c->teams)
         return L->rc = ARB_ENOMEM;
+    /* seeds of the entries (bots or teams), for uniqueness */
+    uint32_t *seed = calloc(n ? n : 1, sizeof *seed);
+    const char **seed_of = calloc(n ? n : 1, sizeof *seed_of);
+    if (!seed || !seed_of) {
+        free(seed);
+        free(seed_of);
+        return L->rc = ARB_ENOMEM;
+    }
     for (size_t i = 0; i < n && !L->rc; i++) {
         yaml_node_t *item = yaml_document_get_node(&L->doc, seq->data.sequence.items.start[i]);
-        tn_entrant *e = &c->entrants[i];
-        e->line = (int)item->start_mark.line + 1;
-        if (item->type == YAML_SCALAR_NODE)
-            return at(L, item, "entrant: expected a mapping (name: ..., command: ...), found \"%s\"", scalar(item));
-        if (each_key(L, item, "entrant", entrant_key, e))
+        entry en = {.e.line = (int)item->start_mark.line + 1};
+        if (item->type == YAML_SCALAR_NODE) {
+            at(L, item, "entrant: expected a mapping (name: ..., command: ...), found \"%s\"", scalar(item));
             break;
-        if (!e->name[0])
-            return at(L, item, "entrant: a name is required");
-        if (!e->command[0])
-            return at(L, item, "entrant %s: a command is required", e->name);
-        for (size_t j = 0; j < i; j++) {
-            if (strcmp(c->entrants[j].name, e->name) == 0)
-                return at(L, item, "entrant %s: the name is taken by the entrant at line %d", e->name,
-                          c->entrants[j].line);
-            if (e->seed && c->entrants[j].seed == e->seed)
-                return at(L, item, "entrant %s: seed %u is taken by %s", e->name, e->seed, c->entrants[j].name);
         }
-        c->nentrants = (int)i + 1;
+        if (each_key(L, item, "entrant", entrant_key, &en))
+            break;
+        if (!en.e.name[0]) {
+            at(L, item, "entrant: a name is required");
+            break;
+        }
+        for (size_t j = 0; j < i && en.e.seed; j++)
+            if (seed[j] == en.e.seed) {
+                at(L, item, "entrant %s: seed %u is taken by %s", en.e.name, en.e.seed, seed_of[j]);
+                break;
+            }
+        if (L->rc)
+            break;
+        if (en.members) {
+            for (int j = 0; j < c->nteams; j++)
+                if (strcmp(c->teams[j].name, en.e.name) == 0) {
+                    at(L, item, "team %s: the name is taken by the team at line %d", en.e.name, c->teams[j].line);
+                    break;
+                }
+            if (L->rc || members(L, item, &en))
+                break;
+            seed_of[i] = c->teams[c->nteams - 1].name;
+        } else {
+            if (!en.e.command[0]) {
+                at(L, item, "entrant %s: a command is required", en.e.name);
+                break;
+            }
+            tn_entrant *b = add_bot(L, item, &en.e);
+            if (!b)
+                break;
+            seed_of[i] = b->name;
+        }
+        seed[i] = en.e.seed;
     }
+    free(seed);
+    free(seed_of);
     return L->rc;
 }
 
@@ -323,12 +456,26 @@ static const yaml_node_t *entrant_value(loader *L, const yaml_node_t *item, cons
     return NULL;
 }
 
+/* The entry of entrants: that declared a bot (by its line). */
+static const yaml_node_t *entry_at(loader *L, yaml_node_t *seq, int line)
+{
+    const yaml_node_t *found = NULL;
+    for (yaml_node_item_t *it = seq->data.sequence.items.start; it < seq->data.sequence.items.top; it++) {
+        const yaml_node_t *item = yaml_document_get_node(&L->doc, *it);
+        if ((int)item->start_mark.line + 1 <= line)
+            found = item;
+    }
+    return found;
+}
+
 /* Partners of a game of fixed teams (the built rules say how many, and k
- * seats make sides of k / nteams). Once any entrant names a `team:`,
- * every entrant names one and every team fills exactly one side: the
- * planner seats partners on one side, and a team of another size could
- * only be split or left short. Without fixed teams, or with no `team:` at
- * all, there is nothing to keep together. */
+ * seats make sides of k / nteams). A team is an entry with members:, or
+ * the entrants naming one team:. Once any team is named, every entrant is
+ * in one and every team fills exactly one side: the formats pair teams and
+ * seat partners on one side, and a team of another size could only be
+ * split or left short. Without fixed teams, members: is refused and team:
+ * only recorded; with no team at all, entrants sit on any side, as the
+ * format pairs them. */
 static int teams(loader *L, yaml_node_t *seq, int k)
 {
     tn_config *c = L->cfg;
@@ -337,26 +484,67 @@ static int teams(loader *L, yaml_node_t *seq, int k)
     bool any = false;
     for (int i = 0; i < c->nentrants; i++)
         any |= c->entrants[i].team[0] != 0;
-    if (nteams <= 0 || !any)
+    if (nteams <= 0 && c->nteams > 0)
+        return at(L, entrant_value(L, entry_at(L, seq, c->teams[0].line), "members"), "team %s: %s has no fixed "
+                  "teams, so an entrant is one bot (name:, command:), not members:", c->teams[0].name,
+                  c->match.game->name);
+    if (nteams <= 0 || !any) {
+        c->nteams = 0;
         return 0;
-    int side = k / nteams;
+    }
+    int side = k / nteams, declared = c->nteams;
+    /* teams gathered from team: (in order of first appearance), beside those declared with members: */
     for (int i = 0; i < c->nentrants; i++) {
         const tn_entrant *e = &c->entrants[i];
-        const yaml_node_t *item = yaml_document_get_node(&L->doc, seq->data.sequence.items.start[i]);
+        const yaml_node_t *item = entry_at(L, seq, e->line);
         if (!e->team[0])
             return at(L, item, "entrant %s: no team, and %s's teams are fixed: once one entrant names a team, "
-                      "every entrant names one (team: NAME)", e->name, c->match.game->name);
-        int members = 0, first = i;
-        for (int j = 0; j < c->nentrants; j++)
-            if (strcmp(c->entrants[j].team, e->team) == 0) {
-                members++;
-                if (j < first)
-                    first = j;
-            }
-        if (first == i && members != side)
-            return at(L, entrant_value(L, item, "team"), "team %s: %d member%s, and a %s side has %d seats: a team "
-                      "needs exactly %d", e->team, members, members == 1 ? "" : "s", c->match.game->name, side, side);
+                      "every entrant names one (team: NAME, or a team of members:)", e->name, c->match.game->name);
+        bool member = false;
+        for (int t = 0; t < declared && !member; t++)
+            for (int m = 0; m < c->teams[t].nmembers; m++)
+                member |= c->teams[t].member[m] == i;
+        if (member)
+            continue;   /* a member of a team of members: */
+        int t = 0;
+        while (t < c->nteams && strcmp(c->teams[t].name, e->team) != 0)
+            t++;
+        tn_team *team = &c->teams[t];
+        if (t < declared)
+            return at(L, entrant_value(L, item, "team"), "entrant %s: team %s is declared with members: at line %d; "
+                      "list the member there", e->name, e->team, team->line);
+        if (t == c->nteams) {
+            if (c->nteams >= ARB_TN_MAX_ENTRANTS)
+                return at(L, item, "entrants: more than %d teams", ARB_TN_MAX_ENTRANTS);
+            team = &c->teams[c->nteams++];
+            memset(team, 0, sizeof *team);
+            snprintf(team->name, sizeof team->name, "%s", e->team);
+            team->line = e->line;
+        } else if (team->nmembers >= ARB_MAX_SEATS) {
+            return at(L, entrant_value(L, item, "team"), "team %s: more than %d members", e->team, ARB_MAX_SEATS);
+        }
+        team->member[team->nmembers++] = i;
+        if (e->seed && (!team->seed || e->seed < team->seed))
+            team->seed = e->seed;   /* a team gathered from team: is seeded by its best-seeded member */
     }
+    for (int t = 0; t < c->nteams; t++) {
+        const tn_team *team = &c->teams[t];
+        if (team->nmembers == side)
+            continue;
+        const yaml_node_t *item = entry_at(L, seq, team->line);
+        const yaml_node_t *where = entrant_value(L, item, "members");
+        return at(L, where ? where : entrant_value(L, item, "team"), "team %s: %d member%s, and a %s side has %d "
+                  "seats: a team needs exactly %d", team->name, team->nmembers, team->nmembers == 1 ? "" : "s",
+                  c->match.game->name, side, side);
+    }
+    /* the teams in the order the file lists them (by their first members) */
+    for (int i = 1; i < c->nteams; i++)
+        for (int j = i; j > 0 && c->teams[j].member[0] < c->teams[j - 1].member[0]; j--) {
+            tn_team x = c->teams[j];
+            c->teams[j] = c->teams[j - 1];
+            c->teams[j - 1] = x;
+        }
+    c->sides = nteams;
     return 0;
 }
 
@@ -509,27 +697,26 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
     if (entrants(L, t->entrants))
         return L->rc;
     int k = c->match.game->seats(L->rules);
+    if (teams(L, t->entrants, k))
+        return L->rc;
     if (c->nentrants < k)
         return at(L, t->entrants, "%d entrants, and a %s table has %d seats: at least %d are needed", c->nentrants,
                   c->match.game->name, k, k);
-    if (c->format == TN_GAUNTLET) {
+    /* what a format pairs: teams in partnership play (sides of a table), else entrants (seats) */
+    int units = tn_units(c), ku = c->nteams ? c->sides : k;
+    const char *unit = c->nteams ? "team" : "entrant";
+    if (c->nteams && c->nteams < ku)
+        return at(L, t->entrants, "%d team%s, and a %s table seats %d teams: at least %d are needed", c->nteams,
+                  c->nteams == 1 ? "" : "s", c->match.game->name, ku, ku);
+    if (c->format == TN_GAUNTLET && !c->gauntlet[0])
+        return at(L, t->format, "format gauntlet: name the %s who plays the field (gauntlet: NAME)", unit);
+    if (t->gauntlet) {
         bool found = false;
-        for (int i = 0; i < c->nentrants; i++)
-            found |= strcmp(c->entrants[i].name, c->gauntlet) == 0;
-        if (!c->gauntlet[0])
-            return at(L, t->format, "format gauntlet: name the entrant who plays the field (gauntlet: NAME)");
+        for (int i = 0; i < units; i++)
+            found |= strcmp(c->nteams ? c->teams[i].name : c->entrants[i].name, c->gauntlet) == 0;
         if (!found)
-            return at(L, t->gauntlet, "gauntlet: no entrant is named \"%s\"", c->gauntlet);
+            return at(L, t->gauntlet, "gauntlet: no %s is named \"%s\"", unit, c->gauntlet);
     }
-    if (c->format != TN_GAUNTLET && t->gauntlet) {
-        bool found = false;
-        for (int i = 0; i < c->nentrants; i++)
-            found |= strcmp(c->entrants[i].name, c->gauntlet) == 0;
-        if (!found)
-            return at(L, t->gauntlet, "gauntlet: no entrant is named \"%s\"", c->gauntlet);
-    }
-    if (teams(L, t->entrants, k))
-        return L->rc;
     /* what match_config_rules will insist on, said here with a place */
     if (c->match.game->match_ends_early && c->match.duplicate != MATCH_DUP_OFF)
         return at(L, t->duplicate, "duplicate: %s: a %s match may end before its %u deal%s (a side reaches its "
@@ -545,26 +732,28 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
         return at(L, t->deals, "deals: %u deals x %" PRIu64 " seatings (duplicate: %s) make %" PRIu64
                   " games in a match, more than %d", c->match.deals, seatings,
                   match_duplicate_name((match_duplicate)c->match.duplicate), (uint64_t)c->match.deals * seatings, ARB_MAX_DEALS);
-    if (c->format == TN_DOUBLE_ELIM && k != 2)
-        return at(L, t->format, "format double-elimination is for two-sided games; %s seats %d at a table", c->match.game->name, k);
-    if ((c->format == TN_SINGLE_ELIM || c->format == TN_GROUPS_KNOCKOUT) && (int)c->advance >= k)
-        return at(L, t->advance ? t->advance : t->format, "advance: %u of a %d-seat table cannot go on (1..%d)", c->advance, k, k - 1);
+    if (c->format == TN_DOUBLE_ELIM && ku != 2)
+        return at(L, t->format, "format double-elimination is for two-sided matches (two players, or two teams); %s "
+                  "seats %d %ss at a table", c->match.game->name, ku, unit);
+    if ((c->format == TN_SINGLE_ELIM || c->format == TN_GROUPS_KNOCKOUT) && (int)c->advance >= ku)
+        return at(L, t->advance ? t->advance : t->format, "advance: %u of a %d-%s table cannot go on (1..%d)",
+                  c->advance, ku, c->nteams ? "team" : "seat", ku - 1);
     if (c->format == TN_GROUPS_KNOCKOUT) {
         if (!c->groups)
             return at(L, t->format, "format groups-knockout: say how many groups (groups: N)");
-        if ((int)(c->groups * c->advance) < k)
-            return at(L, t->groups, "groups: %u groups sending %u each make a knockout of %u, less than a %d-seat table",
-                      c->groups, c->advance, c->groups * c->advance, k);
-        if (c->nentrants / (int)c->groups < k)
-            return at(L, t->groups, "groups: %u groups of %d entrants leave fewer than %d at a table", c->groups,
-                      c->nentrants, k);
+        if ((int)(c->groups * c->advance) < ku)
+            return at(L, t->groups, "groups: %u groups sending %u each make a knockout of %u, less than a table of %d",
+                      c->groups, c->advance, c->groups * c->advance, ku);
+        if (units / (int)c->groups < ku)
+            return at(L, t->groups, "groups: %u groups of %d %ss leave fewer than %d at a table", c->groups,
+                      units, unit, ku);
     }
     if (plan_check_size(c, why, sizeof why))   /* what the scheduler would refuse, refused here with a place */
         return at(L, t->entrants, "entrants: %s", why);
     if (c->format == TN_SWISS && !c->rounds) {
         /* enough rounds to separate the field: ceil(log_k(n)) + 1 */
         uint32_t r = 1;
-        for (int span = k; span < c->nentrants; span *= k)
+        for (int span = ku; span < units; span *= ku)
             r++;
         c->rounds = r + 1;
     }
@@ -619,8 +808,8 @@ static int nesting(const char *path, const char *text, size_t len, char *err, si
         if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT)
             depth--;
         if (depth > ARB_YAML_MAX_DEPTH) {
-            snprintf(err, errlen, "%s:%zu:%zu: nested deeper than %d levels (a tournament needs 3: its keys, the "
-                     "entrants, an entrant's keys)", path, mark.line + 1, mark.column + 1, ARB_YAML_MAX_DEPTH);
+            snprintf(err, errlen, "%s:%zu:%zu: nested deeper than %d levels (a tournament needs 5: its keys, the "
+                     "entrants, an entrant's keys, a team's members, a member's keys)", path, mark.line + 1, mark.column + 1, ARB_YAML_MAX_DEPTH);
             rc = ARB_EINVAL;
             break;
         }
@@ -747,6 +936,9 @@ void tn_config_release(tn_config *cfg)
     free(cfg->entrants);
     cfg->entrants = NULL;
     cfg->nentrants = 0;
+    free(cfg->teams);
+    cfg->teams = NULL;
+    cfg->nteams = 0;
 }
 
 int tn_config_check_commands(const tn_config *cfg, char *err, size_t errlen)

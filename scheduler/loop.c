@@ -122,7 +122,7 @@ static int tour_advance(sched *s, tour *t, store_table *tables, char *err, size_
         const char *stage = "main";
         bool done = false;
         plan_record rec;
-        int rc = plan_record_load(db, t->tid, &rec, err, errlen);
+        int rc = plan_record_load(db, t->tid, t->o.cfg->nteams > 0, &rec, err, errlen);
         if (rc)
             return rc;
         rc = plan_next(cfg, &rec, tables, ARB_MAX_TABLES, &nt, &stage, &done, err, errlen);

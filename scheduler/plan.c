@@ -42,6 +42,24 @@ static int seats_of(const tn_config *cfg)
     return k;
 }
 
+/* What a format pairs (tournament.h, tn_units): teams in partnership
+ * play, else entrants; a table holds ku of them (units_k): the game's
+ * sides, or its seats. */
+static int units_k(const tn_config *cfg)
+{
+    return cfg->nteams > 0 ? cfg->sides : seats_of(cfg);
+}
+
+static uint32_t unit_seed(const tn_config *cfg, int u)
+{
+    return cfg->nteams > 0 ? cfg->teams[u].seed : cfg->entrants[u].seed;
+}
+
+static const char *unit_name(const tn_config *cfg, int u)
+{
+    return cfg->nteams > 0 ? cfg->teams[u].name : cfg->entrants[u].name;
+}
+
 /* The seats' teams when the game fixes them before anything is played
  * (Da Bang: 0+2 against 1+3): the team_of each seat in a fresh deal, into
  * team[]. false when a seat has no team yet (Dou Dizhu: the landlord is
@@ -184,7 +202,7 @@ static int subsets(const int *pool, int n, int k, store_table *out, int cap, int
 
 static int all_tables(const tn_config *cfg, int k, int hero, store_table *out, int cap)
 {
-    int n = cfg->nentrants, pool[ARB_TN_MAX_ENTRANTS], np = 0;
+    int n = tn_units(cfg), pool[ARB_TN_MAX_ENTRANTS], np = 0;
     for (int i = 0; i < n; i++)
         if (i != hero)
             pool[np++] = i;
@@ -227,7 +245,7 @@ static void round_order(const plan_record *rec, int r, store_table *order, int n
  * from the draw seed (plan_seed). */
 static void seed_order(const tn_config *cfg, uint64_t pseed, int *order)
 {
-    int n = cfg->nentrants;
+    int n = tn_units(cfg);
     for (int i = 0; i < n; i++)
         order[i] = i;
     arb_rng rng;
@@ -241,7 +259,7 @@ static void seed_order(const tn_config *cfg, uint64_t pseed, int *order)
     /* stable: seeded first by rank, unseeded keep the drawn order */
     for (int i = 1; i < n; i++)
         for (int j = i; j > 0; j--) {
-            uint32_t a = cfg->entrants[order[j - 1]].seed, b = cfg->entrants[order[j]].seed;
+            uint32_t a = unit_seed(cfg, order[j - 1]), b = unit_seed(cfg, order[j]);
             bool swap = b && (!a || b < a);
             if (!swap)
                 break;
@@ -355,7 +373,7 @@ static void groups_of(const tn_config *cfg, uint64_t pseed, int *group)
 {
     int order[ARB_TN_MAX_ENTRANTS], g = (int)cfg->groups;
     seed_order(cfg, pseed, order);
-    for (int i = 0; i < cfg->nentrants; i++) {
+    for (int i = 0; i < tn_units(cfg); i++) {
         int row = i / g, c = i % g;
         group[order[i]] = row % 2 == 0 ? c : g - 1 - c;
     }
@@ -519,7 +537,7 @@ static int swiss_pair(int n, int k, const int *order, const int *played, int rou
 
 static int swiss_round(const tn_config *cfg, const plan_record *rec, int k, int round, store_table *out, int cap)
 {
-    int n = cfg->nentrants, rc = 0;
+    int n = tn_units(cfg), rc = 0;
     int *order = calloc((size_t)n, sizeof *order);
     int *played = calloc((size_t)n, sizeof *played);
     met_set met = {0};
@@ -606,7 +624,7 @@ out:
  * 2 (groups then knockout: group winners first, then runners-up, ...). */
 static int knockout_start(const tn_config *cfg, const plan_record *rec, int *start, int *first)
 {
-    int n = cfg->nentrants;
+    int n = tn_units(cfg);
     uint64_t pseed = plan_seed(cfg, rec);
     if (cfg->format == TN_SINGLE_ELIM) {
         seed_order(cfg, pseed, start);
@@ -643,7 +661,7 @@ static uint64_t choose(int n, int k)
 
 int plan_check_size(const tn_config *cfg, char *err, size_t errlen)
 {
-    int k = seats_of(cfg), n = cfg->nentrants;
+    int k = units_k(cfg), n = tn_units(cfg);
     uint64_t tables = 0;
     const char *what = NULL;
     if (cfg->format == TN_ROUND_ROBIN) {
@@ -664,21 +682,140 @@ int plan_check_size(const tn_config *cfg, char *err, size_t errlen)
     return ARB_ETOOBIG;
 }
 
+/* Double elimination, for two-sided tables (two players, or two teams):
+ * nobody is out before losing twice. The state is each unit's losses,
+ * replayed from the recorded rounds; each round pairs, in seed order (top
+ * seeds take the byes, tables in a serpentine as in single elimination),
+ * the units without a loss (the winners' bracket) and, beside them, those
+ * with one (the losers' bracket, where each winners' round drops its
+ * losers). When one unit without a loss and one with a loss are left,
+ * they meet in the grand final; if the losers' bracket's unit wins it,
+ * both have lost once and they meet again (the reset). A round's tables
+ * are its winners' tables first, then its losers'. */
+enum { DE_WINNERS, DE_LOSERS, DE_FINAL, DE_RESET };
+static const char *const de_bracket_names[] = {"winners", "losers", "grand final", "grand final reset"};
+
+static int de_tables(const int *order, int n, const uint8_t *losses, store_table *out, uint8_t *bracket, int cap,
+                     const char **stage)
+{
+    int w[ARB_TN_MAX_ENTRANTS], l[ARB_TN_MAX_ENTRANTS], nw = 0, nl = 0, nt = 0, byes;
+    bool rr;
+    for (int i = 0; i < n; i++) {
+        if (losses[order[i]] == 0)
+            w[nw++] = order[i];
+        else if (losses[order[i]] == 1)
+            l[nl++] = order[i];
+    }
+    if (nw + nl <= 1)
+        return 0;
+    if (cap < 1)
+        return ARB_ENOSPC;
+    if (nw <= 1 && nl <= 2 && nw + nl == 2) {   /* the grand final, or its reset */
+        out[0].nslots = 2;
+        out[0].entrant[0] = nw ? w[0] : l[0];
+        out[0].entrant[1] = l[nw ? 0 : 1];
+        bracket[0] = nw ? DE_FINAL : DE_RESET;
+        *stage = nw ? "final" : "reset";
+        return 1;
+    }
+    *stage = "knockout";
+    if (nw >= 2) {
+        int got = knockout_tables(w, nw, 2, 1, out, cap, &byes, &rr);
+        if (got < 0)
+            return got;
+        for (int t = 0; t < got; t++)
+            bracket[nt + t] = DE_WINNERS;
+        nt += got;
+    }
+    if (nl >= 2) {
+        int got = knockout_tables(l, nl, 2, 1, out + nt, cap - nt, &byes, &rr);
+        if (got < 0)
+            return got;
+        for (int t = 0; t < got; t++)
+            bracket[nt + t] = DE_LOSERS;
+        nt += got;
+    }
+    return nt;
+}
+
+/* Replay rounds 1..last: each unit's losses after them (a table without a
+ * result yet changes nothing). With draw, each round's tables are written
+ * out as the bracket shows them. Returns the units left (with fewer than
+ * two losses), or < 0. */
+static int de_replay(const tn_config *cfg, const plan_record *rec, const int *order, int last, uint8_t *losses,
+                     store_table *scratch, uint8_t *bracket, int cap, char *buf, size_t len, size_t *used)
+{
+    int n = tn_units(cfg);
+    memset(losses, 0, (size_t)n);
+    for (int r = 1; r <= last; r++) {
+        const char *stage;
+        int nt = de_tables(order, n, losses, scratch, bracket, cap, &stage);
+        if (nt <= 0)
+            return nt < 0 ? nt : ARB_EIO;   /* the record has a round the format would not make */
+        const plan_round *pr = r <= rec->nrounds ? &rec->rounds[r - 1] : NULL;
+        if (buf && *used < len)
+            *used += (size_t)snprintf(buf + *used, len - *used, "round %d%s\n", r, pr && pr->in_play ? " (in play)" : "");
+        for (int t = 0; t < nt; t++) {
+            const store_table *o = pr && t < pr->ntables ? &pr->order[t] : NULL;
+            bool decided = o && o->nslots == 2;
+            if (decided)
+                losses[o->entrant[1]]++;
+            if (buf && *used < len)
+                *used += (size_t)snprintf(buf + *used, len - *used, "  %-17s %s %s %s\n", de_bracket_names[bracket[t]],
+                                          unit_name(cfg, decided ? o->entrant[0] : scratch[t].entrant[0]),
+                                          decided ? ">" : "vs",
+                                          unit_name(cfg, decided ? o->entrant[1] : scratch[t].entrant[1]));
+        }
+    }
+    int left = 0;
+    for (int i = 0; i < n; i++)
+        left += losses[i] < 2;
+    return left;
+}
+
+/* Seats from the tables of teams (partnership play): each team of a table
+ * takes the seats of the side it was paired on (the side balance was
+ * kept over teams, as over entrants), its members in turn — who sits
+ * first on the side rotates from round to round. */
+static int team_seats(const tn_config *cfg, store_table *t, int nt, int round, char *err, size_t errlen)
+{
+    int k = seats_of(cfg), seat_team[ARB_MAX_SEATS];
+    if (!seat_teams(cfg, k, seat_team)) {
+        snprintf(err, errlen, "%s: teams named, and the game fixes no teams before play", cfg->match.game->name);
+        return ARB_EINVAL;
+    }
+    for (int i = 0; i < nt; i++) {
+        store_table units = t[i];
+        int used[ARB_MAX_SEATS] = {0};
+        t[i].nslots = k;
+        for (int s = 0; s < k; s++) {
+            int side = seat_team[s];
+            if (side < 0 || side >= units.nslots) {
+                snprintf(err, errlen, "seat %d: side %d of a table of %d teams", s, side, units.nslots);
+                return ARB_EINVAL;
+            }
+            const tn_team *team = &cfg->teams[units.entrant[side]];
+            t[i].entrant[s] = team->member[(used[side]++ + round) % team->nmembers];
+        }
+    }
+    return 0;
+}
+
 int plan_next(const tn_config *cfg, const plan_record *rec, store_table *tables, int cap, int *ntables,
               const char **stage, bool *done, char *err, size_t errlen)
 {
-    int k = seats_of(cfg), n = cfg->nentrants, nt = 0, last_round = rec ? rec->nrounds : 0;
+    int seats = seats_of(cfg), k = units_k(cfg), n = tn_units(cfg), nt = 0, last_round = rec ? rec->nrounds : 0;
     *done = false;
     *stage = "main";
-    if (k < 2 || k > ARB_MAX_SEATS) {
-        snprintf(err, errlen, "the rules %s do not build (or seat %d)", cfg->match.preset, k);
+    if (seats < 2 || seats > ARB_MAX_SEATS || k < 2) {
+        snprintf(err, errlen, "the rules %s do not build (or seat %d)", cfg->match.preset, seats);
         return ARB_EINVAL;
     }
     int hero = -1;
     switch ((tn_format)cfg->format) {
     case TN_GAUNTLET:
         for (int i = 0; i < n; i++)
-            if (strcmp(cfg->entrants[i].name, cfg->gauntlet) == 0)
+            if (strcmp(unit_name(cfg, i), cfg->gauntlet) == 0)
                 hero = i;
         /* fall through */
     case TN_ROUND_ROBIN:
@@ -749,36 +886,89 @@ int plan_next(const tn_config *cfg, const plan_record *rec, store_table *tables,
         nt = knockout_tables(alive, m, k, (int)cfg->advance, tables, cap, &byes, &final_rr);
         break;
     }
+    case TN_DOUBLE_ELIM: {
+        if (k != 2) {
+            snprintf(err, errlen, "format double-elimination needs two-sided tables (%d here)", k);
+            return ARB_EUNSUPPORTED;
+        }
+        int order[ARB_TN_MAX_ENTRANTS];
+        uint8_t losses[ARB_TN_MAX_ENTRANTS], *bracket = malloc((size_t)(cap > 0 ? cap : 1));
+        if (!bracket)
+            return ARB_ENOMEM;
+        seed_order(cfg, plan_seed(cfg, rec), order);
+        size_t used = 0;
+        int left = de_replay(cfg, rec, order, last_round, losses, tables, bracket, cap, NULL, 0, &used);
+        if (left < 0) {
+            free(bracket);
+            snprintf(err, errlen, "round %d of the record is not the double elimination's", last_round);
+            return left;
+        }
+        nt = left <= 1 ? 0 : de_tables(order, n, losses, tables, bracket, cap, stage);
+        free(bracket);
+        if (nt == 0) {
+            *done = true;
+            return 0;
+        }
+        break;
+    }
     default:
-        snprintf(err, errlen, "format %s needs two-seat tables", tn_format_name((tn_format)cfg->format));
+        snprintf(err, errlen, "format %s is not known", tn_format_name((tn_format)cfg->format));
         return ARB_EUNSUPPORTED;
     }
     if (nt < 0) {
         snprintf(err, errlen, "could not pair round %d: %s", last_round + 1, arb_strerror(nt));
         return nt;
     }
-    int team[ARB_MAX_SEATS];
-    balance(tables, nt, n, k, cfg->entrants, seat_teams(cfg, k, team) ? team : NULL);
+    if (cfg->nteams > 0) {
+        /* teams: their sides balanced as entrants' seats are, then each seated */
+        balance(tables, nt, n, k, NULL, NULL);
+        int rc = team_seats(cfg, tables, nt, last_round, err, errlen);
+        if (rc)
+            return rc;
+    } else {
+        int team[ARB_MAX_SEATS];
+        balance(tables, nt, n, k, cfg->entrants, seat_teams(cfg, k, team) ? team : NULL);
+    }
     *ntables = nt;
     return 0;
 }
 
 size_t plan_draw(const tn_config *cfg, const plan_record *rec, char *buf, size_t len)
 {
+    if (len == 0)
+        return 0;
+    buf[0] = 0;
+    if (cfg->format == TN_DOUBLE_ELIM && units_k(cfg) == 2) {
+        int order[ARB_TN_MAX_ENTRANTS], n = tn_units(cfg);
+        uint8_t losses[ARB_TN_MAX_ENTRANTS];
+        static store_table scratch[ARB_TN_MAX_ENTRANTS];
+        static uint8_t bracket[ARB_TN_MAX_ENTRANTS];
+        seed_order(cfg, plan_seed(cfg, rec), order);
+        size_t used = (size_t)snprintf(buf, len, "double elimination of %d %s (out after two losses; top seeds "
+                                       "take the byes)\n", n, cfg->nteams ? "teams" : "entrants");
+        if (used >= len)
+            return len - 1;
+        int left = de_replay(cfg, rec, order, rec->nrounds, losses, scratch, bracket, ARB_TN_MAX_ENTRANTS, buf, len,
+                             &used);
+        if (left == 1 && used < len)
+            for (int i = 0; i < n; i++)
+                if (losses[i] < 2)
+                    used += (size_t)snprintf(buf + used, len - used, "champion: %s\n", unit_name(cfg, i));
+        return used < len ? used : len - 1;
+    }
     if (cfg->format != TN_SINGLE_ELIM && cfg->format != TN_GROUPS_KNOCKOUT)
         return 0;
-    int k = seats_of(cfg), last = rec->nrounds, start[ARB_TN_MAX_ENTRANTS], first;
+    int k = units_k(cfg), last = rec->nrounds, start[ARB_TN_MAX_ENTRANTS], first;
     int ns = knockout_start(cfg, rec, start, &first);
-    size_t n = (size_t)snprintf(buf, len, "knockout of %d (tables of %d, the first %u go on; top seeds take the byes)\n",
-                                ns, k, cfg->advance);
+    size_t n = (size_t)snprintf(buf, len, "knockout of %d %s(tables of %d, the first %u go on; top seeds take the byes)\n",
+                                ns, cfg->nteams ? "teams " : "", k, cfg->advance);
     for (int r = first; r <= last && n < len; r++) {
         const plan_round *pr = &rec->rounds[r - 1];
         n += (size_t)snprintf(buf + n, len - n, "round %d%s\n", r, pr->in_play ? " (in play)" : "");
         for (int t = 0; t < pr->ntables && n < len; t++) {
             n += (size_t)snprintf(buf + n, len - n, "  ");
             for (int e = 0; e < pr->order[t].nslots && n < len; e++)
-                n += (size_t)snprintf(buf + n, len - n, "%s%s", e ? " > " : "",
-                                      cfg->entrants[pr->order[t].entrant[e]].name);
+                n += (size_t)snprintf(buf + n, len - n, "%s%s", e ? " > " : "", unit_name(cfg, pr->order[t].entrant[e]));
             if (n < len)
                 n += (size_t)snprintf(buf + n, len - n, "\n");
         }
@@ -787,6 +977,6 @@ size_t plan_draw(const tn_config *cfg, const plan_record *rec, char *buf, size_t
     static store_table scratch[1024];
     int m = knockout_alive(cfg, rec, k, start, ns, first, last, alive, scratch, 1024);
     if (m == 1 && n < len)
-        n += (size_t)snprintf(buf + n, len - n, "champion: %s\n", cfg->entrants[alive[0]].name);
+        n += (size_t)snprintf(buf + n, len - n, "champion: %s\n", unit_name(cfg, alive[0]));
     return n < len ? n : len - 1;
 }

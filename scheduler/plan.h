@@ -13,7 +13,8 @@
 typedef struct plan_round {
     int          ntables;
     bool         in_play;        /* some match of it is not finished */
-    store_table *order;          /* per table, its entrants best first (finished ones) */
+    store_table *order;          /* per table, its entrants (teams, in partnership play) best first
+                                    (finished ones) */
 } plan_round;
 
 /* What the record holds of a tournament, as the formats need it: the
@@ -33,8 +34,10 @@ int plan_next(const tn_config *cfg, const plan_record *rec, store_table *tables,
               const char **stage, bool *done, char *err, size_t errlen);
 
 /* The store feeds plan: read a tournament's record (owned by rec until
- * plan_record_release). 0, or ARB_EIO with a message. */
-int plan_record_load(store *s, int64_t tid, plan_record *rec, char *err, size_t errlen);
+ * plan_record_release) — with teams (partnership play: cfg->nteams > 0),
+ * in teams: results per side and team standings, what the formats pair
+ * then. 0, or ARB_EIO with a message. */
+int plan_record_load(store *s, int64_t tid, bool teams, plan_record *rec, char *err, size_t errlen);
 void plan_record_release(plan_record *rec);
 
 /* Would the format's largest round (a round robin, a gauntlet, the group

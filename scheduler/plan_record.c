@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int plan_record_load(store *s, int64_t tid, plan_record *rec, char *err, size_t errlen)
+int plan_record_load(store *s, int64_t tid, bool teams, plan_record *rec, char *err, size_t errlen)
 {
     memset(rec, 0, sizeof *rec);
     int rc = store_secret_get(s, tid, rec->secret);
@@ -30,12 +30,12 @@ int plan_record_load(store *s, int64_t tid, plan_record *rec, char *err, size_t 
         pr->ntables = p + l + d + v;
         pr->in_play = p + l > 0;
         if (!(pr->order = calloc((size_t)(pr->ntables > 0 ? pr->ntables : 1), sizeof *pr->order))
-            || store_round_results(s, tid, r, pr->order, pr->ntables) != 0)
+            || store_round_results(s, tid, r, teams, pr->order, pr->ntables) != 0)
             goto fail;
     }
     if (!(rec->standings = calloc(ARB_TN_MAX_ENTRANTS, sizeof *rec->standings)))
         goto fail;
-    rec->nstandings = store_standings(s, tid, rec->standings, ARB_TN_MAX_ENTRANTS);
+    rec->nstandings = store_standings(s, tid, teams, rec->standings, ARB_TN_MAX_ENTRANTS);
     if (rec->nstandings < 0)
         goto fail;
     return 0;

@@ -155,17 +155,35 @@ int store_tournament(store *s, const tn_config *cfg, const char *yaml, const cha
     PQclear(r);
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, *tid);
+    for (int i = 0; i < cfg->nteams; i++) {
+        const tn_team *t = &cfg->teams[i];
+        char idx[16], rank[16], rating[40];
+        snprintf(idx, sizeof idx, "%d", i);
+        snprintf(rank, sizeof rank, "%u", t->seed);
+        snprintf(rating, sizeof rating, "%.17g", t->rating);
+        const char *tp[] = {id, idx, t->name, t->seed ? rank : NULL, t->rating ? rating : NULL};
+        if (exec0(s, err, errlen,
+                  "INSERT INTO teams (tournament_id, idx, name, seed_rank, rating) "
+                  "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING", 5, tp))
+            goto fail;
+    }
     for (int i = 0; i < cfg->nentrants; i++) {
         const tn_entrant *e = &cfg->entrants[i];
-        char idx[16], rank[16], rating[40];
+        char idx[16], rank[16], rating[40], team[16];
         snprintf(idx, sizeof idx, "%d", i);
         snprintf(rank, sizeof rank, "%u", e->seed);
         snprintf(rating, sizeof rating, "%.17g", e->rating);
+        int ti = -1;
+        for (int t = 0; t < cfg->nteams && ti < 0; t++)
+            for (int m = 0; m < cfg->teams[t].nmembers; m++)
+                if (cfg->teams[t].member[m] == i)
+                    ti = t;
+        snprintf(team, sizeof team, "%d", ti);
         const char *ep[] = {id, idx, e->name, e->command, e->seed ? rank : NULL, e->rating ? rating : NULL,
-                            e->team[0] ? e->team : NULL};
+                            e->team[0] ? e->team : NULL, ti >= 0 ? team : NULL};
         if (exec0(s, err, errlen,
-                  "INSERT INTO entrants (tournament_id, idx, name, command, seed_rank, rating, team) "
-                  "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING", 7, ep))
+                  "INSERT INTO entrants (tournament_id, idx, name, command, seed_rank, rating, team, team_idx) "
+                  "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING", 8, ep))
             goto fail;
     }
     const char *ev[] = {id, *created ? "start" : "resume"};
@@ -523,20 +541,52 @@ static int copy_rows(store *s, const char *sql, const char *rows, size_t len, ch
     return rc;
 }
 
-/* Match points: one for every other bot finished ahead of, a half for each
- * tie (a bot that forfeited is behind everyone who did not). */
-static double match_points(const match_result *res, int b)
+/* Match points: one for every other finisher (bot, or side) ranked
+ * behind, a half for each tie (a bot that forfeited, or a side with a
+ * forfeited member, is behind everyone who did not). */
+static double match_points(const int *rank, int n, int b)
 {
     double p = 0;
-    for (int o = 0; o < res->nbots; o++) {
+    for (int o = 0; o < n; o++) {
         if (o == b)
             continue;
-        if (res->bots[b].rank < res->bots[o].rank)
+        if (rank[b] < rank[o])
             p += 1;
-        else if (res->bots[b].rank == res->bots[o].rank)
+        else if (rank[b] == rank[o])
             p += 0.5;
     }
     return p;
+}
+
+/* The sides of a match of fixed teams (match_sides): each side's team is
+ * the team of its first member, found through the seat's entrant. */
+static int record_sides(store *s, const char *mid, const match_result *res, char *err, size_t errlen)
+{
+    for (int t = 0; t < res->nteams; t++) {
+        int first = -1;
+        bool forfeited = false;
+        for (int b = 0; b < res->nbots; b++)
+            if (res->team_of_bot[b] == t) {
+                if (first < 0)
+                    first = b;
+                forfeited |= res->bots[b].forfeited;
+            }
+        char side[16], slot[16], total[24], rank[16], points[32];
+        snprintf(side, sizeof side, "%d", t);
+        snprintf(slot, sizeof slot, "%d", first);
+        snprintf(total, sizeof total, "%" PRId64, res->team_total[t]);
+        snprintf(rank, sizeof rank, "%d", res->team_rank[t]);
+        snprintf(points, sizeof points, "%.1f", match_points(res->team_rank, res->nteams, t));
+        const char *p[] = {mid, side, total, rank, points, forfeited ? "true" : "false", slot};
+        if (exec0(s, err, errlen,
+                  "INSERT INTO match_sides (match_id, side, team, total, rank, points, forfeited) "
+                  "SELECT $1, $2, e.team_idx, $3, $4, $5, $6 FROM matches m "
+                  "JOIN match_seats st ON st.match_id = m.id AND st.slot = $7 "
+                  "LEFT JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = st.entrant "
+                  "WHERE m.id = $1", 7, p))
+            return ARB_EIO;
+    }
+    return 0;
 }
 
 int store_record(store *s, const store_match *m, const match_result *res, const char *digest,
@@ -571,7 +621,10 @@ int store_record(store *s, const store_match *m, const match_result *res, const 
         char slot[16], total[24], points[32], rank[16], decs[16], wns[24], cns[24], strikes[16], pens[16];
         snprintf(slot, sizeof slot, "%d", b);
         snprintf(total, sizeof total, "%" PRId64, st->total);
-        snprintf(points, sizeof points, "%.1f", match_points(res, b));
+        int ranks[ARB_MAX_SEATS];
+        for (int o = 0; o < res->nbots; o++)
+            ranks[o] = res->bots[o].rank;
+        snprintf(points, sizeof points, "%.1f", match_points(ranks, res->nbots, b));
         snprintf(rank, sizeof rank, "%d", st->rank);
         snprintf(decs, sizeof decs, "%u", st->decisions);
         snprintf(wns, sizeof wns, "%" PRIu64, st->wall_ns);
@@ -586,6 +639,8 @@ int store_record(store *s, const store_match *m, const match_result *res, const 
                   "WHERE match_id = $1 AND slot = $2", 12, sp))
             goto fail;
     }
+    if (record_sides(s, mid, res, err, errlen))
+        goto fail;
     /* The deals: COPY, one round trip. Values are numbers we format. */
     size_t cap = (size_t)res->ndeals * 256 + 1, len = 0;
     char *rows = malloc(cap);
@@ -666,16 +721,19 @@ int store_last_round(store *s, int64_t tid)
     return n;
 }
 
-int store_round_results(store *s, int64_t tid, int round, store_table *order, int ntables)
+int store_round_results(store *s, int64_t tid, int round, bool teams, store_table *order, int ntables)
 {
     char id[24], rd[16];
     snprintf(id, sizeof id, "%" PRId64, tid);
     snprintf(rd, sizeof rd, "%d", round);
     const char *p[] = {id, rd};
     PGresult *r = q(s, NULL, 0,
-                    "SELECT m.tbl, s.entrant FROM matches m JOIN match_seats s ON s.match_id = m.id "
-                    "WHERE m.tournament_id = $1 AND m.round = $2 "
-                    "ORDER BY m.tbl, coalesce(s.rank, 99), s.total DESC NULLS LAST, s.slot", 2, p);
+                    teams ? "SELECT m.tbl, sd.team FROM matches m JOIN match_sides sd ON sd.match_id = m.id "
+                            "WHERE m.tournament_id = $1 AND m.round = $2 AND sd.team IS NOT NULL "
+                            "ORDER BY m.tbl, sd.rank, sd.total DESC, sd.side"
+                          : "SELECT m.tbl, s.entrant FROM matches m JOIN match_seats s ON s.match_id = m.id "
+                            "WHERE m.tournament_id = $1 AND m.round = $2 "
+                            "ORDER BY m.tbl, coalesce(s.rank, 99), s.total DESC NULLS LAST, s.slot", 2, p);
     if (!r)
         return ARB_EIO;
     for (int t = 0; t < ntables; t++)
@@ -690,15 +748,18 @@ int store_round_results(store *s, int64_t tid, int round, store_table *order, in
     return 0;
 }
 
-int store_standings(store *s, int64_t tid, store_standing *rows, int cap)
+int store_standings(store *s, int64_t tid, bool teams, store_standing *rows, int cap)
 {
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
     const char *p[] = {id};
     PGresult *r = q(s, NULL, 0,
-                    "SELECT entrant, name, played, wins, points, score, penalties, ever_forfeited "
-                    "FROM standings WHERE tournament_id = $1 "
-                    "ORDER BY points DESC, score DESC, wins DESC, entrant", 1, p);
+                    teams ? "SELECT team, name, played, wins, points, score, penalties, ever_forfeited "
+                            "FROM team_standings WHERE tournament_id = $1 "
+                            "ORDER BY points DESC, score DESC, wins DESC, team"
+                          : "SELECT entrant, name, played, wins, points, score, penalties, ever_forfeited "
+                            "FROM standings WHERE tournament_id = $1 "
+                            "ORDER BY points DESC, score DESC, wins DESC, entrant", 1, p);
     if (!r)
         return ARB_EIO;
     int n = PQntuples(r) < cap ? PQntuples(r) : cap;

@@ -127,8 +127,9 @@ int store_counts(store *s, int64_t tid, int round, int *pending, int *leased, in
 int store_last_round(store *s, int64_t tid);
 
 /* Results of a round, for the next round's pairing: per table, the
- * entrants in finishing order (best first). tables must hold ntables. */
-int store_round_results(store *s, int64_t tid, int round, store_table *order, int ntables);
+ * entrants in finishing order (best first) — or with teams, the teams
+ * (match_sides: the game's verdict per side). tables must hold ntables. */
+int store_round_results(store *s, int64_t tid, int round, bool teams, store_table *order, int ntables);
 
 typedef struct store_standing {
     int     entrant;
@@ -140,8 +141,9 @@ typedef struct store_standing {
     bool    forfeited;
 } store_standing;
 
-/* Standings from the `standings` view, best first. Returns the count. */
-int store_standings(store *s, int64_t tid, store_standing *rows, int cap);
+/* Standings from the `standings` view (teams: `team_standings`, the
+ * team's index in `entrant`), best first. Returns the count. */
+int store_standings(store *s, int64_t tid, bool teams, store_standing *rows, int cap);
 int store_event(store *s, int64_t tid, const char *kind, const char *detail);
 /* An event about a match, filed under its tournament. */
 int store_match_event(store *s, int64_t match_id, const char *kind, const char *detail);

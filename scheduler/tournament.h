@@ -34,6 +34,20 @@ typedef struct tn_entrant {
     int      line;                      /* where it was declared (for errors) */
 } tn_entrant;
 
+/* A team of a partnership game (a game whose teams are fixed before play:
+ * Da Bang's 0+2 against 1+3): the unit its formats pair, standings rank
+ * and brackets draw. Its members are entrants (each a bot, with its own
+ * statistics) that always sit on one side. Declared in the file as an
+ * entrant with `members:`, or gathered from entrants naming one `team:`. */
+typedef struct tn_team {
+    char     name[ARB_MAX_BOT_NAME + 1];
+    uint32_t seed;                      /* seeding rank (1 = top), 0 = unseeded */
+    double   rating;                    /* 0 = none */
+    int      nmembers;
+    int      member[ARB_MAX_SEATS];     /* entrant indices, in the order declared */
+    int      line;
+} tn_team;
+
 typedef struct tn_config {
     char     path[512];                 /* the file it came from */
     char    *text;                      /* the file's text as loaded (owned; NUL-terminated) */
@@ -55,7 +69,19 @@ typedef struct tn_config {
     uint64_t seed;
     int      nentrants;
     tn_entrant *entrants;
+    /* Partnership play: nteams > 0 when the game fixes its teams before
+     * play and the file names teams; then the formats pair teams (a table
+     * holds `sides` teams) and every entrant is a member of one. */
+    int      nteams;
+    tn_team *teams;
+    int      sides;                     /* the game's teams at a table (2 for Da Bang), 0 without */
 } tn_config;
+
+/* What a format pairs: teams in partnership play, else entrants. */
+static inline int tn_units(const tn_config *c)
+{
+    return c->nteams > 0 ? c->nteams : c->nentrants;
+}
 
 const char *tn_format_name(tn_format f);     /* "round-robin", "gauntlet", ... */
 int tn_format_parse(const char *s, tn_format *out);

@@ -117,7 +117,7 @@ static void test_store(void)
     /* Standings: bob played twice (12 then 0 with the slots of table 1),
      * ann won table 0, dee never finished first. */
     store_standing rows[8];
-    int n = store_standings(s, tid, rows, 8);
+    int n = store_standings(s, tid, false, rows, 8);
     CHECK(n == 4);
     double points = 0;
     int64_t score = 0;
@@ -131,7 +131,7 @@ static void test_store(void)
     CHECK(rows[n - 1].points == 0 && rows[n - 1].forfeited);
 
     store_table order[2];
-    CHECK(store_round_results(s, tid, 1, order, 2) == 0);
+    CHECK(store_round_results(s, tid, 1, false, order, 2) == 0);
     CHECK(order[0].nslots == 3 && order[0].entrant[0] == 0 && order[0].entrant[2] == 2);
     CHECK(order[1].entrant[0] == 1 && order[1].entrant[2] == 3);
 
@@ -166,7 +166,7 @@ static void test_store(void)
     CHECK(store_report(s, STORE_REPORT_DONE_MATCHES, tid + 1000, &rows_r, err, sizeof err) == 0 && rows_r.nrows == 0);
     store_rows_release(&rows_r);
     plan_record rec;
-    CHECKF(plan_record_load(s, tid, &rec, err, sizeof err) == 0, "%s", err);
+    CHECKF(plan_record_load(s, tid, false, &rec, err, sizeof err) == 0, "%s", err);
     CHECK(rec.nrounds == 1 && rec.rounds[0].ntables == 2 && !rec.rounds[0].in_play && rec.nstandings == 4
           && rec.rounds[0].order[1].entrant[0] == 1 && rec.standings[0].entrant == rows[0].entrant);
     plan_record_release(&rec);

@@ -86,6 +86,18 @@ static void dump(const tn_config *c, char *buf, size_t cap)
             e->command, e->seed, e->rating, e->team, e->line, e->files[0] ? " files=[" : "", e->files,
             e->files[0] ? "]" : "");
     }
+    if (c->nteams > 0)
+        put(buf, cap, "teams", "%d of %d a table", c->nteams, c->sides);
+    for (int i = 0; i < c->nteams; i++) {
+        const tn_team *t = &c->teams[i];
+        char key[64], members[256] = "";
+        size_t used = 0;
+        for (int m = 0; m < t->nmembers && used < sizeof members; m++)
+            used += (size_t)snprintf(members + used, sizeof members - used, "%s%s", m ? "," : "", c->entrants[t->member[m]].name);
+        snprintf(key, sizeof key, "team.%d", i + 1);
+        put(buf, cap, key, "name=%s seed=%" PRIu32 " rating=%g members=%s line=%d", t->name, t->seed, t->rating,
+            members, t->line);
+    }
 }
 
 /* A broken file: its error, with the corpus directory written as the source
@@ -311,15 +323,15 @@ static void test_limits(void)
     if (s) {
         memset(s, '[', ARB_TN_MAX_FILE);
         CHECK(load_text("deep.yaml", s, ARB_TN_MAX_FILE, &cfg, err, sizeof err) == ARB_EINVAL);
-        snprintf(want, sizeof want, "%s/deep.yaml:1:%d: nested deeper than %d levels (a tournament needs 3: its keys, "
-                 "the entrants, an entrant's keys)", tmpdir, ARB_YAML_MAX_DEPTH + 1, ARB_YAML_MAX_DEPTH);
+        snprintf(want, sizeof want, "%s/deep.yaml:1:%d: nested deeper than %d levels (a tournament needs 5: its keys, "
+                 "the entrants, an entrant's keys, a team's members, a member's keys)", tmpdir, ARB_YAML_MAX_DEPTH + 1, ARB_YAML_MAX_DEPTH);
         CHECKF(strcmp(err, want) == 0, "got [%s]", err);
         CHECK(cfg.entrants == NULL);
         for (size_t i = 0; i + 2 <= ARB_TN_MAX_FILE; i += 2)
             memcpy(s + i, "[\n", 2);
         CHECK(load_text("deep.yaml", s, ARB_TN_MAX_FILE, &cfg, err, sizeof err) == ARB_EINVAL);
-        snprintf(want, sizeof want, "%s/deep.yaml:%d:1: nested deeper than %d levels (a tournament needs 3: its keys, "
-                 "the entrants, an entrant's keys)", tmpdir, ARB_YAML_MAX_DEPTH + 1, ARB_YAML_MAX_DEPTH);
+        snprintf(want, sizeof want, "%s/deep.yaml:%d:1: nested deeper than %d levels (a tournament needs 5: its keys, "
+                 "the entrants, an entrant's keys, a team's members, a member's keys)", tmpdir, ARB_YAML_MAX_DEPTH + 1, ARB_YAML_MAX_DEPTH);
         CHECKF(strcmp(err, want) == 0, "got [%s]", err);
         free(s);
     }

@@ -314,8 +314,184 @@ static void test_partners(void)
     CHECK(seats_of(&c) == 3 && !seat_teams(&c, 3, team));
 }
 
+/* Partnership play: n teams of two (Da Bang), each team the unit its
+ * format pairs. A table of two teams becomes four seats, the partners
+ * opposite (seats 0+2, 1+3). */
+static tn_config make_teams(int n, uint64_t seed, tn_format format)
+{
+    static tn_entrant e[128];
+    static tn_team t[64];
+    tn_config c;
+    memset(&c, 0, sizeof c);
+    match_config_init(&c.match, &arb_game_dabang);
+    snprintf(c.match.preset, sizeof c.match.preset, "standard");
+    c.format = (uint8_t)format;
+    c.cycles = 1;
+    c.advance = 1;
+    c.seed = seed;
+    c.nentrants = 2 * n;
+    c.entrants = e;
+    c.nteams = n;
+    c.teams = t;
+    c.sides = 2;
+    for (int i = 0; i < n; i++) {
+        memset(&t[i], 0, sizeof t[i]);
+        snprintf(t[i].name, sizeof t[i].name, "t%d", i);
+        t[i].nmembers = 2;
+        for (int m = 0; m < 2; m++) {
+            t[i].member[m] = 2 * i + m;
+            memset(&e[2 * i + m], 0, sizeof e[0]);
+            snprintf(e[2 * i + m].name, sizeof e[0].name, "t%d-%d", i, m + 1);
+            snprintf(e[2 * i + m].team, sizeof e[0].team, "t%d", i);
+        }
+    }
+    return c;
+}
+
+/* The team of a seated table's side (seats s and s + 2), or -1 when the
+ * partners there are not one team's two members. */
+static int side_team(const tn_config *c, const store_table *t, int s)
+{
+    int a = t->entrant[s], b = t->entrant[s + 2];
+    return a / 2 == b / 2 && a != b ? a / 2 : -1;
+    (void)c;
+}
+
+/* Play a format of teams out, the winner of each table drawn from
+ * `rng` (a fixed seed): returns the rounds; *champion from the draw.
+ * Every table must seat two teams, partners opposite, and a team's
+ * members take turns on its side's first seat. */
+static int play_teams(tn_config *c, uint64_t seed, int *matches, int *losses, char *draw, size_t drawlen)
+{
+    static store_table tables[256];
+    static plan_round rounds[64];
+    static store_table orders[64][256];
+    plan_record rec = {.rounds = rounds};
+    arb_rng rng;
+    arb_rng_seed(&rng, seed);
+    int nt = 0;
+    const char *stage;
+    bool done = false, seated = true;
+    *matches = 0;
+    memset(losses, 0, (size_t)c->nteams * sizeof *losses);
+    for (int r = 1; r <= 64; r++) {
+        int rc = plan_next(c, &rec, tables, 256, &nt, &stage, &done, NULL, 0);
+        CHECKF(rc == 0, "round %d: rc %d", r, rc);
+        if (rc || done)
+            break;
+        static store_table twice[256];
+        int again = 0;
+        bool d2;
+        CHECK(plan_next(c, &rec, twice, 256, &again, &stage, &d2, NULL, 0) == 0 && again == nt
+              && memcmp(twice, tables, (size_t)nt * sizeof *tables) == 0);
+        for (int t = 0; t < nt; t++) {
+            int a = side_team(c, &tables[t], 0), b = side_team(c, &tables[t], 1);
+            seated = seated && tables[t].nslots == 4 && a >= 0 && b >= 0 && a != b;
+            if (a < 0 || b < 0)
+                continue;
+            int w = arb_rng_below(&rng, 2) ? a : b;
+            orders[r - 1][t] = (store_table){2, {w, w == a ? b : a}};
+            losses[w == a ? b : a]++;
+        }
+        *matches += nt;
+        rounds[r - 1] = (plan_round){.ntables = nt, .order = orders[r - 1]};
+        rec.nrounds = r;
+        /* standings: fewest losses first (Swiss reads them) */
+        static store_standing st[64];
+        for (int i = 0; i < c->nteams; i++)
+            st[i] = (store_standing){.entrant = i, .points = -losses[i]};
+        for (int i = 1; i < c->nteams; i++)
+            for (int j = i; j > 0 && st[j].points > st[j - 1].points; j--) {
+                store_standing x = st[j];
+                st[j] = st[j - 1];
+                st[j - 1] = x;
+            }
+        rec.standings = st;
+        rec.nstandings = c->nteams;
+    }
+    CHECKF(seated, "a table that does not seat two teams, partners opposite");
+    CHECK(done);
+    plan_draw(c, &rec, draw, drawlen);
+    return rec.nrounds;
+}
+
+/* Double elimination of teams, every field size from 2 to 24 and a few
+ * seeds: 2n - 2 matches, or 2n - 1 with the reset; everyone but the
+ * champion out after exactly two losses, the champion with at most one;
+ * nobody plays after two losses; the bracket names the champion. */
+static void test_double_elimination(void)
+{
+    static char draw[1 << 16];
+    for (int n = 2; n <= 24; n++)
+        for (uint64_t seed = 1; seed <= 6; seed++) {
+            tn_config c = make_teams(n, seed, TN_DOUBLE_ELIM);
+            int losses[64], matches;
+            int rounds = play_teams(&c, seed * 1000 + (uint64_t)n, &matches, losses, draw, sizeof draw);
+            int champions = 0, champion = -1, out = 0;
+            for (int i = 0; i < n; i++) {
+                if (losses[i] < 2) {
+                    champions++;
+                    champion = i;
+                }
+                out += losses[i] == 2;
+            }
+            CHECKF(champions == 1 && out == n - 1, "n=%d seed=%" PRIu64 ": %d left, %d out", n, seed, champions, out);
+            CHECKF(matches == 2 * n - 2 + (champion >= 0 && losses[champion] == 1), "n=%d: %d matches", n, matches);
+            char want[64];
+            snprintf(want, sizeof want, "champion: t%d\n", champion);
+            CHECKF(strstr(draw, want) && strstr(draw, "grand final"), "n=%d draw:\n%s", n, draw);
+            CHECKF(rounds <= 2 * n, "n=%d: %d rounds", n, rounds);
+            if (losses[champion] == 1 && n > 1)
+                CHECKF(strstr(draw, "grand final reset") != NULL, "n=%d: the champion lost once, no reset:\n%s", n, draw);
+        }
+}
+
+/* The seed's knockout of teams (single elimination, two teams a table),
+ * and the other formats over teams: round robin is every pair once,
+ * Swiss pairs teams without a repeat while it can. */
+static void test_team_formats(void)
+{
+    static char draw[1 << 16];
+    int losses[64], matches;
+    tn_config c = make_teams(6, 3, TN_SINGLE_ELIM);
+    int rounds = play_teams(&c, 11, &matches, losses, draw, sizeof draw);
+    int alive = 0;
+    for (int i = 0; i < 6; i++)
+        alive += losses[i] == 0;
+    CHECKF(rounds == 3 && matches == 5 && alive == 1 && strstr(draw, "champion: t"), "rounds %d matches %d:\n%s",
+           rounds, matches, draw);
+    c = make_teams(7, 3, TN_ROUND_ROBIN);
+    rounds = play_teams(&c, 12, &matches, losses, draw, sizeof draw);
+    CHECK(rounds == 1 && matches == 21);
+    c = make_teams(8, 3, TN_SWISS);
+    c.rounds = 3;
+    rounds = play_teams(&c, 13, &matches, losses, draw, sizeof draw);
+    CHECK(rounds == 3 && matches == 12);
+    c = make_teams(5, 3, TN_GAUNTLET);
+    snprintf(c.gauntlet, sizeof c.gauntlet, "t3");
+    rounds = play_teams(&c, 14, &matches, losses, draw, sizeof draw);
+    CHECK(rounds == 1 && matches == 4);
+    /* sides balanced: over a round robin of 7 teams each sits each side 3 times */
+    c = make_teams(7, 3, TN_ROUND_ROBIN);
+    static store_table t[64];
+    int nt;
+    const char *stage;
+    bool done;
+    CHECK(plan_next(&c, NULL, t, 64, &nt, &stage, &done, NULL, 0) == 0 && nt == 21);
+    int side0[7] = {0};
+    for (int i = 0; i < nt; i++)
+        side0[t[i].entrant[0] / 2]++;
+    bool balanced = true;   /* the local search settles within one of the even split */
+    for (int i = 0; i < 7; i++)
+        balanced = balanced && side0[i] >= 2 && side0[i] <= 4;
+    CHECKF(balanced, "sides: %d %d %d %d %d %d %d", side0[0], side0[1], side0[2], side0[3], side0[4], side0[5], side0[6]);
+}
+
 int main(void)
 {
+    test_double_elimination();
+    test_team_formats();
+
     test_partners();
     test_pure_knockout();
     test_round_robin();

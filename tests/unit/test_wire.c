@@ -212,6 +212,14 @@ static bool same_result(const wire_result *a, const wire_result *b)
             || s->strikes != t->strikes || s->penalties != t->penalties || strcmp(s->sandbox, t->sandbox))
             return false;
     }
+    if (x->nteams != y->nteams)
+        return false;
+    for (int t = 0; t < x->nteams; t++)
+        if (x->team_total[t] != y->team_total[t] || x->team_rank[t] != y->team_rank[t])
+            return false;
+    for (int i = 0; x->nteams && i < x->nbots; i++)
+        if (x->team_of_bot[i] != y->team_of_bot[i])
+            return false;
     for (uint32_t g = 0; g < x->ndeals; g++) {
         const match_deal *d = &x->deals[g], *e = &y->deals[g];
         if (d->game != e->game || d->deal != e->deal || d->seating != e->seating || d->seed != e->seed
@@ -544,6 +552,41 @@ static void test_round_trips(void)
     CHECK(wire_decode_result(f->data, f->len, &dec_result) == 0 && same_result(&r, &dec_result));
     CHECK(!dec_result.ok && strcmp(dec_result.error, "bot beta did not start") == 0 && !dec_result.res.deals);
     match_result_release(&dec_result.res);
+
+    /* teams (a partnership game): the verdict per team travels beside the
+     * bots' totals; a malformed team block is refused */
+    sample_result(&r, 2, true);
+    r.res.nteams = 2;
+    for (int b = 0; b < 3; b++)
+        r.res.team_of_bot[b] = (int8_t)(b % 2);
+    r.res.team_total[0] = 7;
+    r.res.team_total[1] = 7;
+    r.res.team_rank[0] = 2;   /* equal totals, and team 1 won: the engine's word, not the totals' */
+    r.res.team_rank[1] = 1;
+    uint8_t *tf;
+    size_t tn;
+    CHECK(wire_encode_result(&r, &tf, &tn) == 0);
+    CHECK(wire_decode_result(tf, tn, &dec_result) == 0 && same_result(&r, &dec_result)
+          && dec_result.res.team_rank[1] == 1 && dec_result.res.team_of_bot[2] == 0);
+    match_result_release(&dec_result.res);
+    free(tf);
+    static const struct { int nteams, bad_team, bad_rank; const char *what; } bad[] = {
+        {1, -1, 0, "one team"},  {3, -1, 0, "a team without a member"},
+        {2, 2, 0, "a bot in no team"}, {2, -1, 3, "a rank past the teams"}, {2, -1, -1, "rank 0"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        wire_result x = r;
+        x.res.nteams = bad[i].nteams;
+        if (bad[i].bad_team >= 0)
+            x.res.team_of_bot[1] = (int8_t)bad[i].bad_team;
+        x.res.team_rank[0] = bad[i].bad_rank > 0 ? bad[i].bad_rank : bad[i].bad_rank < 0 ? 0 : 2;
+        if (bad[i].nteams == 3)
+            x.res.team_rank[2] = 3;
+        CHECK(wire_encode_result(&x, &tf, &tn) == 0);
+        CHECKF(wire_decode_result(tf, tn, &dec_result) == ARB_ECORRUPT, "%s: accepted", bad[i].what);
+        free(tf);
+    }
+    match_result_release(&r.res);
 
     int64_t id = 0;
     int gen = 0;
@@ -888,18 +931,18 @@ static void test_checks(void)
     char name[ARB_WORKER_ID_MAX + 1];
     wire_lease run[ARB_WORKER_MAX_SLOTS];
 
-    /* a version-4 hello: refused by version, which is reported */
+    /* a version-5 hello: refused by version, which is reported */
     fresh();
     msgpack_pack_array(&pk, 5);
     msgpack_pack_int(&pk, WIRE_HELLO);
-    msgpack_pack_int(&pk, 4);
+    msgpack_pack_int(&pk, 5);
     pstr("w");
     msgpack_pack_int(&pk, 4);
     msgpack_pack_array(&pk, 0);
     uint8_t *m = exact(sb.data, sb.size);
     CHECK(wire_decode_hello(m, sb.size, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n)
           == ARB_EUNSUPPORTED);
-    CHECK(version == 4);
+    CHECK(version == 5);
     free(m);
     /* a version-1 peer: [0, 1, name, slots] */
     version = -1;
