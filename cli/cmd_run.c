@@ -85,6 +85,45 @@ static void print_fairness(store *st, int64_t tid)
  * entrants, or {"teams": [...], "entrants": [...]} with teams. */
 static void print_standings_of(store_standing *rows, int n, const char *what, cli_format format);
 
+/* The teams' crosstable, in standings order: each cell is the row team's
+ * wins-losses against the column's (ties are the rest of their
+ * matches); "." where they have not met. */
+static void print_team_crosstable(store *st, int64_t tid, const store_standing *teams, int nt)
+{
+    store_rows r;
+    char err[256];
+    if (nt > 32 || store_report(st, STORE_REPORT_TEAM_CROSSTABLE, tid, &r, err, sizeof err) != 0)
+        return;   /* past 32 teams a grid is no help on a terminal */
+    int pos[ARB_TN_MAX_ENTRANTS];
+    for (int i = 0; i < ARB_TN_MAX_ENTRANTS; i++)
+        pos[i] = -1;
+    for (int i = 0; i < nt; i++)
+        if (teams[i].entrant >= 0 && teams[i].entrant < ARB_TN_MAX_ENTRANTS)
+            pos[teams[i].entrant] = i;
+    static char cell[32][32][16];
+    memset(cell, 0, sizeof cell);
+    for (int i = 0; i < r.nrows; i++) {
+        int a = atoi(store_cell(&r, i, 0)), b = atoi(store_cell(&r, i, 1));
+        int m = atoi(store_cell(&r, i, 2)), won = atoi(store_cell(&r, i, 3));
+        double pts = atof(store_cell(&r, i, 4));
+        int lost = m - won - (int)((pts - won) * 2 + 0.5);   /* points = wins + ties / 2 */
+        if (a >= 0 && a < ARB_TN_MAX_ENTRANTS && b >= 0 && b < ARB_TN_MAX_ENTRANTS && pos[a] >= 0 && pos[b] >= 0)
+            snprintf(cell[pos[a]][pos[b]], sizeof cell[0][0], "%d-%d", won, lost);
+    }
+    store_rows_release(&r);
+    printf("\ncrosstable (row's wins-losses against the column)\n%-4s %-20s", "", "");
+    for (int j = 0; j < nt; j++)
+        printf(" %6d", j + 1);
+    printf("\n");
+    for (int i = 0; i < nt; i++) {
+        char name[256];
+        printf("%-4d %-20s", i + 1, arb_term(teams[i].name, name, sizeof name));
+        for (int j = 0; j < nt; j++)
+            printf(" %6s", i == j ? "x" : cell[i][j][0] ? cell[i][j] : ".");
+        printf("\n");
+    }
+}
+
 static void print_standings(store *st, int64_t tid, cli_format format)
 {
     static store_standing teams[ARB_TN_MAX_ENTRANTS], rows[ARB_TN_MAX_ENTRANTS];
@@ -105,6 +144,8 @@ static void print_standings(store *st, int64_t tid, cli_format format)
         return;
     }
     print_standings_of(teams, nt, "team", format);
+    if (format == CLI_FORMAT_TABLE)
+        print_team_crosstable(st, tid, teams, nt);
     printf(format == CLI_FORMAT_CSV ? "\n" : "\nmembers (each bot's own matches, points and penalties)\n");
     print_standings_of(rows, n < 0 ? 0 : n, "entrant", format);
 }

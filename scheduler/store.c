@@ -851,6 +851,9 @@ static const char *const report_sql[] = {
     [STORE_REPORT_DONE_MATCHES] =
         "SELECT round, tbl, coalesce(transcript, ''), coalesce(digest, '') FROM matches "
         "WHERE tournament_id = $1 AND state = 'done' ORDER BY round, tbl",
+    [STORE_REPORT_TEAM_CROSSTABLE] =
+        "SELECT team, opponent, matches, won, points FROM team_crosstable "
+        "WHERE tournament_id = $1 AND team IS NOT NULL AND opponent IS NOT NULL ORDER BY team, opponent",
 };
 
 int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out, char *err, size_t errlen)
@@ -863,7 +866,8 @@ int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out,
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
     const char *p[] = {id};
-    PGresult *r = q(s, err, errlen, report_sql[kind], kind == STORE_REPORT_DONE_MATCHES ? 1 : 0, p);
+    PGresult *r = q(s, err, errlen, report_sql[kind],
+                    kind == STORE_REPORT_DONE_MATCHES || kind == STORE_REPORT_TEAM_CROSSTABLE ? 1 : 0, p);
     if (!r)
         return ARB_EIO;
     int rows = PQntuples(r), cols = PQnfields(r), rc = 0;

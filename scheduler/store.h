@@ -161,6 +161,7 @@ typedef enum store_report_kind {
     STORE_REPORT_DONE_BY_WORKER,/* tournament, worker, matches done */
     STORE_REPORT_VOIDS,         /* tournament, round, table, worker, reason (the last 10) */
     STORE_REPORT_DONE_MATCHES,  /* of tournament tid: round, table, transcript, digest */
+    STORE_REPORT_TEAM_CROSSTABLE,/* of tournament tid: team, opponent (teams.idx), matches, won, points */
 } store_report_kind;
 typedef struct store_rows {
     int    nrows, ncols;
