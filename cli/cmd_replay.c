@@ -4,6 +4,7 @@
  * move with every hand; --rerun plays the recorded bots again on the same
  * inputs; --dump lists the records; --secret proves the deals fair. */
 #include "cli.h"
+#include "game_cli.h"
 #include "arb_text.h"
 #include "replay.h"
 #include "transcript.h"
@@ -72,6 +73,32 @@ static bool told_to_all(const seat_lines *all, int nseats, const char *line)
     return true;
 }
 
+/* One seat's own lines (those not told to every seat), from line `from`
+ * on, after `prefix` and its name: a run of "WORD X" lines (cards drawn
+ * one by one) joined as "WORD X Y Z". */
+static void print_own_lines(const seat_lines *all, int nseats, int s, int from, const char *prefix, const char *bot)
+{
+    char joined[4096] = "", line[8192], name[256];
+    size_t used = 0, wlen = 0;
+    arb_term(bot, name, sizeof name);
+    for (int k = from; k <= all[s].n; k++) {
+        const char *l = k < all[s].n ? all[s].line[k] : NULL;
+        if (l && told_to_all(all, nseats, l))
+            continue;
+        const char *sp = l ? strchr(l, ' ') : NULL;
+        bool one_arg = sp && !strchr(sp + 1, ' ');
+        if (used && one_arg && (size_t)(sp - l) == wlen && strncmp(joined, l, wlen) == 0
+            && used + strlen(sp) < sizeof joined) {
+            used += (size_t)snprintf(joined + used, sizeof joined - used, "%s", sp);
+            continue;
+        }
+        if (used)
+            printf("%s%d %-12s %s\n", prefix, s, name, arb_term(joined, line, sizeof line));
+        used = l ? (size_t)snprintf(joined, sizeof joined, "%s", l) : 0;
+        wlen = one_arg ? (size_t)(sp - l) : 0;
+    }
+}
+
 static void show_deal_hands(void *ctx, const match_deal *d, const void *state)
 {
     show_ctx *c = ctx;
@@ -83,13 +110,8 @@ static void show_deal_hands(void *ctx, const match_deal *d, const void *state)
         all[s].n = 0;
         c->g->start_events(state, s, collect_line, &all[s]);
     }
-    for (int s = 0; s < nseats; s++) {
-        char name[256];
-        arb_term(c->cfg->bots[d->bot_at[s]].name, name, sizeof name);
-        for (int k = 0; k < all[s].n; k++)
-            if (!told_to_all(all, nseats, all[s].line[k]))
-                printf("  seat %d %-12s %s\n", s, name, arb_term(all[s].line[k], text, sizeof text));
-    }
+    for (int s = 0; s < nseats; s++)
+        print_own_lines(all, nseats, s, 0, "  seat ", c->cfg->bots[d->bot_at[s]].name);
     for (int k = 0; nseats > 0 && k < all[0].n; k++)
         if (told_to_all(all, nseats, all[0].line[k]))
             printf("  %s\n", arb_term(all[0].line[k], text, sizeof text));
@@ -104,7 +126,23 @@ static void show_action(void *ctx, const match_deal *d, const void *before, cons
     printf("  %-3u seat %d %-12s %-24s%s\n", d->decisions, seat_no,
            arb_term(c->cfg->bots[d->bot_at[seat_no]].name, name, sizeof name), arb_term(text, shown, sizeof shown),
            by_referee ? "  (played by the referee)" : "");
-    (void)after;
+    /* What the action revealed, from the game's own events (game.h): the
+     * first line each seat is told is the action itself, shown above;
+     * the rest — a trick's winner and points, trumps, a kitty shown, a
+     * card drawn — is printed once when every seat is told it, and after
+     * the seat's name when one seat alone is. */
+    static seat_lines all[ARB_MAX_SEATS];
+    int nseats = c->cfg->nbots < ARB_MAX_SEATS ? c->cfg->nbots : ARB_MAX_SEATS;
+    for (int s = 0; s < nseats; s++) {
+        all[s].n = 0;
+        c->g->action_events(before, after, seat_no, a, s, collect_line, &all[s]);
+    }
+    char line[2048];
+    for (int k = 1; nseats > 0 && k < all[0].n; k++)
+        if (told_to_all(all, nseats, all[0].line[k]))
+            printf("      %s\n", arb_term(all[0].line[k], line, sizeof line));
+    for (int s = 0; s < nseats; s++)
+        print_own_lines(all, nseats, s, 1, "      to seat ", c->cfg->bots[d->bot_at[s]].name);
 }
 
 static void show_penalty(void *ctx, const match_deal *d, int seat_no, int bot, match_reason r,
@@ -126,7 +164,13 @@ static void show_end(void *ctx, const match_deal *d, const void *state)
         printf(" %s %+" PRId64, arb_term(c->cfg->bots[d->bot_at[s]].name, name, sizeof name), d->score[s]);
     }
     printf("%s\n", d->forfeit_bot >= 0 ? "  (forfeit)" : "");
-    (void)state;
+    const game_cli *m = game_cli_find(c->g);
+    if (m && m->show_deal && state) {
+        const char *names[ARB_MAX_SEATS];
+        for (int s = 0; s < c->cfg->nbots && s < ARB_MAX_SEATS; s++)
+            names[s] = c->cfg->bots[d->bot_at[s]].name;
+        m->show_deal(state, names);
+    }
 }
 
 static int dump_record(void *ctx, int type, const uint8_t *rec, size_t n)

@@ -2,6 +2,8 @@
  * (game_cli.h). */
 #include "db_cli.h"
 
+#include <stdio.h>
+
 /* The deal the oracles answer within: not rules (docs/rules/notation.md). */
 static const char *const context_keys[] = {"level", "trump", NULL};
 
@@ -24,4 +26,38 @@ const game_cli game_cli_dabang = {
     .play = db_cli_play,
     .play_policies = "random|greedy",
     .bench_rules = db_cli_bench,
+    .show_deal = db_cli_show_deal,
 };
+
+void db_cli_show_deal(const void *state, const char *const *names)
+{
+    const db_state *s = state;
+    static const char ranks[] = "3456789TJQKA2", suits[] = "SHCD";
+    char buf[512];
+    printf("  the deal as drawn: 打家 seat %d, trumps %c at level %c\n", s->dajia,
+           s->trump_known && s->trump.suit < 4 ? suits[s->trump.suit] : '-',
+           s->level < sizeof ranks - 1 ? ranks[s->level] : '?');
+    for (int seat = 0; seat < DB_SEATS; seat++) {
+        db_format_hand(&s->dealt[seat], buf, sizeof buf);
+        printf("    seat %d %-12.12s %s\n", seat, names[seat], buf);
+    }
+    size_t k = 0;
+    buf[0] = 0;
+    for (int i = 0; i < DB_KITTY && k < sizeof buf; i++)
+        k += (size_t)db_format_card(s->kitty_orig[i], buf + k, sizeof buf - k);
+    printf("    kitty as dealt  %s\n", buf);
+    db_format_hand(&s->kitty, buf, sizeof buf);
+    printf("    kitty at the end %s%s\n", buf, s->dry ? "  (dry pot)" : "");
+    const db_outcome *o = &s->out;
+    if (s->phase != DB_PH_OVER)
+        return;
+    printf("    points: the attackers %d (%d in the kitty%s), case %d", o->points, o->kitty_points,
+           o->dug ? ", dug" : "", o->kase);
+    if (o->rise_team >= 0)
+        printf("; team %d goes up %d", o->rise_team, o->rise);
+    printf("; levels %c %c", o->level_after[0] < sizeof ranks - 1 ? ranks[o->level_after[0]] : '+',
+           o->level_after[1] < sizeof ranks - 1 ? ranks[o->level_after[1]] : '+');
+    if (o->winner >= 0)
+        printf("; team %d wins the match", o->winner);
+    printf("\n");
+}

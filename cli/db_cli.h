@@ -11,4 +11,9 @@ int db_cli_trick(const void *rules, const cli_context *ctx);
 int db_cli_play(const void *rules, const cli_play_options *o);
 int db_cli_bench(const void *rules, double seconds, cli_format format);
 
+/* `arbiter replay --show`: a finished deal — the four hands as dealt,
+ * trumps and level, the kitty as dealt and as buried, points and the
+ * outcome. */
+void db_cli_show_deal(const void *state, const char *const *names);
+
 #endif

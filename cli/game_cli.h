@@ -59,6 +59,11 @@ typedef struct game_cli {
     const char *play_policies;
     /* `arbiter bench rules`: "name value unit" lines, or JSON. */
     int (*bench_rules)(const void *rules, double seconds, cli_format format);
+    /* `arbiter replay --show`: the deal as a whole once it is over (every
+     * hand as dealt, what the game hides until the end), lines to stdout
+     * indented by two; names[s] is the bot at seat s. NULL: nothing more
+     * than the moves. */
+    void (*show_deal)(const void *state, const char *const *names);
 } game_cli;
 
 /* The module of game g, or NULL when the game has none. */
