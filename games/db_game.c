@@ -472,6 +472,19 @@ bad:
     return ARB_EPARSE;
 }
 
+/* snprintf(buf, len, "%s", s) without the formatter: an item is written
+ * for every seat on every action. */
+static int copy_text(char *buf, size_t len, const char *s)
+{
+    size_t n = strlen(s);
+    if (len) {
+        size_t k = n < len - 1 ? n : len - 1;
+        memcpy(buf, s, k);
+        buf[k] = 0;
+    }
+    return (int)n;
+}
+
 static int g_format_item(const void *state, const arb_action *a, char *buf, size_t len)
 {
     (void)state;
@@ -484,19 +497,19 @@ static int g_format_item(const void *state, const arb_action *a, char *buf, size
     switch (a->decision) {
     case DB_DEC_DECLARE: {
         if (a->value < 0)
-            return snprintf(buf, len, "pass");
+            return copy_text(buf, len, "pass");
         db_decl d;
         db_decl_of_bit(a->value, &d);
         if (d.kind == DB_DECL_BJ3 || d.kind == DB_DECL_RJ3)
             return snprintf(buf, len, "%s:%c", cards, suit_chars[d.suit & 3]);
-        return snprintf(buf, len, "%s", cards);
+        return copy_text(buf, len, cards);
     }
     case DB_DEC_JOKER:
         if (a->value < 0)
-            return snprintf(buf, len, "pass");
-        return snprintf(buf, len, "%s", cards);
+            return copy_text(buf, len, "pass");
+        return copy_text(buf, len, cards);
     default:
-        return snprintf(buf, len, "%s", cards);
+        return copy_text(buf, len, cards);
     }
 }
 
@@ -535,6 +548,51 @@ static void emitf(arb_emit_fn emit, void *ctx, const char *fmt, ...)
     emit(ctx, line);
 }
 
+/* The lines sent for nearly every action — a play, a card drawn, a trick
+ * gathered, each to every seat that sees it — are put together word by
+ * word: formatting them through vsnprintf cost more than the rest of the
+ * referee's judgement of the action. The bytes are the same as emitf's. */
+typedef struct line_buf {
+    char text[128];
+    size_t len;     /* at most sizeof text - 1: a longer line is cut, as vsnprintf would */
+} line_buf;
+
+static void lb_str(line_buf *l, const char *s)
+{
+    while (*s && l->len < sizeof l->text - 1)
+        l->text[l->len++] = *s++;
+}
+
+static void lb_int(line_buf *l, int v)
+{
+    char digits[12];
+    int n = 0;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    do
+        digits[n++] = (char)('0' + u % 10);
+    while ((u /= 10) && n < (int)sizeof digits);
+    if (v < 0)
+        lb_str(l, "-");
+    while (n > 0 && l->len < sizeof l->text - 1)
+        l->text[l->len++] = digits[--n];
+}
+
+/* "WORD N" and, when item is not NULL, " ITEM": an action as the seats see
+ * it ("play 2 5H5H", "bury 1"). */
+static void emit_act(arb_emit_fn emit, void *ctx, const char *word, int seat, const char *item)
+{
+    line_buf l = {.len = 0};
+    lb_str(&l, word);
+    lb_str(&l, " ");
+    lb_int(&l, seat);
+    if (item) {
+        lb_str(&l, " ");
+        lb_str(&l, item);
+    }
+    l.text[l.len] = 0;
+    emit(ctx, l.text);
+}
+
 static void cards_of(const uint8_t *ids, int n, char *buf, size_t len)
 {
     db_hand h = {0};
@@ -564,9 +622,9 @@ static void progress(const db_state *b, const db_state *a, int seat, arb_emit_fn
      * so what he holds, though he passed (DB-48). */
     for (int p = from; p < a->drawn; p++)
         if ((a->first_drawer + p) % DB_SEATS == seat) {
-            char c[4];
-            db_format_card(a->deck[p], c, sizeof c);
-            emitf(emit, ctx, "draw %s", c);
+            char line[8] = "draw ";
+            db_format_card(a->deck[p], line + 5, sizeof line - 5);
+            emit(ctx, line);
         }
     if (!trump_before && a->trump_known) {
         if (a->trump_from == 1) {
@@ -606,7 +664,17 @@ static void progress(const db_state *b, const db_state *a, int seat, arb_emit_fn
         int pts = 0;
         for (int i = 0; i < DB_SEATS; i++)
             pts += db_play_points(&a->last_trick[i]);
-        emitf(emit, ctx, "trick %d %d points %d %d", a->last_winner, pts, a->points[0], a->points[1]);
+        line_buf l = {.len = 0};
+        lb_str(&l, "trick ");
+        lb_int(&l, a->last_winner);
+        lb_str(&l, " ");
+        lb_int(&l, pts);
+        lb_str(&l, " points ");
+        lb_int(&l, a->points[0]);
+        lb_str(&l, " ");
+        lb_int(&l, a->points[1]);
+        l.text[l.len] = 0;
+        emit(ctx, l.text);
     }
     if (b->phase != DB_PH_OVER && a->phase == DB_PH_OVER) {
         const db_outcome *o = &a->out;
@@ -646,13 +714,15 @@ static int g_action_events(const void *before, const void *after, int actor, con
     if (g_format_item(before, fixed, item, sizeof item) < 0)
         return ARB_EINVAL;
     const char *name = g_decision_name(fixed->decision);
+    if (!name)
+        return ARB_EINVAL;
     bool pass = strcmp(item, "pass") == 0;
     switch (fixed->decision) {
     case DB_DEC_JOKER:
         if (!pass) {
             /* DB-59: the joker, the kitty shown with it, the card taken
              * back when there was no choice among equals */
-            emitf(emit, ctx, "%s %d %s", name, actor, item);
+            emit_act(emit, ctx, name, actor, item);
             if (!b->kitty_public) {
                 db_hand k = a->kitty;
                 if (a->phase != DB_PH_TAKE && a->took >= 0)
@@ -675,26 +745,18 @@ static int g_action_events(const void *before, const void *after, int actor, con
         __attribute__((fallthrough));
     case DB_DEC_DECLARE:
         /* being asked shows what one holds: a pass is the actor's own */
-        if (!pass)
-            emitf(emit, ctx, "%s %d %s", name, actor, item);
-        else if (seat == actor)
-            emitf(emit, ctx, "%s %d pass", name, actor);
+        if (!pass || seat == actor)
+            emit_act(emit, ctx, name, actor, item);   /* a pass: "declare 2 pass" */
         break;
     case DB_DEC_TRIBUTE:
     case DB_DEC_RETURN:
-        if (seat == b->dajia || seat == (b->dajia + 3) % DB_SEATS)
-            emitf(emit, ctx, "%s %d %s", name, actor, item);
-        else
-            emitf(emit, ctx, "%s %d", name, actor);
+        emit_act(emit, ctx, name, actor, seat == b->dajia || seat == (b->dajia + 3) % DB_SEATS ? item : NULL);
         break;
     case DB_DEC_BURY:
-        if (seat == actor)
-            emitf(emit, ctx, "%s %d %s", name, actor, item);
-        else
-            emitf(emit, ctx, "%s %d", name, actor);
+        emit_act(emit, ctx, name, actor, seat == actor ? item : NULL);
         break;
     default:
-        emitf(emit, ctx, "%s %d %s", name, actor, item);
+        emit_act(emit, ctx, name, actor, item);
     }
     progress(b, a, seat, emit, ctx);
     return 0;
