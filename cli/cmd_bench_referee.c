@@ -32,8 +32,9 @@
 
 /* Round trips per second of a line of `len` bytes through two pipes to a
  * child process that echoes it: the cost of one request and one reply with
- * nothing else done on either side. */
-static double pipe_round_trips(int count, size_t len)
+ * nothing else done on either side. *cpu_us: the CPU the asking side spent
+ * per round trip (a write and a read). */
+static double pipe_round_trips(int count, size_t len, double *cpu_us)
 {
     int down[2], up[2];
     if (pipe(down) || pipe(up))
@@ -54,7 +55,7 @@ static double pipe_round_trips(int count, size_t len)
     char line[512], back[512];
     memset(line, 'x', len - 1);
     line[len - 1] = '\n';
-    uint64_t t0 = arb_now_ns();
+    uint64_t t0 = arb_now_ns(), c0 = arb_thread_cpu_ns();
     for (int i = 0; i < count; i++) {
         if (write(down[1], line, len) != (ssize_t)len)
             break;
@@ -67,23 +68,28 @@ static double pipe_round_trips(int count, size_t len)
         }
     }
     double s = (double)(arb_now_ns() - t0) / 1e9;
+    *cpu_us = (double)(arb_thread_cpu_ns() - c0) / 1e3 / count;
     close(down[1]);
     close(up[0]);
     waitpid(pid, NULL, 0);
     return count / s;
 }
 
-/* When the first deal started and the last one ended. */
+/* When the first deal started and the last one ended, on the clock and
+ * in the referee's CPU time (the match is judged on this thread). */
 typedef struct deal_clock {
     uint64_t first_start_ns, last_end_ns;
+    uint64_t first_start_cpu_ns, last_end_cpu_ns;
 } deal_clock;
 
 static void clock_deal_start(void *ctx, const match_deal *d, const void *state)
 {
     (void)d; (void)state;
     deal_clock *c = ctx;
-    if (!c->first_start_ns)
+    if (!c->first_start_ns) {
         c->first_start_ns = arb_now_ns();
+        c->first_start_cpu_ns = arb_thread_cpu_ns();
+    }
 }
 
 static void clock_deal_end(void *ctx, const match_deal *d, const void *state)
@@ -91,12 +97,15 @@ static void clock_deal_end(void *ctx, const match_deal *d, const void *state)
     (void)d; (void)state;
     deal_clock *c = ctx;
     c->last_end_ns = arb_now_ns();
+    c->last_end_cpu_ns = arb_thread_cpu_ns();
 }
 
-/* One match: decisions and deals per second while dealing, and the rest
- * of the match's time (the bots' start-up and stop) in ms. */
+/* One match: decisions and deals per second while dealing, the referee's
+ * and the bots' CPU per decision (the bots' from their turn's start to the
+ * end of their reply, reading the events included), and the rest of the
+ * match's time (the bots' start-up and stop) in ms. */
 static int bench_match(const arb_game *g, const char *bot, uint32_t deals, int sandbox, double *decisions_per_s,
-                       double *deals_per_s, double *outside_ms, int *nbots)
+                       double *deals_per_s, double *cpu_us, double *bots_cpu_us, double *outside_ms, int *nbots)
 {
     match_config cfg;
     match_config_init(&cfg, g);
@@ -123,7 +132,7 @@ static int bench_match(const arb_game *g, const char *bot, uint32_t deals, int s
     }
     match_result res;
     char hex[65];
-    deal_clock clock = {0, 0};
+    deal_clock clock = {0, 0, 0, 0};
     const match_observer obs = {.ctx = &clock, .deal_start = clock_deal_start, .deal_end = clock_deal_end};
     uint64_t t0 = arb_now_ns();
     int rc = record_match(NULL, &cfg, live_driver_of(l), &obs, &res, hex);   /* the digest is computed, nothing stored */
@@ -139,14 +148,20 @@ static int bench_match(const arb_game *g, const char *bot, uint32_t deals, int s
         return 1;
     }
     uint32_t pen = 0;
-    for (int b = 0; b < res.nbots; b++)
+    uint64_t bots_cpu_ns = 0;
+    for (int b = 0; b < res.nbots; b++) {
         pen += res.bots[b].penalties;
+        bots_cpu_ns += res.bots[b].cpu_ns;
+    }
     if (pen)
         fprintf(stderr, "arbiter: bench: %u penalties: the figures include them\n", pen);
     double s = (double)(clock.last_end_ns - clock.first_start_ns) / 1e9;
     *nbots = res.nbots;
     *decisions_per_s = (double)res.decisions / s;
     *deals_per_s = res.ndeals / s;
+    *cpu_us = res.decisions ? (double)(clock.last_end_cpu_ns - clock.first_start_cpu_ns) / 1e3 / (double)res.decisions
+                            : 0;
+    *bots_cpu_us = res.decisions ? (double)bots_cpu_ns / 1e3 / (double)res.decisions : 0;
     *outside_ms = (double)(t1 - t0 - (clock.last_end_ns - clock.first_start_ns)) / 1e6;
     match_result_release(&res);
     return 0;
@@ -210,15 +225,17 @@ int bench_referee(int argc, char **argv)
     const arb_game *g = cli_game(game);
     if (!g)
         return CLI_EXIT_USAGE;
-    double rt[RUNS], dec[RUNS], dl[RUNS], out[RUNS];
+    double rt[RUNS], rt_cpu[RUNS], dec[RUNS], dec_cpu[RUNS], bots_cpu[RUNS], dl[RUNS], out[RUNS];
     int nbots = 0;
     for (int run = 0; run < RUNS; run++) {
-        rt[run] = pipe_round_trips(20000, 64);
-        if (bench_match(g, bot, (uint32_t)deals, sandbox, &dec[run], &dl[run], &out[run], &nbots))
+        rt[run] = pipe_round_trips(20000, 64, &rt_cpu[run]);
+        if (bench_match(g, bot, (uint32_t)deals, sandbox, &dec[run], &dl[run], &dec_cpu[run], &bots_cpu[run], &out[run],
+                        &nbots))
             return CLI_EXIT_FAIL;
     }
     double rtm = bench_median(rt, RUNS), decm = bench_median(dec, RUNS), dlm = bench_median(dl, RUNS);
-    double outm = bench_median(out, RUNS);
+    double outm = bench_median(out, RUNS), rt_cpum = bench_median(rt_cpu, RUNS), dec_cpum = bench_median(dec_cpu, RUNS);
+    double bots_cpum = bench_median(bots_cpu, RUNS);
     char deals_name[64];
     snprintf(deals_name, sizeof deals_name, "referee_deals_%d_bots", nbots);
     const bench_figure figs[] = {
@@ -228,6 +245,9 @@ int bench_referee(int argc, char **argv)
         {"referee_us_per_decision", 1e6 / decm, "us", 2},
         {deals_name, dlm, "per_second", 1},
         {"decision_cost_vs_pipe_round_trip", rtm / decm, "x", 2},
+        {"pipe_cpu_us_per_round_trip", rt_cpum, "us", 2},
+        {"referee_cpu_us_per_decision", dec_cpum, "us", 2},
+        {"bots_cpu_us_per_decision", bots_cpum, "us", 2},
         {"match_start_stop_ms", outm, "ms", 1},
     };
     char title[96];

@@ -14,7 +14,6 @@
  * cards ("5H5H"); "pass" declines where that is allowed. */
 #include "dabang.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -537,21 +536,10 @@ static int g_format_cards(const uint64_t cards[2], char *buf, size_t len)
 
 /* ---- What each seat sees ------------------------------------------------------- */
 
-static void emitf(arb_emit_fn emit, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void emitf(arb_emit_fn emit, void *ctx, const char *fmt, ...)
-{
-    char line[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    emit(ctx, line);
-}
-
 /* The lines sent for nearly every action — a play, a card drawn, a trick
  * gathered, each to every seat that sees it — are put together word by
  * word: formatting them through vsnprintf cost more than the rest of the
- * referee's judgement of the action. The bytes are the same as emitf's. */
+ * referee's judgement of the action. The bytes are the same as arb_emitf's. */
 typedef struct line_buf {
     char text[128];
     size_t len;     /* at most sizeof text - 1: a longer line is cut, as vsnprintf would */
@@ -613,7 +601,7 @@ static void progress(const db_state *b, const db_state *a, int seat, arb_emit_fn
     int from = b->drawn;
     bool trump_before = b->trump_known;
     if (a->redeals != b->redeals) {
-        emitf(emit, ctx, "redeal %d", a->redeals);
+        arb_emitf(emit, ctx, "redeal %d", a->redeals);
         from = 0;
         trump_before = false;
     }
@@ -634,31 +622,31 @@ static void progress(const db_state *b, const db_state *a, int seat, arb_emit_fn
             char c4[4][4];
             for (int i = 0; i < 4; i++)
                 db_format_card(f[i], c4[i], sizeof c4[i]);
-            emitf(emit, ctx, "flip %s %s %s %s", c4[0], c4[1], c4[2], c4[3]);
+            arb_emitf(emit, ctx, "flip %s %s %s %s", c4[0], c4[1], c4[2], c4[3]);
         }
-        emitf(emit, ctx, "trump %c level %c dajia %d by %s", suit_chars[a->trump.suit], level_chars[a->level],
+        arb_emitf(emit, ctx, "trump %c level %c dajia %d by %s", suit_chars[a->trump.suit], level_chars[a->level],
               a->dajia, trump_how[a->trump_from]);
     }
     /* DB-55: the kitty shown once the tribute is done */
     if ((!trump_before || b->phase <= DB_PH_RETURN) && a->phase > DB_PH_RETURN && a->kitty_shown) {
         cards_of(a->kitty_orig, DB_KITTY, cards, sizeof cards);
-        emitf(emit, ctx, "kitty %s", cards);
+        arb_emitf(emit, ctx, "kitty %s", cards);
     }
     /* DB-57: the 打家 takes the kitty (only he sees it unless shown) */
     if (b->phase < DB_PH_BURY && a->phase >= DB_PH_BURY && !a->dry) {
         if (seat == a->dajia) {
             cards_of(a->kitty_orig, DB_KITTY, cards, sizeof cards);
-            emitf(emit, ctx, "take %s", cards);
+            arb_emitf(emit, ctx, "take %s", cards);
         } else {
-            emitf(emit, ctx, "take %d", a->dajia);
+            arb_emitf(emit, ctx, "take %d", a->dajia);
         }
     }
     if (!b->dry && a->dry)
-        emitf(emit, ctx, "dry");
+        arb_emitf(emit, ctx, "dry");
     /* DB-58, DB-59: a kitty with a joker buried is shown to all */
     if (!b->kitty_public && a->kitty_public) {
         db_format_hand(&a->kitty, cards, sizeof cards);
-        emitf(emit, ctx, "buried %s", cards);
+        arb_emitf(emit, ctx, "buried %s", cards);
     }
     if (a->tricks_done > b->tricks_done) {
         int pts = 0;
@@ -679,7 +667,7 @@ static void progress(const db_state *b, const db_state *a, int seat, arb_emit_fn
     if (b->phase != DB_PH_OVER && a->phase == DB_PH_OVER) {
         const db_outcome *o = &a->out;
         db_format_hand(&a->kitty, cards, sizeof cards);
-        emitf(emit, ctx, "result points %d kitty %s dug %d case %d rise %d %d levels %c %c next %d blood %d winner %d",
+        arb_emitf(emit, ctx, "result points %d kitty %s dug %d case %d rise %d %d levels %c %c next %d blood %d winner %d",
               o->points, cards, o->dug, o->kase, o->rise_team, o->rise,
               o->level_after[0] > DB_LEVEL_MAX ? 'W' : level_chars[o->level_after[0]],
               o->level_after[1] > DB_LEVEL_MAX ? 'W' : level_chars[o->level_after[1]], o->next_dajia, o->blood_next,
@@ -693,9 +681,9 @@ static int g_start_events(const void *state, int seat, arb_emit_fn emit, void *c
     if (seat < 0 || seat >= DB_SEATS)
         return ARB_EINVAL;
     if (s->ctx.first)
-        emitf(emit, ctx, "deal seat %d first drawer %d level %c", seat, s->first_drawer, level_chars[s->level]);
+        arb_emitf(emit, ctx, "deal seat %d first drawer %d level %c", seat, s->first_drawer, level_chars[s->level]);
     else
-        emitf(emit, ctx, "deal seat %d dajia %d level %c levels %c %c blood %d", seat, s->ctx.dajia,
+        arb_emitf(emit, ctx, "deal seat %d dajia %d level %c levels %c %c blood %d", seat, s->ctx.dajia,
               level_chars[s->level], level_chars[s->ctx.level[0]], level_chars[s->ctx.level[1]],
               s->rules.tribute ? s->ctx.blood : 0);
     db_state start;
@@ -729,12 +717,12 @@ static int g_action_events(const void *before, const void *after, int actor, con
                     k.n[a->took]++;
                 char cards[DB_KITTY * 2 + 8];
                 db_format_hand(&k, cards, sizeof cards);
-                emitf(emit, ctx, "buried %s", cards);
+                arb_emitf(emit, ctx, "buried %s", cards);
             }
             if (a->phase != DB_PH_TAKE && a->took >= 0) {
                 char c[4];
                 db_format_card(a->took, c, sizeof c);
-                emitf(emit, ctx, "takeback %d %s", actor, c);
+                arb_emitf(emit, ctx, "takeback %d %s", actor, c);
             }
             db_state told = *b;
             told.kitty_public = true;
