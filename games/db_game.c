@@ -484,14 +484,40 @@ static int copy_text(char *buf, size_t len, const char *s)
     return (int)n;
 }
 
+/* db_format_hand of the cards db_pack packed, read from the packing
+ * itself (each card's 2-bit count, lowest card first) rather than through a
+ * hand of every card: an action's cards are formatted for every seat.
+ * -1 when the packing is not one (db_unpack's refusal), -2 when the text
+ * does not fit. */
+static int format_packed(const uint64_t cards[2], char *buf, size_t len)
+{
+    size_t at = 0;
+    if (cards[1] >> (2 * (DB_NCARDS - 32)))
+        return -1;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t x = cards[w]; x;) {
+            int shift = __builtin_ctzll(x) & ~1;
+            int c = w * 32 + shift / 2;
+            for (unsigned k = (unsigned)(x >> shift) & 3u; k > 0; k--) {
+                if (at + 3 > len)
+                    return -2;
+                db_format_card(c, buf + at, len - at);
+                at += 2;
+            }
+            x &= ~((uint64_t)3 << shift);
+        }
+    buf[at] = 0;
+    return (int)at;
+}
+
 static int g_format_item(const void *state, const arb_action *a, char *buf, size_t len)
 {
     (void)state;
-    char cards[3 * 2 * DB_MAX_PLAY + 8] = "";
-    db_hand h;
-    if (db_unpack(a->cards, &h))
+    char cards[3 * 2 * DB_MAX_PLAY + 8];
+    int n = format_packed(a->cards, cards, sizeof cards);
+    if (n == -1)
         return ARB_EINVAL;
-    if (h.total && db_format_hand(&h, cards, sizeof cards) < 0)
+    if (n < 0)
         return ARB_ENOSPC;
     switch (a->decision) {
     case DB_DEC_DECLARE: {
