@@ -564,8 +564,9 @@ static int g_format_cards(const uint64_t cards[2], char *buf, size_t len)
 
 /* The lines sent for nearly every action — a play, a card drawn, a trick
  * gathered, each to every seat that sees it — are put together word by
- * word: formatting them through vsnprintf cost more than the rest of the
- * referee's judgement of the action. The bytes are the same as arb_emitf's. */
+ * word: formatted through vsnprintf they were the largest single cost of
+ * judging an action (a profile of `arbiter replay`). The bytes are the
+ * same as arb_emitf's. */
 typedef struct line_buf {
     char text[128];
     size_t len;     /* at most sizeof text - 1: a longer line is cut, as vsnprintf would */

@@ -70,8 +70,8 @@ typedef struct abot_view_fields {
 
 /* Play a whole match on the descriptors (they stay open) for `game`:
  * `name` is made valid (1..ARB_MAX_BOT_NAME of [A-Za-z0-9_.-]); `fields`
- * are the view's shared fields (the core sets them to -1, 0 and false and
- * keeps them); `ask_legal` asks the referee for legal lists (`bot 1 NAME
+ * point at the view's shared fields (the core sets the clock's to -1 and
+ * keeps them all); `ask_legal` asks the referee for legal lists (`bot 1 NAME
  * legal`); `verbose` echoes every line both ways to stderr. Returns 0 at
  * `end` or at the end of input, ARB_ENOMEM when it could not start. */
 int abot__run(const abot_game *game, void *view, const abot_view_fields *fields, const char *name, int in_fd,

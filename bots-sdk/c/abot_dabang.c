@@ -431,6 +431,7 @@ static bool on_deal_event(void *view, const abot_match *m, char **w, int n)
 
 /* ---- Requests ---------------------------------------------------------------- */
 
+/* The reply line for the core to write; always true (the reply is ready). */
 #define reply(b, ...) abot__reply((b)->reply, (b)->reply_cap, __VA_ARGS__)
 
 static int pick(bot *b, const abot_db_request *r)
