@@ -185,22 +185,28 @@ static void answer_trick(const db_trump *t, char *line)
     printf("%d %d\n", db_trick_winner(t, plays, DB_SEATS), points);
 }
 
-/* Every line of stdin through answer (moves: buf for the plays). */
+/* What the lines of stdin are answered with: the plays that follow (buf
+ * for them) or, for trick, the winner and the points. */
+typedef struct line_ctx {
+    const db_trump *t;
+    db_play *buf;
+    int cap;
+    bool moves;
+} line_ctx;
+
+static void answer_line(void *ctx, char *line)
+{
+    const line_ctx *c = ctx;
+    if (c->moves)
+        answer_moves(c->t, line, c->buf, c->cap);
+    else
+        answer_trick(c->t, line);
+}
+
 static int read_lines(const db_trump *t, db_play *buf, int cap, bool moves)
 {
-    char line[ARB_MAX_LINE + 2];
-    int rc;
-    while ((rc = game_cli_read_line(stdin, line)) != 0) {
-        if (rc == -1)
-            printf("error: line longer than %d bytes\n", ARB_MAX_LINE);
-        else if (rc == -2)
-            printf("error: a NUL byte in the line\n");
-        else if (moves)
-            answer_moves(t, line, buf, cap);
-        else
-            answer_trick(t, line);
-        fflush(stdout);
-    }
+    line_ctx c = {t, buf, cap, moves};
+    game_cli_answer_lines(stdin, answer_line, &c);
     return CLI_EXIT_OK;
 }
 

@@ -110,6 +110,19 @@ static void answer(const ddz_rules *r, char *line, ddz_move *buf, size_t cap, bo
         putchar('\n');
 }
 
+/* What each line of stdin is answered with. */
+typedef struct line_ctx {
+    const ddz_rules *r;
+    ddz_move *buf;         /* ARB_MAX_MOVES */
+    bool readings;
+} line_ctx;
+
+static void answer_line(void *ctx, char *line)
+{
+    const line_ctx *c = ctx;
+    answer(c->r, line, c->buf, ARB_MAX_MOVES, c->readings);
+}
+
 int ddz_cli_moves(const void *rules, const cli_context *ctx, bool readings)
 {
     const ddz_rules *r = rules;
@@ -125,17 +138,8 @@ int ddz_cli_moves(const void *rules, const cli_context *ctx, bool readings)
         fprintf(stderr, "arbiter moves: out of memory\n");
         return CLI_EXIT_FAIL;
     }
-    char line[ARB_MAX_LINE + 2];
-    int rc;
-    while ((rc = game_cli_read_line(stdin, line)) != 0) {
-        if (rc == -1)
-            printf("error: line longer than %d bytes\n", ARB_MAX_LINE);
-        else if (rc == -2)
-            printf("error: a NUL byte in the line\n");
-        else
-            answer(r, line, buf, ARB_MAX_MOVES, readings);
-        fflush(stdout);
-    }
+    line_ctx c = {r, buf, readings};
+    game_cli_answer_lines(stdin, answer_line, &c);
     free(buf);
     return CLI_EXIT_OK;
 }

@@ -133,3 +133,18 @@ int game_cli_read_line(FILE *in, char *buf)
         return -1;
     return nul ? -2 : 1;
 }
+
+void game_cli_answer_lines(FILE *in, void (*answer)(void *ctx, char *line), void *ctx)
+{
+    char line[ARB_MAX_LINE + 2];
+    int rc;
+    while ((rc = game_cli_read_line(in, line)) != 0) {
+        if (rc == -1)
+            printf("error: line longer than %d bytes\n", ARB_MAX_LINE);
+        else if (rc == -2)
+            printf("error: a NUL byte in the line\n");
+        else
+            answer(ctx, line);
+        fflush(stdout);
+    }
+}

@@ -101,6 +101,12 @@ int game_cli_begin_context(const char *command, game_cli_op op, const char *game
  * would cut short). */
 int game_cli_read_line(FILE *in, char *buf);
 
+/* Every line of `in` through answer (which prints one answer line for it
+ * on stdout), a line that cannot be read answered with the error that
+ * says why; stdout is flushed after each answer, so that a caller writing
+ * a line and reading its answer is never kept waiting. */
+void game_cli_answer_lines(FILE *in, void (*answer)(void *ctx, char *line), void *ctx);
+
 extern const game_cli game_cli_doudizhu;
 extern const game_cli game_cli_dabang;
 

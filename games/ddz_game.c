@@ -5,7 +5,6 @@
 #include "arb_error.h"
 #include "arb_limits.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -278,17 +277,6 @@ static int dz_format_cards(const uint64_t cards[2], char *buf, size_t len)
 
 /* ---- What a seat sees (bot-protocol.md, Events and Requests) ---------- */
 
-static void emitf(arb_emit_fn emit, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void emitf(arb_emit_fn emit, void *ctx, const char *fmt, ...)
-{
-    char line[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    emit(ctx, line);
-}
-
 static void wild_text(uint16_t wild, char *buf)
 {
     int n = 0;
@@ -303,12 +291,12 @@ static void wild_text(uint16_t wild, char *buf)
 static void landlord_events(const ddz_state *s, uint16_t wild_before, arb_emit_fn emit, void *ctx)
 {
     char cards[2 * DDZ_MAX_CARDS + 2];
-    emitf(emit, ctx, "landlord %d %lld", s->landlord, (long long)ddz_stake(s));
+    arb_emitf(emit, ctx, "landlord %d %lld", s->landlord, (long long)ddz_stake(s));
     ddz_cards_format(s->kitty, cards, sizeof cards);
-    emitf(emit, ctx, "kitty %s", s->kitty ? cards : "-");
+    arb_emitf(emit, ctx, "kitty %s", s->kitty ? cards : "-");
     if (s->wild_ranks != wild_before) {
         wild_text(s->wild_ranks, cards);
-        emitf(emit, ctx, "wild %s", cards);
+        arb_emitf(emit, ctx, "wild %s", cards);
     }
 }
 
@@ -319,7 +307,7 @@ static int dz_start_events(const void *state, int seat, arb_emit_fn emit, void *
         return ARB_EINVAL;
     char cards[2 * DDZ_MAX_CARDS + 2];
     ddz_cards_format(s->dealt[seat], cards, sizeof cards);
-    emitf(emit, ctx, "hand %s", cards);
+    arb_emitf(emit, ctx, "hand %s", cards);
     if (s->landlord != DDZ_NONE) {
         /* No auction (a fixed landlord): the table is set at once. Wild
          * ranks drawn before or after it are all in force now. */
@@ -328,9 +316,9 @@ static int dz_start_events(const void *state, int seat, arb_emit_fn emit, void *
     }
     if (s->wild_ranks) {
         wild_text(s->wild_ranks, cards);
-        emitf(emit, ctx, "wild %s", cards);
+        arb_emitf(emit, ctx, "wild %s", cards);
     }
-    emitf(emit, ctx, "first %d", s->first_bidder);
+    arb_emitf(emit, ctx, "first %d", s->first_bidder);
     return 0;
 }
 
@@ -355,10 +343,10 @@ static int dz_action_events(const void *before, const void *after, int actor, co
     char text[4 * DDZ_MAX_CARDS + 16];
     if (a->decision == ARB_DEC_PLAY) {
         if (a->cards[0] == 0) {
-            emitf(emit, ctx, "pass %d", actor);
+            arb_emitf(emit, ctx, "pass %d", actor);
         } else {
             dz_format_action(after, a, text, sizeof text);   /* "play READING" */
-            emitf(emit, ctx, "play %d %s %s", actor, text + 5, ddz_kind_name((ddz_kind)a->kind));
+            arb_emitf(emit, ctx, "play %d %s %s", actor, text + 5, ddz_kind_name((ddz_kind)a->kind));
         }
         if (a->cards[0]) {
             char counts[64];
@@ -371,13 +359,13 @@ static int dz_action_events(const void *before, const void *after, int actor, co
     }
     if (a->decision >= sizeof value_words / sizeof value_words[0] || !value_words[a->decision])
         return ARB_EINVAL;
-    emitf(emit, ctx, "%s %d %d", value_words[a->decision], actor, a->value);
+    arb_emitf(emit, ctx, "%s %d %d", value_words[a->decision], actor, a->value);
     if (a->decision == DDZ_DEC_SHOW && a->value) {
         ddz_cards_format(s->hand[actor], text, sizeof text);
-        emitf(emit, ctx, "shown %d %s", actor, text);
+        arb_emitf(emit, ctx, "shown %d %s", actor, text);
     }
     if (s->redeals != b->redeals && s->phase != DDZ_PHASE_OVER) {
-        emitf(emit, ctx, "redeal %d", s->redeals);
+        arb_emitf(emit, ctx, "redeal %d", s->redeals);
         return dz_start_events(after, seat, emit, ctx);
     }
     if (b->landlord == DDZ_NONE && s->landlord != DDZ_NONE)

@@ -6,6 +6,8 @@
 #include "arb_error.h"
 #include "arb_limits.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The one mutable table of games/: written only while a program starts. */
@@ -49,4 +51,14 @@ int arb_game_register(const arb_game *g)
     registry[n] = g;
     registry[n + 1] = NULL;
     return 0;
+}
+
+void arb_emitf(arb_emit_fn emit, void *ctx, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    emit(ctx, line);
 }

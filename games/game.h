@@ -64,6 +64,10 @@ typedef struct arb_standing {
 /* Receives one line of protocol text (bot-protocol.md), NUL-terminated. */
 typedef void (*arb_emit_fn)(void *ctx, const char *line);
 
+/* A line formatted printf-style (at most 511 bytes, cut beyond) and given
+ * to emit: what the tables' start_events and action_events write with. */
+void arb_emitf(arb_emit_fn emit, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 typedef struct arb_game {
     const char *name;          /* "doudizhu" */
     const char *title;         /* "Dou Dizhu (斗地主)" */

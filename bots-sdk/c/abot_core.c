@@ -21,6 +21,7 @@
 typedef struct core {
     const abot_game *game;
     void *view;
+    abot_view_fields fields;
     char name[ARB_MAX_BOT_NAME + 1];
     bool ask_legal;
     bool verbose;
@@ -47,18 +48,34 @@ void abot__diag(const char *fmt, ...)
     va_end(ap);
 }
 
-void abot__option(char **w, int n, int (*set)(void *rules, const char *key, const char *value, char *err,
-                                               size_t errlen), void *rules)
+bool abot__reply(char *out, size_t cap, const char *fmt, ...)
 {
-    char *eq = n >= 2 ? strchr(w[1], '=') : NULL;
-    if (!eq) {
-        abot__diag("cannot read \"option %.80s\"", n >= 2 ? w[1] : "");
-        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out, cap, fmt, ap);
+    va_end(ap);
+    return true;
+}
+
+void abot__read_time(char **w, const char *request, long long t[3])
+{
+    for (int j = 0; j < 3; j++)
+        if (!abot__to_ll(w[j], -1, INT64_MAX / 4, &t[j])) {
+            abot__diag("cannot read the clock in ask %s", request);
+            t[j] = -1;
+        }
+}
+
+void *abot__grow(void *items, int *cap, size_t size)
+{
+    int want = *cap ? 2 * *cap : 64;
+    void *grown = realloc(items, (size_t)want * size);
+    if (!grown) {
+        abot__diag("no memory for results");
+        return NULL;
     }
-    *eq = 0;
-    char err[256];
-    if (strcmp(w[1], "preset") != 0 && set(rules, w[1], eq + 1, err, sizeof err) != 0)
-        abot__diag("option %.80s: %s", w[1], err);
+    *cap = want;
+    return grown;
 }
 
 bool abot__to_ll(const char *s, long long lo, long long hi, long long *out)
@@ -253,31 +270,65 @@ static void on_clock(core *c, char **w, int n)
     }
 }
 
-/* The generic part of an event line, before the view sees it. */
-static void on_line(core *c, char **w, int n)
+/* `option KEY=VALUE`: applied to the view's rules with the game's
+ * rules_set; `preset=` only names where the options started. A malformed
+ * or refused option is a diagnostic, and the rules stay. */
+static void on_option(core *c, char **w, int n)
+{
+    char *eq = n >= 2 ? strchr(w[1], '=') : NULL;
+    if (!eq) {
+        abot__diag("cannot read \"option %.80s\"", n >= 2 ? w[1] : "");
+        return;
+    }
+    *eq = 0;
+    char err[256];
+    if (strcmp(w[1], "preset") != 0 && c->game->set_option(c->view, w[1], eq + 1, err, sizeof err) != 0)
+        abot__diag("option %.80s: %s", w[1], err);
+}
+
+/* The lines every game reads alike: `match` (its generic part, then the
+ * view's), `option`, `clock` and `end`. false for any other line: the
+ * view's. */
+static bool on_match_line(core *c, char **w, int n)
 {
     const char *e = w[0];
     long long ll;
     if (strcmp(e, "match") == 0) {
         on_match(c, w, n);
+        c->game->on_match(c->view, &c->m, w, n);
+    } else if (strcmp(e, "option") == 0) {
+        on_option(c, w, n);
     } else if (strcmp(e, "clock") == 0) {
         on_clock(c, w, n);
+        *c->fields.clock_move_ms = c->m.clock_move_ms;
+        *c->fields.clock_deal_ms = c->m.clock_deal_ms;
+        *c->fields.clock_bank_ms = c->m.clock_bank_ms;
     } else if (strcmp(e, "end") == 0) {
         c->m.has_total = n >= 2 && abot__to_ll(w[1], INT64_MIN / 4, INT64_MAX / 4, &ll);
-        if (c->m.has_total)
+        if (c->m.has_total) {
             c->m.total = ll;
+            *c->fields.total = ll;
+        }
         c->m.over = true;
-    } else if (strcmp(e, "note") == 0 || strcmp(e, "error") == 0) {
-        /* the referee explains a refusal: worth the author's attention */
-        fprintf(stderr, "arbiter_bot: referee says:");
-        for (int i = 0; i < n && i < 64; i++)
-            fprintf(stderr, " %.200s", w[i]);
-        fputc('\n', stderr);
+        *c->fields.over = true;
+    } else {
+        return false;
     }
+    return true;
 }
 
-int abot__run(const abot_game *game, void *view, const char *name, int in_fd, int out_fd, bool ask_legal,
-              bool verbose)
+/* A line of the referee's explaining a refusal: worth the author's
+ * attention. (The view sees it too.) */
+static void show_note(char **w, int n)
+{
+    fprintf(stderr, "arbiter_bot: referee says:");
+    for (int i = 0; i < n && i < 64; i++)
+        fprintf(stderr, " %.200s", w[i]);
+    fputc('\n', stderr);
+}
+
+int abot__run(const abot_game *game, void *view, const abot_view_fields *fields, const char *name, int in_fd,
+              int out_fd, bool ask_legal, bool verbose)
 {
     int rc = 0;
     core *c = calloc(1, sizeof *c);
@@ -285,6 +336,8 @@ int abot__run(const abot_game *game, void *view, const char *name, int in_fd, in
         return ARB_ENOMEM;
     c->game = game;
     c->view = view;
+    c->fields = *fields;
+    *fields->clock_move_ms = *fields->clock_deal_ms = *fields->clock_bank_ms = -1;
     set_name(c, name);
     c->ask_legal = ask_legal;
     c->verbose = verbose;
@@ -301,9 +354,12 @@ int abot__run(const abot_game *game, void *view, const char *name, int in_fd, in
         if (c->verbose)
             fprintf(stderr, "> %.200s\n", line);
         /* the line as read, before splitting cuts it: for the observer
-         * and for diagnostics */
+         * and for diagnostics (copied, not formatted: this is done for
+         * every line) */
         char shown[256];
-        snprintf(shown, sizeof shown, "%s", line);
+        size_t shown_len = strnlen(line, sizeof shown - 1);
+        memcpy(shown, line, shown_len);
+        shown[shown_len] = 0;
         int n = split(line, c->words, MAX_WORDS);
         char **w = c->words;
         if (n == 0)
@@ -318,8 +374,9 @@ int abot__run(const abot_game *game, void *view, const char *name, int in_fd, in
             on_handshake(c, w, n);
             continue;
         }
-        on_line(c, w, n);
-        if (!game->on_event(view, &c->m, w, n)) {
+        if (strcmp(w[0], "note") == 0 || strcmp(w[0], "error") == 0)
+            show_note(w, n);
+        if (!on_match_line(c, w, n) && !game->on_event(view, &c->m, w, n)) {
             char safe[128];
             size_t k = 0;
             for (; shown[k] && k < sizeof safe - 1; k++)     /* a terminal is not for control bytes */

@@ -37,10 +37,17 @@ typedef struct abot_match {
 /* A game's view: what the core calls. `view` is the game module's own state. */
 typedef struct abot_game {
     const char *name;        /* the game of the handshake, `arbiter 1 NAME` ("doudizhu") */
-    /* Every line except the handshake and requests — `match`, `option`,
-     * `clock`, `end` and unknown events included — split into words, after
-     * the core has read its generic part into `m`. Returns false when a
-     * known event could not be read (the core reports the line). */
+    /* `match`, after the core has read its generic part into `m`: the
+     * view's rules start from the preset it names (the `option` lines that
+     * follow are the whole rules). */
+    void (*on_match)(void *view, const abot_match *m, char **w, int n);
+    /* One `option KEY=VALUE`: the game's rules_set (game.h) on the view's
+     * rules. The core reads the line and reports a refusal. */
+    int (*set_option)(void *view, const char *key, const char *value, char *err, size_t errlen);
+    /* Every other line except the handshake and requests — the deal's
+     * events, `note`, and unknown events — split into words. Returns
+     * false when a known event could not be read (the core reports the
+     * line). */
     bool (*on_event)(void *view, const abot_match *m, char **w, int n);
     /* A request (`ask ...`). Writes the reply line (without newline) into
      * reply and returns true; returns false when the bot wrote its reply
@@ -51,13 +58,24 @@ typedef struct abot_game {
     void (*observed)(void *view, const char *line);
 } abot_game;
 
+/* The fields of a view's public struct that mean the same in every game
+ * (abot_view, abot_db_view): the core fills them from `clock` and `end`. */
+typedef struct abot_view_fields {
+    int64_t *clock_move_ms;  /* `clock move MS deal MS bank MS` */
+    int64_t *clock_deal_ms;
+    int64_t *clock_bank_ms;
+    int64_t *total;          /* `end TOTAL`, when readable */
+    bool    *over;           /* `end` was read */
+} abot_view_fields;
+
 /* Play a whole match on the descriptors (they stay open) for `game`:
- * `name` is made valid (1..ARB_MAX_BOT_NAME of [A-Za-z0-9_.-]); `ask_legal`
- * asks the referee for legal lists (`bot 1 NAME legal`); `verbose` echoes
- * every line both ways to stderr. Returns 0 at `end` or at the end of
- * input, ARB_ENOMEM when it could not start. */
-int abot__run(const abot_game *game, void *view, const char *name, int in_fd, int out_fd, bool ask_legal,
-              bool verbose);
+ * `name` is made valid (1..ARB_MAX_BOT_NAME of [A-Za-z0-9_.-]); `fields`
+ * point at the view's shared fields (the core sets the clock's to -1 and
+ * keeps them all); `ask_legal` asks the referee for legal lists (`bot 1 NAME
+ * legal`); `verbose` echoes every line both ways to stderr. Returns 0 at
+ * `end` or at the end of input, ARB_ENOMEM when it could not start. */
+int abot__run(const abot_game *game, void *view, const abot_view_fields *fields, const char *name, int in_fd,
+              int out_fd, bool ask_legal, bool verbose);
 
 /* ARBITER_BOT_VERBOSE set (and not "0"): what abot_run's verbose follows. */
 bool abot__env_verbose(void);
@@ -65,11 +83,19 @@ bool abot__env_verbose(void);
 /* A diagnostic for the bot's author on stderr, "arbiter_bot: ..." */
 void abot__diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* An `option KEY=VALUE` event applied to a game's rules with its
- * rules_set (game.h); `preset=` only names where the options started. A
- * malformed or refused option is a diagnostic, and the rules stay. */
-void abot__option(char **w, int n, int (*set)(void *rules, const char *key, const char *value, char *err,
-                                               size_t errlen), void *rules);
+/* The reply line of a request, formatted into the core's buffer (out,
+ * cap); always true, what a view's on_request returns when it replied. */
+bool abot__reply(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* `time MOVE DEAL BANK` in a request (the three words after `time`):
+ * each readable number in t, -1 with a diagnostic naming the request
+ * otherwise. */
+void abot__read_time(char **w, const char *request, long long t[3]);
+
+/* The results array `items` of `size`-byte elements made twice `*cap`
+ * long (64 at first): the new array, or NULL with a diagnostic when
+ * memory ran out (the array and cap are left as they were). */
+void *abot__grow(void *items, int *cap, size_t size);
 
 /* Whole decimal numbers within [lo, hi], nothing else on the word. */
 bool abot__to_ll(const char *s, long long lo, long long hi, long long *out);

@@ -184,16 +184,12 @@ static void add_result(bot *b, char **w, int n)
         if (v->nresults >= ARB_MAX_DEALS)
             return;
         if (v->nresults == b->results_cap) {
-            int cap = b->results_cap ? 2 * b->results_cap : 64;
-            abot_db_result *grown = realloc(b->results, (size_t)cap * sizeof *grown);
-            if (!grown) {
-                abot__diag("no memory for results");
+            void *grown = abot__grow(b->results, &b->results_cap, sizeof *b->results);
+            if (!grown)
                 return;
-            }
             b->results = grown;
-            b->results_cap = cap;
-            v->results = b->results;
         }
+        v->results = b->results;
         b->results[v->nresults++] = (abot_db_result){.deal = v->deal, .seat = v->seat, .dajia = v->dajia,
                                                      .rise_team = -1};
     }
@@ -240,14 +236,10 @@ static bool game_result(bot *b, char **w, int n)
     if (v->nresults >= ARB_MAX_DEALS)
         return true;
     if (v->nresults == b->results_cap) {
-        int cap = b->results_cap ? 2 * b->results_cap : 64;
-        abot_db_result *grown = realloc(b->results, (size_t)cap * sizeof *grown);
-        if (!grown) {
-            abot__diag("no memory for results");
+        void *grown = abot__grow(b->results, &b->results_cap, sizeof *b->results);
+        if (!grown)
             return true;
-        }
         b->results = grown;
-        b->results_cap = cap;
     }
     b->results[v->nresults++] = r;
     v->results = b->results;
@@ -286,23 +278,41 @@ static bool game_deal(bot *b, char **w, int n)
     return true;
 }
 
-static bool on_deal_event(bot *b, char **w, int n)
+static bool on_deal_event(void *view, const abot_match *m, char **w, int n)
 {
+    (void)m;
+    bot *b = view;
     abot_db_view *v = &b->v;
     const char *e = w[0];
     int s, x, c;
     db_hand h;
     db_play p;
-    if (strcmp(e, "deal") == 0) {
+    /* the most frequent first: a play, a card drawn, a trick gathered */
+    if (strcmp(e, "play") == 0) {
+        if (n < 3 || !to_seat(w[1], &s) || !to_play(w[2], &p))
+            return false;
+        on_play(b, s, &p);
+    } else if (strcmp(e, "trick") == 0) {
+        /* trick WINNER POINTS points TEAM0 TEAM1 */
+        int pts[2];
+        if (n < 6 || !to_seat(w[1], &s) || !abot__to_int(w[4], 0, 10000, &pts[0])
+            || !abot__to_int(w[5], 0, 10000, &pts[1]))
+            return false;
+        v->points[0] = pts[0];
+        v->points[1] = pts[1];
+        v->last_winner = s;
+        v->tricks++;
+        reset_trick(b);
+    } else if (strcmp(e, "draw") == 0) {
+        if (n < 2 || !to_card(w[1], &c))
+            return false;
+        hand_add(&v->hand, c);
+    } else if (strcmp(e, "deal") == 0) {
         if (n >= 3 && strcmp(w[1], "seat") == 0)
             return game_deal(b, w, n);
         if (n < 4 || strcmp(w[2], "seat") != 0 || !abot__to_int(w[1], 0, INT32_MAX, &x) || !to_seat(w[3], &s))
             return false;
         reset_deal(b, x, s);
-    } else if (strcmp(e, "draw") == 0) {
-        if (n < 2 || !to_card(w[1], &c))
-            return false;
-        hand_add(&v->hand, c);
     } else if (strcmp(e, "redeal") == 0) {
         if (n < 2 || !abot__to_int(w[1], 0, INT32_MAX, &x))
             return false;
@@ -404,21 +414,6 @@ static bool on_deal_event(bot *b, char **w, int n)
         if (s == v->seat)
             hand_add(&v->hand, c);
         hand_remove(&v->buried, c);
-    } else if (strcmp(e, "play") == 0) {
-        if (n < 3 || !to_seat(w[1], &s) || !to_play(w[2], &p))
-            return false;
-        on_play(b, s, &p);
-    } else if (strcmp(e, "trick") == 0) {
-        /* trick WINNER POINTS points TEAM0 TEAM1 */
-        int pts[2];
-        if (n < 6 || !to_seat(w[1], &s) || !abot__to_int(w[4], 0, 10000, &pts[0])
-            || !abot__to_int(w[5], 0, 10000, &pts[1]))
-            return false;
-        v->points[0] = pts[0];
-        v->points[1] = pts[1];
-        v->last_winner = s;
-        v->tricks++;
-        reset_trick(b);
     } else if (strcmp(e, "penalty") == 0) {
         if (n < 2 || !to_seat(w[1], &s))
             return false;
@@ -436,15 +431,8 @@ static bool on_deal_event(bot *b, char **w, int n)
 
 /* ---- Requests ---------------------------------------------------------------- */
 
-static bool reply(bot *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static bool reply(bot *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(b->reply, b->reply_cap, fmt, ap);
-    va_end(ap);
-    return true;
-}
+/* The reply line for the core to write; always true (the reply is ready). */
+#define reply(b, ...) abot__reply((b)->reply, (b)->reply_cap, __VA_ARGS__)
 
 static int pick(bot *b, const abot_db_request *r)
 {
@@ -558,11 +546,7 @@ static bool on_ask(bot *b, char **w, int n)
             i += 2;      /* the tracked trick says the same */
         } else if (strcmp(w[i], "time") == 0 && i + 3 < n) {
             long long t[3];
-            for (int j = 0; j < 3; j++)
-                if (!abot__to_ll(w[i + 1 + j], -1, INT64_MAX / 4, &t[j])) {
-                    abot__diag("cannot read the clock in ask %s", w[1]);
-                    t[j] = -1;
-                }
+            abot__read_time(w + i + 1, w[1], t);
             r.move_ms = t[0];
             r.deal_ms = t[1];
             r.bank_ms = t[2];
@@ -582,8 +566,9 @@ static bool on_ask(bot *b, char **w, int n)
 
 /* ---- The match ------------------------------------------------------------ */
 
-static void on_match(bot *b, const abot_match *m, char **w, int n)
+static void on_match(void *view, const abot_match *m, char **w, int n)
 {
+    bot *b = view;
     abot_db_view *v = &b->v;
     db_rules_preset(&b->rules, "standard");
     for (int i = 1; i + 1 < n; i += 2) {
@@ -596,36 +581,12 @@ static void on_match(bot *b, const abot_match *m, char **w, int n)
     v->seed = m->seed;
 }
 
-static int db_set_option(void *rules, const char *key, const char *value, char *err, size_t errlen)
+static int set_option(void *view, const char *key, const char *value, char *err, size_t errlen)
 {
-    return db_rules_set((db_rules *)rules, key, value, err, errlen);
+    return db_rules_set(&((bot *)view)->rules, key, value, err, errlen);
 }
-
-static void on_option(bot *b, char **w, int n) { abot__option(w, n, db_set_option, &b->rules); }
 
 /* ---- The view's side of the core (abot_core.h) ---------------------------- */
-
-static bool db_on_event(void *view, const abot_match *m, char **w, int n)
-{
-    bot *b = view;
-    abot_db_view *v = &b->v;
-    if (strcmp(w[0], "match") == 0) {
-        on_match(b, m, w, n);
-    } else if (strcmp(w[0], "option") == 0) {
-        on_option(b, w, n);
-    } else if (strcmp(w[0], "clock") == 0) {
-        v->clock_move_ms = m->clock_move_ms;
-        v->clock_deal_ms = m->clock_deal_ms;
-        v->clock_bank_ms = m->clock_bank_ms;
-    } else if (strcmp(w[0], "end") == 0) {
-        if (m->has_total)
-            v->total = m->total;
-        v->over = true;
-    } else {
-        return on_deal_event(b, w, n);
-    }
-    return true;
-}
 
 static bool db_on_request(void *view, const abot_match *m, char **w, int n, char *out, size_t cap)
 {
@@ -645,7 +606,9 @@ static void db_observed(void *view, const char *line)
 
 static const abot_game db_game = {
     .name = "dabang",
-    .on_event = db_on_event,
+    .on_match = on_match,
+    .set_option = set_option,
+    .on_event = on_deal_event,
     .on_request = db_on_request,
     .observed = db_observed,
 };
@@ -669,9 +632,9 @@ int abot_db_run_fds(const char *name, int in_fd, int out_fd, abot_db_choose choo
     }
     db_rules_preset(&b->rules, "standard");
     v->rules = &b->rules;
-    v->clock_move_ms = v->clock_deal_ms = v->clock_bank_ms = -1;
     reset_deal(b, -1, 0);
-    rc = abot__run(&db_game, b, name, in_fd, out_fd, opt && opt->ask_legal, opt && opt->verbose);
+    const abot_view_fields fields = {&v->clock_move_ms, &v->clock_deal_ms, &v->clock_bank_ms, &v->total, &v->over};
+    rc = abot__run(&db_game, b, &fields, name, in_fd, out_fd, opt && opt->ask_legal, opt && opt->verbose);
 out:
     free(b->results);
     free(b->items);

@@ -221,14 +221,10 @@ static void add_result(bot *b, char **w, int n)
         return;
     }
     if (v->nresults == b->results_cap) {
-        int cap = b->results_cap ? 2 * b->results_cap : 64;
-        abot_result *grown = realloc(b->results, (size_t)cap * sizeof *grown);
-        if (!grown) {
-            abot__diag("no memory for results");
+        void *grown = abot__grow(b->results, &b->results_cap, sizeof *b->results);
+        if (!grown)
             return;
-        }
         b->results = grown;
-        b->results_cap = cap;
     }
     b->results[v->nresults++] = r;
     v->results = b->results;
@@ -239,8 +235,10 @@ static void add_result(bot *b, char **w, int n)
 /* Apply one event line. Returns false when a known event could not be
  * read (the line is then ignored). Unknown events are ignored silently:
  * version 1 may add events. */
-static bool on_deal_event(bot *b, char **w, int n)
+static bool on_deal_event(void *view, const abot_match *match, char **w, int n)
 {
+    (void)match;
+    bot *b = view;
     abot_view *v = &b->v;
     const char *e = w[0];
     int s, x;
@@ -341,15 +339,7 @@ static bool on_deal_event(bot *b, char **w, int n)
 static const char *const decision_words[] = {"bid", "call", "rob", "double", "show", "claim", "play"};
 
 /* The reply line for the core to write; always true (the reply is ready). */
-static bool reply(bot *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static bool reply(bot *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(b->reply, b->reply_cap, fmt, ap);
-    va_end(ap);
-    return true;
-}
+#define reply(b, ...) abot__reply((b)->reply, (b)->reply_cap, __VA_ARGS__)
 
 static int pick(bot *b, const abot_request *r, int n)
 {
@@ -505,11 +495,7 @@ static bool on_ask(bot *b, char **w, int n)
             i += 3;
         } else if (strcmp(w[i], "time") == 0 && i + 3 < n) {
             long long t[3];
-            for (int j = 0; j < 3; j++)
-                if (!abot__to_ll(w[i + 1 + j], -1, INT64_MAX / 4, &t[j])) {
-                    abot__diag("cannot read the clock in ask %s", w[1]);
-                    t[j] = -1;
-                }
+            abot__read_time(w + i + 1, w[1], t);
             r.move_ms = t[0];
             r.deal_ms = t[1];
             r.bank_ms = t[2];
@@ -545,8 +531,9 @@ static bool on_ask(bot *b, char **w, int n)
 /* match players N deals N rules PRESET seed N: the core has read players,
  * deals and seed; the rules start from the preset (the option lines that
  * follow are the whole rules). */
-static void on_match(bot *b, const abot_match *m, char **w, int n)
+static void on_match(void *view, const abot_match *m, char **w, int n)
 {
+    bot *b = view;
     abot_view *v = &b->v;
     if (ddz_rules_preset(&b->rules, "standard") != 0)
         abot__diag("no standard preset");
@@ -567,36 +554,12 @@ static void on_match(bot *b, const abot_match *m, char **w, int n)
         v->counts[i] = i < v->players ? b->rules.hand_size : 0;
 }
 
-static int ddz_set_option(void *rules, const char *key, const char *value, char *err, size_t errlen)
+static int set_option(void *view, const char *key, const char *value, char *err, size_t errlen)
 {
-    return ddz_rules_set((ddz_rules *)rules, key, value, err, errlen);
+    return ddz_rules_set(&((bot *)view)->rules, key, value, err, errlen);
 }
-
-static void on_option(bot *b, char **w, int n) { abot__option(w, n, ddz_set_option, &b->rules); }
 
 /* ---- The view's side of the core (abot_core.h) ---------------------------- */
-
-static bool ddz_on_event(void *view, const abot_match *m, char **w, int n)
-{
-    bot *b = view;
-    abot_view *v = &b->v;
-    if (strcmp(w[0], "match") == 0) {
-        on_match(b, m, w, n);
-    } else if (strcmp(w[0], "option") == 0) {
-        on_option(b, w, n);
-    } else if (strcmp(w[0], "clock") == 0) {
-        v->clock_move_ms = m->clock_move_ms;
-        v->clock_deal_ms = m->clock_deal_ms;
-        v->clock_bank_ms = m->clock_bank_ms;
-    } else if (strcmp(w[0], "end") == 0) {
-        if (m->has_total)
-            v->total = m->total;
-        v->over = true;
-    } else {
-        return on_deal_event(b, w, n);
-    }
-    return true;
-}
 
 static bool ddz_on_request(void *view, const abot_match *m, char **w, int n, char *out, size_t cap)
 {
@@ -615,7 +578,9 @@ static void ddz_observed(void *view, const char *line)
 
 static const abot_game ddz_game = {
     .name = "doudizhu",
-    .on_event = ddz_on_event,
+    .on_match = on_match,
+    .set_option = set_option,
+    .on_event = on_deal_event,
     .on_request = ddz_on_request,
     .observed = ddz_observed,
 };
@@ -641,10 +606,10 @@ int abot_run_fds(const char *name, int in_fd, int out_fd, abot_choose choose, vo
     v->players = 3;
     v->deal = -1;
     v->seat = 0;
-    v->clock_move_ms = v->clock_deal_ms = v->clock_bank_ms = -1;
     v->history = b->history;
     reset_deal(b, -1, 0);
-    rc = abot__run(&ddz_game, b, name, in_fd, out_fd, opt && opt->ask_legal, opt && opt->verbose);
+    const abot_view_fields fields = {&v->clock_move_ms, &v->clock_deal_ms, &v->clock_bank_ms, &v->total, &v->over};
+    rc = abot__run(&ddz_game, b, &fields, name, in_fd, out_fd, opt && opt->ask_legal, opt && opt->verbose);
 out:
     free(b->results);
     free(b->items);
