@@ -120,7 +120,8 @@ check "the standings tables identical too" 'cmp -s "$T/de-a.txt" "$T/de-b.txt"'
 bracket_of "$T/de-b.out" > "$T/de-b.bracket"
 check "the bracket printed at the end identical" '[ -s "$T/de-b.bracket" ] && cmp -s "$T/de-a.bracket" "$T/de-b.bracket"'
 check "the same matches, results and deals as the uninterrupted run" '[ "$(dabang_digest "$DA")" = "$(dabang_digest "$DB")" ]'
-check "no bot process left behind" '! pgrep -f "$BOTS/dabang_|bots-sdk/python/dabang_" > /dev/null'
+# (this build's C bots, and anything run from the killed run's state directory: the Python bots' cache)
+check "no bot process left behind" '! pgrep -f -- "$BOTS/dabang_|$T/de-b/" > /dev/null'
 
 # ---- 2. the six-team knockout of the example, shortened ----------------------
 say "the example's six-team knockout"
