@@ -5,8 +5,9 @@
 #   Python random team, runs to the engine's end: the last deal names the
 #   winning team or the deal limit is reached; the levels and the winner in
 #   the result agree with the transcript's last `result points` line, seat
-#   for seat through the deal's seating; the transcript re-judges and the
-#   bots' replies reproduce (`replay --rerun`);
+#   for seat through the deal's seating, and every deal starts where the
+#   last one left the match (levels, next 打家, blood); the transcript
+#   re-judges and the bots' replies reproduce (`replay --rerun`);
 # - what a seat is told: four bots that log every line they receive (tests/
 #   bots/log_received.sh), checked by dabang_privacy.py — a partner's cards
 #   never reach a seat; the checker itself fails on a log with one of the
@@ -29,11 +30,14 @@ T=$(mktemp -d /tmp/arbiter-dabang-whole.XXXXXX)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$T"' EXIT
 chmod 755 "$T"
 cd "$T" || exit 2
+# a fixed secret: the same deals every run
+printf '%s\n' 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff > secret
+chmod 600 secret
 pass=0 fail=0
 check() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1" >&2; fi; }
 
 # ---- a mixed match to the engine's end ------------------------------------------
-"$ARB" match --game dabang --team A="$G" --team B="$PYR" --deals 40 --seed 23 --sandbox none --move-ms 5000 \
+"$ARB" match --game dabang --team A="$G" --team B="$PYR" --deals 40 --seed 23 --sandbox none --move-ms 5000 --secret-file secret \
   --json --transcript mixed.arbt > mixed.json 2> mixed.err
 check "the mixed match (C greedy team, Python random team) runs" '[ $? = 0 ]'
 "$ARB" replay mixed.arbt --dump > mixed.dump 2>&1
@@ -61,6 +65,28 @@ for t in (0, 1):
     for b in (team, team + 2):
         assert d["bots"][b]["total"] == lv[levels[t]], (b, d["bots"][b]["total"], levels)
     assert d["teams"][team]["score"] == lv[levels[t]], (d["teams"], levels)
+# deal by deal: each deal starts where the last one left the match (levels,
+# the next 打家 and the blood owed), through both deals' seatings
+starts = []                 # bot 0's first `deal seat ...` line of each game
+for l in dump:
+    if re.match(r"deal \d+ \d+ \d+ \d+ \[", l):
+        starts.append(None)
+    elif l.startswith('send 0 "deal seat ') and starts and starts[-1] is None:
+        starts[-1] = l.strip('"').split()
+assert len(starts) == len(results) and None not in starts, starts
+seats = [[int(x) for x in l.split("[")[1].rstrip("]").split()] for l in seating]
+for k in range(1, len(results)):
+    prev = results[k - 1].strip('"').split()
+    plev = prev[prev.index("levels") + 1: prev.index("levels") + 3]
+    st = starts[k]
+    nlev = st[st.index("levels") + 1: st.index("levels") + 3]
+    for t in (0, 1):
+        player_team = seats[k - 1][t] % 2
+        t2 = [u for u in (0, 1) if seats[k][u] % 2 == player_team][0]
+        assert plev[t] == nlev[t2], (k, plev, nlev, seats[k - 1], seats[k])
+    nxt = seats[k - 1][int(prev[prev.index("next") + 1])]
+    assert seats[k][int(st[st.index("dajia") + 1])] == nxt, (k, prev, st)
+    assert prev[prev.index("blood") + 1] == st[st.index("blood") + 1], (k, prev, st)
 if winner >= 0:
     wt = bot_at[winner] % 2
     assert d["teams"][wt]["rank"] == 1 and d["teams"][1 - wt]["rank"] == 2, (d["teams"], winner)
@@ -77,7 +103,7 @@ check "replay --rerun reproduces the C and Python bots" '[ $? = 0 ] && grep -q "
 # ---- what each seat is told ---------------------------------------------------
 mkdir -m 777 w
 "$ARB" match --game dabang --bot a="$LOG $G" --bot b="$LOG $PYR" --bot c="$LOG $R" --bot d="$LOG $PYG" \
-  --deals 4 --seed 31 --sandbox none --move-ms 5000 --workdir "$T/w" --keep-workdir --json > seen.json 2> seen.err
+  --deals 4 --seed 31 --sandbox none --move-ms 5000 --secret-file secret --workdir "$T/w" --keep-workdir --json > seen.json 2> seen.err
 check "the logging bots play a match" '[ $? = 0 ]'
 logs=(w/bot0-a/received.log w/bot1-b/received.log w/bot2-c/received.log w/bot3-d/received.log)
 python3 "$SRC/tests/integration/dabang_privacy.py" "${logs[@]}" > privacy.out 2>&1
