@@ -8,6 +8,9 @@
 #   for seat through the deal's seating, and every deal starts where the
 #   last one left the match (levels, next 打家, blood); the transcript
 #   re-judges and the bots' replies reproduce (`replay --rerun`);
+# - a forfeit through `--team` (hostile_bot --dabang crashes, forfeit-match):
+#   the team pays — both partners' totals, the team ranked last — while the
+#   partner is not charged; the transcript re-judges;
 # - what a seat is told: four bots that log every line they receive (tests/
 #   bots/log_received.sh), checked by dabang_privacy.py — a partner's cards
 #   never reach a seat; the checker itself fails on a log with one of the
@@ -99,6 +102,27 @@ check "the match ran to its end; the levels and winner in the result are the tra
 check "the mixed transcript re-judges" '[ $? = 0 ] && grep -q "verdict reproduced" replay.out'
 "$ARB" replay --rerun mixed.arbt > rerun.out 2>&1
 check "replay --rerun reproduces the C and Python bots" '[ $? = 0 ] && grep -q "replies reproduced" rerun.out'
+
+# ---- a forfeit through `--team`: the team pays, the partner keeps a clean record ----
+"$ARB" match --game dabang --team A="$BOTS/hostile_bot --dabang crash 5,$R" --team B="$R" --deals 3 --seed 4 \
+  --policy forfeit-match --secret-file secret --json --transcript forfeit.arbt > forfeit.json 2> forfeit.err
+check "a match with a crashing partner runs" '[ $? = 0 ]'
+python3 - forfeit.json > forfeit.out 2>&1 <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = {x["name"]: x for x in d["bots"]}
+t = {tuple(x["members"]): x for x in d["teams"]}
+assert b["A-1"]["forfeited"] and b["A-1"]["penalties"] == 1 and b["A-1"]["rank"] == 4, b["A-1"]
+assert not b["A-2"]["forfeited"] and b["A-2"]["penalties"] == 0, b["A-2"]
+assert b["A-2"]["total"] == b["A-1"]["total"] < b["B-1"]["total"] == b["B-2"]["total"], b
+assert b["A-2"]["rank"] > max(b["B-1"]["rank"], b["B-2"]["rank"]), b
+assert t[("A-1", "A-2")]["rank"] == 2 and t[("B-1", "B-2")]["rank"] == 1, t
+print("team A", t[("A-1", "A-2")]["score"], "team B", t[("B-1", "B-2")]["score"])
+EOF
+rc=$?
+check "the forfeit hits team A: both partners' totals, the team last; A-2 not charged ($(tail -1 forfeit.out))" '[ $rc = 0 ]'
+"$ARB" replay forfeit.arbt > forfeit-replay.out 2>&1
+check "the forfeited match re-judges" '[ $? = 0 ] && grep -q "verdict reproduced" forfeit-replay.out'
 
 # ---- what each seat is told ---------------------------------------------------
 mkdir -m 777 w
