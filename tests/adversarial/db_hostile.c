@@ -152,6 +152,7 @@ typedef struct hostile_case {
     match_reason reason;      /* MATCH_R_NONE: no penalty expected */
     uint8_t policy;
     match_reason alt;         /* also accepted (MATCH_R_NONE: nothing else) */
+    const char *detail;       /* the penalty's detail must say this (NULL: not checked) */
 } hostile_case;
 
 /* The offender's team pays a forfeited deal: both partners -P, both
@@ -254,6 +255,9 @@ static void run_hostile(const hostile_case *c)
     uint8_t *data;
     size_t len;
     load(path, &data, &len);
+    if (c->detail)   /* the penalty record's detail, as the transcript keeps it */
+        CHECKF(memmem(data, len, c->detail, strlen(c->detail)) != NULL, "%s: no penalty says \"%s\"", c->mode,
+               c->detail);
     if (strcmp(c->mode, "stderr") == 0) {
         CHECKF(strlen(h->stderr_tail) > 0, "stderr: nothing kept");
         CHECKF(len < (size_t)ARB_STDERR_CAP + 400000, "stderr: transcript of %zu bytes", len);
@@ -277,29 +281,31 @@ static void test_hostile_suite(void)
     /* test_match.c's suite, case for case; illegal and othercards cheat at
      * a play (cards not held; a card another hand or the kitty holds). */
     static const hostile_case cases[] = {
-        {"sleep", NULL, NULL, MATCH_R_TIMEOUT, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"spin", NULL, NULL, MATCH_R_TIMEOUT, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"flood", NULL, NULL, MATCH_R_TOO_LONG, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"hugeline", NULL, NULL, MATCH_R_TOO_LONG, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"exit", NULL, NULL, MATCH_R_EXITED, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"crash", "5", NULL, MATCH_R_CRASHED, MATCH_FORFEIT_MATCH, MATCH_R_NONE},
-        {"children", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"forkbomb", NULL, NULL, MATCH_R_TIMEOUT, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"alloc", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_TIMEOUT},
-        {"bigfile", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"network", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"closeout", NULL, NULL, MATCH_R_CLOSED, MATCH_AUTOPLAY, MATCH_R_TIMEOUT},
-        {"garbage", NULL, NULL, MATCH_R_MALFORMED, MATCH_FORFEIT_DEAL, MATCH_R_NONE},
-        {"illegal", NULL, NULL, MATCH_R_ILLEGAL, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"othercards", "4", NULL, MATCH_R_ILLEGAL, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"late", NULL, "900", MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"stderr", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"badhello", NULL, NULL, MATCH_R_HANDSHAKE, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"silenthello", NULL, NULL, MATCH_R_HANDSHAKE, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"exitnow", NULL, NULL, MATCH_R_HANDSHAKE, MATCH_AUTOPLAY, MATCH_R_NONE},
+        {"sleep", NULL, NULL, MATCH_R_TIMEOUT, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"spin", NULL, NULL, MATCH_R_TIMEOUT, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"flood", NULL, NULL, MATCH_R_TOO_LONG, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"hugeline", NULL, NULL, MATCH_R_TOO_LONG, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"exit", NULL, NULL, MATCH_R_EXITED, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"crash", "5", NULL, MATCH_R_CRASHED, MATCH_FORFEIT_MATCH, MATCH_R_NONE, NULL},
+        {"children", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"forkbomb", NULL, NULL, MATCH_R_TIMEOUT, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"alloc", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_TIMEOUT, NULL},
+        {"bigfile", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"network", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"closeout", NULL, NULL, MATCH_R_CLOSED, MATCH_AUTOPLAY, MATCH_R_TIMEOUT, NULL},
+        {"garbage", NULL, NULL, MATCH_R_MALFORMED, MATCH_FORFEIT_DEAL, MATCH_R_NONE, NULL},
+        /* three jokers not held, at its first request to declare; cards not held, at its first play */
+        {"illegal", "1", "declare", MATCH_R_ILLEGAL, MATCH_AUTOPLAY, MATCH_R_NONE, "not a declaration you can make now"},
+        {"illegal", "1", "play", MATCH_R_ILLEGAL, MATCH_AUTOPLAY, MATCH_R_NONE, "cards not in the hand"},
+        {"othercards", "4", NULL, MATCH_R_ILLEGAL, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"late", NULL, "900", MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"stderr", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"badhello", NULL, NULL, MATCH_R_HANDSHAKE, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"silenthello", NULL, NULL, MATCH_R_HANDSHAKE, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"exitnow", NULL, NULL, MATCH_R_HANDSHAKE, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
         /* a forfeit hits the team: a deal, then the match */
-        {"illegal", NULL, NULL, MATCH_R_ILLEGAL, MATCH_FORFEIT_DEAL, MATCH_R_NONE},
-        {"sleep", "30", NULL, MATCH_R_TIMEOUT, MATCH_FORFEIT_MATCH, MATCH_R_NONE},
+        {"illegal", NULL, NULL, MATCH_R_ILLEGAL, MATCH_FORFEIT_DEAL, MATCH_R_NONE, NULL},
+        {"sleep", "30", NULL, MATCH_R_TIMEOUT, MATCH_FORFEIT_MATCH, MATCH_R_NONE, NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (TEST_SANITIZED && strcmp(cases[i].mode, "alloc") == 0) {
@@ -313,12 +319,12 @@ static void test_hostile_suite(void)
         run_hostile(&c);
     }
     static const hostile_case bare[] = {
-        {"crash", "5", NULL, MATCH_R_CRASHED, MATCH_FORFEIT_MATCH, MATCH_R_NONE},
-        {"children", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"forkbomb", NULL, NULL, MATCH_R_TIMEOUT, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"closeout", NULL, NULL, MATCH_R_CLOSED, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"exit", NULL, NULL, MATCH_R_EXITED, MATCH_AUTOPLAY, MATCH_R_NONE},
-        {"network", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE},
+        {"crash", "5", NULL, MATCH_R_CRASHED, MATCH_FORFEIT_MATCH, MATCH_R_NONE, NULL},
+        {"children", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"forkbomb", NULL, NULL, MATCH_R_TIMEOUT, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"closeout", NULL, NULL, MATCH_R_CLOSED, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"exit", NULL, NULL, MATCH_R_EXITED, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
+        {"network", NULL, NULL, MATCH_R_NONE, MATCH_AUTOPLAY, MATCH_R_NONE, NULL},
     };
     sandbox_mode = LIVE_SANDBOX_NONE;
     for (size_t i = 0; i < sizeof bare / sizeof bare[0]; i++) {

@@ -41,8 +41,9 @@
  *
  * illegal and othercards wait for a decision they can cheat at (a bid or a
  * play for illegal, a play for othercards) when the Nth is not one. At a
- * Da Bang table both wait for a play: illegal plays as many copies of a
- * card its hand lacks as the trick needs, othercards a card still out
+ * Da Bang table illegal declares three jokers it does not hold when asked
+ * to declare, or plays as many copies of a card its hand lacks as the
+ * trick needs (ARG "declare" or "play": only that one); othercards waits for a play and plays a card still out
  * (not in its hand, not seen played: another hand or the kitty holds it). */
 #include "arbiter_bot.h"
 #include "arb_rng.h"
@@ -306,13 +307,25 @@ static int misbehave(hostile *h, const abot_view *v, const abot_request *r, int 
     return ABOT_NO_REPLY;
 }
 
-/* The same at a Da Bang table: illegal and othercards cheat at a play
- * (the lead or a follow: as many cards as the trick needs), else wait. */
+/* The same at a Da Bang table: illegal cheats at a declaration or a play,
+ * othercards at a play (the lead or a follow: as many cards as the trick
+ * needs); else they wait. */
 static int misbehave_db(hostile *h, const abot_db_view *v, const abot_db_request *r, int honest)
 {
     int common = misbehave_common(h, honest);
     if (common != -1)
         return common;
+    /* ARG "declare" or "play": cheat at that decision only */
+    if (h->arg && strcmp(h->arg, r->decision == ABOT_DB_DECLARE ? "declare" : "play") != 0)
+        return -1;
+    if (r->decision == ABOT_DB_DECLARE && strcmp(h->mode, "illegal") == 0) {
+        /* three jokers it does not hold: well formed, not offered */
+        int joker = v->hand.n[DB_RJ] < 3 ? DB_RJ : v->hand.n[DB_BJ] < 3 ? DB_BJ : -1;
+        if (joker < 0)
+            return -1;
+        say(joker == DB_RJ ? "RJRJRJ:S\n" : "BJBJBJ:S\n");
+        return ABOT_NO_REPLY;
+    }
     if (r->decision != ABOT_DB_PLAY)
         return -1;
     bool elsewhere = strcmp(h->mode, "othercards") == 0;
