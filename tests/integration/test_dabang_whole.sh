@@ -8,6 +8,7 @@
 #   for seat through the deal's seating, and every deal starts where the
 #   last one left the match (levels, next 打家, blood); the transcript
 #   re-judges and the bots' replies reproduce (`replay --rerun`);
+# - no line sent to a bot holds a deal's seed or the secret;
 # - a forfeit through `--team` (hostile_bot --dabang crashes, forfeit-match):
 #   the team pays — both partners' totals, the team ranked last — while the
 #   partner is not charged; the transcript re-judges;
@@ -102,6 +103,21 @@ check "the match ran to its end; the levels and winner in the result are the tra
 check "the mixed transcript re-judges" '[ $? = 0 ] && grep -q "verdict reproduced" replay.out'
 "$ARB" replay --rerun mixed.arbt > rerun.out 2>&1
 check "replay --rerun reproduces the C and Python bots" '[ $? = 0 ] && grep -q "replies reproduced" rerun.out'
+
+# no line sent to a bot holds a deal's seed or the secret (docs/rng.md)
+python3 - mixed.dump secret > seeds.out 2>&1 <<'EOF'
+import re, sys
+dump = open(sys.argv[1], encoding="utf-8", errors="replace").read().splitlines()
+secret = open(sys.argv[2]).read().strip()
+seeds = [l.split()[4] for l in dump if re.match(r"deal \d+ \d+ \d+ \d+ \[", l)]
+told = [l for l in dump if l.startswith(("send ", "ask "))]
+assert seeds and told
+leaks = [(s, l) for l in told for s in seeds + [secret] if s in l]
+assert not leaks, leaks[:3]
+print(len(seeds), "deal seeds,", len(told), "lines told")
+EOF
+rc=$?
+check "no bot is told a deal's seed or the secret ($(tail -1 seeds.out))" '[ $rc = 0 ]'
 
 # ---- a forfeit through `--team`: the team pays, the partner keeps a clean record ----
 "$ARB" match --game dabang --team A="$BOTS/hostile_bot --dabang crash 5,$R" --team B="$R" --deals 3 --seed 4 \
