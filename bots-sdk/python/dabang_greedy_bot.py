@@ -2,8 +2,12 @@
 """An example Da Bang bot, greedy and simple, using only what its seat has
 seen (arbiter_bot.dabang's View):
 
-- declares (or overturns) when the hand holds at least DECLARE_AT trumps of
-  the suit the declaration would name, and never declares three jokers;
+- declares (or overturns) with a simple hand count, as the C greedy bot
+  does: for each declaration offered, the cards that would be trumps in
+  the suit it names (the big joker of the first deal, which names none
+  yet: its best suit) plus the cards it shows (a pair or a triple is
+  harder to overturn); the best count declares once it is at least a
+  third of the hand plus one — early in the draw a few trumps suffice;
 - gives the tribute and the takeback it must (the legal list has them);
 - buries the lowest cards that carry no points, side cards before trumps;
 - passes a joker burial unless the hand is strong in trumps;
@@ -17,34 +21,45 @@ import sys
 
 import arbiter_bot.dabang as db
 
-DECLARE_AT = 13        # trumps of the named suit (with jokers, 2s, level cards) to declare
 JOKER_STRONG = 26      # trumps in hand to bury a joker (DB-58) rather than keep it
 
 
-def suit_of_declaration(view, item):
-    """The trump suit a declaration names: '5H5H' -> 'H', 'BJBJBJ:S' -> 'S'."""
+def suit_of_declaration(item):
+    """The trump suit a declaration names: '5H5H' -> 'H', 'BJBJBJ:S' -> 'S';
+    None for the first deal's big joker ('RJ'), which names none yet."""
     if ":" in item:
-        return item.split(":")[1]
+        return item.split(":")[1].strip().upper()
     if item.upper() == "RJ":
         return None
-    return item[1]
+    return item[1].upper()
 
 
 def trumps_if(view, suit):
+    """Cards in hand that would be trumps at the deal's level in suit."""
     if view.level is None or suit is None:
         return 0
     t = db.Trump(view.level, suit)
     return sum(1 for c in view.hand if t.is_trump(c))
 
 
+def declaration_count(view, item):
+    """The hand count a declaration is worth: the trumps it would make (the
+    best suit for a declaration that names none) plus the cards shown."""
+    suit = suit_of_declaration(item)
+    suits = [suit] if suit else list(db.SUITS)
+    shown = len(db.parse_cards(item.split(":")[0]))
+    return max(trumps_if(view, u) for u in suits) + shown
+
+
 def declare(view, request):
-    best, best_count = "pass", DECLARE_AT - 1
-    for item in request.legal:
-        if item == "pass" or ":" in item:
-            continue
-        n = trumps_if(view, suit_of_declaration(view, item))
-        if n > best_count:
-            best, best_count = item, n
+    """The declaration with the best count, once the count is at least a
+    third of the hand plus one (3 * count >= cards + 3); else pass."""
+    items = [i for i in request.legal if i != "pass"]
+    if not items:
+        return "pass"
+    best = max(items, key=lambda i: declaration_count(view, i))
+    if 3 * declaration_count(view, best) < len(view.hand) + 3 and "pass" in request.legal:
+        return "pass"
     return best
 
 

@@ -706,12 +706,31 @@ class DaBangBots(unittest.TestCase):
                              "ask play follow 1 AD winner 1 AD time 1000 -1 30000 legal 3D 9D KD", "end 0"]
         self.assertEqual(self.greedy(lines), ["3D"])
 
+    def test_greedy_declaring_counts_trumps_and_cards_shown(self):
+        # an overturn with a pair when the count favours it: hearts make 6 trumps + 2 shown
+        hand = ["draw %s" % c for c in "5H 5H AH KH 2S 3C 4C 6D 7D 8S".split()]
+        lines = DB_HEADER + hand + ["declare 1 5S", "ask declare time 1000 -1 30000 legal pass 5H5H", "end 0"]
+        self.assertEqual(self.greedy(lines), ["5H5H"])
+        # the suit with more trumps wins among the items; three jokers count with the suit they name
+        hand = ["draw %s" % c for c in "5H 5C BJ BJ BJ AC KC QC JC 3S".split()]
+        lines = DB_HEADER + hand + ["ask declare time 1000 -1 30000 legal pass 5H 5C BJBJBJ:C", "end 0"]
+        self.assertEqual(self.greedy(lines), ["BJBJBJ:C"])
+        # the first deal's big joker names no suit yet: its best suit counts
+        hand = ["draw %s" % c for c in "RJ 2D AD KD QD JD 3S 4C".split()]
+        lines = DB_HEADER + hand + ["ask declare time 1000 -1 30000 legal pass RJ", "end 0"]
+        self.assertEqual(self.greedy(lines), ["RJ"])
+
     def test_greedy_declares_with_many_trumps_and_buries_low(self):
         draws = ["draw %s" % c for c in "5H 2H 2S RJ BJ AH KH QH JH 9H 8H 7H 6H 4C".split()]
         lines = DB_HEADER + draws + ["ask declare time 1000 -1 30000 legal pass 5H", "end 0"]
         self.assertEqual(self.greedy(lines), ["5H"])
-        lines = DB_HEADER + draws[:3] + ["ask declare time 1000 -1 30000 legal pass 5H", "end 0"]
+        # one trump in twelve cards: the count (1 trump + 1 shown) is under a third of the hand plus one
+        few = ["draw %s" % c for c in "5H 3C 4C 6C 7C 8C 9C 3D 4D 6D 7D 8D".split()]
+        lines = DB_HEADER + few + ["ask declare time 1000 -1 30000 legal pass 5H", "end 0"]
         self.assertEqual(self.greedy(lines), ["pass"])
+        # early in the draw a few trumps suffice (3 trumps + 1 shown >= 3/3 + 1), as the C greedy bot
+        lines = DB_HEADER + draws[:3] + ["ask declare time 1000 -1 30000 legal pass 5H", "end 0"]
+        self.assertEqual(self.greedy(lines), ["5H"])
         lines = DB_HEADER + ["draw 3C", "draw KC", "draw 4D", "draw 3H", "trump H level 5 dajia 2 by flip",
                              "ask bury time 1000 -1 30000 legal 3C 3H 4D KC", "end 0"]
         self.assertEqual(self.greedy(lines), ["3C"])

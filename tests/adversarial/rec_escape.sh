@@ -5,7 +5,8 @@
 # invalid UTF-8 (rec_escape_bot.py) plays `arbiter match`, its transcript is
 # shown by `arbiter replay --show`, and it plays a tournament under
 # `arbiter run` (progress lines, standings), then `arbiter status` and
-# `standings`. No output holds a raw control byte (other than newline), a
+# `standings`; and at a Da Bang table (`match --game dabang`, `replay
+# --show`). No output holds a raw control byte (other than newline), a
 # C1 control or a bidirectional override; the escaped text is there (shown,
 # not dropped). Usage: rec_escape.sh ARBITER SOURCE_ROOT
 set -u
@@ -42,6 +43,13 @@ check "a hostile hello: shown escaped" 'grep -qF "bot 1 x\\e[2J" hello.out'
 "$ARB" replay "$T/m.arbt" --show > replay.out 2>&1
 check "replay --show: no raw control bytes" 'clean replay.out'
 check "replay --show: the penalty shown escaped" 'grep -qF "\\e]0;pwned" replay.out'
+
+"$ARB" match --game dabang --bot evil="$EVIL" --bot a="$FIRST" --bot b="$FIRST" --bot c="$FIRST" --deals 1 \
+  --transcript "$T/db.arbt" > dbmatch.out 2>&1
+check "dabang: match runs" '[ $? = 0 ]'
+check "dabang: match output: no raw control bytes" 'clean dbmatch.out && grep -qF "\e[2J" dbmatch.out'
+"$ARB" replay "$T/db.arbt" --show > dbreplay.out 2>&1
+check "dabang: replay --show: no raw control bytes" 'clean dbreplay.out && grep -qF "\e]0;pwned" dbreplay.out'
 
 { echo "name: escapes"; echo "deals: 2"; echo "seed: 5"; echo "entrants:"
   echo "  - {name: evil, command: $EVIL}"

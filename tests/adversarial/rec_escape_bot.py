@@ -29,7 +29,8 @@ def main():
             if asks % 2:
                 out.write(EVIL + b"\n")
             else:
-                items = words[words.index(b"legal") + 1:]
+                # a request without a legal list (a Da Bang play): garbage again
+                items = words[words.index(b"legal") + 1:] if b"legal" in words else [EVIL]
                 out.write(items[0] + b"\n")
         elif words[0] == b"end":
             return

@@ -1,6 +1,8 @@
 /* sbx_collude_match.c — two colluding bots (tests/bots/sbx_collude.c) in one
  * real match under each sandbox level this host gives: bwrap+uid and uid+ns
- * (bubblewrap not used) as root, bwrap and rlimits as an unprivileged user.
+ * (bubblewrap not used) as root, bwrap and rlimits as an unprivileged user;
+ * at each level a Dou Dizhu match, then a Da Bang match where the two are
+ * partners (seats 0 and 2) beside two honest bots.
  * Asserts that nothing arrives through any channel the level closes, that
  * nothing is left on the host after the match, and (the control) that at
  * rlimits the channels it cannot close do carry the signal, so the probe
@@ -25,7 +27,7 @@
  * by nothing else (not nobody, whose processes other tests may need). */
 #define SBX_TEST_UID 64990
 
-static const char *collude_bot, *random_bot;
+static const char *collude_bot, *random_bot, *dabang_random_bot;
 static long tag;
 
 static const char *const channels[] = {"flock", "fcntl", "tmp", "devshm", "vartmp", "runlock", "msgq",
@@ -34,12 +36,13 @@ static const char *const channels[] = {"flock", "fcntl", "tmp", "devshm", "vartm
 #define NCH (sizeof channels / sizeof channels[0])
 static const char *const dirs[] = {"/tmp", "/dev/shm", "/var/tmp", "/run/lock"};
 
-static void set_bot(match_bot_cfg *b, const char *name, const char *prog, const char *a1, const char *a2)
+static void set_bot(match_bot_cfg *b, const char *name, const char *prog, const char *a1, const char *a2,
+                    const char *a3)
 {
     memset(b, 0, sizeof *b);
     snprintf(b->name, sizeof b->name, "%s", name);
-    const char *args[] = {prog, a1, a2};
-    for (int i = 0; i < 3 && args[i]; i++)
+    const char *args[] = {prog, a1, a2, a3};
+    for (int i = 0; i < 4 && args[i]; i++)
         snprintf(b->argv[b->argc++], sizeof b->argv[0], "%s", args[i]);
 }
 
@@ -85,22 +88,34 @@ static int leftovers(bool clean)
 
 /* Play one match at `mode`; closed[i]: channel i must carry nothing;
  * open_ch[i]: the control, channel i must carry the signal. */
-static void run_level(int mode, const char *want, const bool closed[NCH], const bool open_ch[NCH])
+static void run_game(bool dabang, int mode, const char *want, const bool closed[NCH], const bool open_ch[NCH])
 {
     leftovers(true);
     match_config cfg;
-    match_config_init(&cfg, &arb_game_doudizhu);
-    cfg.deals = 4;
+    char t[32];
+    snprintf(t, sizeof t, "%ld", tag);
+    /* the sender and the receiver: bots 0 and 1 (Dou Dizhu), partners 0 and 2 (Da Bang) */
+    int recv_bot = dabang ? 2 : 1;
+    if (dabang) {
+        match_config_init(&cfg, &arb_game_dabang);
+        cfg.deals = 2;
+        cfg.nbots = 4;
+        set_bot(&cfg.bots[0], "sender", collude_bot, "--dabang", "send", t);
+        set_bot(&cfg.bots[1], "random1", dabang_random_bot, NULL, NULL, NULL);
+        set_bot(&cfg.bots[2], "receiver", collude_bot, "--dabang", "recv", t);
+        set_bot(&cfg.bots[3], "random3", dabang_random_bot, NULL, NULL, NULL);
+    } else {
+        match_config_init(&cfg, &arb_game_doudizhu);
+        cfg.deals = 4;
+        cfg.nbots = 3;
+        set_bot(&cfg.bots[0], "sender", collude_bot, "send", t, NULL);
+        set_bot(&cfg.bots[1], "receiver", collude_bot, "recv", t, NULL);
+        set_bot(&cfg.bots[2], "random", random_bot, NULL, NULL, NULL);
+    }
     cfg.seed = 1000 + (uint64_t)mode;
-    cfg.nbots = 3;
     cfg.move_ms = 2000;
     cfg.bank_ms = 5000;
     cfg.startup_ms = 5000;
-    char t[32];
-    snprintf(t, sizeof t, "%ld", tag);
-    set_bot(&cfg.bots[0], "sender", collude_bot, "send", t);
-    set_bot(&cfg.bots[1], "receiver", collude_bot, "recv", t);
-    set_bot(&cfg.bots[2], "random", random_bot, NULL, NULL);
     char err[512];
     live_options lo = {.sandbox = mode};
     if (TEST_SANITIZED)
@@ -116,22 +131,23 @@ static void run_level(int mode, const char *want, const bool closed[NCH], const 
     live_free(l);
     CHECKF(rc == 0, "%s: match_run: %s", want, res.error);
     /* The level, whatever cgroup holds the bot's processes ("+cg1"/"+cg2"). */
-    for (int b = 0; b < 3; b++) {
+    for (int b = 0; b < cfg.nbots; b++) {
         const char *sb = res.bots[b].sandbox, *cg = strstr(sb, "+cg");
         size_t len = cg ? (size_t)(cg - sb) : strlen(sb);
         CHECKF(len == strlen(want) && strncmp(sb, want, len) == 0, "bot %d ran at \"%s\", expected \"%s\"", b,
                sb, want);
     }
-    for (int b = 0; b < 2; b++)
+    for (int b = 0; b <= recv_bot; b += recv_bot)
         CHECKF(!res.bots[b].forfeited && !res.bots[b].gone, "%s: colluder %d forfeited or gone (%u penalties; "
                "stderr \"%s\")", want, b, res.bots[b].penalties, res.bots[b].stderr_tail);
     int got[NCH];
-    CHECKF(parse_report(res.bots[1].stderr_tail, got), "%s: the receiver never reported: \"%s\"", want,
-           res.bots[1].stderr_tail);
-    const char *last = strstr(res.bots[1].stderr_tail, "collude:");
+    const char *tail = res.bots[recv_bot].stderr_tail;
+    CHECKF(parse_report(tail, got), "%s: the receiver never reported: \"%s\"", want, tail);
+    const char *last = strstr(tail, "collude:");
     for (const char *p = last; p; p = strstr(p + 1, "collude:"))
         last = p;
-    printf("%-10s %.*s\n", want, last ? (int)strcspn(last, "\n") : 9, last ? last : "(nothing)");
+    printf("%-10s %-8s %.*s\n", want, dabang ? "dabang" : "doudizhu", last ? (int)strcspn(last, "\n") : 9,
+           last ? last : "(nothing)");
     for (size_t i = 0; i < NCH; i++) {
         if (closed[i])
             CHECKF(got[i] == 0, "%s: channel %s carried the signal (or no report: %d)", want, channels[i], got[i]);
@@ -145,6 +161,13 @@ static void run_level(int mode, const char *want, const bool closed[NCH], const 
         CHECKF(leftovers(false) == 0, "%s: the sender left files or IPC objects on the host", want);
     leftovers(true);
     match_result_release(&res);
+}
+
+/* Both games at one level. */
+static void run_level(int mode, const char *want, const bool closed[NCH], const bool open_ch[NCH])
+{
+    run_game(false, mode, want, closed, open_ch);
+    run_game(true, mode, want, closed, open_ch);
 }
 
 /* The levels an unprivileged referee gets. */
@@ -169,12 +192,13 @@ static void unprivileged(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: test_sbx_collude COLLUDE_BOT RANDOM_BOT\n");
+    if (argc < 4) {
+        fprintf(stderr, "usage: test_sbx_collude COLLUDE_BOT RANDOM_BOT DABANG_RANDOM_BOT\n");
         return 2;
     }
     collude_bot = argv[1];
     random_bot = argv[2];
+    dabang_random_bot = argv[3];
     tag = (long)getpid();
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (geteuid() == 0) {

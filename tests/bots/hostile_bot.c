@@ -3,7 +3,10 @@
  * match seed, like random_bot) except on its Nth decision (counted from 1
  * over the match), where it does what MODE says:
  *
- *   hostile_bot MODE [N] [ARG]
+ *   hostile_bot [--dabang] MODE [N] [ARG]
+ *
+ * With --dabang it sits at a Da Bang table (abot_db_run) and misbehaves
+ * the same way; its honest choice is then a random item of the request.
  *
  *   sleep        sleep forever
  *   spin         burn CPU forever
@@ -37,7 +40,11 @@
  *   honest       always play honestly
  *
  * illegal and othercards wait for a decision they can cheat at (a bid or a
- * play for illegal, a play for othercards) when the Nth is not one. */
+ * play for illegal, a play for othercards) when the Nth is not one. At a
+ * Da Bang table illegal declares three jokers it does not hold when asked
+ * to declare, or plays as many copies of a card its hand lacks as the
+ * trick needs (ARG "declare" or "play": only that one); othercards waits for a play and plays a card still out
+ * (not in its hand, not seen played: another hand or the kitty holds it). */
 #include "arbiter_bot.h"
 #include "arb_rng.h"
 
@@ -207,13 +214,12 @@ static void stderr_flood(void)
     }
 }
 
-/* Misbehave on this decision. Returns the index to play honestly after
- * it, ABOT_NO_REPLY when the misbehaviour was the reply, or -1 when this
- * decision is not one the mode can misbehave at (try the next one). */
-static int misbehave(hostile *h, const abot_view *v, const abot_request *r, int honest)
+/* The misbehaviours every game shares. Returns the index to play honestly
+ * after it, ABOT_NO_REPLY when the misbehaviour was the reply, or -1 when
+ * the mode is not one of them (the game's own: illegal, othercards). */
+static int misbehave_common(const hostile *h, int honest)
 {
     const char *mode = h->mode;
-    char line[2 * DDZ_MAX_CARDS + 16];
     if (strcmp(mode, "sleep") == 0)
         forever();
     if (strcmp(mode, "spin") == 0)
@@ -260,22 +266,6 @@ static int misbehave(hostile *h, const abot_view *v, const abot_request *r, int 
         say("hello there\n");
         return ABOT_NO_REPLY;
     }
-    if (strcmp(mode, "illegal") == 0 || strcmp(mode, "othercards") == 0) {
-        bool bid = strcmp(mode, "illegal") == 0 && r->decision == ABOT_BID;
-        ddz_cards c = not_held(v, strcmp(mode, "othercards") == 0);
-        if (bid) {
-            int over = v->rules->max_bid + 1;
-            snprintf(line, sizeof line, "bid %d\n", over > 9 ? 9 : over);
-        } else if (r->decision == ABOT_PLAY && c) {
-            char text[2 * DDZ_MAX_CARDS + 2];
-            ddz_cards_format(c, text, sizeof text);
-            snprintf(line, sizeof line, "play %s\n", text);
-        } else {
-            return -1;
-        }
-        say(line);
-        return ABOT_NO_REPLY;
-    }
     if (strcmp(mode, "late") == 0) {
         long ms = h->arg ? atol(h->arg) : 1500;
         struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
@@ -287,7 +277,74 @@ static int misbehave(hostile *h, const abot_view *v, const abot_request *r, int 
         stderr_flood();
         return honest;
     }
+    if (strcmp(mode, "illegal") == 0 || strcmp(mode, "othercards") == 0)
+        return -1;
     return honest;
+}
+
+/* Misbehave on this Dou Dizhu decision: as misbehave_common, and -1 when
+ * this decision is not one the mode can misbehave at (try the next one). */
+static int misbehave(hostile *h, const abot_view *v, const abot_request *r, int honest)
+{
+    const char *mode = h->mode;
+    char line[2 * DDZ_MAX_CARDS + 16];
+    int common = misbehave_common(h, honest);
+    if (common != -1)
+        return common;
+    bool bid = strcmp(mode, "illegal") == 0 && r->decision == ABOT_BID;
+    ddz_cards c = not_held(v, strcmp(mode, "othercards") == 0);
+    if (bid) {
+        int over = v->rules->max_bid + 1;
+        snprintf(line, sizeof line, "bid %d\n", over > 9 ? 9 : over);
+    } else if (r->decision == ABOT_PLAY && c) {
+        char text[2 * DDZ_MAX_CARDS + 2];
+        ddz_cards_format(c, text, sizeof text);
+        snprintf(line, sizeof line, "play %s\n", text);
+    } else {
+        return -1;
+    }
+    say(line);
+    return ABOT_NO_REPLY;
+}
+
+/* The same at a Da Bang table: illegal cheats at a declaration or a play,
+ * othercards at a play (the lead or a follow: as many cards as the trick
+ * needs); else they wait. */
+static int misbehave_db(hostile *h, const abot_db_view *v, const abot_db_request *r, int honest)
+{
+    int common = misbehave_common(h, honest);
+    if (common != -1)
+        return common;
+    /* ARG "declare" or "play": cheat at that decision only */
+    if (h->arg && strcmp(h->arg, r->decision == ABOT_DB_DECLARE ? "declare" : "play") != 0)
+        return -1;
+    if (r->decision == ABOT_DB_DECLARE && strcmp(h->mode, "illegal") == 0) {
+        /* three jokers it does not hold: well formed, not offered */
+        int joker = v->hand.n[DB_RJ] < 3 ? DB_RJ : v->hand.n[DB_BJ] < 3 ? DB_BJ : -1;
+        if (joker < 0)
+            return -1;
+        say(joker == DB_RJ ? "RJRJRJ:S\n" : "BJBJBJ:S\n");
+        return ABOT_NO_REPLY;
+    }
+    if (r->decision != ABOT_DB_PLAY)
+        return -1;
+    bool elsewhere = strcmp(h->mode, "othercards") == 0;
+    db_hand out = abot_db_outstanding(v);
+    int card = -1;
+    for (int c = 0; c < DB_NCARDS && card < 0; c++)
+        if (v->hand.n[c] == 0 && (!elsewhere || out.n[c] > 0))
+            card = c;
+    if (card < 0)
+        return -1;
+    int need = v->ntrick > 0 ? v->trick[0].n : 1;     /* a follow: as many as were led */
+    db_play p = {.n = (uint8_t)need};
+    for (int i = 0; i < need; i++)
+        p.c[i] = (uint8_t)card;
+    char text[4 * DB_MAX_PLAY + 1], line[sizeof text + 16];
+    db_format_play(&p, text, sizeof text);
+    snprintf(line, sizeof line, "play %s\n", text);
+    say(line);
+    return ABOT_NO_REPLY;
 }
 
 static int choose(const abot_view *v, const abot_request *r, void *ctx)
@@ -309,6 +366,24 @@ static int choose(const abot_view *v, const abot_request *r, void *ctx)
     return honest;
 }
 
+static int choose_db(const abot_db_view *v, const abot_db_request *r, void *ctx)
+{
+    hostile *h = ctx;
+    if (!h->seeded) {
+        arb_rng_seed(&h->rng, v->seed);
+        h->seeded = true;
+    }
+    int honest = r->nchoices > 0 ? (int)arb_rng_below(&h->rng, (uint64_t)r->nchoices) : 0;
+    if (!h->done && ++h->decisions >= h->when) {
+        int i = misbehave_db(h, v, r, honest);
+        if (i != -1) {
+            h->done = true;
+            return i;
+        }
+    }
+    return honest;
+}
+
 /* Read the referee until it hangs up, answering nothing more. */
 static void drain(void)
 {
@@ -322,6 +397,11 @@ static void drain(void)
 
 int main(int argc, char **argv)
 {
+    bool dabang = argc > 1 && strcmp(argv[1], "--dabang") == 0;
+    if (dabang) {
+        argv++;
+        argc--;
+    }
     hostile h = {.mode = argc > 1 ? argv[1] : "honest", .when = argc > 2 ? atoi(argv[2]) : 1,
                  .arg = argc > 3 ? argv[3] : NULL};
     static const char *const modes[] = {
@@ -333,7 +413,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
         known |= strcmp(h.mode, modes[i]) == 0;
     if (!known) {
-        fprintf(stderr, "usage: hostile_bot MODE [N] [ARG]; unknown mode \"%s\"\n", h.mode);
+        fprintf(stderr, "usage: hostile_bot [--dabang] MODE [N] [ARG]; unknown mode \"%s\"\n", h.mode);
         return 2;
     }
     if (h.when < 1)
@@ -349,5 +429,7 @@ int main(int argc, char **argv)
         drain();
         return 0;
     }
+    if (dabang)
+        return abot_db_run("hostile", choose_db, &h) == 0 ? 0 : 1;
     return abot_run("hostile", choose, &h) == 0 ? 0 : 1;
 }

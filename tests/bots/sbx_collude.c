@@ -20,7 +20,9 @@
  * the sender could fork N children to say N), pts=1 that it saw a
  * pseudo-terminal in /dev/pts (the sender opens one: a hand written to it
  * can be read by whoever opens it).
- * TAG is a number (the test's pid), so runs never see each other's leftovers. */
+ * TAG is a number (the test's pid), so runs never see each other's leftovers.
+ * With --dabang first (sbx_collude --dabang send|recv TAG) the two sit at a
+ * Da Bang table, as partners: the pair that gains most from a side channel. */
 #include "arbiter_bot.h"
 #include "arb_rng.h"
 
@@ -269,10 +271,30 @@ static int choose(const abot_view *v, const abot_request *r, void *ctx)
     return (int)arb_rng_below(&c->rng, (uint64_t)n);
 }
 
+static int choose_db(const abot_db_view *v, const abot_db_request *r, void *ctx)
+{
+    colluder *c = ctx;
+    if (c->sender)
+        send_all(c);
+    else
+        receive_all(c);
+    if (!c->seeded || c->seeded_with != v->seed) {
+        arb_rng_seed(&c->rng, v->seed);
+        c->seeded_with = v->seed;
+        c->seeded = true;
+    }
+    return (int)arb_rng_below(&c->rng, (uint64_t)r->nchoices);
+}
+
 int main(int argc, char **argv)
 {
+    bool dabang = argc > 1 && strcmp(argv[1], "--dabang") == 0;
+    if (dabang) {
+        argv++;
+        argc--;
+    }
     if (argc < 3 || (strcmp(argv[1], "send") != 0 && strcmp(argv[1], "recv") != 0)) {
-        fprintf(stderr, "usage: sbx_collude send|recv TAG\n");
+        fprintf(stderr, "usage: sbx_collude [--dabang] send|recv TAG\n");
         return 2;
     }
     colluder c = {.sender = strcmp(argv[1], "send") == 0, .tag = atol(argv[2]), .lock_fd = {-1, -1}, .sock = -1,
@@ -284,5 +306,7 @@ int main(int argc, char **argv)
     if (k < 3)
         return 2;
     setvbuf(stderr, NULL, _IOLBF, 0);
+    if (dabang)
+        return abot_db_run(c.sender ? "sender" : "receiver", choose_db, &c) == 0 ? 0 : 1;
     return abot_run(c.sender ? "sender" : "receiver", choose, &c) == 0 ? 0 : 1;
 }

@@ -5,7 +5,10 @@
 # transcript re-judges with `arbiter replay`; then a seeded comparison over
 # at least 40 deals, the greedy team in seats 0 and 2, then in 1 and 3,
 # where the greedy team must gain more levels than the random one (the
-# margin is printed).
+# margin is printed); then the greedy bot's declaring over seeded matches
+# against random partners: it declares (or overturns) at most of the
+# requests to declare it gets — a simple hand count, as the C greedy bot —
+# and the trump of most deals is declared, not flipped.
 # Usage: test_dabang_python.sh ARBITER SOURCE_ROOT
 set -u
 ARB=$1
@@ -61,6 +64,41 @@ print(d['games'], b['g1']['total'] - 3, b['r1']['total'] - 3)")
 done
 echo "greedy vs random over $deals deals ($((seed - 100)) matches, seats swapped): levels gained $greedy vs $random, margin $((greedy - random))"
 check "the greedy team gains more levels ($greedy vs $random)" '[ "$greedy" -gt "$random" ]'
+
+# ---- the greedy bot declares and overturns -----------------------------------------
+# Over seeded matches (greedy partners in seats 0 and 2, random ones in 1 and
+# 3), from the transcripts: the greedy bots' answers to `ask declare` (ask
+# records of bots 0 and 2, their verdicts not by the referee) and how each
+# deal's trump was fixed.
+asked=0 declared=0 overturns=0 deals=0 by_declared=0
+for seed in 1 2 3 4 5; do
+  $M --fixed-seats --bot g1="$G" --bot r1="$R" --bot g2="$G" --bot r2="$R" --deals 9 --seed $seed \
+    --transcript d$seed.arbt --format json > d.json 2> d.err || { echo "FAIL: declaring match seed $seed" >&2; fail=$((fail + 1)); }
+  read -r a d o n t < <("$ARB" replay d$seed.arbt --dump | python3 -c "
+import re, sys
+asked = declared = overturns = 0
+deals, by_declared, standing = set(), 0, {}
+for l in sys.stdin:
+    if re.match(r'ask [02] \d+ \d+ \"ask declare', l):
+        asked += 1
+    if l.startswith('deal '):
+        deals.add(l.split()[1])
+    if l.startswith('send 0 \"trump ') and 'by declared' in l:
+        by_declared += 1
+    m = re.match(r'verdict (\d+) \d+ \d+ (\d+) \"declare (\S+)\" false', l)
+    if m and m.group(3) != 'pass':
+        g, bot = m.group(1), int(m.group(2))
+        if bot in (0, 2):
+            declared += 1
+            overturns += standing.get(g, False)
+        standing[g] = True
+print(asked, declared, overturns, len(deals), by_declared)")
+  asked=$((asked + a)) declared=$((declared + d)) overturns=$((overturns + o)) deals=$((deals + n)) by_declared=$((by_declared + t))
+done
+echo "greedy declaring: $declared declarations ($overturns overturns) at $asked requests; trump declared in $by_declared of $deals deals"
+check "the greedy bot declares at most requests ($declared of $asked)" '[ $asked -gt 0 ] && [ $((2 * declared)) -ge "$asked" ]'
+check "the greedy bot overturns ($overturns times)" '[ "$overturns" -ge 1 ]'
+check "most deals' trump is declared, not flipped ($by_declared of $deals)" '[ $((10 * by_declared)) -ge $((8 * deals)) ]'
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
