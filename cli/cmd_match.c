@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,8 +39,15 @@ static void usage(FILE *f)
         "                         are derived from with the seed; same seed and secret,\n"
         "                         same match. Default: a fresh random secret, printed\n"
         "                         (revealed) when the match is over\n"
-        "  --duplicate MODE       off | rotate | all: replay each deal with the seats\n"
-        "                         rotated (n seatings) or permuted (n! seatings)\n"
+        "  --duplicate MODE       off | rotate | all | swap: replay each deal with the\n"
+        "                         seats rotated (n seatings), permuted (n! seatings) or,\n"
+        "                         for two teams, swapped (2 seatings: each team in the\n"
+        "                         other's seats). A game whose match may end early\n"
+        "                         plays each seating as a match of its own (a table);\n"
+        "                         swap then compares the two tables deal by deal\n"
+        "  --compare-deals N      with --duplicate swap: play seeded matches (seed,\n"
+        "                         seed+1, ...) until N deals were played at both tables,\n"
+        "                         and compare them all (transcripts FILE.1, FILE.2, ...)\n"
         "  --fixed-seats          without duplicate, bot i always sits in seat i\n"
         "  --move-ms N            free time per decision (default 1000)\n"
         "  --deal-ms N            time per deal per bot, -1 for none (default -1)\n"
@@ -99,7 +107,10 @@ static void print_table(const match_config *cfg, const match_result *res, const 
                    s->forfeited ? "  FORFEITED" : "");
         }
     if (res->nteams > 0) {
-        printf("\n%-4s %-33s %8s\n", "rank", "team", "score");
+        if (res->ntables)
+            printf("\n%-4s %-33s %8s %6s\n", "rank", "team", "score", "tables");
+        else
+            printf("\n%-4s %-33s %8s\n", "rank", "team", "score");
         for (int rank = 1; rank <= res->nteams; rank++)
             for (int t = 0; t < res->nteams; t++) {
                 if (res->team_rank[t] != rank)
@@ -111,8 +122,22 @@ static void print_table(const match_config *cfg, const match_result *res, const 
                         snprintf(members + l, sizeof members - l, "%s%s", l ? " + " : "",
                                  arb_term(res->bots[b].name, name, sizeof name));
                     }
-                printf("%-4d %-33s %8" PRId64 "\n", res->team_rank[t], members, res->team_total[t]);
+                if (res->ntables)
+                    printf("%-4d %-33s %8" PRId64 " %6u\n", res->team_rank[t], members, res->team_total[t],
+                           res->tables_won[t]);
+                else
+                    printf("%-4d %-33s %8" PRId64 "\n", res->team_rank[t], members, res->team_total[t]);
             }
+        for (uint32_t i = 0; i < res->ntables; i++) {
+            const match_table *tb = &res->tables[i];
+            printf("%s table %u: %u game%s, ", i ? "" : "\n", i + 1, tb->games, tb->games == 1 ? "" : "s");
+            for (int t = 0; t < res->nteams; t++)
+                printf("%steam %d %" PRId64, t ? ", " : "scores ", t, tb->team_score[t]);
+            if (tb->winner_team >= 0)
+                printf("; won by team %d\n", tb->winner_team);
+            else
+                printf("; no winner\n");
+        }
     }
     printf("\nwinner:");
     for (int b = 0; b < res->nbots; b++) {
@@ -127,6 +152,7 @@ static void print_table(const match_config *cfg, const match_result *res, const 
         printf("sha256 of the transcript: %s (not kept: --transcript FILE keeps it)\n", digest);
 }
 
+/* The match as one JSON object, without a newline (a series embeds it). */
 static void print_json(const match_config *cfg, const match_result *res, const char *digest, const char *secret)
 {
     printf("{\"game\":");
@@ -162,11 +188,178 @@ static void print_json(const match_config *cfg, const match_result *res, const c
                     cli_json_string(stdout, res->bots[b].name);
                     first = false;
                 }
+            printf("]");
+            if (res->ntables)
+                printf(",\"tables_won\":%u", res->tables_won[t]);
+            printf("}");
+        }
+        printf("]");
+    }
+    if (res->ntables) {
+        printf(",\"tables\":[");
+        for (uint32_t i = 0; i < res->ntables; i++) {
+            const match_table *tb = &res->tables[i];
+            printf("%s{\"games\":%u,\"winner_team\":%d,\"team_scores\":[", i ? "," : "", tb->games,
+                   tb->winner_team);
+            for (int t = 0; t < res->nteams; t++)
+                printf("%s%" PRId64, t ? "," : "", tb->team_score[t]);
             printf("]}");
         }
         printf("]");
     }
-    printf("}\n");
+}
+
+/* ---- Duplicate swap: the two tables compared deal by deal ---------------
+ * Team A is bot 0's team (the first --team), B bot 1's. At table 1 A holds
+ * the hands of seats 0 and 2, at table 2 B holds them (every bot one seat
+ * on). Deal i, played at both tables, is compared by its paired
+ * difference
+ *     d_i = ((A1 - B2) + (A2 - B1)) / 2
+ * where A1 is A's score in deal i at table 1 and so on: A1 - B2 is what A
+ * made of the hands of seats 0+2 less what B made of the same hands, A2 -
+ * B1 the same for the hands of seats 1+3. The luck of the cards cancels;
+ * the tables' levels and declarers may differ (each table is its own
+ * match), which is the part of luck that does not. The margin is the mean
+ * of d_i over the deals compared, with a 95% confidence interval from
+ * Student's t with n - 1 degrees of freedom (the d_i taken as independent
+ * draws; docs/cli.md). */
+typedef struct dup_pair {
+    uint64_t match_seed;
+    uint32_t deal;
+    uint64_t seed[2];        /* the deal's seed at each table (equal: the same cards) */
+    int64_t  a[2], b[2];     /* team A's and team B's score at each table */
+    double   diff;
+} dup_pair;
+
+typedef struct dup_cmp {
+    dup_pair *pairs;
+    size_t n, cap;
+} dup_cmp;
+
+static int seat_in(const match_deal *d, int nbots, int bot)
+{
+    for (int s = 0; s < nbots; s++)
+        if (d->bot_at[s] == bot)
+            return s;
+    return 0;
+}
+
+/* Append the deals of a swap match played at both tables. */
+static int dup_collect(const match_config *cfg, const match_result *res, dup_cmp *c)
+{
+    if (res->ntables != 2 || res->nteams != 2)
+        return 0;
+    const match_table *t1 = &res->tables[0], *t2 = &res->tables[1];
+    uint32_t both = t1->games < t2->games ? t1->games : t2->games;
+    for (uint32_t i = 0; i < both; i++) {
+        if (c->n == c->cap) {
+            size_t cap = c->cap ? 2 * c->cap : 256;
+            dup_pair *p = realloc(c->pairs, cap * sizeof *p);
+            if (!p)
+                return -1;
+            c->pairs = p;
+            c->cap = cap;
+        }
+        const match_deal *d[2] = {&res->deals[t1->first + i], &res->deals[t2->first + i]};
+        dup_pair *p = &c->pairs[c->n++];
+        p->match_seed = cfg->seed;
+        p->deal = d[0]->deal;
+        for (int k = 0; k < 2; k++) {
+            p->seed[k] = d[k]->seed;
+            p->a[k] = d[k]->score[seat_in(d[k], res->nbots, 0)];
+            p->b[k] = d[k]->score[seat_in(d[k], res->nbots, 1)];
+        }
+        p->diff = ((double)(p->a[0] - p->b[1]) + (double)(p->a[1] - p->b[0])) / 2;
+    }
+    return 0;
+}
+
+/* Student's t, two-sided 95% (the 0.975 quantile): exact to three places
+ * up to 30 degrees of freedom, then the Cornish-Fisher expansion around
+ * the normal's 1.96 (error below 0.001 from 30 on). */
+static double t975(uint64_t df)
+{
+    static const double table[31] = {0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
+                                     2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093,
+                                     2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+    if (df >= 1 && df <= 30)
+        return table[df];
+    double z = 1.959964, v = (double)df;
+    return z + (z * z * z + z) / (4 * v) + (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * v * v);
+}
+
+typedef struct dup_summary {
+    size_t n;
+    double mean, sd, half;   /* half: the CI's half width; NAN below 2 deals */
+    size_t seeds_equal;      /* deals whose two tables had the same seed */
+} dup_summary;
+
+static dup_summary dup_summarise(const dup_cmp *c)
+{
+    dup_summary s = {.n = c->n, .half = NAN};
+    double sum = 0, ss = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        sum += c->pairs[i].diff;
+        s.seeds_equal += c->pairs[i].seed[0] == c->pairs[i].seed[1];
+    }
+    s.mean = c->n ? sum / (double)c->n : 0;
+    for (size_t i = 0; i < c->n; i++)
+        ss += (c->pairs[i].diff - s.mean) * (c->pairs[i].diff - s.mean);
+    if (c->n >= 2) {
+        s.sd = sqrt(ss / (double)(c->n - 1));
+        s.half = t975(c->n - 1) * s.sd / sqrt((double)c->n);
+    }
+    return s;
+}
+
+static void team_label(const match_config *cfg, int b, char *out, size_t len)
+{
+    char x[256], y[256];
+    snprintf(out, len, "%s + %s", arb_term(cfg->bots[b].name, x, sizeof x), arb_term(cfg->bots[b + 2].name, y, sizeof y));
+}
+
+static void dup_print_table(const match_config *cfg, const dup_cmp *c, bool series)
+{
+    char ta[600], tb[600];
+    team_label(cfg, 0, ta, sizeof ta);
+    team_label(cfg, 1, tb, sizeof tb);
+    dup_summary s = dup_summarise(c);
+    printf("\nduplicate swap, deal by deal: team A = %s (seats 0+2 at table 1, 1+3 at table 2), "
+           "team B = %s\n", ta, tb);
+    printf("%s%5s %20s %7s %7s %7s %7s %8s\n", series ? "  seed " : "", "deal", "deal seed", "A t1", "B t1",
+           "A t2", "B t2", "diff");
+    for (size_t i = 0; i < c->n; i++) {
+        const dup_pair *p = &c->pairs[i];
+        if (series)
+            printf("%6" PRIu64 " ", p->match_seed);
+        printf("%5u %20" PRIu64 " %+7" PRId64 " %+7" PRId64 " %+7" PRId64 " %+7" PRId64 " %+8.1f%s\n", p->deal,
+               p->seed[0], p->a[0], p->b[0], p->a[1], p->b[1], p->diff,
+               p->seed[0] == p->seed[1] ? "" : "  (seeds differ)");
+    }
+    if (s.n >= 2)
+        printf("margin of A over B: %+.3f per deal over %zu deals compared, 95%% CI [%+.3f, %+.3f] "
+               "(paired, t with %zu df; sd %.3f)\n", s.mean, s.n, s.mean - s.half, s.mean + s.half, s.n - 1, s.sd);
+    else
+        printf("margin of A over B: %+.3f per deal over %zu deal%s compared (no interval below 2 deals)\n", s.mean,
+               s.n, s.n == 1 ? "" : "s");
+}
+
+static void dup_print_json(const dup_cmp *c)
+{
+    dup_summary s = dup_summarise(c);
+    printf("\"duplicate\":{\"compared\":%zu,\"seeds_equal\":%zu,\"mean\":%.6f,", s.n, s.seeds_equal, s.mean);
+    if (s.n >= 2)
+        printf("\"sd\":%.6f,\"ci95\":[%.6f,%.6f],", s.sd, s.mean - s.half, s.mean + s.half);
+    else
+        printf("\"sd\":null,\"ci95\":null,");
+    printf("\"deals\":[");
+    for (size_t i = 0; i < c->n; i++) {
+        const dup_pair *p = &c->pairs[i];
+        printf("%s{\"match_seed\":%" PRIu64 ",\"deal\":%u,\"seed\":[%" PRIu64 ",%" PRIu64 "],\"a\":[%" PRId64
+               ",%" PRId64 "],\"b\":[%" PRId64 ",%" PRId64 "],\"diff\":%.1f}", i ? "," : "", p->match_seed, p->deal,
+               p->seed[0], p->seed[1], p->a[0], p->a[1], p->b[0], p->b[1], p->diff);
+    }
+    printf("]}");
 }
 
 typedef struct team_arg {
@@ -217,6 +410,99 @@ static int add_teams(match_config *cfg, const void *teams_arg, int nteams)
     return 0;
 }
 
+/* One match of the command: key from the secret and cfg->seed, live bots,
+ * the transcript at tpath (NULL: none), the result printed (a series: a
+ * line per match, or an element of the JSON list) and, for duplicate
+ * swap, its deals added to the comparison. CLI_EXIT_OK or an exit code. */
+static int play_one(match_config *cfg, const uint8_t secret[32], const char *tpath, const live_options *lo_in,
+                    cli_format format, bool quiet, bool series, bool first, bool reveal, dup_cmp *cmp,
+                    bool *json_open)
+{
+    live_options lo = *lo_in;
+    char err[512];
+    char label[ARB_MAX_KEY_LABEL];
+    snprintf(label, sizeof label, "match|%" PRIu64, cfg->seed);
+    if (match_set_key(cfg, secret, label) != 0) {
+        fprintf(stderr, "arbiter: cannot derive the match key\n");
+        return CLI_EXIT_USAGE;
+    }
+    /* The transcript being written holds every hand: created (0600) now and
+     * hidden from the bots. */
+    int fd = tpath ? open(tpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+    if (tpath && fd < 0) {
+        fprintf(stderr, "arbiter: --transcript %s: %s\n", tpath, strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    if (fd >= 0)
+        close(fd);
+    char hidden[4096];
+    if (tpath && realpath(tpath, hidden))
+        lo.hide[0] = hidden;
+    live_driver *live = live_new(&lo, err, sizeof err);
+    if (!live) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        return CLI_EXIT_USAGE;
+    }
+    /* the commitment before the first deal, once nothing can refuse to start */
+    if (first && format != CLI_FORMAT_JSON)
+        printf("commitment (sha256 of the secret): %s\n", cfg->commitment);
+    show_ctx sc = {cfg, quiet};
+    match_observer obs = {.ctx = &sc, .penalty = on_penalty};
+    match_result res;
+    char digest[65];
+    int rc = record_match(tpath, cfg, live_driver_of(live), &obs, &res, digest);
+    live_free(live);
+    if (rc) {
+        fprintf(stderr, "arbiter: match%s failed: %s\n", series ? " (a series)" : "",
+                res.error[0] ? res.error : arb_strerror(rc));
+        match_result_release(&res);
+        return CLI_EXIT_FAIL;
+    }
+    /* A bot that could not play: its own last words help its author most. */
+    for (int b = 0; b < res.nbots && !quiet; b++) {
+        const match_bot_stats *s = &res.bots[b];
+        if ((s->forfeited || s->gone) && s->stderr_tail[0]) {
+            /* its own bytes: lines kept, everything a terminal would obey escaped */
+            char name[256], tail[4 * sizeof s->stderr_tail + 4];
+            arb_escape_term(s->stderr_tail, strlen(s->stderr_tail), tail, sizeof tail, ARB_TERM_KEEP_NL);
+            fprintf(stderr, "bot %s: the end of its stderr:\n%s%s", arb_term(s->name, name, sizeof name), tail,
+                    tail[strlen(tail) - 1] == '\n' ? "" : "\n");
+        }
+    }
+    /* What the sandbox each bot got contains, said plainly (docs/security.md). */
+    for (int b = 0; b < res.nbots && !quiet && first; b++) {
+        bool seen = false;
+        for (int c = 0; c < b; c++)
+            seen |= strcmp(res.bots[c].sandbox, res.bots[b].sandbox) == 0;
+        if (!seen && res.bots[b].sandbox[0])
+            fprintf(stderr, "sandbox %s: %s\n", res.bots[b].sandbox, seat_sandbox_text(res.bots[b].sandbox));
+    }
+    if (cfg->duplicate == MATCH_DUP_SWAP && dup_collect(cfg, &res, cmp) != 0) {
+        fprintf(stderr, "arbiter: out of memory\n");
+        match_result_release(&res);
+        return CLI_EXIT_FAIL;
+    }
+    char hex[65] = "";
+    if (reveal)
+        arb_key_hex(secret, hex);
+    if (format == CLI_FORMAT_JSON) {
+        printf("%s", !series ? "" : first ? "{\"matches\":[" : ",");
+        print_json(cfg, &res, digest, hex);
+        if (series)
+            printf("}");
+        *json_open = true;
+    } else if (series) {
+        printf("match seed %" PRIu64 ": %u games, %" PRIu64 " decisions", cfg->seed, res.ndeals, res.decisions);
+        for (uint32_t i = 0; i < res.ntables; i++)
+            printf("; table %u: %u games, won by team %d", i + 1, res.tables[i].games, res.tables[i].winner_team);
+        printf("; %s (sha256 %.16s...)\n", tpath ? tpath : "no transcript", digest);
+    } else {
+        print_table(cfg, &res, digest, tpath);
+    }
+    match_result_release(&res);
+    return CLI_EXIT_OK;
+}
+
 int cmd_match(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -230,6 +516,7 @@ int cmd_match(int argc, char **argv)
         {"seed", required_argument, NULL, 'S'},
         {"secret-file", required_argument, NULL, 'K'},
         {"duplicate", required_argument, NULL, 'D'},
+        {"compare-deals", required_argument, NULL, 'C'},
         {"fixed-seats", no_argument, NULL, 'F'},
         {"move-ms", required_argument, NULL, 'm'},
         {"deal-ms", required_argument, NULL, 'M'},
@@ -255,6 +542,7 @@ int cmd_match(int argc, char **argv)
     const char *transcript = NULL, *secret_file = NULL, *game = NULL, *preset = NULL;
     cli_format format = CLI_FORMAT_TABLE;
     bool quiet = false;
+    size_t compare_deals = 0;   /* --compare-deals: a series of matches until this many deals compared */
     char sets[ARB_MAX_OPTIONS_TEXT] = "";
     /* the game first: the other options fill a match of that game */
     int opt;
@@ -354,6 +642,10 @@ int cmd_match(int argc, char **argv)
             if (cli_int_arg("match", "deals", v, 1, ARB_MAX_DEALS, &n)) return CLI_EXIT_USAGE;
             cfg.deals = (uint32_t)n;
             break;
+        case 'C':
+            if (cli_int_arg("match", "compare-deals", v, 1, ARB_MAX_DEALS, &n)) return CLI_EXIT_USAGE;
+            compare_deals = (size_t)n;
+            break;
         case 'S': {
             char *end;
             errno = 0;
@@ -367,7 +659,7 @@ int cmd_match(int argc, char **argv)
         case 'D': {
             match_duplicate d;
             if (match_duplicate_parse(v, &d)) {
-                fprintf(stderr, "arbiter: --duplicate \"%s\": expected off, rotate or all\n", v);
+                fprintf(stderr, "arbiter: --duplicate \"%s\": expected " MATCH_DUPLICATE_NAMES "\n", v);
                 return CLI_EXIT_USAGE;
             }
             cfg.duplicate = (uint8_t)d;
@@ -443,83 +735,58 @@ int cmd_match(int argc, char **argv)
         fprintf(stderr, "arbiter: --secret-file %s\n", secret_file ? err : "-: no random source");
         return CLI_EXIT_USAGE;
     }
-    char label[ARB_MAX_KEY_LABEL];
-    snprintf(label, sizeof label, "match|%" PRIu64, cfg.seed);
-    if (match_set_key(&cfg, secret, label) != 0) {
-        fprintf(stderr, "arbiter: cannot derive the match key\n");
+    if (compare_deals && (cfg.duplicate != MATCH_DUP_SWAP || match_tables(&cfg) == 0)) {
+        fprintf(stderr, "arbiter: match: --compare-deals needs --duplicate swap and a game whose match may end "
+                        "early (a partnership game such as dabang)\n");
         return CLI_EXIT_USAGE;
     }
-    live_driver *live = live_new(&lo, err, sizeof err);
-    if (!live) {
-        fprintf(stderr, "arbiter: %s\n", err);
-        return CLI_EXIT_USAGE;
-    }
-    /* The transcript being written holds every hand: created (0600) now and
-     * hidden from the bots. */
-    int fd = transcript ? open(transcript, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
-    if (transcript && fd < 0) {
-        fprintf(stderr, "arbiter: --transcript %s: %s\n", transcript, strerror(errno));
-        live_free(live);
-        return CLI_EXIT_USAGE;
-    }
-    if (fd >= 0)
-        close(fd);
-    char hidden[4096];
-    if (transcript && realpath(transcript, hidden)) {
-        lo.hide[0] = hidden;
-        live_free(live);
-        live = live_new(&lo, err, sizeof err);
-        if (!live) {
-            fprintf(stderr, "arbiter: %s\n", err);
-            return CLI_EXIT_USAGE;
+    bool series = compare_deals > 0;
+    uint64_t first_seed = cfg.seed;
+    dup_cmp cmp = {0};
+    int status = CLI_EXIT_OK;
+    bool json_open = false;
+    for (uint32_t m = 0;; m++) {
+        cfg.seed = first_seed + m;
+        char path[4096];
+        const char *tpath = transcript;
+        if (transcript && series) {
+            snprintf(path, sizeof path, "%s.%u", transcript, m + 1);
+            tpath = path;
+        }
+        int rc = play_one(&cfg, secret, tpath, &lo, format, quiet, series, m == 0, secret_file == NULL, &cmp,
+                          &json_open);
+        if (rc) {
+            status = rc;
+            break;
+        }
+        if (!series || cmp.n >= compare_deals)
+            break;
+        if (m + 1 >= ARB_MAX_DEALS) {
+            fprintf(stderr, "arbiter: match: %u matches and only %zu deals compared\n", m + 1, cmp.n);
+            status = CLI_EXIT_FAIL;
+            break;
         }
     }
-    /* the commitment before the first deal, once nothing can refuse to start */
-    if (format != CLI_FORMAT_JSON)
-        printf("commitment (sha256 of the secret): %s\n", cfg.commitment);
-    show_ctx sc = {&cfg, quiet};
-    match_observer obs = {.ctx = &sc, .penalty = on_penalty};
-    match_result res;
-    char digest[65];
-    int rc = record_match(transcript, &cfg, live_driver_of(live), &obs, &res, digest);
-    live_free(live);
-    if (rc) {
-        fprintf(stderr, "arbiter: match failed: %s\n", res.error[0] ? res.error : arb_strerror(rc));
-        match_result_release(&res);
-        return CLI_EXIT_FAIL;
-    }
-    /* A bot that could not play: its own last words help its author most. */
-    for (int b = 0; b < res.nbots && !quiet; b++) {
-        const match_bot_stats *s = &res.bots[b];
-        if ((s->forfeited || s->gone) && s->stderr_tail[0]) {
-            /* its own bytes: lines kept, everything a terminal would obey escaped */
-            char name[256], tail[4 * sizeof s->stderr_tail + 4];
-            arb_escape_term(s->stderr_tail, strlen(s->stderr_tail), tail, sizeof tail, ARB_TERM_KEEP_NL);
-            fprintf(stderr, "bot %s: the end of its stderr:\n%s%s", arb_term(s->name, name, sizeof name), tail,
-                    tail[strlen(tail) - 1] == '\n' ? "" : "\n");
+    if (json_open && series)
+        printf("]");
+    if (status == CLI_EXIT_OK && cfg.duplicate == MATCH_DUP_SWAP && match_tables(&cfg)) {
+        if (format == CLI_FORMAT_JSON) {
+            printf(",");
+            dup_print_json(&cmp);
+        } else {
+            dup_print_table(&cfg, &cmp, series);
         }
     }
-    /* What the sandbox each bot got contains, said plainly (docs/security.md). */
-    for (int b = 0; b < res.nbots && !quiet; b++) {
-        bool seen = false;
-        for (int c = 0; c < b; c++)
-            seen |= strcmp(res.bots[c].sandbox, res.bots[b].sandbox) == 0;
-        if (!seen && res.bots[b].sandbox[0])
-            fprintf(stderr, "sandbox %s: %s\n", res.bots[b].sandbox, seat_sandbox_text(res.bots[b].sandbox));
-    }
-    /* The match is over: a secret drawn for it is revealed, so that anyone
-     * can check its deals (arbiter replay --secret). A secret from a file is
-     * the organiser's and stays where it is. */
-    char hex[65] = "";
-    if (!secret_file)
+    if (json_open)
+        printf("}\n");
+    /* The matches are over: a secret drawn for them is revealed, so that
+     * anyone can check their deals (arbiter replay --secret). A secret from
+     * a file is the organiser's and stays where it is. */
+    if (status == CLI_EXIT_OK && !secret_file && format != CLI_FORMAT_JSON) {
+        char hex[65];
         arb_key_hex(secret, hex);
-    if (format == CLI_FORMAT_JSON) {
-        print_json(&cfg, &res, digest, hex);
-    } else {
-        print_table(&cfg, &res, digest, transcript);
-        if (hex[0])
-            printf("secret (revealed now that the match is over): %s\n", hex);
+        printf("secret (revealed now that the match%s over): %s\n", series ? "es are" : " is", hex);
     }
-    match_result_release(&res);
-    return CLI_EXIT_OK;
+    free(cmp.pairs);
+    return status;
 }

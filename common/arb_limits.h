@@ -43,6 +43,11 @@
  * that floods stderr costs the transcript no more than this. */
 #define ARB_STDERR_CAP (64u << 10)
 
+/* Tables of one duplicate match whose game may end its match early (each
+ * seating block a match of its own): at most the seatings of duplicate
+ * all at ARB_MAX_SEATS, 4! = 24. */
+#define ARB_MAX_MATCH_TABLES 24
+
 /* Deals in one match (duplicate seatings included): a match of 100,000
  * deals is hours of play; more is a configuration mistake. */
 #define ARB_MAX_DEALS 100000

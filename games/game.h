@@ -106,7 +106,9 @@ typedef struct arb_game {
     /* True when match_over can end a match before its deal limit (a side
      * reached its goal): the number of deals is then a bound, not a
      * promise, and duplicate play, which must deal the same cards to every
-     * seating, is refused. */
+     * seating, is played at tables: each seating block a match of its own
+     * (match_init again), cut short at its own match_over (match_def.h,
+     * match_tables). */
     bool match_ends_early;
     /* A new match of at most deal_limit deals under these rules. */
     int  (*match_init)(void *mstate, const void *rules, uint32_t deal_limit);

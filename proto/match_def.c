@@ -18,11 +18,11 @@ static const char *const reason_names[MATCH_R_COUNT] = {
     "exited", "crashed", "handshake",
 };
 static const char *const policy_names[] = {"autoplay", "forfeit-deal", "forfeit-match"};
-static const char *const dup_names[] = {"off", "rotate", "all"};
+static const char *const dup_names[MATCH_DUP_COUNT] = {"off", "rotate", "all", "swap"};
 
 const char *match_reason_name(match_reason r) { return (unsigned)r < MATCH_R_COUNT ? reason_names[r] : "?"; }
 const char *match_policy_name(match_policy p) { return (unsigned)p < 3 ? policy_names[p] : "?"; }
-const char *match_duplicate_name(match_duplicate d) { return (unsigned)d < 3 ? dup_names[d] : "?"; }
+const char *match_duplicate_name(match_duplicate d) { return (unsigned)d < MATCH_DUP_COUNT ? dup_names[d] : "?"; }
 
 static int parse_name(const char *s, const char *const *names, int n)
 {
@@ -43,7 +43,7 @@ int match_policy_parse(const char *s, match_policy *out)
 
 int match_duplicate_parse(const char *s, match_duplicate *out)
 {
-    int i = parse_name(s, dup_names, 3);
+    int i = parse_name(s, dup_names, MATCH_DUP_COUNT);
     if (i < 0)
         return ARB_ENOTFOUND;
     *out = (match_duplicate)i;
@@ -144,14 +144,23 @@ int match_config_rules(const match_config *cfg, void *rules, char *err, size_t e
         snprintf(err, errlen, "%u deals (x seatings) is outside 1..%d (ARB_MAX_DEALS)", cfg->deals, ARB_MAX_DEALS);
         return ARB_ERANGE;
     }
-    if (g->match_ends_early && cfg->duplicate != MATCH_DUP_OFF) {
-        snprintf(err, errlen, "duplicate %s: a %s match may end before its %u deals, so its seatings would not "
-                 "see the same cards; play it with duplicate off", match_duplicate_name((match_duplicate)cfg->duplicate),
-                 g->name, cfg->deals);
+    if (cfg->duplicate >= MATCH_DUP_COUNT) {
+        snprintf(err, errlen, "duplicate mode %u: expected %s", cfg->duplicate, MATCH_DUPLICATE_NAMES);
         return ARB_EINVAL;
     }
     int8_t team[ARB_MAX_SEATS];
-    if (g->teams(rules, team) > 0 && !keeps_partners(cfg, team)) {
+    int nteams = g->teams(rules, team);
+    if (cfg->duplicate == MATCH_DUP_SWAP && nteams != 2) {
+        snprintf(err, errlen, "duplicate swap swaps two teams' seats, and %s has no two fixed teams; play it with "
+                 "duplicate rotate or all", g->name);
+        return ARB_EINVAL;
+    }
+    if (match_tables(cfg) > ARB_MAX_MATCH_TABLES) {
+        snprintf(err, errlen, "duplicate %s: %u tables, more than %d (ARB_MAX_MATCH_TABLES)",
+                 match_duplicate_name((match_duplicate)cfg->duplicate), match_tables(cfg), ARB_MAX_MATCH_TABLES);
+        return ARB_ERANGE;
+    }
+    if (nteams > 0 && !keeps_partners(cfg, team)) {
         snprintf(err, errlen, "duplicate %s would split %s's partners: every seating must keep partners in "
                  "partners' seats", match_duplicate_name((match_duplicate)cfg->duplicate), g->name);
         return ARB_EINVAL;
@@ -181,8 +190,16 @@ static uint32_t seatings(const match_config *cfg)
     switch (cfg->duplicate) {
     case MATCH_DUP_ROTATE: return (uint32_t)cfg->nbots;
     case MATCH_DUP_ALL: return factorial(cfg->nbots);
+    case MATCH_DUP_SWAP: return 2;
     default: return 1;
     }
+}
+
+uint32_t match_seatings(const match_config *cfg) { return seatings(cfg); }
+
+uint32_t match_tables(const match_config *cfg)
+{
+    return cfg->game && cfg->game->match_ends_early && cfg->duplicate != MATCH_DUP_OFF ? seatings(cfg) : 0;
 }
 
 uint32_t match_games(const match_config *cfg)
@@ -218,9 +235,12 @@ void match_seating(const match_config *cfg, uint32_t g, uint32_t *deal, uint32_t
         return;
     }
     /* Rotation r puts bot b in seat (b + r) mod n: over n games each bot
-     * sits every seat once. Without duplicate the rotation follows the
-     * deal number, unless seats are fixed. */
-    uint32_t r = cfg->duplicate == MATCH_DUP_ROTATE ? (g / nd) % k : (cfg->fixed_seats ? 0 : g % (uint32_t)n);
+     * sits every seat once; swap is rotations 0 and 1 (with partners
+     * opposite, one seat on puts each team in the other's seats). Without
+     * duplicate the rotation follows the deal number, unless seats are
+     * fixed. */
+    uint32_t r = cfg->duplicate == MATCH_DUP_ROTATE || cfg->duplicate == MATCH_DUP_SWAP
+                     ? (g / nd) % k : (cfg->fixed_seats ? 0 : g % (uint32_t)n);
     *seating = r;
     for (int b = 0; b < n; b++)
         bot_at[(b + (int)r) % n] = (uint8_t)b;

@@ -24,6 +24,9 @@ typedef enum match_duplicate {
     MATCH_DUP_OFF = 0,       /* every deal new cards (seats rotate deal by deal unless fixed) */
     MATCH_DUP_ROTATE,        /* each deal's cards once per cyclic rotation of the seats */
     MATCH_DUP_ALL,           /* each deal's cards once per permutation of the seats */
+    MATCH_DUP_SWAP,          /* two seatings: as drawn, then every bot one seat on
+                                (a partnership game: the teams' seats swapped, NS <-> EW) */
+    MATCH_DUP_COUNT
 } match_duplicate;
 
 /* Penalty reasons (bot-protocol.md, "Penalties and reason codes"). */
@@ -45,6 +48,8 @@ const char *match_policy_name(match_policy p);   /* "autoplay", "forfeit-deal", 
 const char *match_duplicate_name(match_duplicate d);
 int match_policy_parse(const char *s, match_policy *out);
 int match_duplicate_parse(const char *s, match_duplicate *out);
+/* "off, rotate, all or swap", for messages. */
+#define MATCH_DUPLICATE_NAMES "off, rotate, all or swap"
 
 
 typedef struct match_bot_cfg {
@@ -125,10 +130,21 @@ typedef struct match_deal {
     uint32_t decisions;
 } match_deal;
 
+/* One table of a duplicate match of a game whose match may end early
+ * (match_tables): a seating block played as a whole match of its own. */
+typedef struct match_table {
+    uint32_t first;                           /* index in match_result.deals of its first game */
+    uint32_t games;                           /* games it played (its match may end before cfg->deals) */
+    int8_t   winner_team;                     /* the team the game declared the winner, -1 none */
+    int64_t  team_score[ARB_MAX_SEATS];       /* each team's standing at the table's end */
+} match_table;
+
 typedef struct match_result {
     int      nbots;
     match_bot_stats bots[ARB_MAX_SEATS];
-    match_deal *deals;                        /* ndeals entries, owned */
+    match_deal *deals;                        /* ndeals entries, owned, in the order played; a
+                                                 table cut short leaves no gap (deals[i].game
+                                                 is the game's index in the match) */
     uint32_t ndeals;
     uint32_t winners;                         /* bit b: bot b has the best total */
     /* Fixed teams (a partnership game): the game's standings per team.
@@ -137,6 +153,14 @@ typedef struct match_result {
     int8_t   team_of_bot[ARB_MAX_SEATS];      /* -1 without fixed teams */
     int64_t  team_total[ARB_MAX_SEATS];
     int      team_rank[ARB_MAX_SEATS];        /* 1 = best; ties share a rank */
+    /* Tables (match_tables > 0): each seating block's own match, and per
+     * team the tables it won. The match's team_total is then the sum of
+     * the tables' team scores, bots[].total the sum of the bot's, and a
+     * team ranks by tables won, then by team_total; a bot has its team's
+     * rank. ntables 0: one match over every game. */
+    uint32_t ntables;
+    match_table tables[ARB_MAX_MATCH_TABLES];
+    uint32_t tables_won[ARB_MAX_SEATS];
     uint64_t decisions;
     uint64_t wall_ns;
     char     error[512];                      /* why match_run failed, if it did */
@@ -145,14 +169,26 @@ typedef struct match_result {
 void match_result_release(match_result *res);
 
 /* Seatings of a match: number of games and, for game g, the bot in each
- * seat and which deal's cards it uses. A game that may end its match early
- * plays at most match_games deals, duplicate off (match_config_rules
- * refuses duplicate play for it: every seating must see the same cards,
- * which an early end would cut short). Duplicate games are seating-major:
+ * seat and which deal's cards it uses. Duplicate games are seating-major:
  * every deal under seating 0, then every deal under seating 1 ... and the
  * bots are restarted (fresh processes, empty working directories) between
- * two seating blocks, so that no process meets the same cards twice. */
+ * two seating blocks, so that no process meets the same cards twice.
+ *
+ * A game whose match may end early (game.h, match_ends_early) plays at
+ * most match_games games. Without duplicate that is one match. With
+ * duplicate, each seating block is a table (match_tables): a whole match
+ * of its own, of at most cfg->deals deals, begun afresh (levels and all)
+ * with deal i of every table dealt deal i's cards; when the game ends a
+ * table's match, the rest of that block is not played and the next table
+ * begins. Deals played at every table saw the same cards in every
+ * seating; deals a table did not reach are simply not compared. */
 uint32_t match_games(const match_config *cfg);
+/* Seatings of the match: 1 without duplicate, n for rotate, n! for all,
+ * 2 for swap. */
+uint32_t match_seatings(const match_config *cfg);
+/* Tables of the match: its seatings when each seating block is a match of
+ * its own (duplicate play of a game whose match may end early), else 0. */
+uint32_t match_tables(const match_config *cfg);
 void match_seating(const match_config *cfg, uint32_t g, uint32_t *deal, uint32_t *seating,
                    uint8_t bot_at[ARB_MAX_SEATS]);
 /* True when the bots are restarted before game g (the first game of a

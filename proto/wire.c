@@ -620,7 +620,7 @@ int wire_decode_assign(const uint8_t *frame, size_t len, wire_assign *a)
         return ARB_ECORRUPT;
     memcpy(c->key, key, sizeof c->key);
     c->deals = (uint32_t)u;
-    if (small_int(&r, 0, 2, &v))
+    if (small_int(&r, 0, MATCH_DUP_COUNT - 1, &v))
         return ARB_ECORRUPT;
     c->duplicate = (uint8_t)v;
     if (arb_mp_bool(&r, &bv) || arb_mp_int(&r, &c->move_ms) || arb_mp_int(&r, &c->deal_ms)

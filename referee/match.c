@@ -45,6 +45,11 @@ typedef struct run {
     md_reply reply;
     match_deal *d;
     int rc;
+    /* Tables (match_tables): each seating block a match of its own. */
+    uint32_t ntables;
+    int64_t table_base[ARB_MAX_SEATS];    /* per bot: its scores at the tables already closed */
+    int64_t table_score[ARB_MAX_SEATS];   /* per bot: its score at the current (or last) table */
+    arb_standing last_table;              /* the standing of the last table closed */
 } run;
 
 static uint64_t now_t(const run *r) { return arb_now_ns() - r->t0; }
@@ -186,8 +191,10 @@ static void hello_finish(run *r, int bot)
         && (n == 3 || (n == 4 && strcmp(flag, "legal") == 0))) {
         snprintf(st->hello, sizeof st->hello, "%s", name);
         b->legal_lists = n == 4;
+        /* At a table, a process plays that table's match and no other:
+         * it is told the table's bound. */
         tellf(r, bot, "match players %d deals %u rules %s seed %" PRIu64, r->cfg->nbots,
-              match_games(r->cfg), r->cfg->preset, arb_seed_keyedn(r->cfg->key, "bot", (uint64_t)bot));
+              r->ntables ? r->cfg->deals : match_games(r->cfg), r->cfg->preset, arb_seed_keyedn(r->cfg->key, "bot", (uint64_t)bot));
         char *save = NULL, opts[ARB_MAX_OPTIONS_TEXT];
         snprintf(opts, sizeof opts, "%s", r->options);
         for (char *tok = strtok_r(opts, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save))
@@ -252,13 +259,16 @@ static void forfeit_scores(run *r, match_deal *d, int bot)
     memcpy(d->score, sc, sizeof sc);
 }
 
-/* The totals as the game counts them, after every deal. */
+/* The totals as the game counts them, after every deal (at tables: the
+ * tables closed, plus the current one's standing). */
 static int refresh_totals(run *r, arb_standing *st)
 {
     if (r->g->match_result(r->mstate, st) != 0)
         return fail(r, ARB_ESTATE, "internal: %s has no standings for the match", r->g->name);
-    for (int b = 0; b < r->cfg->nbots; b++)
-        r->res->bots[b].total = st->score[b];
+    for (int b = 0; b < r->cfg->nbots; b++) {
+        r->table_score[b] = st->score[b];
+        r->res->bots[b].total = r->table_base[b] + st->score[b];
+    }
     return 0;
 }
 
@@ -431,12 +441,13 @@ static bool decide(run *r, int nlegal)
     return !r->rc;
 }
 
+/* Play game gi into the next entry of res->deals. */
 static void play_game(run *r, uint32_t gi)
 {
     const arb_game *g = r->g;
     const match_config *cfg = r->cfg;
     int n = cfg->nbots;
-    match_deal *d = &r->res->deals[gi];
+    match_deal *d = &r->res->deals[r->res->ndeals];
     r->d = d;
     memset(d, 0, sizeof *d);
     d->game = gi;
@@ -530,7 +541,7 @@ static void restart_bots(run *r, uint32_t gi)
         match_bot_stats *st = &r->res->bots[b];
         if (bt->gone || bt->forfeited)
             continue;
-        tellf(r, b, "end %" PRId64, st->total);
+        tellf(r, b, "end %" PRId64, r->ntables ? r->table_score[b] : st->total);
         const char *etext = NULL;
         size_t elen = 0;
         int status = 0;
@@ -584,6 +595,97 @@ static void standings(match_result *res, const arb_standing *st)
     }
 }
 
+/* Close table t: its match's standing is kept in res->tables[t] and the
+ * bots' scores there are added to their totals. */
+static void close_table(run *r, uint32_t t, uint32_t first)
+{
+    match_result *res = r->res;
+    arb_standing *st = &r->last_table;
+    if (refresh_totals(r, st))
+        return;
+    match_table *tb = &res->tables[t];
+    tb->first = first;
+    tb->games = res->ndeals - first;
+    tb->winner_team = (int8_t)(st->decided ? st->winner_team : -1);
+    for (int k = 0; k < st->nteams && k < ARB_MAX_SEATS; k++)
+        tb->team_score[k] = st->team_score[k];
+    for (int b = 0; b < r->cfg->nbots; b++) {
+        r->table_base[b] += st->score[b];
+        res->bots[b].total = r->table_base[b];
+    }
+    res->ntables = t + 1;
+}
+
+/* The standings of a match played at tables: per team the tables it won
+ * and the sum of its scores at them; a team with a forfeited member after
+ * the others, then by tables won, then by that sum. A bot has its team's
+ * rank; without fixed teams, bots rank by their summed totals. */
+static void table_standings(match_result *res, const arb_standing *st)
+{
+    int n = res->nbots;
+    res->nteams = st->nteams > 0 && st->nteams <= ARB_MAX_SEATS ? st->nteams : 0;
+    bool team_forfeited[ARB_MAX_SEATS] = {false};
+    for (int b = 0; b < n; b++) {
+        res->team_of_bot[b] = (int8_t)(res->nteams ? st->team[b] : -1);
+        if (res->nteams && st->team[b] >= 0 && st->team[b] < res->nteams)
+            team_forfeited[st->team[b]] |= res->bots[b].forfeited;
+    }
+    for (int t = 0; t < res->nteams; t++) {
+        res->team_total[t] = 0;
+        res->tables_won[t] = 0;
+        for (uint32_t i = 0; i < res->ntables; i++) {
+            res->team_total[t] += res->tables[i].team_score[t];
+            res->tables_won[t] += res->tables[i].winner_team == t;
+        }
+    }
+    for (int t = 0; t < res->nteams; t++) {
+        int better = 0;
+        for (int o = 0; o < res->nteams; o++)
+            better += (!team_forfeited[o] && team_forfeited[t])
+                      || (team_forfeited[o] == team_forfeited[t]
+                          && (res->tables_won[o] > res->tables_won[t]
+                              || (res->tables_won[o] == res->tables_won[t] && res->team_total[o] > res->team_total[t])));
+        res->team_rank[t] = better + 1;
+    }
+    for (int b = 0; b < n; b++) {
+        int better = 0;
+        if (res->nteams && res->team_of_bot[b] >= 0) {
+            better = res->team_rank[res->team_of_bot[b]] - 1;
+        } else {
+            for (int o = 0; o < n; o++) {
+                const match_bot_stats *x = &res->bots[o], *y = &res->bots[b];
+                if ((!x->forfeited && y->forfeited) || (x->forfeited == y->forfeited && x->total > y->total))
+                    better++;
+            }
+        }
+        res->bots[b].rank = better + 1;
+        if (better == 0)
+            res->winners |= 1u << b;
+    }
+}
+
+/* Duplicate play of a game whose match may end early: table after table,
+ * each a match begun afresh, cut short when the game says it is over. */
+static void play_tables(run *r)
+{
+    const match_config *cfg = r->cfg;
+    for (uint32_t t = 0; t < r->ntables && !r->rc; t++) {
+        uint32_t first = r->res->ndeals, gi = t * cfg->deals;
+        if (t > 0 && r->g->match_init(r->mstate, r->rules, cfg->deals) != 0) {
+            fail(r, ARB_EINVAL, "%s cannot start a match of %u deals", r->g->name, cfg->deals);
+            return;
+        }
+        if (match_restarts_before(cfg, gi))
+            restart_bots(r, gi);
+        for (uint32_t k = 0; k < cfg->deals && !r->rc && !r->g->match_over(r->mstate); k++) {
+            play_game(r, gi + k);
+            r->res->ndeals++;
+        }
+        if (!r->rc)
+            close_table(r, t, first);
+    }
+}
+
 int match_run(const match_config *cfg, const match_driver *drv, const match_sink *sink,
               const match_observer *obs, match_result *res)
 {
@@ -618,13 +720,15 @@ int match_run(const match_config *cfg, const match_driver *drv, const match_sink
         goto out;
     }
     games = match_games(cfg);
+    r.ntables = match_tables(cfg);
     res->deals = calloc(games, sizeof *res->deals);
     if (!res->deals) {
         fail(&r, ARB_ENOMEM, "out of memory for %u deals", games);
         goto out;
     }
-    if (r.g->match_init(r.mstate, r.rules, games) != 0) {
-        fail(&r, ARB_EINVAL, "%s cannot start a match of %u deals", r.g->name, games);
+    /* At tables, each table is a match of at most cfg->deals deals. */
+    if (r.g->match_init(r.mstate, r.rules, r.ntables ? cfg->deals : games) != 0) {
+        fail(&r, ARB_EINVAL, "%s cannot start a match of %u deals", r.g->name, r.ntables ? cfg->deals : games);
         goto out;
     }
     if (put(&r, (match_rec){.type = MR_HEADER, .cfg = cfg, .text = r.options})
@@ -640,7 +744,9 @@ int match_run(const match_config *cfg, const match_driver *drv, const match_sink
             hello_finish(&r, b);
     /* The game may end the match early (a side reached its goal); the
      * deals are then a bound (game.h, match_ends_early). */
-    for (uint32_t gi = 0; gi < games && !r.rc && !r.g->match_over(r.mstate); gi++) {
+    if (r.ntables)
+        play_tables(&r);
+    for (uint32_t gi = 0; !r.ntables && gi < games && !r.rc && !r.g->match_over(r.mstate); gi++) {
         if (match_restarts_before(cfg, gi))
             restart_bots(&r, gi);
         if (r.rc)
@@ -651,7 +757,7 @@ int match_run(const match_config *cfg, const match_driver *drv, const match_sink
     r.d = NULL;
     for (int b = 0; b < cfg->nbots; b++) {
         match_bot_stats *st = &res->bots[b];
-        tellf(&r, b, "end %" PRId64, st->total);
+        tellf(&r, b, "end %" PRId64, r.ntables ? r.table_score[b] : st->total);
         st->bank_left_ms = ms_of(r.bot[b].bank_ns);
         st->forfeited = r.bot[b].forfeited;
         const char *etext = NULL;
@@ -665,8 +771,12 @@ int match_run(const match_config *cfg, const match_driver *drv, const match_sink
             put(&r, (match_rec){.type = MR_BOTEND, .bot = b, .text = st->sandbox, .status = status,
                                 .err_text = etext, .err_len = elen});
     }
-    if (refresh_totals(&r, &standing) == 0)
+    if (r.ntables) {
+        if (res->ntables == r.ntables)
+            table_standings(res, &r.last_table);
+    } else if (refresh_totals(&r, &standing) == 0) {
         standings(res, &standing);
+    }
     res->wall_ns = arb_now_ns() - r.t0;
     if (!r.rc)
         put(&r, (match_rec){.type = MR_END, .res = res});

@@ -1,6 +1,8 @@
 /* match.h — one match between bots: N deals of a game under a rules preset
  * and options, a seating, a seed, clocks and a penalty policy; duplicate
- * mode replays each deal's cards with the seats rotated so luck cancels.
+ * mode replays each deal's cards with the seats rotated (or, for two
+ * teams, swapped) so luck cancels — for a game whose match may end early,
+ * at tables, each seating block a match of its own (match_def.h).
  *
  * The match core is the referee's judgement and nothing else: it talks to
  * bots through a driver (match_driver: live processes in seats, or the
@@ -52,7 +54,8 @@ typedef struct match_observer {
  * negative arb_err with res->error set: a configuration error, a sink that
  * refused a record (a transcript that cannot be written; verifying, the
  * first divergence). The match ends when the game says so (match_over)
- * or after its match_games(cfg) deals, whichever is first. To play into
+ * or after its match_games(cfg) deals, whichever is first; at tables
+ * (match_tables), each table ends so and the next begins. To play into
  * a transcript file, use record_match (record.h). */
 int match_run(const match_config *cfg, const match_driver *drv, const match_sink *sink,
               const match_observer *obs, match_result *res);

@@ -79,11 +79,13 @@ static void header(msgpack_packer *pk, const match_config *cfg, const char *opti
 }
 
 /* The match's end. A game with fixed teams adds their standings ("teams":
- * the team of each bot, each team's total and rank); a game without them
- * writes exactly what it always has. */
+ * the team of each bot, each team's total and rank); a match played at
+ * tables (duplicate play of a game whose match may end early) adds each
+ * table's match ("tables"); a game without them writes exactly what it
+ * always has. */
 static void end(msgpack_packer *pk, const match_result *res)
 {
-    msgpack_pack_map(pk, res->nteams > 0 ? 6 : 5);
+    msgpack_pack_map(pk, 5 + (res->nteams > 0) + (res->ntables > 0));
     pack_str(pk, "totals");
     msgpack_pack_array(pk, (size_t)res->nbots);
     for (int b = 0; b < res->nbots; b++)
@@ -113,6 +115,21 @@ static void end(msgpack_packer *pk, const match_result *res)
         msgpack_pack_array(pk, (size_t)res->nteams);
         for (int t = 0; t < res->nteams; t++)
             msgpack_pack_int(pk, res->team_rank[t]);
+    }
+    if (res->ntables > 0) {
+        /* [first game, games played, winner team (-1 none), [team scores]] per table */
+        pack_str(pk, "tables");
+        msgpack_pack_array(pk, res->ntables);
+        for (uint32_t i = 0; i < res->ntables; i++) {
+            const match_table *tb = &res->tables[i];
+            msgpack_pack_array(pk, 4);
+            msgpack_pack_uint32(pk, tb->first < res->ndeals ? res->deals[tb->first].game : tb->first);
+            msgpack_pack_uint32(pk, tb->games);
+            msgpack_pack_int(pk, tb->winner_team);
+            msgpack_pack_array(pk, (size_t)res->nteams);
+            for (int t = 0; t < res->nteams; t++)
+                msgpack_pack_int64(pk, tb->team_score[t]);
+        }
     }
 }
 

@@ -593,11 +593,11 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
     if (strcmp(k, "deals") == 0) { t->deals = v; if (!get_int(L, v, "deals", 1, ARB_MAX_DEALS, &x)) c->match.deals = (uint32_t)x; return L->rc; }
     if (strcmp(k, "seed") == 0) return get_u64(L, v, "seed", &c->seed);
     if (strcmp(k, "duplicate") == 0) {
-        static const char *const names[] = {"off", "rotate", "all", NULL};
+        static const char *const names[] = {"off", "rotate", "all", "swap", NULL};
         const char *s = scalar(v);
         match_duplicate d;
         if (!s)
-            return at(L, v, "duplicate: expected off, rotate or all, found %s", node_kind(v));
+            return at(L, v, "duplicate: expected " MATCH_DUPLICATE_NAMES ", found %s", node_kind(v));
         if (match_duplicate_parse(s, &d))
             return unknown(L, v, "duplicate mode", s, names);
         c->match.duplicate = (uint8_t)d;
@@ -717,15 +717,22 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
         if (!found)
             return at(L, t->gauntlet, "gauntlet: no %s is named \"%s\"", unit, c->gauntlet);
     }
-    /* what match_config_rules will insist on, said here with a place */
-    if (c->match.game->match_ends_early && c->match.duplicate != MATCH_DUP_OFF)
-        return at(L, t->duplicate, "duplicate: %s: a %s match may end before its %u deal%s (a side reaches its "
-                  "goal), so its seatings would not see the same cards, and every match would be void; play it "
-                  "with duplicate: off", match_duplicate_name((match_duplicate)c->match.duplicate),
-                  c->match.game->name, c->match.deals, c->match.deals == 1 ? "" : "s");
+    /* What match_config_rules will insist on, said here with a place. A
+     * game whose match may end early plays duplicate at tables, each
+     * seating block a match of its own (match_def.h, match_tables). */
+    int8_t team_of_seat[ARB_MAX_SEATS];
+    int nteams = c->match.game->teams(L->rules, team_of_seat);
+    if (c->match.duplicate == MATCH_DUP_SWAP && nteams != 2)
+        return at(L, t->duplicate, "duplicate: swap swaps two teams' seats, and %s has no two fixed teams; use "
+                  "rotate or all", c->match.game->name);
+    if (c->match.duplicate == MATCH_DUP_ALL && nteams > 0)
+        return at(L, t->duplicate, "duplicate: all would split %s's partners (some permutations of the seats put "
+                  "partners side by side); use swap or rotate", c->match.game->name);
     uint64_t seatings = 1;
     if (c->match.duplicate == MATCH_DUP_ROTATE)
         seatings = (uint64_t)k;
+    if (c->match.duplicate == MATCH_DUP_SWAP)
+        seatings = 2;
     for (int i = 2; i <= k && c->match.duplicate == MATCH_DUP_ALL; i++)
         seatings *= (uint64_t)i;
     if ((uint64_t)c->match.deals * seatings > ARB_MAX_DEALS)

@@ -3,8 +3,8 @@
  * in-process bots through match_run. What it checks is what the match
  * interface promises: a match that ends when a side reaches its goal, the
  * deal set up from the match (who leads), per-team standings, team-aware
- * forfeits, duplicate play refused for a match that may end early, and a
- * recorded transcript that re-judges. */
+ * forfeits, duplicate play at tables for a match that may end early, and
+ * a recorded transcript that re-judges. */
 #include "game.h"
 #include "match.h"
 #include "record.h"
@@ -216,17 +216,39 @@ static void test_pairs(void)
     match_result_release(&res);
 }
 
-/* A match that may end early cannot be played in duplicate. */
-static void test_refusals(void)
+/* A match that may end early plays duplicate at tables: each seating
+ * block a match of its own, cut short when a side reaches the goal. What
+ * is still refused: swap without two teams, all with partners. */
+static void test_duplicate_tables(void)
 {
     match_config cfg;
-    config(&cfg, "short", "", 3, 2);
+    config(&cfg, "short", "goal=6", 40, 2);
     cfg.duplicate = MATCH_DUP_ROTATE;
     static bots b;
+    b.style[0] = PLAY_HIGH;
+    b.style[1] = PLAY_LOW;
     match_result res;
     char digest[65];
     int rc = play(&cfg, &b, NULL, &res, digest);
-    CHECKF(rc == ARB_EINVAL && strstr(res.error, "may end before its 3 deals"), "rc %d: %s", rc, res.error);
+    CHECKF(rc == 0, "rc %d: %s", rc, res.error);
+    CHECK(res.ntables == 2 && res.nteams == 0);
+    CHECKF(res.tables[0].games < 40 && res.tables[1].games < 40, "tables of %u and %u games", res.tables[0].games,
+           res.tables[1].games);
+    CHECK(res.ndeals == res.tables[0].games + res.tables[1].games);
+    CHECK(res.deals[res.tables[1].first].game == 40 && res.deals[res.tables[1].first].seed == res.deals[0].seed);
+    /* totals: the tables' standings summed; zero-sum as each table is */
+    CHECK(res.bots[0].total + res.bots[1].total == 0);
+    match_result_release(&res);
+
+    config(&cfg, "short", "", 3, 2);
+    cfg.duplicate = MATCH_DUP_SWAP;
+    rc = play(&cfg, &b, NULL, &res, digest);
+    CHECKF(rc == ARB_EINVAL && strstr(res.error, "no two fixed teams"), "rc %d: %s", rc, res.error);
+    match_result_release(&res);
+    config(&cfg, "pairs", "", 3, 4);
+    cfg.duplicate = MATCH_DUP_ALL;
+    rc = play(&cfg, &b, NULL, &res, digest);
+    CHECKF(rc == ARB_EINVAL && strstr(res.error, "split"), "rc %d: %s", rc, res.error);
     match_result_release(&res);
     config(&cfg, "short", "players=3", 3, 2);
     rc = play(&cfg, &b, NULL, &res, digest);
@@ -239,6 +261,6 @@ int main(void)
     CHECK(arb_game_missing(arb_game_find("highcard")) == NULL);
     test_goal();
     test_pairs();
-    test_refusals();
+    test_duplicate_tables();
     return TEST_DONE("highcard");
 }

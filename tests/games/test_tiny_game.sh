@@ -48,9 +48,16 @@ assert t[\"a\"] == t[\"c\"] and t[\"b\"] == t[\"d\"] and t[\"a\"] == -t[\"b\"], 
 " "$T/p.json"'
 
 # what the game refuses, in the game's words
-"$ARB" match --game highcard --bot hi="$BOT high" --bot lo="$BOT low" --deals 3 --duplicate rotate \
+"$ARB" match --game highcard --bot hi="$BOT high" --bot lo="$BOT low" --deals 3 --duplicate swap \
   --secret-file "$T/secret" > "$T/d.out" 2>&1
-check "duplicate play is refused for a match that may end early" '[ $? = 2 ] && grep -q "may end before its 3 deals" "$T/d.out"'
+check "duplicate swap is refused for a game without two teams" '[ $? = 2 ] && grep -q "no two fixed teams" "$T/d.out"'
+"$ARB" match --game highcard --bot hi="$BOT high" --bot lo="$BOT low" --deals 30 --duplicate rotate \
+  --secret-file "$T/secret" --json --quiet > "$T/d.json" 2>/dev/null
+check "a match that may end early plays duplicate at tables, each a match of its own" '[ $? = 0 ] && python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert len(r[\"tables\"]) == 2 and r[\"games\"] == sum(t[\"games\"] for t in r[\"tables\"]), r
+" "$T/d.json"'
 "$ARB" match --game highcard --bot a="$BOT high" --bot b="$BOT low" --bot c="$BOT low" --secret-file "$T/secret" \
   > "$T/n.out" 2>&1
 check "three bots for a two-seat game are refused" '[ $? = 2 ] && grep -q "seats 2 players, 3 bots given" "$T/n.out"'
@@ -97,8 +104,12 @@ entrants() { for e in "$@"; do echo "  - {name: ${e%%:*}, command: $BOT high${e#
 { echo "name: dup"; echo "game: highcard"; echo "deals: 10"; echo "duplicate: rotate"; echo "entrants:"
   entrants a: b:; } > "$T/dup.yaml"
 "$ARB" check "$T/dup.yaml" > "$T/c.out" 2>&1
-check "check refuses duplicate play for a game whose match may end early, at the key (was: ok, and run voided every match)" \
-  '[ $? = 1 ] && grep -q "^$T/dup.yaml:4:1: duplicate: rotate: a highcard match may end before its 10 deals" "$T/c.out"'
+check "check accepts duplicate play for a game whose match may end early (played at tables)" '[ $? = 0 ]'
+{ echo "name: dup"; echo "game: highcard"; echo "deals: 10"; echo "duplicate: swap"; echo "entrants:"
+  entrants a: b:; } > "$T/dup.yaml"
+"$ARB" check "$T/dup.yaml" > "$T/c.out" 2>&1
+check "check refuses duplicate swap without two teams, at the key" \
+  '[ $? = 1 ] && grep -q "^$T/dup.yaml:4:1: duplicate: swap swaps two teams. seats, and highcard has no two fixed teams" "$T/c.out"'
 { echo "name: pairs"; echo "game: highcard"; echo "rules: pairs"; echo "entrants:"
   entrants "a:, team: x" "b:, team: x" "c:, team: x" "d:, team: y"; } > "$T/t31.yaml"
 "$ARB" check "$T/t31.yaml" > "$T/c.out" 2>&1

@@ -6,7 +6,9 @@
 # (`replay --rerun`). Then a seeded comparison of at least 100 deals in
 # each seating (the same seeds with the teams' seats swapped): the greedy
 # team's margin in levels (its final level minus the random team's, summed
-# over the matches) is printed and must be positive.
+# over the matches) is printed and must be positive. Then duplicate swap:
+# one match at two tables re-judged and shown, and a seeded series of 200+
+# deals compared at both tables, whose margin's 95% interval lies above 0.
 # Usage: test_dabang_match.sh ARBITER BOTDIR
 set -u
 ARB=$(realpath "$1")
@@ -21,9 +23,14 @@ check() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "
 # one field of the match's JSON: python reads it
 field() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$1" "$2"; }
 
+# A fixed secret: the deals follow from it and the seed, so the matches below
+# are the same on every run (a fresh secret made the first match's ending,
+# and so its check, change from run to run).
+printf '5a%.0s' $(seq 32) > secret && chmod 600 secret
+
 # ---- one match to its end ------------------------------------------------------
 "$ARB" match --game dabang --bot g1="$G" --bot r1="$R" --bot g2="$G" --bot r2="$R" --fixed-seats \
-  --deals 40 --seed 7 --sandbox none --json --transcript m.bin > m.json 2> m.err
+  --deals 40 --seed 7 --secret-file secret --sandbox none --json --transcript m.bin > m.json 2> m.err
 check "match exits 0" '[ $? = 0 ]'
 check "no penalties" '[ "$(field m.json "sum(b[\"penalties\"] for b in d[\"bots\"])")" = 0 ]'
 check "no strikes" '[ "$(field m.json "sum(b[\"strikes\"] for b in d[\"bots\"])")" = 0 ]'
@@ -57,6 +64,40 @@ done
 echo "greedy team vs random team: $matches seeds, $deals_a + $deals_b deals (seats swapped), margin $margin levels"
 check "at least 100 deals in each seating" '[ $deals_a -ge 100 ] && [ $deals_b -ge 100 ]'
 check "the greedy team's margin is positive ($margin levels)" '[ $margin -gt 0 ]'
+
+# ---- duplicate swap: the same deals at two tables, the teams' seats swapped -----
+"$ARB" match --game dabang --duplicate swap --deals 30 --seed 5 --team A="$G" --team B="$R" --secret-file secret \
+  --sandbox none --json --quiet --transcript d.bin > d.json 2> d.err
+check "a duplicate swap match exits 0" '[ $? = 0 ]'
+check "it is played at two tables, each a match cut short by its end" \
+  '[ "$(field d.json "len(d[\"tables\"]) == 2 and all(t[\"games\"] < 30 and t[\"winner_team\"] >= 0 for t in d[\"tables\"])")" = True ]'
+check "the deals played at both tables are compared, each with the same seed at both" \
+  '[ "$(field d.json "d[\"duplicate\"][\"compared\"] == min(t[\"games\"] for t in d[\"tables\"]) == d[\"duplicate\"][\"seeds_equal\"] and all(x[\"seed\"][0] == x[\"seed\"][1] for x in d[\"duplicate\"][\"deals\"])")" = True ]'
+check "the tables' team scores add up to the teams' totals" \
+  '[ "$(field d.json "all(t[\"score\"] == sum(x[\"team_scores\"][i] for x in d[\"tables\"]) for i, t in enumerate(d[\"teams\"]))")" = True ]'
+"$ARB" replay d.bin > dreplay.out 2>&1
+check "the duplicate transcript re-judges" '[ $? = 0 ] && grep -q "verdict reproduced" dreplay.out'
+"$ARB" replay --show d.bin > dshow.out 2>&1
+check "replay --show shows both tables" '[ $? = 0 ] && grep -q "deal 0, seating 0" dshow.out && grep -q "game 30: deal 0, seating 1" dshow.out'
+"$ARB" match --game dabang --duplicate swap --deals 30 --seed 5 --team A="$G" --team B="$R" --secret-file secret \
+  --sandbox none --quiet > d.txt 2>&1
+check "the table output compares deal by deal and sums up" \
+  'grep -q "^duplicate swap, deal by deal" d.txt && grep -q "^margin of A over B: .* 95% CI" d.txt'
+
+# Greedy partners against random ones, over 200 deals compared: a series of
+# seeded duplicate swap matches (a match lasts a few deals: the greedy team
+# passes 10 long before the deal limit), every deal compared with the same
+# cards at both tables. The margin's 95% interval must lie above 0.
+"$ARB" match --game dabang --duplicate swap --deals 200 --compare-deals 200 --seed 1 --team A="$G,$G" \
+  --team B="$R,$R" --secret-file secret --sandbox none --json --quiet > s.json 2> s.err
+check "the series exits 0" '[ $? = 0 ]'
+check "at least 200 deals compared, every one with the same seed at both tables" \
+  '[ "$(field s.json "d[\"duplicate\"][\"compared\"] >= 200 and d[\"duplicate\"][\"seeds_equal\"] == d[\"duplicate\"][\"compared\"]")" = True ]'
+check "no penalties in the series" \
+  '[ "$(field s.json "sum(b[\"penalties\"] for m in d[\"matches\"] for b in m[\"bots\"])")" = 0 ]'
+echo "greedy vs random, duplicate swap: $(field s.json '"%d deals compared, margin %+.3f per deal, 95%% CI [%+.3f, %+.3f]" % (d["duplicate"]["compared"], d["duplicate"]["mean"], *d["duplicate"]["ci95"])')"
+check "the greedy team's margin is above 0 with 95% confidence" \
+  '[ "$(field s.json "d[\"duplicate\"][\"ci95\"][0] > 0")" = True ]'
 
 echo "dabang-match: $pass passed, $fail failed"
 [ $fail = 0 ]

@@ -1019,6 +1019,18 @@ static void test_checks(void)
                progs[i].argi, rc);
         free(f);
     }
+    /* every duplicate mode crosses the wire (swap was once refused by the
+     * decoder, and a tournament's matches went back to the queue forever);
+     * one past the last is corrupt */
+    for (int d = 0; d <= MATCH_DUP_COUNT; d++) {
+        sample_assign(&a);
+        a.cfg.duplicate = (uint8_t)d;
+        CHECK(wire_encode_assign(&a, &f, &len) == 0);
+        int rc = wire_decode_assign(f, len, &dec_assign);
+        CHECKF(d < MATCH_DUP_COUNT ? rc == 0 && dec_assign.cfg.duplicate == d : rc == ARB_ECORRUPT,
+               "duplicate %d: %d", d, rc);
+        free(f);
+    }
     /* more programs than ARB_WIRE_MAX_PROGRAMS; an unknown game; no bots */
     sample_assign(&a);
     a.nprograms = ARB_WIRE_MAX_PROGRAMS;
