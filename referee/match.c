@@ -582,11 +582,18 @@ static void standings(match_result *res, const arb_standing *st)
                                   : st->team_score[o] > st->team_score[t]));
         res->team_rank[t] = better + 1;
     }
+    /* A bot ranks with its team first (the game's verdict, which totals
+     * alone may not tell: a tie broken at the deal limit), then — within
+     * a team, or without teams — a forfeited bot after the others, then
+     * by total. */
     for (int b = 0; b < n; b++) {
         int better = 0;
         for (int o = 0; o < n; o++) {
             const match_bot_stats *x = &res->bots[o], *y = &res->bots[b];
-            if ((!x->forfeited && y->forfeited) || (x->forfeited == y->forfeited && x->total > y->total))
+            int tx = res->nteams && res->team_of_bot[o] >= 0 ? res->team_rank[res->team_of_bot[o]] : 0;
+            int ty = res->nteams && res->team_of_bot[b] >= 0 ? res->team_rank[res->team_of_bot[b]] : 0;
+            if (tx < ty || (tx == ty && ((!x->forfeited && y->forfeited)
+                                         || (x->forfeited == y->forfeited && x->total > y->total))))
                 better++;
         }
         res->bots[b].rank = better + 1;

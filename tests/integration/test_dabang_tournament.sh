@@ -94,14 +94,17 @@ check "the last match was the grand final, won by the champion ($last)" '[ "$(ec
 check "the printed bracket is the record's: every result in it" \
   'dabang_results "$DA" | while IFS="|" read -r r t w l; do grep -q " $w > $l$" "$T/de-a.bracket" || exit 1; done'
 "$ARB" standings de8 --db "$DA" --format json > "$T/de-a.json"
-check "standings JSON: 8 teams and 16 members, each member with its team's matches" 'python3 -c "
+check "standings JSON: 8 teams and 16 members, each member with its team's matches and wins" 'python3 -c "
 import json, sys; d = json.load(open(sys.argv[1]))
 assert len(d[\"teams\"]) == 8 and len(d[\"entrants\"]) == 16, d
 played = {t[\"name\"]: t[\"played\"] for t in d[\"teams\"]}
+wins = {t[\"name\"]: t[\"wins\"] for t in d[\"teams\"]}
 assert sum(played.values()) == 2 * int(sys.argv[2]), played
 for e in d[\"entrants\"]:
     team = [t for t in played if e[\"name\"].startswith(t + \"-\")]
     assert team and e[\"played\"] == played[max(team, key=len)], e
+    # a member wins what its team wins: ranks follow the game verdict per team
+    assert e[\"wins\"] == wins[max(team, key=len)], (e, wins)
 " "$T/de-a.json" "$nde"'
 
 say "the same, killed with SIGKILL midway and resumed"
