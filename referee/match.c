@@ -558,34 +558,25 @@ static void restart_bots(run *r, uint32_t gi)
             hello_finish(r, b);
 }
 
-/* Winners and ranks: forfeited bots after the others, then by total; with
- * fixed teams, teams alike (a team with a forfeited member after the
- * others). */
-static void standings(match_result *res, const arb_standing *st)
+/* The bots' teams (fixed teams: the game's standing says), and which
+ * team has a forfeited member. */
+static void teams_of(match_result *res, const arb_standing *st, bool *team_forfeited)
 {
-    int n = res->nbots;
     res->nteams = st->nteams > 0 && st->nteams <= ARB_MAX_SEATS ? st->nteams : 0;
-    bool team_forfeited[ARB_MAX_SEATS] = {false};
-    for (int b = 0; b < n; b++) {
+    for (int b = 0; b < res->nbots; b++) {
         res->team_of_bot[b] = (int8_t)(res->nteams ? st->team[b] : -1);
         if (res->nteams && st->team[b] >= 0 && st->team[b] < res->nteams)
             team_forfeited[st->team[b]] |= res->bots[b].forfeited;
     }
-    for (int t = 0; t < res->nteams; t++) {
-        int better = 0;
-        res->team_total[t] = st->team_score[t];
-        for (int o = 0; o < res->nteams; o++)
-            better += (!team_forfeited[o] && team_forfeited[t])
-                      || (team_forfeited[o] == team_forfeited[t]
-                          && (st->decided && (o == st->winner_team || t == st->winner_team)
-                                  ? o == st->winner_team && t != st->winner_team
-                                  : st->team_score[o] > st->team_score[t]));
-        res->team_rank[t] = better + 1;
-    }
-    /* A bot ranks with its team first (the game's verdict, which totals
-     * alone may not tell: a tie broken at the deal limit), then — within
-     * a team, or without teams — a forfeited bot after the others, then
-     * by total. */
+}
+
+/* Bots' ranks and the winners, the teams ranked: a bot ranks with its
+ * team first (the game's verdict, which totals alone may not tell: a tie
+ * broken at the deal limit), then — within a team, or without teams — a
+ * forfeited bot after the others, then by total. */
+static void bot_ranks(match_result *res)
+{
+    int n = res->nbots;
     for (int b = 0; b < n; b++) {
         int better = 0;
         for (int o = 0; o < n; o++) {
@@ -600,6 +591,27 @@ static void standings(match_result *res, const arb_standing *st)
         if (better == 0)
             res->winners |= 1u << b;
     }
+}
+
+/* Winners and ranks: forfeited bots after the others, then by total; with
+ * fixed teams, teams alike (a team with a forfeited member after the
+ * others). */
+static void standings(match_result *res, const arb_standing *st)
+{
+    bool team_forfeited[ARB_MAX_SEATS] = {false};
+    teams_of(res, st, team_forfeited);
+    for (int t = 0; t < res->nteams; t++) {
+        int better = 0;
+        res->team_total[t] = st->team_score[t];
+        for (int o = 0; o < res->nteams; o++)
+            better += (!team_forfeited[o] && team_forfeited[t])
+                      || (team_forfeited[o] == team_forfeited[t]
+                          && (st->decided && (o == st->winner_team || t == st->winner_team)
+                                  ? o == st->winner_team && t != st->winner_team
+                                  : st->team_score[o] > st->team_score[t]));
+        res->team_rank[t] = better + 1;
+    }
+    bot_ranks(res);
 }
 
 /* Close table t: its match's standing is kept in res->tables[t] and the
@@ -629,14 +641,8 @@ static void close_table(run *r, uint32_t t, uint32_t first)
  * rank; without fixed teams, bots rank by their summed totals. */
 static void table_standings(match_result *res, const arb_standing *st)
 {
-    int n = res->nbots;
-    res->nteams = st->nteams > 0 && st->nteams <= ARB_MAX_SEATS ? st->nteams : 0;
     bool team_forfeited[ARB_MAX_SEATS] = {false};
-    for (int b = 0; b < n; b++) {
-        res->team_of_bot[b] = (int8_t)(res->nteams ? st->team[b] : -1);
-        if (res->nteams && st->team[b] >= 0 && st->team[b] < res->nteams)
-            team_forfeited[st->team[b]] |= res->bots[b].forfeited;
-    }
+    teams_of(res, st, team_forfeited);
     for (int t = 0; t < res->nteams; t++) {
         res->team_total[t] = 0;
         res->tables_won[t] = 0;
@@ -654,21 +660,7 @@ static void table_standings(match_result *res, const arb_standing *st)
                               || (res->tables_won[o] == res->tables_won[t] && res->team_total[o] > res->team_total[t])));
         res->team_rank[t] = better + 1;
     }
-    for (int b = 0; b < n; b++) {
-        int better = 0;
-        if (res->nteams && res->team_of_bot[b] >= 0) {
-            better = res->team_rank[res->team_of_bot[b]] - 1;
-        } else {
-            for (int o = 0; o < n; o++) {
-                const match_bot_stats *x = &res->bots[o], *y = &res->bots[b];
-                if ((!x->forfeited && y->forfeited) || (x->forfeited == y->forfeited && x->total > y->total))
-                    better++;
-            }
-        }
-        res->bots[b].rank = better + 1;
-        if (better == 0)
-            res->winners |= 1u << b;
-    }
+    bot_ranks(res);
 }
 
 /* Duplicate play of a game whose match may end early: table after table,
