@@ -564,7 +564,8 @@ static int swiss_round(const tn_config *cfg, const plan_record *rec, int k, int 
                     met_add(&met, res[t].entrant[a], res[t].entrant[b]);
             }
     }
-    qsort(met.pair, met.n, sizeof *met.pair, cmp_u64);
+    if (met.n)   /* none met yet (round 1): met.pair is NULL, which qsort may not take */
+        qsort(met.pair, met.n, sizeof *met.pair, cmp_u64);
     rc = swiss_pair(n, k, order, played, round, &met, out, cap);
 out:
     free(order);
@@ -599,7 +600,8 @@ int plan_bench_swiss(int n, int k, int rounds_before, uint64_t seed, int *ntable
                     met_add(&met, order[i + a], order[i + b]);
             }
     }
-    qsort(met.pair, met.n, sizeof *met.pair, cmp_u64);
+    if (met.n)   /* none met yet (round 1): met.pair is NULL, which qsort may not take */
+        qsort(met.pair, met.n, sizeof *met.pair, cmp_u64);
     /* standings: a random order stands for the scores */
     for (int i = n - 1; i > 0; i--) {
         int j = (int)arb_rng_below(&rng, (uint64_t)i + 1), x = order[i];
