@@ -269,6 +269,18 @@
 /* Items of a list key (tournament files): more is a mistake, not a need. */
 #define ARB_CONF_LIST_MAX 64
 
+/* ---- `arbiter rate` ------------------------------------------------------ */
+
+/* A line of its input (a match, or a game "A B S"): far beyond any real
+ * line — 64 teams of a few names each — while bounding what one line can
+ * make the reader hold. */
+#define ARB_RATE_MAX_LINE 65536
+/* Distinct names it rates: a ladder's entries for years many times over;
+ * the table is allocated as names come. */
+#define ARB_RATE_MAX_NAMES 1000000
+/* A name: the bytes up to a space (or ':' and '+' in openskill's lines). */
+#define ARB_RATE_MAX_NAME 256
+
 /* ---- The metrics endpoint ---------------------------------------------- */
 
 /* The bytes one /metrics answer may hold. A daemon exports a few dozen
