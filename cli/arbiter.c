@@ -27,6 +27,7 @@ static const struct command {
     {"replay", cmd_replay, "re-judge a transcript; --show, --rerun"},
     {"verify", cmd_verify, "prove a finished tournament's deals from seed + revealed secret"},
     {"bench", cmd_bench, "benchmarks: `arbiter bench rules`"},
+    {"rate", cmd_rate, "ratings from results on stdin (openskill), to check against other libraries"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -43,6 +43,7 @@ int cmd_scheduler(int argc, char **argv);
 int cmd_submit(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_standings(int argc, char **argv);
+int cmd_rate(int argc, char **argv);
 
 /* ---- options (options.c) ------------------------------------------------ */
 
