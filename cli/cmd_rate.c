@@ -190,8 +190,8 @@ static int parse_rank(const char *s, size_t n, int *out)
 }
 
 /* The entries of line `lineno` into m, names looked up (and added) in t.
- * 0, or -1 after "<stdin>:LINE: what" on stderr. */
-static int parse_match(const char *line, int lineno, rate_names *t, const wl_params *p, rate_match *m)
+ * 0, or -1 after "<stdin>:LINE: what" on err. */
+static int parse_match(const char *line, int lineno, rate_names *t, const wl_params *p, rate_match *m, FILE *err)
 {
     m->nteams = m->nplayers = 0;
     const char *s = line;
@@ -209,17 +209,17 @@ static int parse_match(const char *line, int lineno, rate_names *t, const wl_par
             if (*c == ':')
                 colon = c;
         if (!colon) {
-            fprintf(stderr, "arbiter: rate: <stdin>:%d: \"%.*s\" has no rank (NAME:RANK, or NAME+NAME:RANK for a team)\n",
+            fprintf(err, "arbiter: rate: <stdin>:%d: \"%.*s\" has no rank (NAME:RANK, or NAME+NAME:RANK for a team)\n",
                     lineno, len, s);
             return -1;
         }
         if (m->nteams == WL_MAX_TEAMS) {
-            fprintf(stderr, "arbiter: rate: <stdin>:%d: more than %d teams in a match\n", lineno, WL_MAX_TEAMS);
+            fprintf(err, "arbiter: rate: <stdin>:%d: more than %d teams in a match\n", lineno, WL_MAX_TEAMS);
             return -1;
         }
         int rank;
         if (parse_rank(colon + 1, (size_t)(end - colon - 1), &rank)) {
-            fprintf(stderr, "arbiter: rate: <stdin>:%d: \"%.*s\": the rank must be a whole number from 1 to 999999999\n",
+            fprintf(err, "arbiter: rate: <stdin>:%d: \"%.*s\": the rank must be a whole number from 1 to 999999999\n",
                     lineno, len, s);
             return -1;
         }
@@ -232,33 +232,33 @@ static int parse_match(const char *line, int lineno, rate_names *t, const wl_par
                 stop++;
             size_t n = (size_t)(stop - name);
             if (n == 0) {
-                fprintf(stderr, "arbiter: rate: <stdin>:%d: \"%.*s\": an empty name\n", lineno, len, s);
+                fprintf(err, "arbiter: rate: <stdin>:%d: \"%.*s\": an empty name\n", lineno, len, s);
                 return -1;
             }
             if (n > ARB_RATE_MAX_NAME) {
-                fprintf(stderr, "arbiter: rate: <stdin>:%d: a name longer than %d bytes\n", lineno, ARB_RATE_MAX_NAME);
+                fprintf(err, "arbiter: rate: <stdin>:%d: a name longer than %d bytes\n", lineno, ARB_RATE_MAX_NAME);
                 return -1;
             }
             for (size_t i = 0; i < n; i++)
                 if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f) {
-                    fprintf(stderr, "arbiter: rate: <stdin>:%d: a control character in a name\n", lineno);
+                    fprintf(err, "arbiter: rate: <stdin>:%d: a control character in a name\n", lineno);
                     return -1;
                 }
             if (m->nplayers == ARB_RATE_MAX_PLAYERS) {
-                fprintf(stderr, "arbiter: rate: <stdin>:%d: more than %d players in a match\n", lineno,
+                fprintf(err, "arbiter: rate: <stdin>:%d: more than %d players in a match\n", lineno,
                         ARB_RATE_MAX_PLAYERS);
                 return -1;
             }
             int i = names_find(t, name, n, (wl_rating){p->mu, p->sigma});
             if (i < 0) {
                 if (i == -2)
-                    fprintf(stderr, "arbiter: rate: <stdin>:%d: more than %d names\n", lineno, ARB_RATE_MAX_NAMES);
+                    fprintf(err, "arbiter: rate: <stdin>:%d: more than %d names\n", lineno, ARB_RATE_MAX_NAMES);
                 else
-                    fprintf(stderr, "arbiter: rate: out of memory\n");
+                    fprintf(err, "arbiter: rate: out of memory\n");
                 return -1;
             }
             if (t->seen[i] == lineno) {
-                fprintf(stderr, "arbiter: rate: <stdin>:%d: \"%s\" plays twice in this match\n", lineno, t->name[i]);
+                fprintf(err, "arbiter: rate: <stdin>:%d: \"%s\" plays twice in this match\n", lineno, t->name[i]);
                 return -1;
             }
             t->seen[i] = lineno;
@@ -269,15 +269,13 @@ static int parse_match(const char *line, int lineno, rate_names *t, const wl_par
         s = end;
     }
     if (m->nteams < 2) {
-        fprintf(stderr, "arbiter: rate: <stdin>:%d: a match needs two teams or more\n", lineno);
+        fprintf(err, "arbiter: rate: <stdin>:%d: a match needs two teams or more\n", lineno);
         return -1;
     }
     return 0;
 }
 
-/* `--system openskill`: the matches of `in` applied in order, then every
- * name's rating on `out`. An exit code. */
-static int rate_openskill(wl_model model, FILE *in, FILE *out)
+int rate_openskill(wl_model model, FILE *in, FILE *out, FILE *err)
 {
     wl_params p;
     wl_defaults(&p, model);
@@ -286,7 +284,7 @@ static int rate_openskill(wl_model model, FILE *in, FILE *out)
     int *order = NULL;
     int rc = CLI_EXIT_FAIL;
     if (!line) {
-        fprintf(stderr, "arbiter: rate: out of memory\n");
+        fprintf(err, "arbiter: rate: out of memory\n");
         goto out;
     }
     rate_match m;
@@ -294,33 +292,33 @@ static int rate_openskill(wl_model model, FILE *in, FILE *out)
     long n;
     for (int lineno = 1; (n = read_line(in, line)) != -1; lineno++) {
         if (n == -2) {
-            fprintf(stderr, "arbiter: rate: <stdin>:%d: a line longer than %d bytes\n", lineno, ARB_RATE_MAX_LINE);
+            fprintf(err, "arbiter: rate: <stdin>:%d: a line longer than %d bytes\n", lineno, ARB_RATE_MAX_LINE);
             goto out;
         }
         if (n == -3) {
-            fprintf(stderr, "arbiter: rate: <stdin>:%d: a NUL byte\n", lineno);
+            fprintf(err, "arbiter: rate: <stdin>:%d: a NUL byte\n", lineno);
             goto out;
         }
         if (strspn(line, " \t") == (size_t)n)
             continue;           /* a blank line is no match */
-        if (parse_match(line, lineno, &t, &p, &m))
+        if (parse_match(line, lineno, &t, &p, &m, err))
             goto out;
         for (int i = 0; i < m.nplayers; i++)
             r[i] = t.rating[m.player[i]];
         if (wl_rate(&p, r, m.first, m.size, m.rank, m.nteams) != 0) {
-            fprintf(stderr, "arbiter: rate: <stdin>:%d: this match cannot be rated\n", lineno);
+            fprintf(err, "arbiter: rate: <stdin>:%d: this match cannot be rated\n", lineno);
             goto out;
         }
         for (int i = 0; i < m.nplayers; i++)
             t.rating[m.player[i]] = r[i];
     }
     if (ferror(in)) {
-        perror("arbiter: rate: <stdin>");
+        fprintf(err, "arbiter: rate: <stdin>: read error\n");
         goto out;
     }
     order = malloc((size_t)(t.count ? t.count : 1) * sizeof *order);
     if (!order) {
-        fprintf(stderr, "arbiter: rate: out of memory\n");
+        fprintf(err, "arbiter: rate: out of memory\n");
         goto out;
     }
     for (int i = 0; i < t.count; i++)
@@ -329,7 +327,7 @@ static int rate_openskill(wl_model model, FILE *in, FILE *out)
     for (int i = 0; i < t.count; i++)
         fprintf(out, "%s %.15g %.15g\n", t.name[order[i]], t.rating[order[i]].mu, t.rating[order[i]].sigma);
     if (fflush(out) != 0 || ferror(out)) {
-        perror("arbiter: rate: stdout");
+        fprintf(err, "arbiter: rate: cannot write the ratings\n");
         goto out;
     }
     rc = CLI_EXIT_OK;
@@ -381,5 +379,5 @@ int cmd_rate(int argc, char **argv)
         usage(stderr);
         return CLI_EXIT_USAGE;
     }
-    return rate_openskill(model, stdin, stdout);
+    return rate_openskill(model, stdin, stdout, stderr);
 }
