@@ -4,12 +4,13 @@
  * (a match's teams fit the stack, WL_MAX_TEAMS).
  *
  * Agreement with the library to 1e-9 (tests/unit/test_rating_wl.c checks
- * it against a fixture the library made) rests on doing what it does in
- * the order it does it: teams sorted by rank with a stable sort, ranks
- * turned into the index of the first team of each tie, every sum taken in
- * that sorted order, and the expressions grouped as the library groups
- * them. Floating-point sums in another order would still agree to far
- * better than 1e-9, but there is no reason to differ. */
+ * it against a fixture the library made; every value is in fact equal)
+ * rests on doing what it does in the order it does it: teams sorted by
+ * rank with a stable sort, ranks turned into the index of the first team
+ * of each tie, every sum taken in that sorted order, the expressions
+ * grouped as the library groups them, and exp and erf computed as
+ * JavaScript computes them (below: Thurstone–Mosteller turns last-bit
+ * differences into visible ones). */
 #include "rating.h"
 #include "arb_error.h"
 
