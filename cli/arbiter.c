@@ -28,6 +28,7 @@ static const struct command {
     {"rate", cmd_rate, "ratings from results on stdin (Glicko-2, Elo; docs/ratings.md)"},
     {"verify", cmd_verify, "prove a finished tournament's deals from seed + revealed secret"},
     {"bench", cmd_bench, "benchmarks: `arbiter bench rules`"},
+    {"rate", cmd_rate, "ratings from results on stdin (openskill), to check against other libraries"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

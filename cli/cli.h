@@ -7,6 +7,7 @@
 #define ARB_CLI_H
 #include "game.h"
 #include "pgctl.h"
+#include "rating.h"
 #include "store.h"
 
 #include <getopt.h>
@@ -44,6 +45,18 @@ int cmd_submit(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_standings(int argc, char **argv);
 int cmd_rate(int argc, char **argv);
+
+/* ---- arbiter rate (cmd_rate.c) ------------------------------------------ */
+
+/* `--system openskill`: the matches read from `in` (one a line, README
+ * "Ratings") applied in order from default ratings with `model`, then
+ * `NAME MU SIGMA` per name on `out`, sorted bytewise. A mistake in the
+ * input: "arbiter: rate: <stdin>:LINE: what" on `err`, nothing on `out`.
+ * CLI_EXIT_OK or CLI_EXIT_FAIL. */
+int rate_openskill(wl_model model, FILE *in, FILE *out, FILE *err);
+/* `--system glicko2` (glicko) or `--system elo`: games "A B S" read from
+ * `in` (README "Ratings"), the ratings per name on `out` as above. */
+int rate_pairs(bool glicko, FILE *in, FILE *out, FILE *err);
 
 /* ---- options (options.c) ------------------------------------------------ */
 

@@ -1,187 +1,412 @@
-/* cmd_rate.c — `arbiter rate`: the rating systems (scheduler/rating.h) on
- * the command line, so that anyone can check them against the libraries
- * they know (docs/ratings.md). Input on stdin, one record a line; the
- * ratings of every name at the end, sorted bytewise by name.
- *
- *   --system glicko2   games "A B S" (S = A's score: 1, 0.5 or 0); a line
- *                      "---" closes a rating period (the end of input closes
- *                      the last; a trailing "---" adds none; "---" after
- *                      "---" is an empty period); prints NAME RATING RD VOL
- *   --system elo       the same games, one by one (K = 32), "---" skipped;
- *                      prints NAME RATING
- * Blank lines are skipped. A bad line stops the command with
- * "<stdin>:LINE: what" (exit 1). */
+/* cmd_rate.c — `arbiter rate`: ratings from results read on stdin, for
+ * checking arbiter's rating code against other implementations (README,
+ * "Ratings"; docs/ratings.md). `--system openskill` reads one match a line
+ * (`NAME:RANK` or `NAME+NAME:RANK` per team), applies Weng–Lin updates in
+ * order from default ratings and prints `NAME MU SIGMA` per name, sorted
+ * bytewise. `--system glicko2` and `--system elo` read games "A B S"
+ * (Glicko-2 in rating periods closed by "---") and print NAME RATING RD
+ * VOLATILITY, or NAME RATING. The reading, the name table and the
+ * printing are here; the arithmetic is scheduler/rating_wl.c's and
+ * rating_g2.c's. */
 #include "cli.h"
-#include "arb_error.h"
-#include "arb_limits.h"
 #include "rating.h"
+#include "arb_limits.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- names: an open-addressing table, indices in order of first sight ---- */
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: arbiter rate --system openskill [--model plackett-luce|bradley-terry|thurstone-mosteller]\n"
+               "       arbiter rate --system glicko2|elo\n\n"
+               "Reads results on stdin, applies them in order from default ratings and prints\n"
+               "every name's rating at the end, one a line, sorted bytewise by name.\n"
+               "  --system openskill  Weng-Lin as the openskill library (version 5) computes it;\n"
+               "                      a line is a match: NAME:RANK or NAME+NAME:RANK per team,\n"
+               "                      separated by blanks (rank 1 is best, equal ranks tie);\n"
+               "                      prints NAME MU SIGMA\n"
+               "  --model M           plackett-luce (the default), bradley-terry or\n"
+               "                      thurstone-mosteller (both with full pairing)\n"
+               "  --system glicko2    games \"A B S\" (S = A's score: 1, 0.5 or 0); a line \"---\"\n"
+               "                      closes a rating period; prints NAME RATING RD VOLATILITY\n"
+               "  --system elo        the same games one by one (K = 32, \"---\" skipped);\n"
+               "                      prints NAME RATING\n");
+}
+
+/* ---- the names met so far ------------------------------------------------
+ * Names and ratings in the order first met; an open-addressing hash of
+ * their indices finds a name in O(1), so a season of 10^5 names costs no
+ * more per match than a season of ten. */
 
 typedef struct rate_names {
-    char **name;                 /* by index */
-    int n, cap;
-    int *slot;                   /* hash slots: index + 1, 0 empty */
+    char **name;
+    wl_rating *rating;
+    int *seen;                  /* the last line a name played on: a name twice in a match */
+    int count, cap;
+    int32_t *slot;              /* index + 1, 0 empty; nslots a power of two */
     size_t nslots;
 } rate_names;
 
-static uint64_t name_hash(const char *s)
+static uint64_t hash_name(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull;   /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    uint64_t h = 1469598103934665603ull;       /* FNV-1a */
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ull;
+    }
     return h;
 }
 
-/* The index of name, added when new: >= 0, or -1 out of memory or past
- * ARB_RATE_MAX_NAMES. */
-static int rate_name(rate_names *t, const char *name)
+static void names_release(rate_names *t)
 {
-    if ((size_t)(t->n + 1) * 2 > t->nslots) {
-        size_t ns = t->nslots ? 2 * t->nslots : 1024;
-        int *slot = calloc(ns, sizeof *slot);
-        if (!slot)
-            return -1;
-        for (int i = 0; i < t->n; i++) {
-            size_t h = name_hash(t->name[i]) & (ns - 1);
-            while (slot[h])
-                h = (h + 1) & (ns - 1);
-            slot[h] = i + 1;
-        }
-        free(t->slot);
-        t->slot = slot;
-        t->nslots = ns;
-    }
-    size_t h = name_hash(name) & (t->nslots - 1);
-    while (t->slot[h]) {
-        if (strcmp(t->name[t->slot[h] - 1], name) == 0)
-            return t->slot[h] - 1;
-        h = (h + 1) & (t->nslots - 1);
-    }
-    if (t->n >= ARB_RATE_MAX_NAMES)
-        return -1;
-    if (t->n == t->cap) {
-        int cap = t->cap ? 2 * t->cap : 256;
-        char **nn = realloc(t->name, (size_t)cap * sizeof *nn);
-        if (!nn)
-            return -1;
-        t->name = nn;
-        t->cap = cap;
-    }
-    if (!(t->name[t->n] = strdup(name)))
-        return -1;
-    t->slot[h] = t->n + 1;
-    return t->n++;
-}
-
-static void rate_names_free(rate_names *t)
-{
-    for (int i = 0; i < t->n; i++)
+    for (int i = 0; i < t->count; i++)
         free(t->name[i]);
     free(t->name);
+    free(t->rating);
+    free(t->seen);
     free(t->slot);
     memset(t, 0, sizeof *t);
 }
 
-static const rate_names *sort_names;
-static int by_name(const void *a, const void *b)
+static int names_rehash(rate_names *t, size_t nslots)
 {
-    return strcmp(sort_names->name[*(const int *)a], sort_names->name[*(const int *)b]);
+    int32_t *slot = calloc(nslots, sizeof *slot);
+    if (!slot)
+        return -1;
+    for (int i = 0; i < t->count; i++) {
+        size_t k = hash_name(t->name[i], strlen(t->name[i])) & (nslots - 1);
+        while (slot[k])
+            k = (k + 1) & (nslots - 1);
+        slot[k] = i + 1;
+    }
+    free(t->slot);
+    t->slot = slot;
+    t->nslots = nslots;
+    return 0;
 }
 
-/* The indices of the names sorted bytewise (strcmp compares as unsigned
- * char): caller frees. */
-static int *sorted(const rate_names *t)
+/* The index of name s[0..n), added with rating r0 when new: -1 out of
+ * memory, -2 past ARB_RATE_MAX_NAMES. */
+static int names_find(rate_names *t, const char *s, size_t n, wl_rating r0)
 {
-    int *order = malloc((size_t)(t->n ? t->n : 1) * sizeof *order);
-    if (!order)
-        return NULL;
-    for (int i = 0; i < t->n; i++)
-        order[i] = i;
-    sort_names = t;
-    qsort(order, (size_t)t->n, sizeof *order, by_name);
-    return order;
+    if (!t->slot && names_rehash(t, 1024))
+        return -1;
+    size_t k = hash_name(s, n) & (t->nslots - 1);
+    for (; t->slot[k]; k = (k + 1) & (t->nslots - 1)) {
+        int i = t->slot[k] - 1;
+        if (strncmp(t->name[i], s, n) == 0 && t->name[i][n] == '\0')
+            return i;
+    }
+    if (t->count >= ARB_RATE_MAX_NAMES)
+        return -2;
+    if (t->count == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 1024;
+        char **name = realloc(t->name, (size_t)cap * sizeof *name);
+        if (name)
+            t->name = name;
+        wl_rating *rating = realloc(t->rating, (size_t)cap * sizeof *rating);
+        if (rating)
+            t->rating = rating;
+        int *seen = realloc(t->seen, (size_t)cap * sizeof *seen);
+        if (seen)
+            t->seen = seen;
+        if (!name || !rating || !seen)
+            return -1;
+        t->cap = cap;
+    }
+    char *copy = malloc(n + 1);
+    if (!copy)
+        return -1;
+    memcpy(copy, s, n);
+    copy[n] = '\0';
+    int i = t->count++;
+    t->name[i] = copy;
+    t->rating[i] = r0;
+    t->seen[i] = 0;
+    t->slot[k] = i + 1;
+    /* at most half full: probes stay short */
+    if ((size_t)t->count * 2 > t->nslots && names_rehash(t, t->nslots * 2))
+        return -1;
+    return i;
 }
 
-/* ---- input lines ------------------------------------------------------- */
-
-/* The next line of stdin without its newline into buf: 1, 0 at the end,
- * -1 for a line longer than ARB_RATE_MAX_LINE (err says so). */
-static int next_line(char *buf, size_t cap, long *lineno, char *err, size_t errlen)
+static int by_name(const void *a, const void *b, void *names)
 {
-    if (!fgets(buf, (int)cap, stdin))
-        return 0;
-    ++*lineno;
-    size_t n = strlen(buf);
-    if (n && buf[n - 1] == '\n')
-        buf[--n] = 0;
-    else if (!feof(stdin)) {
-        snprintf(err, errlen, "<stdin>:%ld: a line longer than %d bytes", *lineno, ARB_RATE_MAX_LINE);
+    char *const *n = names;
+    return strcmp(n[*(const int *)a], n[*(const int *)b]);   /* strcmp compares bytes as unsigned char */
+}
+
+/* ---- reading matches ------------------------------------------------------ */
+
+/* One line of at most ARB_RATE_MAX_LINE bytes into buf (NUL-terminated,
+ * without "\n" or "\r\n"): its length, -1 at the end of input, -2 too
+ * long, -3 a NUL byte in it. */
+static long read_line(FILE *in, char *buf)
+{
+    long n = 0;
+    int c;
+    bool nul = false;
+    while ((c = getc_unlocked(in)) != EOF && c != '\n') {
+        if (n == ARB_RATE_MAX_LINE + 1) {   /* +1: room for a "\r" before the newline */
+            while ((c = getc_unlocked(in)) != EOF && c != '\n')
+                ;
+            return -2;
+        }
+        nul = nul || c == '\0';
+        buf[n++] = (char)c;
+    }
+    if (c == EOF && n == 0)
+        return -1;
+    if (n > 0 && buf[n - 1] == '\r')
+        n--;
+    if (n > ARB_RATE_MAX_LINE)
+        return -2;
+    buf[n] = '\0';
+    return nul ? -3 : n;
+}
+
+/* A match as read: per team its players (indices into the names) and
+ * rank, in the order of the line. */
+typedef struct rate_match {
+    int nteams, nplayers;
+    int first[WL_MAX_TEAMS], size[WL_MAX_TEAMS], rank[WL_MAX_TEAMS];
+    int player[ARB_RATE_MAX_PLAYERS];
+} rate_match;
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* A rank: 1..999999999 in decimal. */
+static int parse_rank(const char *s, size_t n, int *out)
+{
+    if (n == 0 || n > 9)
+        return -1;
+    int v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        v = v * 10 + (s[i] - '0');
+    }
+    if (v < 1)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* The entries of line `lineno` into m, names looked up (and added) in t.
+ * 0, or -1 after "<stdin>:LINE: what" on err. */
+static int parse_match(const char *line, int lineno, rate_names *t, const wl_params *p, rate_match *m, FILE *err)
+{
+    m->nteams = m->nplayers = 0;
+    const char *s = line;
+    for (;;) {
+        while (is_blank(*s))
+            s++;
+        if (!*s)
+            break;
+        const char *end = s;
+        while (*end && !is_blank(*end))
+            end++;
+        int len = (int)(end - s);
+        const char *colon = NULL;
+        for (const char *c = s; c < end; c++)
+            if (*c == ':')
+                colon = c;
+        if (!colon) {
+            fprintf(err, "arbiter: rate: <stdin>:%d: \"%.*s\" has no rank (NAME:RANK, or NAME+NAME:RANK for a team)\n",
+                    lineno, len, s);
+            return -1;
+        }
+        if (m->nteams == WL_MAX_TEAMS) {
+            fprintf(err, "arbiter: rate: <stdin>:%d: more than %d teams in a match\n", lineno, WL_MAX_TEAMS);
+            return -1;
+        }
+        int rank;
+        if (parse_rank(colon + 1, (size_t)(end - colon - 1), &rank)) {
+            fprintf(err, "arbiter: rate: <stdin>:%d: \"%.*s\": the rank must be a whole number from 1 to 999999999\n",
+                    lineno, len, s);
+            return -1;
+        }
+        int team = m->nteams++;
+        m->first[team] = m->nplayers;
+        m->rank[team] = rank;
+        for (const char *name = s; name <= colon;) {
+            const char *stop = name;
+            while (stop < colon && *stop != '+')
+                stop++;
+            size_t n = (size_t)(stop - name);
+            if (n == 0) {
+                fprintf(err, "arbiter: rate: <stdin>:%d: \"%.*s\": an empty name\n", lineno, len, s);
+                return -1;
+            }
+            if (n > ARB_RATE_MAX_NAME) {
+                fprintf(err, "arbiter: rate: <stdin>:%d: a name longer than %d bytes\n", lineno, ARB_RATE_MAX_NAME);
+                return -1;
+            }
+            for (size_t i = 0; i < n; i++)
+                if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f) {
+                    fprintf(err, "arbiter: rate: <stdin>:%d: a control character in a name\n", lineno);
+                    return -1;
+                }
+            if (m->nplayers == ARB_RATE_MAX_PLAYERS) {
+                fprintf(err, "arbiter: rate: <stdin>:%d: more than %d players in a match\n", lineno,
+                        ARB_RATE_MAX_PLAYERS);
+                return -1;
+            }
+            int i = names_find(t, name, n, (wl_rating){p->mu, p->sigma});
+            if (i < 0) {
+                if (i == -2)
+                    fprintf(err, "arbiter: rate: <stdin>:%d: more than %d names\n", lineno, ARB_RATE_MAX_NAMES);
+                else
+                    fprintf(err, "arbiter: rate: out of memory\n");
+                return -1;
+            }
+            if (t->seen[i] == lineno) {
+                fprintf(err, "arbiter: rate: <stdin>:%d: \"%s\" plays twice in this match\n", lineno, t->name[i]);
+                return -1;
+            }
+            t->seen[i] = lineno;
+            m->player[m->nplayers++] = i;
+            name = stop + 1;
+        }
+        m->size[team] = m->nplayers - m->first[team];
+        s = end;
+    }
+    if (m->nteams < 2) {
+        fprintf(err, "arbiter: rate: <stdin>:%d: a match needs two teams or more\n", lineno);
         return -1;
     }
-    if (n && buf[n - 1] == '\r')
-        buf[--n] = 0;
-    return 1;
+    return 0;
 }
 
-static bool blank(const char *s)
+int rate_openskill(wl_model model, FILE *in, FILE *out, FILE *err)
 {
-    return s[strspn(s, " \t")] == 0;
+    wl_params p;
+    wl_defaults(&p, model);
+    rate_names t = {0};
+    char *line = malloc(ARB_RATE_MAX_LINE + 2);
+    int *order = NULL;
+    int rc = CLI_EXIT_FAIL;
+    if (!line) {
+        fprintf(err, "arbiter: rate: out of memory\n");
+        goto out;
+    }
+    rate_match m;
+    wl_rating r[ARB_RATE_MAX_PLAYERS];
+    long n;
+    for (int lineno = 1; (n = read_line(in, line)) != -1; lineno++) {
+        if (n == -2) {
+            fprintf(err, "arbiter: rate: <stdin>:%d: a line longer than %d bytes\n", lineno, ARB_RATE_MAX_LINE);
+            goto out;
+        }
+        if (n == -3) {
+            fprintf(err, "arbiter: rate: <stdin>:%d: a NUL byte\n", lineno);
+            goto out;
+        }
+        if (strspn(line, " \t") == (size_t)n)
+            continue;           /* a blank line is no match */
+        if (parse_match(line, lineno, &t, &p, &m, err))
+            goto out;
+        for (int i = 0; i < m.nplayers; i++)
+            r[i] = t.rating[m.player[i]];
+        if (wl_rate(&p, r, m.first, m.size, m.rank, m.nteams) != 0) {
+            fprintf(err, "arbiter: rate: <stdin>:%d: this match cannot be rated\n", lineno);
+            goto out;
+        }
+        for (int i = 0; i < m.nplayers; i++)
+            t.rating[m.player[i]] = r[i];
+    }
+    if (ferror(in)) {
+        fprintf(err, "arbiter: rate: <stdin>: read error\n");
+        goto out;
+    }
+    order = malloc((size_t)(t.count ? t.count : 1) * sizeof *order);
+    if (!order) {
+        fprintf(err, "arbiter: rate: out of memory\n");
+        goto out;
+    }
+    for (int i = 0; i < t.count; i++)
+        order[i] = i;
+    qsort_r(order, (size_t)t.count, sizeof *order, by_name, t.name);
+    for (int i = 0; i < t.count; i++)
+        fprintf(out, "%s %.15g %.15g\n", t.name[order[i]], t.rating[order[i]].mu, t.rating[order[i]].sigma);
+    if (fflush(out) != 0 || ferror(out)) {
+        fprintf(err, "arbiter: rate: cannot write the ratings\n");
+        goto out;
+    }
+    rc = CLI_EXIT_OK;
+out:
+    free(order);
+    free(line);
+    names_release(&t);
+    return rc;
 }
 
-/* A game "A B S" into names a, b and the score; false with err. */
-static bool parse_game(char *line, long lineno, char **a, char **b, double *score, char *err, size_t errlen)
+/* ---- Glicko-2 and Elo: games "A B S" ------------------------------------- */
+
+/* A game "A B S" of line (its own copy, cut by strtok_r) into names and
+ * A's score; false with the message on err. */
+static bool parse_game(char *line, int lineno, rate_names *t, int *a, int *b, double *score, FILE *err)
 {
-    char *save, *t[4];
+    char *save, *w[4];
     int n = 0;
-    for (char *w = strtok_r(line, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+    for (char *x = strtok_r(line, " \t", &save); x; x = strtok_r(NULL, " \t", &save))
         if (n < 4)
-            t[n++] = w;
+            w[n++] = x;
         else
             n = 5;
     if (n != 3) {
-        snprintf(err, errlen, "<stdin>:%ld: expected a game \"A B S\" (S = A's score: 1, 0.5 or 0) or \"---\"", lineno);
+        fprintf(err, "arbiter: rate: <stdin>:%d: expected a game \"A B S\" (S = A's score: 1, 0.5 or 0) or \"---\"\n",
+                lineno);
         return false;
     }
-    if (strcmp(t[2], "1") == 0 || strcmp(t[2], "1.0") == 0)
-        *score = 1;
-    else if (strcmp(t[2], "0.5") == 0 || strcmp(t[2], ".5") == 0)
-        *score = 0.5;
-    else if (strcmp(t[2], "0") == 0 || strcmp(t[2], "0.0") == 0)
-        *score = 0;
-    else {
-        snprintf(err, errlen, "<stdin>:%ld: score \"%.40s\": expected 1, 0.5 or 0", lineno, t[2]);
+    static const struct { const char *text; double v; } scores[] = {
+        {"1", 1}, {"1.0", 1}, {"0.5", 0.5}, {".5", 0.5}, {"0", 0}, {"0.0", 0}};
+    bool ok = false;
+    for (size_t i = 0; i < sizeof scores / sizeof *scores && !ok; i++)
+        if (strcmp(w[2], scores[i].text) == 0) {
+            *score = scores[i].v;
+            ok = true;
+        }
+    if (!ok) {
+        fprintf(err, "arbiter: rate: <stdin>:%d: score \"%.40s\": expected 1, 0.5 or 0\n", lineno, w[2]);
         return false;
     }
     for (int i = 0; i < 2; i++)
-        if (strlen(t[i]) > ARB_RATE_MAX_NAME) {
-            snprintf(err, errlen, "<stdin>:%ld: a name longer than %d bytes", lineno, ARB_RATE_MAX_NAME);
+        if (strlen(w[i]) > ARB_RATE_MAX_NAME) {
+            fprintf(err, "arbiter: rate: <stdin>:%d: a name longer than %d bytes\n", lineno, ARB_RATE_MAX_NAME);
             return false;
         }
-    if (strcmp(t[0], t[1]) == 0) {
-        snprintf(err, errlen, "<stdin>:%ld: %.64s against itself", lineno, t[0]);
+    if (strcmp(w[0], w[1]) == 0) {
+        fprintf(err, "arbiter: rate: <stdin>:%d: %.64s against itself\n", lineno, w[0]);
         return false;
     }
-    *a = t[0];
-    *b = t[1];
+    int ia = names_find(t, w[0], strlen(w[0]), (wl_rating){0, 0});
+    int ib = ia < 0 ? ia : names_find(t, w[1], strlen(w[1]), (wl_rating){0, 0});
+    if (ia < 0 || ib < 0) {
+        if (ia == -2 || ib == -2)
+            fprintf(err, "arbiter: rate: <stdin>:%d: more than %d names\n", lineno, ARB_RATE_MAX_NAMES);
+        else
+            fprintf(err, "arbiter: rate: <stdin>:%d: out of memory\n", lineno);
+        return false;
+    }
+    *a = ia;
+    *b = ib;
     return true;
 }
 
-/* ---- Glicko-2 and Elo -------------------------------------------------- */
-
+/* Ratings by name index beside the names table, and the games of the
+ * rating period being read. */
 typedef struct pair_state {
-    rate_names names;
     g2_params gp;
-    g2_rating *g2;               /* by name index: its rating now */
-    bool *exists;                /* Glicko-2: has played (rated from then on) */
+    g2_rating *g2;
+    bool *rated;                 /* Glicko-2: has played, so is rated from then on */
     double *elo;
     int cap;
-    /* the period being read */
     int *ga, *gb;
     double *gs;
     int ngames, gcap;
@@ -197,36 +422,58 @@ static int grow_players(pair_state *st, int need)
     g2_rating *g2 = realloc(st->g2, (size_t)cap * sizeof *g2);
     if (g2)
         st->g2 = g2;
-    bool *ex = realloc(st->exists, (size_t)cap * sizeof *ex);
-    if (ex)
-        st->exists = ex;
+    bool *rated = realloc(st->rated, (size_t)cap * sizeof *rated);
+    if (rated)
+        st->rated = rated;
     double *elo = realloc(st->elo, (size_t)cap * sizeof *elo);
     if (elo)
         st->elo = elo;
-    if (!g2 || !ex || !elo)
+    if (!g2 || !rated || !elo)
         return -1;
     for (int i = st->cap; i < cap; i++) {
         st->g2[i] = (g2_rating){st->gp.rating, st->gp.rd, st->gp.vol};
-        st->exists[i] = false;
+        st->rated[i] = false;
         st->elo[i] = 1500;
     }
     st->cap = cap;
     return 0;
 }
 
-/* Close a Glicko-2 rating period: every player who has played (this
- * period or before) updated from the ratings before it. */
-static int close_period(pair_state *st)
+static int add_game(pair_state *st, int a, int b, double s)
 {
-    int n = st->names.n;
+    if (st->ngames == st->gcap) {
+        int cap = st->gcap ? 2 * st->gcap : 1024;
+        int *ga = realloc(st->ga, (size_t)cap * sizeof *ga);
+        if (ga)
+            st->ga = ga;
+        int *gb = realloc(st->gb, (size_t)cap * sizeof *gb);
+        if (gb)
+            st->gb = gb;
+        double *gs = realloc(st->gs, (size_t)cap * sizeof *gs);
+        if (gs)
+            st->gs = gs;
+        if (!ga || !gb || !gs)
+            return -1;
+        st->gcap = cap;
+    }
+    st->ga[st->ngames] = a;
+    st->gb[st->ngames] = b;
+    st->gs[st->ngames++] = s;
+    st->rated[a] = st->rated[b] = true;
+    return 0;
+}
+
+/* Close a Glicko-2 rating period: every player rated so far updated from
+ * the ratings before it (each one's games grouped by a counting sort). */
+static int close_period(pair_state *st, int n)
+{
     g2_rating *before = malloc((size_t)(n ? n : 1) * sizeof *before);
-    int *count = calloc((size_t)(n ? n : 1), sizeof *count), *first = calloc((size_t)(n + 1), sizeof *first);
+    int *count = calloc((size_t)(n ? n : 1), sizeof *count), *first = calloc((size_t)n + 1, sizeof *first);
     g2_game *games = malloc((size_t)(2 * st->ngames + 1) * sizeof *games);
     int rc = -1;
     if (!before || !count || !first || !games)
         goto out;
     memcpy(before, st->g2, (size_t)n * sizeof *before);
-    /* each player's games, grouped (counting sort by player) */
     for (int i = 0; i < st->ngames; i++) {
         count[st->ga[i]]++;
         count[st->gb[i]]++;
@@ -239,7 +486,7 @@ static int close_period(pair_state *st)
         games[first[st->gb[i]] + count[st->gb[i]]++] = (g2_game){st->ga[i], 1 - st->gs[i]};
     }
     for (int p = 0; p < n; p++)
-        if (st->exists[p])
+        if (st->rated[p])
             g2_update(&st->gp, before[p], before, games + first[p], count[p], &st->g2[p]);
     st->ngames = 0;
     rc = 0;
@@ -251,87 +498,78 @@ out:
     return rc;
 }
 
-static int rate_pairs(bool glicko, char *err, size_t errlen)
+/* `--system glicko2` (glicko true) or `--system elo`: games "A B S"; for
+ * Glicko-2 "---" closes a rating period (the end of input closes the
+ * last, a trailing "---" adds none, "---" after "---" is an empty
+ * period); Elo applies the games one by one and skips "---". */
+int rate_pairs(bool glicko, FILE *in, FILE *out, FILE *err)
 {
+    rate_names t = {0};
     pair_state st = {0};
     g2_defaults(&st.gp);
-    static char line[ARB_RATE_MAX_LINE + 2];
-    long lineno = 0;
-    int rc = 0, got;
-    bool period_open = false;   /* something (a game, or nothing) since the last "---" */
-    while ((got = next_line(line, sizeof line, &lineno, err, errlen)) == 1) {
-        if (blank(line))
-            continue;
+    char *line = malloc(ARB_RATE_MAX_LINE + 2);
+    int *order = NULL, rc = CLI_EXIT_FAIL;
+    bool open_period = false;   /* a game since the last "---" */
+    if (!line) {
+        fprintf(err, "arbiter: rate: out of memory\n");
+        goto out;
+    }
+    long n;
+    for (int lineno = 1; (n = read_line(in, line)) != -1; lineno++) {
+        if (n == -2 || n == -3) {
+            fprintf(err, n == -2 ? "arbiter: rate: <stdin>:%d: a line longer than %d bytes\n"
+                                 : "arbiter: rate: <stdin>:%d: a NUL byte\n", lineno, ARB_RATE_MAX_LINE);
+            goto out;
+        }
         char *w = line + strspn(line, " \t");
-        if (strncmp(w, "---", 3) == 0 && blank(w + 3)) {
-            if (glicko && close_period(&st)) {
-                rc = ARB_ENOMEM;
-                break;
+        if (!*w)
+            continue;
+        if (strncmp(w, "---", 3) == 0 && !w[3 + strspn(w + 3, " \t")]) {
+            if (glicko && close_period(&st, t.count)) {
+                fprintf(err, "arbiter: rate: out of memory\n");
+                goto out;
             }
-            period_open = false;
+            open_period = false;
             continue;
         }
-        char *a, *b;
+        int a, b;
         double s;
-        if (!parse_game(w, lineno, &a, &b, &s, err, errlen)) {
-            rc = ARB_EINVAL;
-            break;
+        if (!parse_game(w, lineno, &t, &a, &b, &s, err))
+            goto out;
+        if (grow_players(&st, t.count) || (glicko && add_game(&st, a, b, s))) {
+            fprintf(err, "arbiter: rate: out of memory\n");
+            goto out;
         }
-        int ia = rate_name(&st.names, a), ib = ia < 0 ? -1 : rate_name(&st.names, b);
-        if (ia < 0 || ib < 0 || grow_players(&st, st.names.n)) {
-            snprintf(err, errlen, "<stdin>:%ld: out of memory, or more than %d names", lineno, ARB_RATE_MAX_NAMES);
-            rc = ARB_ENOMEM;
-            break;
-        }
-        if (!glicko) {
-            elo_update(&st.elo[ia], &st.elo[ib], s, 32);
-            continue;
-        }
-        st.exists[ia] = st.exists[ib] = true;
-        if (st.ngames == st.gcap) {
-            int cap = st.gcap ? 2 * st.gcap : 1024;
-            int *ga = realloc(st.ga, (size_t)cap * sizeof *ga);
-            if (ga)
-                st.ga = ga;
-            int *gb = realloc(st.gb, (size_t)cap * sizeof *gb);
-            if (gb)
-                st.gb = gb;
-            double *gs = realloc(st.gs, (size_t)cap * sizeof *gs);
-            if (gs)
-                st.gs = gs;
-            if (!ga || !gb || !gs) {
-                rc = ARB_ENOMEM;
-                break;
-            }
-            st.gcap = cap;
-        }
-        st.ga[st.ngames] = ia;
-        st.gb[st.ngames] = ib;
-        st.gs[st.ngames++] = s;
-        period_open = true;
+        if (!glicko)
+            elo_update(&st.elo[a], &st.elo[b], s, 32);
+        open_period = glicko;
     }
-    if (got < 0)
-        rc = ARB_EINVAL;
-    if (!rc && glicko && period_open && close_period(&st))
-        rc = ARB_ENOMEM;
-    if (!rc) {
-        int *order = sorted(&st.names);
-        if (!order)
-            rc = ARB_ENOMEM;
-        for (int i = 0; order && i < st.names.n; i++) {
-            int p = order[i];
-            if (glicko)
-                printf("%s %.17g %.17g %.17g\n", st.names.name[p], st.g2[p].rating, st.g2[p].rd, st.g2[p].vol);
-            else
-                printf("%s %.17g\n", st.names.name[p], st.elo[p]);
-        }
-        free(order);
+    if (open_period && close_period(&st, t.count)) {
+        fprintf(err, "arbiter: rate: out of memory\n");
+        goto out;
     }
-    if (rc == ARB_ENOMEM && !err[0])
-        snprintf(err, errlen, "out of memory");
-    rate_names_free(&st.names);
+    order = malloc((size_t)(t.count ? t.count : 1) * sizeof *order);
+    if (!order) {
+        fprintf(err, "arbiter: rate: out of memory\n");
+        goto out;
+    }
+    for (int i = 0; i < t.count; i++)
+        order[i] = i;
+    qsort_r(order, (size_t)t.count, sizeof *order, by_name, t.name);
+    for (int i = 0; i < t.count; i++) {
+        int p = order[i];
+        if (glicko)
+            fprintf(out, "%s %.17g %.17g %.17g\n", t.name[p], st.g2[p].rating, st.g2[p].rd, st.g2[p].vol);
+        else
+            fprintf(out, "%s %.17g\n", t.name[p], st.elo[p]);
+    }
+    rc = fflush(out) == 0 && !ferror(out) ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+out:
+    free(order);
+    free(line);
+    names_release(&t);
     free(st.g2);
-    free(st.exists);
+    free(st.rated);
     free(st.elo);
     free(st.ga);
     free(st.gb);
@@ -339,59 +577,54 @@ static int rate_pairs(bool glicko, char *err, size_t errlen)
     return rc;
 }
 
-/* ---- the command ------------------------------------------------------- */
-
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: arbiter rate --system glicko2|elo < GAMES\n\n"
-               "Rates players from results read on stdin and prints every name's rating,\n"
-               "sorted bytewise by name (docs/ratings.md):\n"
-               "  --system glicko2  games \"A B S\" (S = A's score: 1, 0.5 or 0); \"---\" closes a\n"
-               "                    rating period; prints NAME RATING RD VOLATILITY\n"
-               "  --system elo      the same games one by one (K = 32; \"---\" is skipped);\n"
-               "                    prints NAME RATING\n");
-}
-
 int cmd_rate(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"help", no_argument, NULL, 'h'},
         {"system", required_argument, NULL, 's'},
+        {"model", required_argument, NULL, 'm'},
         {NULL, 0, NULL, 0},
     };
-    const char *system = NULL;
-    bool help = false, bad = false;
+    const char *system = NULL, *model_name = NULL;
     int c;
     cli_opts_begin();
-    while (!bad && (c = cli_getopt("rate", argc, argv, ":h", opts)) != -1) {
+    while ((c = cli_getopt("rate", argc, argv, ":h", opts)) != -1) {
         switch (c) {
-        case 'h': help = true; break;
+        case 'h': usage(stdout); return CLI_EXIT_OK;
         case 's': system = optarg; break;
-        default: bad = true; break;
+        case 'm': model_name = optarg; break;
+        default: usage(stderr); return CLI_EXIT_USAGE;
         }
     }
-    if (help) {
-        usage(stdout);
-        return CLI_EXIT_OK;
-    }
-    if (!bad && optind < argc) {
+    if (optind < argc) {
         fprintf(stderr, "arbiter: rate: unexpected \"%s\" (the results come on stdin)\n", argv[optind]);
-        bad = true;
-    }
-    bool glicko = system && strcmp(system, "glicko2") == 0, elo = system && strcmp(system, "elo") == 0;
-    if (!bad && !glicko && !elo) {
-        fprintf(stderr, "arbiter: rate: --system %s: expected glicko2 or elo\n", system ? system : "(missing)");
-        bad = true;
-    }
-    if (bad) {
         usage(stderr);
         return CLI_EXIT_USAGE;
     }
-    char err[512] = "";
-    int rc = rate_pairs(glicko, err, sizeof err);
-    if (rc) {
-        fprintf(stderr, "arbiter: rate: %s\n", err[0] ? err : arb_strerror(rc));
-        return CLI_EXIT_FAIL;
+    if (!system) {
+        fprintf(stderr, "arbiter: rate: --system is required\n");
+        usage(stderr);
+        return CLI_EXIT_USAGE;
     }
-    return CLI_EXIT_OK;
+    bool glicko = strcmp(system, "glicko2") == 0, elo = strcmp(system, "elo") == 0;
+    if (strcmp(system, "openskill") != 0 && !glicko && !elo) {
+        fprintf(stderr, "arbiter: rate: unknown system \"%s\" (openskill, glicko2, elo)\n", system);
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if ((glicko || elo) && model_name) {
+        fprintf(stderr, "arbiter: rate: --model is openskill's\n");
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (glicko || elo)
+        return rate_pairs(glicko, stdin, stdout, stderr);
+    wl_model model = WL_PLACKETT_LUCE;
+    if (model_name && wl_model_parse(model_name, &model) != 0) {
+        fprintf(stderr, "arbiter: rate: unknown model \"%s\" (plackett-luce, bradley-terry, thurstone-mosteller)\n",
+                model_name);
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    return rate_openskill(model, stdin, stdout, stderr);
 }

@@ -269,18 +269,6 @@
 /* Items of a list key (tournament files): more is a mistake, not a need. */
 #define ARB_CONF_LIST_MAX 64
 
-/* ---- `arbiter rate` ------------------------------------------------------ */
-
-/* A line of its input (a match, or a game "A B S"): far beyond any real
- * line — 64 teams of a few names each — while bounding what one line can
- * make the reader hold. */
-#define ARB_RATE_MAX_LINE 65536
-/* Distinct names it rates: a ladder's entries for years many times over;
- * the table is allocated as names come. */
-#define ARB_RATE_MAX_NAMES 1000000
-/* A name: the bytes up to a space (or ':' and '+' in openskill's lines). */
-#define ARB_RATE_MAX_NAME 256
-
 /* ---- The metrics endpoint ---------------------------------------------- */
 
 /* The bytes one /metrics answer may hold. A daemon exports a few dozen
@@ -289,5 +277,25 @@
  * that fills it is answered with 500, not with a cut-off body that
  * Prometheus would misread. */
 #define ARB_HTTP_BODY_CAP (256u << 10)
+
+/* ---- `arbiter rate` ------------------------------------------------------ */
+
+/* One match line of `arbiter rate`: up to WL_MAX_TEAMS (64) teams of
+ * names and a rank. A card game's match names 3 or 4 players; 64 KiB
+ * holds the largest honest line a hundred times over and bounds what one
+ * line may cost. A longer line is refused, not cut. */
+#define ARB_RATE_MAX_LINE 65536
+/* A name on those lines, in bytes: the ladder's entry names are far
+ * shorter (bot names are 32, ARB_MAX_BOT_NAME, plus a version suffix);
+ * 128 leaves room for paths or e-mail-like names from other sources. */
+#define ARB_RATE_MAX_NAME 128
+/* Players in one match, all teams together: a table seats at most 4 and
+ * Weng–Lin team games rarely exceed a few dozen; 256 keeps the per-match
+ * arrays on the stack. */
+#define ARB_RATE_MAX_PLAYERS 256
+/* Distinct names over the whole input: a ladder of 10,000 entries is the
+ * largest the issue plans for; a million is a hundred times that and
+ * still under 200 MB of names and ratings. */
+#define ARB_RATE_MAX_NAMES 1000000
 
 #endif

@@ -24,7 +24,7 @@ printf 'name: [' > ./--help
 snapshot() { ls -A; }
 
 # ---- 1. --help, for every command -----------------------------------------
-commands="moves trick play rules run check scheduler referee submit keygen status standings match replay verify bench"
+commands="moves trick play rules run check scheduler referee submit keygen status standings match replay verify bench rate"
 for cmd in $commands; do
   for h in --help -h; do
     before=$(snapshot)
