@@ -25,6 +25,7 @@ static const struct command {
     {"standings", cmd_standings, "standings of a tournament (table, csv, json)"},
     {"match", cmd_match, "one match between bot programs, judged live"},
     {"replay", cmd_replay, "re-judge a transcript; --show, --rerun"},
+    {"ratings", cmd_ratings, "a tournament's ratings, recomputed from its record and checked"},
     {"rate", cmd_rate, "ratings from results on stdin (Glicko-2, Elo; docs/ratings.md)"},
     {"verify", cmd_verify, "prove a finished tournament's deals from seed + revealed secret"},
     {"bench", cmd_bench, "benchmarks: `arbiter bench rules`"},

@@ -45,6 +45,7 @@ int cmd_submit(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_standings(int argc, char **argv);
 int cmd_rate(int argc, char **argv);
+int cmd_ratings(int argc, char **argv);
 
 /* ---- arbiter rate (cmd_rate.c) ------------------------------------------ */
 

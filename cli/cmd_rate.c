@@ -404,7 +404,7 @@ static bool parse_game(char *line, int lineno, rate_names *t, int *a, int *b, do
 typedef struct pair_state {
     g2_params gp;
     g2_rating *g2;
-    bool *rated;                 /* Glicko-2: has played, so is rated from then on */
+    bool *has_played;            /* Glicko-2: has played, so is rated from then on */
     double *elo;
     int cap;
     int *ga, *gb;
@@ -422,17 +422,17 @@ static int grow_players(pair_state *st, int need)
     g2_rating *g2 = realloc(st->g2, (size_t)cap * sizeof *g2);
     if (g2)
         st->g2 = g2;
-    bool *rated = realloc(st->rated, (size_t)cap * sizeof *rated);
-    if (rated)
-        st->rated = rated;
+    bool *has_played = realloc(st->has_played, (size_t)cap * sizeof *has_played);
+    if (has_played)
+        st->has_played = has_played;
     double *elo = realloc(st->elo, (size_t)cap * sizeof *elo);
     if (elo)
         st->elo = elo;
-    if (!g2 || !rated || !elo)
+    if (!g2 || !has_played || !elo)
         return -1;
     for (int i = st->cap; i < cap; i++) {
         st->g2[i] = (g2_rating){st->gp.rating, st->gp.rd, st->gp.vol};
-        st->rated[i] = false;
+        st->has_played[i] = false;
         st->elo[i] = 1500;
     }
     st->cap = cap;
@@ -459,7 +459,7 @@ static int add_game(pair_state *st, int a, int b, double s)
     st->ga[st->ngames] = a;
     st->gb[st->ngames] = b;
     st->gs[st->ngames++] = s;
-    st->rated[a] = st->rated[b] = true;
+    st->has_played[a] = st->has_played[b] = true;
     return 0;
 }
 
@@ -486,7 +486,7 @@ static int close_period(pair_state *st, int n)
         games[first[st->gb[i]] + count[st->gb[i]]++] = (g2_game){st->ga[i], 1 - st->gs[i]};
     }
     for (int p = 0; p < n; p++)
-        if (st->rated[p])
+        if (st->has_played[p])
             g2_update(&st->gp, before[p], before, games + first[p], count[p], &st->g2[p]);
     st->ngames = 0;
     rc = 0;
@@ -569,7 +569,7 @@ out:
     free(line);
     names_release(&t);
     free(st.g2);
-    free(st.rated);
+    free(st.has_played);
     free(st.elo);
     free(st.ga);
     free(st.gb);

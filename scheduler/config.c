@@ -3,6 +3,7 @@
  * walked with a table of known keys. A first pass over libyaml's events
  * bounds the nesting before the document is built. */
 #include "config.h"
+#include "rating.h"
 #include "bundle.h"
 #include "plan.h"
 #include "arb_error.h"
@@ -550,11 +551,12 @@ static int teams(loader *L, yaml_node_t *seq, int k)
 
 static const char *const top_keys[] = {"name", "game", "rules", "options", "format", "cycles", "rounds", "advance",
                                        "groups", "gauntlet", "deals", "duplicate", "clock", "policy", "seed",
-                                       "files_root", "entrants", NULL};
+                                       "files_root", "entrants", "rating", "rating_model", NULL};
 
 typedef struct top_ctx {
     yaml_node_t *options, *entrants, *game, *rules, *gauntlet, *format, *advance, *groups, *deals, *files_root;
     const yaml_node_t *duplicate;   /* the key, where a refusal of the mode points */
+    const yaml_node_t *rating_model;
 } top_ctx;
 
 static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctxp)
@@ -602,6 +604,31 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
             return unknown(L, v, "duplicate mode", s, names);
         c->match.duplicate = (uint8_t)d;
         t->duplicate = kn;
+        return 0;
+    }
+    if (strcmp(k, "rating") == 0) {
+        static const char *const names[] = {"none", "openskill", "glicko2", "elo", NULL};
+        const char *s = scalar(v);
+        tn_rating r;
+        if (!s)
+            return at(L, v, "rating: expected none, openskill, glicko2 or elo, found %s", node_kind(v));
+        if (tn_rating_parse(s, &r))
+            return unknown(L, v, "rating system", s, names);
+        c->rating = (uint8_t)r;
+        return 0;
+    }
+    if (strcmp(k, "rating_model") == 0) {
+        t->rating_model = v;
+        const char *s = scalar(v);
+        wl_model m;
+        if (!s)
+            return at(L, v, "rating_model: expected plackett-luce, bradley-terry or thurstone-mosteller, found %s",
+                      node_kind(v));
+        if (wl_model_parse(s, &m)) {
+            static const char *const names[] = {"plackett-luce", "bradley-terry", "thurstone-mosteller", NULL};
+            return unknown(L, v, "rating model", s, names);
+        }
+        c->rating_model = (uint8_t)m;
         return 0;
     }
     if (strcmp(k, "clock") == 0) return each_key(L, v, "clock", clock_key, NULL);
@@ -757,6 +784,9 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
     }
     if (plan_check_size(c, why, sizeof why))   /* what the scheduler would refuse, refused here with a place */
         return at(L, t->entrants, "entrants: %s", why);
+    if (t->rating_model && c->rating != TN_RATING_OPENSKILL)
+        return at(L, t->rating_model, "rating_model: a model of openskill's, and the rating is %s",
+                  tn_rating_name((tn_rating)c->rating));
     if (c->format == TN_SWISS && !c->rounds) {
         /* enough rounds to separate the field: ceil(log_k(n)) + 1 */
         uint32_t r = 1;

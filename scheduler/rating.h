@@ -84,4 +84,34 @@ void g2_update(const g2_params *p, g2_rating self, const g2_rating *before, cons
 double elo_expected(double ra, double rb);
 void elo_update(double *ra, double *rb, double score_a, double k);
 
+/* ---- One match of the record ---------------------------------------- */
+
+/* The systems a record keeps (tournament.h's tn_rating numbers them the
+ * same way). */
+enum { RATING_NONE = 0, RATING_OPENSKILL, RATING_GLICKO2, RATING_ELO };
+
+typedef struct rated {
+    double mu, sigma, vol;       /* Weng–Lin mu/sigma; Glicko-2 rating/RD/volatility; Elo rating */
+    int    games;
+} rated;
+
+/* A newcomer's rating under a system (model: openskill's wl_model). */
+rated rated_default(int system, int model);
+
+/* One finished match: n players, player i at place rank[i] (1 best, equal
+ * places tie) on side side[i] (its team in a partnership game, -1
+ * without). Updates r[0..n) in place and counts the game:
+ *  - openskill: one Weng–Lin update, partners one team;
+ *  - glicko2: the match is a rating period of its own, each player
+ *    playing every player of another side (score 1, 0.5, 0 by place);
+ *  - elo: every pair of players of different sides from the ratings
+ *    before the match, K = 32 shared out over the player's opponents.
+ * 0, or ARB_EINVAL (a system it does not know, n < 2, more than
+ * WL_MAX_TEAMS players). */
+int rating_match(int system, int model, rated *r, const int *rank, const int *side, int n);
+
+/* The leaderboard's conservative estimate: mu - 3 sigma (openskill),
+ * rating - 2 RD (Glicko-2), the rating (Elo). */
+double rated_score(int system, rated r);
+
 #endif

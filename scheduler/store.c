@@ -1,5 +1,6 @@
 /* store.c — the tournament record in PostgreSQL (store.h). */
 #include "store.h"
+#include "rating.h"
 #include "arb_error.h"
 #include "arb_kdf.h"
 #include "arb_rng.h"
@@ -133,14 +134,17 @@ int store_tournament(store *s, const tn_config *cfg, const char *yaml, const cha
 {
     char seed[24];
     snprintf(seed, sizeof seed, "%" PRIu64, cfg->seed);
-    const char *p[] = {cfg->name, digest, yaml, cfg->match.game->name, cfg->match.preset, tn_format_name((tn_format)cfg->format), seed};
+    const char *p[] = {cfg->name, digest, yaml, cfg->match.game->name, cfg->match.preset,
+                       tn_format_name((tn_format)cfg->format), seed, tn_rating_name((tn_rating)cfg->rating),
+                       cfg->rating == TN_RATING_OPENSKILL ? wl_model_name((wl_model)cfg->rating_model) : NULL};
     int rc = exec0(s, err, errlen, "BEGIN", 0, NULL);
     if (rc)
         return rc;
     PGresult *r = q(s, err, errlen,
-                    "INSERT INTO tournaments (name, config_digest, config_text, game, rules, format, seed) "
-                    "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (name, config_digest) DO NOTHING RETURNING id",
-                    7, p);
+                    "INSERT INTO tournaments (name, config_digest, config_text, game, rules, format, seed, "
+                    "  rating_system, rating_model) "
+                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (name, config_digest) DO NOTHING RETURNING id",
+                    9, p);
     if (!r)
         goto fail;
     *created = PQntuples(r) == 1;
@@ -589,6 +593,170 @@ static int record_sides(store *s, const char *mid, const match_result *res, char
     return 0;
 }
 
+/* The match's ratings, in its result's transaction (docs/ratings.md):
+ * when its tournament keeps ratings, each entrant's current rating (a
+ * newcomer's default) locked, updated by rating_match from the places
+ * (teams' places in a partnership game) and written back with a history
+ * row each. The history's key (match, entrant) and the result's own
+ * once-only UPDATE mean a match never rates twice. */
+static int rate_match(store *s, const char *mid, const match_result *res, char *err, size_t errlen);
+static int load_result(store *s, const char *mid, match_result *res, char *err, size_t errlen);
+
+/* Rate, in the plan's order (round, table), every finished match not yet
+ * rated that has no unfinished match before it: the one just recorded and
+ * any that waited for it. A void match is passed over. */
+static int record_ratings(store *s, const char *mid, char *err, size_t errlen)
+{
+    const char *p1[] = {mid};
+    PGresult *r = q(s, err, errlen,
+                    "SELECT m.id, m.state FROM matches m JOIN tournaments t ON t.id = m.tournament_id "
+                    "WHERE m.tournament_id = (SELECT tournament_id FROM matches WHERE id = $1) "
+                    "  AND t.rating_system <> 'none' AND NOT m.rated AND m.state <> 'void' "
+                    "ORDER BY m.round, m.tbl", 1, p1);
+    if (!r)
+        return ARB_EIO;
+    int rc = 0;
+    for (int i = 0; i < PQntuples(r) && !rc; i++) {
+        if (strcmp(PQgetvalue(r, i, 1), "done") != 0)
+            break;   /* an earlier match is still to come: the rest wait for it */
+        const char *id = PQgetvalue(r, i, 0);
+        /* from the record, the match just written too: every match rated
+         * by the same reading, whenever its turn comes */
+        match_result *rec = calloc(1, sizeof *rec);
+        rc = rec ? load_result(s, id, rec, err, errlen) : ARB_ENOMEM;
+        if (!rc)
+            rc = rate_match(s, id, rec, err, errlen);
+        free(rec);
+        const char *pm[] = {id};
+        if (!rc)
+            rc = exec0(s, err, errlen, "UPDATE matches SET rated = true WHERE id = $1", 1, pm) ? ARB_EIO : 0;
+    }
+    PQclear(r);
+    return rc;
+}
+
+/* What rate_match needs of a match recorded earlier: its bots' ranks and
+ * their teams' (match_seats, match_sides). */
+static int load_result(store *s, const char *mid, match_result *res, char *err, size_t errlen)
+{
+    const char *p1[] = {mid};
+    PGresult *r = q(s, err, errlen, "SELECT slot, coalesce(rank, 99), coalesce(forfeited, false) FROM match_seats "
+                                    "WHERE match_id = $1 ORDER BY slot", 1, p1);
+    if (!r)
+        return ARB_EIO;
+    res->nbots = PQntuples(r) < ARB_MAX_SEATS ? PQntuples(r) : ARB_MAX_SEATS;
+    for (int b = 0; b < res->nbots; b++) {
+        res->bots[b].rank = atoi(PQgetvalue(r, b, 1));
+        res->bots[b].forfeited = PQgetvalue(r, b, 2)[0] == 't';
+        res->team_of_bot[b] = -1;
+    }
+    PQclear(r);
+    /* the sides: each bot's side (match_seats.side) and its team's place */
+    r = q(s, err, errlen,
+          "SELECT st.slot, st.side, sd.rank FROM match_seats st JOIN match_sides sd "
+          "  ON sd.match_id = st.match_id AND sd.side = st.side WHERE st.match_id = $1 ORDER BY st.slot", 1, p1);
+    if (!r)
+        return ARB_EIO;
+    res->nteams = 0;
+    for (int i = 0; i < PQntuples(r); i++) {
+        int slot = atoi(PQgetvalue(r, i, 0)), side = atoi(PQgetvalue(r, i, 1));
+        if (side < 0 || side >= ARB_MAX_SEATS || slot < 0 || slot >= res->nbots)
+            continue;
+        res->team_of_bot[slot] = (int8_t)side;
+        res->team_rank[side] = atoi(PQgetvalue(r, i, 2));
+        if (side + 1 > res->nteams)
+            res->nteams = side + 1;
+    }
+    PQclear(r);
+    return 0;
+}
+
+/* One match's ratings (see record_ratings). */
+static int rate_match(store *s, const char *mid, const match_result *res, char *err, size_t errlen)
+{
+    const char *p1[] = {mid};
+    PGresult *r = q(s, err, errlen,
+                    "SELECT t.id, t.rating_system, coalesce(t.rating_model, '') FROM tournaments t "
+                    "JOIN matches m ON m.tournament_id = t.id WHERE m.id = $1", 1, p1);
+    if (!r)
+        return ARB_EIO;
+    tn_rating sys = TN_RATING_NONE;
+    wl_model model = WL_PLACKETT_LUCE;
+    char tid[24] = "";
+    if (PQntuples(r) == 1) {
+        snprintf(tid, sizeof tid, "%s", PQgetvalue(r, 0, 0));
+        if (tn_rating_parse(PQgetvalue(r, 0, 1), &sys) || (PQgetvalue(r, 0, 2)[0] && wl_model_parse(PQgetvalue(r, 0, 2), &model)))
+            sys = TN_RATING_NONE;
+    }
+    PQclear(r);
+    if (sys == TN_RATING_NONE || res->nbots < 2)
+        return 0;
+    int n = res->nbots, entrant[ARB_MAX_SEATS], rank[ARB_MAX_SEATS], side[ARB_MAX_SEATS];
+    rated before[ARB_MAX_SEATS], after[ARB_MAX_SEATS];
+    /* the entrants' rows locked first (one scheduler records results one
+     * at a time; the lock keeps any other writer out until we commit) */
+    r = q(s, err, errlen,
+          "SELECT 1 FROM ratings rt JOIN matches m ON m.tournament_id = rt.tournament_id "
+          "JOIN match_seats st ON st.match_id = m.id AND st.entrant = rt.entrant "
+          "WHERE m.id = $1 FOR UPDATE OF rt", 1, p1);
+    if (!r)
+        return ARB_EIO;
+    PQclear(r);
+    r = q(s, err, errlen,
+          "SELECT st.slot, st.entrant, rt.mu, rt.sigma, rt.vol, rt.games FROM match_seats st "
+          "JOIN matches m ON m.id = st.match_id "
+          "LEFT JOIN ratings rt ON rt.tournament_id = m.tournament_id AND rt.entrant = st.entrant "
+          "WHERE st.match_id = $1 ORDER BY st.slot", 1, p1);
+    if (!r)
+        return ARB_EIO;
+    if (PQntuples(r) != n) {
+        PQclear(r);
+        snprintf(err, errlen, "match %s: %d seats recorded for %d bots", mid, PQntuples(r), n);
+        return ARB_EIO;
+    }
+    for (int b = 0; b < n; b++) {
+        entrant[b] = atoi(PQgetvalue(r, b, 1));
+        before[b] = rated_default(sys, model);
+        if (!PQgetisnull(r, b, 2))
+            before[b] = (rated){atof(PQgetvalue(r, b, 2)), atof(PQgetvalue(r, b, 3)),
+                                PQgetisnull(r, b, 4) ? 0 : atof(PQgetvalue(r, b, 4)), atoi(PQgetvalue(r, b, 5))};
+        bool teams = res->nteams > 0 && res->team_of_bot[b] >= 0;
+        side[b] = teams ? res->team_of_bot[b] : -1;
+        rank[b] = teams ? res->team_rank[res->team_of_bot[b]] : res->bots[b].rank;
+        after[b] = before[b];
+    }
+    PQclear(r);
+    if (rating_match((int)sys, (int)model, after, rank, side, n) != 0) {
+        snprintf(err, errlen, "match %s: the ratings cannot be updated", mid);
+        return ARB_EINVAL;
+    }
+    for (int b = 0; b < n; b++) {
+        char e[16], mb[40], sb[40], vb[40], ma[40], sa[40], va[40], games[16], rk[16], sd[16];
+        snprintf(e, sizeof e, "%d", entrant[b]);
+        snprintf(mb, sizeof mb, "%.17g", before[b].mu);
+        snprintf(sb, sizeof sb, "%.17g", before[b].sigma);
+        snprintf(vb, sizeof vb, "%.17g", before[b].vol);
+        snprintf(ma, sizeof ma, "%.17g", after[b].mu);
+        snprintf(sa, sizeof sa, "%.17g", after[b].sigma);
+        snprintf(va, sizeof va, "%.17g", after[b].vol);
+        snprintf(games, sizeof games, "%d", after[b].games);
+        snprintf(rk, sizeof rk, "%d", rank[b]);
+        snprintf(sd, sizeof sd, "%d", side[b]);
+        bool vol = sys == TN_RATING_GLICKO2;
+        const char *hp[] = {mid, e, mb, sb, vol ? vb : NULL, ma, sa, vol ? va : NULL, rk, side[b] >= 0 ? sd : NULL};
+        const char *rp[] = {tid, e, ma, sa, vol ? va : NULL, games, mid};
+        if (exec0(s, err, errlen,
+                  "INSERT INTO rating_history (match_id, entrant, mu_before, sigma_before, vol_before, mu_after, "
+                  "  sigma_after, vol_after, rank, side) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10, hp)
+            || exec0(s, err, errlen,
+                     "INSERT INTO ratings (tournament_id, entrant, mu, sigma, vol, games, last_match) "
+                     "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (tournament_id, entrant) DO UPDATE SET "
+                     "  mu = $3, sigma = $4, vol = $5, games = $6, last_match = $7, updated_at = now()", 7, rp))
+            return ARB_EIO;
+    }
+    return 0;
+}
+
 int store_record(store *s, const store_match *m, const match_result *res, const char *digest,
                  const char *transcript, const char *holder, char *err, size_t errlen)
 {
@@ -631,15 +799,17 @@ int store_record(store *s, const store_match *m, const match_result *res, const 
         snprintf(cns, sizeof cns, "%" PRIu64, st->cpu_ns);
         snprintf(strikes, sizeof strikes, "%u", st->strikes);
         snprintf(pens, sizeof pens, "%u", st->penalties);
+        char side[16];
+        snprintf(side, sizeof side, "%d", res->nteams ? res->team_of_bot[b] : -1);
         const char *sp[] = {mid, slot, total, points, rank, st->forfeited ? "true" : "false", decs, wns, cns,
-                            strikes, pens, st->sandbox};
+                            strikes, pens, st->sandbox, res->nteams && res->team_of_bot[b] >= 0 ? side : NULL};
         if (exec0(s, err, errlen,
                   "UPDATE match_seats SET total = $3, points = $4, rank = $5, forfeited = $6, decisions = $7, "
-                  "  wall_ns = $8, cpu_ns = $9, strikes = $10, penalties = $11, sandbox = $12 "
-                  "WHERE match_id = $1 AND slot = $2", 12, sp))
+                  "  wall_ns = $8, cpu_ns = $9, strikes = $10, penalties = $11, sandbox = $12, side = $13 "
+                  "WHERE match_id = $1 AND slot = $2", 13, sp))
             goto fail;
     }
-    if (record_sides(s, mid, res, err, errlen))
+    if (record_sides(s, mid, res, err, errlen) || record_ratings(s, mid, err, errlen))
         goto fail;
     /* The deals: COPY, one round trip. Values are numbers we format. */
     size_t cap = (size_t)res->ndeals * 256 + 1, len = 0;
@@ -854,6 +1024,15 @@ static const char *const report_sql[] = {
     [STORE_REPORT_TEAM_CROSSTABLE] =
         "SELECT team, opponent, matches, won, points FROM team_crosstable "
         "WHERE tournament_id = $1 AND team IS NOT NULL AND opponent IS NOT NULL ORDER BY team, opponent",
+    [STORE_REPORT_RATINGS] =
+        "SELECT r.entrant, e.name, r.mu, r.sigma, coalesce(r.vol, 0), r.games, t.rating_system, "
+        "  coalesce(t.rating_model, ''), coalesce(to_char(r.updated_at, 'YYYY-MM-DD HH24:MI'), '') "
+        "FROM ratings r JOIN entrants e ON e.tournament_id = r.tournament_id AND e.idx = r.entrant "
+        "JOIN tournaments t ON t.id = r.tournament_id WHERE r.tournament_id = $1 ORDER BY r.entrant",
+    [STORE_REPORT_RATING_HISTORY] =
+        "SELECT h.match_id, h.entrant, h.rank, coalesce(h.side, -1), h.mu_after, h.sigma_after, "
+        "  coalesce(h.vol_after, 0) FROM rating_history h JOIN matches m ON m.id = h.match_id "
+        "WHERE m.tournament_id = $1 ORDER BY h.seq",
 };
 
 int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out, char *err, size_t errlen)
@@ -867,7 +1046,7 @@ int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out,
     snprintf(id, sizeof id, "%" PRId64, tid);
     const char *p[] = {id};
     PGresult *r = q(s, err, errlen, report_sql[kind],
-                    kind == STORE_REPORT_DONE_MATCHES || kind == STORE_REPORT_TEAM_CROSSTABLE ? 1 : 0, p);
+                    kind >= STORE_REPORT_DONE_MATCHES ? 1 : 0, p);
     if (!r)
         return ARB_EIO;
     int rows = PQntuples(r), cols = PQnfields(r), rc = 0;

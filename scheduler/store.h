@@ -162,6 +162,9 @@ typedef enum store_report_kind {
     STORE_REPORT_VOIDS,         /* tournament, round, table, worker, reason (the last 10) */
     STORE_REPORT_DONE_MATCHES,  /* of tournament tid: round, table, transcript, digest */
     STORE_REPORT_TEAM_CROSSTABLE,/* of tournament tid: team, opponent (teams.idx), matches, won, points */
+    STORE_REPORT_RATINGS,       /* of tid: entrant, name, mu, sigma, vol, games, system, model, updated */
+    STORE_REPORT_RATING_HISTORY,/* of tid, in the order applied: match, entrant, rank, side, mu, sigma, vol after */
+    /* (every kind from STORE_REPORT_DONE_MATCHES on is of one tournament) */
 } store_report_kind;
 typedef struct store_rows {
     int    nrows, ncols;

@@ -22,6 +22,18 @@ typedef enum tn_format {
 /* The game of a tournament file that names none (`game:`). */
 #define TN_DEFAULT_GAME "doudizhu"
 
+/* The rating system a tournament keeps in its record (docs/ratings.md). */
+typedef enum tn_rating {
+    TN_RATING_NONE = 0,
+    TN_RATING_OPENSKILL,        /* Weng–Lin: every game, teams in partnership play */
+    TN_RATING_GLICKO2,          /* each match a rating period of its own */
+    TN_RATING_ELO,
+    TN_NRATINGS
+} tn_rating;
+
+const char *tn_rating_name(tn_rating r);     /* "none", "openskill", ... */
+int tn_rating_parse(const char *s, tn_rating *out);
+
 typedef struct tn_entrant {
     char     name[ARB_MAX_BOT_NAME + 1];
     char     command[ARB_TN_MAX_COMMAND];   /* program and arguments, space separated */
@@ -67,6 +79,8 @@ typedef struct tn_config {
     uint32_t groups;                    /* groups-knockout: number of groups */
     char     gauntlet[ARB_MAX_BOT_NAME + 1]; /* gauntlet: the entrant against the field */
     uint64_t seed;
+    uint8_t  rating;                    /* tn_rating: the record keeps ratings (default none) */
+    uint8_t  rating_model;              /* wl_model, for openskill */
     int      nentrants;
     tn_entrant *entrants;
     /* Partnership play: nteams > 0 when the game fixes its teams before

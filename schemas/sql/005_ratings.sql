@@ -1,10 +1,13 @@
 -- 005_ratings.sql — ratings in the record (docs/ratings.md). A tournament
--- (and later a ladder) names its rating system; each finished match then
--- updates the ratings of its entrants in the same transaction as its
--- result, and keeps what it changed in rating_history: one row per entrant
--- per match (the primary key), so a match never rates twice, and the
--- ratings can be recomputed from the history's matches in order and
--- compared with what is stored (`arbiter ratings NAME --recompute`).
+-- (and later a ladder) names its rating system; finished matches then
+-- update the ratings of their entrants in the transaction of a result, in
+-- the order of the plan (round, table) whatever order the results came in:
+-- a match is rated once every match before it is finished or void, so
+-- the same tournament gives the same ratings however its work was spread.
+-- rating_history keeps what each match changed, one row per entrant per
+-- match (the primary key): a match never rates twice, and the ratings can
+-- be recomputed from the history in order and compared with what is
+-- stored (`arbiter ratings NAME`).
 ALTER TABLE tournaments
     ADD COLUMN rating_system text NOT NULL DEFAULT 'none'
         CHECK (rating_system IN ('none', 'openskill', 'glicko2', 'elo')),
@@ -13,6 +16,10 @@ ALTER TABLE tournaments
 -- The current rating of each rated entrant. mu/sigma: Weng–Lin's; Glicko-2
 -- keeps rating in mu, RD in sigma and the volatility in vol; Elo the rating
 -- in mu.
+ALTER TABLE matches ADD COLUMN rated boolean NOT NULL DEFAULT false;
+-- The bot's side in a game of fixed teams (match_sides.side), NULL without.
+ALTER TABLE match_seats ADD COLUMN side int;
+
 CREATE TABLE ratings (
     tournament_id bigint NOT NULL REFERENCES tournaments ON DELETE CASCADE,
     entrant       int NOT NULL,

@@ -23,8 +23,9 @@ run() { "$ARB" run "$1" --db "$2" --state "$3" --quiet --workers 2 --secret-file
 done_count() { sql "$1" "SELECT count(*) FROM matches WHERE state = 'done'" 2>/dev/null || echo 0; }
 
 # ---- 1. a rated round robin -------------------------------------------------
+rel=$(realpath --relative-to="$T" "$SRC")   # files: lie inside files_root, relative to the file
 sed -e 's/^name: example round robin/name: rated rr\nrating: openskill/' -e "s#\.\./build/bots-sdk/c#$BOTS#g" \
-    -e "s#\.\./bots-sdk/#$SRC/bots-sdk/#g" -e 's#^files_root: \.\.$#files_root: /#' \
+    -e "s#\.\./#$rel/#g" -e 's#^files_root: \.\.$#files_root: /#' \
     "$SRC/config/example-roundrobin.yaml" > "$T/rr.yaml"
 check "the rated file checks" '"$ARB" check "$T/rr.yaml" > /dev/null'
 DA=$(newdb arb_ratings_a)
@@ -47,6 +48,9 @@ check "the first update of every entrant starts from mu 25, sigma 25/3" \
   '[ "$(sql "$DA" "SELECT count(*) FROM rating_history h WHERE seq = (SELECT min(seq) FROM rating_history g WHERE g.entrant = h.entrant) AND mu_before = 25 AND abs(sigma_before - 25.0/3) < 1e-12")" = 5 ]'
 check "sum of mu changes per match is near zero for a fair ranking update (winners up, losers down)" \
   '[ "$(sql "$DA" "SELECT count(*) FROM (SELECT match_id FROM rating_history GROUP BY match_id HAVING max(mu_after - mu_before) > 0 AND min(mu_after - mu_before) < 0) x")" -ge 9 ]'
+
+check "matches rated in the plan's order (round, table), whatever order their results came in" \
+  '[ "$(sql "$DA" "SELECT string_agg(match_id::text, \",\" ORDER BY s) FROM (SELECT match_id, min(seq) s FROM rating_history GROUP BY match_id) x")" = "$(sql "$DA" "SELECT string_agg(id::text, \",\" ORDER BY round, tbl) FROM matches WHERE rated")" ]'
 
 # ---- 2. killed and resumed: the same ratings -----------------------------------
 DB=$(newdb arb_ratings_b)
@@ -71,6 +75,9 @@ check "killed $kills times ($before of 10 done), the resumed run exits 0" '[ $? 
 "$ARB" ratings "rated rr" --db "$DB" --format json > "$T/b.json"
 check "no match rated twice: 30 history rows, one per (match, entrant)" \
   '[ "$(sql "$DB" "SELECT count(*) FROM rating_history")" = 30 ] && [ "$(sql "$DB" "SELECT count(DISTINCT (match_id, entrant)) FROM rating_history")" = 30 ]'
+python3 -c "import json,sys; [print(x) for x in json.load(open(sys.argv[1]))[\"ratings\"]]" "$T/a.json" > "$T/a.list"
+python3 -c "import json,sys; [print(x) for x in json.load(open(sys.argv[1]))[\"ratings\"]]" "$T/b.json" > "$T/b.list"
+diff "$T/a.list" "$T/b.list" >&2
 check "the same ratings to the last digit as the uninterrupted run" \
   '[ "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[\"ratings\"])" "$T/a.json")" = "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[\"ratings\"])" "$T/b.json")" ]'
 
