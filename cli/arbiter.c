@@ -24,6 +24,7 @@ static const struct command {
     {"status", cmd_status, "the tournaments in the record"},
     {"standings", cmd_standings, "standings of a tournament (table, csv, json)"},
     {"match", cmd_match, "one match between bot programs, judged live"},
+    {"eval", cmd_eval, "two agents over a fixed deal set in both roles: WP, ADP, Elo, SPRT"},
     {"replay", cmd_replay, "re-judge a transcript; --show, --rerun"},
     {"verify", cmd_verify, "prove a finished tournament's deals from seed + revealed secret"},
     {"bench", cmd_bench, "benchmarks: `arbiter bench rules`"},
