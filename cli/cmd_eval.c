@@ -601,18 +601,21 @@ static role_sum summarise(const eval_run *e, int role)
 static es_sample pairs_of(const eval_run *e)
 {
     es_sample s = {0};
-    /* rows come per batch: role 0's deals, then role 1's (or per deal, the
-     * two tables), so a pair is found by deal index */
-    for (size_t i = 0; i < e->nrows; i++) {
-        if (e->rows[i].role != 0)
-            continue;
-        for (size_t j = 0; j < e->nrows; j++)
-            if (e->rows[j].role == 1 && e->rows[j].deal == e->rows[i].deal) {
-                double x = ((e->rows[i].result + 1) / 2.0 + (e->rows[j].result + 1) / 2.0) / 2;
-                es_sample_add(&s, x);
-                break;
-            }
-    }
+    /* each deal's result per role, by deal index (-2: not played) */
+    size_t n = 0;
+    for (size_t i = 0; i < e->nrows; i++)
+        if (e->rows[i].deal + 1 > n)
+            n = e->rows[i].deal + 1;
+    int8_t *res = malloc(2 * (n ? n : 1));
+    if (!res)
+        return s;
+    memset(res, -2, 2 * (n ? n : 1));
+    for (size_t i = 0; i < e->nrows; i++)
+        res[2 * e->rows[i].deal + (size_t)e->rows[i].role] = (int8_t)e->rows[i].result;
+    for (size_t d = 0; d < n; d++)
+        if (res[2 * d] != -2 && res[2 * d + 1] != -2)
+            es_sample_add(&s, ((res[2 * d] + 1) / 2.0 + (res[2 * d + 1] + 1) / 2.0) / 2);
+    free(res);
     return s;
 }
 
