@@ -24,6 +24,7 @@ static const struct command {
     {"status", cmd_status, "the tournaments in the record"},
     {"standings", cmd_standings, "standings of a tournament (table, csv, json)"},
     {"match", cmd_match, "one match between bot programs, judged live"},
+    {"eval", cmd_eval, "two agents over a fixed deal set in both roles: WP, ADP, Elo, SPRT"},
     {"replay", cmd_replay, "re-judge a transcript; --show, --rerun"},
     {"ratings", cmd_ratings, "a tournament's ratings, recomputed from its record and checked"},
     {"rate", cmd_rate, "ratings from results on stdin (Glicko-2, Elo; docs/ratings.md)"},

@@ -34,6 +34,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_match(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_run(int argc, char **argv);

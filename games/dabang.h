@@ -216,6 +216,8 @@ typedef struct db_state {
     uint64_t seed;
     uint8_t redeals;
     uint8_t deck[DB_DECK];      /* the shuffle: DB-2 */
+    bool    ordered;            /* the first shuffle is `order` (db_deal_ordered) */
+    uint8_t order[DB_DECK];     /* a deal set's first shuffle, when ordered */
     db_phase phase;
     int8_t to_act;
     uint8_t first_drawer;
@@ -268,6 +270,12 @@ static inline int db_team(int seat) { return seat % 2; }
 /* A deal from a seed, with the context of a match's first deal; then
  * db_setup for a later one. Both run the deal up to its first decision. */
 int  db_deal(db_state *s, const db_rules *r, uint64_t seed);
+/* db_deal with the first shuffle given (a deal set: docs/evaluation.md):
+ * `order` is the DB_DECK cards (0..53, each DB_COPIES times) in drawing
+ * order, kept in the state so that db_setup deals it again; the first
+ * drawer, the kitty draw and a redeal's shuffle (DB-47) still come from
+ * the seed. ARB_EINVAL when order is not the deck. */
+int  db_deal_ordered(db_state *s, const db_rules *r, uint64_t seed, const uint8_t *order, size_t n);
 int  db_setup(db_state *s, const db_context *ctx);
 /* db_deal then db_setup in one step: the deal is run once. */
 int  db_deal_in(db_state *s, const db_rules *r, uint64_t seed, const db_context *ctx);

@@ -94,6 +94,8 @@ static void shuffle(db_state *s)
     arb_rng rng;
     arb_rng_seed(&rng, arb_seed_childn(s->seed, "shuffle", s->redeals));
     arb_rng_shuffle_u8(&rng, s->deck, DB_DECK);
+    if (s->ordered && s->redeals == 0)
+        memcpy(s->deck, s->order, DB_DECK);
 }
 
 /* Everything from the first card drawn, under the deal's context. */
@@ -103,11 +105,16 @@ static void restart(db_state *s)
     db_context ctx = s->ctx;
     uint64_t seed = s->seed;
     uint8_t redeals = s->redeals;
+    bool ordered = s->ordered;
+    uint8_t order[DB_DECK];
+    memcpy(order, s->order, sizeof order);
     memset(s, 0, sizeof *s);
     s->rules = r;
     s->ctx = ctx;
     s->seed = seed;
     s->redeals = redeals;
+    s->ordered = ordered;
+    memcpy(s->order, order, sizeof order);
     shuffle(s);
     if (ctx.first) {
         arb_rng rng;
@@ -143,6 +150,26 @@ int db_deal(db_state *s, const db_rules *r, uint64_t seed)
     memset(s, 0, sizeof *s);
     s->rules = *r;
     s->seed = seed;
+    s->ctx.first = true;
+    s->ctx.dajia = -1;
+    s->ctx.level[0] = s->ctx.level[1] = r->start_level;
+    restart(s);
+    return 0;
+}
+
+int db_deal_ordered(db_state *s, const db_rules *r, uint64_t seed, const uint8_t *order, size_t n)
+{
+    uint8_t count[DB_DECK / DB_COPIES] = {0};
+    if (n != DB_DECK)
+        return ARB_EINVAL;
+    for (size_t i = 0; i < n; i++)
+        if (order[i] >= DB_DECK / DB_COPIES || ++count[order[i]] > DB_COPIES)
+            return ARB_EINVAL;
+    memset(s, 0, sizeof *s);
+    s->rules = *r;
+    s->seed = seed;
+    s->ordered = true;
+    memcpy(s->order, order, DB_DECK);
     s->ctx.first = true;
     s->ctx.dajia = -1;
     s->ctx.level[0] = s->ctx.level[1] = r->start_level;

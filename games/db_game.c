@@ -109,6 +109,34 @@ static int g_match_result(const void *mstate, arb_standing *out)
 
 static int g_deal(void *state, const void *rules, uint64_t seed) { return db_deal(state, rules, seed); }
 static int g_to_act(const void *state) { return db_to_act(state); }
+
+static int g_deal_ordered(void *state, const void *rules, uint64_t seed, const uint8_t *order, size_t n)
+{
+    return db_deal_ordered(state, rules, seed, order, n);
+}
+
+/* The draw (DB-40, DB-41): card i of the shuffle goes to the seat
+ * (first drawer + i) mod 4, the last DB_KITTY cards are the kitty. */
+static int g_deal_cards(const void *state, arb_deal_cards *out)
+{
+    const db_state *s = state;
+    db_hand h[DB_SEATS], k;
+    memset(out, 0, sizeof *out);
+    memset(h, 0, sizeof h);
+    memset(&k, 0, sizeof k);
+    out->ncards = DB_DECK;
+    memcpy(out->order, s->deck, DB_DECK);
+    out->nseats = DB_SEATS;
+    for (int i = 0; i < DB_DECK; i++) {
+        db_hand *to = i < DB_DECK - DB_KITTY ? &h[(s->first_drawer + i) % DB_SEATS] : &k;
+        to->n[s->deck[i]]++;
+        to->total++;
+    }
+    for (int p = 0; p < DB_SEATS; p++)
+        db_pack(&h[p], out->hand[p]);
+    db_pack(&k, out->kitty);
+    return 0;
+}
 static arb_decision g_decision(const void *state) { return db_decision(state); }
 static bool g_over(const void *state) { return ((const db_state *)state)->phase == DB_PH_OVER; }
 
@@ -855,6 +883,8 @@ const arb_game arb_game_dabang = {
     .parse_action = g_parse_action,
     .format_action = g_format_action,
     .format_cards = g_format_cards,
+    .deal_cards = g_deal_cards,
+    .deal_ordered = g_deal_ordered,
     .start_events = g_start_events,
     .action_events = g_action_events,
     .request = g_request,

@@ -356,6 +356,11 @@ static inline int ddz_card_rank(uint8_t id) { id %= 54; return id < 52 ? id / 4 
 /* Start a deal from a seed: shuffle, deal, choose the first bidder, enter the
  * first phase. Every random choice comes from the seed (docs/rng.md). */
 int ddz_deal_init(ddz_state *s, const ddz_rules *r, uint64_t seed);
+/* The same with the shuffle given: `order` is the n = 54*packs card ids in
+ * dealing order (a permutation); every other random choice (the first
+ * bidder, the face-up card, wild ranks, a redeal's shuffle) still comes
+ * from the seed. ARB_EINVAL when order is not a permutation of the deck. */
+int ddz_deal_ordered(ddz_state *s, const ddz_rules *r, uint64_t seed, const uint8_t *order, size_t n);
 /* Legal values for a value phase (BID: 0 and every bid above the current
  * one; CALL/ROB/DOUBLE/SHOW/CLAIM: 0 and 1), into vals (room for 16).
  * Returns the count, 0 in the PLAY phase or at the end. */

@@ -152,8 +152,12 @@ static void start_auction(ddz_state *s)
  * the stream arb_seed_childn(seed, "shuffle", redeals) shuffles the card ids
  * 0..54*packs-1 (Fisher-Yates, see docs/rng.md); seat i receives positions
  * i*hand_size .. i*hand_size+hand_size-1, the kitty the rest. The same
- * stream then draws the first bidder (random) or the face-up card. */
-static void shuffle_and_deal(ddz_state *s)
+ * stream then draws the first bidder (random) or the face-up card.
+ * `order` (a deal set's, ddz_deal_ordered), when not NULL, replaces the
+ * shuffled ids; the stream is drawn as for the shuffle all the same, so
+ * that a deal exported with its seed and dealt again from its order is
+ * the same deal. */
+static void shuffle_and_deal(ddz_state *s, const uint8_t *order)
 {
     const ddz_rules *r = s->rules;
     int ncards = 54 * r->packs;
@@ -162,6 +166,8 @@ static void shuffle_and_deal(ddz_state *s)
     for (int i = 0; i < ncards; i++)
         s->deck[i] = (uint8_t)i;
     arb_rng_shuffle_u8(&rng, s->deck, (size_t)ncards);
+    if (order)
+        memcpy(s->deck, order, (size_t)ncards);
     memset(s->hand, 0, sizeof s->hand);
     memset(s->dealt, 0, sizeof s->dealt);
     s->kitty = 0;
@@ -197,7 +203,7 @@ static void shuffle_and_deal(ddz_state *s)
     }
 }
 
-int ddz_deal_init(ddz_state *s, const ddz_rules *r, uint64_t seed)
+static int deal_init(ddz_state *s, const ddz_rules *r, uint64_t seed, const uint8_t *order)
 {
     char err[160];
     int rc = ddz_rules_check(r, err, sizeof err);
@@ -210,9 +216,26 @@ int ddz_deal_init(ddz_state *s, const ddz_rules *r, uint64_t seed)
     s->landlord = DDZ_NONE;
     s->winner = DDZ_NONE;
     s->last_seat = DDZ_NONE;
-    shuffle_and_deal(s);
+    shuffle_and_deal(s, order);
     start_auction(s);
     return 0;
+}
+
+int ddz_deal_init(ddz_state *s, const ddz_rules *r, uint64_t seed) { return deal_init(s, r, seed, NULL); }
+
+int ddz_deal_ordered(ddz_state *s, const ddz_rules *r, uint64_t seed, const uint8_t *order, size_t n)
+{
+    /* A permutation of the card ids 0..54*packs-1, each once. */
+    size_t ncards = (size_t)54 * r->packs;
+    uint8_t seen[DDZ_MAX_CARDS] = {0};
+    if (r->packs < 1 || r->packs > 2 || n != ncards)
+        return ARB_EINVAL;
+    for (size_t i = 0; i < n; i++) {
+        if (order[i] >= ncards || seen[order[i]])
+            return ARB_EINVAL;
+        seen[order[i]] = 1;
+    }
+    return deal_init(s, r, seed, order);
 }
 
 /* Nobody took the landlord: redeal, or apply the exhaustion rule (DDZ-46). */
@@ -236,7 +259,7 @@ static void redeal(ddz_state *s)
         return;
     }
     s->redeals++;
-    shuffle_and_deal(s);
+    shuffle_and_deal(s, NULL);
     start_auction(s);
 }
 

@@ -17,6 +17,25 @@ static const char *const *dz_presets(void) { return ddz_rules_presets(); }
 static int dz_seats(const void *rules) { return ((const ddz_rules *)rules)->players; }
 static int dz_deal(void *state, const void *rules, uint64_t seed) { return ddz_deal_init(state, rules, seed); }
 
+static int dz_deal_ordered(void *state, const void *rules, uint64_t seed, const uint8_t *order, size_t n)
+{
+    return ddz_deal_ordered(state, rules, seed, order, n);
+}
+
+/* Seat i was dealt positions i*hand_size.., the kitty the rest (DDZ-1..3). */
+static int dz_deal_cards(const void *state, arb_deal_cards *out)
+{
+    const ddz_state *s = state;
+    memset(out, 0, sizeof *out);
+    out->ncards = (uint16_t)(54 * s->rules->packs);
+    memcpy(out->order, s->deck, out->ncards);
+    out->nseats = s->nseats;
+    for (int i = 0; i < s->nseats; i++)
+        out->hand[i][0] = s->dealt[i];
+    out->kitty[0] = s->kitty;
+    return 0;
+}
+
 static int dz_team_of(const void *state, int seat)
 {
     const ddz_state *s = state;
@@ -526,6 +545,8 @@ const arb_game arb_game_doudizhu = {
     .parse_action = dz_parse_action,
     .format_action = dz_format_action,
     .format_cards = dz_format_cards,
+    .deal_cards = dz_deal_cards,
+    .deal_ordered = dz_deal_ordered,
     .start_events = dz_start_events,
     .action_events = dz_action_events,
     .request = dz_request,

@@ -68,6 +68,19 @@ typedef void (*arb_emit_fn)(void *ctx, const char *line);
  * to emit: what the tables' start_events and action_events write with. */
 void arb_emitf(arb_emit_fn emit, void *ctx, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* A deal's cards as data (deal sets, docs/evaluation.md): the first
+ * shuffle as card ids in dealing order (the game's own ids: deal_ordered
+ * takes them back), and, to read, each seat's cards as dealt and the kitty
+ * in format_cards' packing. */
+#define ARB_MAX_DECK 162   /* Da Bang's three packs */
+typedef struct arb_deal_cards {
+    uint16_t ncards;                   /* entries of order */
+    uint8_t  order[ARB_MAX_DECK];
+    int      nseats;
+    uint64_t hand[ARB_MAX_SEATS][2];   /* per seat, before the kitty goes anywhere */
+    uint64_t kitty[2];
+} arb_deal_cards;
+
 typedef struct arb_game {
     const char *name;          /* "doudizhu" */
     const char *title;         /* "Dou Dizhu (斗地主)" */
@@ -173,6 +186,17 @@ typedef struct arb_game {
     /* The action a referee takes for a seat it plays for (autoplay): pass
      * when legal, else the smallest legal action. Index into legal[0..n). */
     int  (*fallback)(const void *state, const arb_action *legal, int n);
+
+    /* ---- Deals as data (optional: NULL when the game has none) ----------
+     * What a deal just dealt (deal, deal_ordered; deal_setup done) was
+     * dealt: its order, hands and kitty. */
+    int  (*deal_cards)(const void *state, arb_deal_cards *out);
+    /* A deal as `deal` makes it, but with its first shuffle given as n
+     * card ids (deal_cards' order) instead of drawn from the seed; every
+     * other random choice still comes from the seed, so the order and
+     * seed deal_cards read from a deal give that same deal again.
+     * ARB_EINVAL when order is not a shuffle of the game's cards. */
+    int  (*deal_ordered)(void *state, const void *rules, uint64_t seed, const uint8_t *order, size_t n);
 } arb_game;
 
 /* Registered games (NULL-terminated), and lookup by name. */

@@ -34,6 +34,7 @@ typedef struct run {
     const match_driver *drv;
     const match_sink *sink;
     const match_observer *obs;
+    const match_deal_source *src;   /* NULL: deals from the match key */
     match_result *res;
     void *rules, *state, *before;
     void *mstate;           /* what the game carries from deal to deal */
@@ -454,6 +455,12 @@ static void play_game(run *r, uint32_t gi)
     d->forfeit_bot = -1;
     match_seating(cfg, gi, &d->deal, &d->seating, d->bot_at);
     d->seed = arb_seed_keyedn(cfg->key, "deal", d->deal);
+    /* A deal source deals first: it says the seed the record keeps. */
+    int src_rc = r->src ? r->src->deal(r->src->ctx, d->deal, r->state, r->rules, &d->seed) : 0;
+    if (src_rc) {
+        fail(r, src_rc, "deal %u cannot be dealt from its source: %s", d->deal, arb_strerror(src_rc));
+        return;
+    }
     if (put(r, (match_rec){.type = MR_DEAL, .deal = d, .nseats = n}))
         return;
 
@@ -468,7 +475,7 @@ static void play_game(run *r, uint32_t gi)
         if (r->rc)
             return;
     } else {
-        int rc = g->deal(r->state, r->rules, d->seed);
+        int rc = r->src ? 0 : g->deal(r->state, r->rules, d->seed);
         if (!rc && g->deal_setup)
             rc = g->deal_setup(r->state, r->mstate, d->bot_at);
         if (rc) {
@@ -688,8 +695,14 @@ static void play_tables(run *r)
 int match_run(const match_config *cfg, const match_driver *drv, const match_sink *sink,
               const match_observer *obs, match_result *res)
 {
+    return match_run_dealt(cfg, drv, sink, obs, NULL, res);
+}
+
+int match_run_dealt(const match_config *cfg, const match_driver *drv, const match_sink *sink,
+                    const match_observer *obs, const match_deal_source *src, match_result *res)
+{
     memset(res, 0, sizeof *res);
-    run r = {.cfg = cfg, .g = cfg->game, .drv = drv, .sink = sink, .obs = obs, .res = res};
+    run r = {.cfg = cfg, .g = cfg->game, .drv = drv, .sink = sink, .obs = obs, .src = src, .res = res};
     r.t0 = arb_now_ns();
     res->nbots = cfg->nbots;
     for (int b = 0; b < cfg->nbots && b < ARB_MAX_SEATS; b++)

@@ -60,4 +60,20 @@ typedef struct match_observer {
 int match_run(const match_config *cfg, const match_driver *drv, const match_sink *sink,
               const match_observer *obs, match_result *res);
 
+/* Where the deals come from when not from the match key: a deal set
+ * (arbiter eval, docs/evaluation.md). deal() deals the cards numbered
+ * `deal` (match_deal.deal) into state under rules — the game's deal or
+ * deal_ordered, deal_setup is still the core's — and puts the deal's seed,
+ * which the record keeps, in *seed. A transcript of such a match records
+ * those seeds, not a key's: it re-judges only where they deal the same
+ * cards (a set exported from seeds), so arbiter eval keeps none. */
+typedef struct match_deal_source {
+    void *ctx;
+    int (*deal)(void *ctx, uint32_t deal, void *state, const void *rules, uint64_t *seed);
+} match_deal_source;
+
+/* match_run with the deals from src (NULL: from the key, as match_run). */
+int match_run_dealt(const match_config *cfg, const match_driver *drv, const match_sink *sink,
+                    const match_observer *obs, const match_deal_source *src, match_result *res);
+
 #endif

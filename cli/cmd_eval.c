@@ -1,0 +1,1037 @@
+/* cmd_eval.c — `arbiter eval`: two agents A and B compared over a fixed set
+ * of deals, each deal played in both roles (DouZero's protocol for Dou
+ * Dizhu: A as landlord against B, B then B as landlord against A, A; for a
+ * partnership game each team in both pairs of seats), with win
+ * percentages, average score differences, an Elo difference and an
+ * optional SPRT; deal sets exported and imported as JSON lines
+ * (docs/evaluation.md). */
+#include "cli.h"
+#include "eval_stats.h"
+#include "arb_text.h"
+#include "live.h"
+#include "match.h"
+#include "arb_error.h"
+#include "arb_kdf.h"
+#include "arb_limits.h"
+#include "arb_rng.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A line of a deal-set file: a deal's 162 ids at most, its hands and kitty. */
+#define EVAL_MAX_LINE 8192
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: arbiter eval --bot A=CMD --bot B=CMD (--seed S --deals N | --deals-file FILE) [options]\n"
+        "       arbiter eval --export-deals FILE --seed S --deals N [--game G] [--rules P] [--set k=v]\n"
+        "\n"
+        "Compares two agents over a fixed set of deals, each deal played in both\n"
+        "roles: Dou Dizhu (DouZero's protocol, no bidding, the landlord in seat 0\n"
+        "takes the kitty): A as landlord against B in every peasant seat, then B as\n"
+        "landlord against A; Da Bang: each deal a match of its own at two tables,\n"
+        "A's team in seats 0+2, then in seats 1+3. Reports per role the win\n"
+        "percentage (WP, Wilson 95%% interval) and the average points per deal (ADP,\n"
+        "Student's t 95%% interval), the Elo difference of A over B with its\n"
+        "interval, and with --sprt a sequential test that may stop early.\n"
+        "docs/evaluation.md defines every figure and the deal-set format.\n"
+        "\n"
+        "  --bot NAME=CMD         twice: agent A, then agent B\n"
+        "  --game NAME            the game (default " CLI_DEFAULT_GAME "; a deals file names its own)\n"
+        "  --rules PRESET         the preset (default douzero for doudizhu, else the game's)\n"
+        "  --set k=v,...          rule options\n"
+        "  --seed S               the deal set: deal i has seed child(S, \"eval/i\") (default 1)\n"
+        "  --deals N              deals in the set (default 100)\n"
+        "  --deals-file FILE      play the deals of a deal set (JSON lines) instead\n"
+        "  --export-deals FILE    write the set --seed and --deals make as JSON lines, and exit\n"
+        "  --sprt E0,E1,A,B       stop when the SPRT of H0 elo=E0 against H1 elo=E1\n"
+        "                         (logistic Elo, error rates alpha A, beta B) decides\n"
+        "  --batch N              deals per pair of matches (Dou Dizhu; default 25)\n"
+        "  --bot-seed N           the bots' seeds' source (default 1)\n"
+        "  --format table|json|csv  the summary (table, default), everything as one\n"
+        "                         JSON object, or the per-deal rows as CSV\n"
+        "  --output-json FILE     also write the JSON object to FILE\n"
+        "  --output-csv FILE      also write the per-deal rows to FILE\n"
+        "  --move-ms N, --deal-ms N, --bank-ms N, --startup-ms N   clocks (as arbiter match)\n"
+        "  --sandbox MODE         auto | bwrap | none (default auto)\n"
+        "  --quiet                no per-penalty lines\n");
+}
+
+/* ---- The deal set --------------------------------------------------------- */
+
+typedef struct eval_deal {
+    uint64_t seed;
+    uint16_t ncards;                 /* 0: dealt from the seed alone */
+    uint8_t  order[ARB_MAX_DECK];
+} eval_deal;
+
+typedef struct eval_set {
+    eval_deal *deals;
+    size_t n;
+    char game[32], preset[32];       /* from a file ("" when it names none) */
+} eval_set;
+
+static void set_free(eval_set *s) { free(s->deals); s->deals = NULL; }
+
+/* A deal's seed in a set made from seed S: child(S, "eval/i"). */
+static uint64_t set_seed(uint64_t s, size_t i) { return arb_seed_childn(s, "eval", i); }
+
+static int set_from_seed(eval_set *s, uint64_t seed, size_t n)
+{
+    memset(s, 0, sizeof *s);
+    s->deals = calloc(n, sizeof *s->deals);
+    if (!s->deals)
+        return ARB_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        s->deals[i].seed = set_seed(seed, i);
+    s->n = n;
+    return 0;
+}
+
+/* Where "KEY": starts in a line, just after the colon and blanks; NULL if absent. */
+static const char *json_key(const char *line, const char *key)
+{
+    char pat[40];
+    snprintf(pat, sizeof pat, "\"%s\"", key);
+    const char *p = strstr(line, pat);
+    if (!p)
+        return NULL;
+    p += strlen(pat);
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p != ':')
+        return NULL;
+    p++;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return p;
+}
+
+/* A string value (no escapes: names and card text) into out. */
+static int json_str(const char *line, const char *key, char *out, size_t cap)
+{
+    const char *p = json_key(line, key);
+    if (!p)
+        return 1;
+    if (*p != '"')
+        return -1;
+    const char *e = strchr(p + 1, '"');
+    if (!e || (size_t)(e - p - 1) >= cap || memchr(p + 1, '\\', (size_t)(e - p - 1)))
+        return -1;
+    snprintf(out, cap, "%.*s", (int)(e - p - 1), p + 1);
+    return 0;
+}
+
+/* The idx-th string of an array value. */
+static int json_str_at(const char *line, const char *key, int idx, char *out, size_t cap)
+{
+    const char *p = json_key(line, key);
+    if (!p)
+        return 1;
+    if (*p != '[')
+        return -1;
+    p++;
+    for (int i = 0;; i++) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        if (*p != '"')
+            return -1;
+        const char *e = strchr(p + 1, '"');
+        if (!e)
+            return -1;
+        if (i == idx) {
+            if ((size_t)(e - p - 1) >= cap)
+                return -1;
+            snprintf(out, cap, "%.*s", (int)(e - p - 1), p + 1);
+            return 0;
+        }
+        p = e + 1;
+    }
+}
+
+/* Read a deal set: one JSON object a line (docs/evaluation.md). */
+static int set_from_file(eval_set *s, const char *path)
+{
+    memset(s, 0, sizeof *s);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "arbiter: eval: --deals-file %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    char *line = malloc(EVAL_MAX_LINE + 2);
+    size_t cap = 0;
+    int rc = -1;
+    unsigned lineno = 0;
+    if (!line)
+        goto out;
+    while (fgets(line, EVAL_MAX_LINE + 2, f)) {
+        lineno++;
+        size_t len = strlen(line);
+        if (len > EVAL_MAX_LINE) {
+            fprintf(stderr, "arbiter: eval: %s:%u: line longer than %d bytes\n", path, lineno, EVAL_MAX_LINE);
+            goto out;
+        }
+        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' '))
+            line[--len] = 0;
+        if (len == 0)
+            continue;
+        if (line[0] != '{') {
+            fprintf(stderr, "arbiter: eval: %s:%u: expected a JSON object\n", path, lineno);
+            goto out;
+        }
+        if (s->n >= ARB_MAX_DEALS) {
+            fprintf(stderr, "arbiter: eval: %s:%u: more than %d deals\n", path, lineno, ARB_MAX_DEALS);
+            goto out;
+        }
+        if (s->n == cap) {
+            size_t ncap = cap ? 2 * cap : 64;
+            eval_deal *d = realloc(s->deals, ncap * sizeof *d);
+            if (!d)
+                goto out;
+            s->deals = d;
+            cap = ncap;
+        }
+        eval_deal *d = &s->deals[s->n];
+        memset(d, 0, sizeof *d);
+        char game[32] = "", preset[32] = "";
+        if (json_str(line, "game", game, sizeof game) < 0 || json_str(line, "rules", preset, sizeof preset) < 0) {
+            fprintf(stderr, "arbiter: eval: %s:%u: \"game\" and \"rules\" are short strings\n", path, lineno);
+            goto out;
+        }
+        if ((s->n && (strcmp(game, s->game) || strcmp(preset, s->preset)))) {
+            fprintf(stderr, "arbiter: eval: %s:%u: game %s/%s differs from the first line's %s/%s\n", path, lineno,
+                    game, preset, s->game, s->preset);
+            goto out;
+        }
+        snprintf(s->game, sizeof s->game, "%s", game);
+        snprintf(s->preset, sizeof s->preset, "%s", preset);
+        const char *p = json_key(line, "seed");
+        char *end;
+        errno = 0;
+        d->seed = p ? strtoull(p, &end, 10) : 0;
+        if (!p || errno || end == p || *p == '-') {
+            fprintf(stderr, "arbiter: eval: %s:%u: \"seed\": expected an unsigned integer\n", path, lineno);
+            goto out;
+        }
+        p = json_key(line, "order");
+        if (p) {
+            if (*p != '[') {
+                fprintf(stderr, "arbiter: eval: %s:%u: \"order\": expected an array of card ids\n", path, lineno);
+                goto out;
+            }
+            p++;
+            for (;;) {
+                while (*p == ' ')
+                    p++;
+                if (*p == ']')
+                    break;
+                errno = 0;
+                unsigned long v = strtoul(p, &end, 10);
+                if (errno || end == p || v > 255 || d->ncards >= ARB_MAX_DECK) {
+                    fprintf(stderr, "arbiter: eval: %s:%u: \"order\": card id %u is not a number 0..255, or "
+                                    "more than %d of them\n", path, lineno, d->ncards + 1u, ARB_MAX_DECK);
+                    goto out;
+                }
+                d->order[d->ncards++] = (uint8_t)v;
+                p = end;
+                while (*p == ' ')
+                    p++;
+                if (*p == ',')
+                    p++;
+                else if (*p != ']') {
+                    fprintf(stderr, "arbiter: eval: %s:%u: \"order\": expected , or ]\n", path, lineno);
+                    goto out;
+                }
+            }
+        }
+        s->n++;
+        /* The line is kept for the check against the cards dealt: see set_check. */
+    }
+    if (ferror(f)) {
+        fprintf(stderr, "arbiter: eval: %s: %s\n", path, strerror(errno));
+        goto out;
+    }
+    if (s->n == 0) {
+        fprintf(stderr, "arbiter: eval: %s: no deals\n", path);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(line);
+    fclose(f);
+    if (rc)
+        set_free(s);
+    return rc;
+}
+
+/* Deal entry d of a set into state. */
+static int deal_entry(const arb_game *g, const eval_deal *d, void *state, const void *rules)
+{
+    if (d->ncards == 0)
+        return g->deal(state, rules, d->seed);
+    if (!g->deal_ordered)
+        return ARB_EUNSUPPORTED;
+    return g->deal_ordered(state, rules, d->seed, d->order, d->ncards);
+}
+
+/* A deal's cards as the deal set's text: hands and kitty (format_cards). */
+static int deal_text(const arb_game *g, const arb_deal_cards *c, char hands[ARB_MAX_SEATS][512], char kitty[512])
+{
+    for (int s = 0; s < c->nseats; s++)
+        if (g->format_cards(c->hand[s], hands[s], 512) < 0)
+            return -1;
+    return g->format_cards(c->kitty, kitty, 512) < 0 ? -1 : 0;
+}
+
+/* Every deal of a file dealt once under the rules: an order that is not a
+ * shuffle of the game's cards, or hands and kitty that are not what the
+ * order deals, are refused with the line's number. */
+static int set_check(const arb_game *g, const eval_set *s, const void *rules, const char *path)
+{
+    void *state = calloc(1, g->state_size);
+    char *line = malloc(EVAL_MAX_LINE + 2);
+    FILE *f = path ? fopen(path, "r") : NULL;
+    int rc = -1;
+    size_t i = 0;
+    unsigned lineno = 0;
+    if (!state || !line || (path && !f))
+        goto out;
+    while (i < s->n && (!f || fgets(line, EVAL_MAX_LINE + 2, f))) {
+        lineno++;
+        if (f && strspn(line, " \r\n") == strlen(line))
+            continue;
+        int r = deal_entry(g, &s->deals[i], state, rules);
+        if (r) {
+            fprintf(stderr, "arbiter: eval: %s:%u: the deal cannot be dealt: %s\n", path ? path : "-", lineno,
+                    r == ARB_EINVAL ? "\"order\" is not a shuffle of the game's cards" : arb_strerror(r));
+            goto out;
+        }
+        if (f && g->deal_cards) {
+            arb_deal_cards c;
+            char hands[ARB_MAX_SEATS][512], kitty[512], want[512];
+            if (g->deal_cards(state, &c) || deal_text(g, &c, hands, kitty))
+                goto out;
+            for (int k = 0; k < c.nseats; k++) {
+                int got = json_str_at(line, "hands", k, want, sizeof want);
+                if (got < 0 || (got == 0 && strcmp(want, hands[k]))) {
+                    fprintf(stderr, "arbiter: eval: %s:%u: hand %d is %s in the file, the deal gives %s\n", path,
+                            lineno, k, got < 0 ? "unreadable" : want, hands[k]);
+                    goto out;
+                }
+            }
+            int got = json_str(line, "kitty", want, sizeof want);
+            if (got < 0 || (got == 0 && strcmp(want, kitty))) {
+                fprintf(stderr, "arbiter: eval: %s:%u: the kitty is %s in the file, the deal gives %s\n", path, lineno,
+                        got < 0 ? "unreadable" : want, kitty);
+                goto out;
+            }
+        }
+        i++;
+    }
+    rc = i == s->n ? 0 : -1;
+out:
+    if (f)
+        fclose(f);
+    free(line);
+    free(state);
+    return rc;
+}
+
+static int export_deals(const arb_game *g, const char *preset, const void *rules, uint64_t seed, size_t n,
+                        const char *path)
+{
+    if (!g->deal_cards) {
+        fprintf(stderr, "arbiter: eval: %s cannot export its deals (no deal_cards)\n", g->name);
+        return CLI_EXIT_UNSUPPORTED;
+    }
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "arbiter: eval: --export-deals %s: %s\n", path, strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    void *state = calloc(1, g->state_size);
+    int status = CLI_EXIT_FAIL;
+    if (!state)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        arb_deal_cards c;
+        char hands[ARB_MAX_SEATS][512], kitty[512];
+        uint64_t s = set_seed(seed, i);
+        if (g->deal(state, rules, s) || g->deal_cards(state, &c) || deal_text(g, &c, hands, kitty)) {
+            fprintf(stderr, "arbiter: eval: deal %zu cannot be exported\n", i);
+            goto out;
+        }
+        fprintf(f, "{\"deal\":%zu,\"game\":\"%s\",\"rules\":\"%s\",\"seed\":%" PRIu64 ",\"hands\":[", i, g->name,
+                preset, s);
+        for (int k = 0; k < c.nseats; k++)
+            fprintf(f, "%s\"%s\"", k ? "," : "", hands[k]);
+        fprintf(f, "],\"kitty\":\"%s\",\"order\":[", kitty);
+        for (int k = 0; k < c.ncards; k++)
+            fprintf(f, "%s%u", k ? "," : "", c.order[k]);
+        fprintf(f, "]}\n");
+    }
+    status = CLI_EXIT_OK;
+out:
+    free(state);
+    if (f != stdout && fclose(f) != 0) {
+        fprintf(stderr, "arbiter: eval: --export-deals %s: %s\n", path, strerror(errno));
+        status = CLI_EXIT_FAIL;
+    }
+    return status;
+}
+
+/* ---- Playing -------------------------------------------------------------- */
+
+/* Deals of a match come from the set, from `base` on. */
+typedef struct source_ctx {
+    const arb_game *g;
+    const eval_set *set;
+    size_t base;
+} source_ctx;
+
+static int source_deal(void *ctx, uint32_t deal, void *state, const void *rules, uint64_t *seed)
+{
+    source_ctx *c = ctx;
+    if (c->base + deal >= c->set->n)
+        return ARB_EINVAL;
+    const eval_deal *d = &c->set->deals[c->base + deal];
+    *seed = d->seed;
+    return deal_entry(c->g, d, state, rules);
+}
+
+static int null_record(void *ctx, const match_rec *rec) { (void)ctx; (void)rec; return 0; }
+static const char *null_why(const void *ctx) { (void)ctx; return ""; }
+
+/* One deal in one role: A's and B's scores (sums over their seats) and
+ * A's points (its side's score over the larger side's seats). */
+typedef struct eval_row {
+    size_t   deal;
+    uint64_t seed;
+    int      role;
+    int64_t  a, b;
+    double   points;
+    int      result;     /* 1 win, 0 draw, -1 loss (A's side) */
+} eval_row;
+
+typedef struct eval_run {
+    const arb_game *g;
+    match_config base;       /* clocks, policy, rules; bots filled per match */
+    match_bot_cfg a, b;      /* the two agents' commands */
+    bool partnership;        /* fixed teams: Da Bang's two tables */
+    int  nseats;
+    const char *role_name[2];
+    live_options lo;
+    bool quiet;
+    uint64_t bot_seed;
+    eval_row *rows;
+    size_t nrows, cap;
+    uint32_t penalties[2];   /* A's, B's */
+} eval_run;
+
+static void on_penalty(void *ctx, const match_deal *d, int seat_no, int bot, match_reason r, const char *consequence,
+                       const char *detail)
+{
+    const match_config *cfg = ctx;
+    char name[256], what[1024];
+    arb_term(cfg->bots[bot].name, name, sizeof name);
+    arb_term(detail, what, sizeof what);
+    fprintf(stderr, "penalty: bot %s (seat %d), deal %u: %s — %s; %s\n", name, seat_no, d ? d->deal : 0,
+            match_reason_name(r), what, consequence);
+}
+
+static void name_bot(match_bot_cfg *out, const match_bot_cfg *agent, int k)
+{
+    *out = *agent;
+    snprintf(out->name, sizeof out->name, "%.*s-%d", ARB_MAX_BOT_NAME - 2, agent->name, k);
+}
+
+static int add_row(eval_run *e, const eval_row *r)
+{
+    if (e->nrows == e->cap) {
+        size_t cap = e->cap ? 2 * e->cap : 256;
+        eval_row *p = realloc(e->rows, cap * sizeof *p);
+        if (!p)
+            return -1;
+        e->rows = p;
+        e->cap = cap;
+    }
+    e->rows[e->nrows++] = *r;
+    return 0;
+}
+
+/* Play one match whose bots is_a[b] says are A's; every deal played
+ * becomes a row of `role`, deal index base + its deal. */
+static int play_match(eval_run *e, match_config *cfg, const bool *is_a, const eval_set *set, size_t base,
+                      int role_of_table[2])
+{
+    char err[512], label[ARB_MAX_KEY_LABEL];
+    uint8_t secret[32] = {0};
+    for (int k = 0; k < 8; k++)
+        secret[k] = (uint8_t)(e->bot_seed >> (8 * k));
+    snprintf(label, sizeof label, "eval|%zu|%d", base, role_of_table[0]);
+    if (match_set_key(cfg, secret, label) != 0)
+        return CLI_EXIT_FAIL;
+    live_driver *live = live_new(&e->lo, err, sizeof err);
+    if (!live) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        return CLI_EXIT_USAGE;
+    }
+    source_ctx sc = {e->g, set, base};
+    match_deal_source src = {&sc, source_deal};
+    match_sink sink = {NULL, null_record, null_why};
+    match_observer obs = {.ctx = cfg, .penalty = e->quiet ? NULL : on_penalty};
+    match_result res;
+    int rc = match_run_dealt(cfg, live_driver_of(live), &sink, &obs, &src, &res);
+    live_free(live);
+    if (rc) {
+        fprintf(stderr, "arbiter: eval: match failed: %s\n", res.error[0] ? res.error : arb_strerror(rc));
+        match_result_release(&res);
+        return CLI_EXIT_FAIL;
+    }
+    int status = CLI_EXIT_OK;
+    for (int b = 0; b < res.nbots; b++)
+        e->penalties[is_a[b] ? 0 : 1] += res.bots[b].penalties;
+    for (uint32_t i = 0; i < res.ndeals; i++) {
+        const match_deal *d = &res.deals[i];
+        int table = res.ntables == 2 && i >= res.tables[1].first ? 1 : 0;
+        eval_row r = {.deal = base + d->deal, .seed = d->seed, .role = role_of_table[table]};
+        int na = 0, nb = 0;
+        for (int s = 0; s < cfg->nbots; s++) {
+            if (is_a[d->bot_at[s]]) {
+                r.a += d->score[s];
+                na++;
+            } else {
+                r.b += d->score[s];
+                nb++;
+            }
+        }
+        r.points = (double)r.a / (na > nb ? na : nb);
+        r.result = r.a > 0 ? 1 : r.a < 0 ? -1 : 0;
+        if (add_row(e, &r)) {
+            status = CLI_EXIT_FAIL;
+            break;
+        }
+    }
+    match_result_release(&res);
+    return status;
+}
+
+/* Deals [base, base+n) in both roles. */
+static int play_batch(eval_run *e, const eval_set *set, size_t base, size_t n)
+{
+    match_config cfg = e->base;
+    bool is_a[ARB_MAX_SEATS] = {false};
+    if (e->partnership) {
+        /* A's team in seats 0+2 at table 1, 1+3 at table 2 (every bot one
+         * seat on); one deal a match, so that each deal starts afresh. */
+        int roles[2] = {0, 1};
+        for (size_t k = 0; k < n; k++) {
+            cfg.nbots = 4;
+            cfg.deals = 1;
+            cfg.duplicate = MATCH_DUP_SWAP;
+            name_bot(&cfg.bots[0], &e->a, 1);
+            name_bot(&cfg.bots[1], &e->b, 1);
+            name_bot(&cfg.bots[2], &e->a, 2);
+            name_bot(&cfg.bots[3], &e->b, 2);
+            is_a[0] = is_a[2] = true;
+            is_a[1] = is_a[3] = false;
+            int rc = play_match(e, &cfg, is_a, set, base + k, roles);
+            if (rc)
+                return rc;
+        }
+        return CLI_EXIT_OK;
+    }
+    /* The landlord is seat 0 (bidding=fixed): A there and B everywhere
+     * else, then the other way round. */
+    for (int role = 0; role < 2; role++) {
+        int roles[2] = {role, role};
+        cfg.nbots = e->nseats;
+        cfg.deals = (uint32_t)n;
+        cfg.duplicate = MATCH_DUP_OFF;
+        cfg.fixed_seats = true;
+        for (int s = 0; s < e->nseats; s++) {
+            bool a = (s == 0) == (role == 0);
+            is_a[s] = a;
+            name_bot(&cfg.bots[s], a ? &e->a : &e->b, s == 0 ? 1 : s);
+        }
+        int rc = play_match(e, &cfg, is_a, set, base, roles);
+        if (rc)
+            return rc;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* ---- Summaries ------------------------------------------------------------ */
+
+typedef struct role_sum {
+    uint64_t n, wins, draws, losses;
+    double wp, wp_lo, wp_hi;
+    es_mean adp;
+} role_sum;
+
+static role_sum summarise(const eval_run *e, int role)
+{
+    role_sum s = {0};
+    double *pts = malloc((e->nrows ? e->nrows : 1) * sizeof *pts);
+    for (size_t i = 0; i < e->nrows; i++) {
+        const eval_row *r = &e->rows[i];
+        if (role >= 0 && r->role != role)
+            continue;
+        if (pts)
+            pts[s.n] = r->points;
+        s.n++;
+        s.wins += r->result > 0;
+        s.draws += r->result == 0;
+        s.losses += r->result < 0;
+    }
+    s.wp = s.n ? (double)s.wins / (double)s.n : 0;
+    es_wilson(s.wins, s.n, ES_Z95, &s.wp_lo, &s.wp_hi);
+    s.adp = pts ? es_mean_of(pts, s.n) : (es_mean){0};
+    free(pts);
+    return s;
+}
+
+/* Deal pairs: a deal played in both roles scores (r0 + r1) / 2, each
+ * result 1, ½ or 0 for A. */
+static es_sample pairs_of(const eval_run *e)
+{
+    es_sample s = {0};
+    /* each deal's result per role, by deal index (-2: not played) */
+    size_t n = 0;
+    for (size_t i = 0; i < e->nrows; i++)
+        if (e->rows[i].deal + 1 > n)
+            n = e->rows[i].deal + 1;
+    int8_t *res = malloc(2 * (n ? n : 1));
+    if (!res)
+        return s;
+    memset(res, -2, 2 * (n ? n : 1));
+    for (size_t i = 0; i < e->nrows; i++)
+        res[2 * e->rows[i].deal + (size_t)e->rows[i].role] = (int8_t)e->rows[i].result;
+    for (size_t d = 0; d < n; d++)
+        if (res[2 * d] != -2 && res[2 * d + 1] != -2)
+            es_sample_add(&s, ((res[2 * d] + 1) / 2.0 + (res[2 * d + 1] + 1) / 2.0) / 2);
+    free(res);
+    return s;
+}
+
+typedef struct sprt_cfg {
+    bool on;
+    double elo0, elo1, alpha, beta, lower, upper;
+    double llr;
+    int verdict;        /* 0 none yet, 1 H1 accepted, -1 H0 accepted */
+} sprt_cfg;
+
+static void json_num(FILE *f, double x)
+{
+    if (isfinite(x))
+        fprintf(f, "%.6f", x);
+    else
+        fprintf(f, "null");
+}
+
+static void write_csv(FILE *f, const eval_run *e)
+{
+    fprintf(f, "deal,seed,role,a_score,b_score,diff,points,result\n");
+    for (size_t i = 0; i < e->nrows; i++) {
+        const eval_row *r = &e->rows[i];
+        fprintf(f, "%zu,%" PRIu64 ",%s,%" PRId64 ",%" PRId64 ",%" PRId64 ",%g,%s\n", r->deal, r->seed,
+                e->role_name[r->role], r->a, r->b, r->a - r->b, r->points,
+                r->result > 0 ? "win" : r->result < 0 ? "loss" : "draw");
+    }
+}
+
+static void json_role(FILE *f, const char *name, const role_sum *s)
+{
+    fprintf(f, "{\"role\":\"%s\",\"deals\":%" PRIu64 ",\"wins\":%" PRIu64 ",\"draws\":%" PRIu64 ",\"losses\":%" PRIu64
+               ",\"wp\":", name, s->n, s->wins, s->draws, s->losses);
+    json_num(f, s->wp);
+    fprintf(f, ",\"wp_ci95\":[");
+    json_num(f, s->wp_lo);
+    fprintf(f, ",");
+    json_num(f, s->wp_hi);
+    fprintf(f, "],\"adp\":");
+    json_num(f, s->adp.mean);
+    fprintf(f, ",\"adp_sd\":");
+    json_num(f, s->adp.sd);
+    fprintf(f, ",\"adp_ci95\":[");
+    json_num(f, s->adp.mean - s->adp.half);
+    fprintf(f, ",");
+    json_num(f, s->adp.mean + s->adp.half);
+    fprintf(f, "]}");
+}
+
+static void write_json(FILE *f, const eval_run *e, const char *preset, const sprt_cfg *sp, size_t set_size)
+{
+    fprintf(f, "{\"game\":\"%s\",\"rules\":", e->g->name);
+    cli_json_string(f, preset);
+    fprintf(f, ",\"a\":");
+    cli_json_string(f, e->a.name);
+    fprintf(f, ",\"b\":");
+    cli_json_string(f, e->b.name);
+    fprintf(f, ",\"set_deals\":%zu,\"penalties\":{\"a\":%u,\"b\":%u},\"roles\":[", set_size, e->penalties[0],
+            e->penalties[1]);
+    for (int r = 0; r < 2; r++) {
+        role_sum s = summarise(e, r);
+        if (r)
+            fprintf(f, ",");
+        json_role(f, e->role_name[r], &s);
+    }
+    role_sum all = summarise(e, -1);
+    fprintf(f, "],\"overall\":");
+    json_role(f, "overall", &all);
+    es_sample ps = pairs_of(e);
+    es_elo_est el = es_elo_of(&ps);
+    fprintf(f, ",\"elo\":{\"pairs\":%" PRIu64 ",\"score\":", ps.n);
+    json_num(f, el.score);
+    fprintf(f, ",\"se\":");
+    json_num(f, el.se);
+    fprintf(f, ",\"elo\":");
+    json_num(f, el.elo);
+    fprintf(f, ",\"ci95\":[");
+    json_num(f, el.lo);
+    fprintf(f, ",");
+    json_num(f, el.hi);
+    fprintf(f, "]},\"sprt\":");
+    if (sp->on) {
+        fprintf(f, "{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"llr\":", sp->elo0, sp->elo1, sp->alpha,
+                sp->beta);
+        json_num(f, sp->llr);
+        fprintf(f, ",\"lower\":%.6f,\"upper\":%.6f,\"verdict\":\"%s\"}", sp->lower, sp->upper,
+                sp->verdict > 0 ? "H1" : sp->verdict < 0 ? "H0" : "none");
+    } else {
+        fprintf(f, "null");
+    }
+    fprintf(f, ",\"rows\":[");
+    for (size_t i = 0; i < e->nrows; i++) {
+        const eval_row *r = &e->rows[i];
+        fprintf(f, "%s{\"deal\":%zu,\"seed\":%" PRIu64 ",\"role\":\"%s\",\"a_score\":%" PRId64 ",\"b_score\":%" PRId64
+                   ",\"diff\":%" PRId64 ",\"points\":%g,\"result\":\"%s\"}",
+                i ? "," : "", r->deal, r->seed, e->role_name[r->role], r->a, r->b, r->a - r->b, r->points,
+                r->result > 0 ? "win" : r->result < 0 ? "loss" : "draw");
+    }
+    fprintf(f, "]}\n");
+}
+
+static void print_table(const eval_run *e, const char *preset, const sprt_cfg *sp, size_t set_size)
+{
+    char a[256], b[256];
+    arb_term(e->a.name, a, sizeof a);
+    arb_term(e->b.name, b, sizeof b);
+    role_sum all = summarise(e, -1);
+    printf("eval %s/%s: A = %s against B = %s, %" PRIu64 " of %zu deals, each in both roles\n\n", e->g->name,
+           preset, a, b, all.n / 2, set_size);
+    printf("%-12s %6s %5s %5s %5s %8s %17s %9s %21s\n", "role of A", "deals", "won", "drawn", "lost", "WP",
+           "WP 95% CI", "ADP", "ADP 95% CI");
+    for (int r = -1; r < 2; r++) {
+        int role = r < 1 ? r + 1 : -1;   /* the two roles, then everything */
+        role_sum s = summarise(e, role);
+        printf("%-12s %6" PRIu64 " %5" PRIu64 " %5" PRIu64 " %5" PRIu64 " %7.1f%% [%5.1f%%, %5.1f%%] %+9.3f ",
+               role < 0 ? "overall" : e->role_name[role], s.n, s.wins, s.draws, s.losses, 100 * s.wp,
+               100 * s.wp_lo, 100 * s.wp_hi, s.adp.mean);
+        if (isfinite(s.adp.half))
+            printf("[%+8.3f, %+8.3f]\n", s.adp.mean - s.adp.half, s.adp.mean + s.adp.half);
+        else
+            printf("%21s\n", "-");
+    }
+    es_sample ps = pairs_of(e);
+    es_elo_est el = es_elo_of(&ps);
+    printf("\nElo of A over B: %+.1f, 95%% CI [%+.1f, %+.1f] (score %.4f ± %.4f over %" PRIu64 " deal pairs)\n",
+           el.elo, el.lo, el.hi, el.score, el.se, ps.n);
+    if (sp->on)
+        printf("SPRT elo0 %g elo1 %g alpha %g beta %g: LLR %.3f, bounds [%.3f, %.3f]: %s\n", sp->elo0, sp->elo1,
+               sp->alpha, sp->beta, sp->llr, sp->lower, sp->upper,
+               sp->verdict > 0 ? "H1 accepted" : sp->verdict < 0 ? "H0 accepted" : "no decision");
+    if (e->penalties[0] || e->penalties[1])
+        printf("penalties: A %u, B %u\n", e->penalties[0], e->penalties[1]);
+}
+
+static int parse_bot(const char *v, match_bot_cfg *out)
+{
+    const char *eq = strchr(v, '=');
+    char name[ARB_MAX_BOT_NAME + 1], err[512];
+    if (!eq || eq == v || (size_t)(eq - v) > ARB_MAX_BOT_NAME - 2) {
+        fprintf(stderr, "arbiter: eval: --bot \"%s\": expected NAME=COMMAND (a name of 1..%d characters)\n", v,
+                ARB_MAX_BOT_NAME - 2);
+        return -1;
+    }
+    snprintf(name, sizeof name, "%.*s", (int)(eq - v), v);
+    if (match_bot_command(out, name, eq + 1, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_sprt(const char *v, sprt_cfg *sp)
+{
+    char extra;
+    if (sscanf(v, "%lf,%lf,%lf,%lf%c", &sp->elo0, &sp->elo1, &sp->alpha, &sp->beta, &extra) != 4
+        || !(sp->elo1 > sp->elo0) || !(sp->alpha > 0 && sp->alpha < 1) || !(sp->beta > 0 && sp->beta < 1)) {
+        fprintf(stderr, "arbiter: eval: --sprt \"%s\": expected ELO0,ELO1,ALPHA,BETA with ELO0 < ELO1 and "
+                        "0 < ALPHA, BETA < 1 (e.g. 0,10,0.05,0.05)\n", v);
+        return -1;
+    }
+    sp->on = true;
+    es_sprt_bounds(sp->alpha, sp->beta, &sp->lower, &sp->upper);
+    return 0;
+}
+
+int cmd_eval(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"bot", required_argument, NULL, 'b'},
+        {"game", required_argument, NULL, 'g'},
+        {"rules", required_argument, NULL, 'r'},
+        {"set", required_argument, NULL, 's'},
+        {"seed", required_argument, NULL, 'S'},
+        {"deals", required_argument, NULL, 'd'},
+        {"deals-file", required_argument, NULL, 'F'},
+        {"export-deals", required_argument, NULL, 'E'},
+        {"sprt", required_argument, NULL, 'P'},
+        {"batch", required_argument, NULL, 'n'},
+        {"bot-seed", required_argument, NULL, 'Q'},
+        {"format", required_argument, NULL, 'f'},
+        {"output-json", required_argument, NULL, 'J'},
+        {"output-csv", required_argument, NULL, 'C'},
+        {"move-ms", required_argument, NULL, 'm'},
+        {"deal-ms", required_argument, NULL, 'M'},
+        {"bank-ms", required_argument, NULL, 'B'},
+        {"startup-ms", required_argument, NULL, 'u'},
+        {"sandbox", required_argument, NULL, 'x'},
+        {"quiet", no_argument, NULL, 'q'},
+        {NULL, 0, NULL, 0},
+    };
+    eval_run e = {0};
+    sprt_cfg sp = {0};
+    eval_set set = {0};
+    const char *game = NULL, *preset = NULL, *deals_file = NULL, *export_path = NULL;
+    const char *json_path = NULL, *csv_path = NULL;
+    char sets[ARB_MAX_OPTIONS_TEXT] = "";
+    uint64_t seed = 1;
+    size_t ndeals = 100, batch = 25;
+    int nbots = 0;
+    cli_format format = CLI_FORMAT_TABLE;
+    e.bot_seed = 1;
+    int64_t move_ms = -2, deal_ms = -2, bank_ms = -2, startup_ms = -2;
+    int opt, status = CLI_EXIT_USAGE;
+    void *rules = NULL;
+    cli_opts_begin();
+    while ((opt = cli_getopt("eval", argc, argv, ":h", opts)) != -1) {
+        const char *v = optarg;
+        long long n;
+        switch (opt) {
+        case 'h': usage(stdout); return CLI_EXIT_OK;
+        case 'b':
+            if (nbots >= 2) {
+                fprintf(stderr, "arbiter: eval: --bot twice: A, then B\n");
+                return CLI_EXIT_USAGE;
+            }
+            if (parse_bot(v, nbots ? &e.b : &e.a))
+                return CLI_EXIT_USAGE;
+            nbots++;
+            break;
+        case 'g': game = v; break;
+        case 'r': preset = v; break;
+        case 's':
+            if (cli_append_option(sets, sizeof sets, v)) {
+                fprintf(stderr, "arbiter: eval: --set: too many options\n");
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        case 'S': {
+            char *end;
+            errno = 0;
+            seed = strtoull(v, &end, 0);
+            if (errno || *end || end == v || v[0] == '-') {
+                fprintf(stderr, "arbiter: eval: --seed \"%s\": expected a non-negative integer\n", v);
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        }
+        case 'Q':
+            if (cli_int_arg("eval", "bot-seed", v, 0, INT64_MAX, &n)) return CLI_EXIT_USAGE;
+            e.bot_seed = (uint64_t)n;
+            break;
+        case 'd':
+            if (cli_int_arg("eval", "deals", v, 1, ARB_MAX_DEALS, &n)) return CLI_EXIT_USAGE;
+            ndeals = (size_t)n;
+            break;
+        case 'n':
+            if (cli_int_arg("eval", "batch", v, 1, ARB_MAX_DEALS, &n)) return CLI_EXIT_USAGE;
+            batch = (size_t)n;
+            break;
+        case 'F': deals_file = v; break;
+        case 'E': export_path = v; break;
+        case 'P':
+            if (parse_sprt(v, &sp)) return CLI_EXIT_USAGE;
+            break;
+        case 'f':
+            if (cli_format_parse("eval", v, CLI_FORMATS_ALL, &format)) return CLI_EXIT_USAGE;
+            break;
+        case 'J': json_path = v; break;
+        case 'C': csv_path = v; break;
+        case 'm':
+            if (cli_int_arg("eval", "move-ms", v, 1, 3600000, &n)) return CLI_EXIT_USAGE;
+            move_ms = n;
+            break;
+        case 'M':
+            if (cli_int_arg("eval", "deal-ms", v, -1, 86400000, &n)) return CLI_EXIT_USAGE;
+            deal_ms = n;
+            break;
+        case 'B':
+            if (cli_int_arg("eval", "bank-ms", v, 0, 86400000, &n)) return CLI_EXIT_USAGE;
+            bank_ms = n;
+            break;
+        case 'u':
+            if (cli_int_arg("eval", "startup-ms", v, 1, 600000, &n)) return CLI_EXIT_USAGE;
+            startup_ms = n;
+            break;
+        case 'x':
+            if (strcmp(v, "auto") == 0) e.lo.sandbox = LIVE_SANDBOX_AUTO;
+            else if (strcmp(v, "none") == 0) e.lo.sandbox = LIVE_SANDBOX_NONE;
+            else if (strcmp(v, "bwrap") == 0) e.lo.sandbox = LIVE_SANDBOX_BWRAP;
+            else {
+                fprintf(stderr, "arbiter: eval: --sandbox \"%s\": expected auto, bwrap or none\n", v);
+                return CLI_EXIT_USAGE;
+            }
+            break;
+        case 'q': e.quiet = true; break;
+        default: usage(stderr); return CLI_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "arbiter: eval: unexpected \"%s\" (arbiter eval --help)\n", argv[optind]);
+        return CLI_EXIT_USAGE;
+    }
+    if (deals_file && export_path) {
+        fprintf(stderr, "arbiter: eval: --export-deals writes a set from --seed; --deals-file reads one\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (deals_file) {
+        if (set_from_file(&set, deals_file))
+            return CLI_EXIT_USAGE;
+        if (set.game[0] && game && strcmp(game, set.game)) {
+            fprintf(stderr, "arbiter: eval: %s holds %s deals, not %s\n", deals_file, set.game, game);
+            goto out;
+        }
+        if (set.preset[0] && preset && strcmp(preset, set.preset)) {
+            fprintf(stderr, "arbiter: eval: %s holds deals of the %s rules, not %s\n", deals_file, set.preset, preset);
+            goto out;
+        }
+        if (!game && set.game[0])
+            game = set.game;
+        if (!preset && set.preset[0])
+            preset = set.preset;
+    }
+    e.g = cli_game(game);
+    if (!e.g)
+        goto out;
+    if (!preset)
+        preset = strcmp(e.g->name, "doudizhu") == 0 ? "douzero" : e.g->default_preset;
+    /* The rules: the preset, the user's options, and for a game without
+     * fixed teams (Dou Dizhu) no bidding with the landlord in seat 0. */
+    match_config_init(&e.base, e.g);
+    snprintf(e.base.preset, sizeof e.base.preset, "%s", preset);
+    rules = cli_rules_new(e.g, preset, sets[0] ? sets : NULL);
+    if (!rules)
+        goto out;
+    int8_t team_of_seat[ARB_MAX_SEATS];
+    e.partnership = e.g->teams(rules, team_of_seat) == 2 && e.g->seats(rules) == 4;
+    e.nseats = e.g->seats(rules);
+    if (!e.partnership) {
+        if (strcmp(e.g->name, "doudizhu") != 0) {
+            fprintf(stderr, "arbiter: eval: %s has neither a landlord nor two fixed teams of two: no protocol\n",
+                    e.g->name);
+            status = CLI_EXIT_UNSUPPORTED;
+            goto out;
+        }
+        if (cli_append_option(sets, sizeof sets, "bidding=fixed") || cli_append_option(sets, sizeof sets, "fixed_landlord=0")) {
+            fprintf(stderr, "arbiter: eval: --set: too many options\n");
+            goto out;
+        }
+        free(rules);
+        rules = cli_rules_new(e.g, preset, sets);
+        if (!rules)
+            goto out;
+    }
+    snprintf(e.base.options, sizeof e.base.options, "%s", sets);
+    e.role_name[0] = e.partnership ? "seats-0-2" : "landlord";
+    e.role_name[1] = e.partnership ? "seats-1-3" : "peasants";
+
+    if (export_path) {
+        status = export_deals(e.g, preset, rules, seed, ndeals, export_path);
+        goto out;
+    }
+    if (nbots != 2) {
+        fprintf(stderr, "arbiter: eval: --bot A=CMD --bot B=CMD: the two agents\n");
+        goto out;
+    }
+    if (strcmp(e.a.name, e.b.name) == 0) {
+        fprintf(stderr, "arbiter: eval: two agents named \"%s\"\n", e.a.name);
+        goto out;
+    }
+    if (!deals_file && set_from_seed(&set, seed, ndeals)) {
+        status = CLI_EXIT_FAIL;
+        goto out;
+    }
+    if (deals_file && set_check(e.g, &set, rules, deals_file))
+        goto out;
+    if (move_ms != -2) e.base.move_ms = move_ms;
+    if (deal_ms != -2) e.base.deal_ms = deal_ms;
+    if (bank_ms != -2) e.base.bank_ms = bank_ms;
+    if (startup_ms != -2) e.base.startup_ms = startup_ms;
+    e.base.seed = seed;
+
+    /* Batches of deals in both roles, the SPRT looked at after each. */
+    status = CLI_EXIT_OK;
+    size_t step = e.partnership ? 1 : batch;
+    for (size_t base = 0; base < set.n && status == CLI_EXIT_OK; base += step) {
+        size_t n = set.n - base < step ? set.n - base : step;
+        status = play_batch(&e, &set, base, n);
+        if (status == CLI_EXIT_OK && sp.on) {
+            es_sample ps = pairs_of(&e);
+            sp.llr = es_llr(&ps, sp.elo0, sp.elo1);
+            sp.verdict = sp.llr >= sp.upper ? 1 : sp.llr <= sp.lower ? -1 : 0;
+            if (sp.verdict)
+                break;
+        }
+    }
+    if (status != CLI_EXIT_OK)
+        goto out;
+    if (format == CLI_FORMAT_JSON)
+        write_json(stdout, &e, preset, &sp, set.n);
+    else if (format == CLI_FORMAT_CSV)
+        write_csv(stdout, &e);
+    else
+        print_table(&e, preset, &sp, set.n);
+    const char *paths[2] = {json_path, csv_path};
+    for (int k = 0; k < 2; k++) {
+        if (!paths[k])
+            continue;
+        FILE *f = fopen(paths[k], "w");
+        if (!f) {
+            fprintf(stderr, "arbiter: eval: %s: %s\n", paths[k], strerror(errno));
+            status = CLI_EXIT_FAIL;
+            continue;
+        }
+        if (k == 0)
+            write_json(f, &e, preset, &sp, set.n);
+        else
+            write_csv(f, &e);
+        if (fclose(f) != 0) {
+            fprintf(stderr, "arbiter: eval: %s: %s\n", paths[k], strerror(errno));
+            status = CLI_EXIT_FAIL;
+        }
+    }
+out:
+    free(rules);
+    free(e.rows);
+    set_free(&set);
+    return status;
+}
