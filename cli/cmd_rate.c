@@ -138,6 +138,19 @@ static int by_name(const void *a, const void *b, void *names)
     return strcmp(n[*(const int *)a], n[*(const int *)b]);   /* strcmp compares bytes as unsigned char */
 }
 
+/* The names' indices sorted bytewise by name (caller frees), or NULL out
+ * of memory. */
+static int *names_sorted(const rate_names *t)
+{
+    int *order = malloc((size_t)(t->count ? t->count : 1) * sizeof *order);
+    if (!order)
+        return NULL;
+    for (int i = 0; i < t->count; i++)
+        order[i] = i;
+    qsort_r(order, (size_t)t->count, sizeof *order, by_name, t->name);
+    return order;
+}
+
 /* ---- reading matches ------------------------------------------------------ */
 
 /* One line of at most ARB_RATE_MAX_LINE bytes into buf (NUL-terminated,
@@ -324,14 +337,10 @@ int rate_openskill(wl_model model, FILE *in, FILE *out, FILE *err)
         fprintf(err, "arbiter: rate: <stdin>: read error\n");
         goto out;
     }
-    order = malloc((size_t)(t.count ? t.count : 1) * sizeof *order);
-    if (!order) {
+    if (!(order = names_sorted(&t))) {
         fprintf(err, "arbiter: rate: out of memory\n");
         goto out;
     }
-    for (int i = 0; i < t.count; i++)
-        order[i] = i;
-    qsort_r(order, (size_t)t.count, sizeof *order, by_name, t.name);
     for (int i = 0; i < t.count; i++)
         fprintf(out, "%s %.15g %.15g\n", t.name[order[i]], t.rating[order[i]].mu, t.rating[order[i]].sigma);
     if (fflush(out) != 0 || ferror(out)) {
@@ -548,14 +557,10 @@ int rate_pairs(bool glicko, FILE *in, FILE *out, FILE *err)
         fprintf(err, "arbiter: rate: out of memory\n");
         goto out;
     }
-    order = malloc((size_t)(t.count ? t.count : 1) * sizeof *order);
-    if (!order) {
+    if (!(order = names_sorted(&t))) {
         fprintf(err, "arbiter: rate: out of memory\n");
         goto out;
     }
-    for (int i = 0; i < t.count; i++)
-        order[i] = i;
-    qsort_r(order, (size_t)t.count, sizeof *order, by_name, t.name);
     for (int i = 0; i < t.count; i++) {
         int p = order[i];
         if (glicko)
