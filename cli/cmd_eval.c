@@ -447,7 +447,8 @@ static void on_penalty(void *ctx, const match_deal *d, int seat_no, int bot, mat
 static void name_bot(match_bot_cfg *out, const match_bot_cfg *agent, int k)
 {
     *out = *agent;
-    snprintf(out->name, sizeof out->name, "%.*s-%d", ARB_MAX_BOT_NAME - 2, agent->name, k);
+    /* k is a seat, one digit: NAME-k stays within a bot name */
+    snprintf(out->name, sizeof out->name, "%.*s-%c", ARB_MAX_BOT_NAME - 2, agent->name, (char)('0' + k % 10));
 }
 
 static int add_row(eval_run *e, const eval_row *r)
