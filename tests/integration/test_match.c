@@ -31,42 +31,14 @@ static int sandbox_mode = LIVE_SANDBOX_AUTO;
 static int last_uid_base = -1;   /* the bot uids of the last match (root only) */
 
 
-/* Processes whose parent is us (bots left running) or that run as a bot
- * uid (orphans of a bot, re-parented elsewhere). */
 static int leftovers(void)
 {
-    int n = 0;
-    DIR *d = opendir("/proc");
-    for (struct dirent *e; d && (e = readdir(d));) {
-        if (e->d_name[0] < '0' || e->d_name[0] > '9')
-            continue;
-        char path[300], buf[4096];
-        snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        size_t len = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[len] = 0;
-        const char *pp = strstr(buf, "PPid:"), *uid = strstr(buf, "Uid:");
-        int ppid = pp ? atoi(pp + 5) : -1, u = uid ? atoi(uid + 4) : -1;
-        if (ppid == getpid() || (last_uid_base > 0 && u >= last_uid_base && u < last_uid_base + ARB_MAX_SEATS)) {
-            fprintf(stderr, "left over: pid %s ppid %d uid %d\n", e->d_name, ppid, u);
-            n++;
-        }
-    }
-    if (d)
-        closedir(d);
-    return n;
+    return test_leftovers(last_uid_base);
 }
 
 static void set_bot(match_bot_cfg *b, const char *name, const char *prog, const char *a1, const char *a2, const char *a3)
 {
-    memset(b, 0, sizeof *b);
-    snprintf(b->name, sizeof b->name, "%s", name);
-    const char *args[] = {prog, a1, a2, a3};
-    for (int i = 0; i < 4 && args[i]; i++)
-        snprintf(b->argv[b->argc++], sizeof b->argv[0], "%s", args[i]);
+    test_set_bot(b, name, (const char *const[]){prog, a1, a2, a3, NULL});
 }
 
 static void base_config(match_config *cfg, uint32_t deals, uint64_t seed)
@@ -111,11 +83,7 @@ static uint32_t penalties_of(const match_result *res, int bot)
 
 static void load(const char *path, uint8_t **data, size_t *len)
 {
-    char err[256];
-    if (tr_load(path, data, len, err, sizeof err) != 0) {
-        fprintf(stderr, "%s\n", err);
-        exit(1);
-    }
+    test_load_transcript(path, data, len);
 }
 
 /* The stderr a bot left in the transcript (its botend record). */
