@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_db_set.h"
 #include "test_files.h"
 
 static int passed, failed;
@@ -968,26 +969,9 @@ static void run_forfeit(world *w, char **wd, int nw)
 
 static void run_set(world *w, char *list)
 {
-    for (char *kv = strtok(list, ","); kv; kv = strtok(NULL, ",")) {
-        char *eq = strchr(kv, '=');
-        char err[200] = "";
-        if (!eq)
-            FAIL("bad @set %s", kv);
-        *eq = 0;
-        const char *v = eq + 1;
-        if (strcmp(kv, "level") == 0) {
-            w->level = db_level_parse(v);
-            w->other = w->level;
-        } else if (strcmp(kv, "trump") == 0) {
-            w->suit = db_suit_parse(v);
-        } else if (strcmp(kv, "other") == 0) {
-            w->other = db_level_parse(v);
-        } else if (db_rules_set(&w->rules, kv, v, err, sizeof err)) {
-            FAIL("bad @set: %s", err);
-        }
-        if (w->level < 0 || w->suit < 0 || w->other < 0)
-            FAIL("bad @set value %s", v);
-    }
+    char err[256];
+    if (db_test_set(list, &w->rules, &w->level, &w->suit, &w->other, err, sizeof err))
+        FAIL("%s", err);
     passed++;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_db_set.h"
 #include "test_files.h"
 
 static int passed, failed;
@@ -382,26 +383,9 @@ static void run_last(setting *st, char **w, int nw, char *rhs)
 
 static void run_set(setting *st, char *list)
 {
-    for (char *kv = strtok(list, ","); kv; kv = strtok(NULL, ",")) {
-        char *eq = strchr(kv, '=');
-        char err[200] = "";
-        if (!eq)
-            FAIL("bad @set %s", kv);
-        *eq = 0;
-        const char *v = eq + 1;
-        if (strcmp(kv, "level") == 0) {
-            st->level = db_level_parse(v);
-            st->other = st->level;
-        } else if (strcmp(kv, "trump") == 0) {
-            st->suit = db_suit_parse(v);
-        } else if (strcmp(kv, "other") == 0) {
-            st->other = db_level_parse(v);
-        } else if (db_rules_set(&st->rules, kv, v, err, sizeof err)) {
-            FAIL("bad @set: %s", err);
-        }
-        if (st->level < 0 || st->suit < 0 || st->other < 0)
-            FAIL("bad @set value %s", v);
-    }
+    char err[256];
+    if (db_test_set(list, &st->rules, &st->level, &st->suit, &st->other, err, sizeof err))
+        FAIL("%s", err);
     db_trump_init(&st->t, st->level, st->suit);
     passed++;
 }
