@@ -166,9 +166,11 @@ static void show_end(void *ctx, const match_deal *d, const void *state)
     printf("%s\n", d->forfeit_bot >= 0 ? "  (forfeit)" : "");
     const game_cli *m = game_cli_find(c->g);
     if (m && m->show_deal && state) {
+        /* names from the transcript, as a terminal may show them */
+        static char shown_names[ARB_MAX_SEATS][256];
         const char *names[ARB_MAX_SEATS];
         for (int s = 0; s < c->cfg->nbots && s < ARB_MAX_SEATS; s++)
-            names[s] = c->cfg->bots[d->bot_at[s]].name;
+            names[s] = arb_term(c->cfg->bots[d->bot_at[s]].name, shown_names[s], sizeof shown_names[s]);
         m->show_deal(state, names);
     }
 }

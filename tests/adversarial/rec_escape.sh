@@ -50,6 +50,13 @@ check "dabang: match runs" '[ $? = 0 ]'
 check "dabang: match output: no raw control bytes" 'clean dbmatch.out && grep -qF "\e[2J" dbmatch.out'
 "$ARB" replay "$T/db.arbt" --show > dbreplay.out 2>&1
 check "dabang: replay --show: no raw control bytes" 'clean dbreplay.out && grep -qF "\e]0;pwned" dbreplay.out'
+# a team's name with escapes: the deal's summary at its end (the hands by
+# name) shows it escaped too
+"$ARB" match --game dabang --team "$(printf 'T\033[2J')=$FIRST" --team "U=$FIRST" --deals 1 \
+  --transcript "$T/dbname.arbt" > /dev/null 2>&1
+"$ARB" replay "$T/dbname.arbt" --show > dbname.out 2>&1
+check "dabang: replay --show's deal summary: a name's escapes shown escaped" \
+  'clean dbname.out && grep -A1 "the deal as drawn" dbname.out | grep -qF "T\e[2J-1"'
 
 { echo "name: escapes"; echo "deals: 2"; echo "seed: 5"; echo "entrants:"
   echo "  - {name: evil, command: $EVIL}"
