@@ -75,6 +75,9 @@ refused "two words" 'a b\n' '<stdin>:1: expected a game "A B S"'
 refused "four words" 'a b 1 x\n' '<stdin>:1: expected a game "A B S"'
 refused "a player against itself" '\n\na a 1\n' '<stdin>:3: a against itself'
 refused "a name over 128 bytes" "$(printf 'x%.0s' $(seq 130)) b 1\n" '<stdin>:1: a name longer than 128 bytes'
+printf 'a b 1\nc\000d 1\n' | "$ARB" rate --system glicko2 > "$T/out" 2> "$T/err"
+check "a NUL byte in a line, refused at its line with nothing printed" \
+  '[ $? = 1 ] && grep -q "<stdin>:2: a NUL byte" "$T/err" && [ ! -s "$T/out" ]'
 head -c 70000 /dev/zero | tr '\0' 'x' > "$T/long"
 "$ARB" rate --system elo < "$T/long" > /dev/null 2> "$T/err"
 check "a line over 64 KiB" '[ $? = 1 ] && grep -q "<stdin>:1: a line longer than 65536 bytes" "$T/err"'

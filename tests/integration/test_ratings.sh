@@ -49,8 +49,10 @@ check "the first update of every entrant starts from mu 25, sigma 25/3" \
 check "sum of mu changes per match is near zero for a fair ranking update (winners up, losers down)" \
   '[ "$(sql "$DA" "SELECT count(*) FROM (SELECT match_id FROM rating_history GROUP BY match_id HAVING max(mu_after - mu_before) > 0 AND min(mu_after - mu_before) < 0) x")" -ge 9 ]'
 
-check "matches rated in the plan's order (round, table), whatever order their results came in" \
-  '[ "$(sql "$DA" "SELECT string_agg(match_id::text, \",\" ORDER BY s) FROM (SELECT match_id, min(seq) s FROM rating_history GROUP BY match_id) x")" = "$(sql "$DA" "SELECT string_agg(id::text, \",\" ORDER BY round, tbl) FROM matches WHERE rated")" ]'
+by_seq=$(sql "$DA" "SELECT string_agg(match_id::text, chr(44) ORDER BY s) FROM (SELECT match_id, min(seq) s FROM rating_history GROUP BY match_id) x")
+by_plan=$(sql "$DA" "SELECT string_agg(id::text, chr(44) ORDER BY round, tbl) FROM matches WHERE rated")
+check "matches rated in the plan's order (round, table), whatever order their results came in ($by_seq)" \
+  '[ "$(echo "$by_plan" | tr , "\n" | grep -c .)" = 10 ] && [ "$by_seq" = "$by_plan" ]'
 
 # ---- 2. killed and resumed: the same ratings -----------------------------------
 DB=$(newdb arb_ratings_b)
@@ -86,6 +88,14 @@ sql "$DB" "UPDATE ratings SET mu = mu + 0.001 WHERE entrant = 0" > /dev/null
 "$ARB" ratings "rated rr" --db "$DB" > /dev/null 2> "$T/tamper.err"
 check "a stored rating that the history does not give fails arbiter ratings" \
   '[ $? = 1 ] && grep -q "the stored ratings differ" "$T/tamper.err"'
+
+sql "$DB" "UPDATE ratings SET mu = mu - 0.001 WHERE entrant = 0" > /dev/null
+"$ARB" ratings "rated rr" --db "$DB" > /dev/null 2>&1
+check "the rating put back: arbiter ratings passes again" '[ $? = 0 ]'
+sql "$DB" "UPDATE rating_history SET rank = 4 - rank WHERE match_id = (SELECT min(match_id) FROM rating_history)" > /dev/null
+"$ARB" ratings "rated rr" --db "$DB" > /dev/null 2> "$T/tamper2.err"
+check "a place changed in the history behind arbiter's back fails arbiter ratings" \
+  '[ $? = 1 ] && grep -q "the stored ratings differ" "$T/tamper2.err"'
 
 # ---- 4. teams: Glicko-2 and Elo -------------------------------------------------
 for sys in glicko2 elo; do
