@@ -27,10 +27,10 @@ static const struct command {
     {"eval", cmd_eval, "two agents over a fixed deal set in both roles: WP, ADP, Elo, SPRT"},
     {"replay", cmd_replay, "re-judge a transcript; --show, --rerun"},
     {"ratings", cmd_ratings, "a tournament's ratings, recomputed from its record and checked"},
-    {"rate", cmd_rate, "ratings from results on stdin (Glicko-2, Elo; docs/ratings.md)"},
+    {"rate", cmd_rate, "ratings from results on stdin (openskill, glicko2, elo), to check against other libraries"},
+    {"ladder", cmd_ladder, "a ladder's entries: join, retire, list (the leaderboard), history"},
     {"verify", cmd_verify, "prove a finished tournament's deals from seed + revealed secret"},
     {"bench", cmd_bench, "benchmarks: `arbiter bench rules`"},
-    {"rate", cmd_rate, "ratings from results on stdin (openskill), to check against other libraries"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -250,6 +250,14 @@
 /* Entrants of one tournament: far past any competition we know of; a
  * round robin's tables are bounded by ARB_MAX_TABLES anyway. */
 #define ARB_TN_MAX_ENTRANTS 4096
+/* Entries of one ladder over its whole life (every version of every name,
+ * retired ones too): each joins as an entrant row, and the scheduler keeps
+ * one started command per entry. The benchmark ladder holds 10,000. */
+#define ARB_LADDER_MAX_ENTRIES 65536
+/* A ladder's matches in flight at once (ladder.concurrent): each is a
+ * lease on a worker's slot; a pool larger than this runs other
+ * tournaments beside it. */
+#define ARB_LADDER_MAX_CONCURRENT 256
 /* An entrant's command line, and its list of extra files. */
 #define ARB_TN_MAX_COMMAND 1024
 /* Deepest nesting of mappings and lists in any YAML file arbiter reads (a

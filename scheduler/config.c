@@ -551,13 +551,50 @@ static int teams(loader *L, yaml_node_t *seq, int k)
 
 static const char *const top_keys[] = {"name", "game", "rules", "options", "format", "cycles", "rounds", "advance",
                                        "groups", "gauntlet", "deals", "duplicate", "clock", "policy", "seed",
-                                       "files_root", "entrants", "rating", "rating_model", NULL};
+                                       "files_root", "entrants", "rating", "rating_model", "ladder", NULL};
 
 typedef struct top_ctx {
     yaml_node_t *options, *entrants, *game, *rules, *gauntlet, *format, *advance, *groups, *deals, *files_root;
     const yaml_node_t *duplicate;   /* the key, where a refusal of the mode points */
-    const yaml_node_t *rating_model;
+    const yaml_node_t *rating_model, *rating, *ladder, *validation;
 } top_ctx;
+
+static const char *const ladder_keys[] = {"provisional", "rate", "concurrent", "max_in_flight", "new_boost",
+                                          "inactive_days", "matches", "validation", NULL};
+
+/* A positive number (rate, new_boost): 0 .. hi. */
+static int get_num(loader *L, const yaml_node_t *n, const char *key, double lo, double hi, double *out)
+{
+    const char *s = scalar(n);
+    char *end;
+    if (!s)
+        return at(L, n, "%s: expected a number, found %s", key, node_kind(n));
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!(isdigit((unsigned char)s[0])) || *end || errno || !(v >= lo && v <= hi))
+        return at(L, n, "%s: expected a number from %g to %g, found \"%s\"", key, lo, hi, s);
+    *out = v;
+    return 0;
+}
+
+static int ladder_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctxp)
+{
+    tn_ladder *d = &L->cfg->ladder;
+    top_ctx *t = ctxp;
+    int64_t x;
+    if (strcmp(k, "provisional") == 0) { if (!get_int(L, v, "ladder.provisional", 0, 100000, &x)) d->provisional = (uint32_t)x; return L->rc; }
+    if (strcmp(k, "concurrent") == 0) { if (!get_int(L, v, "ladder.concurrent", 1, ARB_LADDER_MAX_CONCURRENT, &x)) d->concurrent = (uint32_t)x; return L->rc; }
+    if (strcmp(k, "max_in_flight") == 0) { if (!get_int(L, v, "ladder.max_in_flight", 1, 64, &x)) d->max_in_flight = (uint32_t)x; return L->rc; }
+    if (strcmp(k, "inactive_days") == 0) { if (!get_int(L, v, "ladder.inactive_days", 1, 36500, &x)) d->inactive_days = (uint32_t)x; return L->rc; }
+    if (strcmp(k, "matches") == 0) { if (!get_int(L, v, "ladder.matches", 0, INT32_MAX, &x)) d->matches = (uint64_t)x; return L->rc; }
+    if (strcmp(k, "rate") == 0) return get_num(L, v, "ladder.rate", 0, 1e6, &d->rate);
+    if (strcmp(k, "new_boost") == 0) return get_num(L, v, "ladder.new_boost", 1, 100, &d->new_boost);
+    if (strcmp(k, "validation") == 0) {
+        t->validation = v;
+        return get_str(L, v, "ladder.validation", d->validation, sizeof d->validation);
+    }
+    return unknown(L, kn, "ladder key", k, ladder_keys);
+}
 
 static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctxp)
 {
@@ -577,12 +614,12 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
     if (strcmp(k, "format") == 0) {
         t->format = v;
         static const char *const names[] = {"round-robin", "gauntlet", "single-elimination", "double-elimination",
-                                            "swiss", "groups-knockout", NULL};
+                                            "swiss", "groups-knockout", "ladder", NULL};
         const char *s = scalar(v);
         tn_format f;
         if (!s)
             return at(L, v, "format: expected one of round-robin, gauntlet, single-elimination, "
-                            "double-elimination, swiss, groups-knockout, found %s", node_kind(v));
+                            "double-elimination, swiss, groups-knockout, ladder, found %s", node_kind(v));
         if (tn_format_parse(s, &f))
             return unknown(L, v, "format", s, names);
         c->format = (uint8_t)f;
@@ -606,7 +643,12 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
         t->duplicate = kn;
         return 0;
     }
+    if (strcmp(k, "ladder") == 0) {
+        t->ladder = v;
+        return each_key(L, v, "ladder", ladder_key, t);
+    }
     if (strcmp(k, "rating") == 0) {
+        t->rating = v;
         static const char *const names[] = {"none", "openskill", "glicko2", "elo", NULL};
         const char *s = scalar(v);
         tn_rating r;
@@ -647,6 +689,8 @@ static void defaults(tn_config *c)
     c->cycles = 1;
     c->advance = 1;
     c->seed = c->match.seed;
+    c->ladder = (tn_ladder){.provisional = 10, .concurrent = 2, .max_in_flight = 1, .new_boost = 2,
+                            .inactive_days = 30, .validation = "self"};
 }
 
 /* The tree entrants' files must lie in: the tournament file's own
@@ -679,6 +723,77 @@ static int files_root(loader *L, const yaml_node_t *node)
     if (strlen(real) >= sizeof c->files_root)
         return at(L, node, "files_root: longer than %zu bytes once resolved", sizeof c->files_root - 1);
     snprintf(c->files_root, sizeof c->files_root, "%s", real);
+    return 0;
+}
+
+/* What match_config_rules will insist on, said here with a place. A game
+ * whose match may end early plays duplicate at tables, each seating block a
+ * match of its own (match_def.h, match_tables). */
+static int match_checks(loader *L, top_ctx *t, int k)
+{
+    tn_config *c = L->cfg;
+    int8_t team_of_seat[ARB_MAX_SEATS];
+    int nteams = c->match.game->teams(L->rules, team_of_seat);
+    if (c->match.duplicate == MATCH_DUP_SWAP && nteams != 2)
+        return at(L, t->duplicate, "duplicate: swap swaps two teams' seats, and %s has no two fixed teams; use "
+                  "rotate or all", c->match.game->name);
+    if (c->match.duplicate == MATCH_DUP_ALL && nteams > 0)
+        return at(L, t->duplicate, "duplicate: all would split %s's partners (some permutations of the seats put "
+                  "partners side by side); use swap or rotate", c->match.game->name);
+    uint64_t seatings = 1;
+    if (c->match.duplicate == MATCH_DUP_ROTATE)
+        seatings = (uint64_t)k;
+    if (c->match.duplicate == MATCH_DUP_SWAP)
+        seatings = 2;
+    for (int i = 2; i <= k && c->match.duplicate == MATCH_DUP_ALL; i++)
+        seatings *= (uint64_t)i;
+    if ((uint64_t)c->match.deals * seatings > ARB_MAX_DEALS)
+        return at(L, t->deals, "deals: %u deals x %" PRIu64 " seatings (duplicate: %s) make %" PRIu64
+                  " games in a match, more than %d", c->match.deals, seatings,
+                  match_duplicate_name((match_duplicate)c->match.duplicate), (uint64_t)c->match.deals * seatings, ARB_MAX_DEALS);
+    return 0;
+}
+
+/* A ladder: entries from the file are the organiser's (active from the
+ * start, never validated); more join while it runs. Its entries are
+ * programs: in a partnership game each plays with a copy of itself as
+ * partner, so team entrants are refused. It keeps ratings (openskill
+ * unless the file says). */
+static int finish_ladder(loader *L, yaml_node_t *root, top_ctx *t)
+{
+    tn_config *c = L->cfg;
+    (void)root;
+    for (int i = 0; i < c->nentrants; i++)
+        if (c->entrants[i].team[0])
+            return at(L, t->entrants, "entrant %s: a ladder's entries are programs, not members of teams (in a "
+                      "partnership game each entry plays with a copy of itself as partner)", c->entrants[i].name);
+    if (c->nteams)
+        return at(L, t->entrants, "a ladder's entries are programs, not teams (in a partnership game each entry "
+                  "plays with a copy of itself as partner)");
+    if (!t->rating)
+        c->rating = TN_RATING_OPENSKILL;
+    if (c->rating == TN_RATING_NONE)
+        return at(L, t->rating, "rating: none, and a ladder ranks its entries by rating (openskill, glicko2 or elo)");
+    int8_t team_of_seat[ARB_MAX_SEATS];
+    int nteams = c->match.game->teams(L->rules, team_of_seat);
+    if ((c->rating == TN_RATING_GLICKO2 || c->rating == TN_RATING_ELO) && c->match.game->seats(L->rules) > 2
+        && nteams != 2)
+        return at(L, t->rating, "rating: %s rates two-sided play, and a %s table seats %d players; use openskill",
+                  tn_rating_name((tn_rating)c->rating), c->match.game->name, c->match.game->seats(L->rules));
+    if (t->rating_model && c->rating != TN_RATING_OPENSKILL)
+        return at(L, t->rating_model, "rating_model: a model of openskill's, and the rating is %s",
+                  tn_rating_name((tn_rating)c->rating));
+    if (match_checks(L, t, c->match.game->seats(L->rules)))
+        return L->rc;
+    const char *v = c->ladder.validation;
+    if (strcmp(v, "self") != 0 && strcmp(v, "none") != 0) {
+        bool found = false;
+        for (int i = 0; i < c->nentrants; i++)
+            found |= strcmp(c->entrants[i].name, v) == 0;
+        if (!found)
+            return at(L, t->validation, "ladder.validation: expected self, none or the name of an entrant of this "
+                      "file (the reference bot), found \"%s\"", v);
+    }
     return 0;
 }
 
@@ -717,13 +832,19 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
         return at(L, t->options ? t->options : t->rules, "rules: %s", why);
     if (!c->name[0])
         return at(L, root, "a tournament needs a name (name: ...)");
-    if (!t->entrants)
+    bool ladder = c->format == TN_LADDER;
+    if (!t->entrants && !ladder)
         return at(L, root, "no entrants (entrants: - name: ..., command: ...)");
+    if (t->ladder && !ladder)
+        return at(L, t->ladder, "ladder: settings of a ladder, and the format is %s (format: ladder)",
+                  tn_format_name((tn_format)c->format));
     if (files_root(L, t->files_root))
         return L->rc;
-    if (entrants(L, t->entrants))
+    if (t->entrants && entrants(L, t->entrants))
         return L->rc;
     int k = c->match.game->seats(L->rules);
+    if (ladder)
+        return finish_ladder(L, root, t);
     if (teams(L, t->entrants, k))
         return L->rc;
     if (c->nentrants < k)
@@ -744,28 +865,8 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
         if (!found)
             return at(L, t->gauntlet, "gauntlet: no %s is named \"%s\"", unit, c->gauntlet);
     }
-    /* What match_config_rules will insist on, said here with a place. A
-     * game whose match may end early plays duplicate at tables, each
-     * seating block a match of its own (match_def.h, match_tables). */
-    int8_t team_of_seat[ARB_MAX_SEATS];
-    int nteams = c->match.game->teams(L->rules, team_of_seat);
-    if (c->match.duplicate == MATCH_DUP_SWAP && nteams != 2)
-        return at(L, t->duplicate, "duplicate: swap swaps two teams' seats, and %s has no two fixed teams; use "
-                  "rotate or all", c->match.game->name);
-    if (c->match.duplicate == MATCH_DUP_ALL && nteams > 0)
-        return at(L, t->duplicate, "duplicate: all would split %s's partners (some permutations of the seats put "
-                  "partners side by side); use swap or rotate", c->match.game->name);
-    uint64_t seatings = 1;
-    if (c->match.duplicate == MATCH_DUP_ROTATE)
-        seatings = (uint64_t)k;
-    if (c->match.duplicate == MATCH_DUP_SWAP)
-        seatings = 2;
-    for (int i = 2; i <= k && c->match.duplicate == MATCH_DUP_ALL; i++)
-        seatings *= (uint64_t)i;
-    if ((uint64_t)c->match.deals * seatings > ARB_MAX_DEALS)
-        return at(L, t->deals, "deals: %u deals x %" PRIu64 " seatings (duplicate: %s) make %" PRIu64
-                  " games in a match, more than %d", c->match.deals, seatings,
-                  match_duplicate_name((match_duplicate)c->match.duplicate), (uint64_t)c->match.deals * seatings, ARB_MAX_DEALS);
+    if (match_checks(L, t, k))
+        return L->rc;
     if (c->format == TN_DOUBLE_ELIM && ku != 2)
         return at(L, t->format, "format double-elimination is for two-sided matches (two players, or two teams); %s "
                   "seats %d %ss at a table", c->match.game->name, ku, unit);

@@ -95,6 +95,8 @@ static int tour_begin(sched *s, tour *t, char *err, size_t errlen)
      * are dispatched, and t joins it now.) */
     store_release_leases(db, t->tid, "local:");
     rc = sched__load_bots(s, t, err, errlen);
+    if (rc == 0 && cfg->format == TN_LADDER)
+        rc = sched__ladder_begin(s, t, err, errlen);
     if (rc)
         return rc;
     t->round = store_last_round(db, t->tid);
@@ -110,6 +112,12 @@ static int tour_advance(sched *s, tour *t, store_table *tables, char *err, size_
 {
     store *db = s->o.db;
     const tn_config *cfg = t->o.cfg;
+    if (t->ladder) {
+        int rc = sched__ladder_advance(s, t, err, errlen);
+        t->dirty = false;
+        t->counted_ns = arb_now_ns();
+        return rc;
+    }
     for (;;) {
         int p, l, d, v;
         if (store_counts(db, t->tid, t->round, &p, &l, &d, &v) != 0) {
@@ -156,7 +164,7 @@ static int tour_advance(sched *s, tour *t, store_table *tables, char *err, size_
 /* The assignment for a claimed match: the tournament's match template
  * (rules, clocks, policy), its bots from the entrants' commands, a seed and
  * key of its own, the programs. */
-static void make_assign(const tour *t, const store_match *m, wire_assign *a)
+static int make_assign(const tour *t, const store_match *m, wire_assign *a)
 {
     const tn_config *cfg = t->o.cfg;
     memset(a, 0, sizeof *a);
@@ -172,6 +180,8 @@ static void make_assign(const tour *t, const store_match *m, wire_assign *a)
     match_set_key(c, t->secret, label);
     c->nbots = m->nslots;
     for (int b = 0; b < m->nslots; b++) {
+        if (m->entrant[b] < 0 || m->entrant[b] >= t->nbots || t->bots[m->entrant[b]].bot.argc == 0)
+            return ARB_ENOTFOUND;   /* a ladder entry suspended since: its program is not there */
         const entrant_bot *eb = &t->bots[m->entrant[b]];
         c->bots[b] = eb->bot;
         for (int f = 0; f < eb->nfiles && a->nprograms < ARB_WIRE_MAX_PROGRAMS; f++) {
@@ -182,6 +192,7 @@ static void make_assign(const tour *t, const store_match *m, wire_assign *a)
             snprintf(p->path, sizeof p->path, "%s", eb->rel[f]);
         }
     }
+    return 0;
 }
 
 /* The tournament a free slot serves next: of those that may have a match
@@ -236,9 +247,13 @@ static int dispatch(sched *s, char *err, size_t errlen)
                 rc = ARB_ENOMEM;
                 goto out;
             }
-            make_assign(t, &m, a);
             uint8_t *f;
             size_t len;
+            if (make_assign(t, &m, a) != 0) {
+                store_void(s->o.db, &m, "a bot's program is not available (its ladder entry was suspended)", p->id);
+                t->dirty = true;
+                continue;
+            }
             if (wire_encode_assign(a, &f, &len) != 0) {
                 store_void(s->o.db, &m, "the assignment cannot be encoded", p->id);
                 continue;

@@ -77,6 +77,20 @@ static bool seat_teams(const tn_config *cfg, int k, int *team)
     return fixed;
 }
 
+int plan_seat_sides(const tn_config *cfg, int *seats, int side_of_seat[ARB_MAX_SEATS])
+{
+    *seats = seats_of(cfg);
+    if (*seats < 2 || *seats > ARB_MAX_SEATS)
+        return -1;
+    if (!seat_teams(cfg, *seats, side_of_seat))
+        return 0;
+    int sides = 0;
+    for (int s = 0; s < *seats; s++)
+        if (side_of_seat[s] + 1 > sides)
+            sides = side_of_seat[s] + 1;
+    return sides;
+}
+
 /* Partners (entrants of the same `team:`) on seats of the same team: a
  * seating that splits them is never chosen. seat_team NULL: the game has
  * no fixed teams, every seating is allowed. */
@@ -913,6 +927,9 @@ int plan_next(const tn_config *cfg, const plan_record *rec, store_table *tables,
         }
         break;
     }
+    case TN_LADDER:
+        snprintf(err, errlen, "a ladder is not planned in rounds: its matches are made as it runs (ladder.h)");
+        return ARB_EINVAL;
     default:
         snprintf(err, errlen, "format %s is not known", tn_format_name((tn_format)cfg->format));
         return ARB_EUNSUPPORTED;

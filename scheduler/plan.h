@@ -47,6 +47,12 @@ void plan_record_release(plan_record *rec);
  * plan_next. */
 int plan_check_size(const tn_config *cfg, char *err, size_t errlen);
 
+/* The seats of the tournament's table (*seats) and, when the game fixes
+ * its teams before play (Da Bang: 0+2 against 1+3), each seat's side:
+ * returns the number of sides, 0 without fixed teams, -1 when the rules
+ * do not build. */
+int plan_seat_sides(const tn_config *cfg, int *seats, int side_of_seat[ARB_MAX_SEATS]);
+
 /* The bracket of a knockout format as text for a terminal (empty for the
  * other formats). */
 size_t plan_draw(const tn_config *cfg, const plan_record *rec, char *buf, size_t len);

@@ -17,11 +17,21 @@ static const char *SUB = SCHED_SUB;
 /* The files of a bot's command that a worker elsewhere needs: every
  * argument naming a regular file outside the system's directories (the
  * program, a script), packed into a bundle named by its digest. */
-static int entrant_program(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base, const char *root,
-                           char *err, size_t errlen)
-{
+typedef struct packing packing;
+static int pack(sched *s, entrant_bot *eb, packing *pk, char *err, size_t errlen);
+
+struct packing {
     const char *files[ARB_MAX_BOT_ARGS + ARB_BUNDLE_MAX_FILES];
     char extra[ARB_BUNDLE_MAX_FILES][4096], args[ARB_MAX_BOT_ARGS][4096];
+    int  nall;
+};
+
+/* The files of eb's command and e's files: into pk (eb->argi, nfiles set). */
+static int collect(entrant_bot *eb, const tn_entrant *e, const char *base, const char *root, packing *pk, char *err,
+                   size_t errlen)
+{
+    const char **files = pk->files;
+    char (*extra)[4096] = pk->extra, (*args)[4096] = pk->args;
     eb->nfiles = 0;
     for (int i = 0; i < eb->bot.argc; i++) {
         struct stat st;
@@ -47,6 +57,59 @@ static int entrant_program(sched *s, entrant_bot *eb, const tn_entrant *e, const
         }
         files[nall++] = extra[nextra++];
     }
+    pk->nall = nall;
+    return 0;
+}
+
+int sched_program_digest(const char *name, const char *command, const char *files, const char *dir,
+                         char digest[65], char *err, size_t errlen)
+{
+    entrant_bot *eb = calloc(1, sizeof *eb);
+    packing *pk = calloc(1, sizeof *pk);
+    tn_entrant *e = calloc(1, sizeof *e);
+    int rc = eb && pk && e ? 0 : ARB_ENOMEM;
+    digest[0] = 0;
+    if (!rc) {
+        snprintf(e->name, sizeof e->name, "%s", name);
+        snprintf(e->command, sizeof e->command, "%s", command);
+        snprintf(e->files, sizeof e->files, "%s", files ? files : "");
+        rc = match_bot_command(&eb->bot, name, command, dir, err, errlen);
+    }
+    if (!rc)
+        rc = collect(eb, e, dir, dir, pk, err, errlen);
+    if (!rc && pk->nall > 0) {
+        uint8_t *b;
+        size_t len;
+        char rel[ARB_MAX_BOT_ARGS + ARB_BUNDLE_MAX_FILES][ARB_BUNDLE_MAX_PATH + 1];
+        rc = bundle_build(pk->files, pk->nall, &b, &len, digest, rel, err, errlen);
+        if (!rc)
+            free(b);
+    }
+    free(eb);
+    free(pk);
+    free(e);
+    return rc;
+}
+
+int sched__entrant_bot(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base, const char *root,
+                       char *err, size_t errlen)
+{
+    packing *pk = calloc(1, sizeof *pk);
+    if (!pk)
+        return ARB_ENOMEM;
+    int rc = match_bot_command(&eb->bot, e->name, e->command, base, err, errlen);
+    if (!rc)
+        rc = collect(eb, e, base, root, pk, err, errlen);
+    if (!rc)
+        rc = pack(s, eb, pk, err, errlen);
+    free(pk);
+    return rc;
+}
+
+static int pack(sched *s, entrant_bot *eb, packing *pk, char *err, size_t errlen)
+{
+    const char **files = pk->files;
+    int nall = pk->nall;
     if (nall == 0)
         return 0;
     uint8_t *b;
@@ -114,14 +177,12 @@ int sched__load_bots(sched *s, tour *t, char *err, size_t errlen)
     char dirbuf[512], base[512];
     snprintf(dirbuf, sizeof dirbuf, "%s", cfg->path);
     snprintf(base, sizeof base, "%s", dirname(dirbuf));
-    t->bots = calloc((size_t)cfg->nentrants, sizeof *t->bots);
+    t->bots = calloc((size_t)cfg->nentrants + 1, sizeof *t->bots);
     if (!t->bots)
         return ARB_ENOMEM;
+    t->nbots = cfg->nentrants;
     for (int i = 0; i < cfg->nentrants; i++) {
-        const tn_entrant *e = &cfg->entrants[i];
-        int rc = match_bot_command(&t->bots[i].bot, e->name, e->command, base, err, errlen);
-        if (rc == 0)
-            rc = entrant_program(s, &t->bots[i], e, base, cfg->files_root, err, errlen);
+        int rc = sched__entrant_bot(s, &t->bots[i], &cfg->entrants[i], base, cfg->files_root, err, errlen);
         if (rc)
             return rc;
     }

@@ -13,21 +13,22 @@
 
 static const char *SUB = SCHED_SUB;
 
-static void describe(const tn_config *cfg, const store_match *m, const match_result *res, char *buf, size_t len)
+static void describe(const tour *t, const store_match *m, const match_result *res, char *buf, size_t len)
 {
     int order[ARB_MAX_SEATS], n = res->nbots;
     for (int i = 0; i < n; i++)
         order[i] = i;
     for (int i = 1; i < n; i++)
         for (int j = i; j > 0 && res->bots[order[j]].rank < res->bots[order[j - 1]].rank; j--) {
-            int t = order[j];
+            int x = order[j];
             order[j] = order[j - 1];
-            order[j - 1] = t;
+            order[j - 1] = x;
         }
     size_t k = 0;
     for (int i = 0; i < n && k < len; i++)
         k += (size_t)snprintf(buf + k, len - k, "%s%s %+" PRId64, i ? " > " : "",
-                              cfg->entrants[m->entrant[order[i]]].name, res->bots[order[i]].total);
+                              m->entrant[order[i]] >= 0 && m->entrant[order[i]] < t->nbots
+                                  ? t->bots[m->entrant[order[i]]].bot.name : "?", res->bots[order[i]].total);
 }
 
 static void report_progress(sched *s, tour *t)
@@ -84,7 +85,7 @@ int sched__on_result(sched *s, const sender *from, peer *p, const uint8_t *data,
             t->dirty = true;
             if (w->ok) {
                 t->out.matches++;
-                describe(t->o.cfg, &m, &w->res, t->last, sizeof t->last);
+                describe(t, &m, &w->res, t->last, sizeof t->last);
             } else {
                 t->out.voided++;
             }

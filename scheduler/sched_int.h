@@ -12,6 +12,8 @@
  *               progress reports
  *   loop.c      the set of tournaments: rounds from plan.h, matches leased
  *               to free slots fairly across tournaments, the daemon's loop
+ *   ladder_run.c a ladder among them: entries as they join, validation,
+ *               matchmaking (ladder.h) into the record
  *   metrics.c   the Prometheus text */
 #ifndef ARB_SCHED_INT_H
 #define ARB_SCHED_INT_H
@@ -83,7 +85,10 @@ typedef struct tour {
     char     *text;             /* the file's text when the set read it (o.yaml points here) */
     sched_outcome out;          /* what this run did with it */
     int64_t   tid;
-    entrant_bot *bots;          /* one per entrant */
+    entrant_bot *bots;          /* one per entrant (a ladder's grow as entries join) */
+    int       nbots;
+    bool      ladder;           /* format ladder (ladder_run.c) */
+    int64_t   ladder_created;   /* its ladder matches created so far */
     char      last[512];        /* the last result, for progress reports */
     int       round;            /* the highest round created */
     uint64_t  t0;               /* when this run took it up (monotonic) */
@@ -140,6 +145,20 @@ int   sched__pump(sched *s, int ms, char *err, size_t errlen);
 /* Every entrant's bot of t, its files packed and registered for fetches. */
 int   sched__load_bots(sched *s, tour *t, char *err, size_t errlen);
 void  sched__serve_program(sched *s, const sender *from, const char *digest);
+
+/* One entrant's bot as matches start it, its files packed and registered
+ * for fetches: its command's files from base, its files: inside root. */
+int   sched__entrant_bot(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base, const char *root,
+                         char *err, size_t errlen);
+
+/* ladder_run.c */
+/* A ladder taken up: the file's entries in the record, every joined
+ * entry's program. */
+int   sched__ladder_begin(sched *s, tour *t, char *err, size_t errlen);
+/* A ladder's step: programs of entries that joined since, validations
+ * started and judged, matches made while it has room; its end when it
+ * played ladder.matches. 0, or an error with a message. */
+int   sched__ladder_advance(sched *s, tour *t, char *err, size_t errlen);
 
 /* results.c */
 int   sched__on_result(sched *s, const sender *from, peer *p, const uint8_t *data, size_t n, char *err,

@@ -103,6 +103,14 @@ typedef struct sched_outcome {
     int     voided;
 } sched_outcome;
 
+/* The digest of a bot's program as the scheduler packs it (proto/bundle.h):
+ * the files its command names (relative paths from dir) and its `files`
+ * (space separated, inside dir); "" when it has none of its own (a system
+ * program). `arbiter ladder join` records it; the scheduler suspends an
+ * entry whose files no longer give it. 0, or an error with a message. */
+int sched_program_digest(const char *name, const char *command, const char *files, const char *dir,
+                         char digest[65], char *err, size_t errlen);
+
 /* Bind and start the ZAP handler (before the bind). NULL and a message on
  * failure. */
 sched *sched_new(const sched_options *o, char *err, size_t errlen);

@@ -1,5 +1,5 @@
 /* store.c — the tournament record in PostgreSQL (store.h). */
-#include "store.h"
+#include "store_int.h"
 #include "rating.h"
 #include "arb_error.h"
 #include "arb_kdf.h"
@@ -17,10 +17,6 @@
 extern const char *const arb_migrations[];
 extern const int arb_migration_versions[];
 extern const int arb_nmigrations;
-
-struct store {
-    PGconn *db;
-};
 
 static int fail_msg(char *err, size_t errlen, const char *what, const char *detail)
 {
@@ -56,7 +52,7 @@ void store_close(store *s)
 
 /* Run a parameterised statement; returns the result (caller clears) or NULL
  * with err set. */
-static PGresult *q(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params)
+PGresult *store__q(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params)
 {
     PGresult *r = PQexecParams(s->db, sql, n, NULL, params, NULL, NULL, 0);
     ExecStatusType st = PQresultStatus(r);
@@ -68,16 +64,16 @@ static PGresult *q(store *s, char *err, size_t errlen, const char *sql, int n, c
     return r;
 }
 
-static int exec0(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params)
+int store__exec0(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params)
 {
-    PGresult *r = q(s, err, errlen, sql, n, params);
+    PGresult *r = store__q(s, err, errlen, sql, n, params);
     if (!r)
         return ARB_EIO;
     PQclear(r);
     return 0;
 }
 
-static void rollback(store *s)
+void store__rollback(store *s)
 {
     PQclear(PQexec(s->db, "ROLLBACK"));
 }
@@ -726,6 +722,21 @@ static int rate_match(store *s, const char *mid, const match_result *res, char *
         after[b] = before[b];
     }
     PQclear(r);
+    /* an entrant in several slots (a ladder's partnership entry sits both
+     * seats of its side with a copy of itself) is one player: its first slot */
+    int m = 0;
+    for (int b = 0; b < n; b++) {
+        bool again = false;
+        for (int c = 0; c < m && !again; c++)
+            again = entrant[c] == entrant[b];
+        if (again)
+            continue;
+        entrant[m] = entrant[b], rank[m] = rank[b], side[m] = side[b], before[m] = before[b], after[m] = after[b];
+        m++;
+    }
+    n = m;
+    if (n < 2)
+        return 0;
     if (rating_match((int)sys, (int)model, after, rank, side, n) != 0) {
         snprintf(err, errlen, "match %s: the ratings cannot be updated", mid);
         return ARB_EINVAL;
@@ -1033,6 +1044,19 @@ static const char *const report_sql[] = {
         "SELECT h.match_id, h.entrant, h.rank, coalesce(h.side, -1), h.mu_after, h.sigma_after, "
         "  coalesce(h.vol_after, 0) FROM rating_history h JOIN matches m ON m.id = h.match_id "
         "WHERE m.tournament_id = $1 ORDER BY h.seq",
+    [STORE_REPORT_LADDER] =
+        "SELECT le.entrant, e.name, le.base, le.version, le.status, le.verdict, coalesce(r.mu::text, ''), "
+        "  coalesce(r.sigma::text, ''), coalesce(r.vol::text, ''), coalesce(r.games, 0), "
+        "  coalesce(to_char(greatest(le.last_started, r.updated_at), 'YYYY-MM-DD HH24:MI'), ''), "
+        "  to_char(le.joined_at, 'YYYY-MM-DD HH24:MI'), coalesce(p.name, ''), "
+        "  coalesce(le.validation_match::text, ''), coalesce(le.digest, ''), "
+        "  coalesce(extract(epoch FROM now() - greatest(le.last_started, r.updated_at))::bigint, -1), "
+        "  t.rating_system, coalesce(t.rating_model, ''), coalesce(t.ladder_provisional, 10), "
+        "  coalesce(t.ladder_inactive_days, 30) "
+        "FROM ladder_entries le JOIN tournaments t ON t.id = le.tournament_id JOIN entrants e ON e.tournament_id = le.tournament_id AND e.idx = le.entrant "
+        "LEFT JOIN ratings r ON r.tournament_id = le.tournament_id AND r.entrant = le.entrant "
+        "LEFT JOIN entrants p ON p.tournament_id = le.tournament_id AND p.idx = le.previous "
+        "WHERE le.tournament_id = $1 ORDER BY le.entrant",
 };
 
 int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out, char *err, size_t errlen)

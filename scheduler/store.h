@@ -164,6 +164,10 @@ typedef enum store_report_kind {
     STORE_REPORT_TEAM_CROSSTABLE,/* of tournament tid: team, opponent (teams.idx), matches, won, points */
     STORE_REPORT_RATINGS,       /* of tid: entrant, name, mu, sigma, vol, games, system, model, updated */
     STORE_REPORT_RATING_HISTORY,/* of tid, in the order applied: match, entrant, rank, side, mu, sigma, vol after */
+    STORE_REPORT_LADDER,        /* of tid, by entrant: entrant, name, base, version, status, verdict, mu, sigma,
+                                   vol, games (mu/sigma/vol "" when unrated), last active, joined, previous
+                                   version's name, validation match, digest, seconds since active (-1),
+                                   rating system, model, provisional games, inactive days */
     /* (every kind from STORE_REPORT_DONE_MATCHES on is of one tournament) */
 } store_report_kind;
 typedef struct store_rows {
@@ -175,6 +179,77 @@ typedef struct store_rows {
 int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out, char *err, size_t errlen);
 const char *store_cell(const store_rows *r, int row, int col);
 void store_rows_release(store_rows *r);
+
+/* ---- ladders (store_ladder.c; docs/ladders.md) --------------------------- */
+
+/* An entry joining a ladder: a name (versions share it), its command and
+ * files as given in directory dir, its program's digest (NULL: no file of
+ * its own), and whether it waits for a validation match (false: active at
+ * once, the organiser's entries from the file). replace: once validated,
+ * the previous version retires. */
+typedef struct store_ladder_entry_in {
+    const char *base, *command, *files, *dir, *digest;
+    bool validate, replace;
+    int  entrant;               /* the file's entrants: their index (they exist already); -1: a new one */
+} store_ladder_entry_in;
+/* Add an entry (a transaction; the ladder's row locked so joins queue):
+ * its version (1 + the latest of its name) and entrant name (base, or
+ * base.vN from version 2) into *version and name. ARB_ESTATE when the
+ * tournament is no ladder or is over, ARB_ETOOBIG at
+ * ARB_LADDER_MAX_ENTRIES, ARB_EINVAL for a name that is taken. The
+ * file's entries (entrant >= 0) are idempotent: a resume adds nothing. */
+int store_ladder_join(store *s, int64_t tid, const store_ladder_entry_in *j, int *version, char *name, size_t namelen,
+                      char *err, size_t errlen);
+/* Retire the entry called name (an entrant name: base or base.vN): it
+ * plays no new match; its matches in flight finish and are rated. 1
+ * retired, 0 no such entry still playing, < 0 error. */
+int store_ladder_retire(store *s, int64_t tid, const char *name, char *err, size_t errlen);
+/* An entry's new state with its verdict (validation, suspension); made
+ * active with replaces set, the version before it retires. 0 or < 0. */
+int store_ladder_set(store *s, int64_t tid, int entrant, const char *status, const char *verdict);
+
+/* What the leaderboard reads of the ladder's file: 0 or < 0. */
+int store_ladder_settings(store *s, int64_t tid, int provisional, int inactive_days);
+/* The entries' programs as the scheduler starts them, from entrant `from`
+ * on: entrant, name, command, files, dir, digest, status. */
+int store_ladder_programs(store *s, int64_t tid, int from, store_rows *out, char *err, size_t errlen);
+/* Entries waiting for validation: entrant, validation match ("" none yet),
+ * its state, the entry's penalties in it, whether it forfeited, the void
+ * reason, deals played, the first penalty's reason and consequence. */
+int store_ladder_pending(store *s, int64_t tid, store_rows *out, char *err, size_t errlen);
+
+/* What matchmaking reads of an active entry (ladder.h's ladder_entry with
+ * the record's numbers; mu/sigma NAN while unrated). */
+typedef struct store_ladder_state {
+    int      entrant;
+    double   mu, sigma;
+    int      games, in_flight, last_hour;
+    int64_t  idle_s;             /* since its last match started; INT64_MAX: never */
+    int      nrecent;
+    int      recent[8];
+    uint32_t seats[4];
+} store_ladder_state;
+/* Every active entry's state (calloc'ed into *out, *n of them). rate:
+ * count matches started in the last hour. 0 or < 0 with a message. */
+int store_ladder_states(store *s, int64_t tid, bool rate, store_ladder_state **out, int *n, char *err,
+                        size_t errlen);
+/* Create a ladder's round `round`: one table (entrant per slot), the match
+ * seed from tseed as store_add_round's; stage "ladder" (rated; each entry's
+ * recent opponents, seats (pos[slot]: the seat or side it counts as) and
+ * last start updated) or "validation" (never rated; the entry's
+ * validation_match set to it — the entry is table->entrant[0]). note: the
+ * choice's seed and reasons. Idempotent: a round created before is left.
+ * 0 or < 0. */
+int store_ladder_add(store *s, int64_t tid, int round, const char *stage, const store_table *table, const int *pos,
+                     uint64_t tseed, const char *note, char *err, size_t errlen);
+/* Ladder matches (stage "ladder") in flight (pending or leased), the
+ * ladder's matches of every stage pending and leased, and, when created is
+ * not NULL, ladder matches created in all (a scan of the ladder's rounds:
+ * once, at its start); 0 or < 0. */
+int store_ladder_counts(store *s, int64_t tid, int *in_flight, int *pending, int *leased, int64_t *created);
+/* An entry's rating history in the order applied: match, round, rank,
+ * mu, sigma, vol after, when. */
+int store_ladder_history(store *s, int64_t tid, int entrant, store_rows *out, char *err, size_t errlen);
 
 /* The tournament is done: its state, finished_at, and revealed_at (from
  * now on its secret is shown). */

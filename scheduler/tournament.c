@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char *const format_names[TN_NFORMATS] = {
-    "round-robin", "gauntlet", "single-elimination", "double-elimination", "swiss", "groups-knockout",
+    "round-robin", "gauntlet", "single-elimination", "double-elimination", "swiss", "groups-knockout", "ladder",
 };
 
 const char *tn_format_name(tn_format f)

@@ -15,6 +15,7 @@ typedef enum tn_format {
     TN_DOUBLE_ELIM,         /* two-sided games only (k = 2); grand final with reset */
     TN_SWISS,               /* `rounds` rounds, score groups, no repeat meetings where avoidable */
     TN_GROUPS_KNOCKOUT,     /* `groups` round-robin groups, the best `advance` of each to a knockout */
+    TN_LADDER,              /* long-lived: entries join and retire while it runs, matchmaking by rating */
     TN_NFORMATS
 } tn_format;
 
@@ -60,6 +61,18 @@ typedef struct tn_team {
     int      line;
 } tn_team;
 
+/* A ladder's settings (`ladder:` in its file; docs/ladders.md). */
+typedef struct tn_ladder {
+    uint32_t provisional;              /* games under which an entry is provisional (default 10) */
+    double   rate;                     /* matches per hour an entry may start (0: no limit) */
+    uint32_t concurrent;               /* ladder matches in flight at once (default 2) */
+    uint32_t max_in_flight;            /* matches one entry plays at once (default 1) */
+    double   new_boost;                /* how much more often a provisional entry plays (default 2) */
+    uint32_t inactive_days;            /* no match for this long: listed as inactive (default 30) */
+    uint64_t matches;                  /* stop after this many ladder matches (0: until stopped) */
+    char     validation[ARB_MAX_BOT_NAME + 1]; /* "self" (copies of itself), "none", or a reference entrant */
+} tn_ladder;
+
 typedef struct tn_config {
     char     path[512];                 /* the file it came from */
     char    *text;                      /* the file's text as loaded (owned; NUL-terminated) */
@@ -81,6 +94,7 @@ typedef struct tn_config {
     uint64_t seed;
     uint8_t  rating;                    /* tn_rating: the record keeps ratings (default none) */
     uint8_t  rating_model;              /* wl_model, for openskill */
+    tn_ladder ladder;                   /* format ladder */
     int      nentrants;
     tn_entrant *entrants;
     /* Partnership play: nteams > 0 when the game fixes its teams before

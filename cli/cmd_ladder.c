@@ -1,0 +1,455 @@
+/* cmd_ladder.c — `arbiter ladder`: entries come and go while a ladder runs
+ * (docs/ladders.md). join puts an entry in the record (a new version of a
+ * name is a new entry linked to the one before), with its program's digest;
+ * the scheduler running the ladder picks it up within a second, validates
+ * it, then matches it. retire takes one out of matchmaking. list is the
+ * leaderboard, history one entry's ratings match by match. */
+#include "cli.h"
+#include "arb_error.h"
+#include "arb_limits.h"
+#include "arb_names.h"
+#include "arb_text.h"
+#include "rating.h"
+#include "scheduler.h"
+#include "tournament.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: arbiter ladder join LADDER NAME --command CMD [--files FILE]... [--replace]\n"
+            "       arbiter ladder retire LADDER NAME\n"
+            "       arbiter ladder list LADDER [--all] [--format table|json]\n"
+            "       arbiter ladder history LADDER NAME [--format table|json]\n"
+            "       (each with [--state DIR | --db CONNINFO])\n\n"
+            "join     a new entry NAME running CMD (paths relative to this directory; --files: more\n"
+            "         files of the program, inside this directory). A NAME already in the ladder\n"
+            "         joins as its next version, NAME.v2, ...; --replace retires the version before\n"
+            "         once the new one is validated. The program's files are recorded by digest:\n"
+            "         changed later, the entry is suspended, not run with other code.\n"
+            "retire   NAME (an entry's name: NAME or NAME.vN) plays no new match.\n"
+            "list     the leaderboard: active entries by conservative rating (openskill: mu - 3 sigma;\n"
+            "         glicko2: rating - 2 RD; elo: rating), provisional under N games, inactive\n"
+            "         after days without a match; then entries validating or suspended; --all adds\n"
+            "         the retired and rejected, with their verdicts.\n"
+            "history  an entry's rating after each of its matches.\n");
+}
+
+typedef struct opts {
+    const char *state, *db, *command;
+    char files[ARB_TN_MAX_COMMAND];
+    bool replace, all;
+    cli_format format;
+} opts;
+
+static int parse(int argc, char **argv, opts *o, int *first)
+{
+    static const struct option lo[] = {
+        {"help", no_argument, NULL, 'h'},         {"state", required_argument, NULL, 's'},
+        {"db", required_argument, NULL, 'd'},     {"command", required_argument, NULL, 'c'},
+        {"files", required_argument, NULL, 'F'},  {"replace", no_argument, NULL, 'r'},
+        {"all", no_argument, NULL, 'a'},          {"format", required_argument, NULL, 'f'},
+        {NULL, 0, NULL, 0},
+    };
+    *o = (opts){.state = "arbiter-state", .format = CLI_FORMAT_TABLE};
+    int opt;
+    size_t used = 0;
+    cli_opts_begin();
+    while ((opt = cli_getopt("ladder", argc, argv, ":h", lo)) != -1) {
+        switch (opt) {
+        case 'h': usage(stdout); return CLI_EXIT_OK;
+        case 's': o->state = optarg; break;
+        case 'd': o->db = optarg; break;
+        case 'c': o->command = optarg; break;
+        case 'r': o->replace = true; break;
+        case 'a': o->all = true; break;
+        case 'F': {
+            int k = snprintf(o->files + used, sizeof o->files - used, "%s%s", used ? " " : "", optarg);
+            if (k < 0 || (size_t)k >= sizeof o->files - used || strchr(optarg, ' ')) {
+                fprintf(stderr, "arbiter: ladder: --files %s: %s\n", optarg,
+                        strchr(optarg, ' ') ? "a file name with a space" : "too many files");
+                return CLI_EXIT_USAGE;
+            }
+            used += (size_t)k;
+            break;
+        }
+        case 'f':
+            if (cli_format_parse("ladder", optarg, CLI_FORMATS_TJ, &o->format))
+                return CLI_EXIT_USAGE;
+            break;
+        default: usage(stderr); return CLI_EXIT_USAGE;
+        }
+    }
+    *first = optind;
+    return -1;
+}
+
+/* The record opened and the ladder found: -1 to go on, else an exit code. */
+static int open_ladder(const opts *o, const char *name, db_place *place, store **st, int64_t *tid)
+{
+    char err[1024];
+    int rc = cli_open_record(place, o->state, o->db, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        return rc == ARB_ENOTFOUND ? CLI_EXIT_NORECORD : CLI_EXIT_USAGE;
+    }
+    *st = store_open(place->conninfo, err, sizeof err);
+    if (!*st) {
+        cli_say_unreachable("ladder", err);
+        cli_close_place(place);
+        return CLI_EXIT_USAGE;
+    }
+    uint64_t seed;
+    bool revealed;
+    store_rows rows;
+    if (store_tournament_named(*st, name, tid, &seed, &revealed) != 1) {
+        fprintf(stderr, "arbiter: ladder: no ladder named \"%s\" in the record (start it with arbiter run FILE or "
+                "submit it to the scheduler)\n", name);
+        goto none;
+    }
+    if (store_report(*st, STORE_REPORT_TOURNAMENTS, 0, &rows, err, sizeof err) == 0) {
+        bool ladder = false;
+        for (int i = 0; i < rows.nrows; i++)
+            ladder |= strcmp(store_cell(&rows, i, 0), name) == 0 && strcmp(store_cell(&rows, i, 1), "ladder") == 0;
+        store_rows_release(&rows);
+        if (!ladder) {
+            fprintf(stderr, "arbiter: ladder: \"%s\" is a tournament, not a ladder (format: ladder)\n", name);
+            goto none;
+        }
+    }
+    return -1;
+none:
+    store_close(*st);
+    cli_close_place(place);
+    return CLI_EXIT_NORECORD;
+}
+
+/* NAME.vN is what versions are called: a name may not look like one. */
+static bool versioned(const char *name)
+{
+    const char *dot = strrchr(name, '.');
+    if (!dot || dot[1] != 'v' || !dot[2])
+        return false;
+    for (const char *c = dot + 2; *c; c++)
+        if (*c < '0' || *c > '9')
+            return false;
+    return true;
+}
+
+static int join(const opts *o, const char *ladder, const char *name)
+{
+    if (!o->command || !*o->command) {
+        fprintf(stderr, "arbiter: ladder join: say what the entry runs (--command CMD)\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (!arb_valid_name(name) || versioned(name)) {
+        fprintf(stderr, "arbiter: ladder join: \"%s\" is not a name for an entry (1 to %d of A-Z a-z 0-9 _ . -, "
+                "not ending in .vN: versions are called so)\n", name, ARB_MAX_BOT_NAME);
+        return CLI_EXIT_USAGE;
+    }
+    if (strlen(o->command) >= ARB_TN_MAX_COMMAND) {
+        fprintf(stderr, "arbiter: ladder join: --command is longer than %d bytes\n", ARB_TN_MAX_COMMAND - 1);
+        return CLI_EXIT_USAGE;
+    }
+    char dir[4096], err[2048], digest[65];
+    if (!getcwd(dir, sizeof dir)) {
+        fprintf(stderr, "arbiter: ladder join: the current directory cannot be named\n");
+        return CLI_EXIT_FAIL;
+    }
+    /* the program as the scheduler will pack it, now: a command that does
+     * not start is refused here, not found out by a validation match */
+    if (sched_program_digest(name, o->command, o->files, dir, digest, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: ladder join: %s\n", err);
+        return CLI_EXIT_USAGE;
+    }
+    db_place place;
+    store *st;
+    int64_t tid;
+    int status = open_ladder(o, ladder, &place, &st, &tid);
+    if (status >= 0)
+        return status;
+    store_ladder_entry_in j = {.base = name, .command = o->command, .files = o->files, .dir = dir,
+                               .digest = digest[0] ? digest : NULL, .validate = true, .replace = o->replace,
+                               .entrant = -1};
+    int version;
+    char entry[ARB_MAX_BOT_NAME + 1], term[256];
+    int rc = store_ladder_join(st, tid, &j, &version, entry, sizeof entry, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "arbiter: ladder join: %s\n", err);
+        status = rc == ARB_EIO ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+    } else {
+        printf("%s joined %s as version %d%s; program %s\n", arb_term(entry, term, sizeof term), ladder, version,
+               o->replace && version > 1 ? " (replaces the version before once validated)" : "",
+               digest[0] ? digest : "(a system program, no files of its own)");
+        printf("it plays a validation match first: arbiter ladder list %s shows the verdict\n", ladder);
+        status = CLI_EXIT_OK;
+    }
+    store_close(st);
+    cli_close_place(&place);
+    return status;
+}
+
+static int retire(const opts *o, const char *ladder, const char *name)
+{
+    db_place place;
+    store *st;
+    int64_t tid;
+    int status = open_ladder(o, ladder, &place, &st, &tid);
+    if (status >= 0)
+        return status;
+    char err[1024], term[256];
+    int n = store_ladder_retire(st, tid, name, err, sizeof err);
+    if (n < 0) {
+        fprintf(stderr, "arbiter: ladder retire: %s\n", err);
+        status = CLI_EXIT_FAIL;
+    } else if (n == 0) {
+        fprintf(stderr, "arbiter: ladder retire: no entry of %s called \"%s\" is still playing\n", ladder,
+                arb_term(name, term, sizeof term));
+        status = CLI_EXIT_NORECORD;
+    } else {
+        printf("%s retired from %s: it starts no new match (one in play finishes and is rated)\n",
+               arb_term(name, term, sizeof term), ladder);
+        status = CLI_EXIT_OK;
+    }
+    store_close(st);
+    cli_close_place(&place);
+    return status;
+}
+
+typedef struct entry {
+    int   row, order;        /* order: 0 ranked, 1 inactive, 2 validating, 3 suspended, 4 rejected, 5 retired */
+    double score;
+    rated  r;
+    bool  rated, provisional;
+} entry;
+
+static int status_order(const char *s)
+{
+    static const char *const names[] = {"active", "", "validating", "suspended", "rejected", "retired"};
+    for (int i = 0; i < 6; i++)
+        if (names[i][0] && strcmp(s, names[i]) == 0)
+            return i;
+    return 6;
+}
+
+static int by_board(const void *a, const void *b)
+{
+    const entry *x = a, *y = b;
+    if (x->order != y->order)
+        return x->order - y->order;
+    if (x->score != y->score)
+        return x->score > y->score ? -1 : 1;
+    return x->row - y->row;
+}
+
+static int list(const opts *o, const char *ladder)
+{
+    db_place place;
+    store *st;
+    int64_t tid;
+    int status = open_ladder(o, ladder, &place, &st, &tid);
+    if (status >= 0)
+        return status;
+    store_rows rows;
+    char err[1024];
+    if (store_report(st, STORE_REPORT_LADDER, tid, &rows, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: ladder list: %s\n", err);
+        store_close(st);
+        cli_close_place(&place);
+        return CLI_EXIT_FAIL;
+    }
+    tn_rating sys = TN_RATING_OPENSKILL;
+    wl_model model = WL_PLACKETT_LUCE;
+    int provisional = 10, inactive_days = 30;
+    if (rows.nrows) {
+        tn_rating_parse(store_cell(&rows, 0, 16), &sys);
+        if (store_cell(&rows, 0, 17)[0])
+            wl_model_parse(store_cell(&rows, 0, 17), &model);
+        provisional = atoi(store_cell(&rows, 0, 18));
+        inactive_days = atoi(store_cell(&rows, 0, 19));
+    }
+    entry *e = calloc((size_t)rows.nrows + 1, sizeof *e);
+    if (!e) {
+        store_rows_release(&rows);
+        store_close(st);
+        cli_close_place(&place);
+        return CLI_EXIT_FAIL;
+    }
+    rated d = rated_default((int)sys, (int)model);
+    int n = 0;
+    for (int i = 0; i < rows.nrows; i++) {
+        entry *x = &e[n];
+        x->row = i;
+        x->order = status_order(store_cell(&rows, i, 4));
+        x->rated = store_cell(&rows, i, 6)[0] != 0;
+        x->r = x->rated ? (rated){atof(store_cell(&rows, i, 6)), atof(store_cell(&rows, i, 7)),
+                                  atof(store_cell(&rows, i, 8)), atoi(store_cell(&rows, i, 9))} : d;
+        x->score = rated_score((int)sys, x->r);
+        x->provisional = x->r.games < provisional;
+        long long idle = atoll(store_cell(&rows, i, 15));
+        if (x->order == 0 && idle > (long long)inactive_days * 86400)
+            x->order = 1;
+        if (!o->all && x->order >= 4)
+            continue;
+        n++;
+    }
+    qsort(e, (size_t)n, sizeof *e, by_board);
+    const char *label = sys == TN_RATING_OPENSKILL ? "mu-3sigma" : sys == TN_RATING_GLICKO2 ? "rating-2RD" : "rating";
+    if (o->format == CLI_FORMAT_JSON) {
+        printf("{\"ladder\":");
+        cli_json_string(stdout, ladder);
+        printf(",\"system\":\"%s\",\"provisional_games\":%d,\"inactive_days\":%d,\"entries\":[", tn_rating_name(sys),
+               provisional, inactive_days);
+        int rank = 0;
+        for (int i = 0; i < n; i++) {
+            const entry *x = &e[i];
+            int r = x->row;
+            printf("%s{\"rank\":", i ? "," : "");
+            if (x->order <= 1)
+                printf("%d", ++rank);
+            else
+                printf("null");
+            printf(",\"name\":");
+            cli_json_string(stdout, store_cell(&rows, r, 1));
+            printf(",\"base\":");
+            cli_json_string(stdout, store_cell(&rows, r, 2));
+            printf(",\"version\":%s,\"status\":\"%s\",\"inactive\":%s,\"provisional\":%s,\"score\":%.17g,"
+                   "\"mu\":%.17g,\"sigma\":%.17g,\"vol\":%.17g,\"games\":%d,\"verdict\":",
+                   store_cell(&rows, r, 3), store_cell(&rows, r, 4), x->order == 1 ? "true" : "false",
+                   x->provisional ? "true" : "false", x->score, x->r.mu, x->r.sigma, x->r.vol, x->r.games);
+            cli_json_string(stdout, store_cell(&rows, r, 5));
+            printf(",\"last_active\":");
+            cli_json_string(stdout, store_cell(&rows, r, 10));
+            printf(",\"joined\":");
+            cli_json_string(stdout, store_cell(&rows, r, 11));
+            printf(",\"previous\":");
+            cli_json_string(stdout, store_cell(&rows, r, 12));
+            printf(",\"digest\":");
+            cli_json_string(stdout, store_cell(&rows, r, 14));
+            printf("}");
+        }
+        printf("]}\n");
+    } else {
+        printf("ladder %s: %s, provisional under %d games (*), inactive after %d days\n\n", ladder,
+               tn_rating_name(sys), provisional, inactive_days);
+        printf("%-4s %-24s %10s %9s %9s %6s  %-16s %s\n", "rank", "entry", label, sys == TN_RATING_GLICKO2 ? "rating" : "mu",
+               sys == TN_RATING_GLICKO2 ? "RD" : "sigma", "games", "last active", "status");
+        int rank = 0;
+        for (int i = 0; i < n; i++) {
+            const entry *x = &e[i];
+            int r = x->row;
+            char name[256], verdict[600], rk[16] = "-";
+            if (x->order <= 1)
+                snprintf(rk, sizeof rk, "%d", ++rank);
+            const char *stat = x->order == 1 ? "inactive" : store_cell(&rows, r, 4);
+            arb_term(store_cell(&rows, r, 1), name, sizeof name);
+            arb_term(store_cell(&rows, r, 5), verdict, sizeof verdict);
+            printf("%-4s %-24s %10.3f %9.3f %9.3f %5d%s  %-16s %s%s%s\n", rk, name, x->score, x->r.mu, x->r.sigma,
+                   x->r.games, x->provisional ? "*" : " ", store_cell(&rows, r, 10)[0] ? store_cell(&rows, r, 10) : "never",
+                   stat, x->order >= 2 && verdict[0] ? ": " : "", x->order >= 2 ? verdict : "");
+        }
+        if (n == 0)
+            printf("(no entries yet: arbiter ladder join %s NAME --command CMD)\n", ladder);
+    }
+    free(e);
+    store_rows_release(&rows);
+    store_close(st);
+    cli_close_place(&place);
+    return CLI_EXIT_OK;
+}
+
+static int history(const opts *o, const char *ladder, const char *name)
+{
+    db_place place;
+    store *st;
+    int64_t tid;
+    int status = open_ladder(o, ladder, &place, &st, &tid);
+    if (status >= 0)
+        return status;
+    store_rows rows, h = {0};
+    char err[1024], term[256];
+    int entrant = -1;
+    if (store_report(st, STORE_REPORT_LADDER, tid, &rows, err, sizeof err) == 0) {
+        for (int i = 0; i < rows.nrows; i++)
+            if (strcmp(store_cell(&rows, i, 1), name) == 0)
+                entrant = atoi(store_cell(&rows, i, 0));
+        store_rows_release(&rows);
+    }
+    if (entrant < 0) {
+        fprintf(stderr, "arbiter: ladder history: no entry of %s called \"%s\"\n", ladder, arb_term(name, term, sizeof term));
+        status = CLI_EXIT_NORECORD;
+    } else if (store_ladder_history(st, tid, entrant, &h, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: ladder history: %s\n", err);
+        status = CLI_EXIT_FAIL;
+    } else {
+        status = CLI_EXIT_OK;
+        if (o->format == CLI_FORMAT_JSON) {
+            printf("{\"entry\":");
+            cli_json_string(stdout, name);
+            printf(",\"history\":[");
+            for (int i = 0; i < h.nrows; i++)
+                printf("%s{\"match\":%s,\"round\":%s,\"rank\":%s,\"mu\":%s,\"sigma\":%s,\"vol\":%s,\"at\":\"%s\"}",
+                       i ? "," : "", store_cell(&h, i, 0), store_cell(&h, i, 1), store_cell(&h, i, 2),
+                       store_cell(&h, i, 3), store_cell(&h, i, 4), store_cell(&h, i, 5), store_cell(&h, i, 6));
+            printf("]}\n");
+        } else {
+            printf("%s in %s: %d rated matches\n\n%-8s %-6s %-5s %10s %10s  %s\n", arb_term(name, term, sizeof term),
+                   ladder, h.nrows, "match", "round", "place", "mu", "sigma", "at");
+            for (int i = 0; i < h.nrows; i++)
+                printf("%-8s %-6s %-5s %10.4f %10.4f  %s\n", store_cell(&h, i, 0), store_cell(&h, i, 1),
+                       store_cell(&h, i, 2), atof(store_cell(&h, i, 3)), atof(store_cell(&h, i, 4)), store_cell(&h, i, 6));
+        }
+    }
+    store_rows_release(&h);
+    store_close(st);
+    cli_close_place(&place);
+    return status;
+}
+
+int cmd_ladder(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+    }
+    const char *sub = argv[1];
+    opts o;
+    int first;
+    int rc = parse(argc - 1, argv + 1, &o, &first);
+    if (rc >= 0)
+        return rc;
+    int npos = argc - 1 - first;
+    char **pos = argv + 1 + first;
+    struct {
+        const char *name;
+        int args;
+    } subs[] = {{"join", 2}, {"retire", 2}, {"list", 1}, {"history", 2}};
+    for (size_t i = 0; i < sizeof subs / sizeof *subs; i++) {
+        if (strcmp(sub, subs[i].name) != 0)
+            continue;
+        if (npos != subs[i].args) {
+            fprintf(stderr, "arbiter: ladder %s: expected %s\n", sub, subs[i].args == 1 ? "LADDER" : "LADDER NAME");
+            usage(stderr);
+            return CLI_EXIT_USAGE;
+        }
+        if ((o.command || o.files[0] || o.replace) && i != 0) {
+            fprintf(stderr, "arbiter: ladder %s: --command, --files and --replace are for join\n", sub);
+            return CLI_EXIT_USAGE;
+        }
+        switch (i) {
+        case 0: return join(&o, pos[0], pos[1]);
+        case 1: return retire(&o, pos[0], pos[1]);
+        case 2: return list(&o, pos[0]);
+        default: return history(&o, pos[0], pos[1]);
+        }
+    }
+    fprintf(stderr, "arbiter: ladder: no subcommand \"%s\" (join, retire, list, history)\n", sub);
+    return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,491 @@
+/* store_ladder.c — a ladder's entries in the record (store.h, "ladders";
+ * schemas/sql/006_ladders.sql): joins and retirements, validation, the
+ * state matchmaking reads, and its matches. All SQL is parameterised. */
+#include "store_int.h"
+#include "arb_error.h"
+#include "arb_limits.h"
+#include "arb_rng.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int rows_of(PGresult *r, store_rows *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    int rows = PQntuples(r), cols = PQnfields(r);
+    out->cell = calloc((size_t)rows * (size_t)cols + 1, sizeof *out->cell);
+    if (!out->cell)
+        goto oom;
+    out->nrows = rows;
+    out->ncols = cols;
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            if (!(out->cell[i * cols + j] = strdup(PQgetvalue(r, i, j))))
+                goto oom;
+    PQclear(r);
+    return 0;
+oom:
+    PQclear(r);
+    store_rows_release(out);
+    snprintf(err, errlen, "out of memory");
+    return ARB_ENOMEM;
+}
+
+static int rows_q(store *s, const char *sql, int n, const char *const *p, store_rows *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    PGresult *r = q(s, err, errlen, sql, n, p);
+    return r ? rows_of(r, out, err, errlen) : ARB_EIO;
+}
+
+int store_ladder_join(store *s, int64_t tid, const store_ladder_entry_in *j, int *version, char *name, size_t namelen,
+                      char *err, size_t errlen)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    if (exec0(s, err, errlen, "BEGIN", 0, NULL))
+        return ARB_EIO;
+    const char *p1[] = {id};
+    /* the ladder's row locked: joins (and their versions) one at a time */
+    PGresult *r = q(s, err, errlen, "SELECT format, state FROM tournaments WHERE id = $1 FOR UPDATE", 1, p1);
+    if (!r)
+        goto fail;
+    int rc = 0;
+    if (PQntuples(r) != 1 || strcmp(PQgetvalue(r, 0, 0), "ladder") != 0)
+        rc = ARB_ESTATE, snprintf(err, errlen, "tournament %s is not a ladder", id);
+    else if (strcmp(PQgetvalue(r, 0, 1), "running") != 0)
+        rc = ARB_ESTATE, snprintf(err, errlen, "the ladder is over (it played its ladder.matches)");
+    PQclear(r);
+    if (rc)
+        goto refuse;
+    char ent[16];
+    snprintf(ent, sizeof ent, "%d", j->entrant);
+    if (j->entrant >= 0) {
+        const char *pe[] = {id, ent};
+        r = q(s, err, errlen, "SELECT 1 FROM ladder_entries WHERE tournament_id = $1 AND entrant = $2", 2, pe);
+        if (!r)
+            goto fail;
+        bool have = PQntuples(r) == 1;
+        PQclear(r);
+        if (have) {   /* a resume: the file's entry is there */
+            *version = 1;
+            snprintf(name, namelen, "%s", j->base);
+            return exec0(s, err, errlen, "COMMIT", 0, NULL);
+        }
+    } else {
+        r = q(s, err, errlen, "SELECT coalesce(max(idx) + 1, 0), count(*) FROM entrants WHERE tournament_id = $1", 1,
+              p1);
+        if (!r)
+            goto fail;
+        int next = atoi(PQgetvalue(r, 0, 0)), count = atoi(PQgetvalue(r, 0, 1));
+        PQclear(r);
+        if (count >= ARB_LADDER_MAX_ENTRIES) {
+            snprintf(err, errlen, "the ladder has %d entries, its limit (ARB_LADDER_MAX_ENTRIES)", count);
+            rc = ARB_ETOOBIG;
+            goto refuse;
+        }
+        snprintf(ent, sizeof ent, "%d", next);
+    }
+    const char *pb[] = {id, j->base};
+    r = q(s, err, errlen,
+          "SELECT coalesce(max(version), 0) + 1, "
+          "  (SELECT entrant FROM ladder_entries WHERE tournament_id = $1 AND base = $2 ORDER BY version DESC LIMIT 1) "
+          "FROM ladder_entries WHERE tournament_id = $1 AND base = $2", 2, pb);
+    if (!r)
+        goto fail;
+    *version = atoi(PQgetvalue(r, 0, 0));
+    char prev[16] = "";
+    if (!PQgetisnull(r, 0, 1))
+        snprintf(prev, sizeof prev, "%s", PQgetvalue(r, 0, 1));
+    PQclear(r);
+    char nm[ARB_MAX_BOT_NAME + 16];
+    if (*version == 1)
+        snprintf(nm, sizeof nm, "%s", j->base);
+    else
+        snprintf(nm, sizeof nm, "%s.v%d", j->base, *version);
+    if (strlen(nm) > ARB_MAX_BOT_NAME) {
+        snprintf(err, errlen, "\"%s\" is longer than %d characters (a version's name is NAME.vN)", nm,
+                 ARB_MAX_BOT_NAME);
+        rc = ARB_EINVAL;
+        goto refuse;
+    }
+    snprintf(name, namelen, "%s", nm);
+    if (j->entrant < 0) {
+        const char *pn[] = {id, nm};
+        r = q(s, err, errlen, "SELECT 1 FROM entrants WHERE tournament_id = $1 AND name = $2", 2, pn);
+        if (!r)
+            goto fail;
+        bool taken = PQntuples(r) > 0;
+        PQclear(r);
+        if (taken) {
+            snprintf(err, errlen, "the name \"%s\" is taken in this ladder", nm);
+            rc = ARB_EINVAL;
+            goto refuse;
+        }
+        const char *pi[] = {id, ent, nm, j->command};
+        if (exec0(s, err, errlen, "INSERT INTO entrants (tournament_id, idx, name, command) VALUES ($1, $2, $3, $4)",
+                  4, pi))
+            goto fail;
+    }
+    char ver[16];
+    snprintf(ver, sizeof ver, "%d", *version);
+    const char *pl[] = {id, ent, j->base, ver, prev[0] ? prev : NULL, j->replace ? "true" : "false",
+                        j->validate ? "validating" : "active",
+                        j->validate ? "" : "the organiser's entry (from the ladder's file)", j->digest,
+                        j->dir ? j->dir : "", j->files ? j->files : ""};
+    if (exec0(s, err, errlen,
+              "INSERT INTO ladder_entries (tournament_id, entrant, base, version, previous, replaces, status, verdict, "
+              "  digest, dir, files) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)", 11, pl))
+        goto fail;
+    char detail[256];
+    snprintf(detail, sizeof detail, "%s joined (version %d%s%s)", nm, *version, prev[0] ? ", after entrant " : "",
+             prev);
+    const char *pv[] = {id, detail};
+    if (exec0(s, err, errlen, "INSERT INTO events (tournament_id, kind, detail) VALUES ($1, 'join', $2)", 2, pv))
+        goto fail;
+    return exec0(s, err, errlen, "COMMIT", 0, NULL);
+fail:
+    rollback(s);
+    return ARB_EIO;
+refuse:
+    rollback(s);
+    return rc;
+}
+
+int store_ladder_retire(store *s, int64_t tid, const char *name, char *err, size_t errlen)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    const char *p[] = {id, name};
+    if (exec0(s, err, errlen, "BEGIN", 0, NULL))
+        return ARB_EIO;
+    PGresult *r = q(s, err, errlen,
+                    "UPDATE ladder_entries le SET status = 'retired', retired_at = now() FROM entrants e "
+                    "WHERE le.tournament_id = $1 AND e.tournament_id = $1 AND e.idx = le.entrant AND e.name = $2 "
+                    "  AND le.status IN ('validating', 'active', 'suspended')", 2, p);
+    if (!r)
+        goto fail;
+    int n = atoi(PQcmdTuples(r));
+    PQclear(r);
+    char detail[200];
+    snprintf(detail, sizeof detail, "%.100s retired", name);
+    const char *pv[] = {id, detail};
+    if (n == 1 && exec0(s, err, errlen, "INSERT INTO events (tournament_id, kind, detail) VALUES ($1, 'retire', $2)",
+                        2, pv))
+        goto fail;
+    if (exec0(s, err, errlen, "COMMIT", 0, NULL))
+        return ARB_EIO;
+    return n;
+fail:
+    rollback(s);
+    return ARB_EIO;
+}
+
+int store_ladder_set(store *s, int64_t tid, int entrant, const char *status, const char *verdict)
+{
+    char id[24], ent[16];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    snprintf(ent, sizeof ent, "%d", entrant);
+    const char *p[] = {id, ent, status, verdict};
+    if (exec0(s, NULL, 0, "BEGIN", 0, NULL))
+        return ARB_EIO;
+    if (exec0(s, NULL, 0, "UPDATE ladder_entries SET status = $3, verdict = $4 WHERE tournament_id = $1 AND entrant = $2",
+              4, p))
+        goto fail;
+    /* a new version that replaces the one before: that one retires now */
+    if (strcmp(status, "active") == 0
+        && exec0(s, NULL, 0,
+                 "UPDATE ladder_entries o SET status = 'retired', retired_at = now(), "
+                 "  verdict = 'replaced by version ' || n.version "
+                 "FROM ladder_entries n WHERE n.tournament_id = $1 AND n.entrant = $2 AND n.replaces "
+                 "  AND o.tournament_id = $1 AND o.entrant = n.previous AND o.status IN ('active', 'suspended')", 2, p))
+        goto fail;
+    char detail[600];
+    snprintf(detail, sizeof detail, "entrant %d %s: %.500s", entrant, status, verdict);
+    const char *pv[] = {id, detail};
+    if (exec0(s, NULL, 0, "INSERT INTO events (tournament_id, kind, detail) VALUES ($1, 'entry', $2)", 2, pv))
+        goto fail;
+    return exec0(s, NULL, 0, "COMMIT", 0, NULL);
+fail:
+    rollback(s);
+    return ARB_EIO;
+}
+
+int store_ladder_settings(store *s, int64_t tid, int provisional, int inactive_days)
+{
+    char id[24], pv[16], in[16];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    snprintf(pv, sizeof pv, "%d", provisional);
+    snprintf(in, sizeof in, "%d", inactive_days);
+    const char *p[] = {id, pv, in};
+    return exec0(s, NULL, 0, "UPDATE tournaments SET ladder_provisional = $2, ladder_inactive_days = $3 WHERE id = $1",
+                 3, p);
+}
+
+int store_ladder_programs(store *s, int64_t tid, int from, store_rows *out, char *err, size_t errlen)
+{
+    char id[24], f[16];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    snprintf(f, sizeof f, "%d", from);
+    const char *p[] = {id, f};
+    return rows_q(s,
+                  "SELECT e.idx, e.name, e.command, coalesce(le.files, ''), coalesce(le.dir, ''), "
+                  "  coalesce(le.digest, ''), coalesce(le.status, '') "
+                  "FROM entrants e LEFT JOIN ladder_entries le ON le.tournament_id = e.tournament_id AND le.entrant = e.idx "
+                  "WHERE e.tournament_id = $1 AND e.idx >= $2 ORDER BY e.idx", 2, p, out, err, errlen);
+}
+
+int store_ladder_pending(store *s, int64_t tid, store_rows *out, char *err, size_t errlen)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    const char *p[] = {id};
+    return rows_q(s,
+                  "SELECT le.entrant, coalesce(le.validation_match::text, ''), coalesce(m.state, ''), "
+                  "  coalesce((SELECT sum(st.penalties) FROM match_seats st WHERE st.match_id = m.id "
+                  "            AND st.entrant = le.entrant), 0), "
+                  "  coalesce((SELECT bool_or(st.forfeited) FROM match_seats st WHERE st.match_id = m.id "
+                  "            AND st.entrant = le.entrant), false), "
+                  "  coalesce(m.error, ''), coalesce(m.games, 0), "
+                  "  coalesce((SELECT pn.reason || ': ' || pn.consequence FROM penalties pn JOIN match_seats st "
+                  "     ON st.match_id = pn.match_id AND st.slot = pn.slot "
+                  "   WHERE pn.match_id = m.id AND st.entrant = le.entrant ORDER BY pn.n LIMIT 1), '') "
+                  "FROM ladder_entries le LEFT JOIN matches m ON m.id = le.validation_match "
+                  "WHERE le.tournament_id = $1 AND le.status = 'validating' ORDER BY le.entrant",
+                  1, p, out, err, errlen);
+}
+
+/* "{1,2,3}" into v (cap of them): the count. */
+static int int_array(const char *s, int *v, int cap)
+{
+    int n = 0;
+    while (*s && n < cap) {
+        while (*s == '{' || *s == ',' || *s == ' ')
+            s++;
+        if (*s == '}' || !*s)
+            break;
+        char *end;
+        long x = strtol(s, &end, 10);
+        if (end == s)
+            break;
+        v[n++] = (int)x;
+        s = end;
+    }
+    return n;
+}
+
+static int find_state(store_ladder_state *st, int n, int entrant)
+{
+    int lo = 0, hi = n - 1;   /* by entrant, ascending */
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (st[mid].entrant == entrant)
+            return mid;
+        if (st[mid].entrant < entrant)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+/* Per entrant counts of (id, rows "entrant, count") added into field. */
+static int add_counts(store *s, const char *sql, const char *id, store_ladder_state *st, int n, size_t off, char *err,
+                      size_t errlen)
+{
+    const char *p[] = {id};
+    PGresult *r = q(s, err, errlen, sql, 1, p);
+    if (!r)
+        return ARB_EIO;
+    for (int i = 0; i < PQntuples(r); i++) {
+        int k = find_state(st, n, atoi(PQgetvalue(r, i, 0)));
+        if (k >= 0)
+            *(int *)((char *)&st[k] + off) = atoi(PQgetvalue(r, i, 1));
+    }
+    PQclear(r);
+    return 0;
+}
+
+int store_ladder_states(store *s, int64_t tid, bool rate, store_ladder_state **out, int *n, char *err,
+                        size_t errlen)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    const char *p[] = {id};
+    *out = NULL;
+    *n = 0;
+    PGresult *r = q(s, err, errlen,
+                    "SELECT le.entrant, r.mu, r.sigma, coalesce(r.games, 0), le.recent, le.seats, "
+                    "  coalesce(extract(epoch FROM now() - le.last_started)::bigint, -1) "
+                    "FROM ladder_entries le LEFT JOIN ratings r ON r.tournament_id = le.tournament_id "
+                    "  AND r.entrant = le.entrant "
+                    "WHERE le.tournament_id = $1 AND le.status = 'active' ORDER BY le.entrant", 1, p);
+    if (!r)
+        return ARB_EIO;
+    int rows = PQntuples(r);
+    store_ladder_state *st = calloc((size_t)rows + 1, sizeof *st);
+    if (!st) {
+        PQclear(r);
+        snprintf(err, errlen, "out of memory");
+        return ARB_ENOMEM;
+    }
+    for (int i = 0; i < rows; i++) {
+        store_ladder_state *e = &st[i];
+        e->entrant = atoi(PQgetvalue(r, i, 0));
+        e->mu = PQgetisnull(r, i, 1) ? NAN : strtod(PQgetvalue(r, i, 1), NULL);
+        e->sigma = PQgetisnull(r, i, 2) ? NAN : strtod(PQgetvalue(r, i, 2), NULL);
+        e->games = atoi(PQgetvalue(r, i, 3));
+        e->nrecent = int_array(PQgetvalue(r, i, 4), e->recent, 8);
+        int seats[4] = {0};
+        int ns = int_array(PQgetvalue(r, i, 5), seats, 4);
+        for (int k = 0; k < ns; k++)
+            e->seats[k] = seats[k] > 0 ? (uint32_t)seats[k] : 0;
+        long long idle = strtoll(PQgetvalue(r, i, 6), NULL, 10);
+        e->idle_s = idle < 0 ? INT64_MAX : idle;
+    }
+    PQclear(r);
+    int rc = add_counts(s,
+                        "SELECT st.entrant, count(DISTINCT m.id) FROM matches m JOIN match_seats st ON st.match_id = m.id "
+                        "WHERE m.tournament_id = $1 AND m.state IN ('pending', 'leased') GROUP BY 1",
+                        id, st, rows, offsetof(store_ladder_state, in_flight), err, errlen);
+    if (!rc && rate)
+        rc = add_counts(s,
+                        "SELECT st.entrant, count(DISTINCT m.id) FROM rounds rd "
+                        "JOIN matches m ON m.tournament_id = rd.tournament_id AND m.round = rd.round "
+                        "JOIN match_seats st ON st.match_id = m.id "
+                        "WHERE rd.tournament_id = $1 AND rd.created_at > now() - interval '1 hour' "
+                        "  AND rd.stage = 'ladder' GROUP BY 1",
+                        id, st, rows, offsetof(store_ladder_state, last_hour), err, errlen);
+    if (rc) {
+        free(st);
+        return rc;
+    }
+    *out = st;
+    *n = rows;
+    return 0;
+}
+
+int store_ladder_add(store *s, int64_t tid, int round, const char *stage, const store_table *table, const int *pos,
+                     uint64_t tseed, const char *note, char *err, size_t errlen)
+{
+    char id[24], rd[16];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    snprintf(rd, sizeof rd, "%d", round);
+    bool ladder = strcmp(stage, "ladder") == 0;
+    if (exec0(s, err, errlen, "BEGIN", 0, NULL))
+        return ARB_EIO;
+    const char *rp[] = {id, rd, stage, note};
+    PGresult *r = q(s, err, errlen,
+                    "INSERT INTO rounds (tournament_id, round, stage, note) VALUES ($1, $2, $3, $4) "
+                    "ON CONFLICT DO NOTHING RETURNING round", 4, rp);
+    if (!r)
+        goto fail;
+    bool fresh = PQntuples(r) == 1;
+    PQclear(r);
+    if (!fresh)
+        return exec0(s, err, errlen, "COMMIT", 0, NULL);
+    char label[64], seed[24];
+    snprintf(label, sizeof label, "round/%d/table/0", round);
+    snprintf(seed, sizeof seed, "%" PRIu64, arb_seed_child(tseed, label));
+    /* a validation match is never rated: it is created as rated already */
+    const char *mp[] = {id, rd, seed, ladder ? "false" : "true"};
+    r = q(s, err, errlen,
+          "INSERT INTO matches (tournament_id, round, tbl, seed, rated) VALUES ($1, $2, 0, $3, $4) RETURNING id", 4,
+          mp);
+    if (!r)
+        goto fail;
+    char mid[24];
+    snprintf(mid, sizeof mid, "%s", PQgetvalue(r, 0, 0));
+    PQclear(r);
+    for (int k = 0; k < table->nslots; k++) {
+        char slot[16], ent[16];
+        snprintf(slot, sizeof slot, "%d", k);
+        snprintf(ent, sizeof ent, "%d", table->entrant[k]);
+        const char *sp[] = {mid, slot, ent};
+        if (exec0(s, err, errlen, "INSERT INTO match_seats (match_id, slot, entrant) VALUES ($1, $2, $3)", 3, sp))
+            goto fail;
+    }
+    if (!ladder) {
+        char ent[16];
+        snprintf(ent, sizeof ent, "%d", table->entrant[0]);
+        const char *vp[] = {id, ent, mid};
+        if (exec0(s, err, errlen,
+                  "UPDATE ladder_entries SET validation_match = $3 WHERE tournament_id = $1 AND entrant = $2", 3, vp))
+            goto fail;
+    }
+    /* each entry once (a partnership entry sits two seats): its opponents
+     * latest first, the seat (side) it counts as, when it started */
+    for (int k = 0; k < table->nslots && ladder; k++) {
+        bool first = true;
+        for (int j = 0; j < k; j++)
+            first &= table->entrant[j] != table->entrant[k];
+        if (!first)
+            continue;
+        char opp[128] = "{", ent[16], seat[16];
+        size_t len = 1;
+        for (int j = 0; j < table->nslots; j++) {
+            bool dup = table->entrant[j] == table->entrant[k];
+            for (int i = 0; i < j && !dup; i++)
+                dup = table->entrant[i] == table->entrant[j];
+            if (!dup)
+                len += (size_t)snprintf(opp + len, sizeof opp - len, "%s%d", len > 1 ? "," : "", table->entrant[j]);
+        }
+        snprintf(opp + len, sizeof opp - len, "}");
+        snprintf(ent, sizeof ent, "%d", table->entrant[k]);
+        snprintf(seat, sizeof seat, "%d", pos[k] + 1);
+        const char *up[] = {id, ent, opp, seat};
+        if (exec0(s, err, errlen,
+                  "UPDATE ladder_entries SET recent = ($3::int[] || recent)[1:8], "
+                  "  seats[$4::int] = coalesce(seats[$4::int], 0) + 1, last_started = now() "
+                  "WHERE tournament_id = $1 AND entrant = $2", 4, up))
+            goto fail;
+    }
+    return exec0(s, err, errlen, "COMMIT", 0, NULL);
+fail:
+    rollback(s);
+    return ARB_EIO;
+}
+
+int store_ladder_counts(store *s, int64_t tid, int *in_flight, int *pending, int *leased, int64_t *created)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    const char *p[] = {id};
+    /* the matches not finished: few, found by matches_claim */
+    PGresult *r = q(s, NULL, 0,
+                    "SELECT count(*) FILTER (WHERE rd.stage = 'ladder'), count(*) FILTER (WHERE m.state = 'pending'), "
+                    "  count(*) FILTER (WHERE m.state = 'leased') "
+                    "FROM matches m JOIN rounds rd ON rd.tournament_id = m.tournament_id AND rd.round = m.round "
+                    "WHERE m.tournament_id = $1 AND m.state IN ('pending', 'leased')", 1, p);
+    if (!r)
+        return ARB_EIO;
+    *in_flight = atoi(PQgetvalue(r, 0, 0));
+    *pending = atoi(PQgetvalue(r, 0, 1));
+    *leased = atoi(PQgetvalue(r, 0, 2));
+    PQclear(r);
+    if (!created)
+        return 0;
+    /* every round of the ladder read once (at its start): counted on in memory after */
+    r = q(s, NULL, 0, "SELECT count(*) FROM rounds WHERE tournament_id = $1 AND stage = 'ladder'", 1, p);
+    if (!r)
+        return ARB_EIO;
+    *created = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    PQclear(r);
+    return 0;
+}
+
+int store_ladder_history(store *s, int64_t tid, int entrant, store_rows *out, char *err, size_t errlen)
+{
+    char id[24], ent[16];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    snprintf(ent, sizeof ent, "%d", entrant);
+    const char *p[] = {id, ent};
+    return rows_q(s,
+                  "SELECT h.match_id, m.round, h.rank, h.mu_after, h.sigma_after, coalesce(h.vol_after, 0), "
+                  "  to_char(h.at, 'YYYY-MM-DD HH24:MI:SS') "
+                  "FROM rating_history h JOIN matches m ON m.id = h.match_id "
+                  "WHERE m.tournament_id = $1 AND h.entrant = $2 ORDER BY h.seq", 2, p, out, err, errlen);
+}
