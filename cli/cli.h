@@ -105,6 +105,11 @@ const arb_game *cli_game(const char *name);
  * that failed. */
 void *cli_rules_new(const arb_game *g, const char *preset, const char *options);
 
+/* A ladder's leaderboard (cmd_ladder.c): active entries ranked by the
+ * conservative rating, then those validating or suspended; all: the
+ * retired and rejected too. An exit code. */
+int cli_ladder_board(store *st, int64_t tid, const char *ladder, bool all, cli_format format);
+
 /* ---- the record (place.c) ----------------------------------------------- */
 
 /* Where the record is (place.c): --db, $ARBITER_DB, or the private

@@ -249,20 +249,12 @@ static int by_board(const void *a, const void *b)
     return x->row - y->row;
 }
 
-static int list(const opts *o, const char *ladder)
+int cli_ladder_board(store *st, int64_t tid, const char *ladder, bool all, cli_format format)
 {
-    db_place place;
-    store *st;
-    int64_t tid;
-    int status = open_ladder(o, ladder, &place, &st, &tid);
-    if (status >= 0)
-        return status;
     store_rows rows;
     char err[1024];
     if (store_report(st, STORE_REPORT_LADDER, tid, &rows, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: ladder list: %s\n", err);
-        store_close(st);
-        cli_close_place(&place);
+        fprintf(stderr, "arbiter: ladder: %s\n", err);
         return CLI_EXIT_FAIL;
     }
     tn_rating sys = TN_RATING_OPENSKILL;
@@ -278,8 +270,6 @@ static int list(const opts *o, const char *ladder)
     entry *e = calloc((size_t)rows.nrows + 1, sizeof *e);
     if (!e) {
         store_rows_release(&rows);
-        store_close(st);
-        cli_close_place(&place);
         return CLI_EXIT_FAIL;
     }
     rated d = rated_default((int)sys, (int)model);
@@ -296,13 +286,13 @@ static int list(const opts *o, const char *ladder)
         long long idle = atoll(store_cell(&rows, i, 15));
         if (x->order == 0 && idle > (long long)inactive_days * 86400)
             x->order = 1;
-        if (!o->all && x->order >= 4)
+        if (!all && x->order >= 4)
             continue;
         n++;
     }
     qsort(e, (size_t)n, sizeof *e, by_board);
     const char *label = sys == TN_RATING_OPENSKILL ? "mu-3sigma" : sys == TN_RATING_GLICKO2 ? "rating-2RD" : "rating";
-    if (o->format == CLI_FORMAT_JSON) {
+    if (format == CLI_FORMAT_JSON) {
         printf("{\"ladder\":");
         cli_json_string(stdout, ladder);
         printf(",\"system\":\"%s\",\"provisional_games\":%d,\"inactive_days\":%d,\"entries\":[", tn_rating_name(sys),
@@ -360,9 +350,21 @@ static int list(const opts *o, const char *ladder)
     }
     free(e);
     store_rows_release(&rows);
+    return CLI_EXIT_OK;
+}
+
+static int list(const opts *o, const char *ladder)
+{
+    db_place place;
+    store *st;
+    int64_t tid;
+    int status = open_ladder(o, ladder, &place, &st, &tid);
+    if (status >= 0)
+        return status;
+    status = cli_ladder_board(st, tid, ladder, o->all, o->format);
     store_close(st);
     cli_close_place(&place);
-    return CLI_EXIT_OK;
+    return status;
 }
 
 static int history(const opts *o, const char *ladder, const char *name)

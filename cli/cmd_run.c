@@ -373,6 +373,14 @@ int cmd_run(int argc, char **argv)
                 outc.matches);
         status = CLI_EXIT_INTERRUPTED;
     }
+    if (cfg.format == TN_LADDER && !rc) {
+        printf("\n%s — %s\n\n", cfg.name, outc.finished ? "final leaderboard" : "leaderboard so far");
+        cli_ladder_board(st, outc.tid, cfg.name, false, CLI_FORMAT_TABLE);
+        if (outc.voided)
+            printf("%d matches void (see `arbiter status`)\n", outc.voided);
+        print_fairness(st, outc.tid);
+        goto out;
+    }
     static store_standing rows[ARB_TN_MAX_ENTRANTS];
     int n = store_standings(st, outc.tid, false, rows, ARB_TN_MAX_ENTRANTS);
     /* finished with no match played: every one was void, and all-zero

@@ -215,7 +215,8 @@ int store_ladder_settings(store *s, int64_t tid, int provisional, int inactive_d
 int store_ladder_programs(store *s, int64_t tid, int from, store_rows *out, char *err, size_t errlen);
 /* Entries waiting for validation: entrant, validation match ("" none yet),
  * its state, the entry's penalties in it, whether it forfeited, the void
- * reason, deals played, the first penalty's reason and consequence. */
+ * reason, deals played, the first penalty's reason and consequence, its
+ * transcript. */
 int store_ladder_pending(store *s, int64_t tid, store_rows *out, char *err, size_t errlen);
 
 /* What matchmaking reads of an active entry (ladder.h's ladder_entry with

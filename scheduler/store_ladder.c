@@ -163,7 +163,8 @@ int store_ladder_retire(store *s, int64_t tid, const char *name, char *err, size
     if (exec0(s, err, errlen, "BEGIN", 0, NULL))
         return ARB_EIO;
     PGresult *r = q(s, err, errlen,
-                    "UPDATE ladder_entries le SET status = 'retired', retired_at = now() FROM entrants e "
+                    "UPDATE ladder_entries le SET status = 'retired', retired_at = now(), "
+                    "  verdict = 'retired ' || to_char(now(), 'YYYY-MM-DD HH24:MI') FROM entrants e "
                     "WHERE le.tournament_id = $1 AND e.tournament_id = $1 AND e.idx = le.entrant AND e.name = $2 "
                     "  AND le.status IN ('validating', 'active', 'suspended')", 2, p);
     if (!r)
@@ -252,7 +253,8 @@ int store_ladder_pending(store *s, int64_t tid, store_rows *out, char *err, size
                   "  coalesce(m.error, ''), coalesce(m.games, 0), "
                   "  coalesce((SELECT pn.reason || ': ' || pn.consequence FROM penalties pn JOIN match_seats st "
                   "     ON st.match_id = pn.match_id AND st.slot = pn.slot "
-                  "   WHERE pn.match_id = m.id AND st.entrant = le.entrant ORDER BY pn.n LIMIT 1), '') "
+                  "   WHERE pn.match_id = m.id AND st.entrant = le.entrant ORDER BY pn.n LIMIT 1), ''), "
+                  "  coalesce(m.transcript, '') "
                   "FROM ladder_entries le LEFT JOIN matches m ON m.id = le.validation_match "
                   "WHERE le.tournament_id = $1 AND le.status = 'validating' ORDER BY le.entrant",
                   1, p, out, err, errlen);
