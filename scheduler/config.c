@@ -763,13 +763,13 @@ static int finish_ladder(loader *L, yaml_node_t *root, top_ctx *t)
 {
     tn_config *c = L->cfg;
     (void)root;
+    if (c->nteams)
+        return at(L, t->entrants, "team %s: a ladder's entries are programs, not teams (in a partnership game each "
+                  "entry plays with a copy of itself as partner)", c->teams[0].name);
     for (int i = 0; i < c->nentrants; i++)
         if (c->entrants[i].team[0])
             return at(L, t->entrants, "entrant %s: a ladder's entries are programs, not members of teams (in a "
                       "partnership game each entry plays with a copy of itself as partner)", c->entrants[i].name);
-    if (c->nteams)
-        return at(L, t->entrants, "a ladder's entries are programs, not teams (in a partnership game each entry "
-                  "plays with a copy of itself as partner)");
     if (!t->rating)
         c->rating = TN_RATING_OPENSKILL;
     if (c->rating == TN_RATING_NONE)

@@ -86,6 +86,13 @@ static void dump(const tn_config *c, char *buf, size_t cap)
             e->command, e->seed, e->rating, e->team, e->line, e->files[0] ? " files=[" : "", e->files,
             e->files[0] ? "]" : "");
     }
+    if (c->format == TN_LADDER) {
+        const tn_ladder *l = &c->ladder;
+        put(buf, cap, "rating", "%s", tn_rating_name((tn_rating)c->rating));
+        put(buf, cap, "ladder", "provisional=%" PRIu32 " rate=%g concurrent=%" PRIu32 " max_in_flight=%" PRIu32
+            " new_boost=%g inactive_days=%" PRIu32 " matches=%" PRIu64 " validation=%s", l->provisional, l->rate,
+            l->concurrent, l->max_in_flight, l->new_boost, l->inactive_days, l->matches, l->validation);
+    }
     if (c->nteams > 0)
         put(buf, cap, "teams", "%d of %d a table", c->nteams, c->sides);
     for (int i = 0; i < c->nteams; i++) {
