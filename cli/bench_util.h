@@ -34,5 +34,7 @@ int bench_referee(int argc, char **argv);
 /* `arbiter bench tournament` and `arbiter bench dispatch` (cmd_bench_tournament.c). */
 int bench_tournament(int argc, char **argv);
 int bench_dispatch(int argc, char **argv);
+/* `arbiter bench ladder` (cmd_bench_ladder.c). */
+int bench_ladder(int argc, char **argv);
 
 #endif

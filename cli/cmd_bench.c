@@ -20,6 +20,7 @@ static void usage(FILE *f)
         "                           [--format table|json]   (pipe round trip vs referee)\n"
         "       arbiter bench tournament --bot PATH            (record vs referee alone; Swiss 10k)\n"
         "       arbiter bench dispatch --bot PATH [--workers N] (N referee daemons vs arbiter run)\n"
+        "       arbiter bench ladder [--sizes N,N] [--per-entry M] (leaderboard, matchmaking, rating update)\n"
         "\n"
         "  rules: the game's rules engine on one core (Dou Dizhu: lead and follow\n"
         "  enumerations per second, random self-play deals per second). Figures are\n"
@@ -96,6 +97,7 @@ int cmd_bench(int argc, char **argv)
         {"rules", bench_rules},
         {"referee", bench_referee},
         {"tournament", bench_tournament},
+        {"ladder", bench_ladder},
         {"dispatch", bench_dispatch},
     };
     if (argc < 2) {
@@ -109,7 +111,7 @@ int cmd_bench(int argc, char **argv)
     for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
         if (strcmp(argv[1], benches[i].name) == 0)
             return benches[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "arbiter: bench: unknown benchmark \"%s\" (rules, referee, tournament, dispatch)\n", argv[1]);
+    fprintf(stderr, "arbiter: bench: unknown benchmark \"%s\" (rules, referee, tournament, dispatch, ladder)\n", argv[1]);
     usage(stderr);
     return CLI_EXIT_USAGE;
 }

@@ -204,14 +204,27 @@ static int validations(sched *s, tour *t, const table_shape *sh, char *err, size
     return rc;
 }
 
-/* Step 3: one match, if one can be made now. 1 made, 0 not, < 0 error. */
-static int make_match(sched *s, tour *t, const table_shape *sh, char *err, size_t errlen)
+typedef struct usable_ctx {
+    const tour *t;
+} usable_ctx;
+
+static bool loaded(void *ctx, int entrant)
 {
-    const tn_config *cfg = t->o.cfg;
+    const tour *t = ((usable_ctx *)ctx)->t;
+    return entrant < t->nbots && t->bots[entrant].bot.argc > 0;
+}
+
+int sched_ladder_choose(store *db, int64_t tid, const tn_config *cfg, bool (*usable)(void *ctx, int entrant),
+                        void *ctx, uint64_t seed, sched_ladder_pick *out, char *err, size_t errlen)
+{
     const tn_ladder *L = &cfg->ladder;
+    table_shape sh;
+    int rc = shape_of(cfg, &sh, err, errlen);
+    if (rc)
+        return rc;
     store_ladder_state *st;
     int n;
-    int rc = store_ladder_states(s->o.db, t->tid, L->rate > 0, &st, &n, err, errlen);
+    rc = store_ladder_states(db, tid, L->rate > 0, &st, &n, err, errlen);
     if (rc)
         return rc;
     ladder_entry *le = calloc((size_t)n + 1, sizeof *le);
@@ -222,7 +235,7 @@ static int make_match(sched *s, tour *t, const table_shape *sh, char *err, size_
     rated d = rated_default(cfg->rating, cfg->rating_model);
     int m = 0;
     for (int i = 0; i < n; i++) {
-        if (st[i].entrant >= t->nbots || t->bots[st[i].entrant].bot.argc == 0)
+        if (usable && !usable(ctx, st[i].entrant))
             continue;
         ladder_entry *e = &le[m++];
         e->id = st[i].entrant + 1;   /* 0 means "none" among recent opponents */
@@ -238,32 +251,43 @@ static int make_match(sched *s, tour *t, const table_shape *sh, char *err, size_
         memcpy(e->seat_count, st[i].seats, sizeof e->seat_count);
     }
     free(st);
-    ladder_params p = {.seats = sh->sides ? sh->sides : sh->seats, .provisional = (int)L->provisional,
+    ladder_params p = {.seats = sh.sides ? sh.sides : sh.seats, .provisional = (int)L->provisional,
                        .new_boost = L->new_boost, .max_in_flight = (int)L->max_in_flight,
                        .sigma0 = cfg->rating == TN_RATING_ELO ? 0 : d.sigma,
                        .beta = cfg->rating == TN_RATING_OPENSKILL ? d.mu / 6 : 200};
-    int round = t->round + 1, pick[ARB_MAX_SEATS];
-    uint64_t seed = arb_seed_keyedn(t->secret, "ladder", (uint64_t)round);
-    char why[512];
+    int pick[ARB_MAX_SEATS];
+    char why[400];
     int got = ladder_match(&p, le, m, seed, pick, why, sizeof why);
     if (got == 1) {
-        store_table tb = {.nslots = sh->seats};
-        int pos[ARB_MAX_SEATS];
-        for (int k = 0; k < sh->seats; k++) {
-            int unit = sh->sides ? sh->side_of[k] : k;
-            tb.entrant[k] = (int)le[pick[unit]].id - 1;
-            pos[k] = unit;
+        out->table = (store_table){.nslots = sh.seats};
+        for (int k = 0; k < sh.seats; k++) {
+            int unit = sh.sides ? sh.side_of[k] : k;
+            out->table.entrant[k] = (int)le[pick[unit]].id - 1;
+            out->pos[k] = unit;
         }
-        char note[700];
-        snprintf(note, sizeof note, "seed %" PRIu64 ": %s (ids are entrant + 1)", seed, why);
-        rc = store_ladder_add(s->o.db, t->tid, round, "ladder", &tb, pos, cfg->seed, note, err, errlen);
-        if (rc == 0) {
-            t->round = round;
-            t->ladder_created++;
-        }
+        snprintf(out->note, sizeof out->note, "seed %" PRIu64 ": %s (ids are entrant + 1)", seed, why);
     }
     free(le);
-    return rc ? rc : got;
+    return got;
+}
+
+/* Step 3: one match, if one can be made now. 1 made, 0 not, < 0 error. */
+static int make_match(sched *s, tour *t, char *err, size_t errlen)
+{
+    const tn_config *cfg = t->o.cfg;
+    int round = t->round + 1;
+    sched_ladder_pick pk;
+    usable_ctx u = {t};
+    int got = sched_ladder_choose(s->o.db, t->tid, cfg, loaded, &u, arb_seed_keyedn(t->secret, "ladder", (uint64_t)round),
+                                  &pk, err, errlen);
+    if (got != 1)
+        return got;
+    int rc = store_ladder_add(s->o.db, t->tid, round, "ladder", &pk.table, pk.pos, cfg->seed, pk.note, err, errlen);
+    if (rc)
+        return rc;
+    t->round = round;
+    t->ladder_created++;
+    return 1;
 }
 
 int sched__ladder_advance(sched *s, tour *t, char *err, size_t errlen)
@@ -286,7 +310,7 @@ int sched__ladder_advance(sched *s, tour *t, char *err, size_t errlen)
         if (in_flight >= (int)cfg->ladder.concurrent
             || (cfg->ladder.matches && t->ladder_created >= (int64_t)cfg->ladder.matches))
             break;
-        int got = make_match(s, t, &sh, err, errlen);
+        int got = make_match(s, t, err, errlen);
         if (got < 0)
             return got;
         if (got == 0)

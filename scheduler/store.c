@@ -64,6 +64,32 @@ PGresult *store__q(store *s, char *err, size_t errlen, const char *sql, int n, c
     return r;
 }
 
+PGresult *store__qp(store *s, int k, char *err, size_t errlen, const char *sql, int n, const char *const *params)
+{
+    char name[16];
+    snprintf(name, sizeof name, "arb_%d", k);
+    if (k < 0 || k >= 64)
+        return q(s, err, errlen, sql, n, params);
+    if (!(s->prepared & (1ull << k))) {
+        PGresult *r = PQprepare(s->db, name, sql, n, NULL);
+        bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        if (!ok)
+            fail_msg(err, errlen, "database", PQresultErrorMessage(r));
+        PQclear(r);
+        if (!ok)
+            return NULL;
+        s->prepared |= 1ull << k;
+    }
+    PGresult *r = PQexecPrepared(s->db, name, n, params, NULL, NULL, 0);
+    ExecStatusType st = PQresultStatus(r);
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+        fail_msg(err, errlen, "database", PQresultErrorMessage(r));
+        PQclear(r);
+        return NULL;
+    }
+    return r;
+}
+
 int store__exec0(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params)
 {
     PGresult *r = store__q(s, err, errlen, sql, n, params);
@@ -464,6 +490,7 @@ bool store_connected(store *s)
     if (PQstatus(s->db) == CONNECTION_OK)
         return true;
     PQreset(s->db);   /* one try: a restarted server is back, a lost one is not */
+    s->prepared = 0;  /* a new session: nothing prepared on it */
     return PQstatus(s->db) == CONNECTION_OK;
 }
 
@@ -601,10 +628,20 @@ static int load_result(store *s, const char *mid, match_result *res, char *err, 
 /* Rate, in the plan's order (round, table), every finished match not yet
  * rated that has no unfinished match before it: the one just recorded and
  * any that waited for it. A void match is passed over. */
+/* exec0 for a prepared statement (store__qp). */
+static int exec_p(store *s, int k, char *err, size_t errlen, const char *sql, int n, const char *const *params)
+{
+    PGresult *r = qp(s, k, err, errlen, sql, n, params);
+    if (!r)
+        return ARB_EIO;
+    PQclear(r);
+    return 0;
+}
+
 static int record_ratings(store *s, const char *mid, char *err, size_t errlen)
 {
     const char *p1[] = {mid};
-    PGresult *r = q(s, err, errlen,
+    PGresult *r = qp(s, 1, err, errlen,
                     "SELECT m.id, m.state FROM matches m JOIN tournaments t ON t.id = m.tournament_id "
                     "WHERE m.tournament_id = (SELECT tournament_id FROM matches WHERE id = $1) "
                     "  AND t.rating_system <> 'none' AND NOT m.rated AND m.state <> 'void' "
@@ -625,7 +662,7 @@ static int record_ratings(store *s, const char *mid, char *err, size_t errlen)
         free(rec);
         const char *pm[] = {id};
         if (!rc)
-            rc = exec0(s, err, errlen, "UPDATE matches SET rated = true WHERE id = $1", 1, pm) ? ARB_EIO : 0;
+            rc = exec_p(s, 7, err, errlen, "UPDATE matches SET rated = true WHERE id = $1", 1, pm) ? ARB_EIO : 0;
     }
     PQclear(r);
     return rc;
@@ -636,7 +673,7 @@ static int record_ratings(store *s, const char *mid, char *err, size_t errlen)
 static int load_result(store *s, const char *mid, match_result *res, char *err, size_t errlen)
 {
     const char *p1[] = {mid};
-    PGresult *r = q(s, err, errlen, "SELECT slot, coalesce(rank, 99), coalesce(forfeited, false) FROM match_seats "
+    PGresult *r = qp(s, 2, err, errlen, "SELECT slot, coalesce(rank, 99), coalesce(forfeited, false) FROM match_seats "
                                     "WHERE match_id = $1 ORDER BY slot", 1, p1);
     if (!r)
         return ARB_EIO;
@@ -648,7 +685,7 @@ static int load_result(store *s, const char *mid, match_result *res, char *err, 
     }
     PQclear(r);
     /* the sides: each bot's side (match_seats.side) and its team's place */
-    r = q(s, err, errlen,
+    r = qp(s, 3, err, errlen,
           "SELECT st.slot, st.side, sd.rank FROM match_seats st JOIN match_sides sd "
           "  ON sd.match_id = st.match_id AND sd.side = st.side WHERE st.match_id = $1 ORDER BY st.slot", 1, p1);
     if (!r)
@@ -671,7 +708,7 @@ static int load_result(store *s, const char *mid, match_result *res, char *err, 
 static int rate_match(store *s, const char *mid, const match_result *res, char *err, size_t errlen)
 {
     const char *p1[] = {mid};
-    PGresult *r = q(s, err, errlen,
+    PGresult *r = qp(s, 4, err, errlen,
                     "SELECT t.id, t.rating_system, coalesce(t.rating_model, '') FROM tournaments t "
                     "JOIN matches m ON m.tournament_id = t.id WHERE m.id = $1", 1, p1);
     if (!r)
@@ -691,14 +728,14 @@ static int rate_match(store *s, const char *mid, const match_result *res, char *
     rated before[ARB_MAX_SEATS], after[ARB_MAX_SEATS];
     /* the entrants' rows locked first (one scheduler records results one
      * at a time; the lock keeps any other writer out until we commit) */
-    r = q(s, err, errlen,
+    r = qp(s, 5, err, errlen,
           "SELECT 1 FROM ratings rt JOIN matches m ON m.tournament_id = rt.tournament_id "
           "JOIN match_seats st ON st.match_id = m.id AND st.entrant = rt.entrant "
           "WHERE m.id = $1 FOR UPDATE OF rt", 1, p1);
     if (!r)
         return ARB_EIO;
     PQclear(r);
-    r = q(s, err, errlen,
+    r = qp(s, 6, err, errlen,
           "SELECT st.slot, st.entrant, rt.mu, rt.sigma, rt.vol, rt.games FROM match_seats st "
           "JOIN matches m ON m.id = st.match_id "
           "LEFT JOIN ratings rt ON rt.tournament_id = m.tournament_id AND rt.entrant = st.entrant "
@@ -741,30 +778,59 @@ static int rate_match(store *s, const char *mid, const match_result *res, char *
         snprintf(err, errlen, "match %s: the ratings cannot be updated", mid);
         return ARB_EINVAL;
     }
-    for (int b = 0; b < n; b++) {
-        char e[16], mb[40], sb[40], vb[40], ma[40], sa[40], va[40], games[16], rk[16], sd[16];
-        snprintf(e, sizeof e, "%d", entrant[b]);
-        snprintf(mb, sizeof mb, "%.17g", before[b].mu);
-        snprintf(sb, sizeof sb, "%.17g", before[b].sigma);
-        snprintf(vb, sizeof vb, "%.17g", before[b].vol);
-        snprintf(ma, sizeof ma, "%.17g", after[b].mu);
-        snprintf(sa, sizeof sa, "%.17g", after[b].sigma);
-        snprintf(va, sizeof va, "%.17g", after[b].vol);
-        snprintf(games, sizeof games, "%d", after[b].games);
-        snprintf(rk, sizeof rk, "%d", rank[b]);
-        snprintf(sd, sizeof sd, "%d", side[b]);
-        bool vol = sys == TN_RATING_GLICKO2;
-        const char *hp[] = {mid, e, mb, sb, vol ? vb : NULL, ma, sa, vol ? va : NULL, rk, side[b] >= 0 ? sd : NULL};
-        const char *rp[] = {tid, e, ma, sa, vol ? va : NULL, games, mid};
-        if (exec0(s, err, errlen,
-                  "INSERT INTO rating_history (match_id, entrant, mu_before, sigma_before, vol_before, mu_after, "
-                  "  sigma_after, vol_after, rank, side) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)", 10, hp)
-            || exec0(s, err, errlen,
-                     "INSERT INTO ratings (tournament_id, entrant, mu, sigma, vol, games, last_match) "
-                     "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (tournament_id, entrant) DO UPDATE SET "
-                     "  mu = $3, sigma = $4, vol = $5, games = $6, last_match = $7, updated_at = now()", 7, rp))
-            return ARB_EIO;
+    /* every entrant's row at once (arrays, one statement per table): a
+     * result's transaction makes two round trips for them, not two each */
+    enum { E, MB, SB, VB, MA, SA, VA, G, RK, SD, NCOL };
+    char col[NCOL][ARB_MAX_SEATS * 28 + 8];
+    bool vol = sys == TN_RATING_GLICKO2;
+    for (int c = 0; c < NCOL; c++) {
+        size_t len = 0;
+        col[c][len++] = '{';
+        for (int b = 0; b < n; b++) {
+            const char *sep = b ? "," : "";
+            size_t cap = sizeof col[c] - len;
+            switch (c) {
+            case E: len += (size_t)snprintf(col[c] + len, cap, "%s%d", sep, entrant[b]); break;
+            case MB: len += (size_t)snprintf(col[c] + len, cap, "%s%.17g", sep, before[b].mu); break;
+            case SB: len += (size_t)snprintf(col[c] + len, cap, "%s%.17g", sep, before[b].sigma); break;
+            case MA: len += (size_t)snprintf(col[c] + len, cap, "%s%.17g", sep, after[b].mu); break;
+            case SA: len += (size_t)snprintf(col[c] + len, cap, "%s%.17g", sep, after[b].sigma); break;
+            case VB: case VA:
+                if (vol)
+                    len += (size_t)snprintf(col[c] + len, cap, "%s%.17g", sep, c == VB ? before[b].vol : after[b].vol);
+                else
+                    len += (size_t)snprintf(col[c] + len, cap, "%sNULL", sep);
+                break;
+            case G: len += (size_t)snprintf(col[c] + len, cap, "%s%d", sep, after[b].games); break;
+            case RK: len += (size_t)snprintf(col[c] + len, cap, "%s%d", sep, rank[b]); break;
+            default:
+                if (side[b] >= 0)
+                    len += (size_t)snprintf(col[c] + len, cap, "%s%d", sep, side[b]);
+                else
+                    len += (size_t)snprintf(col[c] + len, cap, "%sNULL", sep);
+                break;
+            }
+        }
+        snprintf(col[c] + len, sizeof col[c] - len, "}");
     }
+    /* in slot order: the history's seq follows it, and a recomputation
+     * replays each match's players in that order */
+    const char *hp[] = {mid, col[E], col[MB], col[SB], col[VB], col[MA], col[SA], col[VA], col[RK], col[SD]};
+    const char *rp[] = {tid, col[E], col[MA], col[SA], col[VA], col[G], mid};
+    if (exec_p(s, 8, err, errlen,
+               "INSERT INTO rating_history (match_id, entrant, mu_before, sigma_before, vol_before, mu_after, "
+               "  sigma_after, vol_after, rank, side) "
+               "SELECT $1, e, mb, sb, vb, ma, sa, va, rk, sd FROM unnest($2::int[], $3::float8[], $4::float8[], "
+               "  $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::int[], $10::int[]) "
+               "  WITH ORDINALITY AS x(e, mb, sb, vb, ma, sa, va, rk, sd, ord) ORDER BY ord", 10, hp)
+        || exec_p(s, 9, err, errlen,
+                  "INSERT INTO ratings (tournament_id, entrant, mu, sigma, vol, games, last_match) "
+                  "SELECT $1, e, ma, sa, va, g, $7 FROM unnest($2::int[], $3::float8[], $4::float8[], $5::float8[], "
+                  "  $6::int[]) AS x(e, ma, sa, va, g) "
+                  "ON CONFLICT (tournament_id, entrant) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                  "  vol = excluded.vol, games = excluded.games, last_match = excluded.last_match, updated_at = now()",
+                  7, rp))
+        return ARB_EIO;
     return 0;
 }
 

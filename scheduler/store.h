@@ -252,6 +252,17 @@ int store_ladder_counts(store *s, int64_t tid, int *in_flight, int *pending, int
  * mu, sigma, vol after, when. */
 int store_ladder_history(store *s, int64_t tid, int entrant, store_rows *out, char *err, size_t errlen);
 
+/* `arbiter bench ladder`: a ladder called name (one of that name before is
+ * dropped) with `entries` active entries and `matches` rated matches of
+ * three seats, their seats and rating history, built inside the server
+ * (generate_series) from the indices alone. 0 with its id, or < 0. */
+int store_bench_ladder(store *s, const char *name, int entries, int64_t matches, int64_t *tid, char *err,
+                       size_t errlen);
+
+/* The benchmark's baseline: the same record without rating updates
+ * (system "none"), then with them again. 0 or < 0. */
+int store_bench_set_rating(store *s, int64_t tid, const char *system);
+
 /* The tournament is done: its state, finished_at, and revealed_at (from
  * now on its secret is shown). */
 int store_finish(store *s, int64_t tid);

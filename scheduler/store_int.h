@@ -9,7 +9,8 @@
 #include <libpq-fe.h>
 
 struct store {
-    PGconn *db;
+    PGconn  *db;
+    uint64_t prepared;     /* bit k: statement "arb_k" is prepared on this connection (store__qp) */
 };
 
 /* A parameterised statement: its result (the caller clears it), or NULL
@@ -18,10 +19,15 @@ PGresult *store__q(store *s, char *err, size_t errlen, const char *sql, int n, c
 /* The same, its result dropped: 0 or ARB_EIO. */
 int store__exec0(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params);
 void store__rollback(store *s);
+/* The same as store__q for a statement run on every result (the rating
+ * update): prepared once per connection as "arb_K" (K < 64, one per call
+ * site), so that PostgreSQL plans it once, not on every result. */
+PGresult *store__qp(store *s, int k, char *err, size_t errlen, const char *sql, int n, const char *const *params);
 
 /* store.c's own short names for them. */
 #define q store__q
 #define exec0 store__exec0
 #define rollback store__rollback
+#define qp store__qp
 
 #endif
