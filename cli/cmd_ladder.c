@@ -143,7 +143,9 @@ static bool versioned(const char *name)
     return true;
 }
 
-static int join(const opts *o, const char *ladder, const char *name)
+/* What join checks before the record is opened: the name, the command
+ * (it must start now), the program's digest. -1 to go on, else an exit code. */
+static int join_check(const opts *o, const char *name, char *dir, size_t dirlen, char digest[65])
 {
     if (!o->command || !*o->command) {
         fprintf(stderr, "arbiter: ladder join: say what the entry runs (--command CMD)\n");
@@ -158,8 +160,8 @@ static int join(const opts *o, const char *ladder, const char *name)
         fprintf(stderr, "arbiter: ladder join: --command is longer than %d bytes\n", ARB_TN_MAX_COMMAND - 1);
         return CLI_EXIT_USAGE;
     }
-    char dir[4096], err[2048], digest[65];
-    if (!getcwd(dir, sizeof dir)) {
+    char err[2048];
+    if (!getcwd(dir, dirlen)) {
         fprintf(stderr, "arbiter: ladder join: the current directory cannot be named\n");
         return CLI_EXIT_FAIL;
     }
@@ -169,12 +171,14 @@ static int join(const opts *o, const char *ladder, const char *name)
         fprintf(stderr, "arbiter: ladder join: %s\n", err);
         return CLI_EXIT_USAGE;
     }
-    db_place place;
-    store *st;
-    int64_t tid;
-    int status = open_ladder(o, ladder, &place, &st, &tid);
-    if (status >= 0)
-        return status;
+    return -1;
+}
+
+static int join(const opts *o, store *st, int64_t tid, const char *ladder, const char *name, const char *dir,
+                const char *digest)
+{
+    int status;
+    char err[2048];
     store_ladder_entry_in j = {.base = name, .command = o->command, .files = o->files, .dir = dir,
                                .digest = digest[0] ? digest : NULL, .validate = true, .replace = o->replace,
                                .entrant = -1};
@@ -191,19 +195,12 @@ static int join(const opts *o, const char *ladder, const char *name)
         printf("it plays a validation match first: arbiter ladder list %s shows the verdict\n", ladder);
         status = CLI_EXIT_OK;
     }
-    store_close(st);
-    cli_close_place(&place);
     return status;
 }
 
-static int retire(const opts *o, const char *ladder, const char *name)
+static int retire(store *st, int64_t tid, const char *ladder, const char *name)
 {
-    db_place place;
-    store *st;
-    int64_t tid;
-    int status = open_ladder(o, ladder, &place, &st, &tid);
-    if (status >= 0)
-        return status;
+    int status;
     char err[1024], term[256];
     int n = store_ladder_retire(st, tid, name, err, sizeof err);
     if (n < 0) {
@@ -218,8 +215,6 @@ static int retire(const opts *o, const char *ladder, const char *name)
                arb_term(name, term, sizeof term), ladder);
         status = CLI_EXIT_OK;
     }
-    store_close(st);
-    cli_close_place(&place);
     return status;
 }
 
@@ -353,28 +348,9 @@ int cli_ladder_board(store *st, int64_t tid, const char *ladder, bool all, cli_f
     return CLI_EXIT_OK;
 }
 
-static int list(const opts *o, const char *ladder)
+static int history(const opts *o, store *st, int64_t tid, const char *ladder, const char *name)
 {
-    db_place place;
-    store *st;
-    int64_t tid;
-    int status = open_ladder(o, ladder, &place, &st, &tid);
-    if (status >= 0)
-        return status;
-    status = cli_ladder_board(st, tid, ladder, o->all, o->format);
-    store_close(st);
-    cli_close_place(&place);
-    return status;
-}
-
-static int history(const opts *o, const char *ladder, const char *name)
-{
-    db_place place;
-    store *st;
-    int64_t tid;
-    int status = open_ladder(o, ladder, &place, &st, &tid);
-    if (status >= 0)
-        return status;
+    int status;
     store_rows rows, h = {0};
     char err[1024], term[256];
     int entrant = -1;
@@ -410,8 +386,6 @@ static int history(const opts *o, const char *ladder, const char *name)
         }
     }
     store_rows_release(&h);
-    store_close(st);
-    cli_close_place(&place);
     return status;
 }
 
@@ -445,12 +419,23 @@ int cmd_ladder(int argc, char **argv)
             fprintf(stderr, "arbiter: ladder %s: --command, --files and --replace are for join\n", sub);
             return CLI_EXIT_USAGE;
         }
+        char dir[4096], digest[65];
+        if (i == 0 && (rc = join_check(&o, pos[1], dir, sizeof dir, digest)) >= 0)
+            return rc;
+        db_place place;
+        store *st;
+        int64_t tid;
+        if ((rc = open_ladder(&o, pos[0], &place, &st, &tid)) >= 0)
+            return rc;
         switch (i) {
-        case 0: return join(&o, pos[0], pos[1]);
-        case 1: return retire(&o, pos[0], pos[1]);
-        case 2: return list(&o, pos[0]);
-        default: return history(&o, pos[0], pos[1]);
+        case 0: rc = join(&o, st, tid, pos[0], pos[1], dir, digest); break;
+        case 1: rc = retire(st, tid, pos[0], pos[1]); break;
+        case 2: rc = cli_ladder_board(st, tid, pos[0], o.all, o.format); break;
+        default: rc = history(&o, st, tid, pos[0], pos[1]); break;
         }
+        store_close(st);
+        cli_close_place(&place);
+        return rc;
     }
     fprintf(stderr, "arbiter: ladder: no subcommand \"%s\" (join, retire, list, history)\n", sub);
     return CLI_EXIT_USAGE;

@@ -52,9 +52,9 @@ void store_close(store *s)
 
 /* Run a parameterised statement; returns the result (caller clears) or NULL
  * with err set. */
-PGresult *store__q(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params)
+/* A statement's result, or NULL (cleared) with err set when it failed. */
+static PGresult *checked(PGresult *r, char *err, size_t errlen)
 {
-    PGresult *r = PQexecParams(s->db, sql, n, NULL, params, NULL, NULL, 0);
     ExecStatusType st = PQresultStatus(r);
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
         fail_msg(err, errlen, "database", PQresultErrorMessage(r));
@@ -64,6 +64,11 @@ PGresult *store__q(store *s, char *err, size_t errlen, const char *sql, int n, c
     return r;
 }
 
+PGresult *store__q(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params)
+{
+    return checked(PQexecParams(s->db, sql, n, NULL, params, NULL, NULL, 0), err, errlen);
+}
+
 PGresult *store__qp(store *s, int k, char *err, size_t errlen, const char *sql, int n, const char *const *params)
 {
     char name[16];
@@ -71,23 +76,13 @@ PGresult *store__qp(store *s, int k, char *err, size_t errlen, const char *sql, 
     if (k < 0 || k >= 64)
         return q(s, err, errlen, sql, n, params);
     if (!(s->prepared & (1ull << k))) {
-        PGresult *r = PQprepare(s->db, name, sql, n, NULL);
-        bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-        if (!ok)
-            fail_msg(err, errlen, "database", PQresultErrorMessage(r));
-        PQclear(r);
-        if (!ok)
+        PGresult *r = checked(PQprepare(s->db, name, sql, n, NULL), err, errlen);
+        if (!r)
             return NULL;
+        PQclear(r);
         s->prepared |= 1ull << k;
     }
-    PGresult *r = PQexecPrepared(s->db, name, n, params, NULL, NULL, 0);
-    ExecStatusType st = PQresultStatus(r);
-    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-        fail_msg(err, errlen, "database", PQresultErrorMessage(r));
-        PQclear(r);
-        return NULL;
-    }
-    return r;
+    return checked(PQexecPrepared(s->db, name, n, params, NULL, NULL, 0), err, errlen);
 }
 
 int store__exec0(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params)
