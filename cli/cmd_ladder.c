@@ -108,21 +108,15 @@ static int open_ladder(const opts *o, const char *name, db_place *place, store *
     }
     uint64_t seed;
     bool revealed;
-    store_rows rows;
     if (store_tournament_named(*st, name, tid, &seed, &revealed) != 1) {
         fprintf(stderr, "arbiter: ladder: no ladder named \"%s\" in the record (start it with arbiter run FILE or "
                 "submit it to the scheduler)\n", name);
         goto none;
     }
-    if (store_report(*st, STORE_REPORT_TOURNAMENTS, 0, &rows, err, sizeof err) == 0) {
-        bool ladder = false;
-        for (int i = 0; i < rows.nrows; i++)
-            ladder |= strcmp(store_cell(&rows, i, 0), name) == 0 && strcmp(store_cell(&rows, i, 1), "ladder") == 0;
-        store_rows_release(&rows);
-        if (!ladder) {
-            fprintf(stderr, "arbiter: ladder: \"%s\" is a tournament, not a ladder (format: ladder)\n", name);
-            goto none;
-        }
+    char format[32];
+    if (store_tournament_format(*st, *tid, format, sizeof format) != 1 || strcmp(format, "ladder") != 0) {
+        fprintf(stderr, "arbiter: ladder: \"%s\" is a tournament, not a ladder (format: ladder)\n", name);
+        goto none;
     }
     return -1;
 none:
@@ -152,8 +146,9 @@ static int join_check(const opts *o, const char *name, char *dir, size_t dirlen,
         return CLI_EXIT_USAGE;
     }
     if (!arb_valid_name(name) || versioned(name)) {
+        char term[256];
         fprintf(stderr, "arbiter: ladder join: \"%s\" is not a name for an entry (1 to %d of A-Z a-z 0-9 _ . -, "
-                "not ending in .vN: versions are called so)\n", name, ARB_MAX_BOT_NAME);
+                "not ending in .vN: versions are called so)\n", arb_term(name, term, sizeof term), ARB_MAX_BOT_NAME);
         return CLI_EXIT_USAGE;
     }
     if (strlen(o->command) >= ARB_TN_MAX_COMMAND) {

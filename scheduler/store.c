@@ -1050,6 +1050,20 @@ int store_finish(store *s, int64_t tid)
     return rc;
 }
 
+int store_tournament_format(store *s, int64_t tid, char *format, size_t len)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    const char *p[] = {id};
+    PGresult *r = q(s, NULL, 0, "SELECT format FROM tournaments WHERE id = $1", 1, p);
+    if (!r)
+        return ARB_EIO;
+    int found = PQntuples(r) == 1;
+    snprintf(format, len, "%s", found ? PQgetvalue(r, 0, 0) : "");
+    PQclear(r);
+    return found;
+}
+
 int store_tournament_named(store *s, const char *name, int64_t *tid, uint64_t *seed, bool *revealed)
 {
     const char *p[] = {name};
@@ -1134,25 +1148,7 @@ int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out,
                     kind >= STORE_REPORT_DONE_MATCHES ? 1 : 0, p);
     if (!r)
         return ARB_EIO;
-    int rows = PQntuples(r), cols = PQnfields(r), rc = 0;
-    out->cell = calloc((size_t)rows * (size_t)cols + 1, sizeof *out->cell);
-    if (!out->cell) {
-        rc = ARB_ENOMEM;
-        goto out;
-    }
-    out->nrows = rows;
-    out->ncols = cols;
-    for (int i = 0; i < rows; i++)
-        for (int j = 0; j < cols; j++)
-            if (!(out->cell[i * cols + j] = strdup(PQgetvalue(r, i, j))))
-                rc = ARB_ENOMEM;
-out:
-    PQclear(r);
-    if (rc) {
-        snprintf(err, errlen, "out of memory");
-        store_rows_release(out);
-    }
-    return rc;
+    return store__rows(r, out, err, errlen);
 }
 
 const char *store_cell(const store_rows *r, int row, int col)

@@ -151,6 +151,10 @@ int store_match_event(store *s, int64_t match_id, const char *kind, const char *
  * secret is revealed (it is over), 0 none, < 0 error. */
 int store_tournament_named(store *s, const char *name, int64_t *tid, uint64_t *seed, bool *revealed);
 
+/* A tournament's format as recorded ("ladder", "round-robin", ...): 1
+ * found, 0 none, < 0 error. */
+int store_tournament_format(store *s, int64_t tid, char *format, size_t len);
+
 /* The reports `arbiter status` and `arbiter verify` print, as text cells
  * (every column as PostgreSQL renders it; the caller escapes them for a
  * terminal). */

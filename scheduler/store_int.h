@@ -24,6 +24,10 @@ void store__rollback(store *s);
  * site), so that PostgreSQL plans it once, not on every result. */
 PGresult *store__qp(store *s, int k, char *err, size_t errlen, const char *sql, int n, const char *const *params);
 
+/* A result's cells copied into out (every column as text), the result
+ * cleared: 0, or ARB_ENOMEM with "out of memory" in err (store_ladder.c). */
+int store__rows(PGresult *r, store_rows *out, char *err, size_t errlen);
+
 /* store.c's own short names for them. */
 #define q store__q
 #define exec0 store__exec0

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int rows_of(PGresult *r, store_rows *out, char *err, size_t errlen)
+int store__rows(PGresult *r, store_rows *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     int rows = PQntuples(r), cols = PQnfields(r);
@@ -38,7 +38,7 @@ static int rows_q(store *s, const char *sql, int n, const char *const *p, store_
 {
     memset(out, 0, sizeof *out);
     PGresult *r = q(s, err, errlen, sql, n, p);
-    return r ? rows_of(r, out, err, errlen) : ARB_EIO;
+    return r ? store__rows(r, out, err, errlen) : ARB_EIO;
 }
 
 int store_ladder_join(store *s, int64_t tid, const store_ladder_entry_in *j, int *version, char *name, size_t namelen,

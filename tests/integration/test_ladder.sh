@@ -108,7 +108,7 @@ for k in 1 2; do
   start "$T/l.yaml" "$DB" "$T/a"
 done
 n=$(sql "$DB" "$ladder_matches AND m.state = 'done'")
-check "resumed twice after SIGKILL, the ladder plays on" "wait_for 60 \"$ladder_matches AND m.state = 'done'\" $((n + 3))"
+check "resumed twice after SIGKILL, the ladder plays on" "wait_for 60 \"$ladder_matches AND m.state = 'done'\" $((n + 3))" || tail -n 30 "$T/a.out" >&2
 kill -INT "$pid"; wait "$pid"
 check "Ctrl-C stops it with the resume message and the leaderboard so far" \
   '[ $? = 130 ] && grep -q "run the same command to resume" "$T/a.out" && grep -q "leaderboard so far" "$T/a.out"'
@@ -158,6 +158,17 @@ check "a command that does not exist is refused at join" '[ $? = 2 ] && grep -q 
 check "an unknown ladder: exit 3" '[ $? = 3 ] && grep -q "no ladder named" "$T/e3"'
 J "" --command "$BOTS/random_bot" > /dev/null 2>&1
 check "an empty name is refused" '[ $? = 2 ]'
+J "$(printf 'n%.0s' $(seq 1 65))" --command "$BOTS/random_bot" > /dev/null 2>&1
+check "a name of 65 characters is refused" '[ $? = 2 ]'
+J "$(printf 'a\033[2Jb')" --command "$BOTS/random_bot" > "$T/e4" 2>&1
+check "a name with escape bytes is refused, and not echoed raw" '[ $? = 2 ] && ! grep -q "$(printf "\033")" "$T/e4"'
+mkdir -p "$T/in" "$T/out"; cp "$BOTS/random_bot" "$T/in/bot"; echo secret > "$T/out/weights"
+ln -s "$T/out/weights" "$T/in/link"
+(cd "$T/in" && J yan --command ./bot --files ../out/weights > "$T/e5" 2>&1)
+check "--files outside the join's directory is refused" '[ $? = 2 ]'
+(cd "$T/in" && J yan --command ./bot --files link > "$T/e6" 2>&1)
+check "--files through a symlink that leads outside is refused" '[ $? = 2 ]'
+check "nothing of them was recorded" '[ -z "$(entry yan status)" ]'
 mkdir -p "$T/zed"; cp "$BOTS/random_bot" "$T/zed/bot"
 (cd "$T/zed" && J zed --command ./bot > /dev/null 2>&1)
 echo "changed" >> "$T/zed/bot"   # the program changes after it joined, before the ladder runs again
@@ -178,6 +189,13 @@ check "rated once per match per entry: 12 history rows, 6 games each" \
   '[ "$(sql "$DB" "SELECT count(*) FROM rating_history")" = 12 ] && [ "$(sql "$DB" "SELECT string_agg(games::text, chr(32)) FROM ratings")" = "6 6" ]'
 "$ARB" ratings D --db "$DB" > /dev/null 2>&1
 check "the Da Bang ladder's ratings recompute equal" '[ $? = 0 ]'
+"$ARB" ladder join D late --command "$BOTS/dabang_random" --db "$DB" > "$T/late" 2>&1
+check "joining a ladder that is over is refused" '[ $? = 2 ] && grep -q "the ladder is over" "$T/late"'
+printf 'name: cup\nentrants:\n  - {name: a, command: %s}\n  - {name: b, command: %s}\n  - {name: c, command: %s}\n' \
+  "$BOTS/random_bot" "$BOTS/random_bot" "$BOTS/random_bot" > "$T/cup.yaml"
+"$ARB" submit "$T/cup.yaml" --db "$DB" > /dev/null 2>&1
+"$ARB" ladder join cup zed --command "$BOTS/random_bot" --db "$DB" > "$T/cup.err" 2>&1
+check "joining a tournament that is not a ladder is refused (exit 3)" '[ $? = 3 ] && grep -q "not a ladder" "$T/cup.err"'
 
 # ---- 5. the distributed pool, its scheduler killed ---------------------------------------
 cd "$T" || exit 2
