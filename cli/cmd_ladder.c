@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -229,6 +230,19 @@ static int status_order(const char *s)
     return 6;
 }
 
+/* Epoch seconds as "YYYY-MM-DD HH:MM" (UTC), "" for "" (never). */
+static const char *minute(const char *epoch, char *out, size_t len)
+{
+    out[0] = 0;
+    if (!epoch[0])
+        return out;
+    time_t t = (time_t)atoll(epoch);
+    struct tm tm;
+    if (gmtime_r(&t, &tm))
+        strftime(out, len, "%Y-%m-%d %H:%M", &tm);
+    return out;
+}
+
 static int by_board(const void *a, const void *b)
 {
     const entry *x = a, *y = b;
@@ -273,7 +287,8 @@ int cli_ladder_board(store *st, int64_t tid, const char *ladder, bool all, cli_f
                                   atof(store_cell(&rows, i, 8)), atoi(store_cell(&rows, i, 9))} : d;
         x->score = rated_score((int)sys, x->r);
         x->provisional = x->r.games < provisional;
-        long long idle = atoll(store_cell(&rows, i, 15));
+        const char *last = store_cell(&rows, i, 10);
+        long long idle = last[0] ? atoll(store_cell(&rows, i, 15)) - atoll(last) : -1;
         if (x->order == 0 && idle > (long long)inactive_days * 86400)
             x->order = 1;
         if (!all && x->order >= 4)
@@ -305,10 +320,11 @@ int cli_ladder_board(store *st, int64_t tid, const char *ladder, bool all, cli_f
                    store_cell(&rows, r, 3), store_cell(&rows, r, 4), x->order == 1 ? "true" : "false",
                    x->provisional ? "true" : "false", x->score, x->r.mu, x->r.sigma, x->r.vol, x->r.games);
             cli_json_string(stdout, store_cell(&rows, r, 5));
+            char when[32];
             printf(",\"last_active\":");
-            cli_json_string(stdout, store_cell(&rows, r, 10));
+            cli_json_string(stdout, minute(store_cell(&rows, r, 10), when, sizeof when));
             printf(",\"joined\":");
-            cli_json_string(stdout, store_cell(&rows, r, 11));
+            cli_json_string(stdout, minute(store_cell(&rows, r, 11), when, sizeof when));
             printf(",\"previous\":");
             cli_json_string(stdout, store_cell(&rows, r, 12));
             printf(",\"digest\":");
@@ -331,8 +347,10 @@ int cli_ladder_board(store *st, int64_t tid, const char *ladder, bool all, cli_f
             const char *stat = x->order == 1 ? "inactive" : store_cell(&rows, r, 4);
             arb_term(store_cell(&rows, r, 1), name, sizeof name);
             arb_term(store_cell(&rows, r, 5), verdict, sizeof verdict);
+            char when[32];
+            minute(store_cell(&rows, r, 10), when, sizeof when);
             printf("%-4s %-24s %10.3f %9.3f %9.3f %5d%s  %-16s %s%s%s\n", rk, name, x->score, x->r.mu, x->r.sigma,
-                   x->r.games, x->provisional ? "*" : " ", store_cell(&rows, r, 10)[0] ? store_cell(&rows, r, 10) : "never",
+                   x->r.games, x->provisional ? "*" : " ", when[0] ? when : "never",
                    stat, x->order >= 2 && verdict[0] ? ": " : "", x->order >= 2 ? verdict : "");
         }
         if (n == 0)

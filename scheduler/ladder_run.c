@@ -214,43 +214,187 @@ static bool loaded(void *ctx, int entrant)
     return entrant < t->nbots && t->bots[entrant].bot.argc > 0;
 }
 
-int sched_ladder_choose(store *db, int64_t tid, const tn_config *cfg, bool (*usable)(void *ctx, int entrant),
-                        void *ctx, uint64_t seed, sched_ladder_pick *out, char *err, size_t errlen)
+/* The view: every entry's matchmaking state as the record last gave it,
+ * indexed by entrant. Each decision reads only what changed since
+ * (store_ladder_changes), so its cost follows the ladder's activity, not
+ * its size; the first read takes everything. */
+typedef struct view_entry {
+    bool     known, active;
+    double   mu, sigma;             /* NAN: not rated yet */
+    int      games, in_flight, last_hour;
+    int64_t  last_started;          /* epoch seconds; -1: never */
+    int      nrecent;
+    int      recent[LADDER_MAX_RECENT];
+    uint32_t seats[4];
+} view_entry;
+
+struct sched_ladder_view {
+    int64_t     tid;
+    int64_t     seen;               /* the highest change number read */
+    view_entry *e;
+    int         n;                  /* entrants 0..n-1 */
+    ladder_entry *scratch;          /* n of them, for ladder_match */
+};
+
+sched_ladder_view *sched_ladder_view_new(void)
+{
+    sched_ladder_view *v = calloc(1, sizeof *v);
+    if (v)
+        v->tid = -1;
+    return v;
+}
+
+void sched_ladder_view_free(sched_ladder_view *v)
+{
+    if (!v)
+        return;
+    free(v->e);
+    free(v->scratch);
+    free(v);
+}
+
+/* "{1,2,3}" into v (cap of them): the count. */
+static int int_array(const char *s, int *v, int cap)
+{
+    int n = 0;
+    while (*s && n < cap) {
+        while (*s == '{' || *s == ',' || *s == ' ')
+            s++;
+        if (*s == '}' || !*s)
+            break;
+        char *end;
+        long x = strtol(s, &end, 10);
+        if (end == s)
+            break;
+        v[n++] = (int)x;
+        s = end;
+    }
+    return n;
+}
+
+/* Room for entrant e: 0, or < 0. */
+static int view_grow(sched_ladder_view *v, int e, char *err, size_t errlen)
+{
+    if (e < v->n)
+        return 0;
+    if (e < 0 || e >= ARB_LADDER_MAX_ENTRIES) {
+        snprintf(err, errlen, "entrant %d of the record is outside 0..%d", e, ARB_LADDER_MAX_ENTRIES - 1);
+        return ARB_EIO;
+    }
+    int n = v->n ? v->n : 64;
+    while (n <= e)
+        n *= 2;
+    if (n > ARB_LADDER_MAX_ENTRIES)
+        n = ARB_LADDER_MAX_ENTRIES;
+    view_entry *ve = realloc(v->e, (size_t)n * sizeof *ve);
+    ladder_entry *sc = ve ? realloc(v->scratch, (size_t)n * sizeof *sc) : NULL;
+    if (ve)
+        v->e = ve;
+    if (!sc) {
+        snprintf(err, errlen, "out of memory");
+        return ARB_ENOMEM;
+    }
+    v->scratch = sc;
+    memset(ve + v->n, 0, (size_t)(n - v->n) * sizeof *ve);
+    for (int i = v->n; i < n; i++)
+        ve[i].mu = ve[i].sigma = NAN, ve[i].last_started = -1;
+    v->n = n;
+    return 0;
+}
+
+/* What changed since the view's last read, applied; *now the database's
+ * clock. 0 or < 0. */
+static int view_refresh(store *db, int64_t tid, bool rate, sched_ladder_view *v, int64_t *now, char *err,
+                        size_t errlen)
+{
+    if (v->tid != tid) {   /* another ladder: start over */
+        for (int i = 0; i < v->n; i++)
+            v->e[i] = (view_entry){.mu = NAN, .sigma = NAN, .last_started = -1};
+        v->tid = tid;
+        v->seen = 0;
+    }
+    store_rows rows;
+    int rc = store_ladder_changes(db, tid, v->seen, rate, &rows, err, errlen);
+    if (rc)
+        return rc;
+    for (int i = 0; i < v->n; i++)
+        v->e[i].in_flight = v->e[i].last_hour = 0;
+    *now = 0;
+    int64_t seen = v->seen;
+    for (int i = 0; i < rows.nrows && !rc; i++) {
+        char kind = store_cell(&rows, i, 0)[0];
+        int e = atoi(store_cell(&rows, i, 1));
+        long long num = strtoll(store_cell(&rows, i, 5), NULL, 10), changed = strtoll(store_cell(&rows, i, 6), NULL, 10);
+        if (kind == 'n') {
+            *now = num;
+            continue;
+        }
+        if ((rc = view_grow(v, e, err, errlen)) != 0)
+            break;
+        view_entry *ve = &v->e[e];
+        if (changed > seen)
+            seen = changed;
+        switch (kind) {
+        case 'e': {
+            ve->known = true;
+            ve->active = strcmp(store_cell(&rows, i, 2), "active") == 0;
+            ve->nrecent = int_array(store_cell(&rows, i, 3), ve->recent, LADDER_MAX_RECENT);
+            int seats[4] = {0};
+            int ns = int_array(store_cell(&rows, i, 4), seats, 4);
+            for (int k = 0; k < 4; k++)
+                ve->seats[k] = k < ns && seats[k] > 0 ? (uint32_t)seats[k] : 0;
+            ve->last_started = num;
+            break;
+        }
+        case 'r':
+            ve->mu = strtod(store_cell(&rows, i, 7), NULL);
+            ve->sigma = strtod(store_cell(&rows, i, 8), NULL);
+            ve->games = atoi(store_cell(&rows, i, 9));
+            break;
+        case 'f': ve->in_flight = (int)num; break;
+        case 'h': ve->last_hour = (int)num; break;
+        default: break;
+        }
+    }
+    store_rows_release(&rows);
+    if (!rc)
+        v->seen = seen;
+    return rc;
+}
+
+int sched_ladder_choose(store *db, int64_t tid, const tn_config *cfg, sched_ladder_view *v,
+                        bool (*usable)(void *ctx, int entrant), void *ctx, uint64_t seed, sched_ladder_pick *out,
+                        char *err, size_t errlen)
 {
     const tn_ladder *L = &cfg->ladder;
     table_shape sh;
     int rc = shape_of(cfg, &sh, err, errlen);
+    int64_t now;
+    if (!rc)
+        rc = view_refresh(db, tid, L->rate > 0, v, &now, err, errlen);
     if (rc)
         return rc;
-    store_ladder_state *st;
-    int n;
-    rc = store_ladder_states(db, tid, L->rate > 0, &st, &n, err, errlen);
-    if (rc)
-        return rc;
-    ladder_entry *le = calloc((size_t)n + 1, sizeof *le);
-    if (!le) {
-        free(st);
-        return ARB_ENOMEM;
-    }
     rated d = rated_default(cfg->rating, cfg->rating_model);
+    ladder_entry *le = v->scratch;
     int m = 0;
-    for (int i = 0; i < n; i++) {
-        if (usable && !usable(ctx, st[i].entrant))
+    for (int i = 0; i < v->n; i++) {
+        const view_entry *ve = &v->e[i];
+        if (!ve->known || !ve->active || (usable && !usable(ctx, i)))
             continue;
         ladder_entry *e = &le[m++];
-        e->id = st[i].entrant + 1;   /* 0 means "none" among recent opponents */
-        e->mu = isnan(st[i].mu) ? d.mu : st[i].mu;
-        e->sigma = isnan(st[i].sigma) ? d.sigma : st[i].sigma;
-        e->games = st[i].games;
-        e->in_flight = st[i].in_flight;
-        e->last_hour = st[i].last_hour;
+        memset(e, 0, sizeof *e);
+        e->id = i + 1;   /* 0 means "none" among recent opponents */
+        e->mu = isnan(ve->mu) ? d.mu : ve->mu;
+        e->sigma = isnan(ve->sigma) ? d.sigma : ve->sigma;
+        e->games = ve->games;
+        e->in_flight = ve->in_flight;
+        e->last_hour = ve->last_hour;
         e->rate = L->rate;
-        e->idle_s = st[i].idle_s;
-        for (int k = 0; k < st[i].nrecent && k < LADDER_MAX_RECENT; k++)
-            e->recent[k] = st[i].recent[k] + 1;
-        memcpy(e->seat_count, st[i].seats, sizeof e->seat_count);
+        e->idle_s = ve->last_started < 0 ? INT64_MAX : (now > ve->last_started ? now - ve->last_started : 0);
+        for (int k = 0; k < ve->nrecent; k++)
+            e->recent[k] = ve->recent[k] + 1;
+        memcpy(e->seat_count, ve->seats, sizeof e->seat_count);
     }
-    free(st);
     ladder_params p = {.seats = sh.sides ? sh.sides : sh.seats, .provisional = (int)L->provisional,
                        .new_boost = L->new_boost, .max_in_flight = (int)L->max_in_flight,
                        .sigma0 = cfg->rating == TN_RATING_ELO ? 0 : d.sigma,
@@ -267,7 +411,6 @@ int sched_ladder_choose(store *db, int64_t tid, const tn_config *cfg, bool (*usa
         }
         snprintf(out->note, sizeof out->note, "seed %" PRIu64 ": %s (ids are entrant + 1)", seed, why);
     }
-    free(le);
     return got;
 }
 
@@ -278,7 +421,11 @@ static int make_match(sched *s, tour *t, char *err, size_t errlen)
     int round = t->round + 1;
     sched_ladder_pick pk;
     usable_ctx u = {t};
-    int got = sched_ladder_choose(s->o.db, t->tid, cfg, loaded, &u, arb_seed_keyedn(t->secret, "ladder", (uint64_t)round),
+    if (!t->view && !(t->view = sched_ladder_view_new())) {
+        snprintf(err, errlen, "out of memory");
+        return ARB_ENOMEM;
+    }
+    int got = sched_ladder_choose(s->o.db, t->tid, cfg, t->view, loaded, &u, arb_seed_keyedn(t->secret, "ladder", (uint64_t)round),
                                   &pk, err, errlen);
     if (got != 1)
         return got;

@@ -53,6 +53,7 @@ static void tour_free(tour *t)
         return;
     sodium_memzero(t->secret, sizeof t->secret);
     free(t->bots);
+    sched_ladder_view_free(t->view);
     if (t->owned)
         tn_config_release(&t->own);
     free(t);

@@ -89,6 +89,7 @@ typedef struct tour {
     int       nbots;
     bool      ladder;           /* format ladder (ladder_run.c) */
     int64_t   ladder_created;   /* its ladder matches created so far */
+    sched_ladder_view *view;    /* its entries as matchmaking last read them */
     char      last[512];        /* the last result, for progress reports */
     int       round;            /* the highest round created */
     uint64_t  t0;               /* when this run took it up (monotonic) */

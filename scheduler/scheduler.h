@@ -111,9 +111,16 @@ typedef struct sched_outcome {
 int sched_program_digest(const char *name, const char *command, const char *files, const char *dir,
                          char digest[65], char *err, size_t errlen);
 
-/* A ladder's next table (scheduler/ladder_run.c): the active entries'
- * state read from the record (those usable() refuses left out; NULL:
- * all), ladder_match (ladder.h) with this seed, the table in seat order
+/* A ladder's entries as matchmaking sees them, kept between decisions
+ * (scheduler/ladder_run.c): each decision reads from the record only what
+ * changed since the one before. */
+typedef struct sched_ladder_view sched_ladder_view;
+sched_ladder_view *sched_ladder_view_new(void);
+void sched_ladder_view_free(sched_ladder_view *v);
+
+/* A ladder's next table (scheduler/ladder_run.c): the view brought up to
+ * date with the record, its active entries (those usable() refuses left
+ * out; NULL: all), ladder_match (ladder.h) with this seed, the table in seat order
  * (in partnership play each entry on every seat of its side), each seat's
  * position for the seat counts, and the choice explained in note. 1 made,
  * 0 none can be made now, < 0 an error with a message. */
@@ -122,8 +129,9 @@ typedef struct sched_ladder_pick {
     int  pos[ARB_MAX_SEATS];
     char note[600];
 } sched_ladder_pick;
-int sched_ladder_choose(store *db, int64_t tid, const tn_config *cfg, bool (*usable)(void *ctx, int entrant),
-                        void *ctx, uint64_t seed, sched_ladder_pick *out, char *err, size_t errlen);
+int sched_ladder_choose(store *db, int64_t tid, const tn_config *cfg, sched_ladder_view *v,
+                        bool (*usable)(void *ctx, int entrant), void *ctx, uint64_t seed, sched_ladder_pick *out,
+                        char *err, size_t errlen);
 
 /* Bind and start the ZAP handler (before the bind). NULL and a message on
  * failure. */

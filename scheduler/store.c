@@ -1,6 +1,7 @@
 /* store.c — the tournament record in PostgreSQL (store.h). */
 #include "store_int.h"
 #include "rating.h"
+#include "arb_buf.h"
 #include "arb_error.h"
 #include "arb_kdf.h"
 #include "arb_rng.h"
@@ -83,6 +84,114 @@ PGresult *store__qp(store *s, int k, char *err, size_t errlen, const char *sql, 
         s->prepared |= 1ull << k;
     }
     return checked(PQexecPrepared(s->db, name, n, params, NULL, NULL, 0), err, errlen);
+}
+
+int store__pipe_begin(store_pipe *p, store *s, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    p->s = s;
+    if (PQenterPipelineMode(s->db) != 1)
+        return fail_msg(err, errlen, "database", PQerrorMessage(s->db));
+    return 0;
+}
+
+int store__pipe_send(store_pipe *p, int k, const char *sql, int n, const char *const *params)
+{
+    if (p->broken || p->n + 2 > STORE_PIPE_MAX) {
+        p->broken = true;
+        return -1;
+    }
+    char name[16];
+    snprintf(name, sizeof name, "arb_%d", k);
+    bool prepared = k >= 0 && k < 64;
+    if (prepared && !(p->s->prepared & (1ull << k))) {
+        if (PQsendPrepare(p->s->db, name, sql, n, NULL) != 1) {
+            p->broken = true;
+            return -1;
+        }
+        p->prep[p->n++] = k;
+    }
+    int ok = prepared ? PQsendQueryPrepared(p->s->db, name, n, params, NULL, NULL, 0)
+                      : PQsendQueryParams(p->s->db, sql, n, NULL, params, NULL, NULL, 0);
+    if (ok != 1) {
+        p->broken = true;
+        return -1;
+    }
+    p->prep[p->n] = -1;
+    return p->n++;
+}
+
+int store__pipe_end(store_pipe *p, char *err, size_t errlen)
+{
+    PGconn *db = p->s->db;
+    int rc = 0;
+    if (p->broken)
+        rc = fail_msg(err, errlen, "database", PQerrorMessage(db));
+    if (PQpipelineSync(db) != 1) {
+        if (!rc)
+            rc = fail_msg(err, errlen, "database", PQerrorMessage(db));
+        PQexitPipelineMode(db);
+        return rc;
+    }
+    for (int i = 0; i < p->n; i++) {
+        PGresult *r = PQgetResult(db);
+        if (!r) {   /* the connection is gone */
+            if (!rc)
+                rc = fail_msg(err, errlen, "database", PQerrorMessage(db));
+            break;
+        }
+        PGresult *end;
+        while ((end = PQgetResult(db)) != NULL)   /* each statement's results end with NULL */
+            PQclear(end);
+        ExecStatusType st = PQresultStatus(r);
+        if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
+            if (p->prep[i] >= 0)
+                p->s->prepared |= 1ull << p->prep[i];
+        } else if (!rc) {
+            rc = fail_msg(err, errlen, "database",
+                          st == PGRES_PIPELINE_ABORTED ? "a statement before it failed" : PQresultErrorMessage(r));
+        }
+        p->res[i] = r;
+    }
+    PGresult *r;
+    while ((r = PQgetResult(db)) != NULL) {   /* the sync's own result */
+        bool sync = PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+        PQclear(r);
+        if (sync)
+            break;
+    }
+    if (PQexitPipelineMode(db) != 1 && !rc)
+        rc = fail_msg(err, errlen, "database", PQerrorMessage(db));
+    return rc;
+}
+
+void store__pipe_release(store_pipe *p)
+{
+    for (int i = 0; i < p->n; i++)
+        PQclear(p->res[i]);
+    memset(p->res, 0, sizeof p->res);
+}
+
+int store__arr_put(arb_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = arb_buf_putc(b, b->len ? ',' : '{') ? ARB_ENOMEM : arb_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int store__arr_text(arb_buf *b, const char *text)
+{
+    int rc = arb_buf_putc(b, b->len ? ',' : '{') || arb_buf_putc(b, '"');
+    for (const char *c = text; *c && !rc; c++)
+        rc = (*c == '"' || *c == '\\' ? arb_buf_putc(b, '\\') : 0) || arb_buf_putc(b, *c);
+    return rc || arb_buf_putc(b, '"') ? ARB_ENOMEM : 0;
+}
+
+int store__arr_close(arb_buf *b)
+{
+    return (b->len ? arb_buf_putc(b, '}') : arb_buf_puts(b, "{}")) ? ARB_ENOMEM : 0;
 }
 
 int store__exec0(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params)
@@ -541,28 +650,6 @@ int store_next_running(store *s, const int64_t *skip, int nskip, int64_t *tid, c
     return found;
 }
 
-/* COPY rows (tab-separated text lines) into a table within the open
- * transaction: one round trip for all of a match's deals. */
-static int copy_rows(store *s, const char *sql, const char *rows, size_t len, char *err, size_t errlen)
-{
-    PGresult *r = PQexec(s->db, sql);
-    if (PQresultStatus(r) != PGRES_COPY_IN) {
-        fail_msg(err, errlen, "database", PQresultErrorMessage(r));
-        PQclear(r);
-        return ARB_EIO;
-    }
-    PQclear(r);
-    if (PQputCopyData(s->db, rows, (int)len) != 1 || PQputCopyEnd(s->db, NULL) != 1)
-        return fail_msg(err, errlen, "database", PQerrorMessage(s->db));
-    int rc = 0;
-    while ((r = PQgetResult(s->db)) != NULL) {
-        if (PQresultStatus(r) != PGRES_COMMAND_OK)
-            rc = fail_msg(err, errlen, "database", PQresultErrorMessage(r));
-        PQclear(r);
-    }
-    return rc;
-}
-
 /* Match points: one for every other finisher (bot, or side) ranked
  * behind, a half for each tie (a bot that forfeited, or a side with a
  * forfeited member, is behind everyone who did not). */
@@ -580,11 +667,34 @@ static double match_points(const int *rank, int n, int b)
     return p;
 }
 
-/* The sides of a match of fixed teams (match_sides): each side's team is
- * the team of its first member, found through the seat's entrant. */
-static int record_sides(store *s, const char *mid, const match_result *res, char *err, size_t errlen)
+/* The columns of a result's rows, as array literals (store__arr_*). */
+enum { S_SLOT, S_TOTAL, S_POINTS, S_RANK, S_FORFEITED, S_DECISIONS, S_WALL, S_CPU, S_STRIKES, S_PENALTIES,
+       S_SANDBOX, S_SIDE, T_SIDE, T_FIRST, T_TOTAL, T_RANK, T_POINTS, T_FORFEITED, D_GAME, D_DEAL, D_SEATING,
+       D_SEED, D_SLOTS, D_SCORES, D_FORFEIT, NRESCOLS };
+
+/* A result's seats, sides and deals as the columns of three statements. */
+static int result_columns(const match_result *res, arb_buf *col)
 {
-    for (int t = 0; t < res->nteams; t++) {
+    int rc = 0;
+    int ranks[ARB_MAX_SEATS];
+    for (int o = 0; o < res->nbots; o++)
+        ranks[o] = res->bots[o].rank;
+    for (int b = 0; b < res->nbots && !rc; b++) {
+        const match_bot_stats *st = &res->bots[b];
+        bool side = res->nteams && res->team_of_bot[b] >= 0;
+        rc = store__arr_put(&col[S_SLOT], "%d", b) || store__arr_put(&col[S_TOTAL], "%" PRId64, st->total)
+             || store__arr_put(&col[S_POINTS], "%.1f", match_points(ranks, res->nbots, b))
+             || store__arr_put(&col[S_RANK], "%d", st->rank)
+             || store__arr_put(&col[S_FORFEITED], "%s", st->forfeited ? "t" : "f")
+             || store__arr_put(&col[S_DECISIONS], "%u", st->decisions)
+             || store__arr_put(&col[S_WALL], "%" PRIu64, st->wall_ns)
+             || store__arr_put(&col[S_CPU], "%" PRIu64, st->cpu_ns)
+             || store__arr_put(&col[S_STRIKES], "%u", st->strikes)
+             || store__arr_put(&col[S_PENALTIES], "%u", st->penalties) || store__arr_text(&col[S_SANDBOX], st->sandbox)
+             || (side ? store__arr_put(&col[S_SIDE], "%d", res->team_of_bot[b]) : store__arr_put(&col[S_SIDE], "NULL"));
+    }
+    /* each side's team is the team of its first member (match_sides) */
+    for (int t = 0; t < res->nteams && !rc; t++) {
         int first = -1;
         bool forfeited = false;
         for (int b = 0; b < res->nbots; b++)
@@ -593,242 +703,39 @@ static int record_sides(store *s, const char *mid, const match_result *res, char
                     first = b;
                 forfeited |= res->bots[b].forfeited;
             }
-        char side[16], slot[16], total[24], rank[16], points[32];
-        snprintf(side, sizeof side, "%d", t);
-        snprintf(slot, sizeof slot, "%d", first);
-        snprintf(total, sizeof total, "%" PRId64, res->team_total[t]);
-        snprintf(rank, sizeof rank, "%d", res->team_rank[t]);
-        snprintf(points, sizeof points, "%.1f", match_points(res->team_rank, res->nteams, t));
-        const char *p[] = {mid, side, total, rank, points, forfeited ? "true" : "false", slot};
-        if (exec0(s, err, errlen,
-                  "INSERT INTO match_sides (match_id, side, team, total, rank, points, forfeited) "
-                  "SELECT $1, $2, e.team_idx, $3, $4, $5, $6 FROM matches m "
-                  "JOIN match_seats st ON st.match_id = m.id AND st.slot = $7 "
-                  "LEFT JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = st.entrant "
-                  "WHERE m.id = $1", 7, p))
-            return ARB_EIO;
+        rc = store__arr_put(&col[T_SIDE], "%d", t) || store__arr_put(&col[T_FIRST], "%d", first)
+             || store__arr_put(&col[T_TOTAL], "%" PRId64, res->team_total[t])
+             || store__arr_put(&col[T_RANK], "%d", res->team_rank[t])
+             || store__arr_put(&col[T_POINTS], "%.1f", match_points(res->team_rank, res->nteams, t))
+             || store__arr_put(&col[T_FORFEITED], "%s", forfeited ? "t" : "f");
     }
-    return 0;
-}
-
-/* The match's ratings, in its result's transaction (docs/ratings.md):
- * when its tournament keeps ratings, each entrant's current rating (a
- * newcomer's default) locked, updated by rating_match from the places
- * (teams' places in a partnership game) and written back with a history
- * row each. The history's key (match, entrant) and the result's own
- * once-only UPDATE mean a match never rates twice. */
-static int rate_match(store *s, const char *mid, const match_result *res, char *err, size_t errlen);
-static int load_result(store *s, const char *mid, match_result *res, char *err, size_t errlen);
-
-/* Rate, in the plan's order (round, table), every finished match not yet
- * rated that has no unfinished match before it: the one just recorded and
- * any that waited for it. A void match is passed over. */
-/* exec0 for a prepared statement (store__qp). */
-static int exec_p(store *s, int k, char *err, size_t errlen, const char *sql, int n, const char *const *params)
-{
-    PGresult *r = qp(s, k, err, errlen, sql, n, params);
-    if (!r)
-        return ARB_EIO;
-    PQclear(r);
-    return 0;
-}
-
-static int record_ratings(store *s, const char *mid, char *err, size_t errlen)
-{
-    const char *p1[] = {mid};
-    PGresult *r = qp(s, 1, err, errlen,
-                    "SELECT m.id, m.state FROM matches m JOIN tournaments t ON t.id = m.tournament_id "
-                    "WHERE m.tournament_id = (SELECT tournament_id FROM matches WHERE id = $1) "
-                    "  AND t.rating_system <> 'none' AND NOT m.rated AND m.state <> 'void' "
-                    "ORDER BY m.round, m.tbl", 1, p1);
-    if (!r)
-        return ARB_EIO;
-    int rc = 0;
-    for (int i = 0; i < PQntuples(r) && !rc; i++) {
-        if (strcmp(PQgetvalue(r, i, 1), "done") != 0)
-            break;   /* an earlier match is still to come: the rest wait for it */
-        const char *id = PQgetvalue(r, i, 0);
-        /* from the record, the match just written too: every match rated
-         * by the same reading, whenever its turn comes */
-        match_result *rec = calloc(1, sizeof *rec);
-        rc = rec ? load_result(s, id, rec, err, errlen) : ARB_ENOMEM;
-        if (!rc)
-            rc = rate_match(s, id, rec, err, errlen);
-        free(rec);
-        const char *pm[] = {id};
-        if (!rc)
-            rc = exec_p(s, 7, err, errlen, "UPDATE matches SET rated = true WHERE id = $1", 1, pm) ? ARB_EIO : 0;
-    }
-    PQclear(r);
-    return rc;
-}
-
-/* What rate_match needs of a match recorded earlier: its bots' ranks and
- * their teams' (match_seats, match_sides). */
-static int load_result(store *s, const char *mid, match_result *res, char *err, size_t errlen)
-{
-    const char *p1[] = {mid};
-    PGresult *r = qp(s, 2, err, errlen, "SELECT slot, coalesce(rank, 99), coalesce(forfeited, false) FROM match_seats "
-                                    "WHERE match_id = $1 ORDER BY slot", 1, p1);
-    if (!r)
-        return ARB_EIO;
-    res->nbots = PQntuples(r) < ARB_MAX_SEATS ? PQntuples(r) : ARB_MAX_SEATS;
-    for (int b = 0; b < res->nbots; b++) {
-        res->bots[b].rank = atoi(PQgetvalue(r, b, 1));
-        res->bots[b].forfeited = PQgetvalue(r, b, 2)[0] == 't';
-        res->team_of_bot[b] = -1;
-    }
-    PQclear(r);
-    /* the sides: each bot's side (match_seats.side) and its team's place */
-    r = qp(s, 3, err, errlen,
-          "SELECT st.slot, st.side, sd.rank FROM match_seats st JOIN match_sides sd "
-          "  ON sd.match_id = st.match_id AND sd.side = st.side WHERE st.match_id = $1 ORDER BY st.slot", 1, p1);
-    if (!r)
-        return ARB_EIO;
-    res->nteams = 0;
-    for (int i = 0; i < PQntuples(r); i++) {
-        int slot = atoi(PQgetvalue(r, i, 0)), side = atoi(PQgetvalue(r, i, 1));
-        if (side < 0 || side >= ARB_MAX_SEATS || slot < 0 || slot >= res->nbots)
-            continue;
-        res->team_of_bot[slot] = (int8_t)side;
-        res->team_rank[side] = atoi(PQgetvalue(r, i, 2));
-        if (side + 1 > res->nteams)
-            res->nteams = side + 1;
-    }
-    PQclear(r);
-    return 0;
-}
-
-/* One match's ratings (see record_ratings). */
-static int rate_match(store *s, const char *mid, const match_result *res, char *err, size_t errlen)
-{
-    const char *p1[] = {mid};
-    PGresult *r = qp(s, 4, err, errlen,
-                    "SELECT t.id, t.rating_system, coalesce(t.rating_model, '') FROM tournaments t "
-                    "JOIN matches m ON m.tournament_id = t.id WHERE m.id = $1", 1, p1);
-    if (!r)
-        return ARB_EIO;
-    tn_rating sys = TN_RATING_NONE;
-    wl_model model = WL_PLACKETT_LUCE;
-    char tid[24] = "";
-    if (PQntuples(r) == 1) {
-        snprintf(tid, sizeof tid, "%s", PQgetvalue(r, 0, 0));
-        if (tn_rating_parse(PQgetvalue(r, 0, 1), &sys) || (PQgetvalue(r, 0, 2)[0] && wl_model_parse(PQgetvalue(r, 0, 2), &model)))
-            sys = TN_RATING_NONE;
-    }
-    PQclear(r);
-    if (sys == TN_RATING_NONE || res->nbots < 2)
-        return 0;
-    int n = res->nbots, entrant[ARB_MAX_SEATS], rank[ARB_MAX_SEATS], side[ARB_MAX_SEATS];
-    rated before[ARB_MAX_SEATS], after[ARB_MAX_SEATS];
-    /* the entrants' rows locked first (one scheduler records results one
-     * at a time; the lock keeps any other writer out until we commit) */
-    r = qp(s, 5, err, errlen,
-          "SELECT 1 FROM ratings rt JOIN matches m ON m.tournament_id = rt.tournament_id "
-          "JOIN match_seats st ON st.match_id = m.id AND st.entrant = rt.entrant "
-          "WHERE m.id = $1 FOR UPDATE OF rt", 1, p1);
-    if (!r)
-        return ARB_EIO;
-    PQclear(r);
-    r = qp(s, 6, err, errlen,
-          "SELECT st.slot, st.entrant, rt.mu, rt.sigma, rt.vol, rt.games FROM match_seats st "
-          "JOIN matches m ON m.id = st.match_id "
-          "LEFT JOIN ratings rt ON rt.tournament_id = m.tournament_id AND rt.entrant = st.entrant "
-          "WHERE st.match_id = $1 ORDER BY st.slot", 1, p1);
-    if (!r)
-        return ARB_EIO;
-    if (PQntuples(r) != n) {
-        PQclear(r);
-        snprintf(err, errlen, "match %s: %d seats recorded for %d bots", mid, PQntuples(r), n);
-        return ARB_EIO;
-    }
-    for (int b = 0; b < n; b++) {
-        entrant[b] = atoi(PQgetvalue(r, b, 1));
-        before[b] = rated_default(sys, model);
-        if (!PQgetisnull(r, b, 2))
-            before[b] = (rated){atof(PQgetvalue(r, b, 2)), atof(PQgetvalue(r, b, 3)),
-                                PQgetisnull(r, b, 4) ? 0 : atof(PQgetvalue(r, b, 4)), atoi(PQgetvalue(r, b, 5))};
-        bool teams = res->nteams > 0 && res->team_of_bot[b] >= 0;
-        side[b] = teams ? res->team_of_bot[b] : -1;
-        rank[b] = teams ? res->team_rank[res->team_of_bot[b]] : res->bots[b].rank;
-        after[b] = before[b];
-    }
-    PQclear(r);
-    /* an entrant in several slots (a ladder's partnership entry sits both
-     * seats of its side with a copy of itself) is one player: its first slot */
-    int m = 0;
-    for (int b = 0; b < n; b++) {
-        bool again = false;
-        for (int c = 0; c < m && !again; c++)
-            again = entrant[c] == entrant[b];
-        if (again)
-            continue;
-        entrant[m] = entrant[b], rank[m] = rank[b], side[m] = side[b], before[m] = before[b], after[m] = after[b];
-        m++;
-    }
-    n = m;
-    if (n < 2)
-        return 0;
-    if (rating_match((int)sys, (int)model, after, rank, side, n) != 0) {
-        snprintf(err, errlen, "match %s: the ratings cannot be updated", mid);
-        return ARB_EINVAL;
-    }
-    /* every entrant's row at once (arrays, one statement per table): a
-     * result's transaction makes two round trips for them, not two each */
-    enum { E, MB, SB, VB, MA, SA, VA, G, RK, SD, NCOL };
-    char col[NCOL][ARB_MAX_SEATS * 28 + 8];
-    bool vol = sys == TN_RATING_GLICKO2;
-    for (int c = 0; c < NCOL; c++) {
-        size_t len = 0;
-        col[c][len++] = '{';
-        for (int b = 0; b < n; b++) {
-            const char *sep = b ? "," : "";
-            size_t cap = sizeof col[c] - len;
-            switch (c) {
-            case E: len += (size_t)snprintf(col[c] + len, cap, "%s%d", sep, entrant[b]); break;
-            case MB: len += (size_t)snprintf(col[c] + len, cap, "%s%.17g", sep, before[b].mu); break;
-            case SB: len += (size_t)snprintf(col[c] + len, cap, "%s%.17g", sep, before[b].sigma); break;
-            case MA: len += (size_t)snprintf(col[c] + len, cap, "%s%.17g", sep, after[b].mu); break;
-            case SA: len += (size_t)snprintf(col[c] + len, cap, "%s%.17g", sep, after[b].sigma); break;
-            case VB: case VA:
-                if (vol)
-                    len += (size_t)snprintf(col[c] + len, cap, "%s%.17g", sep, c == VB ? before[b].vol : after[b].vol);
-                else
-                    len += (size_t)snprintf(col[c] + len, cap, "%sNULL", sep);
-                break;
-            case G: len += (size_t)snprintf(col[c] + len, cap, "%s%d", sep, after[b].games); break;
-            case RK: len += (size_t)snprintf(col[c] + len, cap, "%s%d", sep, rank[b]); break;
-            default:
-                if (side[b] >= 0)
-                    len += (size_t)snprintf(col[c] + len, cap, "%s%d", sep, side[b]);
-                else
-                    len += (size_t)snprintf(col[c] + len, cap, "%sNULL", sep);
-                break;
-            }
+    for (uint32_t g = 0; g < res->ndeals && !rc; g++) {
+        const match_deal *d = &res->deals[g];
+        char slots[ARB_MAX_SEATS * 12 + 4] = "{", scores[ARB_MAX_SEATS * 24 + 4] = "{";
+        size_t ls = 1, lc = 1;
+        for (int k = 0; k < res->nbots; k++) {
+            ls += (size_t)snprintf(slots + ls, sizeof slots - ls, "%s%u", k ? "," : "", d->bot_at[k]);
+            lc += (size_t)snprintf(scores + lc, sizeof scores - lc, "%s%" PRId64, k ? "," : "", d->score[k]);
         }
-        snprintf(col[c] + len, sizeof col[c] - len, "}");
+        snprintf(slots + ls, sizeof slots - ls, "}");
+        snprintf(scores + lc, sizeof scores - lc, "}");
+        rc = store__arr_put(&col[D_GAME], "%u", d->game) || store__arr_put(&col[D_DEAL], "%u", d->deal)
+             || store__arr_put(&col[D_SEATING], "%u", d->seating) || store__arr_put(&col[D_SEED], "%" PRIu64, d->seed)
+             || store__arr_text(&col[D_SLOTS], slots) || store__arr_text(&col[D_SCORES], scores)
+             || (d->forfeit_bot >= 0 ? store__arr_put(&col[D_FORFEIT], "%d", d->forfeit_bot)
+                                     : store__arr_put(&col[D_FORFEIT], "NULL"));
     }
-    /* in slot order: the history's seq follows it, and a recomputation
-     * replays each match's players in that order */
-    const char *hp[] = {mid, col[E], col[MB], col[SB], col[VB], col[MA], col[SA], col[VA], col[RK], col[SD]};
-    const char *rp[] = {tid, col[E], col[MA], col[SA], col[VA], col[G], mid};
-    if (exec_p(s, 8, err, errlen,
-               "INSERT INTO rating_history (match_id, entrant, mu_before, sigma_before, vol_before, mu_after, "
-               "  sigma_after, vol_after, rank, side) "
-               "SELECT $1, e, mb, sb, vb, ma, sa, va, rk, sd FROM unnest($2::int[], $3::float8[], $4::float8[], "
-               "  $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::int[], $10::int[]) "
-               "  WITH ORDINALITY AS x(e, mb, sb, vb, ma, sa, va, rk, sd, ord) ORDER BY ord", 10, hp)
-        || exec_p(s, 9, err, errlen,
-                  "INSERT INTO ratings (tournament_id, entrant, mu, sigma, vol, games, last_match) "
-                  "SELECT $1, e, ma, sa, va, g, $7 FROM unnest($2::int[], $3::float8[], $4::float8[], $5::float8[], "
-                  "  $6::int[]) AS x(e, ma, sa, va, g) "
-                  "ON CONFLICT (tournament_id, entrant) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-                  "  vol = excluded.vol, games = excluded.games, last_match = excluded.last_match, updated_at = now()",
-                  7, rp))
-        return ARB_EIO;
-    return 0;
+    for (int c = 0; c < NRESCOLS && !rc; c++)
+        rc = store__arr_close(&col[c]);
+    return rc ? ARB_ENOMEM : 0;
 }
 
+/* A result in three round trips, whatever the match: (1) the match marked
+ * done, its tournament's row locked to the commit (its results are
+ * recorded, and rated, one at a time: store_rating.c), its seats and
+ * sides written, and the matches that can now be rated read; (2) the
+ * ratings' write, the deals and the commit; (3) a rollback only when
+ * something failed. */
 int store_record(store *s, const store_match *m, const match_result *res, const char *digest,
                  const char *transcript, const char *holder, char *err, size_t errlen)
 {
@@ -838,79 +745,102 @@ int store_record(store *s, const store_match *m, const match_result *res, const 
     snprintf(games, sizeof games, "%u", res->ndeals);
     snprintf(dec, sizeof dec, "%" PRIu64, res->decisions);
     snprintf(wall, sizeof wall, "%" PRIu64, res->wall_ns / 1000000);
-    if (exec0(s, err, errlen, "BEGIN", 0, NULL))
-        return ARB_EIO;
+    arb_buf col[NRESCOLS];
+    for (int c = 0; c < NRESCOLS; c++)
+        arb_buf_init(&col[c], 256u << 20);
+    int rc = result_columns(res, col);
+    const char *cv[NRESCOLS];
+    for (int c = 0; c < NRESCOLS; c++)
+        cv[c] = arb_buf_str(&col[c]);
+    if (rc) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    store_pipe pp;
+    if ((rc = store__pipe_begin(&pp, s, err, errlen)) != 0)
+        goto out;
     const char *p[] = {mid, gen, digest, transcript, games, dec, wall, holder};
-    PGresult *r = q(s, err, errlen,
-                    "UPDATE matches SET state = 'done', finished_at = now(), digest = $3, transcript = $4, "
-                    "  games = $5, decisions = $6, wall_ms = $7, lease_until = NULL "
-                    "WHERE id = $1 AND lease_gen = $2 AND state = 'leased' "
-                    "  AND ($8::text IS NULL OR leased_by = $8::text)", 8, p);
-    if (!r)
-        goto fail;
-    int n = atoi(PQcmdTuples(r));
-    PQclear(r);
-    if (n != 1) {
+    store__pipe_send(&pp, -1, "BEGIN", 0, NULL);
+    int done = store__pipe_send(&pp, 10, "UPDATE matches m SET state = 'done', finished_at = now(), digest = $3, "
+                                "  transcript = $4, games = $5, decisions = $6, wall_ms = $7, lease_until = NULL "
+                                "FROM (SELECT id, rating_system, coalesce(rating_model, '') AS model FROM tournaments "
+                                "      WHERE id = (SELECT tournament_id FROM matches WHERE id = $1) FOR NO KEY UPDATE) t "
+                                "WHERE m.id = $1 AND m.tournament_id = t.id AND m.lease_gen = $2 AND m.state = 'leased' "
+                                "  AND ($8::text IS NULL OR m.leased_by = $8::text) "
+                                "RETURNING t.id, t.rating_system, t.model", 8, p);
+    const char *sp[] = {mid, cv[S_SLOT], cv[S_TOTAL], cv[S_POINTS], cv[S_RANK], cv[S_FORFEITED], cv[S_DECISIONS],
+                        cv[S_WALL], cv[S_CPU], cv[S_STRIKES], cv[S_PENALTIES], cv[S_SANDBOX], cv[S_SIDE]};
+    store__pipe_send(&pp, 11, "UPDATE match_seats st SET total = x.total, points = x.points, rank = x.rank, "
+                     "  forfeited = x.ff, decisions = x.dec, wall_ns = x.wns, cpu_ns = x.cns, strikes = x.str, "
+                     "  penalties = x.pen, sandbox = x.sbx, side = x.side "
+                     "FROM unnest($2::int[], $3::bigint[], $4::float8[], $5::int[], $6::boolean[], $7::int[], "
+                     "  $8::bigint[], $9::bigint[], $10::int[], $11::int[], $12::text[], $13::int[]) "
+                     "  AS x(slot, total, points, rank, ff, dec, wns, cns, str, pen, sbx, side) "
+                     "WHERE st.match_id = $1 AND st.slot = x.slot", 13, sp);
+    if (res->nteams) {
+        const char *tp[] = {mid, cv[T_SIDE], cv[T_FIRST], cv[T_TOTAL], cv[T_RANK], cv[T_POINTS], cv[T_FORFEITED]};
+        store__pipe_send(&pp, 12, "INSERT INTO match_sides (match_id, side, team, total, rank, points, forfeited) "
+                         "SELECT $1, x.side, e.team_idx, x.total, x.rank, x.points, x.ff "
+                         "FROM unnest($2::int[], $3::int[], $4::bigint[], $5::int[], $6::float8[], $7::boolean[]) "
+                         "  AS x(side, first, total, rank, points, ff) "
+                         "JOIN matches m ON m.id = $1 "
+                         "JOIN match_seats st ON st.match_id = m.id AND st.slot = x.first "
+                         "LEFT JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = st.entrant", 7, tp);
+    }
+    int read = store__rate_read(&pp, mid);
+    int prc = store__pipe_end(&pp, err, errlen);
+    int n = done >= 0 && pp.res[done] && PQresultStatus(pp.res[done]) == PGRES_TUPLES_OK ? PQntuples(pp.res[done]) : -1;
+    if (n == 0) {
         /* A stale lease, or recorded already: nothing is written twice. */
-        rollback(s);
         snprintf(err, errlen, "match %" PRId64 " generation %d: stale lease or already recorded", m->id, m->lease_gen);
-        return ARB_ESTATE;
+        store__pipe_release(&pp);
+        rollback(s);
+        rc = ARB_ESTATE;
+        goto out;
     }
-    for (int b = 0; b < res->nbots; b++) {
-        const match_bot_stats *st = &res->bots[b];
-        char slot[16], total[24], points[32], rank[16], decs[16], wns[24], cns[24], strikes[16], pens[16];
-        snprintf(slot, sizeof slot, "%d", b);
-        snprintf(total, sizeof total, "%" PRId64, st->total);
-        int ranks[ARB_MAX_SEATS];
-        for (int o = 0; o < res->nbots; o++)
-            ranks[o] = res->bots[o].rank;
-        snprintf(points, sizeof points, "%.1f", match_points(ranks, res->nbots, b));
-        snprintf(rank, sizeof rank, "%d", st->rank);
-        snprintf(decs, sizeof decs, "%u", st->decisions);
-        snprintf(wns, sizeof wns, "%" PRIu64, st->wall_ns);
-        snprintf(cns, sizeof cns, "%" PRIu64, st->cpu_ns);
-        snprintf(strikes, sizeof strikes, "%u", st->strikes);
-        snprintf(pens, sizeof pens, "%u", st->penalties);
-        char side[16];
-        snprintf(side, sizeof side, "%d", res->nteams ? res->team_of_bot[b] : -1);
-        const char *sp[] = {mid, slot, total, points, rank, st->forfeited ? "true" : "false", decs, wns, cns,
-                            strikes, pens, st->sandbox, res->nteams && res->team_of_bot[b] >= 0 ? side : NULL};
-        if (exec0(s, err, errlen,
-                  "UPDATE match_seats SET total = $3, points = $4, rank = $5, forfeited = $6, decisions = $7, "
-                  "  wall_ns = $8, cpu_ns = $9, strikes = $10, penalties = $11, sandbox = $12, side = $13 "
-                  "WHERE match_id = $1 AND slot = $2", 13, sp))
-            goto fail;
+    if (prc) {
+        store__pipe_release(&pp);
+        rollback(s);
+        rc = ARB_EIO;
+        goto out;
     }
-    if (record_sides(s, mid, res, err, errlen) || record_ratings(s, mid, err, errlen))
-        goto fail;
-    /* The deals: COPY, one round trip. Values are numbers we format. */
-    size_t cap = (size_t)res->ndeals * 256 + 1, len = 0;
-    char *rows = malloc(cap);
-    if (!rows)
-        goto fail;
-    for (uint32_t g = 0; g < res->ndeals; g++) {
-        const match_deal *d = &res->deals[g];
-        len += (size_t)snprintf(rows + len, cap - len, "%s\t%u\t%u\t%u\t%" PRIu64 "\t{", mid, d->game, d->deal,
-                                d->seating, d->seed);
-        for (int k = 0; k < res->nbots; k++)
-            len += (size_t)snprintf(rows + len, cap - len, "%s%u", k ? "," : "", d->bot_at[k]);
-        len += (size_t)snprintf(rows + len, cap - len, "}\t{");
-        for (int k = 0; k < res->nbots; k++)
-            len += (size_t)snprintf(rows + len, cap - len, "%s%" PRId64, k ? "," : "", d->score[k]);
-        if (d->forfeit_bot >= 0)
-            len += (size_t)snprintf(rows + len, cap - len, "}\t%d\n", d->forfeit_bot);
-        else
-            len += (size_t)snprintf(rows + len, cap - len, "}\t\\N\n");
+    char tid[24];
+    tn_rating sys = TN_RATING_NONE;
+    wl_model model = WL_PLACKETT_LUCE;
+    snprintf(tid, sizeof tid, "%s", PQgetvalue(pp.res[done], 0, 0));
+    if (tn_rating_parse(PQgetvalue(pp.res[done], 0, 1), &sys)
+        || (PQgetvalue(pp.res[done], 0, 2)[0] && wl_model_parse(PQgetvalue(pp.res[done], 0, 2), &model)))
+        sys = TN_RATING_NONE;
+    store_pipe p2;
+    rc = store__pipe_begin(&p2, s, err, errlen);
+    if (!rc && sys != TN_RATING_NONE)
+        rc = store__rate_write(&p2, pp.res[read], tid, (int)sys, (int)model, err, errlen);
+    store__pipe_release(&pp);
+    if (!rc) {
+        if (res->ndeals) {
+            const char *dp[] = {mid, cv[D_GAME], cv[D_DEAL], cv[D_SEATING], cv[D_SEED], cv[D_SLOTS], cv[D_SCORES],
+                                cv[D_FORFEIT]};
+            store__pipe_send(&p2, 13, "INSERT INTO deals (match_id, game, deal, seating, seed, seat_slots, scores, "
+                             "  forfeit_slot) "
+                             "SELECT $1, g, d, st, sd, ss::int[], sc::bigint[], fs FROM unnest($2::int[], $3::int[], "
+                             "  $4::int[], $5::numeric[], $6::text[], $7::text[], $8::int[]) "
+                             "  AS x(g, d, st, sd, ss, sc, fs)", 8, dp);
+        }
+        store__pipe_send(&p2, -1, "COMMIT", 0, NULL);
+        rc = store__pipe_end(&p2, err, errlen);
+        store__pipe_release(&p2);
+    } else if (p2.s) {
+        store__pipe_end(&p2, NULL, 0);
+        store__pipe_release(&p2);
     }
-    int rc = res->ndeals ? copy_rows(s, "COPY deals (match_id, game, deal, seating, seed, seat_slots, scores, "
-                                        "forfeit_slot) FROM STDIN", rows, len, err, errlen) : 0;
-    free(rows);
-    if (rc)
-        goto fail;
-    return exec0(s, err, errlen, "COMMIT", 0, NULL);
-fail:
-    rollback(s);
-    return ARB_EIO;
+    if (rc) {
+        rollback(s);   /* a COMMIT skipped after a failure leaves the transaction open */
+        rc = rc == ARB_EINVAL || rc == ARB_ENOMEM ? rc : ARB_EIO;
+    }
+out:
+    for (int c = 0; c < NRESCOLS; c++)
+        arb_buf_release(&col[c]);
+    return rc;
 }
 
 int store_void(store *s, const store_match *m, const char *why, const char *holder)
@@ -1119,18 +1049,19 @@ static const char *const report_sql[] = {
         "SELECT h.match_id, h.entrant, h.rank, coalesce(h.side, -1), h.mu_after, h.sigma_after, "
         "  coalesce(h.vol_after, 0) FROM rating_history h JOIN matches m ON m.id = h.match_id "
         "WHERE m.tournament_id = $1 ORDER BY h.seq",
-    [STORE_REPORT_LADDER] =
-        "SELECT le.entrant, e.name, le.base, le.version, le.status, le.verdict, coalesce(r.mu::text, ''), "
-        "  coalesce(r.sigma::text, ''), coalesce(r.vol::text, ''), coalesce(r.games, 0), "
-        "  coalesce(to_char(greatest(le.last_started, r.updated_at), 'YYYY-MM-DD HH24:MI'), ''), "
-        "  to_char(le.joined_at, 'YYYY-MM-DD HH24:MI'), coalesce(p.name, ''), "
-        "  coalesce(le.validation_match::text, ''), coalesce(le.digest, ''), "
-        "  coalesce(extract(epoch FROM now() - greatest(le.last_started, r.updated_at))::bigint, -1), "
-        "  t.rating_system, coalesce(t.rating_model, ''), coalesce(t.ladder_provisional, 10), "
-        "  coalesce(t.ladder_inactive_days, 30) "
-        "FROM ladder_entries le JOIN tournaments t ON t.id = le.tournament_id JOIN entrants e ON e.tournament_id = le.tournament_id AND e.idx = le.entrant "
+    [STORE_REPORT_LADDER] =   /* lean: one row per entry of a ladder of 10,000 (docs/ladders.md) */
+        "SELECT le.entrant, e.name, le.base, le.version, le.status, le.verdict, r.mu, r.sigma, r.vol, "
+        "  coalesce(r.games, 0), extract(epoch FROM greatest(le.last_started, r.updated_at))::bigint, "
+        "  extract(epoch FROM le.joined_at)::bigint, "
+        "  CASE WHEN le.previous IS NOT NULL THEN (SELECT p.name FROM entrants p "
+        "    WHERE p.tournament_id = $1 AND p.idx = le.previous) END, "
+        "  le.validation_match, le.digest, (SELECT extract(epoch FROM now())::bigint), "
+        "  (SELECT rating_system FROM tournaments WHERE id = $1), "
+        "  (SELECT coalesce(rating_model, '') FROM tournaments WHERE id = $1), "
+        "  (SELECT coalesce(ladder_provisional, 10) FROM tournaments WHERE id = $1), "
+        "  (SELECT coalesce(ladder_inactive_days, 30) FROM tournaments WHERE id = $1) "
+        "FROM ladder_entries le JOIN entrants e ON e.tournament_id = le.tournament_id AND e.idx = le.entrant "
         "LEFT JOIN ratings r ON r.tournament_id = le.tournament_id AND r.entrant = le.entrant "
-        "LEFT JOIN entrants p ON p.tournament_id = le.tournament_id AND p.idx = le.previous "
         "WHERE le.tournament_id = $1 ORDER BY le.entrant",
 };
 

@@ -169,9 +169,10 @@ typedef enum store_report_kind {
     STORE_REPORT_RATINGS,       /* of tid: entrant, name, mu, sigma, vol, games, system, model, updated */
     STORE_REPORT_RATING_HISTORY,/* of tid, in the order applied: match, entrant, rank, side, mu, sigma, vol after */
     STORE_REPORT_LADDER,        /* of tid, by entrant: entrant, name, base, version, status, verdict, mu, sigma,
-                                   vol, games (mu/sigma/vol "" when unrated), last active, joined, previous
-                                   version's name, validation match, digest, seconds since active (-1),
-                                   rating system, model, provisional games, inactive days */
+                                   vol, games (mu/sigma/vol "" when unrated), last active and joined (epoch
+                                   seconds; "" never), previous version's name, validation match, digest,
+                                   the database's clock (epoch seconds), rating system, model, provisional
+                                   games, inactive days */
     /* (every kind from STORE_REPORT_DONE_MATCHES on is of one tournament) */
 } store_report_kind;
 typedef struct store_rows {
@@ -225,19 +226,18 @@ int store_ladder_pending(store *s, int64_t tid, store_rows *out, char *err, size
 
 /* What matchmaking reads of an active entry (ladder.h's ladder_entry with
  * the record's numbers; mu/sigma NAN while unrated). */
-typedef struct store_ladder_state {
-    int      entrant;
-    double   mu, sigma;
-    int      games, in_flight, last_hour;
-    int64_t  idle_s;             /* since its last match started; INT64_MAX: never */
-    int      nrecent;
-    int      recent[8];
-    uint32_t seats[4];
-} store_ladder_state;
-/* Every active entry's state (calloc'ed into *out, *n of them). rate:
- * count matches started in the last hour. 0 or < 0 with a message. */
-int store_ladder_states(store *s, int64_t tid, bool rate, store_ladder_state **out, int *n, char *err,
-                        size_t errlen);
+/* What a ladder's matchmaking must know that changed since change number
+ * `since` (007_changes.sql; 0: everything), one fact per row, columns
+ * kind, entrant, status, recent, seats, number, changed, mu, sigma, games:
+ *   e  an entry's row: status, recent opponents and seat counts as array
+ *      text ("{3,1}"), number = its last start (epoch seconds, -1: never);
+ *   r  its rating: mu, sigma, games;
+ *   f  the matches it is in now (pending or leased): number;
+ *   h  the ladder matches it started in the last hour (only when rate):
+ *      number;
+ *   n  the database's clock: number (epoch seconds).
+ * changed is the row's change number (e, r). 0 or < 0 with a message. */
+int store_ladder_changes(store *s, int64_t tid, int64_t since, bool rate, store_rows *out, char *err, size_t errlen);
 /* Create a ladder's round `round`: one table (entrant per slot), the match
  * seed from tseed as store_add_round's; stage "ladder" (rated; each entry's
  * recent opponents, seats (pos[slot]: the seat or side it counts as) and

@@ -5,6 +5,7 @@
 #ifndef ARB_STORE_INT_H
 #define ARB_STORE_INT_H
 #include "store.h"
+#include "arb_buf.h"
 
 #include <libpq-fe.h>
 
@@ -24,9 +25,51 @@ void store__rollback(store *s);
  * site), so that PostgreSQL plans it once, not on every result. */
 PGresult *store__qp(store *s, int k, char *err, size_t errlen, const char *sql, int n, const char *const *params);
 
+/* A pipeline (libpq's pipeline mode): statements sent together, their
+ * results read at one sync, so that a result's transaction costs a round
+ * trip per step rather than per statement. Statements run in order; once
+ * one fails the rest are skipped (and the transaction, if one is open,
+ * must be rolled back). */
+#define STORE_PIPE_MAX 16
+typedef struct store_pipe {
+    store    *s;
+    int       n;                        /* slots used */
+    int       prep[STORE_PIPE_MAX];     /* >= 0: the slot is the Prepare of statement arb_K */
+    PGresult *res[STORE_PIPE_MAX];      /* each slot's result, after store__pipe_end */
+    bool      broken;                   /* a send failed */
+} store_pipe;
+/* Pipeline mode entered on s's connection: 0 or ARB_EIO. */
+int store__pipe_begin(store_pipe *p, store *s, char *err, size_t errlen);
+/* One statement sent (k >= 0: prepared once per connection as
+ * store__qp's statement K): its slot, whose result store__pipe_end keeps,
+ * or -1 when it could not be sent (store__pipe_end then fails). */
+int store__pipe_send(store_pipe *p, int k, const char *sql, int n, const char *const *params);
+/* Sync, every result read, pipeline mode left: 0 when every statement
+ * succeeded, else ARB_EIO with the first error in err. The results stay in
+ * p->res until store__pipe_release. */
+int store__pipe_end(store_pipe *p, char *err, size_t errlen);
+void store__pipe_release(store_pipe *p);
+
+/* PostgreSQL array literals built element by element: a formatted
+ * element ("NULL" for a null), a text element quoted and escaped, and the
+ * closing brace ("{}" when empty). 0 or ARB_ENOMEM. */
+int store__arr_put(arb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int store__arr_text(arb_buf *b, const char *text);
+int store__arr_close(arb_buf *b);
+
 /* A result's cells copied into out (every column as text), the result
  * cleared: 0, or ARB_ENOMEM with "out of memory" in err (store_ladder.c). */
 int store__rows(PGresult *r, store_rows *out, char *err, size_t errlen);
+
+/* A result's ratings (store_rating.c), in the transaction that records
+ * match mid while it holds its tournament's row lock: the read of every
+ * match that can now be rated sent into a pipeline (its slot), then, from
+ * that read's result, the updates computed and their write sent into the
+ * next pipeline (nothing when there is nothing to rate). 0 or < 0 with a
+ * message. */
+int store__rate_read(store_pipe *p, const char *mid);
+int store__rate_write(store_pipe *p, const PGresult *read, const char *tid, int sys, int model, char *err,
+                      size_t errlen);
 
 /* store.c's own short names for them. */
 #define q store__q

@@ -155,6 +155,14 @@ refuse:
     return rc;
 }
 
+/* The ladder's row locked to the end of the transaction, before any
+ * change number is drawn (007_changes.sql): 0 or ARB_EIO. */
+static int lock_ladder(store *s, const char *id, char *err, size_t errlen)
+{
+    const char *p[] = {id};
+    return exec0(s, err, errlen, "SELECT 1 FROM tournaments WHERE id = $1 FOR NO KEY UPDATE", 1, p);
+}
+
 int store_ladder_retire(store *s, int64_t tid, const char *name, char *err, size_t errlen)
 {
     char id[24];
@@ -162,9 +170,12 @@ int store_ladder_retire(store *s, int64_t tid, const char *name, char *err, size
     const char *p[] = {id, name};
     if (exec0(s, err, errlen, "BEGIN", 0, NULL))
         return ARB_EIO;
+    if (lock_ladder(s, id, err, errlen))
+        goto fail;
     PGresult *r = q(s, err, errlen,
                     "UPDATE ladder_entries le SET status = 'retired', retired_at = now(), "
-                    "  verdict = 'retired ' || to_char(now(), 'YYYY-MM-DD HH24:MI') FROM entrants e "
+                    "  verdict = 'retired ' || to_char(now(), 'YYYY-MM-DD HH24:MI'), "
+                    "  changed = nextval('record_changes') FROM entrants e "
                     "WHERE le.tournament_id = $1 AND e.tournament_id = $1 AND e.idx = le.entrant AND e.name = $2 "
                     "  AND le.status IN ('validating', 'active', 'suspended')", 2, p);
     if (!r)
@@ -193,14 +204,16 @@ int store_ladder_set(store *s, int64_t tid, int entrant, const char *status, con
     const char *p[] = {id, ent, status, verdict};
     if (exec0(s, NULL, 0, "BEGIN", 0, NULL))
         return ARB_EIO;
-    if (exec0(s, NULL, 0, "UPDATE ladder_entries SET status = $3, verdict = $4 WHERE tournament_id = $1 AND entrant = $2",
-              4, p))
+    if (lock_ladder(s, id, NULL, 0)
+        || exec0(s, NULL, 0,
+                 "UPDATE ladder_entries SET status = $3, verdict = $4, changed = nextval('record_changes') "
+                 "WHERE tournament_id = $1 AND entrant = $2", 4, p))
         goto fail;
     /* a new version that replaces the one before: that one retires now */
     if (strcmp(status, "active") == 0
         && exec0(s, NULL, 0,
                  "UPDATE ladder_entries o SET status = 'retired', retired_at = now(), "
-                 "  verdict = 'replaced by version ' || n.version "
+                 "  verdict = 'replaced by version ' || n.version, changed = nextval('record_changes') "
                  "FROM ladder_entries n WHERE n.tournament_id = $1 AND n.entrant = $2 AND n.replaces "
                  "  AND o.tournament_id = $1 AND o.entrant = n.previous AND o.status IN ('active', 'suspended')", 2, p))
         goto fail;
@@ -260,114 +273,32 @@ int store_ladder_pending(store *s, int64_t tid, store_rows *out, char *err, size
                   1, p, out, err, errlen);
 }
 
-/* "{1,2,3}" into v (cap of them): the count. */
-static int int_array(const char *s, int *v, int cap)
+int store_ladder_changes(store *s, int64_t tid, int64_t since, bool rate, store_rows *out, char *err, size_t errlen)
 {
-    int n = 0;
-    while (*s && n < cap) {
-        while (*s == '{' || *s == ',' || *s == ' ')
-            s++;
-        if (*s == '}' || !*s)
-            break;
-        char *end;
-        long x = strtol(s, &end, 10);
-        if (end == s)
-            break;
-        v[n++] = (int)x;
-        s = end;
-    }
-    return n;
-}
-
-static int find_state(store_ladder_state *st, int n, int entrant)
-{
-    int lo = 0, hi = n - 1;   /* by entrant, ascending */
-    while (lo <= hi) {
-        int mid = (lo + hi) / 2;
-        if (st[mid].entrant == entrant)
-            return mid;
-        if (st[mid].entrant < entrant)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return -1;
-}
-
-/* Per entrant counts of (id, rows "entrant, count") added into field. */
-static int add_counts(store *s, const char *sql, const char *id, store_ladder_state *st, int n, size_t off, char *err,
-                      size_t errlen)
-{
-    const char *p[] = {id};
-    PGresult *r = q(s, err, errlen, sql, 1, p);
-    if (!r)
-        return ARB_EIO;
-    for (int i = 0; i < PQntuples(r); i++) {
-        int k = find_state(st, n, atoi(PQgetvalue(r, i, 0)));
-        if (k >= 0)
-            *(int *)((char *)&st[k] + off) = atoi(PQgetvalue(r, i, 1));
-    }
-    PQclear(r);
-    return 0;
-}
-
-int store_ladder_states(store *s, int64_t tid, bool rate, store_ladder_state **out, int *n, char *err,
-                        size_t errlen)
-{
-    char id[24];
+    char id[24], sn[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
-    const char *p[] = {id};
-    *out = NULL;
-    *n = 0;
-    PGresult *r = q(s, err, errlen,
-                    "SELECT le.entrant, r.mu, r.sigma, coalesce(r.games, 0), le.recent, le.seats, "
-                    "  coalesce(extract(epoch FROM now() - le.last_started)::bigint, -1) "
-                    "FROM ladder_entries le LEFT JOIN ratings r ON r.tournament_id = le.tournament_id "
-                    "  AND r.entrant = le.entrant "
-                    "WHERE le.tournament_id = $1 AND le.status = 'active' ORDER BY le.entrant", 1, p);
-    if (!r)
-        return ARB_EIO;
-    int rows = PQntuples(r);
-    store_ladder_state *st = calloc((size_t)rows + 1, sizeof *st);
-    if (!st) {
-        PQclear(r);
-        snprintf(err, errlen, "out of memory");
-        return ARB_ENOMEM;
-    }
-    for (int i = 0; i < rows; i++) {
-        store_ladder_state *e = &st[i];
-        e->entrant = atoi(PQgetvalue(r, i, 0));
-        e->mu = PQgetisnull(r, i, 1) ? NAN : strtod(PQgetvalue(r, i, 1), NULL);
-        e->sigma = PQgetisnull(r, i, 2) ? NAN : strtod(PQgetvalue(r, i, 2), NULL);
-        e->games = atoi(PQgetvalue(r, i, 3));
-        e->nrecent = int_array(PQgetvalue(r, i, 4), e->recent, 8);
-        int seats[4] = {0};
-        int ns = int_array(PQgetvalue(r, i, 5), seats, 4);
-        for (int k = 0; k < ns; k++)
-            e->seats[k] = seats[k] > 0 ? (uint32_t)seats[k] : 0;
-        long long idle = strtoll(PQgetvalue(r, i, 6), NULL, 10);
-        e->idle_s = idle < 0 ? INT64_MAX : idle;
-    }
-    PQclear(r);
-    int rc = add_counts(s,
-                        "SELECT st.entrant, count(DISTINCT m.id) FROM matches m JOIN match_seats st ON st.match_id = m.id "
-                        "WHERE m.tournament_id = $1 AND m.state IN ('pending', 'leased') GROUP BY 1",
-                        id, st, rows, offsetof(store_ladder_state, in_flight), err, errlen);
-    if (!rc && rate)
-        rc = add_counts(s,
-                        "SELECT st.entrant, count(DISTINCT m.id) FROM rounds rd "
-                        "JOIN matches m ON m.tournament_id = rd.tournament_id AND m.round = rd.round "
-                        "JOIN match_seats st ON st.match_id = m.id "
-                        "WHERE rd.tournament_id = $1 AND rd.created_at > now() - interval '1 hour' "
-                        "  AND rd.stage = 'ladder' GROUP BY 1",
-                        id, st, rows, offsetof(store_ladder_state, last_hour), err, errlen);
-    if (rc) {
-        free(st);
-        return rc;
-    }
-    *out = st;
-    *n = rows;
-    return 0;
+    snprintf(sn, sizeof sn, "%" PRId64, since);
+    const char *p[] = {id, sn, rate ? "true" : "false"};
+    /* one round trip: the entries' and ratings' rows changed since (their
+     * indexes on (tournament_id, changed)), the matches not finished (few,
+     * found by matches_claim), the last hour's starts (rounds_created) */
+    return rows_q(s,
+                  "SELECT 'e', le.entrant, le.status, le.recent::text, le.seats::text, "
+                  "  coalesce(extract(epoch FROM le.last_started)::bigint, -1), le.changed, "
+                  "  NULL::float8, NULL::float8, NULL::int "
+                  "FROM ladder_entries le WHERE le.tournament_id = $1 AND le.changed > $2 "
+                  "UNION ALL SELECT 'r', rt.entrant, NULL, NULL, NULL, NULL, rt.changed, rt.mu, rt.sigma, rt.games "
+                  "FROM ratings rt WHERE rt.tournament_id = $1 AND rt.changed > $2 "
+                  "UNION ALL SELECT 'f', st.entrant, NULL, NULL, NULL, count(DISTINCT m.id), NULL, NULL, NULL, NULL "
+                  "FROM matches m JOIN match_seats st ON st.match_id = m.id "
+                  "WHERE m.tournament_id = $1 AND m.state IN ('pending', 'leased') GROUP BY st.entrant "
+                  "UNION ALL SELECT 'h', st.entrant, NULL, NULL, NULL, count(DISTINCT m.id), NULL, NULL, NULL, NULL "
+                  "FROM rounds rd JOIN matches m ON m.tournament_id = rd.tournament_id AND m.round = rd.round "
+                  "JOIN match_seats st ON st.match_id = m.id "
+                  "WHERE $3::boolean AND rd.tournament_id = $1 AND rd.created_at > now() - interval '1 hour' "
+                  "  AND rd.stage = 'ladder' GROUP BY st.entrant "
+                  "UNION ALL SELECT 'n', 0, NULL, NULL, NULL, extract(epoch FROM now())::bigint, NULL, NULL, NULL, NULL",
+                  3, p, out, err, errlen);
 }
 
 int store_ladder_add(store *s, int64_t tid, int round, const char *stage, const store_table *table, const int *pos,
@@ -379,6 +310,8 @@ int store_ladder_add(store *s, int64_t tid, int round, const char *stage, const 
     bool ladder = strcmp(stage, "ladder") == 0;
     if (exec0(s, err, errlen, "BEGIN", 0, NULL))
         return ARB_EIO;
+    if (lock_ladder(s, id, err, errlen))
+        goto fail;
     const char *rp[] = {id, rd, stage, note};
     PGresult *r = q(s, err, errlen,
                     "INSERT INTO rounds (tournament_id, round, stage, note) VALUES ($1, $2, $3, $4) "
@@ -441,7 +374,8 @@ int store_ladder_add(store *s, int64_t tid, int round, const char *stage, const 
         const char *up[] = {id, ent, opp, seat};
         if (exec0(s, err, errlen,
                   "UPDATE ladder_entries SET recent = ($3::int[] || recent)[1:8], "
-                  "  seats[$4::int] = coalesce(seats[$4::int], 0) + 1, last_started = now() "
+                  "  seats[$4::int] = coalesce(seats[$4::int], 0) + 1, last_started = now(), "
+                  "  changed = nextval('record_changes') "
                   "WHERE tournament_id = $1 AND entrant = $2", 4, up))
             goto fail;
     }

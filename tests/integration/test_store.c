@@ -53,6 +53,8 @@ static void fake_result(match_result *res, int ndeals)
         res->bots[b].rank = b + 1;
         snprintf(res->bots[b].sandbox, sizeof res->bots[b].sandbox, "rlimits");
     }
+    /* text that must be quoted inside an array literal, written as given */
+    snprintf(res->bots[1].sandbox, sizeof res->bots[1].sandbox, "\"a,b\"{c}\\ NULL");
     res->bots[2].forfeited = true;
     res->winners = 1;
     for (int g = 0; g < ndeals; g++) {
@@ -63,6 +65,10 @@ static void fake_result(match_result *res, int ndeals)
             res->deals[g].bot_at[s] = (uint8_t)s;
             res->deals[g].score[s] = g == 0 ? totals[s] : 0;
         }
+    }
+    if (ndeals > 2) {   /* a seed above 2^63 and a forfeited deal, as recorded */
+        res->deals[2].seed = UINT64_MAX;
+        res->deals[2].forfeit_bot = 2;
     }
 }
 
@@ -102,6 +108,8 @@ static void test_store(void)
     fake_result(&res, 3);
     CHECKF(store_record(s, &m1, &res, "abc", "/tmp/x.arbt", NULL, err, sizeof err) == 0, "%s", err);
     CHECK(store_record(s, &m1, &res, "abc", "/tmp/x.arbt", NULL, err, sizeof err) == ARB_ESTATE);  /* once */
+    char m1id[24];
+    snprintf(m1id, sizeof m1id, "%lld", (long long)m1.id);
 
     /* The run that held m2 is gone: its lease returns to the queue, the
      * next claim gets a new generation, and a result from the old one is
@@ -139,6 +147,20 @@ static void test_store(void)
     PGconn *c = PQconnectdb(conninfo);
     PGresult *r = PQexec(c, "SELECT count(*) FROM deals");
     CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && atoi(PQgetvalue(r, 0, 0)) == 6);
+    PQclear(r);
+    r = PQexecParams(c, "SELECT seed::text, seat_slots::text, scores::text, coalesce(forfeit_slot, -1) FROM deals "
+                        "WHERE match_id = $1::bigint ORDER BY game", 1, NULL, (const char *[]){m1id}, NULL, NULL, 0);
+    CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 3 && strcmp(PQgetvalue(r, 0, 0), "1000") == 0
+          && strcmp(PQgetvalue(r, 0, 2), "{12,0,-12}") == 0 && strcmp(PQgetvalue(r, 0, 1), "{0,1,2}") == 0
+          && strcmp(PQgetvalue(r, 0, 3), "-1") == 0 && strcmp(PQgetvalue(r, 2, 0), "18446744073709551615") == 0
+          && strcmp(PQgetvalue(r, 2, 3), "2") == 0);
+    PQclear(r);
+    r = PQexecParams(c, "SELECT sandbox, total, points, rank, forfeited FROM match_seats WHERE match_id = $1::bigint "
+                        "ORDER BY slot", 1, NULL, (const char *[]){m1id}, NULL, NULL, 0);
+    CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 3
+          && strcmp(PQgetvalue(r, 1, 0), "\"a,b\"{c}\\ NULL") == 0 && strcmp(PQgetvalue(r, 0, 0), "rlimits") == 0
+          && strcmp(PQgetvalue(r, 2, 1), "-12") == 0 && strcmp(PQgetvalue(r, 0, 2), "2") == 0
+          && strcmp(PQgetvalue(r, 2, 4), "t") == 0 && strcmp(PQgetvalue(r, 1, 4), "f") == 0);
     PQclear(r);
     r = PQexec(c, "SELECT count(*) FROM events WHERE kind IN ('start', 'resume', 'round', 'lease-expired')");
     CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && atoi(PQgetvalue(r, 0, 0)) == 4);
