@@ -5,7 +5,9 @@
  * The database: ARBITER_TEST_DB when set (CI starts one), else a private
  * cluster under a temporary state directory; each run uses a database of
  * its own. */
+#include "config.h"
 #include "pgctl.h"
+#include "scheduler.h"
 #include "plan.h"
 #include "store.h"
 #include "wire.h"
@@ -199,6 +201,100 @@ static void test_store(void)
     store_close(s);
 }
 
+/* A ladder's matchmaking view kept between decisions (it reads only the
+ * rows changed since) chooses exactly as a view that reads everything, as
+ * results are recorded, matches made and left in flight, entries retired,
+ * suspended, brought back and joined — from another connection too. */
+static void test_ladder_view(void)
+{
+    char err[512];
+    store *s = store_open(conninfo, err, sizeof err), *other = store_open(conninfo, err, sizeof err);
+    CHECKF(s && other, "%s", err);
+    if (!s || !other)
+        return;
+    int64_t tid;
+    CHECKF(store_bench_ladder(s, "view test", 12, 40, &tid, err, sizeof err) == 0, "%s", err);
+    char path[] = "/tmp/arbiter-view-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    const char *yaml = "name: view test\nformat: ladder\nrating: openskill\nladder: {concurrent: 4}\n";
+    CHECK(write(fd, yaml, strlen(yaml)) == (ssize_t)strlen(yaml));
+    close(fd);
+    tn_config cfg;
+    CHECKF(tn_config_load(path, &cfg, err, sizeof err) == 0, "%s", err);
+    unlink(path);
+    sched_ladder_view *kept = sched_ladder_view_new();
+    char names[64][80];   /* by entrant: the bench's e0.., then those who join */
+    int nnames = 12;
+    for (int k = 0; k < nnames; k++)
+        snprintf(names[k], sizeof names[k], "e%d", k);
+    int agreed = 0, made = 0, leased = 0;
+    store_match held = {0};
+    for (int i = 0; i < 48; i++) {
+        sched_ladder_view *fresh = sched_ladder_view_new();
+        sched_ladder_pick a, b;
+        int ga = sched_ladder_choose(s, tid, &cfg, kept, NULL, NULL, (uint64_t)i, &a, err, sizeof err);
+        int gb = sched_ladder_choose(s, tid, &cfg, fresh, NULL, NULL, (uint64_t)i, &b, err, sizeof err);
+        sched_ladder_view_free(fresh);
+        bool same = ga == gb && (ga != 1 || memcmp(a.table.entrant, b.table.entrant, sizeof a.table.entrant) == 0);
+        CHECKF(same, "decision %d: kept view %d, fresh view %d", i, ga, gb);
+        agreed += same;
+        if (ga != 1)
+            continue;
+        switch (i % 6) {
+        case 0: case 1: case 2: {   /* a match made and played */
+            CHECK(store_ladder_add(s, tid, 1000 + i, "ladder", &a.table, a.pos, 1, a.note, err, sizeof err) == 0);
+            store_match m;
+            CHECK(store_claim(s, tid, "view", 60, &m, err, sizeof err) == 1);
+            match_result *res = calloc(1, sizeof *res);
+            res->nbots = m.nslots;
+            for (int k = 0; k < m.nslots; k++)
+                res->bots[k].rank = (k + i) % m.nslots + 1, res->team_of_bot[k] = -1;
+            CHECKF(store_record(s, &m, res, "d", "", NULL, err, sizeof err) == 0, "%s", err);
+            free(res);
+            made++;
+            break;
+        }
+        case 3:   /* a match made and left in flight until the next turn of 3 */
+            if (held.id) {
+                match_result *res = calloc(1, sizeof *res);
+                res->nbots = held.nslots;
+                for (int k = 0; k < held.nslots; k++)
+                    res->bots[k].rank = k + 1, res->team_of_bot[k] = -1;
+                CHECKF(store_record(s, &held, res, "d", "", NULL, err, sizeof err) == 0, "%s", err);
+                free(res);
+            }
+            CHECK(store_ladder_add(s, tid, 1000 + i, "ladder", &a.table, a.pos, 1, a.note, err, sizeof err) == 0);
+            CHECK(store_claim(s, tid, "view", 60, &held, err, sizeof err) == 1);
+            leased++;
+            break;
+        case 4: {   /* the anchor retired from elsewhere; another suspended, then back */
+            const char *name = names[a.table.entrant[0]];
+            int rr = store_ladder_retire(other, tid, name, err, sizeof err);
+            CHECKF(rr == 1, "retire %s: %d %s", name, rr, rr < 0 ? err : "");
+            CHECK(store_ladder_set(other, tid, a.table.entrant[1], "suspended", "test") == 0);
+            if (i > 20)
+                CHECK(store_ladder_set(other, tid, a.table.entrant[1], "active", "back") == 0);
+            break;
+        }
+        default: {   /* a newcomer joins from elsewhere */
+            int version;
+            char name[64], base[32];
+            snprintf(base, sizeof base, "new%d", i);
+            store_ladder_entry_in j = {.base = base, .command = "/bin/true", .entrant = -1};
+            CHECKF(store_ladder_join(other, tid, &j, &version, name, sizeof name, err, sizeof err) == 0, "%s", err);
+            snprintf(names[nnames++], sizeof names[0], "%s", name);
+            break;
+        }
+        }
+    }
+    CHECK(agreed == 48 && made >= 20 && leased >= 5);
+    sched_ladder_view_free(kept);
+    tn_config_release(&cfg);
+    store_close(other);
+    store_close(s);
+}
+
 static void test_wire(void)
 {
     wire_assign a;
@@ -273,6 +369,7 @@ int main(void)
     test_db_open(&tdb, "store");
     snprintf(conninfo, sizeof conninfo, "%s", tdb.conninfo);
     test_store();
+    test_ladder_view();
     test_wire();
     test_db_close(&tdb);
     return TEST_DONE("store");
