@@ -28,6 +28,7 @@ static const struct command {
     {"replay", cmd_replay, "re-judge a transcript; --show, --rerun"},
     {"ratings", cmd_ratings, "a tournament's ratings, recomputed from its record and checked"},
     {"rate", cmd_rate, "ratings from results on stdin (openskill, glicko2, elo), to check against other libraries"},
+    {"dispute", cmd_dispute, "a disputed match: open, show (the evidence), resolve (uphold, void, rerun), list"},
     {"ladder", cmd_ladder, "a ladder's entries: join, retire, list (the leaderboard), history"},
     {"verify", cmd_verify, "prove a finished tournament's deals from seed + revealed secret"},
     {"bench", cmd_bench, "benchmarks: `arbiter bench rules`"},

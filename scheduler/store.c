@@ -787,7 +787,7 @@ int store_record(store *s, const store_match *m, const match_result *res, const 
                          "JOIN match_seats st ON st.match_id = m.id AND st.slot = x.first "
                          "LEFT JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = st.entrant", 7, tp);
     }
-    int read = store__rate_read(&pp, mid);
+    int read = store__rate_read(&pp, mid, NULL);
     int prc = store__pipe_end(&pp, err, errlen);
     int n = done >= 0 && pp.res[done] && PQresultStatus(pp.res[done]) == PGRES_TUPLES_OK ? PQntuples(pp.res[done]) : -1;
     if (n == 0) {

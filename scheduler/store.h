@@ -256,6 +256,39 @@ int store_ladder_counts(store *s, int64_t tid, int *in_flight, int *pending, int
  * mu, sigma, vol after, when. */
 int store_ladder_history(store *s, int64_t tid, int entrant, store_rows *out, char *err, size_t errlen);
 
+/* Disputes (store_dispute.c; docs/disputes.md). Open one on a finished
+ * match: its id; ARB_ENOTFOUND (no such match), ARB_ESTATE (not finished,
+ * or one is open already), with a message. */
+int store_dispute_open(store *s, int64_t match, const char *by, const char *reason, int64_t *dispute, char *err,
+                       size_t errlen);
+typedef enum store_verdict { STORE_UPHOLD, STORE_VOID, STORE_RERUN } store_verdict;
+/* Resolve match's open dispute, in one transaction: upheld, nothing
+ * changes; voided or rerun, its result (and every later match of a format
+ * planned from results) copied into `superseded`, the later matches
+ * removed for planning again, the match void or pending again (attempt + 1:
+ * the same seeds), every rating of the tournament derived again, a
+ * finished tournament running again when something must be played. What
+ * changed in summary. 0, ARB_ENOTFOUND, ARB_ESTATE (no open dispute), or
+ * < 0, with a message. */
+int store_dispute_resolve(store *s, int64_t match, store_verdict v, const char *by, const char *reason, char *summary,
+                          size_t sumlen, char *err, size_t errlen);
+/* The record's evidence on a match, in six parts (store_rows each):
+ *   0 the match: id, tournament, round, table, state, attempt, digest,
+ *     transcript, games, decisions, wall ms, error, finished, worker,
+ *     match seed, tournament seed, tournament id;
+ *   1 seats: slot, entrant, total, rank, forfeited, decisions, wall ns,
+ *     cpu ns, strikes, penalties, sandbox;
+ *   2 deals: game, deal, seating, seed, seat slots, scores, forfeit slot;
+ *   3 penalties: n, game, decision, slot, reason, consequence;
+ *   4 disputes: id, opened, by, reason, state, resolved, by, resolution;
+ *   5 superseded results: id, attempt, why, when, digest, transcript.
+ * 0, ARB_ENOTFOUND, or < 0. */
+#define STORE_EVIDENCE_PARTS 6
+int store_dispute_evidence(store *s, int64_t match, store_rows out[STORE_EVIDENCE_PARTS], char *err, size_t errlen);
+/* Disputes of tournament tid (0: all): id, match, tournament, round,
+ * table, state, opened by, opened, reason, resolution. */
+int store_dispute_list(store *s, int64_t tid, store_rows *out, char *err, size_t errlen);
+
 /* `arbiter bench ladder`: a ladder called name (one of that name before is
  * dropped) with `entries` active entries and `matches` rated matches of
  * three seats, their seats and rating history, built inside the server
