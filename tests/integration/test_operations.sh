@@ -11,11 +11,8 @@
 # Usage: test_operations.sh BUILD_CLI_DIR SOURCE_ROOT
 set -u
 BIN=$1 SRC=$2
-T=$(mktemp -d /tmp/arbiter-operations-test.XXXXXX)
-chmod 755 "$T"
-cd "$T" || exit 2
-pass=0 fail=0
-check() { if eval "$2"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1" >&2; fi; }
+. "$SRC/tests/lib/check.sh"
+test_enter operations
 cleanup() {
   pkill -9 -f "$T/" 2>/dev/null
   test_pg_stop
