@@ -598,18 +598,21 @@ bool store_connected(store *s)
     return PQstatus(s->db) == CONNECTION_OK;
 }
 
-int store_worker(store *s, const char *name, int slots, const char *state, int running, int64_t done, int64_t lost)
+int store_worker(store *s, const char *name, int slots, const char *state, int running, int64_t done, int64_t lost,
+                 int64_t handed_back)
 {
-    char sl[16], run[16], dn[24], ls[24];
+    char sl[16], run[16], dn[24], ls[24], hb[24];
     snprintf(sl, sizeof sl, "%d", slots);
     snprintf(run, sizeof run, "%d", running);
     snprintf(dn, sizeof dn, "%" PRId64, done);
     snprintf(ls, sizeof ls, "%" PRId64, lost);
-    const char *p[] = {name, sl, state, run, dn, ls};
+    snprintf(hb, sizeof hb, "%" PRId64, handed_back);
+    const char *p[] = {name, sl, state, run, dn, ls, hb};
     return exec0(s, NULL, 0,
-                 "INSERT INTO workers (name, slots, state, running, matches_done, leases_lost) "
-                 "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO UPDATE SET slots = $2, state = $3, "
-                 "  running = $4, matches_done = $5, leases_lost = $6, last_seen = now()", 6, p);
+                 "INSERT INTO workers (name, slots, state, running, matches_done, leases_lost, leases_handed_back) "
+                 "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (name) DO UPDATE SET slots = $2, state = $3, "
+                 "  running = $4, matches_done = $5, leases_lost = $6, leases_handed_back = $7, last_seen = now()",
+                 7, p);
 }
 
 int store_workers_reset(store *s)
@@ -1024,7 +1027,7 @@ static const char *const report_sql[] = {
         "SELECT name, coalesce(commitment, ''), CASE WHEN revealed_at IS NOT NULL "
         "THEN encode(secret, 'hex') ELSE '' END FROM tournaments ORDER BY id",
     [STORE_REPORT_POOL] =
-        "SELECT name, slots, state, running, matches_done, leases_lost, "
+        "SELECT name, slots, state, running, matches_done, leases_lost, leases_handed_back, "
         "  to_char(last_seen, 'YYYY-MM-DD HH24:MI:SS') FROM workers "
         "ORDER BY state = 'gone', last_seen DESC LIMIT 200",
     [STORE_REPORT_DONE_BY_WORKER] =

@@ -100,7 +100,7 @@ bool store_connected(store *s);
 /* The pool as `arbiter status` shows it: a worker said hello, was heard,
  * drains or is gone. state: "connected", "draining" or "gone". */
 int store_worker(store *s, const char *name, int slots, const char *state, int running, int64_t done,
-                 int64_t lost);
+                 int64_t lost, int64_t handed_back);
 /* A scheduler starting: every worker is gone until heard again. */
 int store_workers_reset(store *s);
 /* The file a tournament came from (for the scheduler daemon to resume it). */
@@ -161,7 +161,7 @@ int store_tournament_format(store *s, int64_t tid, char *format, size_t len);
 typedef enum store_report_kind {
     STORE_REPORT_TOURNAMENTS,   /* name, format, state, pending, leased, done, void, round, created */
     STORE_REPORT_SECRETS,       /* name, commitment ("" none yet), secret ("" sealed until it is over) */
-    STORE_REPORT_POOL,          /* worker, slots, state, running, done, lost, last heard (200 at most) */
+    STORE_REPORT_POOL,          /* worker, slots, state, running, done, lost, handed back, last heard (200 at most) */
     STORE_REPORT_DONE_BY_WORKER,/* tournament, worker, matches done */
     STORE_REPORT_VOIDS,         /* tournament, round, table, worker, reason (the last 10) */
     STORE_REPORT_DONE_MATCHES,  /* of tournament tid: round, table, transcript, digest */
