@@ -1,4 +1,4 @@
--- 008_handed_back.sql — a worker's hand-backs apart from its lost leases.
+-- 009_handed_back.sql — a worker's hand-backs apart from its lost leases.
 -- A referee stopped cleanly (SIGTERM, systemctl stop) hands back what it
 -- cannot finish: those leases went back to the queue by its word, not
 -- because it fell silent, and `arbiter status` shows them as handed back
