@@ -38,6 +38,15 @@ static int report(cli_reader *rd, store_report_kind kind, int64_t id, store_rows
     return -1;
 }
 
+/* Report `kind` of the latest tournament called rd->name into r: an exit code. */
+static int tournament_rows(const char *cmd, cli_reader *rd, store_report_kind kind, store_rows *r)
+{
+    int64_t tid = tournament(cmd, rd);
+    if (!tid)
+        return CLI_EXIT_NORECORD;
+    return report(rd, kind, tid, r) != 0 ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
 /* ---- arbiter matches ------------------------------------------------------ */
 
 static void matches_usage(FILE *f)
@@ -139,17 +148,10 @@ int cmd_matches(int argc, char **argv)
     int exit_now = cli_reader_open("matches", argc, argv, CLI_FORMATS_ALL, true, matches_usage, &rd);
     if (exit_now >= 0)
         return exit_now;
-    int status = CLI_EXIT_OK;
     store_rows r = {0};
-    int64_t tid = tournament("matches", &rd);
-    if (!tid) {
-        status = CLI_EXIT_NORECORD;
+    int status = tournament_rows("matches", &rd, STORE_REPORT_MATCHES, &r);
+    if (status)
         goto out;
-    }
-    if (report(&rd, STORE_REPORT_MATCHES, tid, &r) != 0) {
-        status = CLI_EXIT_FAIL;
-        goto out;
-    }
     if (entrant) {
         bool known = false;
         for (int i = 0; i < r.nrows && !known; i++)
@@ -332,17 +334,10 @@ int cmd_crosstable(int argc, char **argv)
     int exit_now = cli_reader_open("crosstable", argc, argv, CLI_FORMATS_ALL, true, crosstable_usage, &rd);
     if (exit_now >= 0)
         return exit_now;
-    int status = CLI_EXIT_OK;
     store_rows r = {0};
-    int64_t tid = tournament("crosstable", &rd);
-    if (!tid) {
-        status = CLI_EXIT_NORECORD;
+    int status = tournament_rows("crosstable", &rd, STORE_REPORT_CROSSTABLE, &r);
+    if (status)
         goto out;
-    }
-    if (report(&rd, STORE_REPORT_CROSSTABLE, tid, &r) != 0) {
-        status = CLI_EXIT_FAIL;
-        goto out;
-    }
     if (rd.format == CLI_FORMAT_TABLE)
         printf("%-20s %-20s %7s %8s %8s\n", "entrant", "opponent", "matches", "points", "score");
     else if (rd.format == CLI_FORMAT_CSV)

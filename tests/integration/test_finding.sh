@@ -12,22 +12,16 @@
 # Usage: test_finding.sh ARBITER BOTS_DIR
 set -u
 ARB=$1 BOTS=$2
-T=$(mktemp -d "/tmp/arbiter-finding-test.XXXXXX")
-chmod 755 "$T"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { if eval "$2"; then ok; else bad "$1"; fi; }
+. "$(dirname "$0")/../lib/test_sh.sh" finding-test
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -n "$pg_bin" ] || { echo "no PostgreSQL installed"; exit 77; }
 pg_run=(); [ "$(id -u)" = 0 ] && pg_run=(runuser -u postgres --)
 # is the private cluster of state directory $1 running?
 running() { [ -f "$1/pg/postmaster.pid" ] && "${pg_run[@]}" "$pg_bin/pg_ctl" -D "$1/pg" status >/dev/null 2>&1; }
-cleanup() {
+cleanup() {   # test_sh.sh's trap: also the private clusters made here
   for d in "$T"/*/pg; do [ -d "$d" ] && "${pg_run[@]}" "$pg_bin/pg_ctl" -D "$d" -m immediate -w stop >/dev/null 2>&1; done
   rm -rf "$T"
 }
-trap cleanup EXIT
 
 config() {  # name entrants deals
   echo "name: $1"
