@@ -1066,6 +1066,29 @@ static const char *const report_sql[] = {
         "FROM ladder_entries le JOIN entrants e ON e.tournament_id = le.tournament_id AND e.idx = le.entrant "
         "LEFT JOIN ratings r ON r.tournament_id = le.tournament_id AND r.entrant = le.entrant "
         "WHERE le.tournament_id = $1 ORDER BY le.entrant",
+    [STORE_REPORT_MATCHES] =
+        "SELECT m.id, m.round, m.tbl, m.state, coalesce(m.transcript, ''), coalesce(m.digest, ''), s.slot, e.name, "
+        "  coalesce(s.total::text, ''), coalesce(s.points::text, ''), coalesce(s.rank::text, '') "
+        "FROM matches m JOIN match_seats s ON s.match_id = m.id "
+        "JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant "
+        "WHERE m.tournament_id = $1 ORDER BY m.round, m.tbl, s.slot",
+    [STORE_REPORT_CROSSTABLE] =
+        "SELECT a.name, b.name, c.matches, c.points, c.score FROM crosstable c "
+        "JOIN entrants a ON a.tournament_id = c.tournament_id AND a.idx = c.entrant "
+        "JOIN entrants b ON b.tournament_id = c.tournament_id AND b.idx = c.opponent "
+        "WHERE c.tournament_id = $1 ORDER BY c.entrant, c.opponent",
+    [STORE_REPORT_MATCH] =
+        "SELECT t.name, m.round, m.tbl, m.state, coalesce(m.transcript, ''), coalesce(m.digest, ''), "
+        "  coalesce(m.error, ''), s.slot, e.name, coalesce(s.total::text, ''), coalesce(s.points::text, ''), "
+        "  coalesce(s.rank::text, ''), coalesce(s.forfeited, false), coalesce(s.penalties, 0) "
+        "FROM matches m JOIN tournaments t ON t.id = m.tournament_id JOIN match_seats s ON s.match_id = m.id "
+        "JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant "
+        "WHERE m.id = $1 ORDER BY s.slot",
+    [STORE_REPORT_MATCH_DEALS] =
+        "SELECT game, deal, seating, array_to_string(seat_slots, ','), array_to_string(scores, ','), "
+        "  coalesce(forfeit_slot::text, '') FROM deals WHERE match_id = $1 ORDER BY game",
+    [STORE_REPORT_MATCH_PENALTIES] =
+        "SELECT n, game, decision, slot, reason, consequence FROM penalties WHERE match_id = $1 ORDER BY n",
 };
 
 int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out, char *err, size_t errlen)

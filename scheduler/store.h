@@ -173,7 +173,16 @@ typedef enum store_report_kind {
                                    seconds; "" never), previous version's name, validation match, digest,
                                    the database's clock (epoch seconds), rating system, model, provisional
                                    games, inactive days */
-    /* (every kind from STORE_REPORT_DONE_MATCHES on is of one tournament) */
+    STORE_REPORT_MATCHES,       /* of tid, a row per seat by round, table, slot: match id, round, table, state,
+                                   transcript, digest, slot, entrant name, total, points, rank ("" none yet) */
+    STORE_REPORT_CROSSTABLE,    /* of tid: entrant, opponent (names), matches, points, score (done matches) */
+    /* (these three: tid is a match id) */
+    STORE_REPORT_MATCH,         /* a row per seat: tournament, round, table, state, transcript, digest, void
+                                   reason, slot, entrant, total, points, rank, forfeited, penalties */
+    STORE_REPORT_MATCH_DEALS,   /* game, deal, seating, seat slots, scores (per seat, comma-separated),
+                                   forfeit slot ("" none) */
+    STORE_REPORT_MATCH_PENALTIES,/* n, game, decision, slot, reason, consequence */
+    /* (every kind from STORE_REPORT_DONE_MATCHES on is of one tournament or match) */
 } store_report_kind;
 typedef struct store_rows {
     int    nrows, ncols;
