@@ -21,8 +21,12 @@
  * derived under and the commitment to the tournament's secret; deals and
  * bot seeds follow from the key; duplicate games are seating-major with
  * RESTART records. Version 1 transcripts (seeds from the bare match seed)
- * are refused by name. */
-#define TR_VERSION 2
+ * are refused by name.
+ * Version 3: the records of version 2; a penalty's note may end with "the
+ * reply answers request ...: a stray line on stdout?" (match_config's
+ * late_reply_notes). Version 2 is still read, and judged without them. */
+#define TR_VERSION 3
+#define TR_VERSION_OLDEST 2
 
 typedef enum tr_type {
     TR_HEADER = 0,   /* [0, 0, {config}] */

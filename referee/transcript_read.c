@@ -192,13 +192,15 @@ int tr_read_header(const uint8_t *data, size_t len, match_config *cfg, char *err
     }
     if (version == 1) {
         snprintf(err, errlen, "transcript format version 1 (deals seeded from the bare match seed, before keyed "
-                 "seeds) is no longer read: this arbiter reads version %d", TR_VERSION);
+                 "seeds) is no longer read: this arbiter reads versions %d to %d", TR_VERSION_OLDEST, TR_VERSION);
         return ARB_EUNSUPPORTED;
     }
-    if (version != TR_VERSION) {
-        snprintf(err, errlen, "transcript version %" PRIu64 ", this arbiter reads version %d", version, TR_VERSION);
+    if (version < TR_VERSION_OLDEST || version > TR_VERSION) {
+        snprintf(err, errlen, "transcript version %" PRIu64 ", this arbiter reads versions %d to %d", version,
+                 TR_VERSION_OLDEST, TR_VERSION);
         return ARB_EUNSUPPORTED;
     }
+    cfg->late_reply_notes = version >= 3;
     if (!have_key) {
         snprintf(err, errlen, "header: no match key");
         return ARB_ECORRUPT;

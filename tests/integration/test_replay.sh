@@ -102,6 +102,33 @@ check "a bot drawing on its bank plays without penalty" '[ $? = 0 ] && grep -q "
 check "--rerun: a deterministic bot that used its bank is reproduced (the clocks are not compared)" \
   '[ $? = 0 ] && grep -q "^bots. replies reproduced" rr.out'
 
+# ---- a stray line on stdout: every later reply one request late ------------------
+"$ARB" match --deals 3 --seed 5 --sandbox none --bot a="$R" --bot stray="$H stray 2" --bot c="$R" \
+  --transcript stray.arbt > stray.out 2>&1
+check "a bot that writes a stray stdout line is forfeited, told its reply answers its previous request" \
+  'grep -q "^penalty: bot stray .*the reply answers request [0-9]* of game [0-9]*, the bot.s previous one: a stray line on stdout?; forfeit-match" stray.out'
+"$ARB" replay stray.arbt > rs.out 2>&1
+check "the stray-line notes are re-judged (version 3)" '[ $? = 0 ] && grep -q "^verdict reproduced" rs.out'
+"$ARB" replay stray.arbt --json | python3 -c '
+import json, sys
+L = [json.loads(l) for l in sys.stdin]
+assert L[0]["config"]["version"] == 3, L[0]["config"]["version"]
+assert any("a stray line on stdout?" in r["detail"] for r in L if r["type"] == "penalty")'
+check "--json: the transcript is version 3, the note in the penalty" '[ $? = 0 ]'
+# a version 2 transcript (the same match, its header's version 2, the digest
+# made again) is still read, and judged as version 2 was
+python3 - m.arbt m2.arbt <<'PY'
+import hashlib, sys
+data = open(sys.argv[1], "rb").read()
+body = data[:-44]   # [11, 0, "sha256", bin 32] is the last 44 bytes
+assert data[-44:-32] == b"\x94\x0b\x00\xa6sha256\xc4\x20", data[-44:-32]
+assert body.count(b"\xa7version\x03") == 1
+body = body.replace(b"\xa7version\x03", b"\xa7version\x02")
+open(sys.argv[2], "wb").write(body + data[-44:-32] + hashlib.sha256(body).digest())
+PY
+"$ARB" replay m2.arbt > m2.out 2>&1
+check "a version 2 transcript still replays" '[ $? = 0 ] && grep -q "^digest:  ok" m2.out && grep -q "^verdict reproduced" m2.out'
+
 # ---- Da Bang: the 打家 and the kitty ---------------------------------------------
 D=$BOTS/dabang_random
 "$ARB" match --game dabang --deals 2 --seed 3 --sandbox none --bot a="$D" --bot b="$D" --bot c="$D" --bot d="$D" \
