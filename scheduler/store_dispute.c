@@ -15,6 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The tournament's event of a dispute, then COMMIT: 0 or ARB_EIO (the
+ * transaction rolled back). */
+static int event_commit(store *s, const char *tid, const char *detail, char *err, size_t errlen)
+{
+    const char *pe[] = {tid, detail};
+    if (exec0(s, err, errlen, "INSERT INTO events (tournament_id, kind, detail) VALUES ($1, 'dispute', $2)", 2, pe)
+        || exec0(s, err, errlen, "COMMIT", 0, NULL)) {
+        rollback(s);
+        return ARB_EIO;
+    }
+    return 0;
+}
+
 int store_dispute_open(store *s, int64_t match, const char *by, const char *reason, int64_t *dispute, char *err,
                        size_t errlen)
 {
@@ -53,10 +66,7 @@ int store_dispute_open(store *s, int64_t match, const char *by, const char *reas
     PQclear(r);
     snprintf(detail, sizeof detail, "dispute %" PRId64 " on match %s opened by %.100s: %.1000s", *dispute, mid, by,
              reason);
-    const char *pe[] = {tid, detail};
-    if (exec0(s, err, errlen, "INSERT INTO events (tournament_id, kind, detail) VALUES ($1, 'dispute', $2)", 2, pe))
-        goto fail;
-    return exec0(s, err, errlen, "COMMIT", 0, NULL);
+    return event_commit(s, tid, detail, err, errlen);
 fail:
     rollback(s);
     return ARB_EIO;
@@ -201,10 +211,7 @@ int store_dispute_resolve(store *s, int64_t match, store_verdict v, const char *
     }
     char detail[2000];
     snprintf(detail, sizeof detail, "dispute %s resolved by %.100s: %s. Reason: %.1000s", did, by, summary, reason);
-    const char *pe[] = {tid, detail};
-    if (exec0(s, err, errlen, "INSERT INTO events (tournament_id, kind, detail) VALUES ($1, 'dispute', $2)", 2, pe))
-        goto fail;
-    return exec0(s, err, errlen, "COMMIT", 0, NULL);
+    return event_commit(s, tid, detail, err, errlen);
 fail:
     rollback(s);
     return ARB_EIO;
