@@ -79,6 +79,9 @@ void cli_opts_begin(void);
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts);
 /* An integer option's value in lo..hi, else a message and nonzero. */
 int cli_int_arg(const char *cmd, const char *opt, const char *val, long long lo, long long hi, long long *out);
+/* A match id (a positive decimal integer, nothing else), else a message
+ * naming `what` with the text escaped, and nonzero. */
+int cli_match_id(const char *cmd, const char *what, const char *val, int64_t *id);
 /* Append a --set value to a comma-separated list (bounded; nonzero when full). */
 int cli_append_option(char *list, size_t cap, const char *val);
 

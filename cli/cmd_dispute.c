@@ -90,20 +90,6 @@ static int parse(int argc, char **argv, opts *o, int *first)
     return -1;
 }
 
-/* A match id: a positive decimal number, nothing else. */
-static int match_id(const char *s, int64_t *id)
-{
-    char *end;
-    long long v = strtoll(s, &end, 10);
-    if (!*s || *end || v <= 0 || s[0] == '+' || s[0] == ' ') {
-        char term[128];
-        fprintf(stderr, "arbiter: dispute: MATCH is a match id (a number), not \"%s\"\n", arb_term(s, term, sizeof term));
-        return -1;
-    }
-    *id = v;
-    return 0;
-}
-
 /* Text a person gives (a reason, a name): printable, bounded. */
 static int check_text(const char *what, const char *s, size_t max)
 {
@@ -353,7 +339,7 @@ int cmd_dispute(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     int64_t mid = 0;
-    if (kind < 3 && match_id(pos[0], &mid))
+    if (kind < 3 && cli_match_id("dispute", "MATCH", pos[0], &mid))
         return CLI_EXIT_USAGE;
     if ((kind == 0 || kind == 2) && (check_text("--reason", o.reason, 2000) || (o.by && check_text("--by", o.by, 100))))
         return CLI_EXIT_USAGE;

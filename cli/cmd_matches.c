@@ -231,11 +231,8 @@ int cmd_match_info(int argc, char **argv)
         return exit_now;
     int status = CLI_EXIT_OK;
     store_rows seats = {0}, deals = {0}, pens = {0};
-    char *end = NULL, b0[300];
-    long long id = strtoll(rd.name, &end, 10);
-    if (!*rd.name || *end || id < 1 || id == LLONG_MAX) {
-        fprintf(stderr, "arbiter: match-info: ID \"%s\": not a match id (a positive integer)\n",
-                term(rd.name, b0, sizeof b0));
+    int64_t id;
+    if (cli_match_id("match-info", "ID", rd.name, &id)) {
         status = CLI_EXIT_USAGE;
         goto out;
     }
@@ -245,12 +242,12 @@ int cmd_match_info(int argc, char **argv)
         goto out;
     }
     if (seats.nrows == 0) {
-        fprintf(stderr, "arbiter: match-info: ID %lld: no such match in the record\n", id);
+        fprintf(stderr, "arbiter: match-info: ID %" PRId64 ": no such match in the record\n", id);
         status = CLI_EXIT_NORECORD;
         goto out;
     }
     if (rd.format == CLI_FORMAT_JSON) {
-        printf("{\"id\":%lld,\"tournament\":", id);
+        printf("{\"id\":%" PRId64 ",\"tournament\":", id);
         cli_json_string(stdout, store_cell(&seats, 0, 0));
         printf(",\"round\":%s,\"table\":%s,\"state\":", store_cell(&seats, 0, 1), store_cell(&seats, 0, 2));
         cli_json_string(stdout, store_cell(&seats, 0, 3));
@@ -289,7 +286,7 @@ int cmd_match_info(int argc, char **argv)
         goto out;
     }
     char b[2][900];
-    printf("match %lld: %s round %s table %s, %s\n", id, term(store_cell(&seats, 0, 0), b[0], sizeof b[0]),
+    printf("match %" PRId64 ": %s round %s table %s, %s\n", id, term(store_cell(&seats, 0, 0), b[0], sizeof b[0]),
            store_cell(&seats, 0, 1), store_cell(&seats, 0, 2), store_cell(&seats, 0, 3));
     printf("transcript %s\ndigest %s\n", term(store_cell(&seats, 0, 4), b[1], sizeof b[1]), store_cell(&seats, 0, 5));
     if (store_cell(&seats, 0, 6)[0])

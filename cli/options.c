@@ -96,6 +96,21 @@ int cli_int_arg(const char *cmd, const char *opt, const char *val, long long lo,
     return 0;
 }
 
+int cli_match_id(const char *cmd, const char *what, const char *val, int64_t *id)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(val, &end, 10);
+    if (errno || *end || end == val || v < 1 || !(val[0] >= '0' && val[0] <= '9')) {
+        char term[128];
+        fprintf(stderr, "arbiter: %s: %s \"%s\": not a match id (a positive integer)\n", cmd, what,
+                arb_term(val, term, sizeof term));
+        return 1;
+    }
+    *id = v;
+    return 0;
+}
+
 int cli_append_option(char *list, size_t cap, const char *val)
 {
     size_t l = strlen(list);

@@ -251,8 +251,7 @@ int store_dispute_evidence(store *s, int64_t match, store_rows out[STORE_EVIDENC
     const char *p[] = {mid};
     memset(out, 0, STORE_EVIDENCE_PARTS * sizeof *out);
     for (int i = 0; i < STORE_EVIDENCE_PARTS; i++) {
-        PGresult *r = q(s, err, errlen, sql[i], 1, p);
-        int rc = r ? store__rows(r, &out[i], err, errlen) : ARB_EIO;
+        int rc = store__rows_q(s, sql[i], 1, p, &out[i], err, errlen);
         if (rc) {
             for (int j = 0; j < i; j++)
                 store_rows_release(&out[j]);
@@ -273,10 +272,9 @@ int store_dispute_list(store *s, int64_t tid, store_rows *out, char *err, size_t
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
     const char *p[] = {id};
-    PGresult *r = q(s, err, errlen,
+    return store__rows_q(s,
                     "SELECT d.id, d.match_id, t.name, d.round, d.tbl, d.state, d.opened_by, "
                     "  to_char(d.opened_at, 'YYYY-MM-DD HH24:MI'), d.reason, coalesce(d.resolution, '') "
                     "FROM disputes d JOIN tournaments t ON t.id = d.tournament_id "
-                    "WHERE $1::bigint = 0 OR d.tournament_id = $1::bigint ORDER BY d.id", 1, p);
-    return r ? store__rows(r, out, err, errlen) : ARB_EIO;
+                    "WHERE $1::bigint = 0 OR d.tournament_id = $1::bigint ORDER BY d.id", 1, p, out, err, errlen);
 }

@@ -76,6 +76,9 @@ int store__rate_write(store_pipe *p, const PGresult *read, const char *tid, int 
  * holds the tournament's row lock. 0 or < 0 with a message. */
 int store__rerate(store *s, const char *tid, char *err, size_t errlen);
 
+/* A statement's rows copied (store__q then store__rows): 0 or < 0. */
+int store__rows_q(store *s, const char *sql, int n, const char *const *p, store_rows *out, char *err, size_t errlen);
+
 /* store.c's own short names for them. */
 #define q store__q
 #define exec0 store__exec0

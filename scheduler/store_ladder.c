@@ -34,7 +34,7 @@ oom:
     return ARB_ENOMEM;
 }
 
-static int rows_q(store *s, const char *sql, int n, const char *const *p, store_rows *out, char *err, size_t errlen)
+int store__rows_q(store *s, const char *sql, int n, const char *const *p, store_rows *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     PGresult *r = q(s, err, errlen, sql, n, p);
@@ -245,7 +245,7 @@ int store_ladder_programs(store *s, int64_t tid, int from, store_rows *out, char
     snprintf(id, sizeof id, "%" PRId64, tid);
     snprintf(f, sizeof f, "%d", from);
     const char *p[] = {id, f};
-    return rows_q(s,
+    return store__rows_q(s,
                   "SELECT e.idx, e.name, e.command, coalesce(le.files, ''), coalesce(le.dir, ''), "
                   "  coalesce(le.digest, ''), coalesce(le.status, '') "
                   "FROM entrants e LEFT JOIN ladder_entries le ON le.tournament_id = e.tournament_id AND le.entrant = e.idx "
@@ -257,7 +257,7 @@ int store_ladder_pending(store *s, int64_t tid, store_rows *out, char *err, size
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
     const char *p[] = {id};
-    return rows_q(s,
+    return store__rows_q(s,
                   "SELECT le.entrant, coalesce(le.validation_match::text, ''), coalesce(m.state, ''), "
                   "  coalesce((SELECT sum(st.penalties) FROM match_seats st WHERE st.match_id = m.id "
                   "            AND st.entrant = le.entrant), 0), "
@@ -282,7 +282,7 @@ int store_ladder_changes(store *s, int64_t tid, int64_t since, bool rate, store_
     /* one round trip: the entries' and ratings' rows changed since (their
      * indexes on (tournament_id, changed)), the matches not finished (few,
      * found by matches_claim), the last hour's starts (rounds_created) */
-    return rows_q(s,
+    return store__rows_q(s,
                   "SELECT 'e', le.entrant, le.status, le.recent::text, le.seats::text, "
                   "  coalesce(extract(epoch FROM le.last_started)::bigint, -1), le.changed, "
                   "  NULL::float8, NULL::float8, NULL::int "
@@ -419,7 +419,7 @@ int store_ladder_history(store *s, int64_t tid, int entrant, store_rows *out, ch
     snprintf(id, sizeof id, "%" PRId64, tid);
     snprintf(ent, sizeof ent, "%d", entrant);
     const char *p[] = {id, ent};
-    return rows_q(s,
+    return store__rows_q(s,
                   "SELECT h.match_id, m.round, h.rank, h.mu_after, h.sigma_after, coalesce(h.vol_after, 0), "
                   "  to_char(h.at, 'YYYY-MM-DD HH24:MI:SS') "
                   "FROM rating_history h JOIN matches m ON m.id = h.match_id "

@@ -67,7 +67,22 @@ cp "$T/tr2.bak" "$tr2"
 "$ARB" dispute resolve "$M" --void --reason x --db "$D" > "$T/e1" 2>&1
 check "resolve without an open dispute is refused" '[ $? = 1 ] && grep -q "has no open dispute" "$T/e1"'
 "$ARB" dispute open "1x" --reason x --db "$D" > "$T/e2" 2>&1
-check "a match that is no number is refused" '[ $? = 2 ] && grep -q "MATCH is a match id" "$T/e2"'
+check "a match that is no number is refused" '[ $? = 2 ] && grep -q "MATCH \"1x\": not a match id" "$T/e2"'
+"$ARB" dispute show 99999999999999999999 --db "$D" > "$T/e2b" 2>&1
+check "a match id past 2^63 is refused, not wrapped" '[ $? = 2 ] && grep -q "not a match id" "$T/e2b"'
+"$ARB" dispute show "$(printf '1\033[2J')" --db "$D" > "$T/e2c" 2>&1
+check "an escape byte in MATCH is echoed escaped, never raw" '[ $? = 2 ] && ! grep -q "$(printf '\033')" "$T/e2c"'
+"$ARB" dispute open "$M" --reason "$(printf 'a\033[31mred')" --db "$D" > "$T/e2d" 2>&1
+check "a reason with a control byte is refused" '[ $? = 2 ] && grep -q "control character" "$T/e2d"'
+"$ARB" dispute open "$M" --reason "$(head -c 2001 /dev/zero | tr '\0' x)" --db "$D" > "$T/e2e" 2>&1
+check "a reason over 2000 bytes is refused" '[ $? = 2 ] && grep -q "longer than 2000" "$T/e2e"'
+"$ARB" dispute open "$M" --reason ok --by "$(head -c 101 /dev/zero | tr '\0' y)" --db "$D" > "$T/e2f" 2>&1
+check "a --by over 100 bytes is refused; nothing opened by the refusals" \
+  '[ $? = 2 ] && [ "$(sql "$D" "SELECT count(*) FROM disputes")" = 0 ]'
+"$ARB" dispute open "$M" --reason "x'); DROP TABLE disputes; --" --by "o'brien" --db "$D" > /dev/null 2>&1
+check "quotes in a reason and a name are stored as given (parameterised)" \
+  '[ "$(sql "$D" "SELECT opened_by FROM disputes")" = "o'"'"'brien" ] && "$ARB" dispute resolve "$M" --uphold --reason fine --db "$D" > /dev/null 2>&1 &&
+   [ "$(sql "$D" "SELECT state FROM disputes")" = upheld ]'
 "$ARB" dispute open "$M" --db "$D" > "$T/e3" 2>&1
 check "open without --reason is refused" '[ $? = 2 ] && grep -q -- "--reason is required" "$T/e3"'
 "$ARB" dispute open 999999 --reason x --db "$D" > "$T/e4" 2>&1
@@ -75,7 +90,7 @@ check "a match not in the record" '[ $? = 3 ] && grep -q "no match 999999" "$T/e
 
 # ---- 2. open and void -----------------------------------------------------------
 "$ARB" dispute open "$M" --reason "seat 2 timed out on a loaded host" --by alice --db "$D" > "$T/o.txt" 2>&1
-check "dispute open" '[ $? = 0 ] && grep -q "dispute 1 opened on match $M" "$T/o.txt"'
+check "dispute open" '[ $? = 0 ] && grep -q "dispute 2 opened on match $M" "$T/o.txt"'
 "$ARB" dispute open "$M" --reason again --db "$D" > "$T/e5" 2>&1
 check "a second open dispute on the match is refused" '[ $? = 1 ] && grep -q "open dispute already" "$T/e5"'
 "$ARB" dispute resolve "$M" --void --rerun --reason x --db "$D" > "$T/e6" 2>&1
@@ -92,7 +107,7 @@ check "ratings derived again without it: history rows for the other matches only
 "$ARB" ratings "disputed rr" --db "$D" > "$T/r1.txt" 2>&1
 check "arbiter ratings recomputes them equal" '[ $? = 0 ] && grep -q ": equal" "$T/r1.txt"'
 check "the dispute resolved, with who and why; two dispute events" \
-  '[ "$(sql "$D" "SELECT state || opened_by || resolved_by FROM disputes WHERE match_id = $M")" = voidedalicebob ] &&
+  '[ "$(sql "$D" "SELECT state || opened_by || resolved_by FROM disputes WHERE match_id = $M ORDER BY id DESC LIMIT 1")" = voidedalicebob ] &&
    [ "$(sql "$D" "SELECT count(*) FROM events WHERE kind = '"'dispute'"' AND detail LIKE '"'%bob%overloaded%'"'")" = 1 ]'
 "$ARB" standings "disputed rr" --db "$D" --format csv > "$T/st.csv" 2>&1
 check "the standings count one match fewer (3 seats)" \
@@ -127,11 +142,11 @@ check "after the rerun the ratings recompute equal, every match but the void one
 check "dispute show of the rerun match: attempt 2 verified, the superseded attempt listed" \
   '[ $? = 0 ] && grep -q "(attempt 2)" "$T/show3.txt" && grep -q "attempt 1, rerun" "$T/show3.txt"'
 "$ARB" dispute list "disputed rr" --db "$D" --format json > "$T/list.json"
-check "dispute list: two, voided and rerun" \
+check "dispute list: three, upheld, voided and rerun" \
   'python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))[\"disputes\"]
-assert [x[\"state\"] for x in d] == [\"voided\", \"rerun\"], d
+assert [x[\"state\"] for x in d] == [\"upheld\", \"voided\", \"rerun\"], d
 " "$T/list.json"'
 
 # ---- 4. a knockout: the final planned again -------------------------------------
