@@ -26,11 +26,7 @@ config() {  # name format deals extra-yaml entrants
     echo "seed: 7"
     echo "clock: {move_ms: 3000, bank_ms: 10000}"
     printf "%b" "$4"
-    echo "entrants:"
-    for i in $(seq 1 "$5"); do
-      b=random_bot; [ $((i % 2)) = 0 ] && b=greedy_bot
-      printf "  - name: e%02d\n    command: %s/%s\n" "$i" "$BOTS" "$b"
-    done
+    entrants_yaml "$5" "$BOTS"
   }
 }
 printf "%064d" 7 > "$T/secret"; chmod 600 "$T/secret"   # fixed: the same deals, draws and results every time
