@@ -48,6 +48,11 @@ int cmd_standings(int argc, char **argv);
 int cmd_rate(int argc, char **argv);
 int cmd_ratings(int argc, char **argv);
 int cmd_ladder(int argc, char **argv);
+int cmd_dispute(int argc, char **argv);
+int cmd_matches(int argc, char **argv);
+int cmd_match_info(int argc, char **argv);
+int cmd_crosstable(int argc, char **argv);
+int cmd_psql(int argc, char **argv);
 
 /* ---- arbiter rate (cmd_rate.c) ------------------------------------------ */
 

@@ -202,6 +202,24 @@ static void log_progress(void *ctx, const sched_progress *p)
              p->done, p->total, p->round, p->rate, p->eta_s, p->last ? p->last : "");
 }
 
+/* The metrics endpoint, or NULL with the reason logged. A port taken (a
+ * second referee on this host with the default) says which port and what
+ * to do, rather than a bare "Address already in use". */
+static arb_http *start_metrics(const char *daemon, const char *addr, arb_http_render render, void *ctx)
+{
+    char err[512];
+    arb_http *h = arb_http_start(addr, render, ctx, err, sizeof err);
+    if (h)
+        return h;
+    if (strstr(err, "in use"))
+        arb_error(daemon, "metrics %s: the port is taken (another %s on this host?): give each daemon on a "
+                  "host its own port (metrics: HOST:PORT in its file, or --metrics HOST:PORT), or --metrics \"\" "
+                  "to serve none (%s)", addr, daemon, err);
+    else
+        arb_error(daemon, "metrics: %s", err);
+    return NULL;
+}
+
 /* Whether --help or -h is among the arguments. */
 static bool asks_help(int argc, char **argv)
 {
@@ -329,8 +347,7 @@ int cmd_scheduler(int argc, char **argv)
             goto out;
         }
     }
-    if (c.metrics[0] && !(http = arb_http_start(c.metrics, sched_metrics, s, err, sizeof err))) {
-        arb_error("scheduler", "metrics: %s", err);
+    if (c.metrics[0] && !(http = start_metrics("scheduler", c.metrics, sched_metrics, s))) {
         status = 2;
         goto out;
     }
@@ -556,8 +573,10 @@ int cmd_referee(int argc, char **argv)
         return 0;
     }
     arb_log_setup((arb_log_level)c.log_level, (arb_log_format)c.log_format);
-    if (mkdir(c.workdir, 0711) != 0 && errno != EEXIST) {
-        arb_error("referee", "workdir %s: %s", c.workdir, strerror(errno));
+    /* bots under uids of their own (as root) pass through to their
+     * working directories; nothing else of it is theirs */
+    if (arb_make_dir(c.workdir, geteuid() == 0 ? 0711 : 0700, "workdir (workdir:, --workdir)", err, sizeof err) != 0) {
+        arb_error("referee", "%s", err);
         return 2;
     }
     char abs_work[512];
@@ -566,8 +585,7 @@ int cmd_referee(int argc, char **argv)
     catch_signals();
     static worker_stats stats;
     arb_http *http = NULL;
-    if (c.metrics[0] && !(http = arb_http_start(c.metrics, referee_metrics, &stats, err, sizeof err))) {
-        arb_error("referee", "metrics: %s", err);
+    if (c.metrics[0] && !(http = start_metrics("referee", c.metrics, referee_metrics, &stats))) {
         return 2;
     }
     void *ctx = zmq_ctx_new();

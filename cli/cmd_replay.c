@@ -2,15 +2,19 @@
  * re-judge it with the rules engine and say whether the recorded result is
  * reproduced (or where it first is not); --show prints the match move by
  * move with every hand; --rerun plays the recorded bots again on the same
- * inputs; --dump lists the records; --secret proves the deals fair. */
+ * inputs; --dump lists the records, --json the same as JSON lines;
+ * --stderr shows what a bot wrote on stderr; --secret proves the deals
+ * fair. */
 #include "cli.h"
 #include "game_cli.h"
+#include "arb_buf.h"
 #include "arb_text.h"
 #include "replay.h"
 #include "transcript.h"
 #include "arb_error.h"
 #include "arb_kdf.h"
 #include "arb_limits.h"
+#include "arb_mp.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,8 +24,9 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: arbiter replay FILE [--show] [--rerun] [--dump] [--digest HEX]\n"
-        "                           [--secret-file F | --secret HEX]\n"
+        "usage: arbiter replay FILE [--show] [--rerun] [--dump | --json] [--game N]\n"
+        "                           [--digest HEX] [--secret-file F | --secret HEX]\n"
+        "       arbiter replay FILE --stderr BOT\n"
         "\n"
         "Re-judges a transcript written by `arbiter match --transcript`: checks its\n"
         "SHA-256 digest, replays every recorded reply through the rules engine and\n"
@@ -29,9 +34,17 @@ static void usage(FILE *f)
         "Exit status 0 when the transcript is intact and its result is reproduced,\n"
         "1 when it is not, 2 when it cannot be read.\n"
         "\n"
-        "  --show          print the match move by move, with what each seat was dealt\n"
+        "  --show          print the match move by move, with what each seat was dealt,\n"
+        "                  who took the contract (landlord, 打家) and the kitty\n"
         "  --rerun         start the recorded bots again and compare their replies\n"
+        "                  (what they answered; never the clocks)\n"
         "  --dump          print every record\n"
+        "  --json          print every record as one JSON object a line, then a\n"
+        "                  {\"type\": \"replay\"} line with the digest and the verdict\n"
+        "  --game N        --show, --dump, --json: game N only (from 0)\n"
+        "  --stderr BOT    print what BOT (its index from 0, or its name) wrote on\n"
+        "                  stderr, as kept (its first ARB_STDERR_CAP bytes), and how it\n"
+        "                  ended; nothing is judged\n"
         "  --digest HEX    also require this digest (from the tournament record)\n"
         "  --secret-file F, --secret HEX\n"
         "                  the tournament's secret (revealed when it is over): check\n"
@@ -39,10 +52,20 @@ static void usage(FILE *f)
         "                  from it, and so that every deal follows from seed + secret\n");
 }
 
+#define ALL_GAMES UINT32_MAX
+
 typedef struct show_ctx {
     const match_config *cfg;
     const arb_game *g;
+    uint32_t only_game;        /* --game N, else ALL_GAMES */
+    int end_status[ARB_MAX_SEATS];   /* each bot's last wait status (botend), -1 none */
+    uint32_t started;          /* the last game whose start was shown, ALL_GAMES none */
 } show_ctx;
+
+static bool shown(const show_ctx *c, const match_deal *d)
+{
+    return c->only_game == ALL_GAMES || d->game == c->only_game;
+}
 
 /* A deal's start as the seats see it, from the game's own start events
  * (game.h): what every seat is told is printed once, what one seat alone
@@ -105,7 +128,10 @@ static void show_deal_hands(void *ctx, const match_deal *d, const void *state)
     static seat_lines all[ARB_MAX_SEATS];
     int nseats = c->cfg->nbots < ARB_MAX_SEATS ? c->cfg->nbots : ARB_MAX_SEATS;
     char text[2048];
+    if (!shown(c, d))
+        return;
     printf("\ngame %u: deal %u, seating %u, seed %" PRIu64 "\n", d->game, d->deal, d->seating, d->seed);
+    c->started = d->game;
     for (int s = 0; s < nseats; s++) {
         all[s].n = 0;
         c->g->start_events(state, s, collect_line, &all[s]);
@@ -121,10 +147,12 @@ static void show_action(void *ctx, const match_deal *d, const void *before, cons
                         const arb_action *a, bool by_referee)
 {
     show_ctx *c = ctx;
-    char text[256], shown[1024], name[256];
+    char text[256], shown_text[1024], name[256];
+    if (!shown(c, d))
+        return;
     c->g->format_action(before, a, text, sizeof text);
     printf("  %-3u seat %d %-12s %-24s%s\n", d->decisions, seat_no,
-           arb_term(c->cfg->bots[d->bot_at[seat_no]].name, name, sizeof name), arb_term(text, shown, sizeof shown),
+           arb_term(c->cfg->bots[d->bot_at[seat_no]].name, name, sizeof name), arb_term(text, shown_text, sizeof shown_text),
            by_referee ? "  (played by the referee)" : "");
     /* What the action revealed, from the game's own events (game.h): the
      * first line each seat is told is the action itself, shown above;
@@ -149,15 +177,28 @@ static void show_penalty(void *ctx, const match_deal *d, int seat_no, int bot, m
                          const char *consequence, const char *detail)
 {
     show_ctx *c = ctx;
-    char name[256], what[1024];
-    printf("  !!  %s (seat %d): %s — %s; %s\n", arb_term(c->cfg->bots[bot].name, name, sizeof name), seat_no,
-           match_reason_name(r), arb_term(detail, what, sizeof what), consequence);
-    (void)d;
+    char name[256], what[1024], how[64] = "";
+    if (d && !shown(c, d))
+        return;
+    /* a bot gone: how it ended, from its botend record */
+    if ((r == MATCH_R_CRASHED || r == MATCH_R_EXITED) && bot >= 0 && bot < ARB_MAX_SEATS
+        && c->end_status[bot] != -1) {
+        char words[48];
+        tr_status_text(c->end_status[bot], words, sizeof words);
+        snprintf(how, sizeof how, " (%s)", words);
+    }
+    printf("  !!  %s (seat %d): %s — %s%s; %s\n", arb_term(c->cfg->bots[bot].name, name, sizeof name), seat_no,
+           match_reason_name(r), arb_term(detail, what, sizeof what), how, consequence);
 }
 
 static void show_end(void *ctx, const match_deal *d, const void *state)
 {
     show_ctx *c = ctx;
+    if (!shown(c, d))
+        return;
+    if (c->started != d->game)   /* not dealt: a bot had forfeited the match before it */
+        printf("\ngame %u: deal %u, seating %u, not dealt (a bot had forfeited the match)\n", d->game, d->deal,
+               d->seating);
     printf("  result:");
     for (int s = 0; s < c->cfg->nbots; s++) {
         char name[256];
@@ -175,13 +216,198 @@ static void show_end(void *ctx, const match_deal *d, const void *state)
     }
 }
 
+/* --dump and --json: which records to print (--game N: the header, and
+ * the records from game N's deal record up to the next deal, restart or
+ * end), and how. */
+typedef struct dump_ctx {
+    bool json;
+    uint32_t only_game;
+    bool in_game;        /* inside the span of the game asked for */
+    arb_buf out;
+} dump_ctx;
+
+static bool dump_wanted(dump_ctx *c, int type, const uint8_t *rec, size_t n)
+{
+    if (c->only_game == ALL_GAMES || type == TR_HEADER)
+        return true;
+    if (type == TR_DEAL || type == TR_RESTART || type == TR_END) {
+        arb_mp r;
+        uint32_t cnt;
+        uint64_t u, game = UINT64_MAX;
+        arb_mp_init(&r, rec, n);
+        if (type == TR_DEAL && !arb_mp_array(&r, &cnt) && cnt > 2 && !arb_mp_uint(&r, &u) && !arb_mp_uint(&r, &u))
+            arb_mp_uint(&r, &game);
+        c->in_game = game == c->only_game;
+    }
+    return c->in_game;
+}
+
+static int find_game(void *ctx, int type, const uint8_t *rec, size_t n)
+{
+    dump_ctx *c = ctx;
+    dump_wanted(c, type, rec, n);
+    return type == TR_DEAL && c->in_game;   /* nonzero: found, stop */
+}
+
+static bool has_game(const uint8_t *data, size_t len, uint32_t game)
+{
+    dump_ctx c = {.only_game = game};
+    return tr_each(data, len, find_game, &c) == 1;
+}
+
 static int dump_record(void *ctx, int type, const uint8_t *rec, size_t n)
 {
-    (void)ctx; (void)type;
-    char text[2048], shown[8192];
-    tr_describe(rec, n, text, sizeof text);
-    printf("%s\n", arb_term(text, shown, sizeof shown));
+    dump_ctx *c = ctx;
+    if (!dump_wanted(c, type, rec, n))
+        return 0;
+    arb_buf_reset(&c->out);
+    if (c->json) {
+        int rc = tr_json(rec, n, &c->out);
+        if (rc)
+            return rc;
+        printf("%s\n", arb_buf_str(&c->out));
+        return 0;
+    }
+    /* every string whole: the text can be as long as the record's bytes
+     * written out, and each byte of it four when escaped */
+    size_t cap = n * 24 + 64;
+    char *text = malloc(cap), *shown_text = malloc(cap * 4);
+    if (!text || !shown_text) {
+        free(text);
+        free(shown_text);
+        return ARB_ENOMEM;
+    }
+    tr_describe(rec, n, text, cap);
+    printf("%s", arb_escape_term(text, strlen(text), shown_text, cap * 4, 0));
+    tr_botend be;
+    if (type == TR_BOTEND && tr_read_botend(rec, n, &be) == 0) {
+        char words[64];
+        tr_status_text(be.status, words, sizeof words);
+        printf("  (%s)", words);
+    }
+    printf("\n");
+    free(text);
+    free(shown_text);
     return 0;
+}
+
+/* The bot named by --stderr: its index or its name in the header. */
+static int find_bot(const match_config *cfg, const char *which)
+{
+    char *end;
+    long k = strtol(which, &end, 10);
+    if (*which && !*end && k >= 0 && k < cfg->nbots)
+        return (int)k;
+    for (int b = 0; b < cfg->nbots; b++)
+        if (strcmp(cfg->bots[b].name, which) == 0)
+            return b;
+    return -1;
+}
+
+typedef struct stderr_ctx {
+    int bot;
+    int processes;       /* botend records of the bot seen */
+    int last_status[ARB_MAX_SEATS];
+    bool print;
+} stderr_ctx;
+
+static int each_botend(void *ctx, int type, const uint8_t *rec, size_t n)
+{
+    stderr_ctx *c = ctx;
+    tr_botend be;
+    if (type != TR_BOTEND)
+        return 0;
+    if (tr_read_botend(rec, n, &be) != 0)
+        return ARB_ECORRUPT;
+    c->last_status[be.bot] = be.status;
+    if (be.bot != c->bot)
+        return 0;
+    c->processes++;
+    if (!c->print)
+        return 0;
+    char words[64], sandbox[128];
+    tr_status_text(be.status, words, sizeof words);
+    arb_escape_term(be.sandbox, be.sandbox_len, sandbox, sizeof sandbox, 0);
+    printf("--- process %d (sandbox %s): %s; %zu bytes of stderr kept%s\n", c->processes, sandbox, words,
+           be.err_len, be.err_len >= ARB_STDERR_CAP ? " (the first ARB_STDERR_CAP: the rest was dropped)" : "");
+    /* the bytes as a terminal may show them, newlines kept */
+    size_t cap = be.err_len * 4 + 1;
+    char *text = malloc(cap);
+    if (!text)
+        return ARB_ENOMEM;
+    arb_escape_term(be.err, be.err_len, text, cap, ARB_TERM_KEEP_NL);
+    fputs(text, stdout);
+    if (be.err_len && be.err[be.err_len - 1] != '\n')
+        fputs("\n", stdout);
+    free(text);
+    return 0;
+}
+
+static int print_stderr(const char *path, const uint8_t *data, size_t len, const char *which)
+{
+    match_config cfg;
+    char err[512], name[256];
+    if (tr_read_header(data, len, &cfg, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: %s: %s\n", path, err);
+        return CLI_EXIT_USAGE;
+    }
+    int bot = find_bot(&cfg, which);
+    if (bot < 0) {
+        fprintf(stderr, "arbiter: replay: --stderr %s: no such bot in %s (%d bots: give an index from 0 or a "
+                "name)\n", arb_term(which, name, sizeof name), path, cfg.nbots);
+        return CLI_EXIT_USAGE;
+    }
+    printf("bot %d %s: stderr\n", bot, arb_term(cfg.bots[bot].name, name, sizeof name));
+    stderr_ctx sc = {.bot = bot, .print = true};
+    if (tr_each(data, len, each_botend, &sc) != 0) {
+        printf("(a corrupt record follows)\n");
+        return CLI_EXIT_FAIL;
+    }
+    if (sc.processes == 0)
+        printf("(no botend record: the transcript ends before the bot's process did)\n");
+    return CLI_EXIT_OK;
+}
+
+enum { FAIR_VERIFIED, FAIR_WRONG_SECRET, FAIR_NOT_REPRODUCED };
+
+/* The secret against the transcript: the commitment and key follow from
+ * it, and the transcript is reproduced (so every deal follows too). */
+static int fairness(const replay_report *rep, const uint8_t secret[32], char *msg, size_t len)
+{
+    if (replay_check_secret(&rep->cfg, secret, msg, len) != 0)
+        return FAIR_WRONG_SECRET;
+    return !rep->reproduced || rep->digest_rc != 0 ? FAIR_NOT_REPRODUCED : FAIR_VERIFIED;
+}
+
+/* --json: after the records, one line with what replay found. */
+static int json_summary(const replay_report *rep, const char *want_digest, const uint8_t *secret)
+{
+    static const char *const fair_names[] = {"verified", "wrong-secret", "not-reproduced"};
+    bool digest_ok = rep->digest_rc == 0 && (!want_digest || strcmp(want_digest, rep->digest) == 0);
+    int fair = -1;
+    char msg[512] = "";
+    if (secret)
+        fair = fairness(rep, secret, msg, sizeof msg);
+    arb_buf b;
+    arb_buf_init(&b, 0);
+    arb_buf_printf(&b, "{\"type\":\"replay\",\"digest\":");
+    arb_json_str(&b, rep->digest, strlen(rep->digest));
+    arb_buf_printf(&b, ",\"digest_ok\":%s,\"digest_error\":", digest_ok ? "true" : "false");
+    const char *derr = rep->digest_rc ? rep->digest_msg : digest_ok ? "" : "not the digest given with --digest";
+    arb_json_str(&b, derr, strlen(derr));
+    arb_buf_printf(&b, ",\"reproduced\":%s,\"divergence\":", rep->reproduced ? "true" : "false");
+    arb_json_str(&b, rep->divergence, strlen(rep->divergence));
+    arb_buf_printf(&b, ",\"fairness\":");
+    if (fair < 0)
+        arb_buf_puts(&b, "null");
+    else
+        arb_buf_printf(&b, "\"%s\"", fair_names[fair]);
+    arb_buf_puts(&b, ",\"fairness_detail\":");
+    arb_json_str(&b, msg, strlen(msg));
+    arb_buf_puts(&b, "}");
+    printf("%s\n", arb_buf_str(&b));
+    arb_buf_release(&b);
+    return digest_ok && rep->reproduced && fair <= FAIR_VERIFIED ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -191,13 +417,18 @@ int cmd_replay(int argc, char **argv)
         {"show", no_argument, NULL, 's'},
         {"rerun", no_argument, NULL, 'r'},
         {"dump", no_argument, NULL, 'd'},
+        {"json", no_argument, NULL, 'j'},
+        {"game", required_argument, NULL, 'g'},
+        {"stderr", required_argument, NULL, 'e'},
         {"digest", required_argument, NULL, 'D'},
         {"secret-file", required_argument, NULL, 'K'},
         {"secret", required_argument, NULL, 'k'},
         {NULL, 0, NULL, 0},
     };
-    const char *path = NULL, *want_digest = NULL, *secret_file = NULL, *secret_hex = NULL;
-    bool show = false, rerun = false, dump = false;
+    const char *path = NULL, *want_digest = NULL, *secret_file = NULL, *secret_hex = NULL, *stderr_of = NULL;
+    bool show = false, rerun = false, dump = false, json = false;
+    uint32_t only_game = ALL_GAMES;
+    char *end;
     int c;
     cli_opts_begin();
     while ((c = cli_getopt("replay", argc, argv, ":h", opts)) != -1) {
@@ -206,6 +437,15 @@ int cmd_replay(int argc, char **argv)
         case 's': show = true; break;
         case 'r': rerun = true; break;
         case 'd': dump = true; break;
+        case 'j': json = true; break;
+        case 'e': stderr_of = optarg; break;
+        case 'g':
+            only_game = (uint32_t)strtoul(optarg, &end, 10);
+            if (!*optarg || *end || *optarg == '-' || only_game >= ARB_MAX_DEALS) {
+                fprintf(stderr, "arbiter: replay: --game \"%s\": expected a game number from 0\n", optarg);
+                return CLI_EXIT_USAGE;
+            }
+            break;
         case 'D': want_digest = optarg; break;
         case 'K': secret_file = optarg; break;
         case 'k': secret_hex = optarg; break;
@@ -214,6 +454,10 @@ int cmd_replay(int argc, char **argv)
     }
     if (argc - optind != 1) {
         usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (json && (dump || show)) {
+        fprintf(stderr, "arbiter: replay: --json prints only JSON: not with --%s\n", dump ? "dump" : "show");
         return CLI_EXIT_USAGE;
     }
     path = argv[optind];
@@ -234,11 +478,37 @@ int cmd_replay(int argc, char **argv)
         fprintf(stderr, "arbiter: %s\n", err);
         return CLI_EXIT_USAGE;
     }
-    if (dump && tr_each(data, len, dump_record, NULL) != 0)
-        printf("(a corrupt record follows)\n");
+    if (only_game != ALL_GAMES && !has_game(data, len, only_game)) {
+        fprintf(stderr, "arbiter: replay: --game %u: %s has no deal record of game %u (games count from 0)\n",
+                only_game, path, only_game);
+        free(data);
+        return CLI_EXIT_USAGE;
+    }
+    if (stderr_of) {
+        int st = print_stderr(path, data, len, stderr_of);
+        free(data);
+        return st;
+    }
+    if (dump || json) {
+        dump_ctx dc = {.json = json, .only_game = only_game};
+        arb_buf_init(&dc.out, len * 8 + 4096);
+        int drc = tr_each(data, len, dump_record, &dc);
+        arb_buf_release(&dc.out);
+        if (drc != 0) {
+            if (json)
+                printf("{\"type\":\"corrupt\",\"error\":\"%s\"}\n", arb_strerror(drc));
+            else
+                printf("(a corrupt record follows)\n");
+        }
+    }
     replay_report rep;
     int rc;
-    show_ctx sc = {&rep.cfg, NULL};
+    show_ctx sc = {.cfg = &rep.cfg, .only_game = only_game, .started = ALL_GAMES};
+    stderr_ctx ends = {.bot = -1};
+    for (int b = 0; b < ARB_MAX_SEATS; b++)
+        sc.end_status[b] = ends.last_status[b] = -1;
+    if (tr_each(data, len, each_botend, &ends) == 0)
+        memcpy(sc.end_status, ends.last_status, sizeof sc.end_status);
     match_observer obs = {.ctx = &sc, .deal_start = show_deal_hands, .action = show_action,
                           .penalty = show_penalty, .deal_end = show_end};
     if (rerun) {
@@ -254,9 +524,23 @@ int cmd_replay(int argc, char **argv)
     free(data);
     if (rc) {
         char why[4096];
-        fprintf(stderr, "arbiter: %s: %s\n", path, rep.divergence[0] ? arb_term(rep.divergence, why, sizeof why) : arb_strerror(rc));
+        const char *what = rep.divergence[0] ? rep.divergence : arb_strerror(rc);
+        if (json) {
+            arb_buf b;
+            arb_buf_init(&b, 0);
+            arb_buf_puts(&b, "{\"type\":\"replay\",\"error\":");
+            arb_json_str(&b, what, strlen(what));
+            printf("%s}\n", arb_buf_str(&b));
+            arb_buf_release(&b);
+        }
+        fprintf(stderr, "arbiter: %s: %s\n", path, arb_term(what, why, sizeof why));
         match_result_release(&rep.res);
         return CLI_EXIT_FAIL;   /* read, but not to be judged: corrupt or diverging */
+    }
+    if (json) {
+        int st = json_summary(&rep, want_digest, have_secret ? secret : NULL);
+        match_result_release(&rep.res);
+        return st;
     }
     int status = 0;
     char shown[4096];
@@ -287,10 +571,11 @@ int cmd_replay(int argc, char **argv)
     }
     if (have_secret) {
         char msg[512];
-        if (replay_check_secret(&rep.cfg, secret, msg, sizeof msg) != 0) {
+        int fair = fairness(&rep, secret, msg, sizeof msg);
+        if (fair == FAIR_WRONG_SECRET) {
             printf("fairness: FAILED: %s\n", msg);
             status = CLI_EXIT_FAIL;
-        } else if (!rep.reproduced || rep.digest_rc != 0) {
+        } else if (fair == FAIR_NOT_REPRODUCED) {
             printf("fairness: FAILED: %s, but the transcript is not reproduced from it (see above)\n", msg);
             status = CLI_EXIT_FAIL;
         } else {

@@ -509,9 +509,11 @@ static const status_report status_reports[] = {
      {{"tournament", "  ", -24, NULL}, {"commitment", " commitment ", 0, "(none yet)"},
       {"secret", "  secret ", 0, "sealed until the tournament is over"}}},
     /* The pool: the referee workers a scheduler has heard from. */
-    {STORE_REPORT_POOL, "pool", "pool", true, "snsnnns",
+    /* lost: back to the queue because it went silent; back: handed back by
+     * its own word (a clean stop), which costs nothing but the replay. */
+    {STORE_REPORT_POOL, "pool", "pool", true, "snsnnnns",
      {{"worker", "  ", -32, NULL}, {"slots", " ", 5, NULL}, {"state", " ", -10, NULL}, {"running", " ", 7, NULL},
-      {"done", " ", 7, NULL}, {"lost", " ", 5, NULL}, {"last_heard", "  ", 0, NULL}}},
+      {"done", " ", 7, NULL}, {"lost", " ", 5, NULL}, {"back", " ", 5, NULL}, {"last_heard", "  ", 0, NULL}}},
     /* Matches done by each referee worker (the last lease holder). */
     {STORE_REPORT_DONE_BY_WORKER, "done_by_worker", "matches done by worker", false, "ssn",
      {{"tournament", "  ", -24, NULL}, {"worker", " ", -32, NULL}, {"done", " ", 0, NULL}}},

@@ -2,6 +2,8 @@
  * (game_cli.h). */
 #include "ddz_cli.h"
 
+#include <stdio.h>
+
 const game_cli game_cli_doudizhu = {
     .game = "doudizhu",
     .moves = ddz_cli_moves,
@@ -15,4 +17,24 @@ const game_cli game_cli_doudizhu = {
     .play = ddz_cli_play,
     .play_policies = "greedy|random",
     .bench_rules = ddz_cli_bench,
+    .show_deal = ddz_cli_show_deal,
 };
+
+/* Who became the landlord and what the kitty held: the kitty is told to the
+ * seats only once a landlord takes it, and a deal that ends in the auction
+ * (everybody passed, a forfeit) never tells it, so replay --show says both
+ * here for every deal. */
+void ddz_cli_show_deal(const void *state, const char *const *names)
+{
+    const ddz_state *s = state;
+    char kitty[256];
+    if (ddz_cards_format(s->kitty, kitty, sizeof kitty) < 0)
+        snprintf(kitty, sizeof kitty, "?");
+    if (s->landlord < s->nseats)
+        printf("  landlord: seat %d %s (bid %d%s)\n", s->landlord, names[s->landlord], s->bid,
+               s->shown ? ", hand shown" : "");
+    else
+        printf("  landlord: none (%s)\n", s->voided ? "everybody passed: the deal is void"
+               : "the deal ended before the auction did");
+    printf("  kitty: %s\n", kitty);
+}

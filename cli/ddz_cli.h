@@ -8,5 +8,6 @@
 int ddz_cli_moves(const void *rules, const cli_context *ctx, bool readings);
 int ddz_cli_play(const void *rules, const cli_play_options *o);
 int ddz_cli_bench(const void *rules, double seconds, cli_format format);
+void ddz_cli_show_deal(const void *state, const char *const *names);
 
 #endif

@@ -5,6 +5,8 @@
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_names.h"
+#include "arb_buf.h"
+#include "arb_text.h"
 #include "match_def.h"
 
 #include <errno.h>
@@ -124,20 +126,13 @@ int cli_format_parse(const char *cmd, const char *text, unsigned allowed, cli_fo
 
 void cli_json_string(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p == '\n')
-            fputs("\\n", f);
-        else if (*p == '\t')
-            fputs("\\t", f);
-        else if (*p < 0x20 || *p == 0x7f)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
+    arb_buf b;
+    arb_buf_init(&b, 0);
+    if (arb_json_str(&b, s, strlen(s)) == 0)
+        fputs(arb_buf_str(&b), f);
+    else
+        fputs("\"\"", f);   /* past ARB_BUF_DEFAULT_CAP: no text of ours comes near */
+    arb_buf_release(&b);
 }
 
 void cli_csv_field(FILE *f, const char *s)

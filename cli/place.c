@@ -2,6 +2,7 @@
  * cluster under a state directory, or a server), and key files. */
 #include "cli.h"
 #include "arb_error.h"
+#include "arb_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,10 +28,12 @@ int cli_open_place(db_place *p, const char *state, const char *db, bool exclusiv
         snprintf(p->conninfo, sizeof p->conninfo, "%s", db);
         return 0;
     }
-    if (mkdir(state, 0755) != 0 && errno != EEXIST) {
-        snprintf(err, errlen, "--state %s: %s", state, strerror(errno));
-        return ARB_EIO;
-    }
+    /* It holds the record's passwords (a private cluster) and transcripts:
+     * 0700, or 0711 as root (bots under uids of their own pass through to
+     * their working directories, docs/operations.md). */
+    int rc = arb_make_dir(state, geteuid() == 0 ? 0711 : 0700, "state directory (state:, --state)", err, errlen);
+    if (rc)
+        return rc;
     /* One run per state directory at a time; readers (status,
      * standings) share the cluster a run has started. */
     char lock[700];
@@ -49,7 +52,7 @@ int cli_open_place(db_place *p, const char *state, const char *db, bool exclusiv
         snprintf(p->conninfo, sizeof p->conninfo, "%s", db);
         return 0;
     }
-    int rc = pgctl_start(&p->pg, state, err, errlen);
+    rc = pgctl_start(&p->pg, state, err, errlen);
     if (rc)
         return rc;
     p->private_pg = true;

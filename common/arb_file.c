@@ -1,4 +1,4 @@
-/* arb_file.c — the bounded whole-file reader (arb_file.h). */
+/* arb_file.c — the bounded whole-file reader and the daemons' directories (arb_file.h). */
 #include "arb_file.h"
 #include "arb_error.h"
 
@@ -83,4 +83,51 @@ out:
     free(buf);
     close(fd);
     return rc;
+}
+
+int arb_make_dir(const char *path, unsigned mode, const char *what, char *err, size_t errlen)
+{
+    char buf[4096];
+    struct stat st;
+    if (!path[0] || strlen(path) >= sizeof buf) {
+        snprintf(err, errlen, "%s \"%.64s\": not a usable path", what, path);
+        return ARB_EIO;
+    }
+    snprintf(buf, sizeof buf, "%s", path);
+    /* the parents first, as mkdir -p: a fresh host has no /var/lib/x/y */
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+            snprintf(err, errlen, "%s %s: cannot create %s: %s: create it (owned by uid %d, who runs this daemon) "
+                     "or name another directory", what, path, buf, strerror(errno), (int)geteuid());
+            return ARB_EIO;
+        }
+        *p = '/';
+    }
+    if (mkdir(path, (mode_t)mode) == 0) {
+        if (chmod(path, (mode_t)mode) != 0) {   /* past the umask */
+            snprintf(err, errlen, "%s %s: chmod %o: %s", what, path, mode, strerror(errno));
+            return ARB_EIO;
+        }
+        return 0;
+    }
+    if (errno != EEXIST) {
+        snprintf(err, errlen, "%s %s: cannot create it: %s: create it (owned by uid %d, who runs this daemon) "
+                 "or name another directory", what, path, strerror(errno), (int)geteuid());
+        return ARB_EIO;
+    }
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s %s: exists and is not a directory: move it aside or name another directory",
+                 what, path);
+        return ARB_EIO;
+    }
+    if (access(path, W_OK | X_OK) != 0) {
+        snprintf(err, errlen, "%s %s: not writable by uid %d, who runs this daemon (owner uid %d, mode %03o): "
+                 "chown it to that user or name another directory", what, path, (int)geteuid(), (int)st.st_uid,
+                 (unsigned)(st.st_mode & 0777));
+        return ARB_EIO;
+    }
+    return 0;
 }

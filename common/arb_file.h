@@ -1,5 +1,6 @@
 /* arb_file.h — reading a whole file with a hard cap on its size: the one
- * whole-file reader (tournament files, configuration, transcripts). */
+ * whole-file reader (tournament files, configuration, transcripts); and the
+ * daemons' own directories, made when missing. */
 #ifndef ARB_FILE_H
 #define ARB_FILE_H
 #include <stddef.h>
@@ -12,5 +13,13 @@
  * message naming the file in err (*out NULL). */
 int arb_read_file(const char *path, size_t max, const char *what, char **out, size_t *len, char *err,
                   size_t errlen);
+
+/* The directory path, made when missing with the directories above it
+ * (0755) and itself with mode (0700 where it holds secrets), owned by the
+ * running user; one that exists is kept as it is (its mode is the
+ * operator's) but must be a directory this user can write and enter.
+ * what names it for the operator ("state (state:, --state)"). Returns 0,
+ * or ARB_EIO with "WHAT PATH: REASON: WHAT TO DO" in err. */
+int arb_make_dir(const char *path, unsigned mode, const char *what, char *err, size_t errlen);
 
 #endif

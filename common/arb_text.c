@@ -1,5 +1,6 @@
 /* arb_text.c — text from outside made safe for a terminal (arb_text.h). */
 #include "arb_text.h"
+#include "arb_buf.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -104,4 +105,29 @@ char *arb_escape_term(const char *in, size_t len, char *out, size_t cap, int fla
 char *arb_term(const char *s, char *out, size_t cap)
 {
     return arb_escape_term(s ? s : "", s ? strlen(s) : 0, out, cap, 0);
+}
+
+int arb_json_str(arb_buf *b, const char *in, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)in;
+    int rc = arb_buf_putc(b, '"');
+    for (size_t i = 0; i < len && !rc;) {
+        uint32_t c = 0;
+        size_t k = utf8_len(s + i, len - i, &c);
+        if (k == 0) {   /* a byte of invalid UTF-8: its value as a code point */
+            rc = arb_buf_printf(b, "\\u%04x", s[i]);
+            i++;
+            continue;
+        }
+        if (c == '"' || c == '\\')
+            rc = arb_buf_printf(b, "\\%c", (char)c);
+        else if (c == '\n' || c == '\t')
+            rc = arb_buf_puts(b, c == '\n' ? "\\n" : "\\t");
+        else if (!shown_as_is(c))
+            rc = arb_buf_printf(b, "\\u%04x", (unsigned)c);
+        else
+            rc = arb_buf_append(b, s + i, k);
+        i += k;
+    }
+    return rc ? rc : arb_buf_putc(b, '"');
 }

@@ -24,4 +24,14 @@ char *arb_escape_term(const char *in, size_t len, char *out, size_t cap, int fla
 /* The same for a NUL-terminated string (NULL renders as ""). */
 char *arb_term(const char *s, char *out, size_t cap);
 
+struct arb_buf;
+/* Append len bytes of in to b as one JSON string, quotes included: valid
+ * printable UTF-8 as it is; '"' and '\\' escaped; newline and tab
+ * as \n and \t; every character
+ * arb_escape_term would escape (controls, C1, the bidirectional overrides)
+ * as \uXXXX, so JSON on a terminal is as safe as text; each byte of
+ * invalid UTF-8 as \u00XX (its value as a code point: the output stays
+ * valid JSON, and no byte is dropped). 0, or ARB_ETOOBIG past b's cap. */
+int arb_json_str(struct arb_buf *b, const char *in, size_t len);
+
 #endif

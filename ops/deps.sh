@@ -15,6 +15,7 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v psql >/dev/null || need+=(postgresql-client)
 command -v bwrap >/dev/null || need+=(bubblewrap)
 command -v python3 >/dev/null || need+=(python3)
+command -v curl >/dev/null || need+=(curl)   # the operations test asks /healthz as the doc does
 command -v ip >/dev/null || need+=(iproute2)   # network namespaces for the link-cut test
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]} (needs root: apt-get)"

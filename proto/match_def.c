@@ -63,6 +63,7 @@ void match_config_init(match_config *cfg, const arb_game *game)
     cfg->startup_ms = 5000;
     cfg->policy = MATCH_AUTOPLAY;
     cfg->strikes = 3;
+    cfg->late_reply_notes = true;
     cfg->forfeit_points = game ? game->default_forfeit_points : 0;
 }
 

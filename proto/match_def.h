@@ -85,6 +85,12 @@ typedef struct match_config {
     int64_t  forfeit_points;                  /* P in bot-protocol.md */
     int      nbots;                           /* = the game's seats */
     match_bot_cfg bots[ARB_MAX_SEATS];
+    /* A refused reply that answers the bot's previous request is said so in
+     * its penalty note (a stray line on stdout puts every later reply one
+     * request late). True for every match played now; replay sets it from
+     * the transcript's version (false before version 3), so that an older
+     * transcript's notes are judged as they were written. */
+    bool     late_reply_notes;
 } match_config;
 
 /* Defaults: the game's default preset, 1 deal, duplicate off, 1000 ms per

@@ -24,6 +24,9 @@ typedef struct bot_rt {
     uint8_t  gone_reason;
     bool     forfeited;
     uint32_t owed;          /* replies owed to timed-out requests */
+    bool     refused;       /* this process sent a line that was refused (malformed, illegal) */
+    bool     asked;         /* asked before: asked_state, asked_game, asked_decision hold */
+    uint32_t asked_game, asked_decision;   /* its last request */
     int64_t  bank_ns;
     int64_t  deal_used_ns;
 } bot_rt;
@@ -38,6 +41,7 @@ typedef struct run {
     match_result *res;
     void *rules, *state, *before;
     void *mstate;           /* what the game carries from deal to deal */
+    void *asked_state;      /* per bot, g->state_size each: the position of its last request */
     arb_action *legal;
     char *req;              /* ARB_MAX_REQUEST bytes */
     char options[ARB_MAX_OPTIONS_TEXT];
@@ -295,6 +299,29 @@ static int append_items(run *r, size_t *len, int n)
 
 static int64_t ms_of(int64_t ns) { return ns / 1000000; }
 
+/* A refused reply that would have answered the bot's previous request,
+ * from a process that already sent a refused line: the signature of a
+ * stray line on stdout (itself read as a reply, and refused), after which
+ * every reply comes one request late. The protocol has no request ids: a
+ * reply is matched to a request by the position it answers. The late
+ * replies that happen to be legal where they land are played; the note
+ * goes into the detail of each one refused. */
+static void note_late_reply(run *r, int bot, const char *line, char *detail, size_t cap)
+{
+    const arb_game *g = r->g;
+    bot_rt *b = &r->bot[bot];
+    if (!r->cfg->late_reply_notes || !b->refused || !b->asked)
+        return;
+    void *then = (char *)r->asked_state + (size_t)bot * g->state_size;
+    arb_action a, fixed;
+    char why[256];
+    if (g->parse_action(then, line, &a, why, sizeof why) != 0 || g->check(then, &a, &fixed, why, sizeof why) != 0)
+        return;
+    size_t len = strlen(detail);
+    snprintf(detail + len, cap - len, "; the reply answers request %" PRIu32 " of game %" PRIu32
+             ", the bot's previous one: a stray line on stdout?", b->asked_decision, b->asked_game);
+}
+
 /* One decision of the seat to act. Returns true when the deal goes on. */
 static bool decide(run *r, int nlegal)
 {
@@ -377,6 +404,9 @@ static bool decide(run *r, int nlegal)
                 fault = MATCH_R_ILLEGAL;
                 snprintf(detail, sizeof detail, "%s (reply \"%.200s\")", why, rep->line);
             }
+            if (rc)
+                note_late_reply(r, bot, rep->line, detail, sizeof detail);
+            b->refused |= rc != 0;
             break;
         }
         case MD_TIMEOUT:
@@ -398,6 +428,11 @@ static bool decide(run *r, int nlegal)
                      : fault == MATCH_R_EXITED ? "exited" : "crashed");
             break;
         }
+        /* the position this request asked about, for the next reply's note */
+        memcpy((char *)r->asked_state + (size_t)bot * g->state_size, r->state, g->state_size);
+        b->asked = true;
+        b->asked_game = d->game;
+        b->asked_decision = d->decisions;
     }
 
     bool by_referee = false;
@@ -554,6 +589,7 @@ static void restart_bots(run *r, uint32_t gi)
         int status = 0;
         r->drv->stop(r->drv->ctx, b, &etext, &elen, &status);
         bt->owed = 0;   /* the old process's late replies died with it */
+        bt->refused = bt->asked = false;
         if (put(r, (match_rec){.type = MR_BOTEND, .bot = b, .text = st->sandbox, .status = status,
                                .err_text = etext, .err_len = elen})
             || put(r, (match_rec){.type = MR_RESTART, .bot = b, .game = gi, .seating = seating}))
@@ -713,11 +749,12 @@ int match_run_dealt(const match_config *cfg, const match_driver *drv, const matc
     r.state = calloc(1, r.g->state_size);
     r.before = calloc(1, r.g->state_size);
     r.mstate = calloc(1, r.g->match_state_size ? r.g->match_state_size : 1);
+    r.asked_state = calloc(ARB_MAX_SEATS, r.g->state_size);
     r.legal = malloc(ARB_MAX_MOVES * sizeof *r.legal);
     r.req = malloc(ARB_MAX_REQUEST);
     uint32_t games = 0;
     arb_standing standing;
-    if (!r.rules || !r.state || !r.before || !r.mstate || !r.legal || !r.req) {
+    if (!r.rules || !r.state || !r.before || !r.mstate || !r.asked_state || !r.legal || !r.req) {
         fail(&r, ARB_ENOMEM, "out of memory");
         goto out;
     }
@@ -797,6 +834,7 @@ out:
     free(r.state);
     free(r.before);
     free(r.mstate);
+    free(r.asked_state);
     free(r.legal);
     free(r.req);
     return r.rc;

@@ -40,6 +40,45 @@ static void r_stop(void *ctx, int bot, const char **text, size_t *len, int *stat
     *status = 0;
 }
 
+/* The rerun driver: the live bots answer, but the judge's clocks run on
+ * the recorded timings, so that a bank, a deal clock and every later
+ * request's "time" field evolve as they did in the match. What is compared
+ * is then what the bots answered, never the clocks: a bot whose reply took
+ * 1 ms longer than in the match is reproduced all the same. */
+typedef struct rerun_ctx {
+    const match_driver *live;
+    tr_verifier *v;
+} rerun_ctx;
+
+static int rr_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, size_t len)
+{
+    rerun_ctx *c = ctx;
+    return c->live->start(c->live->ctx, bot, cfg, sandbox, len);
+}
+
+static int rr_send(void *ctx, int bot, const char *line)
+{
+    rerun_ctx *c = ctx;
+    return c->live->send(c->live->ctx, bot, line);
+}
+
+static void rr_ask(void *ctx, int bot, const char *request, uint64_t budget_ns, md_reply *r)
+{
+    rerun_ctx *c = ctx;
+    static md_reply recorded;   /* ARB_MAX_LINE bytes: not on the stack; replay runs one match at a time */
+    c->live->ask(c->live->ctx, bot, request, budget_ns, r);
+    if (tr_next_reply(c->v, bot, &recorded) == 0) {   /* else the verifier has the divergence */
+        r->wall_ns = recorded.wall_ns;
+        r->cpu_ns = recorded.cpu_ns;
+    }
+}
+
+static void rr_stop(void *ctx, int bot, const char **text, size_t *len, int *status)
+{
+    rerun_ctx *c = ctx;
+    c->live->stop(c->live->ctx, bot, text, len, status);
+}
+
 static int prepare(const uint8_t *data, size_t len, replay_report *rep)
 {
     memset(rep, 0, sizeof *rep);
@@ -49,7 +88,7 @@ static int prepare(const uint8_t *data, size_t len, replay_report *rep)
 }
 
 /* Run the judge against the recording: with the recorded replies (live
- * NULL) or with live bots (loose: their timings are not compared). */
+ * NULL) or with live bots (their replies judged on the recorded timings). */
 static int verify(const uint8_t *data, size_t len, const match_driver *live, const match_observer *obs,
                   replay_report *rep)
 {
@@ -58,8 +97,10 @@ static int verify(const uint8_t *data, size_t len, const match_driver *live, con
     if (!v)
         return rc;
     match_driver recorded = {.ctx = v, .start = r_start, .send = r_send, .ask = r_ask, .stop = r_stop};
+    rerun_ctx rr = {live, v};
+    match_driver rerun = {.ctx = &rr, .start = rr_start, .send = rr_send, .ask = rr_ask, .stop = rr_stop};
     match_sink sink = tr_verifier_sink(v);
-    rc = match_run(&rep->cfg, live ? live : &recorded, &sink, obs, &rep->res);
+    rc = match_run(&rep->cfg, live ? &rerun : &recorded, &sink, obs, &rep->res);
     char div[sizeof rep->divergence];
     int crc = tr_verifier_close(v, div, sizeof div);
     if (rc == 0 && crc != 0 && !rep->res.error[0])

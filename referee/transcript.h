@@ -21,8 +21,12 @@
  * derived under and the commitment to the tournament's secret; deals and
  * bot seeds follow from the key; duplicate games are seating-major with
  * RESTART records. Version 1 transcripts (seeds from the bare match seed)
- * are refused by name. */
-#define TR_VERSION 2
+ * are refused by name.
+ * Version 3: the records of version 2; a penalty's note may end with "the
+ * reply answers request ...: a stray line on stdout?" (match_config's
+ * late_reply_notes). Version 2 is still read, and judged without them. */
+#define TR_VERSION 3
+#define TR_VERSION_OLDEST 2
 
 typedef enum tr_type {
     TR_HEADER = 0,   /* [0, 0, {config}] */
@@ -58,6 +62,27 @@ int tr_read_header(const uint8_t *data, size_t len, match_config *cfg, char *err
 int tr_check_digest(const uint8_t *data, size_t len, char hex[65], char *err, size_t errlen);
 /* Describe one record as text (for divergences and `replay --dump`). */
 int tr_describe(const uint8_t *rec, size_t len, char *buf, size_t cap);
+/* One record as one JSON object, appended to out (replay --json): its
+ * type by name, t, and every field by name (transcripts.md); strings and a
+ * bot's stderr as JSON strings (arb_json_str), other bins as hex, a botend's
+ * wait status also in words (status_text), a reply's kind also by name.
+ * ARB_ECORRUPT for a record that is not one, ARB_ETOOBIG past out's cap. */
+struct arb_buf;
+int tr_json(const uint8_t *rec, size_t len, struct arb_buf *out);
+/* A wait status in words: "exited with status 3", "killed by SIGSEGV",
+ * "never started" (-1: the bot's process was never started). */
+void tr_status_text(int status, char *buf, size_t cap);
+/* A botend record's fields; pointers into rec. */
+typedef struct tr_botend {
+    uint64_t t;
+    int bot;
+    const char *sandbox;   /* sandbox_len bytes */
+    size_t sandbox_len;
+    int status;            /* wait status, -1 never started */
+    const char *err;       /* the stderr tail the referee kept, err_len bytes */
+    size_t err_len;
+} tr_botend;
+int tr_read_botend(const uint8_t *rec, size_t len, tr_botend *out);
 /* Walk the records: calls fn with each record's bytes; stops on nonzero. */
 int tr_each(const uint8_t *data, size_t len, int (*fn)(void *ctx, int type, const uint8_t *rec, size_t n), void *ctx);
 /* Extent, type and time of the record at data[pos..]: 0, or ARB_ECORRUPT. */

@@ -45,7 +45,9 @@ static void header(msgpack_packer *pk, const match_config *cfg, const char *opti
 {
     msgpack_pack_map(pk, 18);
     pack_str(pk, "format"); pack_str(pk, "arbiter-transcript");
-    pack_str(pk, "version"); msgpack_pack_uint32(pk, TR_VERSION);
+    /* a version 2 transcript re-judged is encoded as version 2 (the judge
+     * then writes no late-reply notes); every match played now is the latest */
+    pack_str(pk, "version"); msgpack_pack_uint32(pk, cfg->late_reply_notes ? TR_VERSION : 2);
     pack_str(pk, "key"); msgpack_pack_bin_with_body(pk, cfg->key, sizeof cfg->key);
     pack_str(pk, "key_label"); pack_str(pk, cfg->key_label);
     pack_str(pk, "commitment"); pack_str(pk, cfg->commitment);

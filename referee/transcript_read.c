@@ -4,13 +4,16 @@
  * reader arb_mp (never msgpack-c's unpacker, which allocates whatever a
  * header claims). */
 #include "transcript.h"
+#include "arb_buf.h"
 #include "arb_error.h"
 #include "arb_file.h"
 #include "arb_kdf.h"
 #include "arb_limits.h"
 #include "arb_mp.h"
+#include "arb_text.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sodium.h>
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *const type_names[TR_NTYPES] = {
@@ -188,13 +192,15 @@ int tr_read_header(const uint8_t *data, size_t len, match_config *cfg, char *err
     }
     if (version == 1) {
         snprintf(err, errlen, "transcript format version 1 (deals seeded from the bare match seed, before keyed "
-                 "seeds) is no longer read: this arbiter reads version %d", TR_VERSION);
+                 "seeds) is no longer read: this arbiter reads versions %d to %d", TR_VERSION_OLDEST, TR_VERSION);
         return ARB_EUNSUPPORTED;
     }
-    if (version != TR_VERSION) {
-        snprintf(err, errlen, "transcript version %" PRIu64 ", this arbiter reads version %d", version, TR_VERSION);
+    if (version < TR_VERSION_OLDEST || version > TR_VERSION) {
+        snprintf(err, errlen, "transcript version %" PRIu64 ", this arbiter reads versions %d to %d", version,
+                 TR_VERSION_OLDEST, TR_VERSION);
         return ARB_EUNSUPPORTED;
     }
+    cfg->late_reply_notes = version >= 3;
     if (!have_key) {
         snprintf(err, errlen, "header: no match key");
         return ARB_ECORRUPT;
@@ -283,13 +289,13 @@ static void describe_obj(arb_mp *r, char *buf, size_t cap, size_t *n, int depth)
     case ARB_MP_INT: arb_mp_int(r, &i); OUT("%" PRId64, i); break;
     case ARB_MP_BOOL: arb_mp_bool(r, &b); OUT("%s", b ? "true" : "false"); break;
     case ARB_MP_NIL: arb_mp_nil(r); OUT("nil"); break;
-    case ARB_MP_STR: arb_mp_str(r, &s, &len); OUT("\"%.*s\"", (int)(len > 200 ? 200 : len), s); break;
+    case ARB_MP_STR: arb_mp_str(r, &s, &len); OUT("\"%.*s\"", (int)(len > INT32_MAX ? INT32_MAX : len), s); break;
     case ARB_MP_BIN: { const uint8_t *p; arb_mp_bin(r, &p, &len); OUT("<%u bytes>", len); break; }
     case ARB_MP_ARRAY:
         arb_mp_array(r, &len);
         OUT("[");
         for (uint32_t k = 0; k < len && !r->err; k++) {
-            if (k) OUT(" ");
+            if (k) OUT(", ");
             describe_obj(r, buf, cap, n, depth + 1);
         }
         OUT("]");
@@ -330,4 +336,185 @@ int tr_describe(const uint8_t *rec, size_t len, char *buf, size_t cap)
             describe_obj(&r, buf, cap, &n, 1);
     }
     return (int)n;
+}
+
+/* ---- JSON (replay --json) ---------------------------------------------- */
+
+/* The names of each record type's fields after [type, t], in order. */
+static const char *const field_names[TR_NTYPES][8] = {
+    [TR_HEADER] = {"config"},
+    [TR_INFO] = {"info"},
+    [TR_DEAL] = {"game", "deal", "seating", "seed", "bot_at"},
+    [TR_SEND] = {"bot", "line"},
+    [TR_ASK] = {"bot", "game", "decision", "request", "nlegal"},
+    [TR_RECV] = {"bot", "kind", "line", "wall_ns", "cpu_ns"},
+    [TR_VERDICT] = {"game", "decision", "seat", "bot", "action", "by_referee"},
+    [TR_PENALTY] = {"game", "decision", "seat", "bot", "reason", "consequence", "detail"},
+    [TR_RESULT] = {"game", "score", "forfeit_bot"},
+    [TR_BOTEND] = {"bot", "sandbox", "status", "stderr"},
+    [TR_END] = {"summary"},
+    [TR_DIGEST] = {"algorithm", "digest"},
+    [TR_RESTART] = {"bot", "game", "seating"},
+};
+
+static const char *const reply_kinds[] = {"line", "timeout", "too-long", "closed", "exited", "crashed"};
+
+/* One msgpack object as JSON. A bin is hex, except a bot's stderr
+ * (text_bin), which is a string like any other bytes from outside; a map
+ * key that is not a string becomes the string of its JSON. */
+static int json_obj(arb_mp *r, arb_buf *b, int depth, bool text_bin)
+{
+    uint64_t u;
+    int64_t i;
+    bool v;
+    const char *s;
+    const uint8_t *p;
+    uint32_t len;
+    if (depth > ARB_MP_MAX_DEPTH)
+        return ARB_ETOOBIG;
+    int rc = 0;
+    switch (arb_mp_peek(r)) {
+    case ARB_MP_UINT: rc = arb_mp_uint(r, &u) ? ARB_ECORRUPT : arb_buf_printf(b, "%" PRIu64, u); break;
+    case ARB_MP_INT: rc = arb_mp_int(r, &i) ? ARB_ECORRUPT : arb_buf_printf(b, "%" PRId64, i); break;
+    case ARB_MP_BOOL: rc = arb_mp_bool(r, &v) ? ARB_ECORRUPT : arb_buf_puts(b, v ? "true" : "false"); break;
+    case ARB_MP_NIL: rc = arb_mp_nil(r) ? ARB_ECORRUPT : arb_buf_puts(b, "null"); break;
+    case ARB_MP_STR: rc = arb_mp_str(r, &s, &len) ? ARB_ECORRUPT : arb_json_str(b, s, len); break;
+    case ARB_MP_BIN:
+        if (arb_mp_bin(r, &p, &len))
+            return ARB_ECORRUPT;
+        if (text_bin)
+            return arb_json_str(b, (const char *)p, len);
+        rc = arb_buf_putc(b, '"');
+        for (uint32_t k = 0; k < len && !rc; k++)
+            rc = arb_buf_printf(b, "%02x", p[k]);
+        return rc ? rc : arb_buf_putc(b, '"');
+    case ARB_MP_ARRAY:
+        if (arb_mp_array(r, &len))
+            return ARB_ECORRUPT;
+        rc = arb_buf_putc(b, '[');
+        for (uint32_t k = 0; k < len && !rc; k++)
+            if (!(rc = k ? arb_buf_putc(b, ',') : 0))
+                rc = json_obj(r, b, depth + 1, false);
+        return rc ? rc : arb_buf_putc(b, ']');
+    case ARB_MP_MAP:
+        if (arb_mp_map(r, &len))
+            return ARB_ECORRUPT;
+        rc = arb_buf_putc(b, '{');
+        for (uint32_t k = 0; k < len && !rc; k++) {
+            if (k && (rc = arb_buf_putc(b, ',')))
+                break;
+            if (arb_mp_peek(r) == ARB_MP_STR) {
+                rc = json_obj(r, b, depth + 1, false);
+            } else {   /* a key of another type: the string of its JSON */
+                arb_buf key;
+                arb_buf_init(&key, b->cap);
+                rc = json_obj(r, &key, depth + 1, false);
+                if (!rc)
+                    rc = arb_json_str(b, key.data ? key.data : "", key.len);
+                arb_buf_release(&key);
+            }
+            if (!rc && !(rc = arb_buf_putc(b, ':')))
+                rc = json_obj(r, b, depth + 1, false);
+        }
+        return rc ? rc : arb_buf_putc(b, '}');
+    default:
+        /* float, ext: no writer of ours makes them; skipped, shown as null */
+        rc = arb_mp_skip(r) ? ARB_ECORRUPT : arb_buf_puts(b, "null");
+        break;
+    }
+    return rc;
+}
+
+int tr_json(const uint8_t *rec, size_t len, arb_buf *out)
+{
+    arb_mp r;
+    arb_mp_init(&r, rec, len);
+    uint32_t cnt;
+    uint64_t ty, t;
+    if (arb_mp_array(&r, &cnt) || cnt < 2 || arb_mp_uint(&r, &ty) || arb_mp_uint(&r, &t) || ty >= TR_NTYPES)
+        return ARB_ECORRUPT;
+    int rc = arb_buf_printf(out, "{\"type\":\"%s\",\"t\":%" PRIu64, tr_type_name((int)ty), t);
+    int64_t status = 0;
+    bool have_status = false;
+    for (uint32_t k = 2; k < cnt && !rc; k++) {
+        const char *name = k - 2 < 8 ? field_names[ty][k - 2] : NULL;
+        if (!name) {   /* fields this reader does not name, as they are */
+            rc = arb_buf_printf(out, ",\"field%u\":", k);
+        } else {
+            rc = arb_buf_printf(out, ",\"%s\":", name);
+        }
+        arb_mp at = r;
+        if (!rc && ty == TR_BOTEND && k == 4 && arb_mp_int(&at, &status) == 0)
+            have_status = true;
+        if (!rc)
+            rc = json_obj(&r, out, 1, ty == TR_BOTEND && k == 5);
+    }
+    if (!rc && ty == TR_RECV && cnt > 3) {   /* the reply's kind by name */
+        arb_mp at;
+        arb_mp_init(&at, rec, len);
+        uint64_t kind = UINT64_MAX;
+        for (int k = 0; k < 4; k++)
+            arb_mp_skip(&at);
+        arb_mp_uint(&at, &kind);
+        if (kind < sizeof reply_kinds / sizeof reply_kinds[0])
+            rc = arb_buf_printf(out, ",\"kind_name\":\"%s\"", reply_kinds[kind]);
+    }
+    if (!rc && have_status) {   /* the wait status in words */
+        char words[64];
+        tr_status_text(status > INT32_MAX || status < INT32_MIN ? -1 : (int)status, words, sizeof words);
+        rc = arb_buf_printf(out, ",\"status_text\":\"%s\"", words);
+    }
+    return rc ? rc : arb_buf_putc(out, '}');
+}
+
+/* ---- Bots' ends ---------------------------------------------------------- */
+
+static const struct { int sig; const char *name; } signal_names[] = {
+    {SIGHUP, "SIGHUP"}, {SIGINT, "SIGINT"}, {SIGQUIT, "SIGQUIT"}, {SIGILL, "SIGILL"}, {SIGTRAP, "SIGTRAP"},
+    {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"}, {SIGKILL, "SIGKILL"}, {SIGUSR1, "SIGUSR1"},
+    {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"}, {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"},
+    {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}, {SIGSYS, "SIGSYS"},
+};
+
+void tr_status_text(int status, char *buf, size_t cap)
+{
+    if (status < 0) {
+        snprintf(buf, cap, "never started");
+    } else if (WIFEXITED(status)) {
+        snprintf(buf, cap, "exited with status %d", WEXITSTATUS(status));
+    } else if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        for (size_t k = 0; k < sizeof signal_names / sizeof signal_names[0]; k++)
+            if (signal_names[k].sig == sig) {
+                snprintf(buf, cap, "killed by %s%s", signal_names[k].name, WCOREDUMP(status) ? " (core dumped)" : "");
+                return;
+            }
+        snprintf(buf, cap, "killed by signal %d", sig);
+    } else {
+        snprintf(buf, cap, "wait status %d", status);
+    }
+}
+
+int tr_read_botend(const uint8_t *rec, size_t len, tr_botend *out)
+{
+    arb_mp r;
+    arb_mp_init(&r, rec, len);
+    uint32_t cnt, slen, elen;
+    uint64_t ty, t;
+    int64_t bot, status;
+    const char *sandbox;
+    const uint8_t *err;
+    memset(out, 0, sizeof *out);
+    if (arb_mp_array(&r, &cnt) || cnt != 6 || arb_mp_uint(&r, &ty) || ty != TR_BOTEND || arb_mp_uint(&r, &t)
+        || arb_mp_int(&r, &bot) || bot < 0 || bot >= ARB_MAX_SEATS || arb_mp_str(&r, &sandbox, &slen)
+        || arb_mp_int(&r, &status) || status < INT32_MIN || status > INT32_MAX || arb_mp_bin(&r, &err, &elen))
+        return ARB_ECORRUPT;
+    out->t = t;
+    out->bot = (int)bot;
+    out->sandbox = sandbox;
+    out->sandbox_len = slen;
+    out->status = (int)status;
+    out->err = (const char *)err;
+    out->err_len = elen;
+    return 0;
 }

@@ -610,7 +610,7 @@ int worker_run(const worker_options *o)
     w->last_heard = now;
     w->next_hb = now + hb_ns;
     bool draining = false;
-    uint64_t drain_deadline = 0;
+    uint64_t drain_deadline = 0, drained_at = 0;
     for (;;) {
         now = arb_now_ns();
         if (o->stop_now && *o->stop_now) {
@@ -624,10 +624,20 @@ int worker_run(const worker_options *o)
             drain_deadline = now + (uint64_t)(o->drain_s > 0 ? o->drain_s : 0) * 1000000000u;
             arb_info(SUB, "%s: draining: %d matches in hand, %d results unacknowledged", o->name,
                      w->nslots - free_slots(w), w->npend);
+            w->next_hb = now;   /* "0 free" at once: the scheduler stops giving us matches */
         }
         if (draining) {
-            if (free_slots(w) == w->nslots && w->npend == 0)
-                break;
+            /* Done, but a match the scheduler assigned before it read our
+             * "0 free" may still be on its way: two heartbeats more to hand
+             * it back, or it would be lost with us (docs/operations.md). */
+            if (free_slots(w) == w->nslots && w->npend == 0) {
+                if (!drained_at)
+                    drained_at = now;
+                if (now - drained_at >= 2 * hb_ns)
+                    break;
+            } else {
+                drained_at = 0;
+            }
             if (now >= drain_deadline) {
                 for (int i = 0; i < w->nslots; i++)
                     if (w->slots[i].busy)

@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <grp.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -13,9 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The newest /usr/lib/postgresql/N/bin, or the directory of initdb in PATH. */
@@ -195,13 +198,19 @@ static int passfile(const char *path, const char *role, char pw[65], char *err, 
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return ARB_EIO;
     }
-    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    /* written beside it and renamed: a kill midway leaves no half file
+     * that the next start would refuse */
+    char tmp[720];
+    snprintf(tmp, sizeof tmp, "%s.new", path);
+    unlink(tmp);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     int len = snprintf(line, sizeof line, "%s%s\n", want, pw);
-    if (fd < 0 || fchmod(fd, 0600) != 0 || write(fd, line, (size_t)len) != len || fsync(fd) != 0) {
+    if (fd < 0 || fchmod(fd, 0600) != 0 || write(fd, line, (size_t)len) != len || fsync(fd) != 0
+        || rename(tmp, path) != 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         if (fd >= 0)
             close(fd);
-        unlink(path);
+        unlink(tmp);
         return ARB_EIO;
     }
     close(fd);
@@ -214,14 +223,28 @@ static void no_notices(void *arg, const char *message)
     (void)message;   /* "role is not a member of ...": the set-up says nothing when all is well */
 }
 
-static bool sql_ok(PGconn *c, const char *sql, const char *const *params, int n, char *err, size_t errlen)
+/* A statement that succeeds; with `dup_ok`, one that fails because what it
+ * creates is there also counts (42710 duplicate_object, 42P04
+ * duplicate_database, 23505 unique_violation: a CREATE DATABASE that a
+ * killed start had sent went on in the server and committed first). */
+static bool sql_run(PGconn *c, const char *sql, const char *const *params, int n, bool dup_ok, char *err,
+                    size_t errlen)
 {
     PGresult *r = PQexecParams(c, sql, n, NULL, params, NULL, NULL, 0);
     bool ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
+    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    if (!ok && dup_ok && state
+        && (strcmp(state, "42710") == 0 || strcmp(state, "42P04") == 0 || strcmp(state, "23505") == 0))
+        ok = true;
     if (!ok)
         snprintf(err, errlen, "private cluster set-up: %s", PQerrorMessage(c));
     PQclear(r);
     return ok;
+}
+
+static bool sql_ok(PGconn *c, const char *sql, const char *const *params, int n, char *err, size_t errlen)
+{
+    return sql_run(c, sql, params, n, false, err, errlen);
 }
 
 /* The role arbiter (not a superuser, may create databases: the tests make
@@ -241,7 +264,7 @@ static int setup_roles(const pgctl *pg, const char *user_pw, char *err, size_t e
     PGresult *r = PQexec(c, "SELECT 1 FROM pg_roles WHERE rolname = 'arbiter'");
     bool have_role = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
     PQclear(r);
-    if (!have_role && !sql_ok(c, "CREATE ROLE arbiter LOGIN", NULL, 0, err, errlen))
+    if (!have_role && !sql_run(c, "CREATE ROLE arbiter LOGIN", NULL, 0, true, err, errlen))
         goto out;
     verifier = PQencryptPasswordConn(c, user_pw, "arbiter", "scram-sha-256");
     if (!verifier) {
@@ -261,7 +284,7 @@ static int setup_roles(const pgctl *pg, const char *user_pw, char *err, size_t e
     r = PQexec(c, "SELECT 1 FROM pg_database WHERE datname = 'arbiter'");
     bool have_db = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
     PQclear(r);
-    if (!have_db && !sql_ok(c, "CREATE DATABASE arbiter OWNER arbiter", NULL, 0, err, errlen))
+    if (!have_db && !sql_run(c, "CREATE DATABASE arbiter OWNER arbiter", NULL, 0, true, err, errlen))
         goto out;
     rc = 0;
 out:
@@ -358,9 +381,43 @@ int pgctl_locate(const char *dir, char *data, size_t len)
     return 0;
 }
 
+/* DIR/NAME opened (made if missing) and locked with `how` (waiting for
+ * it): the descriptor, or -1. */
+static int lock_file(const char *dir, const char *name, int how)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    while (fd >= 0 && flock(fd, how) != 0) {
+        if (errno != EINTR) {
+            close(fd);
+            return -1;
+        }
+    }
+    return fd;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+}
+
+static int start_locked(pgctl *pg, bool root, uid_t suid, gid_t sgid, char *err, size_t errlen);
+static void stop_locked(pgctl *pg);
+
 int pgctl_start(pgctl *pg, const char *dir, char *err, size_t errlen)
 {
     memset(pg, 0, sizeof *pg);
+    pg->users_fd = -1;
     if (find_bin(pg->bin, sizeof pg->bin) != 0) {
         snprintf(err, errlen, "PostgreSQL is not installed (no initdb); install postgresql or give --db");
         return ARB_ENOTFOUND;
@@ -386,6 +443,29 @@ int pgctl_start(pgctl *pg, const char *dir, char *err, size_t errlen)
     int rc = own_dir(pg->dir, root ? 0711 : 0700, geteuid(), getegid(), err, errlen);
     if (rc)
         return rc;
+    /* pgctl.h: a user of the cluster from here to pgctl_stop; the start
+     * (and any set-up) one at a time */
+    int ctl = lock_file(pg->dir, "pg-ctl", LOCK_EX);
+    pg->users_fd = ctl >= 0 ? lock_file(pg->dir, "pg-users", LOCK_SH) : -1;
+    if (pg->users_fd < 0) {
+        snprintf(err, errlen, "%s: its lock files pg-ctl, pg-users: %s", pg->dir, strerror(errno));
+        if (ctl >= 0)
+            close(ctl);
+        return ARB_EIO;
+    }
+    rc = start_locked(pg, root, suid, sgid, err, errlen);
+    if (rc) {
+        close(pg->users_fd);
+        pg->users_fd = -1;
+    }
+    close(ctl);
+    return rc;
+}
+
+/* pgctl_start once the state directory is ours and DIR/pg-ctl held. */
+static int start_locked(pgctl *pg, bool root, uid_t suid, gid_t sgid, char *err, size_t errlen)
+{
+    int rc;
     uint64_t h = fnv1a(pg->dir);
     char home[480], admin_pf[700], user_pf[700], log[700], version[700], pointer[700];
     snprintf(home, sizeof home, "%s/%016" PRIx64, PGCTL_CLUSTERS, h);
@@ -445,8 +525,14 @@ int pgctl_start(pgctl *pg, const char *dir, char *err, size_t errlen)
         if (fchown(fd, suid, sgid) != 0 || fchmod(fd, 0600) != 0) { /* the server can still log elsewhere */ }
         close(fd);
     }
+    char fresh[620];   /* initdb works here; renamed to pg->data when whole */
+    snprintf(fresh, sizeof fresh, "%s.new", pg->data);
     if (!exists(version)) {
-        if ((rc = own_dir(pg->data, 0700, suid, sgid, err, errlen)) != 0)
+        /* what a killed set-up left: a half initdb; an empty pg (older
+         * arbiters ran initdb in place) */
+        nftw(fresh, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+        rmdir(pg->data);
+        if ((rc = own_dir(fresh, 0700, suid, sgid, err, errlen)) != 0)
             return rc;
         /* initdb reads the superuser's password from a file: one of the
          * server's user, 0600, in the socket directory (0700), for the
@@ -460,11 +546,11 @@ int pgctl_start(pgctl *pg, const char *dir, char *err, size_t errlen)
         bool written = pfd >= 0 && fchown(pfd, suid, sgid) == 0 && write(pfd, line, (size_t)len) == len;
         if (pfd >= 0)
             close(pfd);
-        char *args[] = {"-D", pg->data, "-A", "scram-sha-256", "-U", "arbiter_admin", opt, "--no-sync", "-E", "UTF8",
+        char *args[] = {"-D", fresh, "-A", "scram-sha-256", "-U", "arbiter_admin", opt, "--no-sync", "-E", "UTF8",
                         NULL};
         int st = written ? run(pg, "initdb", args, log, NULL, NULL) : -1;
         unlink(pwf);
-        if (st != 0) {
+        if (st != 0 || rename(fresh, pg->data) != 0) {
             snprintf(err, errlen, "initdb failed: see %s", log);
             return ARB_EIO;
         }
@@ -482,8 +568,25 @@ int pgctl_start(pgctl *pg, const char *dir, char *err, size_t errlen)
         snprintf(err, errlen, "%s: the state directory's path is too long", pg->dir);
         return ARB_ERANGE;
     }
+    /* Running and accepting connections: use it. Running but not ready
+     * (shutting down, starting up: somebody outside the lock, a server
+     * that got the terminal's SIGINT): wait until it is one or the other. */
     char *status[] = {"-D", pg->data, "status", NULL};
-    if (run(pg, "pg_ctl", status, log, NULL, NULL) != 0) {
+    bool running = false;
+    for (int tries = 0; tries < 600; tries++) {   /* 60 s, as pg_ctl -t 60 */
+        running = run(pg, "pg_ctl", status, log, NULL, NULL) == 0;
+        if (!running || PQping(pg->admin_conninfo) == PQPING_OK)
+            break;
+        running = false;
+        sleep_ms(100);
+    }
+    char marker[700];
+    snprintf(marker, sizeof marker, "%s/pg-started", pg->dir);
+    if (!running && run(pg, "pg_ctl", status, log, NULL, NULL) == 0) {
+        snprintf(err, errlen, "the database is running but does not accept connections: see %s", log);
+        return ARB_EIO;
+    }
+    if (!running) {
         /* pg_ctl start runs the server through /bin/sh with -D and -l in
          * double quotes and -o as it is: run it in the directory of the
          * cluster and its log (pg and postgres.log there, plain names),
@@ -499,15 +602,22 @@ int pgctl_start(pgctl *pg, const char *dir, char *err, size_t errlen)
         snprintf(parent, sizeof parent, "%s", pg->data);
         *strrchr(parent, '/') = 0;   /* pg->data is PARENT/pg, its log PARENT/postgres.log */
         char *start[] = {"-D", "pg", "-o", opts, "-l", "postgres.log", "-w", "-t", "60", "start", NULL};
+        /* the marker before the server: a start killed midway leaves a
+         * server that the next last user stops */
+        int mfd = open(marker, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (mfd >= 0)
+            close(mfd);
         if (run(pg, "pg_ctl", start, log, NULL, parent) != 0) {
             snprintf(err, errlen, "the database would not start: see %s", log);
             return ARB_EIO;
         }
         pg->started = true;
-    }   /* else left running by an earlier run: use it */
+    }   /* else left running by an earlier run or by hand: use it */
     rc = setup_roles(pg, user_pw, err, errlen);
-    if (rc)
-        pgctl_stop(pg);
+    if (rc && pg->started) {
+        stop_locked(pg);
+        unlink(marker);
+    }
     return rc;
 }
 
@@ -533,13 +643,35 @@ bool pgctl_side_dir(const char *state_dir, const char *what, char *out, size_t l
     return true;
 }
 
-void pgctl_stop(pgctl *pg)
+static void stop_locked(pgctl *pg)
 {
-    if (!pg->started)
-        return;
     char log[700];
     snprintf(log, sizeof log, "%s/../postgres.log", pg->data);
     char *stop[] = {"-D", pg->data, "-m", "fast", "-w", "stop", NULL};
     run(pg, "pg_ctl", stop, log, NULL, NULL);
     pg->started = false;
+}
+
+void pgctl_stop(pgctl *pg)
+{
+    if (pg->users_fd < 0)
+        return;
+    /* pgctl.h: under DIR/pg-ctl nobody comes or goes; pg-users exclusive
+     * then means nobody else uses the cluster */
+    int ctl = lock_file(pg->dir, "pg-ctl", LOCK_EX);
+    char marker[700];
+    snprintf(marker, sizeof marker, "%s/pg-started", pg->dir);
+    if (ctl >= 0 && flock(pg->users_fd, LOCK_EX | LOCK_NB) == 0 && exists(marker)) {
+        stop_locked(pg);
+        char *status[] = {"-D", pg->data, "status", NULL};
+        char log[700];
+        snprintf(log, sizeof log, "%s/../postgres.log", pg->data);
+        if (run(pg, "pg_ctl", status, log, NULL, NULL) != 0)
+            unlink(marker);
+    }
+    pg->started = false;
+    close(pg->users_fd);
+    pg->users_fd = -1;
+    if (ctl >= 0)
+        close(ctl);
 }

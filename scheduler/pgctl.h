@@ -34,8 +34,22 @@ typedef struct pgctl {
     char bin[256];        /* PostgreSQL's bin directory */
     char conninfo[1100];  /* as role arbiter, its password read from a passfile */
     char admin_conninfo[1100]; /* as the superuser: set-up only, never given to the store */
-    bool started;         /* we started it (and stop it) */
+    bool started;         /* we started it (the marker DIR/pg-started says so to the others) */
+    int users_fd;         /* DIR/pg-users, held shared while we use the cluster (-1: none) */
 } pgctl;
+
+/* Who starts and stops a private cluster. Every user (a run, a reader,
+ * `arbiter psql`, the scheduler) holds DIR/pg-users shared from start to
+ * stop; DIR/pg-ctl is held exclusive around every start and stop, so a
+ * command never meets a cluster that is shutting down or half set up: it
+ * waits for the stop to end and starts the cluster again. The last user
+ * out stops the cluster if an arbiter started it (the marker
+ * DIR/pg-started), whoever that was: a run killed with SIGKILL leaves it
+ * running, and whoever uses it next and is last stops it. A cluster
+ * somebody started by hand (no marker) is left running. The set-up
+ * (password files, initdb into DIR/pg.new renamed to DIR/pg when whole,
+ * the role and the database) can be killed at any point and is done again
+ * or finished by the next start. */
 
 /* Start (creating it if needed) the cluster of state directory `dir`.
  * Fills pg->conninfo. Returns 0 or an error with a message in err. */
@@ -52,7 +66,7 @@ int pgctl_locate(const char *dir, char *data, size_t len);
  * of their own could not reach it, /var/lib/arbiter-WHAT/HASH (0711,
  * traversal only). Made if missing. True when it is not under STATE. */
 bool pgctl_side_dir(const char *state_dir, const char *what, char *out, size_t len);
-/* Stop it if we started it. */
+/* Done with it: stopped if we are its last user and an arbiter started it. */
 void pgctl_stop(pgctl *pg);
 
 #endif

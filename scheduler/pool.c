@@ -57,7 +57,7 @@ static void update_pool_gauges(sched *s)
 
 static void pool_row(sched *s, peer *p, const char *state)
 {
-    store_worker(s->o.db, p->id, p->slots, state, p->nheld, p->done, p->lost);
+    store_worker(s->o.db, p->id, p->slots, state, p->nheld, p->done, p->lost, p->handed_back);
 }
 
 /* A worker is gone (silent, unroutable): its leases go back to the queue,
@@ -209,6 +209,7 @@ static void on_hello(sched *s, const sender *from, const uint8_t *data, size_t n
     p->ridlen = from->ridlen;
     p->slots = slots;
     p->free_reported = slots - nrun;
+    p->draining = false;   /* a hello is a new process */
     p->last_heard = arb_now_ns();
     p->dead = false;
     reconcile(s, p, run, nrun);
@@ -227,6 +228,11 @@ static void on_heartbeat(sched *s, peer *p, const uint8_t *data, size_t n)
         return;
     }
     p->free_reported = fr;
+    /* 0 free with slots idle is a referee draining (SIGTERM): it never
+     * takes a match again, so a result it sends later opens no slot (a
+     * match assigned then would cross its exit and be lost) */
+    if (fr == 0 && nrun < p->slots)
+        p->draining = true;
     reconcile(s, p, run, nrun);
 }
 
@@ -265,6 +271,10 @@ static void on_release(sched *s, const sender *from, peer *p, const uint8_t *dat
     if (store_release(s->o.db, id, gen, from->id) == 1) {
         atomic_fetch_add(&s->st.released, 1);
         arb_info(SUB, "worker %s handed back match %" PRId64 ": %s", from->id, id, why);
+        if (p) {
+            p->handed_back++;
+            pool_row(s, p, p->draining ? "draining" : "connected");
+        }
     }
     if (h)
         sched__drop_held(p, h);

@@ -128,7 +128,7 @@ int sched__on_result(sched *s, const sender *from, peer *p, const uint8_t *data,
         sched__send_to(s, from->rid, from->ridlen, ack, alen);
     if (h && (rrc == 0 || rrc == ARB_ESTATE)) {
         sched__drop_held(p, h);
-        if (p->free_reported < p->slots - p->nheld)
+        if (!p->draining && p->free_reported < p->slots - p->nheld)
             p->free_reported++;
     }
     match_result_release(&w->res);

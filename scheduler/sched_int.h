@@ -45,7 +45,9 @@ typedef struct peer {
     held    *held;                    /* ARB_WORKER_MAX_SLOTS entries */
     int      nheld;
     uint64_t last_heard;
-    int64_t  done, lost;
+    int64_t  done, lost;              /* results recorded; leases lost (silent, or no longer named) */
+    int64_t  handed_back;             /* leases it handed back itself (a clean stop, no free slot) */
+    bool     draining;                /* it said 0 free with slots idle: it stops; a result frees nothing */
     bool     dead;                    /* unroutable: removed at the next sweep */
     bool     local;
 } peer;

@@ -633,18 +633,21 @@ bool store_connected(store *s)
     return PQstatus(s->db) == CONNECTION_OK;
 }
 
-int store_worker(store *s, const char *name, int slots, const char *state, int running, int64_t done, int64_t lost)
+int store_worker(store *s, const char *name, int slots, const char *state, int running, int64_t done, int64_t lost,
+                 int64_t handed_back)
 {
-    char sl[16], run[16], dn[24], ls[24];
+    char sl[16], run[16], dn[24], ls[24], hb[24];
     snprintf(sl, sizeof sl, "%d", slots);
     snprintf(run, sizeof run, "%d", running);
     snprintf(dn, sizeof dn, "%" PRId64, done);
     snprintf(ls, sizeof ls, "%" PRId64, lost);
-    const char *p[] = {name, sl, state, run, dn, ls};
+    snprintf(hb, sizeof hb, "%" PRId64, handed_back);
+    const char *p[] = {name, sl, state, run, dn, ls, hb};
     return exec0(s, NULL, 0,
-                 "INSERT INTO workers (name, slots, state, running, matches_done, leases_lost) "
-                 "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO UPDATE SET slots = $2, state = $3, "
-                 "  running = $4, matches_done = $5, leases_lost = $6, last_seen = now()", 6, p);
+                 "INSERT INTO workers (name, slots, state, running, matches_done, leases_lost, leases_handed_back) "
+                 "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (name) DO UPDATE SET slots = $2, state = $3, "
+                 "  running = $4, matches_done = $5, leases_lost = $6, leases_handed_back = $7, last_seen = now()",
+                 7, p);
 }
 
 int store_workers_reset(store *s)
@@ -822,7 +825,7 @@ int store_record(store *s, const store_match *m, const match_result *res, const 
                          "JOIN match_seats st ON st.match_id = m.id AND st.slot = x.first "
                          "LEFT JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = st.entrant", 7, tp);
     }
-    int read = store__rate_read(&pp, mid);
+    int read = store__rate_read(&pp, mid, NULL);
     int prc = store__pipe_end(&pp, err, errlen);
     int n = done >= 0 && pp.res[done] && PQresultStatus(pp.res[done]) == PGRES_TUPLES_OK ? PQntuples(pp.res[done]) : -1;
     if (n == 0) {
@@ -964,7 +967,7 @@ int store_round_results(store *s, int64_t tid, int round, bool teams, store_tabl
 }
 
 /* Standings by points (placed false: what the formats pair by), or as
- * shown: by the recorded placement first (knockouts, 008_placement.sql;
+ * shown: by the recorded placement first (knockouts, 010_placement.sql;
  * a member in partnership play by its team's), then by points. */
 static int standings(store *s, int64_t tid, bool teams, bool placed, store_standing *rows, int cap)
 {
@@ -1134,7 +1137,7 @@ static const char *const report_sql[] = {
         "SELECT name, coalesce(commitment, ''), CASE WHEN revealed_at IS NOT NULL "
         "THEN encode(secret, 'hex') ELSE '' END FROM tournaments ORDER BY id",
     [STORE_REPORT_POOL] =
-        "SELECT name, slots, state, running, matches_done, leases_lost, "
+        "SELECT name, slots, state, running, matches_done, leases_lost, leases_handed_back, "
         "  to_char(last_seen, 'YYYY-MM-DD HH24:MI:SS') FROM workers "
         "ORDER BY state = 'gone', last_seen DESC LIMIT 200",
     [STORE_REPORT_DONE_BY_WORKER] =
@@ -1173,6 +1176,29 @@ static const char *const report_sql[] = {
         "FROM ladder_entries le JOIN entrants e ON e.tournament_id = le.tournament_id AND e.idx = le.entrant "
         "LEFT JOIN ratings r ON r.tournament_id = le.tournament_id AND r.entrant = le.entrant "
         "WHERE le.tournament_id = $1 ORDER BY le.entrant",
+    [STORE_REPORT_MATCHES] =
+        "SELECT m.id, m.round, m.tbl, m.state, coalesce(m.transcript, ''), coalesce(m.digest, ''), s.slot, e.name, "
+        "  coalesce(s.total::text, ''), coalesce(s.points::text, ''), coalesce(s.rank::text, '') "
+        "FROM matches m JOIN match_seats s ON s.match_id = m.id "
+        "JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant "
+        "WHERE m.tournament_id = $1 ORDER BY m.round, m.tbl, s.slot",
+    [STORE_REPORT_CROSSTABLE] =
+        "SELECT a.name, b.name, c.matches, c.points, c.score FROM crosstable c "
+        "JOIN entrants a ON a.tournament_id = c.tournament_id AND a.idx = c.entrant "
+        "JOIN entrants b ON b.tournament_id = c.tournament_id AND b.idx = c.opponent "
+        "WHERE c.tournament_id = $1 ORDER BY c.entrant, c.opponent",
+    [STORE_REPORT_MATCH] =
+        "SELECT t.name, m.round, m.tbl, m.state, coalesce(m.transcript, ''), coalesce(m.digest, ''), "
+        "  coalesce(m.error, ''), s.slot, e.name, coalesce(s.total::text, ''), coalesce(s.points::text, ''), "
+        "  coalesce(s.rank::text, ''), coalesce(s.forfeited, false), coalesce(s.penalties, 0) "
+        "FROM matches m JOIN tournaments t ON t.id = m.tournament_id JOIN match_seats s ON s.match_id = m.id "
+        "JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant "
+        "WHERE m.id = $1 ORDER BY s.slot",
+    [STORE_REPORT_MATCH_DEALS] =
+        "SELECT game, deal, seating, array_to_string(seat_slots, ','), array_to_string(scores, ','), "
+        "  coalesce(forfeit_slot::text, '') FROM deals WHERE match_id = $1 ORDER BY game",
+    [STORE_REPORT_MATCH_PENALTIES] =
+        "SELECT n, game, decision, slot, reason, consequence FROM penalties WHERE match_id = $1 ORDER BY n",
 };
 
 int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out, char *err, size_t errlen)

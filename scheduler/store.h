@@ -107,7 +107,7 @@ bool store_connected(store *s);
 /* The pool as `arbiter status` shows it: a worker said hello, was heard,
  * drains or is gone. state: "connected", "draining" or "gone". */
 int store_worker(store *s, const char *name, int slots, const char *state, int running, int64_t done,
-                 int64_t lost);
+                 int64_t lost, int64_t handed_back);
 /* A scheduler starting: every worker is gone until heard again. */
 int store_workers_reset(store *s);
 /* The file a tournament came from (for the scheduler daemon to resume it). */
@@ -190,7 +190,7 @@ int store_tournament_format(store *s, int64_t tid, char *format, size_t len);
 typedef enum store_report_kind {
     STORE_REPORT_TOURNAMENTS,   /* id, name, format, state, pending, leased, done, void, round, created */
     STORE_REPORT_SECRETS,       /* name, commitment ("" none yet), secret ("" sealed until it is over) */
-    STORE_REPORT_POOL,          /* worker, slots, state, running, done, lost, last heard (200 at most) */
+    STORE_REPORT_POOL,          /* worker, slots, state, running, done, lost, handed back, last heard (200 at most) */
     STORE_REPORT_DONE_BY_WORKER,/* tournament, worker, matches done */
     STORE_REPORT_VOIDS,         /* tournament, round, table, worker, reason (the last 10) */
     STORE_REPORT_DONE_MATCHES,  /* of tournament tid: round, table, transcript, digest */
@@ -202,7 +202,16 @@ typedef enum store_report_kind {
                                    seconds; "" never), previous version's name, validation match, digest,
                                    the database's clock (epoch seconds), rating system, model, provisional
                                    games, inactive days */
-    /* (every kind from STORE_REPORT_DONE_MATCHES on is of one tournament) */
+    STORE_REPORT_MATCHES,       /* of tid, a row per seat by round, table, slot: match id, round, table, state,
+                                   transcript, digest, slot, entrant name, total, points, rank ("" none yet) */
+    STORE_REPORT_CROSSTABLE,    /* of tid: entrant, opponent (names), matches, points, score (done matches) */
+    /* (these three: tid is a match id) */
+    STORE_REPORT_MATCH,         /* a row per seat: tournament, round, table, state, transcript, digest, void
+                                   reason, slot, entrant, total, points, rank, forfeited, penalties */
+    STORE_REPORT_MATCH_DEALS,   /* game, deal, seating, seat slots, scores (per seat, comma-separated),
+                                   forfeit slot ("" none) */
+    STORE_REPORT_MATCH_PENALTIES,/* n, game, decision, slot, reason, consequence */
+    /* (every kind from STORE_REPORT_DONE_MATCHES on is of one tournament or match) */
 } store_report_kind;
 typedef struct store_rows {
     int    nrows, ncols;
@@ -284,6 +293,39 @@ int store_ladder_counts(store *s, int64_t tid, int *in_flight, int *pending, int
 /* An entry's rating history in the order applied: match, round, rank,
  * mu, sigma, vol after, when. */
 int store_ladder_history(store *s, int64_t tid, int entrant, store_rows *out, char *err, size_t errlen);
+
+/* Disputes (store_dispute.c; docs/disputes.md). Open one on a finished
+ * match: its id; ARB_ENOTFOUND (no such match), ARB_ESTATE (not finished,
+ * or one is open already), with a message. */
+int store_dispute_open(store *s, int64_t match, const char *by, const char *reason, int64_t *dispute, char *err,
+                       size_t errlen);
+typedef enum store_verdict { STORE_UPHOLD, STORE_VOID, STORE_RERUN } store_verdict;
+/* Resolve match's open dispute, in one transaction: upheld, nothing
+ * changes; voided or rerun, its result (and every later match of a format
+ * planned from results) copied into `superseded`, the later matches
+ * removed for planning again, the match void or pending again (attempt + 1:
+ * the same seeds), every rating of the tournament derived again, a
+ * finished tournament running again when something must be played. What
+ * changed in summary. 0, ARB_ENOTFOUND, ARB_ESTATE (no open dispute), or
+ * < 0, with a message. */
+int store_dispute_resolve(store *s, int64_t match, store_verdict v, const char *by, const char *reason, char *summary,
+                          size_t sumlen, char *err, size_t errlen);
+/* The record's evidence on a match, in six parts (store_rows each):
+ *   0 the match: id, tournament, round, table, state, attempt, digest,
+ *     transcript, games, decisions, wall ms, error, finished, worker,
+ *     match seed, tournament seed, tournament id;
+ *   1 seats: slot, entrant, total, rank, forfeited, decisions, wall ns,
+ *     cpu ns, strikes, penalties, sandbox;
+ *   2 deals: game, deal, seating, seed, seat slots, scores, forfeit slot;
+ *   3 penalties: n, game, decision, slot, reason, consequence;
+ *   4 disputes: id, opened, by, reason, state, resolved, by, resolution;
+ *   5 superseded results: id, attempt, why, when, digest, transcript.
+ * 0, ARB_ENOTFOUND, or < 0. */
+#define STORE_EVIDENCE_PARTS 6
+int store_dispute_evidence(store *s, int64_t match, store_rows out[STORE_EVIDENCE_PARTS], char *err, size_t errlen);
+/* Disputes of tournament tid (0: all): id, match, tournament, round,
+ * table, state, opened by, opened, reason, resolution. */
+int store_dispute_list(store *s, int64_t tid, store_rows *out, char *err, size_t errlen);
 
 /* `arbiter bench ladder`: a ladder called name (one of that name before is
  * dropped) with `entries` active entries and `matches` rated matches of

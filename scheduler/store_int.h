@@ -67,9 +67,14 @@ int store__rows(PGresult *r, store_rows *out, char *err, size_t errlen);
  * that read's result, the updates computed and their write sent into the
  * next pipeline (nothing when there is nothing to rate). 0 or < 0 with a
  * message. */
-int store__rate_read(store_pipe *p, const char *mid);
+int store__rate_read(store_pipe *p, const char *mid, const char *tid);   /* one of them, the other NULL */
 int store__rate_write(store_pipe *p, const PGresult *read, const char *tid, int sys, int model, char *err,
                       size_t errlen);
+
+/* Every rating of tournament tid derived again from its results in plan
+ * order (a dispute changed one), inside the caller's transaction, which
+ * holds the tournament's row lock. 0 or < 0 with a message. */
+int store__rerate(store *s, const char *tid, char *err, size_t errlen);
 
 /* store.c's own short names for them. */
 #define q store__q

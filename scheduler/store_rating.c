@@ -74,12 +74,13 @@ static int put_num(arb_buf *b, bool have, double v)
  * sigma, vol, games (the last four NULL for a newcomer). */
 enum { C_MATCH, C_SLOT, C_ENT, C_RANK, C_SIDE, C_SIDE_RANK, C_MU, C_SIGMA, C_VOL, C_GAMES };
 
-int store__rate_read(store_pipe *p, const char *mid)
+int store__rate_read(store_pipe *p, const char *mid, const char *tid)
 {
-    const char *p1[] = {mid};
+    const char *p1[] = {mid, tid};
     return store__pipe_send(p, QP_READ,
-                     "WITH t AS (SELECT m.tournament_id AS id FROM matches m JOIN tournaments t "
-                     "           ON t.id = m.tournament_id WHERE m.id = $1 AND t.rating_system <> 'none'), "
+                     "WITH t AS (SELECT id FROM tournaments WHERE id = coalesce($2::bigint, "
+                     "             (SELECT tournament_id FROM matches WHERE id = $1::bigint)) "
+                     "           AND rating_system <> 'none'), "
                      "  c AS (SELECT id, state, round, tbl FROM matches "
                      "        WHERE tournament_id = (SELECT id FROM t) AND NOT rated AND state <> 'void'), "
                      "  lim AS (SELECT round, tbl FROM c WHERE state <> 'done' ORDER BY round, tbl LIMIT 1), "
@@ -91,7 +92,7 @@ int store__rate_read(store_pipe *p, const char *mid)
                      "LEFT JOIN match_sides sd ON sd.match_id = st.match_id AND sd.side = st.side "
                      "LEFT JOIN ratings rt ON rt.tournament_id = (SELECT id FROM t) AND rt.entrant = st.entrant "
                      "ORDER BY ok.round, ok.tbl, st.slot",
-                     1, p1);
+                     2, p1);
 }
 
 int store__rate_write(store_pipe *p, const PGresult *r, const char *tid, int sys, int model, char *err,
@@ -209,5 +210,48 @@ int store__rate_write(store_pipe *p, const PGresult *r, const char *tid, int sys
     }
     for (int c = 0; c < NCOLS; c++)
         arb_buf_release(&col[c]);
+    return rc;
+}
+
+int store__rerate(store *s, const char *tid, char *err, size_t errlen)
+{
+    const char *p[] = {tid};
+    PGresult *r = q(s, err, errlen, "SELECT rating_system, coalesce(rating_model, '') FROM tournaments WHERE id = $1",
+                    1, p);
+    if (!r)
+        return ARB_EIO;
+    tn_rating sys = TN_RATING_NONE;
+    wl_model model = WL_PLACKETT_LUCE;
+    if (PQntuples(r) == 1
+        && (tn_rating_parse(PQgetvalue(r, 0, 0), &sys)
+            || (PQgetvalue(r, 0, 1)[0] && wl_model_parse(PQgetvalue(r, 0, 1), &model))))
+        sys = TN_RATING_NONE;
+    PQclear(r);
+    if (sys == TN_RATING_NONE)
+        return 0;
+    /* every rating derived again from the results as they now stand; a
+     * validation match (a ladder's) is never rated */
+    if (exec0(s, err, errlen,
+              "DELETE FROM rating_history h USING matches m WHERE m.id = h.match_id AND m.tournament_id = $1", 1, p)
+        || exec0(s, err, errlen, "DELETE FROM ratings WHERE tournament_id = $1", 1, p)
+        || exec0(s, err, errlen,
+                 "UPDATE matches m SET rated = false FROM rounds rd WHERE m.tournament_id = $1 "
+                 "  AND rd.tournament_id = m.tournament_id AND rd.round = m.round AND rd.stage <> 'validation' "
+                 "  AND m.state <> 'void'", 1, p))
+        return ARB_EIO;
+    store_pipe pp;
+    int rc = store__pipe_begin(&pp, s, err, errlen);
+    if (rc)
+        return rc;
+    int read = store__rate_read(&pp, NULL, tid);
+    rc = store__pipe_end(&pp, err, errlen);
+    store_pipe p2;
+    if (!rc && (rc = store__pipe_begin(&p2, s, err, errlen)) == 0) {
+        rc = store__rate_write(&p2, pp.res[read], tid, (int)sys, (int)model, err, errlen);
+        int wrc = store__pipe_end(&p2, rc ? NULL : err, errlen);
+        rc = rc ? rc : wrc;
+        store__pipe_release(&p2);
+    }
+    store__pipe_release(&pp);
     return rc;
 }

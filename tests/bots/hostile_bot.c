@@ -27,6 +27,8 @@
  *                ERRNO TEXT"; then play honestly
  *   closeout     close stdout, then sleep forever
  *   garbage      reply "hello there", then play honestly
+ *   stray        write a stray line ("thinking...") on stdout before its
+ *                honest reply: every later reply is one request late
  *   illegal      reply with cards it does not hold (a rank absent from its
  *                hand, else one more of a rank than it holds) or a bid
  *                above the highest, then play honestly
@@ -262,6 +264,10 @@ static int misbehave_common(const hostile *h, int honest)
         close(1);
         forever();
     }
+    if (strcmp(mode, "stray") == 0) {
+        say("thinking...\n");
+        return honest;
+    }
     if (strcmp(mode, "garbage") == 0) {
         say("hello there\n");
         return ABOT_NO_REPLY;
@@ -406,7 +412,7 @@ int main(int argc, char **argv)
                  .arg = argc > 3 ? argv[3] : NULL};
     static const char *const modes[] = {
         "sleep", "spin", "flood", "hugeline", "exit", "crash", "children", "forkbomb", "alloc", "bigfile",
-        "network", "closeout", "garbage", "illegal", "othercards", "late", "stderr", "badhello",
+        "network", "closeout", "garbage", "stray", "illegal", "othercards", "late", "stderr", "badhello",
         "silenthello", "exitnow", "honest",
     };
     bool known = false;

@@ -54,7 +54,7 @@ for b in d["bots"]:
 seating = [l for l in dump if re.match(r"deal \d+ \d+ \d+ \d+ \[", l)]
 results = [l for l in dump if l.startswith('send 0 "result points ')]
 assert len(seating) == d["games"] == len(results), (len(seating), d["games"], len(results))
-bot_at = [int(x) for x in seating[-1].split("[")[1].rstrip("]").split()]
+bot_at = [int(x) for x in seating[-1].split("[")[1].rstrip("]").replace(",", " ").split()]
 w = results[-1].strip('"').split()
 lv = {c: i + 3 for i, c in enumerate("345678")} | {"9": 9, "T": 10, "W": 11}
 levels = w[w.index("levels") + 1: w.index("levels") + 3]
@@ -78,7 +78,7 @@ for l in dump:
     elif l.startswith('send 0 "deal seat ') and starts and starts[-1] is None:
         starts[-1] = l.strip('"').split()
 assert len(starts) == len(results) and None not in starts, starts
-seats = [[int(x) for x in l.split("[")[1].rstrip("]").split()] for l in seating]
+seats = [[int(x) for x in l.split("[")[1].rstrip("]").replace(",", " ").split()] for l in seating]
 for k in range(1, len(results)):
     prev = results[k - 1].strip('"').split()
     plev = prev[prev.index("levels") + 1: prev.index("levels") + 3]

@@ -611,6 +611,13 @@ static void test_tournament(sched_stats *st, const char *endpoint, pool_state *p
     WAIT_FOR(ULL(st->released) == released0 + 1);
     CHECK(ULL(st->released) == released0 + 1);
     CHECK(match_is(a2, "pending", NULL, 1));
+    /* ... recorded as handed back by its worker, not as lost (a referee
+     * stopped cleanly showed "lost 1" in `arbiter status`) */
+    WAIT_FOR(count_of("SELECT leases_handed_back FROM workers WHERE name = 'w-a'", NULL, NULL) == 1);
+    CHECKF(count_of("SELECT leases_handed_back FROM workers WHERE name = 'w-a'", NULL, NULL) == 1
+           && count_of("SELECT leases_lost FROM workers WHERE name = 'w-a'", NULL, NULL) == 0,
+           "w-a: handed back %ld, lost %ld", count_of("SELECT leases_handed_back FROM workers WHERE name = 'w-a'",
+           NULL, NULL), count_of("SELECT leases_lost FROM workers WHERE name = 'w-a'", NULL, NULL));
 
     /* A worker with one free slot gets it under a new generation. */
     fake *c = fake_open("w-c", 1, 1, -1, endpoint);

@@ -1,4 +1,4 @@
--- 008_placement.sql — where each entrant (or team) finished in a knockout
+-- 010_placement.sql — where each entrant (or team) finished in a knockout
 -- format: by the stage reached, then the tie-break chain (docs/rules/
 -- placement.md). The scheduler writes the whole table again after every
 -- round (plan_placement), so standings so far are ordered the same way;

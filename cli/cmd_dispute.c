@@ -1,0 +1,409 @@
+/* cmd_dispute.c — `arbiter dispute`: a disputed match from open to
+ * resolved (docs/disputes.md). `open` records the complaint; `show` lays
+ * out the evidence — the record's result, seats with their clocks and CPU
+ * time, deals, penalties, the transcript re-judged with the rules engine
+ * and checked against the digest in the record (the first divergence when
+ * it is not reproduced), earlier disputes and superseded results; `resolve`
+ * upholds, voids or reruns the match (store_dispute_resolve: nothing is
+ * deleted, later matches that depended on it are planned again, ratings
+ * follow); `list` lists disputes. */
+#include "cli.h"
+#include "arb_error.h"
+#include "arb_text.h"
+#include "replay.h"
+#include "store.h"
+#include "transcript.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: arbiter dispute open MATCH --reason TEXT [--by NAME]\n"
+            "       arbiter dispute show MATCH [--format table|json]\n"
+            "       arbiter dispute resolve MATCH --uphold|--void|--rerun --reason TEXT [--by NAME]\n"
+            "       arbiter dispute list [TOURNAMENT] [--format table|json]\n"
+            "       (each with [--state DIR | --db CONNINFO])\n\n"
+            "MATCH is a match id (arbiter dispute show, the transcript's name m<ID>-g<N>.arbt).\n"
+            "open     records a complaint about a finished match, with who (--by, else the\n"
+            "         login name) and why.\n"
+            "show     the evidence: the result in the record, each seat's decisions, clocks and\n"
+            "         CPU time, the deals, the penalties, the transcript re-judged by the rules\n"
+            "         engine and checked against the record's digest, earlier disputes and\n"
+            "         the results a dispute replaced.\n"
+            "resolve  --uphold: the result stands. --void: the match counts for nothing.\n"
+            "         --rerun: it is played again with the same seeds and deals (arbiter run\n"
+            "         resumes the tournament). Voided or rerun, the old result is kept\n"
+            "         (superseded, never deleted), later matches of a format planned from\n"
+            "         results are invalidated and planned again, and every rating is derived\n"
+            "         again.\n");
+}
+
+typedef struct opts {
+    const char *state, *db, *reason, *by;
+    int verdict;   /* -1 none, else store_verdict */
+    cli_format format;
+} opts;
+
+static int parse(int argc, char **argv, opts *o, int *first)
+{
+    static const struct option lo[] = {
+        {"help", no_argument, NULL, 'h'},      {"state", required_argument, NULL, 's'},
+        {"db", required_argument, NULL, 'd'},  {"reason", required_argument, NULL, 'r'},
+        {"by", required_argument, NULL, 'b'},  {"uphold", no_argument, NULL, 'U'},
+        {"void", no_argument, NULL, 'V'},      {"rerun", no_argument, NULL, 'R'},
+        {"format", required_argument, NULL, 'f'}, {NULL, 0, NULL, 0},
+    };
+    *o = (opts){.state = "arbiter-state", .verdict = -1, .format = CLI_FORMAT_TABLE};
+    int opt;
+    cli_opts_begin();
+    while ((opt = cli_getopt("dispute", argc, argv, ":h", lo)) != -1) {
+        switch (opt) {
+        case 'h': usage(stdout); return CLI_EXIT_OK;
+        case 's': o->state = optarg; break;
+        case 'd': o->db = optarg; break;
+        case 'r': o->reason = optarg; break;
+        case 'b': o->by = optarg; break;
+        case 'U': case 'V': case 'R': {
+            int v = opt == 'U' ? STORE_UPHOLD : opt == 'V' ? STORE_VOID : STORE_RERUN;
+            if (o->verdict >= 0 && o->verdict != v) {
+                fprintf(stderr, "arbiter: dispute: one of --uphold, --void, --rerun\n");
+                return CLI_EXIT_USAGE;
+            }
+            o->verdict = v;
+            break;
+        }
+        case 'f':
+            if (cli_format_parse("dispute", optarg, CLI_FORMATS_TJ, &o->format))
+                return CLI_EXIT_USAGE;
+            break;
+        default: usage(stderr); return CLI_EXIT_USAGE;
+        }
+    }
+    *first = optind;
+    return -1;
+}
+
+/* A match id: a positive decimal number, nothing else. */
+static int match_id(const char *s, int64_t *id)
+{
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (!*s || *end || v <= 0 || s[0] == '+' || s[0] == ' ') {
+        char term[128];
+        fprintf(stderr, "arbiter: dispute: MATCH is a match id (a number), not \"%s\"\n", arb_term(s, term, sizeof term));
+        return -1;
+    }
+    *id = v;
+    return 0;
+}
+
+/* Text a person gives (a reason, a name): printable, bounded. */
+static int check_text(const char *what, const char *s, size_t max)
+{
+    if (!s || !*s) {
+        fprintf(stderr, "arbiter: dispute: %s is required\n", what);
+        return -1;
+    }
+    if (strlen(s) > max) {
+        fprintf(stderr, "arbiter: dispute: %s is longer than %zu bytes\n", what, max);
+        return -1;
+    }
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+        if (*c < 0x20 && *c != '\n' && *c != '\t') {
+            fprintf(stderr, "arbiter: dispute: %s holds a control character (byte %u)\n", what, *c);
+            return -1;
+        }
+    return 0;
+}
+
+static const char *who(const opts *o, char *buf, size_t len)
+{
+    if (o->by)
+        return o->by;
+    struct passwd *pw = getpwuid(getuid());
+    snprintf(buf, len, "%s", pw ? pw->pw_name : "unknown");
+    return buf;
+}
+
+/* The transcript re-judged and checked against the record's digest. */
+typedef struct check {
+    bool read, digest_ok, reproduced;
+    char what[2048];
+} check;
+
+static void check_transcript(const char *path, const char *digest, check *c)
+{
+    memset(c, 0, sizeof *c);
+    if (!path[0]) {
+        snprintf(c->what, sizeof c->what, "no transcript in the record");
+        return;
+    }
+    uint8_t *data = NULL;
+    size_t len;
+    char err[512];
+    if (tr_load(path, &data, &len, err, sizeof err) != 0) {
+        snprintf(c->what, sizeof c->what, "%s cannot be read: %s", path, err);
+        return;
+    }
+    replay_report rep;
+    memset(&rep, 0, sizeof rep);
+    if (replay_judge(data, len, NULL, &rep) != 0) {
+        snprintf(c->what, sizeof c->what, "%s cannot be re-judged: %s", path, rep.divergence);
+    } else {
+        c->read = true;
+        c->digest_ok = rep.digest_rc == 0 && strcmp(rep.digest, digest) == 0;
+        c->reproduced = rep.reproduced;
+        if (!c->digest_ok)
+            snprintf(c->what, sizeof c->what, "digest %s, the record says %s%s%s: the file is not the one recorded",
+                     rep.digest[0] ? rep.digest : "none", digest, rep.digest_msg[0] ? ": " : "", rep.digest_msg);
+        else if (!c->reproduced)
+            snprintf(c->what, sizeof c->what, "not reproduced: %s", rep.divergence);
+        else
+            snprintf(c->what, sizeof c->what,
+                     "the digest is the record's and the rules engine re-derives every decision and the result");
+    }
+    match_result_release(&rep.res);
+    free(data);
+}
+
+static void json_rows(const char *key, const store_rows *r, const char *const *cols, int ncols)
+{
+    printf(",\"%s\":[", key);
+    for (int i = 0; i < r->nrows; i++) {
+        printf("%s{", i ? "," : "");
+        for (int c = 0; c < ncols && c < r->ncols; c++) {
+            printf("%s\"%s\":", c ? "," : "", cols[c]);
+            cli_json_string(stdout, store_cell(r, i, c));
+        }
+        printf("}");
+    }
+    printf("]");
+}
+
+static int show(const opts *o, store *st, int64_t mid)
+{
+    store_rows ev[STORE_EVIDENCE_PARTS];
+    char err[1024];
+    int rc = store_dispute_evidence(st, mid, ev, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "arbiter: dispute show: %s\n", err);
+        return rc == ARB_ENOTFOUND ? CLI_EXIT_NORECORD : CLI_EXIT_FAIL;
+    }
+    const store_rows *m = &ev[0], *seats = &ev[1], *deals = &ev[2], *pens = &ev[3], *disp = &ev[4], *sup = &ev[5];
+    check c;
+    check_transcript(store_cell(m, 0, 7), store_cell(m, 0, 6), &c);
+    if (o->format == CLI_FORMAT_JSON) {
+        static const char *const mc[] = {"id", "tournament", "round", "table", "state", "attempt", "digest",
+                                         "transcript", "games", "decisions", "wall_ms", "error", "finished",
+                                         "worker", "match_seed", "tournament_seed"};
+        static const char *const sc[] = {"slot", "entrant", "total", "rank", "forfeited", "decisions", "wall_ns",
+                                         "cpu_ns", "strikes", "penalties", "sandbox"};
+        static const char *const dc[] = {"game", "deal", "seating", "seed", "seat_slots", "scores", "forfeit_slot"};
+        static const char *const pc[] = {"n", "game", "decision", "slot", "reason", "consequence"};
+        static const char *const xc[] = {"id", "opened", "opened_by", "reason", "state", "resolved", "resolved_by",
+                                         "resolution"};
+        static const char *const uc[] = {"id", "attempt", "why", "at", "digest", "transcript"};
+        printf("{\"match\":{");
+        for (int k = 0; k < 16; k++) {
+            printf("%s\"%s\":", k ? "," : "", mc[k]);
+            cli_json_string(stdout, store_cell(m, 0, k));
+        }
+        printf("},\"transcript_check\":{\"read\":%s,\"digest_matches\":%s,\"reproduced\":%s,\"detail\":",
+               c.read ? "true" : "false", c.digest_ok ? "true" : "false", c.reproduced ? "true" : "false");
+        cli_json_string(stdout, c.what);
+        printf("}");
+        json_rows("seats", seats, sc, 11);
+        json_rows("deals", deals, dc, 7);
+        json_rows("penalties", pens, pc, 6);
+        json_rows("disputes", disp, xc, 8);
+        json_rows("superseded", sup, uc, 6);
+        printf("}\n");
+    } else {
+        char t1[256], t2[600];
+        printf("match %s of %s: round %s, table %s, %s (attempt %s)%s%s\n", store_cell(m, 0, 0),
+               arb_term(store_cell(m, 0, 1), t1, sizeof t1), store_cell(m, 0, 2), store_cell(m, 0, 3),
+               store_cell(m, 0, 4), store_cell(m, 0, 5), store_cell(m, 0, 11)[0] ? ": " : "",
+               arb_term(store_cell(m, 0, 11), t2, sizeof t2));
+        printf("  %s games, %s decisions, %s ms; finished %s by %s; match seed %s\n", store_cell(m, 0, 8),
+               store_cell(m, 0, 9), store_cell(m, 0, 10), store_cell(m, 0, 12)[0] ? store_cell(m, 0, 12) : "-",
+               store_cell(m, 0, 13)[0] ? store_cell(m, 0, 13) : "-", store_cell(m, 0, 14));
+        printf("  transcript %s\n  digest     %s\n  check      %s%s\n\n",
+               store_cell(m, 0, 7)[0] ? store_cell(m, 0, 7) : "-", store_cell(m, 0, 6)[0] ? store_cell(m, 0, 6) : "-",
+               c.read && c.digest_ok && c.reproduced ? "OK: " : "FAILED: ", c.what);
+        printf("%-4s %-24s %7s %4s %9s %9s %10s %10s %7s %9s  %s\n", "slot", "entrant", "total", "rank", "forfeited",
+               "decisions", "wall ms", "cpu ms", "strikes", "penalties", "sandbox");
+        for (int i = 0; i < seats->nrows; i++)
+            printf("%-4s %-24s %7s %4s %9s %9s %10.1f %10.1f %7s %9s  %s\n", store_cell(seats, i, 0),
+                   arb_term(store_cell(seats, i, 1), t1, sizeof t1), store_cell(seats, i, 2), store_cell(seats, i, 3),
+                   store_cell(seats, i, 4)[0] == 't' ? "yes" : store_cell(seats, i, 4)[0] ? "no" : "",
+                   store_cell(seats, i, 5), atof(store_cell(seats, i, 6)) / 1e6, atof(store_cell(seats, i, 7)) / 1e6,
+                   store_cell(seats, i, 8), store_cell(seats, i, 9), arb_term(store_cell(seats, i, 10), t2, sizeof t2));
+        printf("\ndeals (game: seat slots, scores by seat%s)\n", deals->nrows ? "" : ": none recorded");
+        for (int i = 0; i < deals->nrows; i++)
+            printf("  %-4s %-12s %-20s%s%s\n", store_cell(deals, i, 0), store_cell(deals, i, 4),
+                   store_cell(deals, i, 5), store_cell(deals, i, 6)[0] ? " forfeited by slot " : "",
+                   store_cell(deals, i, 6));
+        printf("\npenalties%s\n", pens->nrows ? "" : ": none");
+        for (int i = 0; i < pens->nrows; i++)
+            printf("  game %s, decision %s, slot %s: %s: %s\n", store_cell(pens, i, 1), store_cell(pens, i, 2),
+                   store_cell(pens, i, 3), arb_term(store_cell(pens, i, 4), t1, sizeof t1),
+                   arb_term(store_cell(pens, i, 5), t2, sizeof t2));
+        printf("\ndisputes%s\n", disp->nrows ? "" : ": none");
+        for (int i = 0; i < disp->nrows; i++) {
+            printf("  #%s opened %s by %s: %s\n", store_cell(disp, i, 0), store_cell(disp, i, 1),
+                   arb_term(store_cell(disp, i, 2), t1, sizeof t1), arb_term(store_cell(disp, i, 3), t2, sizeof t2));
+            if (strcmp(store_cell(disp, i, 4), "open") != 0)
+                printf("     %s %s by %s: %s\n", store_cell(disp, i, 4), store_cell(disp, i, 5),
+                       arb_term(store_cell(disp, i, 6), t1, sizeof t1), arb_term(store_cell(disp, i, 7), t2, sizeof t2));
+            else
+                printf("     open: arbiter dispute resolve %s --uphold|--void|--rerun --reason TEXT\n",
+                       store_cell(m, 0, 0));
+        }
+        if (sup->nrows)
+            printf("\nsuperseded results (kept in the record)\n");
+        for (int i = 0; i < sup->nrows; i++)
+            printf("  attempt %s, %s %s: transcript %s, digest %.16s\n", store_cell(sup, i, 1), store_cell(sup, i, 2),
+                   store_cell(sup, i, 3), store_cell(sup, i, 5)[0] ? store_cell(sup, i, 5) : "-",
+                   store_cell(sup, i, 4)[0] ? store_cell(sup, i, 4) : "-");
+    }
+    for (int i = 0; i < STORE_EVIDENCE_PARTS; i++)
+        store_rows_release(&ev[i]);
+    return c.read && c.digest_ok && c.reproduced ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}
+
+static int list(const opts *o, store *st, const char *tournament)
+{
+    char err[1024];
+    int64_t tid = 0;
+    if (tournament) {
+        uint64_t seed;
+        bool revealed;
+        if (store_tournament_named(st, tournament, &tid, &seed, &revealed) != 1) {
+            char term[256];
+            fprintf(stderr, "arbiter: dispute list: no tournament named \"%s\" in the record\n",
+                    arb_term(tournament, term, sizeof term));
+            return CLI_EXIT_NORECORD;
+        }
+    }
+    store_rows r;
+    if (store_dispute_list(st, tid, &r, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: dispute list: %s\n", err);
+        return CLI_EXIT_FAIL;
+    }
+    static const char *const cols[] = {"id", "match", "tournament", "round", "table", "state", "opened_by", "opened",
+                                       "reason", "resolution"};
+    if (o->format == CLI_FORMAT_JSON) {
+        printf("{\"disputes\":[");
+        for (int i = 0; i < r.nrows; i++) {
+            printf("%s{", i ? "," : "");
+            for (int c = 0; c < 10; c++) {
+                printf("%s\"%s\":", c ? "," : "", cols[c]);
+                cli_json_string(stdout, store_cell(&r, i, c));
+            }
+            printf("}");
+        }
+        printf("]}\n");
+    } else {
+        printf("%-5s %-7s %-24s %-5s %-5s %-8s %-16s %s\n", "id", "match", "tournament", "round", "table", "state",
+               "opened", "reason");
+        for (int i = 0; i < r.nrows; i++) {
+            char t1[256], t2[600];
+            printf("%-5s %-7s %-24s %-5s %-5s %-8s %-16s %s\n", store_cell(&r, i, 0), store_cell(&r, i, 1),
+                   arb_term(store_cell(&r, i, 2), t1, sizeof t1), store_cell(&r, i, 3), store_cell(&r, i, 4),
+                   store_cell(&r, i, 5), store_cell(&r, i, 7), arb_term(store_cell(&r, i, 8), t2, sizeof t2));
+        }
+        if (r.nrows == 0)
+            printf("(no disputes)\n");
+    }
+    store_rows_release(&r);
+    return CLI_EXIT_OK;
+}
+
+int cmd_dispute(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+    }
+    const char *sub = argv[1];
+    opts o;
+    int first;
+    int rc = parse(argc - 1, argv + 1, &o, &first);
+    if (rc >= 0)
+        return rc;
+    int npos = argc - 1 - first;
+    char **pos = argv + 1 + first;
+    int kind = strcmp(sub, "open") == 0 ? 0 : strcmp(sub, "show") == 0 ? 1 : strcmp(sub, "resolve") == 0 ? 2
+             : strcmp(sub, "list") == 0 ? 3 : -1;
+    if (kind < 0) {
+        char term[128];
+        fprintf(stderr, "arbiter: dispute: no subcommand \"%s\" (open, show, resolve, list)\n",
+                arb_term(sub, term, sizeof term));
+        return CLI_EXIT_USAGE;
+    }
+    if ((kind < 3 && npos != 1) || (kind == 3 && npos > 1)) {
+        fprintf(stderr, "arbiter: dispute %s: expected %s\n", sub, kind < 3 ? "MATCH" : "[TOURNAMENT]");
+        return CLI_EXIT_USAGE;
+    }
+    int64_t mid = 0;
+    if (kind < 3 && match_id(pos[0], &mid))
+        return CLI_EXIT_USAGE;
+    if ((kind == 0 || kind == 2) && (check_text("--reason", o.reason, 2000) || (o.by && check_text("--by", o.by, 100))))
+        return CLI_EXIT_USAGE;
+    if (kind == 2 && o.verdict < 0) {
+        fprintf(stderr, "arbiter: dispute resolve: one of --uphold, --void, --rerun\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (kind != 2 && o.verdict >= 0) {
+        fprintf(stderr, "arbiter: dispute %s: --uphold, --void and --rerun are for resolve\n", sub);
+        return CLI_EXIT_USAGE;
+    }
+    char err[1024];
+    db_place place;
+    rc = cli_open_record(&place, o.state, o.db, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        return rc == ARB_ENOTFOUND ? CLI_EXIT_NORECORD : CLI_EXIT_USAGE;
+    }
+    store *st = store_open(place.conninfo, err, sizeof err);
+    if (!st || store_migrate(st, err, sizeof err) != 0) {
+        cli_say_unreachable("dispute", err);
+        store_close(st);
+        cli_close_place(&place);
+        return CLI_EXIT_USAGE;
+    }
+    char me[128];
+    int64_t did;
+    char summary[600];
+    switch (kind) {
+    case 0:
+        rc = store_dispute_open(st, mid, who(&o, me, sizeof me), o.reason, &did, err, sizeof err);
+        if (rc == 0)
+            printf("dispute %" PRId64 " opened on match %" PRId64 " (arbiter dispute show %" PRId64 ")\n", did, mid,
+                   mid);
+        break;
+    case 1: rc = show(&o, st, mid); break;
+    case 2:
+        rc = store_dispute_resolve(st, mid, (store_verdict)o.verdict, who(&o, me, sizeof me), o.reason, summary,
+                                   sizeof summary, err, sizeof err);
+        if (rc == 0)
+            printf("%s\n", summary);
+        break;
+    default: rc = list(&o, st, npos ? pos[0] : NULL); break;
+    }
+    if (kind == 0 || kind == 2) {
+        if (rc)
+            fprintf(stderr, "arbiter: dispute %s: %s\n", sub, err);
+        rc = rc == 0 ? CLI_EXIT_OK : rc == ARB_ENOTFOUND ? CLI_EXIT_NORECORD : CLI_EXIT_FAIL;
+    }
+    store_close(st);
+    cli_close_place(&place);
+    return rc;
+}
