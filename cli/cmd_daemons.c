@@ -162,7 +162,7 @@ static int submit(store *st, const char *file, const uint8_t *secret, int64_t *t
     if (rc == 0) {
         char digest[65], abspath[4096];
         arb_sha256_hex(yaml, ylen, digest);
-        rc = store_tournament(st, &cfg, yaml, digest, tid, created, err, errlen);
+        rc = store_tournament(st, &cfg, yaml, digest, false, tid, created, err, errlen);
         if (rc == 0 && realpath(file, abspath))
             store_set_path(st, *tid, abspath);
         /* The organiser's secret (else one is drawn at the first start). */

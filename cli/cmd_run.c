@@ -127,8 +127,8 @@ static void print_team_crosstable(store *st, int64_t tid, const store_standing *
 static void print_standings(store *st, int64_t tid, cli_format format)
 {
     static store_standing teams[ARB_TN_MAX_ENTRANTS], rows[ARB_TN_MAX_ENTRANTS];
-    int nt = store_standings(st, tid, true, teams, ARB_TN_MAX_ENTRANTS);
-    int n = store_standings(st, tid, false, rows, ARB_TN_MAX_ENTRANTS);
+    int nt = store_standings_placed(st, tid, true, teams, ARB_TN_MAX_ENTRANTS);
+    int n = store_standings_placed(st, tid, false, rows, ARB_TN_MAX_ENTRANTS);
     if (nt <= 0) {
         print_standings_of(rows, n < 0 ? 0 : n, "entrant", format);
         if (format == CLI_FORMAT_JSON)
@@ -152,13 +152,26 @@ static void print_standings(store *st, int64_t tid, cli_format format)
 
 static void print_standings_of(store_standing *rows, int n, const char *what, cli_format format)
 {
+    /* a knockout's placement (docs/rules/placement.md): the stage reached
+     * and any tie-break, in every format */
+    bool placed = false;
+    for (int i = 0; i < n; i++)
+        placed = placed || rows[i].place > 0;
     if (format == CLI_FORMAT_CSV) {
-        printf("rank,%s,played,points,score,wins,penalties,forfeited\n", strcmp(what, "team") == 0 ? "team" : "name");
+        printf("rank,%s,played,points,score,wins,penalties,forfeited%s\n", strcmp(what, "team") == 0 ? "team" : "name",
+               placed ? ",reached,tiebreak" : "");
         for (int i = 0; i < n; i++) {
             printf("%d,", i + 1);
             cli_csv_field(stdout, rows[i].name);
-            printf(",%d,%.1f,%" PRId64 ",%d,%d,%s\n", rows[i].played, rows[i].points, rows[i].score, rows[i].wins,
+            printf(",%d,%.1f,%" PRId64 ",%d,%d,%s", rows[i].played, rows[i].points, rows[i].score, rows[i].wins,
                    rows[i].penalties, rows[i].forfeited ? "true" : "false");
+            if (placed) {
+                printf(",");
+                cli_csv_field(stdout, rows[i].reached);
+                printf(",");
+                cli_csv_field(stdout, rows[i].tiebreak);
+            }
+            printf("\n");
         }
         return;
     }
@@ -168,26 +181,55 @@ static void print_standings_of(store_standing *rows, int n, const char *what, cl
             printf("%s{\"rank\":%d,\"name\":", i ? "," : "", i + 1);
             cli_json_string(stdout, rows[i].name);
             printf(",\"played\":%d,\"points\":%.1f,\"score\":%" PRId64 ",\"wins\":%d,\"penalties\":%d,"
-                   "\"forfeited\":%s}", rows[i].played, rows[i].points, rows[i].score, rows[i].wins,
+                   "\"forfeited\":%s", rows[i].played, rows[i].points, rows[i].score, rows[i].wins,
                    rows[i].penalties, rows[i].forfeited ? "true" : "false");
+            if (placed) {
+                printf(",\"reached\":");
+                cli_json_string(stdout, rows[i].reached);
+                printf(",\"tiebreak\":");
+                if (rows[i].tiebreak[0])
+                    cli_json_string(stdout, rows[i].tiebreak);
+                else
+                    printf("null");
+            }
+            printf("}");
         }
         printf("]");   /* the caller ends the line */
         return;
     }
-    printf("%-4s %-20s %6s %8s %9s %5s %9s\n", "rank", what, "played", "points", "score", "wins", "penalties");
+    printf("%-4s %-20s %6s %8s %9s %5s %9s%s\n", "rank", what, "played", "points", "score", "wins", "penalties",
+           placed ? "  reached" : "");
     for (int i = 0; i < n; i++) {
-        char name[256];
-        printf("%-4d %-20s %6d %8.1f %+9" PRId64 " %5d %9d%s\n", i + 1, arb_term(rows[i].name, name, sizeof name),
-               rows[i].played, rows[i].points, rows[i].score, rows[i].wins, rows[i].penalties,
-               rows[i].forfeited ? "  (forfeited)" : "");
+        char name[256], reached[64];
+        printf("%-4d %-20s %6d %8.1f %+9" PRId64 " %5d %9d", i + 1, arb_term(rows[i].name, name, sizeof name),
+               rows[i].played, rows[i].points, rows[i].score, rows[i].wins, rows[i].penalties);
+        if (placed)
+            printf("  %-16s", arb_term(rows[i].reached, reached, sizeof reached));
+        printf("%s%s\n", rows[i].forfeited ? "  (forfeited)" : "", placed && rows[i].tiebreak[0] ? "  (tie-break)" : "");
     }
+    if (!placed)
+        return;
+    /* each tie once, in the words of the record's `tie-break` events */
+    bool any = false;
+    for (int i = 0; i < n; i++) {
+        bool seen = !rows[i].tiebreak[0];
+        for (int j = 0; j < i && !seen; j++)
+            seen = strcmp(rows[j].tiebreak, rows[i].tiebreak) == 0;
+        if (seen)
+            continue;
+        char note[STORE_NOTE_MAX * 2];
+        printf("%s  %s\n", any ? "" : "\nties settled (docs/rules/placement.md, rule P2):\n",
+               arb_term(rows[i].tiebreak, note, sizeof note));
+        any = true;
+    }
+    printf("\nplaced by the stage reached, then the place at that table, then points (rule P1)\n");
 }
 
 static void usage(FILE *f)
 {
     fprintf(f,
         "usage: arbiter run FILE [--state DIR] [--db CONNINFO] [--workers N] [--sandbox auto|bwrap|none] [--allow-unsandboxed]\n"
-        "                        [--secret-file F] [--listen EP --key NAME --worker-keys FILE] [--quiet]\n"
+        "                        [--secret-file F] [--listen EP --key NAME --worker-keys FILE] [--new] [--quiet]\n"
         "\n"
         "Runs the tournament FILE describes (schemas/tournament.md): pairs, plays\n"
         "every match with local referee workers, records everything in PostgreSQL,\n"
@@ -209,6 +251,9 @@ static void usage(FILE *f)
         "                   may read; every deal follows from the seed and it (docs/rng.md).\n"
         "                   Default: drawn at random at the first start. Its sha256 is shown\n"
         "                   from the start, the secret itself when the tournament is over\n"
+        "  --new            start another tournament of this name: without it, a file changed since\n"
+        "                   its name's tournament started is refused (the record keeps both, each\n"
+        "                   selected by its id, \"#ID\", as `arbiter run` and `status` print it)\n"
         "  --quiet          no progress line; the standings still\n"
         "\n"
         "Exit status 0 when the tournament ran (or is over), 1 on a tournament error,\n"
@@ -229,12 +274,13 @@ int cmd_run(int argc, char **argv)
         {"secret-file", required_argument, NULL, 'S'},
         {"allow-unsandboxed", no_argument, NULL, 'A'},
         {"sandbox", required_argument, NULL, 'x'},
+        {"new", no_argument, NULL, 'n'},
         {NULL, 0, NULL, 0},
     };
     const char *file = NULL, *state = "arbiter-state", *db = NULL, *listen = NULL, *keyname = NULL, *wkeys = NULL;
     const char *secret_file = NULL;
     int workers = (int)sysconf(_SC_NPROCESSORS_ONLN), sandbox = LIVE_SANDBOX_AUTO;
-    bool quiet = false, allow_unsandboxed = false;
+    bool quiet = false, allow_unsandboxed = false, fresh = false;
     long long nworkers;
     int c;
     cli_opts_begin();
@@ -254,6 +300,7 @@ int cmd_run(int argc, char **argv)
         case 'K': wkeys = optarg; break;
         case 'S': secret_file = optarg; break;
         case 'A': allow_unsandboxed = true; break;
+        case 'n': fresh = true; break;
         case 'x':
             if (strcmp(optarg, "none") && strcmp(optarg, "bwrap") && strcmp(optarg, "auto")) {
                 fprintf(stderr, "arbiter: run: --sandbox \"%s\": expected auto, bwrap or none\n", optarg);
@@ -349,7 +396,7 @@ int cmd_run(int argc, char **argv)
         snprintf(abs_state, sizeof abs_state, "%s", state);
     progress_ctx pc = {.tty = isatty(2), .quiet = quiet};
     sched_tournament_options ro = {.cfg = &cfg, .yaml = yaml, .digest = digest, .progress = on_progress, .ctx = &pc,
-                      .secret = secret_file ? secret : NULL};
+                      .secret = secret_file ? secret : NULL, .fresh = fresh};
     local_run lr = {.state_dir = abs_state, .db = st, .workers = workers, .sandbox = sandbox,
                     .allow_unsandboxed = allow_unsandboxed, .stop = &interrupted, .listen = listen,
                     .secret_key = sec, .public_key = pub, .worker_keys = keyp, .nworker_keys = nkeys};
@@ -367,10 +414,12 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "\n");
     if (rc) {
         fprintf(stderr, "arbiter: %s\n", err);
-        status = CLI_EXIT_FAIL;
+        status = rc == ARB_EEXIST ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+        if (rc == ARB_EEXIST)   /* nothing of it ran: the other tournament's standings would mislead */
+            goto out;
     } else if (interrupted) {
-        fprintf(stderr, "arbiter: stopped; run the same command to resume (%d matches recorded in this run)\n",
-                outc.matches);
+        fprintf(stderr, "arbiter: stopped; run the same command to resume tournament \"%s\" (id %" PRId64 ") "
+                "(%d matches recorded in this run)\n", cfg.name, outc.tid, outc.matches);
         status = CLI_EXIT_INTERRUPTED;
     }
     if (cfg.format == TN_LADDER && !rc) {
@@ -392,8 +441,8 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "arbiter: %s: every match was void, no result (why: `arbiter status`)\n", cfg.name);
         status = CLI_EXIT_FAIL;
     } else if (n > 0 && !interrupted) {
-        printf("\n%s — %s%s\n\n", cfg.name, outc.finished ? "final standings" : "standings so far",
-               outc.resumed ? " (resumed)" : "");
+        printf("\n%s (id %" PRId64 ", select it as \"#%" PRId64 "\") — %s%s\n\n", cfg.name, outc.tid, outc.tid,
+               outc.finished ? "final standings" : "standings so far", outc.resumed ? " (resumed)" : "");
         print_standings(st, outc.tid, CLI_FORMAT_TABLE);
         char bracket[16384], why[256];
         plan_record rec;
@@ -451,8 +500,8 @@ typedef struct status_report {
 } status_report;
 
 static const status_report status_reports[] = {
-    {STORE_REPORT_TOURNAMENTS, "tournaments", NULL, true, "sssnnnnns",
-     {{"tournament", "", -24, NULL}, {"format", " ", -18, NULL}, {"state", " ", -8, NULL}, {"pending", " ", 7, NULL},
+    {STORE_REPORT_TOURNAMENTS, "tournaments", NULL, true, "nsssnnnnns",
+     {{"id", "", -5, NULL}, {"tournament", " ", -24, NULL}, {"format", " ", -18, NULL}, {"state", " ", -8, NULL}, {"pending", " ", 7, NULL},
       {"leased", " ", 6, NULL}, {"done", " ", 5, NULL}, {"void", " ", 4, NULL}, {"round", " ", 5, NULL},
       {"created", "  ", 0, NULL}}},
     /* Fairness: the commitment from the start, the secret once it is over. */
@@ -542,10 +591,12 @@ int cmd_status(int argc, char **argv)
 
 static void standings_usage(FILE *f)
 {
-    fprintf(f, "usage: arbiter standings NAME [--format table|csv|json] [--state DIR | --db CONNINFO]\n\n"
-               "The standings of tournament NAME (the latest of that name): rank, entrant,\n"
-               "matches played, points, score, wins, penalties. Reads only: exits 3 when\n"
-               "there is no record or no tournament NAME in it.\n");
+    fprintf(f, "usage: arbiter standings NAME|#ID [--format table|csv|json] [--state DIR | --db CONNINFO]\n\n"
+               "The standings of tournament NAME (the latest of that name) or #ID (its id, as\n"
+               "`arbiter run` and `arbiter status` print it): rank, entrant, matches played,\n"
+               "points, score, wins, penalties; in a knockout format ranked by the stage\n"
+               "reached, with that stage and any tie-break (docs/rules/placement.md).\n"
+               "Reads only: exits 3 when there is no record or no such tournament in it.\n");
 }
 
 /* `arbiter standings NAME [--format table|csv|json]`. */
@@ -563,7 +614,8 @@ int cmd_standings(int argc, char **argv)
     uint64_t seed;
     bool revealed;
     if (store_tournament_named(st, name, &tid, &seed, &revealed) != 1) {
-        fprintf(stderr, "arbiter: no tournament named \"%s\" in the record\n", name);
+        fprintf(stderr, "arbiter: no tournament %s \"%s\" in the record (`arbiter status` lists them)\n",
+                name[0] == '#' ? "of id" : "named", name);
         status = CLI_EXIT_NORECORD;
     } else {
         print_standings(st, tid, format);

@@ -21,7 +21,8 @@
     X(EUNSUPPORTED,-11, "not supported")                    /* not in this build or on this host */ \
     X(ETOOBIG,    -12, "input larger than its limit")       /* see arb_limits.h */ \
     X(ECORRUPT,   -13, "data fails an integrity check")                        \
-    X(ESANDBOX,   -14, "the required sandbox could not be had")
+    X(ESANDBOX,   -14, "the required sandbox could not be had")                \
+    X(EEXIST,     -15, "exists already")                    /* a name taken by another thing */
 
 /* Functions return 0 on success or one of these negative codes;
  * constructors return NULL. */

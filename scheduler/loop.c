@@ -77,7 +77,7 @@ static int tour_begin(sched *s, tour *t, char *err, size_t errlen)
     const tn_config *cfg = t->o.cfg;
     store *db = s->o.db;
     bool created;
-    int rc = store_tournament(db, cfg, t->o.yaml, t->o.digest, &t->tid, &created, err, errlen);
+    int rc = store_tournament(db, cfg, t->o.yaml, t->o.digest, t->o.fresh, &t->tid, &created, err, errlen);
     if (rc)
         return rc;
     t->out.tid = t->tid;
@@ -105,6 +105,23 @@ static int tour_begin(sched *s, tour *t, char *err, size_t errlen)
     arb_info(SUB, "tournament %s (%" PRId64 "): %s, %d entrants", cfg->name, t->tid, created ? "started" : "resumed",
              cfg->nentrants);
     return 0;
+}
+
+/* A knockout's placement after each round (plan_placement): written over
+ * the previous one, with every tie settled filed as an event once. */
+static int record_placement(store *db, tour *t, const plan_record *rec, char *err, size_t errlen)
+{
+    store_place *places = malloc(ARB_TN_MAX_ENTRANTS * sizeof *places);
+    char (*ties)[STORE_NOTE_MAX] = malloc(64 * sizeof *ties);
+    int nties = 0, rc = ARB_ENOMEM;
+    int n = places && ties ? plan_placement(t->o.cfg, rec, places, ARB_TN_MAX_ENTRANTS, ties, 64, &nties) : ARB_ENOMEM;
+    if (n < 0)
+        snprintf(err, errlen, "tournament %" PRId64 ": the placement cannot be made (%s)", t->tid, arb_strerror(n));
+    rc = n < 0 ? n : n > 0 ? store_placements(db, t->tid, t->o.cfg->nteams > 0, places, n,
+                                                   (const char (*)[STORE_NOTE_MAX])ties, nties, err, errlen) : 0;
+    free(places);
+    free(ties);
+    return rc;
 }
 
 /* The next rounds of t while its current one is over, or its end; then
@@ -135,6 +152,8 @@ static int tour_advance(sched *s, tour *t, store_table *tables, char *err, size_
         if (rc)
             return rc;
         rc = plan_next(cfg, &rec, tables, ARB_MAX_TABLES, &nt, &stage, &done, err, errlen);
+        if (rc == 0)
+            rc = record_placement(db, t, &rec, err, errlen);
         plan_record_release(&rec);
         if (rc)
             return rc;
@@ -312,7 +331,8 @@ static int take_up(sched *s, serve_all *all, char *err, size_t errlen)
         else if ((rc = tn_config_load(path, &t->own, why, sizeof why)) == 0)
             t->owned = true;
         if (rc == 0 && strcmp(t->own.digest, digest) != 0) {
-            snprintf(why, sizeof why, "%.1900s changed since it was submitted: submit it again", path);
+            snprintf(why, sizeof why, "%.1900s changed since it was submitted: restore it, or submit it under a new "
+                     "name", path);
             rc = ARB_ESTATE;
         }
         if (rc == 0) {

@@ -14,6 +14,7 @@
 #include "arb_rng.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,17 +245,6 @@ static uint64_t plan_seed(const tn_config *cfg, const plan_record *rec)
     return arb_seed_keyed(rec->secret, label);
 }
 
-/* Round r's results into order[0..nt): tables the record does not have
- * (not created, or past what it holds) are empty. */
-static void round_order(const plan_record *rec, int r, store_table *order, int nt)
-{
-    memset(order, 0, (size_t)nt * sizeof *order);
-    if (!rec || r < 1 || r > rec->nrounds)
-        return;
-    const plan_round *pr = &rec->rounds[r - 1];
-    memcpy(order, pr->order, (size_t)(pr->ntables < nt ? pr->ntables : nt) * sizeof *order);
-}
-
 /* Seed order: seeded entrants by rank, then the rest in an order drawn
  * from the draw seed (plan_seed). */
 static void seed_order(const tn_config *cfg, uint64_t pseed, int *order)
@@ -320,10 +310,197 @@ static int knockout_tables(const int *alive, int m, int k, int a, store_table *o
     return nt;
 }
 
+/* ---- ties and placement (docs/rules/placement.md) --------------------- */
+
+/* The match points of place p at table t of a round: k-1 for the first
+ * place down to 0, tied places sharing theirs evenly (the record's
+ * match_seats.points). */
+static double place_points(const plan_round *pr, int t, int p, int k)
+{
+    if (!pr->rank)
+        return k - 1 - p;
+    int lo = p, hi = p;
+    while (lo > 0 && pr->rank[t][lo - 1] == pr->rank[t][p])
+        lo--;
+    while (hi + 1 < pr->order[t].nslots && pr->rank[t][hi + 1] == pr->rank[t][p])
+        hi++;
+    double sum = 0;
+    for (int q = lo; q <= hi; q++)
+        sum += k - 1 - q;
+    return sum / (hi - lo + 1);
+}
+
+
+/* The most units tied at once: at a table (its seats), or in a final
+ * round robin (fewer than two tables' worth). */
+#define ARB_MAX_TN_TIE (2 * ARB_MAX_SEATS)
+
+/* What a knockout replay notes besides who is alive: per unit the round
+ * it was last seated in (or given a bye), the round it went out in (0:
+ * not out) and its place then (0 best: at its table, or in the final
+ * round robin); the ties settled; and, when buf is set, the bracket as
+ * text. Heap-allocated (ko_track_new): its arrays are large. */
+typedef struct ko_track {
+    int    seen_round[ARB_TN_MAX_ENTRANTS];
+    int    out_round[ARB_TN_MAX_ENTRANTS];
+    int    out_place[ARB_TN_MAX_ENTRANTS];
+    int    final_round;          /* the round that left one unit (0: not yet) */
+    int    nties;
+    char   ties[64][STORE_NOTE_MAX]; /* the first 64 (a draw of thousands notes no more) */
+    char  *buf;
+    size_t len, used;
+} ko_track;
+
+static void ko_note_tie(ko_track *tr, const char *note)
+{
+    if (!tr || !note[0] || tr->nties >= 64)
+        return;
+    size_t n = strnlen(note, STORE_NOTE_MAX - 1);   /* a long note is cut: the record keeps STORE_NOTE_MAX */
+    memcpy(tr->ties[tr->nties], note, n);
+    tr->ties[tr->nties++][n] = 0;
+}
+
+static void ko_print(ko_track *tr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ko_print(ko_track *tr, const char *fmt, ...)
+{
+    if (!tr || !tr->buf || tr->used >= tr->len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(tr->buf + tr->used, tr->len - tr->used, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        tr->used += (size_t)k;
+}
+
+/* A draw among units u[0..m) (rule P2's last link): a key per unit from
+ * the tournament's draw seed (plan_seed: keyed with its secret) and the
+ * label, dealt in the order of the units' indices so that the seats they
+ * sat in change nothing; the lowest key is placed first. */
+static void draw_keys(const tn_config *cfg, const plan_record *rec, const char *label, const int *u, int m,
+                      uint64_t *key)
+{
+    int idx[ARB_MAX_TN_TIE];
+    for (int i = 0; i < m; i++)
+        idx[i] = i;
+    for (int i = 1; i < m; i++)
+        for (int j = i; j > 0 && u[idx[j]] < u[idx[j - 1]]; j--) {
+            int x = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = x;
+        }
+    arb_rng rng;
+    arb_rng_seed(&rng, arb_seed_child(plan_seed(cfg, rec), label));
+    for (int i = 0; i < m; i++)
+        key[idx[i]] = arb_rng_next(&rng);
+}
+
+/* Units tied at table t of round r (u[0..m), from place p0) put in order
+ * by the chain of rule P2 after the game's verdict: head-to-head (each
+ * one's summed score at the earlier tables of this tournament where all
+ * of them sat; more first), then the draw. note: what was done. */
+static void settle_tie(const tn_config *cfg, const plan_record *rec, int r, int t, int p0, int64_t each, int *u, int m,
+                       char *note, size_t notelen)
+{
+    int64_t h2h[ARB_MAX_TN_TIE] = {0};
+    uint64_t key[ARB_MAX_TN_TIE];
+    int met = 0;
+    for (int r2 = 1; r2 < r; r2++) {
+        const plan_round *pr = &rec->rounds[r2 - 1];
+        for (int t2 = 0; pr->total && t2 < pr->ntables; t2++) {
+            const store_table *o = &pr->order[t2];
+            int at[ARB_MAX_TN_TIE], found = 0;
+            for (int i = 0; i < m; i++)
+                for (int p = 0; p < o->nslots; p++)
+                    if (o->entrant[p] == u[i]) {
+                        at[i] = p;
+                        found++;
+                        break;
+                    }
+            if (found != m)
+                continue;
+            met++;
+            for (int i = 0; i < m; i++)
+                h2h[i] += pr->total[t2][at[i]];
+        }
+    }
+    char label[64];
+    snprintf(label, sizeof label, "tiebreak/round/%d/table/%d", r, t);
+    draw_keys(cfg, rec, label, u, m, key);
+    int before[ARB_MAX_TN_TIE];
+    memcpy(before, u, (size_t)m * sizeof *u);
+    int64_t hb[ARB_MAX_TN_TIE];
+    memcpy(hb, h2h, sizeof hb);
+    bool drawn = false;
+    for (int i = 1; i < m; i++)
+        for (int j = i; j > 0; j--) {
+            bool swap = h2h[j] > h2h[j - 1] || (h2h[j] == h2h[j - 1] && key[j] < key[j - 1]);
+            if (!swap)
+                break;
+            int x = u[j]; u[j] = u[j - 1]; u[j - 1] = x;
+            int64_t y = h2h[j]; h2h[j] = h2h[j - 1]; h2h[j - 1] = y;
+            uint64_t z = key[j]; key[j] = key[j - 1]; key[j - 1] = z;
+        }
+    for (int i = 1; i < m; i++)
+        drawn = drawn || h2h[i] == h2h[i - 1];
+    size_t k = (size_t)snprintf(note, notelen, "round %d table %d: ", r, t + 1);
+    for (int i = 0; i < m && k < notelen; i++)
+        k += (size_t)snprintf(note + k, notelen - k, "%s%s", i ? ", " : "", unit_name(cfg, before[i]));
+    if (k < notelen)
+        k += (size_t)snprintf(note + k, notelen - k, " tied at place %d (%+" PRId64 " each); head-to-head ", p0 + 1, each);
+    if (met == 0 && k < notelen)
+        k += (size_t)snprintf(note + k, notelen - k, "none (never met)");
+    for (int i = 0; met > 0 && i < m && k < notelen; i++)
+        k += (size_t)snprintf(note + k, notelen - k, "%s%s %+" PRId64, i ? ", " : "", unit_name(cfg, before[i]), hb[i]);
+    if (k < notelen && drawn)
+        k += (size_t)snprintf(note + k, notelen - k, "%s; then the seeded draw", met ? " over the earlier tables" : "");
+    if (k < notelen)
+        k += (size_t)snprintf(note + k, notelen - k, ": ");
+    for (int i = 0; i < m && k < notelen; i++)
+        k += (size_t)snprintf(note + k, notelen - k, "%s%s", i ? " > " : "", unit_name(cfg, u[i]));
+}
+
+/* Table t of round r in the order the knockouts take it: the game's
+ * places (rank), every tie (equal ranks) settled by settle_tie. *out is
+ * empty for a table without a result; note "" when nothing was tied. */
+static void settled_order(const tn_config *cfg, const plan_record *rec, int r, int t, store_table *out, char *note,
+                          size_t notelen)
+{
+    note[0] = 0;
+    memset(out, 0, sizeof *out);
+    if (!rec || r < 1 || r > rec->nrounds || t >= rec->rounds[r - 1].ntables)
+        return;
+    const plan_round *pr = &rec->rounds[r - 1];
+    *out = pr->order[t];
+    if (!pr->rank || !pr->total)
+        return;
+    size_t used = 0;
+    for (int i = 0; i < out->nslots;) {
+        int j = i + 1;
+        while (j < out->nslots && pr->rank[t][j] == pr->rank[t][i])
+            j++;
+        if (j - i >= 2 && j - i <= ARB_MAX_TN_TIE && used + 2 < notelen) {
+            if (used)
+                used += (size_t)snprintf(note + used, notelen - used, "; ");
+            settle_tie(cfg, rec, r, t, i, pr->total[t][i], out->entrant + i, j - i, note + used, notelen - used);
+            used += strlen(note + used);
+        }
+        i = j;
+    }
+}
+
+static void ko_print_names(ko_track *tr, const tn_config *cfg, const store_table *o, const char *sep)
+{
+    for (int e = 0; e < o->nslots; e++)
+        ko_print(tr, "%s%s", e ? sep : "", unit_name(cfg, o->entrant[e]));
+}
+
 /* Replay a knockout from round `first` to `last`: who is alive now (in
- * seed order). Returns the count (1: a champion, alive[0]). */
+ * seed order). Returns the count (1: a champion, alive[0]). Every table's
+ * order is settled_order's; tr (NULL: none) notes who went out where, the
+ * ties, and the bracket. */
 static int knockout_alive(const tn_config *cfg, const plan_record *rec, int k, const int *start, int nstart, int first,
-                          int last, int *alive, store_table *scratch, int cap)
+                          int last, int *alive, store_table *scratch, int cap, ko_track *tr)
 {
     int m = nstart;
     memcpy(alive, start, (size_t)m * sizeof *alive);
@@ -339,25 +516,106 @@ static int knockout_alive(const tn_config *cfg, const plan_record *rec, int k, c
         store_table *order = calloc((size_t)nt, sizeof *order);
         if (!order)
             return ARB_ENOMEM;
-        round_order(rec, r, order, nt);
+        const plan_round *pr = rec && r <= rec->nrounds ? &rec->rounds[r - 1] : NULL;
+        ko_print(tr, "round %d%s%s\n", r, final_rr ? " (the final, a round robin)" : m == k ? " (the final)" : "",
+                 pr && pr->in_play ? " (in play)" : "");
+        if (byes > 0) {
+            ko_print(tr, "  byes: ");
+            for (int i = 0; i < byes; i++)
+                ko_print(tr, "%s%s", i ? ", " : "", unit_name(cfg, alive[i]));
+            ko_print(tr, "\n");
+        }
+        for (int i = 0; tr && i < m; i++)
+            tr->seen_round[alive[i]] = r;
+        for (int t = 0; t < nt; t++) {
+            char note[STORE_NOTE_MAX * 2];
+            settled_order(cfg, rec, r, t, &order[t], note, sizeof note);
+            if (final_rr)   /* the final round robin counts points, tied places sharing theirs: nothing settled */
+                note[0] = 0;
+            ko_note_tie(tr, note);
+            ko_print(tr, "  ");
+            if (order[t].nslots)
+                ko_print_names(tr, cfg, &order[t], " > ");
+            else
+                ko_print_names(tr, cfg, &scratch[t], " vs ");
+            ko_print(tr, "%s%s\n", note[0] ? "    tie: " : "", note);
+        }
         int next[ARB_TN_MAX_ENTRANTS], nn = 0;
         if (final_rr || m == k) {
-            /* the final: most places won (k-1 for a first place, ...) */
+            /* the final: most places won (k-1 for a first place, ...),
+             * then the score in the final, then the draw */
             double pts[ARB_TN_MAX_ENTRANTS] = {0};
-            for (int t = 0; t < nt; t++)
-                for (int p = 0; p < order[t].nslots; p++)
-                    pts[order[t].entrant[p]] += k - 1 - p;
-            int best = alive[0];
-            for (int i = 1; i < m; i++)
-                if (pts[alive[i]] > pts[best])
-                    best = alive[i];
-            next[nn++] = best;
+            int64_t tot[ARB_TN_MAX_ENTRANTS] = {0};
+            for (int t = 0; pr && t < pr->ntables; t++)
+                for (int p = 0; p < pr->order[t].nslots; p++)
+                    pts[pr->order[t].entrant[p]] += place_points(pr, t, p, k);
+            for (int t = 0; pr && pr->total && t < pr->ntables; t++)
+                for (int p = 0; p < pr->order[t].nslots; p++)
+                    tot[pr->order[t].entrant[p]] += pr->total[t][p];
+            int fo[ARB_TN_MAX_ENTRANTS];
+            uint64_t key[ARB_TN_MAX_ENTRANTS];
+            memcpy(fo, alive, (size_t)m * sizeof *fo);
+            bool drawn = false;
+            if (final_rr && m <= ARB_MAX_TN_TIE) {
+                char label[64];
+                snprintf(label, sizeof label, "tiebreak/round/%d/final", r);
+                draw_keys(cfg, rec, label, fo, m, key);
+                for (int i = 1; i < m; i++)
+                    for (int j = i; j > 0; j--) {
+                        int a = fo[j - 1], b = fo[j];
+                        bool swap = pts[b] > pts[a] || (pts[b] == pts[a] && (tot[b] > tot[a]
+                                    || (tot[b] == tot[a] && key[j] < key[j - 1])));
+                        if (!swap)
+                            break;
+                        fo[j - 1] = b;
+                        fo[j] = a;
+                        uint64_t z = key[j]; key[j] = key[j - 1]; key[j - 1] = z;
+                    }
+                for (int i = 1; i < m; i++)
+                    drawn = drawn || (pts[fo[i]] == pts[fo[i - 1]] && tot[fo[i]] == tot[fo[i - 1]]);
+            } else if (m == k) {
+                memcpy(fo, order[0].entrant, (size_t)order[0].nslots * sizeof *fo);
+            }
+            bool decided = pr && !pr->in_play;
+            if (m == k && order[0].nslots != m)
+                memcpy(fo, alive, (size_t)m * sizeof *fo);   /* a void final: the top seed, as before */
+            if (final_rr && decided) {
+                ko_print(tr, "  the final's order (points, then score, then the draw): ");
+                for (int i = 0; i < m; i++)
+                    ko_print(tr, "%s%s %.0f (%+" PRId64 ")", i ? " > " : "", unit_name(cfg, fo[i]), pts[fo[i]], tot[fo[i]]);
+                ko_print(tr, "\n");
+                if (drawn && tr) {
+                    char note[STORE_NOTE_MAX];
+                    size_t u = (size_t)snprintf(note, sizeof note, "round %d, the final round robin: level on points and "
+                                                "score, the seeded draw: ", r);
+                    for (int i = 0; i < m && u < sizeof note; i++)
+                        u += (size_t)snprintf(note + u, sizeof note - u, "%s%s", i ? " > " : "", unit_name(cfg, fo[i]));
+                    ko_note_tie(tr, note);
+                }
+            }
+            if (decided) {
+                next[nn++] = fo[0];
+                for (int i = 1; tr && i < m; i++) {
+                    tr->out_round[fo[i]] = r;
+                    tr->out_place[fo[i]] = i;
+                }
+                if (tr)
+                    tr->final_round = r;
+            } else {
+                memcpy(next, alive, (size_t)m * sizeof *next);   /* in play: nobody is out yet */
+                nn = m;
+            }
         } else {
             for (int i = 0; i < byes; i++)
                 next[nn++] = alive[i];
-            for (int t = 0; t < nt; t++)
+            for (int t = 0; t < nt; t++) {
                 for (int p = 0; p < (int)cfg->advance && p < order[t].nslots; p++)
                     next[nn++] = order[t].entrant[p];
+                for (int p = (int)cfg->advance; tr && p < order[t].nslots; p++) {
+                    tr->out_round[order[t].entrant[p]] = r;
+                    tr->out_place[order[t].entrant[p]] = p;
+                }
+            }
         }
         free(order);
         /* keep seed order: top seeds stay apart */
@@ -380,6 +638,47 @@ static int standings_order(const plan_record *rec, int n, int *order)
     for (int i = 0; i < got; i++)
         order[i] = rec->standings[i].entrant;
     return got;
+}
+
+/* The group stage's standings (round 1 alone: what the knockout rounds
+ * add changes no group's order), best first: match points, score, tables
+ * won, then the unit's index — the order of the `standings` view. */
+static int group_standings(const tn_config *cfg, const plan_record *rec, int *order)
+{
+    int n = tn_units(cfg), k = units_k(cfg);
+    if (!rec || rec->nrounds < 1)
+        return 0;
+    struct { double pts[ARB_TN_MAX_ENTRANTS]; int64_t score[ARB_TN_MAX_ENTRANTS]; int wins[ARB_TN_MAX_ENTRANTS]; }
+        *g = calloc(1, sizeof *g);
+    if (!g)
+        return 0;
+    double *pts = g->pts;
+    int64_t *score = g->score;
+    int *wins = g->wins;
+    const plan_round *pr = &rec->rounds[0];
+    for (int t = 0; t < pr->ntables; t++)
+        for (int p = 0; p < pr->order[t].nslots; p++) {
+            int u = pr->order[t].entrant[p];
+            if (u < 0 || u >= n)
+                continue;
+            pts[u] += place_points(pr, t, p, k);
+            score[u] += pr->total ? pr->total[t][p] : 0;
+            wins[u] += pr->rank ? pr->rank[t][p] == 1 : p == 0;
+        }
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0; j--) {
+            int a = order[j - 1], b = order[j];
+            bool swap = pts[b] > pts[a] || (pts[b] == pts[a] && (score[b] > score[a]
+                        || (score[b] == score[a] && (wins[b] > wins[a] || (wins[b] == wins[a] && b < a)))));
+            if (!swap)
+                break;
+            order[j - 1] = b;
+            order[j] = a;
+        }
+    free(g);
+    return n;
 }
 
 /* Groups: entrants dealt into groups in a serpentine of seed order. */
@@ -649,7 +948,7 @@ static int knockout_start(const tn_config *cfg, const plan_record *rec, int *sta
     }
     int group[ARB_TN_MAX_ENTRANTS], order[ARB_TN_MAX_ENTRANTS], ns = 0;
     groups_of(cfg, pseed, group);
-    int got = standings_order(rec, n, order);
+    int got = group_standings(cfg, rec, order);
     for (uint32_t place = 0; place < cfg->advance; place++)
         for (uint32_t g = 0; g < cfg->groups; g++) {
             uint32_t seen = 0;
@@ -755,11 +1054,12 @@ static int de_tables(const int *order, int n, const uint8_t *losses, store_table
 }
 
 /* Replay rounds 1..last: each unit's losses after them (a table without a
- * result yet changes nothing). With draw, each round's tables are written
- * out as the bracket shows them. Returns the units left (with fewer than
- * two losses), or < 0. */
+ * result yet changes nothing; a tie is settled as in every knockout,
+ * settled_order). tr (NULL: none) notes the round each unit went out in,
+ * the ties and, with its buf, each round's tables as the bracket shows
+ * them. Returns the units left (with fewer than two losses), or < 0. */
 static int de_replay(const tn_config *cfg, const plan_record *rec, const int *order, int last, uint8_t *losses,
-                     store_table *scratch, uint8_t *bracket, int cap, char *buf, size_t len, size_t *used)
+                     store_table *scratch, uint8_t *bracket, int cap, ko_track *tr)
 {
     int n = tn_units(cfg);
     memset(losses, 0, (size_t)n);
@@ -769,18 +1069,20 @@ static int de_replay(const tn_config *cfg, const plan_record *rec, const int *or
         if (nt <= 0)
             return nt < 0 ? nt : ARB_EIO;   /* the record has a round the format would not make */
         const plan_round *pr = r <= rec->nrounds ? &rec->rounds[r - 1] : NULL;
-        if (buf && *used < len)
-            *used += (size_t)snprintf(buf + *used, len - *used, "round %d%s\n", r, pr && pr->in_play ? " (in play)" : "");
+        ko_print(tr, "round %d%s\n", r, pr && pr->in_play ? " (in play)" : "");
         for (int t = 0; t < nt; t++) {
-            const store_table *o = pr && t < pr->ntables ? &pr->order[t] : NULL;
-            bool decided = o && o->nslots == 2;
-            if (decided)
-                losses[o->entrant[1]]++;
-            if (buf && *used < len)
-                *used += (size_t)snprintf(buf + *used, len - *used, "  %-17s %s %s %s\n", de_bracket_names[bracket[t]],
-                                          unit_name(cfg, decided ? o->entrant[0] : scratch[t].entrant[0]),
-                                          decided ? ">" : "vs",
-                                          unit_name(cfg, decided ? o->entrant[1] : scratch[t].entrant[1]));
+            store_table o;
+            char note[STORE_NOTE_MAX * 2];
+            settled_order(cfg, rec, r, t, &o, note, sizeof note);
+            bool decided = o.nslots == 2;
+            if (decided && ++losses[o.entrant[1]] == 2 && tr)
+                tr->out_round[o.entrant[1]] = r;
+            for (int e = 0; tr && e < 2; e++)
+                tr->seen_round[scratch[t].entrant[e]] = r;
+            ko_note_tie(tr, note);
+            ko_print(tr, "  %-17s %s %s %s%s%s\n", de_bracket_names[bracket[t]],
+                     unit_name(cfg, decided ? o.entrant[0] : scratch[t].entrant[0]), decided ? ">" : "vs",
+                     unit_name(cfg, decided ? o.entrant[1] : scratch[t].entrant[1]), note[0] ? "    tie: " : "", note);
         }
     }
     int left = 0;
@@ -858,7 +1160,7 @@ int plan_next(const tn_config *cfg, const plan_record *rec, store_table *tables,
     case TN_SINGLE_ELIM: {
         int order[ARB_TN_MAX_ENTRANTS], alive[ARB_TN_MAX_ENTRANTS], byes;
         seed_order(cfg, plan_seed(cfg, rec), order);
-        int m = knockout_alive(cfg, rec, k, order, n, 1, last_round, alive, tables, cap);
+        int m = knockout_alive(cfg, rec, k, order, n, 1, last_round, alive, tables, cap, NULL);
         if (m < 0)
             return m;
         if (m <= 1) {
@@ -891,7 +1193,7 @@ int plan_next(const tn_config *cfg, const plan_record *rec, store_table *tables,
         int start[ARB_TN_MAX_ENTRANTS], alive[ARB_TN_MAX_ENTRANTS], byes, first;
         bool final_rr;
         int ns = knockout_start(cfg, rec, start, &first);
-        int m = knockout_alive(cfg, rec, k, start, ns, first, last_round, alive, tables, cap);
+        int m = knockout_alive(cfg, rec, k, start, ns, first, last_round, alive, tables, cap, NULL);
         if (m < 0)
             return m;
         if (m <= 1) {
@@ -912,8 +1214,7 @@ int plan_next(const tn_config *cfg, const plan_record *rec, store_table *tables,
         if (!bracket)
             return ARB_ENOMEM;
         seed_order(cfg, plan_seed(cfg, rec), order);
-        size_t used = 0;
-        int left = de_replay(cfg, rec, order, last_round, losses, tables, bracket, cap, NULL, 0, &used);
+        int left = de_replay(cfg, rec, order, last_round, losses, tables, bracket, cap, NULL);
         if (left < 0) {
             free(bracket);
             snprintf(err, errlen, "round %d of the record is not the double elimination's", last_round);
@@ -952,50 +1253,191 @@ int plan_next(const tn_config *cfg, const plan_record *rec, store_table *tables,
     return 0;
 }
 
+/* Replay the knockout part of a format into tr (ko_track): the units in
+ * it (*in_ko per unit), in seed order into start[0..*ns), and those left
+ * (alive[0..return)). 0 units left with *ns 0: no knockout to show (other
+ * formats, or the group stage not over). */
+static int ko_replay(const tn_config *cfg, const plan_record *rec, ko_track *tr, int *start, int *ns, int *alive)
+{
+    int k = units_k(cfg), first;
+    static store_table scratch[ARB_TN_MAX_ENTRANTS];
+    *ns = 0;
+    if (cfg->format == TN_DOUBLE_ELIM) {
+        if (k != 2)
+            return 0;
+        uint8_t losses[ARB_TN_MAX_ENTRANTS];
+        static uint8_t bracket[ARB_TN_MAX_ENTRANTS];
+        seed_order(cfg, plan_seed(cfg, rec), start);
+        *ns = tn_units(cfg);
+        int left = de_replay(cfg, rec, start, rec->nrounds, losses, scratch, bracket, ARB_TN_MAX_ENTRANTS, tr);
+        if (left < 0)
+            return left;
+        int m = 0;
+        for (int i = 0; i < *ns; i++)
+            if (losses[start[i]] < 2)
+                alive[m++] = start[i];
+        if (m == 1)
+            tr->final_round = rec->nrounds;
+        return m;
+    }
+    if (cfg->format != TN_SINGLE_ELIM && cfg->format != TN_GROUPS_KNOCKOUT)
+        return 0;
+    if (cfg->format == TN_GROUPS_KNOCKOUT && (rec->nrounds < 1 || rec->rounds[0].in_play))
+        return 0;
+    *ns = knockout_start(cfg, rec, start, &first);
+    return knockout_alive(cfg, rec, k, start, *ns, first, rec->nrounds, alive, scratch, ARB_TN_MAX_ENTRANTS, tr);
+}
+
+/* The stage a unit went out in, counted back from the final once there
+ * is a champion. */
+static void reached_name(const ko_track *tr, int u, bool champion, char *out, size_t len)
+{
+    static const char *const back[] = {"final", "semi-final", "quarter-final"};
+    int r = tr->out_round[u];
+    if (champion)
+        snprintf(out, len, "champion");
+    else if (r == 0)
+        snprintf(out, len, "still in (round %d)", tr->seen_round[u]);
+    else if (tr->final_round && tr->final_round - r < 3)
+        snprintf(out, len, "%s", back[tr->final_round - r]);
+    else
+        snprintf(out, len, "round %d", r);
+}
+
+int plan_placement(const tn_config *cfg, const plan_record *rec, store_place *out, int cap,
+                   char (*ties)[STORE_NOTE_MAX], int tcap, int *nties)
+{
+    *nties = 0;
+    ko_track *tr = calloc(1, sizeof *tr);
+    int *start = malloc(3 * ARB_TN_MAX_ENTRANTS * sizeof *start);
+    int rc = ARB_ENOMEM;
+    if (!tr || !start)
+        goto out;
+    int *alive = start + ARB_TN_MAX_ENTRANTS, *order = alive + ARB_TN_MAX_ENTRANTS, ns;
+    int left = ko_replay(cfg, rec, tr, start, &ns, alive);
+    rc = left < 0 ? left : 0;
+    if (left < 0 || ns == 0)
+        goto out;
+    int n = tn_units(cfg);
+    /* the tie-breaks after the stage: the standings (points, score, wins) */
+    int srank[ARB_TN_MAX_ENTRANTS], seed[ARB_TN_MAX_ENTRANTS], gplace[ARB_TN_MAX_ENTRANTS] = {0};
+    bool in_ko[ARB_TN_MAX_ENTRANTS] = {false};
+    for (int i = 0; i < n; i++)
+        srank[i] = seed[i] = n;
+    for (int i = 0; i < rec->nstandings; i++)
+        if (rec->standings[i].entrant >= 0 && rec->standings[i].entrant < n)
+            srank[rec->standings[i].entrant] = i;
+    for (int i = 0; i < ns; i++) {
+        in_ko[start[i]] = true;
+        seed[start[i]] = i;
+    }
+    if (cfg->format == TN_GROUPS_KNOCKOUT) {   /* place in the group, from the group stage's standings */
+        int group[ARB_TN_MAX_ENTRANTS], seen[ARB_TN_MAX_ENTRANTS] = {0}, gorder[ARB_TN_MAX_ENTRANTS];
+        groups_of(cfg, plan_seed(cfg, rec), group);
+        int got = group_standings(cfg, rec, gorder);
+        for (int i = 0; i < got; i++)
+            gplace[gorder[i]] = seen[group[gorder[i]]]++;
+    }
+    bool champion = left == 1 && tr->final_round > 0;
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    /* in the knockout before out of it; not out before out; out later
+     * before out sooner; a better place at the table first; then the
+     * group place (out in the group stage); then the standings */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0; j--) {
+            int a = order[j - 1], b = order[j];
+            long ka[5] = {in_ko[a] ? 0 : 1, tr->out_round[a] == 0 ? 0 : 1, tr->out_round[a] == 0 ? -tr->seen_round[a]
+                          : -tr->out_round[a], tr->out_round[a] == 0 ? seed[a] : tr->out_place[a], gplace[a]};
+            long kb[5] = {in_ko[b] ? 0 : 1, tr->out_round[b] == 0 ? 0 : 1, tr->out_round[b] == 0 ? -tr->seen_round[b]
+                          : -tr->out_round[b], tr->out_round[b] == 0 ? seed[b] : tr->out_place[b], gplace[b]};
+            int c = 0;
+            for (int q = 0; q < 5 && !c; q++)
+                c = kb[q] < ka[q] ? -1 : kb[q] > ka[q] ? 1 : 0;
+            if (c > 0 || (c == 0 && srank[b] >= srank[a]))
+                break;
+            order[j - 1] = b;
+            order[j] = a;
+        }
+    int placed = n < cap ? n : cap;
+    for (int i = 0; i < placed; i++) {
+        int u = order[i];
+        out[i] = (store_place){.unit = u, .place = i + 1};
+        if (in_ko[u])
+            reached_name(tr, u, champion && i == 0, out[i].reached, sizeof out[i].reached);
+        else
+            snprintf(out[i].reached, sizeof out[i].reached, "group stage");
+        /* the unit's own tie, if any: the notes name it */
+        for (int t = 0; t < tr->nties && !out[i].tiebreak[0]; t++) {
+            const char *name = unit_name(cfg, u), *hit = tr->ties[t];
+            size_t ln = strlen(name);
+            while ((hit = strstr(hit, name)) != NULL) {
+                bool whole = (hit == tr->ties[t] || strchr(" ,>", hit[-1])) && strchr(" ,>()", hit[ln] ? hit[ln] : ' ');
+                if (whole) {
+                    memcpy(out[i].tiebreak, tr->ties[t], sizeof out[i].tiebreak);
+                    break;
+                }
+                hit += ln;
+            }
+        }
+    }
+    for (int t = 0; t < tr->nties && t < tcap; t++)
+        memcpy(ties[(*nties)++], tr->ties[t], STORE_NOTE_MAX);
+    rc = placed;
+out:
+    free(tr);
+    free(start);
+    return rc;
+}
+
 size_t plan_draw(const tn_config *cfg, const plan_record *rec, char *buf, size_t len)
 {
     if (len == 0)
         return 0;
     buf[0] = 0;
-    if (cfg->format == TN_DOUBLE_ELIM && units_k(cfg) == 2) {
-        int order[ARB_TN_MAX_ENTRANTS], n = tn_units(cfg);
-        uint8_t losses[ARB_TN_MAX_ENTRANTS];
-        static store_table scratch[ARB_TN_MAX_ENTRANTS];
-        static uint8_t bracket[ARB_TN_MAX_ENTRANTS];
-        seed_order(cfg, plan_seed(cfg, rec), order);
-        size_t used = (size_t)snprintf(buf, len, "double elimination of %d %s (out after two losses; top seeds "
-                                       "take the byes)\n", n, cfg->nteams ? "teams" : "entrants");
-        if (used >= len)
-            return len - 1;
-        int left = de_replay(cfg, rec, order, rec->nrounds, losses, scratch, bracket, ARB_TN_MAX_ENTRANTS, buf, len,
-                             &used);
-        if (left == 1 && used < len)
-            for (int i = 0; i < n; i++)
-                if (losses[i] < 2)
-                    used += (size_t)snprintf(buf + used, len - used, "champion: %s\n", unit_name(cfg, i));
-        return used < len ? used : len - 1;
-    }
-    if (cfg->format != TN_SINGLE_ELIM && cfg->format != TN_GROUPS_KNOCKOUT)
+    int k = units_k(cfg), n = tn_units(cfg);
+    bool de = cfg->format == TN_DOUBLE_ELIM && k == 2;
+    if (!de && cfg->format != TN_SINGLE_ELIM && cfg->format != TN_GROUPS_KNOCKOUT)
         return 0;
-    int k = units_k(cfg), last = rec->nrounds, start[ARB_TN_MAX_ENTRANTS], first;
-    int ns = knockout_start(cfg, rec, start, &first);
-    size_t n = (size_t)snprintf(buf, len, "knockout of %d %s(tables of %d, the first %u go on; top seeds take the byes)\n",
-                                ns, cfg->nteams ? "teams " : "", k, cfg->advance);
-    for (int r = first; r <= last && n < len; r++) {
-        const plan_round *pr = &rec->rounds[r - 1];
-        n += (size_t)snprintf(buf + n, len - n, "round %d%s\n", r, pr->in_play ? " (in play)" : "");
-        for (int t = 0; t < pr->ntables && n < len; t++) {
-            n += (size_t)snprintf(buf + n, len - n, "  ");
-            for (int e = 0; e < pr->order[t].nslots && n < len; e++)
-                n += (size_t)snprintf(buf + n, len - n, "%s%s", e ? " > " : "", unit_name(cfg, pr->order[t].entrant[e]));
-            if (n < len)
-                n += (size_t)snprintf(buf + n, len - n, "\n");
+    ko_track *tr = calloc(1, sizeof *tr);
+    int *start = malloc(2 * ARB_TN_MAX_ENTRANTS * sizeof *start);
+    if (!tr || !start) {
+        free(tr);
+        free(start);
+        return 0;
+    }
+    tr->buf = buf;
+    tr->len = len;
+    if (cfg->format == TN_GROUPS_KNOCKOUT && rec->nrounds >= 1) {
+        /* the group stage: each group in its standings order, those going on marked */
+        int group[ARB_TN_MAX_ENTRANTS], gorder[ARB_TN_MAX_ENTRANTS];
+        groups_of(cfg, plan_seed(cfg, rec), group);
+        int ngo = group_standings(cfg, rec, gorder);
+        ko_print(tr, "group stage (round 1%s): %u groups, the first %u of each go on (*)\n",
+                 rec->rounds[0].in_play ? ", in play" : "", cfg->groups, cfg->advance);
+        for (uint32_t g = 0; g < cfg->groups; g++) {
+            ko_print(tr, "  group %u:", g + 1);
+            uint32_t seen = 0;
+            for (int i = 0; i < ngo; i++) {
+                int u = gorder[i];
+                if (group[u] == (int)g)
+                    ko_print(tr, " %s%s", seen++ < cfg->advance && !rec->rounds[0].in_play ? "*" : "", unit_name(cfg, u));
+            }
+            ko_print(tr, "\n");
         }
     }
-    int alive[ARB_TN_MAX_ENTRANTS];
-    static store_table scratch[1024];
-    int m = knockout_alive(cfg, rec, k, start, ns, first, last, alive, scratch, 1024);
-    if (m == 1 && n < len)
-        n += (size_t)snprintf(buf + n, len - n, "champion: %s\n", unit_name(cfg, alive[0]));
-    return n < len ? n : len - 1;
+    if (de)
+        ko_print(tr, "double elimination of %d %s (out after two losses; top seeds take the byes)\n", n,
+                 cfg->nteams ? "teams" : "entrants");
+    else if (cfg->format == TN_SINGLE_ELIM || (rec->nrounds >= 1 && !rec->rounds[0].in_play))
+        ko_print(tr, "knockout of %d %s(tables of %d, the first %u go on; top seeds take the byes; a tie at a table: "
+                 "head-to-head, then the seeded draw)\n", cfg->format == TN_SINGLE_ELIM ? n : (int)(cfg->groups * cfg->advance),
+                 cfg->nteams ? "teams " : "", k, cfg->advance);
+    int ns, left = ko_replay(cfg, rec, tr, start, &ns, start + ARB_TN_MAX_ENTRANTS);
+    if (left == 1 && tr->final_round)
+        ko_print(tr, "champion: %s\n", unit_name(cfg, start[ARB_TN_MAX_ENTRANTS]));
+    size_t used = tr->used < len ? tr->used : len - 1;
+    free(tr);
+    free(start);
+    return used;
 }

@@ -15,6 +15,9 @@ typedef struct plan_round {
     bool         in_play;        /* some match of it is not finished */
     store_table *order;          /* per table, its entrants (teams, in partnership play) best first
                                     (finished ones) */
+    int (*rank)[ARB_MAX_SEATS];  /* per table and place: the game's rank (1 best, equal in a tie,
+                                    99 none); NULL: not known (every place apart) */
+    int64_t (*total)[ARB_MAX_SEATS]; /* per table and place: the score there (NULL: not known) */
 } plan_round;
 
 /* What the record holds of a tournament, as the formats need it: the
@@ -56,6 +59,17 @@ int plan_seat_sides(const tn_config *cfg, int *seats, int side_of_seat[ARB_MAX_S
 /* The bracket of a knockout format as text for a terminal (empty for the
  * other formats). */
 size_t plan_draw(const tn_config *cfg, const plan_record *rec, char *buf, size_t len);
+
+/* Where each unit (entrant, or team in partnership play) stands in a
+ * knockout format (single and double elimination, groups then knockout;
+ * docs/rules/placement.md): by the stage reached, then its place at the
+ * table it went out at (ties there settled by head-to-head, then the
+ * seeded draw), then (out in the group stage) its place in the group,
+ * then the standings. Into out[0..cap), best first; the ties settled so
+ * far into ties[0..tcap) (*nties). Returns the count placed: 0 for the
+ * other formats (they rank by points) and before a knockout begins. */
+int plan_placement(const tn_config *cfg, const plan_record *rec, store_place *out, int cap,
+                   char (*ties)[STORE_NOTE_MAX], int tcap, int *nties);
 
 /* Benchmark: pair one Swiss round of n entrants (tables of k) after
  * `rounds_before` random rounds; *ntables made. */

@@ -29,8 +29,10 @@ int plan_record_load(store *s, int64_t tid, bool teams, plan_record *rec, char *
         rec->nrounds = r;
         pr->ntables = p + l + d + v;
         pr->in_play = p + l > 0;
-        if (!(pr->order = calloc((size_t)(pr->ntables > 0 ? pr->ntables : 1), sizeof *pr->order))
-            || store_round_results(s, tid, r, teams, pr->order, pr->ntables) != 0)
+        size_t cap = (size_t)(pr->ntables > 0 ? pr->ntables : 1);
+        if (!(pr->order = calloc(cap, sizeof *pr->order)) || !(pr->rank = calloc(cap, sizeof *pr->rank))
+            || !(pr->total = calloc(cap, sizeof *pr->total))
+            || store_round_results(s, tid, r, teams, pr->order, pr->rank, pr->total, pr->ntables) != 0)
             goto fail;
     }
     if (!(rec->standings = calloc(ARB_TN_MAX_ENTRANTS, sizeof *rec->standings)))
@@ -47,8 +49,11 @@ fail:
 
 void plan_record_release(plan_record *rec)
 {
-    for (int r = 0; r < rec->nrounds; r++)
+    for (int r = 0; r < rec->nrounds; r++) {
         free(rec->rounds[r].order);
+        free(rec->rounds[r].rank);
+        free(rec->rounds[r].total);
+    }
     free(rec->rounds);
     free(rec->standings);
     sodium_memzero(rec->secret, sizeof rec->secret);

@@ -92,6 +92,9 @@ typedef struct sched_tournament_options {
     /* The organiser's secret (--secret-file), 32 bytes, or NULL: drawn at
      * random at the first start. Refused when the record holds another. */
     const uint8_t *secret;
+    /* arbiter run --new: start another tournament of this name even when
+     * its latest came from another file (store_tournament). */
+    bool        fresh;
 } sched_tournament_options;
 
 typedef struct sched_outcome {

@@ -255,9 +255,44 @@ int store_migrate(store *s, char *err, size_t errlen)
     return 0;
 }
 
-int store_tournament(store *s, const tn_config *cfg, const char *yaml, const char *digest,
+/* The line of the file's top-level `name:` (1 when not found). */
+static int name_line(const char *text)
+{
+    int line = 1;
+    for (const char *c = text; c && *c; c++) {
+        if ((c == text || c[-1] == '\n') && strncmp(c, "name:", 5) == 0)
+            return line;
+        line += *c == '\n';
+    }
+    return 1;
+}
+
+int store_tournament(store *s, const tn_config *cfg, const char *yaml, const char *digest, bool fresh,
                      int64_t *tid, bool *created, char *err, size_t errlen)
 {
+    if (!fresh) {
+        /* the name is taken by a tournament of another file: a changed file
+         * is not silently a second tournament of the same name */
+        const char *pn[] = {cfg->name, digest};
+        PGresult *r = q(s, err, errlen,
+                        "SELECT id, config_digest, EXISTS (SELECT 1 FROM tournaments WHERE name = $1 "
+                        "AND config_digest = $2) FROM tournaments WHERE name = $1 ORDER BY id DESC LIMIT 1", 2, pn);
+        if (!r)
+            return ARB_EIO;
+        bool other = PQntuples(r) == 1 && PQgetvalue(r, 0, 2)[0] == 'f';
+        if (other) {
+            const char *path = cfg->path[0] ? cfg->path : "the file";
+            snprintf(err, errlen,
+                     "%s:%d: tournament \"%s\" (id %s) was started from a different file (sha256 %.12s..., this "
+                     "file's %.12s...): run it under a new name (name: at %s:%d), or pass --new to start another "
+                     "tournament named \"%s\" (then select each by id: \"#%s\"), or restore the file to resume it",
+                     path, name_line(yaml), cfg->name, PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), digest, path,
+                     name_line(yaml), cfg->name, PQgetvalue(r, 0, 0));
+            PQclear(r);
+            return ARB_EEXIST;
+        }
+        PQclear(r);
+    }
     char seed[24];
     snprintf(seed, sizeof seed, "%" PRIu64, cfg->seed);
     const char *p[] = {cfg->name, digest, yaml, cfg->match.game->name, cfg->match.preset,
@@ -896,17 +931,20 @@ int store_last_round(store *s, int64_t tid)
     return n;
 }
 
-int store_round_results(store *s, int64_t tid, int round, bool teams, store_table *order, int ntables)
+int store_round_results(store *s, int64_t tid, int round, bool teams, store_table *order, int (*rank)[ARB_MAX_SEATS],
+                        int64_t (*total)[ARB_MAX_SEATS], int ntables)
 {
     char id[24], rd[16];
     snprintf(id, sizeof id, "%" PRId64, tid);
     snprintf(rd, sizeof rd, "%d", round);
     const char *p[] = {id, rd};
     PGresult *r = q(s, NULL, 0,
-                    teams ? "SELECT m.tbl, sd.team FROM matches m JOIN match_sides sd ON sd.match_id = m.id "
+                    teams ? "SELECT m.tbl, sd.team, coalesce(sd.rank, 99), coalesce(sd.total, 0) "
+                            "FROM matches m JOIN match_sides sd ON sd.match_id = m.id "
                             "WHERE m.tournament_id = $1 AND m.round = $2 AND sd.team IS NOT NULL "
                             "ORDER BY m.tbl, sd.rank, sd.total DESC, sd.side"
-                          : "SELECT m.tbl, s.entrant FROM matches m JOIN match_seats s ON s.match_id = m.id "
+                          : "SELECT m.tbl, s.entrant, coalesce(s.rank, 99), coalesce(s.total, 0) "
+                            "FROM matches m JOIN match_seats s ON s.match_id = m.id "
                             "WHERE m.tournament_id = $1 AND m.round = $2 "
                             "ORDER BY m.tbl, coalesce(s.rank, 99), s.total DESC NULLS LAST, s.slot", 2, p);
     if (!r)
@@ -917,24 +955,44 @@ int store_round_results(store *s, int64_t tid, int round, bool teams, store_tabl
         int t = atoi(PQgetvalue(r, i, 0));
         if (t < 0 || t >= ntables || order[t].nslots >= ARB_MAX_SEATS)
             continue;
-        order[t].entrant[order[t].nslots++] = atoi(PQgetvalue(r, i, 1));
+        int place = order[t].nslots++;
+        order[t].entrant[place] = atoi(PQgetvalue(r, i, 1));
+        if (rank)
+            rank[t][place] = atoi(PQgetvalue(r, i, 2));
+        if (total)
+            total[t][place] = strtoll(PQgetvalue(r, i, 3), NULL, 10);
     }
     PQclear(r);
     return 0;
 }
 
-int store_standings(store *s, int64_t tid, bool teams, store_standing *rows, int cap)
+/* Standings by points (placed false: what the formats pair by), or as
+ * shown: by the recorded placement first (knockouts, 010_placement.sql;
+ * a member in partnership play by its team's), then by points. */
+static int standings(store *s, int64_t tid, bool teams, bool placed, store_standing *rows, int cap)
 {
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
     const char *p[] = {id};
-    PGresult *r = q(s, NULL, 0,
-                    teams ? "SELECT team, name, played, wins, points, score, penalties, ever_forfeited "
-                            "FROM team_standings WHERE tournament_id = $1 "
-                            "ORDER BY points DESC, score DESC, wins DESC, team"
-                          : "SELECT entrant, name, played, wins, points, score, penalties, ever_forfeited "
-                            "FROM standings WHERE tournament_id = $1 "
-                            "ORDER BY points DESC, score DESC, wins DESC, entrant", 1, p);
+    static const char *const sql[2][2] = {
+        {"SELECT entrant, name, played, wins, points, score, penalties, ever_forfeited, 0, '', '' "
+         "FROM standings WHERE tournament_id = $1 ORDER BY points DESC, score DESC, wins DESC, entrant",
+         "SELECT team, name, played, wins, points, score, penalties, ever_forfeited, 0, '', '' "
+         "FROM team_standings WHERE tournament_id = $1 ORDER BY points DESC, score DESC, wins DESC, team"},
+        {"SELECT st.entrant, st.name, st.played, st.wins, st.points, st.score, st.penalties, st.ever_forfeited, "
+         "  coalesce(pl.place, 0), coalesce(pl.reached, ''), coalesce(pl.tiebreak, '') "
+         "FROM standings st JOIN entrants e ON e.tournament_id = st.tournament_id AND e.idx = st.entrant "
+         "LEFT JOIN placements pl ON pl.tournament_id = st.tournament_id "
+         "  AND pl.unit = CASE WHEN pl.teams THEN e.team_idx ELSE e.idx END "
+         "WHERE st.tournament_id = $1 "
+         "ORDER BY pl.place NULLS LAST, st.points DESC, st.score DESC, st.wins DESC, st.entrant",
+         "SELECT st.team, st.name, st.played, st.wins, st.points, st.score, st.penalties, st.ever_forfeited, "
+         "  coalesce(pl.place, 0), coalesce(pl.reached, ''), coalesce(pl.tiebreak, '') "
+         "FROM team_standings st LEFT JOIN placements pl ON pl.tournament_id = st.tournament_id "
+         "  AND pl.teams AND pl.unit = st.team "
+         "WHERE st.tournament_id = $1 "
+         "ORDER BY pl.place NULLS LAST, st.points DESC, st.score DESC, st.wins DESC, st.team"}};
+    PGresult *r = q(s, NULL, 0, sql[placed][teams], 1, p);
     if (!r)
         return ARB_EIO;
     int n = PQntuples(r) < cap ? PQntuples(r) : cap;
@@ -948,9 +1006,56 @@ int store_standings(store *s, int64_t tid, bool teams, store_standing *rows, int
         row->score = strtoll(PQgetvalue(r, i, 5), NULL, 10);
         row->penalties = atoi(PQgetvalue(r, i, 6));
         row->forfeited = PQgetvalue(r, i, 7)[0] == 't';
+        row->place = atoi(PQgetvalue(r, i, 8));
+        snprintf(row->reached, sizeof row->reached, "%s", PQgetvalue(r, i, 9));
+        snprintf(row->tiebreak, sizeof row->tiebreak, "%s", PQgetvalue(r, i, 10));
     }
     PQclear(r);
     return n;
+}
+
+int store_standings(store *s, int64_t tid, bool teams, store_standing *rows, int cap)
+{
+    return standings(s, tid, teams, false, rows, cap);
+}
+
+int store_standings_placed(store *s, int64_t tid, bool teams, store_standing *rows, int cap)
+{
+    return standings(s, tid, teams, true, rows, cap);
+}
+
+int store_placements(store *s, int64_t tid, bool teams, const store_place *pl, int n, const char (*ties)[STORE_NOTE_MAX],
+                     int nties, char *err, size_t errlen)
+{
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, tid);
+    const char *p0[] = {id};
+    int rc = exec0(s, err, errlen, "BEGIN", 0, NULL);
+    if (rc)
+        return rc;
+    if ((rc = exec0(s, err, errlen, "DELETE FROM placements WHERE tournament_id = $1", 1, p0)) != 0)
+        goto fail;
+    for (int i = 0; i < n; i++) {
+        char unit[16], place[16];
+        snprintf(unit, sizeof unit, "%d", pl[i].unit);
+        snprintf(place, sizeof place, "%d", pl[i].place);
+        const char *p[] = {id, teams ? "t" : "f", unit, place, pl[i].reached, pl[i].tiebreak};
+        if ((rc = exec0(s, err, errlen, "INSERT INTO placements (tournament_id, teams, unit, place, reached, tiebreak) "
+                                        "VALUES ($1, $2, $3, $4, $5, $6)", 6, p)) != 0)
+            goto fail;
+    }
+    /* each tie settled is filed once, however often the placement is written */
+    for (int i = 0; i < nties; i++) {
+        const char *p[] = {id, ties[i]};
+        if ((rc = exec0(s, err, errlen, "INSERT INTO events (tournament_id, kind, detail) SELECT $1, 'tie-break', $2 "
+                                        "WHERE NOT EXISTS (SELECT 1 FROM events WHERE tournament_id = $1 "
+                                        "AND kind = 'tie-break' AND detail = $2)", 2, p)) != 0)
+            goto fail;
+    }
+    return exec0(s, err, errlen, "COMMIT", 0, NULL);
+fail:
+    rollback(s);
+    return rc;
 }
 
 int store_event(store *s, int64_t tid, const char *kind, const char *detail)
@@ -999,9 +1104,14 @@ int store_tournament_format(store *s, int64_t tid, char *format, size_t len)
 
 int store_tournament_named(store *s, const char *name, int64_t *tid, uint64_t *seed, bool *revealed)
 {
-    const char *p[] = {name};
-    PGresult *r = q(s, NULL, 0, "SELECT id, seed, revealed_at IS NOT NULL FROM tournaments WHERE name = $1 "
-                                "ORDER BY id DESC LIMIT 1", 1, p);
+    /* "#12" is the tournament of id 12; anything else a name (the latest
+     * of that name) */
+    const char *digits = name[0] == '#' ? name + 1 : NULL;
+    bool by_id = digits && *digits && strspn(digits, "0123456789") == strlen(digits) && strlen(digits) <= 18;
+    const char *p[] = {by_id ? digits : name};
+    PGresult *r = q(s, NULL, 0, by_id ? "SELECT id, seed, revealed_at IS NOT NULL FROM tournaments WHERE id = $1::bigint"
+                                      : "SELECT id, seed, revealed_at IS NOT NULL FROM tournaments WHERE name = $1 "
+                                        "ORDER BY id DESC LIMIT 1", 1, p);
     if (!r)
         return ARB_EIO;
     int found = PQntuples(r) == 1;
@@ -1017,7 +1127,7 @@ int store_tournament_named(store *s, const char *name, int64_t *tid, uint64_t *s
 /* The reports' statements, by store_report_kind. */
 static const char *const report_sql[] = {
     [STORE_REPORT_TOURNAMENTS] =
-        "SELECT t.name, t.format, t.state, "
+        "SELECT t.id, t.name, t.format, t.state, "
         "  count(m.*) FILTER (WHERE m.state = 'pending'), count(m.*) FILTER (WHERE m.state = 'leased'), "
         "  count(m.*) FILTER (WHERE m.state = 'done'), count(m.*) FILTER (WHERE m.state = 'void'), "
         "  coalesce(max(m.round), 0), to_char(t.created_at, 'YYYY-MM-DD HH24:MI') "

@@ -25,8 +25,12 @@ int store_migrate(store *s, char *err, size_t errlen);
 
 /* The tournament for this configuration: created with its entrants the
  * first time (then *created is true), found again on every later start with
- * the same name and file digest (a resume). */
-int store_tournament(store *s, const tn_config *cfg, const char *yaml, const char *digest,
+ * the same name and file digest (a resume). A name whose latest
+ * tournament came from another file (another digest) is refused,
+ * ARB_EEXIST with "FILE:LINE: ..." and the choices in err, unless fresh
+ * (arbiter run --new): then another tournament of that name is started,
+ * told apart by its id. */
+int store_tournament(store *s, const tn_config *cfg, const char *yaml, const char *digest, bool fresh,
                      int64_t *tid, bool *created, char *err, size_t errlen);
 
 /* The tournament's secret (docs/rng.md): set once, at its first start or
@@ -43,6 +47,9 @@ int store_secret(store *s, int64_t tid, const uint8_t *given, uint8_t secret[32]
 int store_fairness(store *s, int64_t tid, char commitment[65], char secret_hex[65]);
 /* The recorded secret, if any: 1 with secret filled, 0 none, < 0 error. */
 int store_secret_get(store *s, int64_t tid, uint8_t secret[32]);
+
+/* The longest note on a tie-break (placements, events). */
+#define STORE_NOTE_MAX 240
 
 /* One table of a round: the entrant in each match slot. */
 typedef struct store_table {
@@ -129,7 +136,8 @@ int store_last_round(store *s, int64_t tid);
 /* Results of a round, for the next round's pairing: per table, the
  * entrants in finishing order (best first) — or with teams, the teams
  * (match_sides: the game's verdict per side). tables must hold ntables. */
-int store_round_results(store *s, int64_t tid, int round, bool teams, store_table *order, int ntables);
+int store_round_results(store *s, int64_t tid, int round, bool teams, store_table *order, int (*rank)[ARB_MAX_SEATS],
+                        int64_t (*total)[ARB_MAX_SEATS], int ntables);
 
 typedef struct store_standing {
     int     entrant;
@@ -139,16 +147,37 @@ typedef struct store_standing {
     int64_t score;
     int     penalties;
     bool    forfeited;
+    int     place;              /* store_standings_placed: the recorded placement (0: none) */
+    char    reached[32];        /* its stage reached ("" none) */
+    char    tiebreak[STORE_NOTE_MAX]; /* how a tie at its table was settled ("" none) */
 } store_standing;
 
 /* Standings from the `standings` view (teams: `team_standings`, the
  * team's index in `entrant`), best first. Returns the count. */
 int store_standings(store *s, int64_t tid, bool teams, store_standing *rows, int cap);
+/* The standings as shown (arbiter run, arbiter standings): the recorded
+ * placement first (knockout formats: stage reached, then the tie-break
+ * chain, docs/rules/placement.md), then as store_standings. */
+int store_standings_placed(store *s, int64_t tid, bool teams, store_standing *rows, int cap);
+
+/* Where a unit (entrant, or team in partnership play) finished in a
+ * knockout format (plan_placement). */
+typedef struct store_place {
+    int  unit;
+    int  place;                 /* 1 = champion */
+    char reached[32];           /* "champion", "final", "semi-final", "round 2", "group stage" ... */
+    char tiebreak[STORE_NOTE_MAX]; /* "" or how a tie at its table was settled */
+} store_place;
+/* Replace the tournament's placements with pl[0..n) and file each of
+ * ties[0..nties) as a `tie-break` event once (a transaction). 0 or < 0. */
+int store_placements(store *s, int64_t tid, bool teams, const store_place *pl, int n, const char (*ties)[STORE_NOTE_MAX],
+                     int nties, char *err, size_t errlen);
 int store_event(store *s, int64_t tid, const char *kind, const char *detail);
 /* An event about a match, filed under its tournament. */
 int store_match_event(store *s, int64_t match_id, const char *kind, const char *detail);
-/* The latest tournament of this name: 1 with its id, seed and whether its
- * secret is revealed (it is over), 0 none, < 0 error. */
+/* The tournament `name` selects — "#ID" the one of that id, anything
+ * else the latest of that name (docs/cli.md): 1 with its id, seed and
+ * whether its secret is revealed (it is over), 0 none, < 0 error. */
 int store_tournament_named(store *s, const char *name, int64_t *tid, uint64_t *seed, bool *revealed);
 
 /* A tournament's format as recorded ("ladder", "round-robin", ...): 1
@@ -159,7 +188,7 @@ int store_tournament_format(store *s, int64_t tid, char *format, size_t len);
  * (every column as PostgreSQL renders it; the caller escapes them for a
  * terminal). */
 typedef enum store_report_kind {
-    STORE_REPORT_TOURNAMENTS,   /* name, format, state, pending, leased, done, void, round, created */
+    STORE_REPORT_TOURNAMENTS,   /* id, name, format, state, pending, leased, done, void, round, created */
     STORE_REPORT_SECRETS,       /* name, commitment ("" none yet), secret ("" sealed until it is over) */
     STORE_REPORT_POOL,          /* worker, slots, state, running, done, lost, handed back, last heard (200 at most) */
     STORE_REPORT_DONE_BY_WORKER,/* tournament, worker, matches done */

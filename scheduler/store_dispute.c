@@ -183,6 +183,12 @@ int store_dispute_resolve(store *s, int64_t match, store_verdict v, const char *
                      "  error = CASE WHEN $2 = 'void' THEN 'voided by dispute ' || $3 || ': ' || $4 END "
                      "WHERE id = $1", 4, pc))
             goto fail;
+        /* where each entrant finished (a knockout's placements) followed
+         * from the old result: the scheduler writes them again after the
+         * next round it records */
+        const char *pp[] = {tid};
+        if (dependent && exec0(s, err, errlen, "DELETE FROM placements WHERE tournament_id = $1", 1, pp))
+            goto fail;
         int rc = store__rerate(s, tid, err, errlen);
         if (rc) {
             rollback(s);

@@ -89,8 +89,8 @@ static void test_store(void)
     config(&cfg, ent);
     int64_t tid, tid2;
     bool created, created2;
-    CHECK(store_tournament(s, &cfg, "name: store test\n", "d1", &tid, &created, err, sizeof err) == 0 && created);
-    CHECK(store_tournament(s, &cfg, "name: store test\n", "d1", &tid2, &created2, err, sizeof err) == 0);
+    CHECK(store_tournament(s, &cfg, "name: store test\n", "d1", false, &tid, &created, err, sizeof err) == 0 && created);
+    CHECK(store_tournament(s, &cfg, "name: store test\n", "d1", false, &tid2, &created2, err, sizeof err) == 0);
     CHECK(tid2 == tid && !created2);                                       /* a resume finds it */
 
     store_table tables[2] = {{3, {0, 1, 2, 0}}, {3, {1, 2, 3, 0}}};
@@ -141,7 +141,7 @@ static void test_store(void)
     CHECK(rows[n - 1].points == 0 && rows[n - 1].forfeited);
 
     store_table order[2];
-    CHECK(store_round_results(s, tid, 1, false, order, 2) == 0);
+    CHECK(store_round_results(s, tid, 1, false, order, NULL, NULL, 2) == 0);
     CHECK(order[0].nslots == 3 && order[0].entrant[0] == 0 && order[0].entrant[2] == 2);
     CHECK(order[1].entrant[0] == 1 && order[1].entrant[2] == 3);
 
@@ -178,10 +178,15 @@ static void test_store(void)
     CHECK(store_tournament_named(s, cfg.name, &named, &seed, &revealed) == 1 && named == tid && seed == cfg.seed
           && !revealed);
     CHECK(store_tournament_named(s, "no such", &named, &seed, &revealed) == 0);
+    char byid[32];
+    snprintf(byid, sizeof byid, "#%lld", (long long)tid);
+    CHECK(store_tournament_named(s, byid, &named, &seed, &revealed) == 1 && named == tid);
+    CHECK(store_tournament_named(s, "#999999", &named, &seed, &revealed) == 0);
     store_rows rows_r;
     CHECKF(store_report(s, STORE_REPORT_TOURNAMENTS, 0, &rows_r, err, sizeof err) == 0, "%s", err);
-    CHECK(rows_r.nrows == 1 && rows_r.ncols == 9 && strcmp(store_cell(&rows_r, 0, 0), cfg.name) == 0
-          && strcmp(store_cell(&rows_r, 0, 5), "2") == 0 && strcmp(store_cell(&rows_r, 0, 7), "1") == 0
+    CHECK(rows_r.nrows == 1 && rows_r.ncols == 10 && atoll(store_cell(&rows_r, 0, 0)) == tid
+          && strcmp(store_cell(&rows_r, 0, 1), cfg.name) == 0
+          && strcmp(store_cell(&rows_r, 0, 6), "2") == 0 && strcmp(store_cell(&rows_r, 0, 8), "1") == 0
           && strcmp(store_cell(&rows_r, 5, 5), "") == 0);
     store_rows_release(&rows_r);
     CHECK(store_report(s, STORE_REPORT_DONE_MATCHES, tid, &rows_r, err, sizeof err) == 0 && rows_r.nrows == 2

@@ -26,11 +26,7 @@ config() {  # name format extra-yaml entrants
     echo "seed: 11"
     echo "clock: {move_ms: 3000, bank_ms: 10000}"
     printf "%b" "$3"
-    echo "entrants:"
-    for i in $(seq 1 "$4"); do
-      b=random_bot; [ $((i % 2)) = 0 ] && b=greedy_bot
-      printf "  - name: e%02d\n    command: %s/%s\n" "$i" "$BOTS" "$b"
-    done
+    entrants_yaml "$4" "$BOTS"
   }
 }
 config "twelve" round-robin "" 12 > "$T/rr.yaml"

@@ -15,4 +15,13 @@ cleanup() {
   rm -rf "$T"
 }
 trap cleanup EXIT
+# entrants_yaml N BOTS: a tournament file's `entrants:`, e01..eN, the C
+# random bot and greedy bot of BOTS in turn.
+entrants_yaml() {
+  echo "entrants:"
+  for i in $(seq 1 "$1"); do
+    b=random_bot; [ $((i % 2)) = 0 ] && b=greedy_bot
+    printf "  - name: e%02d\n    command: %s/%s\n" "$i" "$2" "$b"
+  done
+}
 . "$(dirname "${BASH_SOURCE[0]}")/test_pg.sh"
