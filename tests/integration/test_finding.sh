@@ -49,7 +49,7 @@ for i in 1 2 3; do
   "$ARB" status --state "$S" > "$T/st.out" 2>&1
   rc=$?
   check "status right after kill -INT of a run reads the record (try $i, exit $rc: $(head -c 300 "$T/st.out"))" \
-    '[ $rc = 0 ] && grep -q "^big " "$T/st.out"'
+    '[ $rc = 0 ] && grep -Eq "^[0-9]+ +big " "$T/st.out"'
   wait "$pid"
   check "the interrupted run exits 130 (try $i)" '[ $? = 130 ]'
   check "nothing left running after the run and the read (try $i)" '! running "$S"'
