@@ -121,12 +121,38 @@ static const char *who(const opts *o, char *buf, size_t len)
 /* The transcript re-judged and checked against the record's digest. */
 typedef struct check {
     bool read, digest_ok, reproduced;
+    bool signed_ok;          /* the file's signature verifies and is by the key the record names */
     char what[2048];
+    char sig[512];           /* the signature's verdict in words */
 } check;
 
-static void check_transcript(const char *path, const char *digest, check *c)
+/* The referee's signature: the file's must verify and be by the key the
+ * record names (the one the scheduler checked when it recorded the
+ * result). A record without a key (older, or unsigned) asks for none. */
+static void check_signature(const replay_report *rep, const char *signer, const char *worker, check *c)
+{
+    if (!signer[0] && rep->sig_rc == ARB_ENOTFOUND) {
+        c->signed_ok = true;
+        snprintf(c->sig, sizeof c->sig, "none: the record names no referee key (recorded before signatures)");
+    } else if (rep->sig_rc == ARB_ENOTFOUND) {
+        snprintf(c->sig, sizeof c->sig, "FAILED: the file is unsigned; the record says referee %s signed it with "
+                 "key %s", worker, signer);
+    } else if (rep->sig_rc) {
+        snprintf(c->sig, sizeof c->sig, "FAILED: %s", rep->sig_msg);
+    } else if (signer[0] && strcmp(signer, rep->signer) != 0) {
+        snprintf(c->sig, sizeof c->sig, "FAILED: signed by key %s, but the record says referee %s signed with key "
+                 "%s: not the referee's transcript", rep->signer, worker, signer);
+    } else {
+        c->signed_ok = true;
+        snprintf(c->sig, sizeof c->sig, "ok: ed25519 signature of the digest by referee %s (key %s)",
+                 worker[0] ? worker : "-", rep->signer);
+    }
+}
+
+static void check_transcript(const char *path, const char *digest, const char *signer, const char *worker, check *c)
 {
     memset(c, 0, sizeof *c);
+    snprintf(c->sig, sizeof c->sig, "not checked");
     if (!path[0]) {
         snprintf(c->what, sizeof c->what, "no transcript in the record");
         return;
@@ -146,6 +172,7 @@ static void check_transcript(const char *path, const char *digest, check *c)
         c->read = true;
         c->digest_ok = rep.digest_rc == 0 && strcmp(rep.digest, digest) == 0;
         c->reproduced = rep.reproduced;
+        check_signature(&rep, signer, worker, c);
         if (!c->digest_ok)
             snprintf(c->what, sizeof c->what, "digest %s, the record says %s%s%s: the file is not the one recorded",
                      rep.digest[0] ? rep.digest : "none", digest, rep.digest_msg[0] ? ": " : "", rep.digest_msg);
@@ -184,11 +211,12 @@ static int show(const opts *o, store *st, int64_t mid)
     }
     const store_rows *m = &ev[0], *seats = &ev[1], *deals = &ev[2], *pens = &ev[3], *disp = &ev[4], *sup = &ev[5];
     check c;
-    check_transcript(store_cell(m, 0, 7), store_cell(m, 0, 6), &c);
+    check_transcript(store_cell(m, 0, 7), store_cell(m, 0, 6), store_cell(m, 0, 17), store_cell(m, 0, 13), &c);
     if (o->format == CLI_FORMAT_JSON) {
         static const char *const mc[] = {"id", "tournament", "round", "table", "state", "attempt", "digest",
                                          "transcript", "games", "decisions", "wall_ms", "error", "finished",
-                                         "worker", "match_seed", "tournament_seed"};
+                                         "worker", "match_seed", "tournament_seed", "tournament_id",
+                                         "signer_key", "signature"};
         static const char *const sc[] = {"slot", "entrant", "total", "rank", "forfeited", "decisions", "wall_ns",
                                          "cpu_ns", "strikes", "penalties", "sandbox"};
         static const char *const dc[] = {"game", "deal", "seating", "seed", "seat_slots", "scores", "forfeit_slot"};
@@ -197,13 +225,16 @@ static int show(const opts *o, store *st, int64_t mid)
                                          "resolution"};
         static const char *const uc[] = {"id", "attempt", "why", "at", "digest", "transcript"};
         printf("{\"match\":{");
-        for (int k = 0; k < 16; k++) {
+        for (int k = 0; k < 19; k++) {
             printf("%s\"%s\":", k ? "," : "", mc[k]);
             cli_json_string(stdout, store_cell(m, 0, k));
         }
-        printf("},\"transcript_check\":{\"read\":%s,\"digest_matches\":%s,\"reproduced\":%s,\"detail\":",
-               c.read ? "true" : "false", c.digest_ok ? "true" : "false", c.reproduced ? "true" : "false");
+        printf("},\"transcript_check\":{\"read\":%s,\"digest_matches\":%s,\"reproduced\":%s,"
+               "\"signature_ok\":%s,\"detail\":", c.read ? "true" : "false", c.digest_ok ? "true" : "false",
+               c.reproduced ? "true" : "false", c.signed_ok ? "true" : "false");
         cli_json_string(stdout, c.what);
+        printf(",\"signature\":");
+        cli_json_string(stdout, c.sig);
         printf("}");
         json_rows("seats", seats, sc, 11);
         json_rows("deals", deals, dc, 7);
@@ -220,9 +251,9 @@ static int show(const opts *o, store *st, int64_t mid)
         printf("  %s games, %s decisions, %s ms; finished %s by %s; match seed %s\n", store_cell(m, 0, 8),
                store_cell(m, 0, 9), store_cell(m, 0, 10), store_cell(m, 0, 12)[0] ? store_cell(m, 0, 12) : "-",
                store_cell(m, 0, 13)[0] ? store_cell(m, 0, 13) : "-", store_cell(m, 0, 14));
-        printf("  transcript %s\n  digest     %s\n  check      %s%s\n\n",
+        printf("  transcript %s\n  digest     %s\n  check      %s%s\n  signature  %s\n\n",
                store_cell(m, 0, 7)[0] ? store_cell(m, 0, 7) : "-", store_cell(m, 0, 6)[0] ? store_cell(m, 0, 6) : "-",
-               c.read && c.digest_ok && c.reproduced ? "OK: " : "FAILED: ", c.what);
+               c.read && c.digest_ok && c.reproduced ? "OK: " : "FAILED: ", c.what, c.sig);
         printf("%-4s %-24s %7s %4s %9s %9s %10s %10s %7s %9s  %s\n", "slot", "entrant", "total", "rank", "forfeited",
                "decisions", "wall ms", "cpu ms", "strikes", "penalties", "sandbox");
         for (int i = 0; i < seats->nrows; i++)
@@ -261,7 +292,7 @@ static int show(const opts *o, store *st, int64_t mid)
     }
     for (int i = 0; i < STORE_EVIDENCE_PARTS; i++)
         store_rows_release(&ev[i]);
-    return c.read && c.digest_ok && c.reproduced ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+    return c.read && c.digest_ok && c.reproduced && c.signed_ok ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
 static int list(const opts *o, store *st, const char *tournament)

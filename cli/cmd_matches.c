@@ -257,6 +257,12 @@ int cmd_match_info(int argc, char **argv)
         cli_json_string(stdout, store_cell(&seats, 0, 5));
         printf(",\"error\":");
         cli_json_string(stdout, store_cell(&seats, 0, 6));
+        printf(",\"referee\":");
+        cli_json_string(stdout, store_cell(&seats, 0, 14));
+        printf(",\"signer_key\":");
+        cli_json_string(stdout, store_cell(&seats, 0, 15));
+        printf(",\"signature\":");
+        cli_json_string(stdout, store_cell(&seats, 0, 16));
         printf(",\"seats\":[");
         for (int i = 0; i < seats.nrows; i++) {
             const char *tot = store_cell(&seats, i, 9), *pts = store_cell(&seats, i, 10), *rk = store_cell(&seats, i, 11);
@@ -289,6 +295,9 @@ int cmd_match_info(int argc, char **argv)
     printf("match %" PRId64 ": %s round %s table %s, %s\n", id, term(store_cell(&seats, 0, 0), b[0], sizeof b[0]),
            store_cell(&seats, 0, 1), store_cell(&seats, 0, 2), store_cell(&seats, 0, 3));
     printf("transcript %s\ndigest %s\n", term(store_cell(&seats, 0, 4), b[1], sizeof b[1]), store_cell(&seats, 0, 5));
+    if (store_cell(&seats, 0, 15)[0])
+        printf("signed by referee %s, ed25519 key %s (check: arbiter replay FILE --signer KEY)\n",
+               term(store_cell(&seats, 0, 14), b[0], sizeof b[0]), store_cell(&seats, 0, 15));
     if (store_cell(&seats, 0, 6)[0])
         printf("void: %s\n", term(store_cell(&seats, 0, 6), b[0], sizeof b[0]));
     printf("\nslot entrant              score   points rank forfeited penalties\n");

@@ -25,12 +25,14 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: arbiter replay FILE [--show] [--rerun] [--dump | --json] [--game N]\n"
-        "                           [--digest HEX] [--secret-file F | --secret HEX]\n"
+        "                           [--digest HEX] [--signer KEY]\n"
+        "                           [--secret-file F | --secret HEX]\n"
         "       arbiter replay FILE --stderr BOT\n"
         "\n"
         "Re-judges a transcript written by `arbiter match --transcript`: checks its\n"
-        "SHA-256 digest, replays every recorded reply through the rules engine and\n"
-        "the clocks, and compares every verdict, penalty and score with the record.\n"
+        "SHA-256 digest and the referee's Ed25519 signature of it, replays every\n"
+        "recorded reply through the rules engine and the clocks, and compares every\n"
+        "verdict, penalty and score with the record.\n"
         "Exit status 0 when the transcript is intact and its result is reproduced,\n"
         "1 when it is not, 2 when it cannot be read.\n"
         "\n"
@@ -46,6 +48,8 @@ static void usage(FILE *f)
         "                  stderr, as kept (its first ARB_STDERR_CAP bytes), and how it\n"
         "                  ended; nothing is judged\n"
         "  --digest HEX    also require this digest (from the tournament record)\n"
+        "  --signer KEY    also require a signature by this referee key (64 hex digits:\n"
+        "                  `arbiter match-info`, or the referee's log at start)\n"
         "  --secret-file F, --secret HEX\n"
         "                  the tournament's secret (revealed when it is over): check\n"
         "                  that it is the one committed to, that the match key follows\n"
@@ -379,8 +383,30 @@ static int fairness(const replay_report *rep, const uint8_t secret[32], char *ms
     return !rep->reproduced || rep->digest_rc != 0 ? FAIR_NOT_REPRODUCED : FAIR_VERIFIED;
 }
 
+/* The signature in words; nonzero when it fails: it does not verify, or
+ * --signer names another key (or the transcript is unsigned). */
+static int signature_verdict(const replay_report *rep, const char *want, char *out, size_t cap)
+{
+    if (rep->sig_rc == ARB_ENOTFOUND) {
+        snprintf(out, cap, "%s", want ? "FAILED: unsigned, and --signer requires a signature"
+                                      : "none (written unsigned: `arbiter match`, or before signatures)");
+        return want ? 1 : 0;
+    }
+    if (rep->sig_rc) {
+        snprintf(out, cap, "FAILED: %s", rep->sig_msg);
+        return 1;
+    }
+    if (want && strcmp(want, rep->signer) != 0) {
+        snprintf(out, cap, "FAILED: signed by key %s, not by %s", rep->signer, want);
+        return 1;
+    }
+    snprintf(out, cap, "ok (ed25519, referee key %s)", rep->signer);
+    return 0;
+}
+
 /* --json: after the records, one line with what replay found. */
-static int json_summary(const replay_report *rep, const char *want_digest, const uint8_t *secret)
+static int json_summary(const replay_report *rep, const char *want_digest, const char *want_signer,
+                        const uint8_t *secret)
 {
     static const char *const fair_names[] = {"verified", "wrong-secret", "not-reproduced"};
     bool digest_ok = rep->digest_rc == 0 && (!want_digest || strcmp(want_digest, rep->digest) == 0);
@@ -395,6 +421,12 @@ static int json_summary(const replay_report *rep, const char *want_digest, const
     arb_buf_printf(&b, ",\"digest_ok\":%s,\"digest_error\":", digest_ok ? "true" : "false");
     const char *derr = rep->digest_rc ? rep->digest_msg : digest_ok ? "" : "not the digest given with --digest";
     arb_json_str(&b, derr, strlen(derr));
+    char sig_line[512];
+    bool sig_fail = signature_verdict(rep, want_signer, sig_line, sizeof sig_line) != 0;
+    arb_buf_printf(&b, ",\"signed\":%s,\"signer\":", rep->sig_rc != ARB_ENOTFOUND ? "true" : "false");
+    arb_json_str(&b, rep->signer, strlen(rep->signer));
+    arb_buf_printf(&b, ",\"signature_ok\":%s,\"signature\":", sig_fail ? "false" : "true");
+    arb_json_str(&b, sig_line, strlen(sig_line));
     arb_buf_printf(&b, ",\"reproduced\":%s,\"divergence\":", rep->reproduced ? "true" : "false");
     arb_json_str(&b, rep->divergence, strlen(rep->divergence));
     arb_buf_printf(&b, ",\"fairness\":");
@@ -407,7 +439,7 @@ static int json_summary(const replay_report *rep, const char *want_digest, const
     arb_buf_puts(&b, "}");
     printf("%s\n", arb_buf_str(&b));
     arb_buf_release(&b);
-    return digest_ok && rep->reproduced && fair <= FAIR_VERIFIED ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+    return digest_ok && !sig_fail && rep->reproduced && fair <= FAIR_VERIFIED ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -421,10 +453,12 @@ int cmd_replay(int argc, char **argv)
         {"game", required_argument, NULL, 'g'},
         {"stderr", required_argument, NULL, 'e'},
         {"digest", required_argument, NULL, 'D'},
+        {"signer", required_argument, NULL, 'S'},
         {"secret-file", required_argument, NULL, 'K'},
         {"secret", required_argument, NULL, 'k'},
         {NULL, 0, NULL, 0},
     };
+    const char *want_signer = NULL;
     const char *path = NULL, *want_digest = NULL, *secret_file = NULL, *secret_hex = NULL, *stderr_of = NULL;
     bool show = false, rerun = false, dump = false, json = false;
     uint32_t only_game = ALL_GAMES;
@@ -447,6 +481,13 @@ int cmd_replay(int argc, char **argv)
             }
             break;
         case 'D': want_digest = optarg; break;
+        case 'S':
+            want_signer = optarg;
+            if (strlen(optarg) != 64 || strspn(optarg, "0123456789abcdef") != 64) {
+                fprintf(stderr, "arbiter: replay: --signer \"%.80s\": expected 64 lowercase hex digits\n", optarg);
+                return CLI_EXIT_USAGE;
+            }
+            break;
         case 'K': secret_file = optarg; break;
         case 'k': secret_hex = optarg; break;
         default: usage(stderr); return CLI_EXIT_USAGE;
@@ -538,7 +579,7 @@ int cmd_replay(int argc, char **argv)
         return CLI_EXIT_FAIL;   /* read, but not to be judged: corrupt or diverging */
     }
     if (json) {
-        int st = json_summary(&rep, want_digest, have_secret ? secret : NULL);
+        int st = json_summary(&rep, want_digest, want_signer, have_secret ? secret : NULL);
         match_result_release(&rep.res);
         return st;
     }
@@ -559,6 +600,10 @@ int cmd_replay(int argc, char **argv)
                rep.digest[0] ? arb_term(rep.digest, shown, sizeof shown) : "none");
         status = CLI_EXIT_FAIL;
     }
+    char sig_line[512];
+    if (signature_verdict(&rep, want_signer, sig_line, sizeof sig_line) != 0)
+        status = CLI_EXIT_FAIL;
+    printf("signature: %s\n", sig_line);
     if (rep.reproduced) {
         printf("%s reproduced: %u games, %" PRIu64 " decisions;", rerun ? "bots' replies" : "verdict",
                rep.res.ndeals, rep.res.decisions);

@@ -44,14 +44,19 @@ uint64_t arb_seed_keyedn(const uint8_t key[ARB_KEY_BYTES], const char *label, ui
     return arb_seed_keyed(key, buf);
 }
 
-void arb_key_hex(const uint8_t key[ARB_KEY_BYTES], char hex[65])
+void arb_hex(const uint8_t *bytes, size_t n, char *out)
 {
     static const char digits[] = "0123456789abcdef";
-    for (int i = 0; i < ARB_KEY_BYTES; i++) {
-        hex[2 * i] = digits[key[i] >> 4];
-        hex[2 * i + 1] = digits[key[i] & 15];
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = digits[bytes[i] >> 4];
+        out[2 * i + 1] = digits[bytes[i] & 15];
     }
-    hex[64] = 0;
+    out[2 * n] = 0;
+}
+
+void arb_key_hex(const uint8_t key[ARB_KEY_BYTES], char hex[65])
+{
+    arb_hex(key, ARB_KEY_BYTES, hex);
 }
 
 _Static_assert(crypto_hash_sha256_BYTES == ARB_KEY_BYTES, "arb_key_hex writes a SHA-256 digest");
@@ -101,6 +106,19 @@ int arb_key_parse(const char *text, uint8_t key[ARB_KEY_BYTES])
     for (text += 64; *text; text++)
         if (!isspace((unsigned char)*text))
             return ARB_EINVAL;
+    return 0;
+}
+
+int arb_unhex(const char *text, uint8_t *bytes, size_t n)
+{
+    if (strlen(text) != 2 * n)
+        return ARB_EINVAL;
+    for (size_t i = 0; i < n; i++) {
+        int hi = hexval((unsigned char)text[2 * i]), lo = hexval((unsigned char)text[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return ARB_EINVAL;
+        bytes[i] = (uint8_t)(hi << 4 | lo);
+    }
     return 0;
 }
 

@@ -29,6 +29,10 @@ int arb_key_random(uint8_t key[ARB_KEY_BYTES]);
 /* Hex text <-> key. arb_key_parse takes exactly 64 hex digits, optionally
  * surrounded by white space; ARB_EINVAL otherwise. */
 void arb_key_hex(const uint8_t key[ARB_KEY_BYTES], char hex[65]);
+/* Lowercase hex of n bytes into out (2n+1 bytes); and back from exactly 2n
+ * hex digits (a signature, a signing key): 0, or ARB_EINVAL. */
+void arb_hex(const uint8_t *bytes, size_t n, char *out);
+int arb_unhex(const char *text, uint8_t *bytes, size_t n);
 int arb_key_parse(const char *text, uint8_t key[ARB_KEY_BYTES]);
 /* Read a secret file: 64 hex digits. Refused (ARB_EINVAL) when group or
  * others may read it, since whoever reads it can deal every deal. Errors

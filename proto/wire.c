@@ -51,16 +51,18 @@ static void leases(enc *e, const wire_lease *running, int n)
     }
 }
 
-int wire_hello(const char *name, int slots, const wire_lease *running, int nrunning, uint8_t **out, size_t *len)
+int wire_hello(const char *name, int slots, const wire_lease *running, int nrunning, const uint8_t sign_pk[32],
+               uint8_t **out, size_t *len)
 {
     enc e;
     enc_init(&e);
-    msgpack_pack_array(&e.pk, 5);
+    msgpack_pack_array(&e.pk, 6);
     msgpack_pack_int(&e.pk, WIRE_HELLO);
     msgpack_pack_int(&e.pk, WIRE_VERSION);
     str(&e, name);
     msgpack_pack_int(&e.pk, slots);
     leases(&e, running, nrunning);
+    msgpack_pack_bin_with_body(&e.pk, sign_pk, 32);
     return enc_done(&e, out, len);
 }
 
@@ -236,13 +238,17 @@ int wire_encode_result(const wire_result *r, uint8_t **out, size_t *len)
     enc e;
     enc_init(&e);
     const match_result *res = &r->res;
-    msgpack_pack_array(&e.pk, 8);
+    msgpack_pack_array(&e.pk, 9);
     msgpack_pack_int(&e.pk, WIRE_RESULT);
     msgpack_pack_int64(&e.pk, r->match_id);
     msgpack_pack_int(&e.pk, r->lease_gen);
     boolean(&e, r->ok);
     str(&e, r->error);
     str(&e, r->digest);
+    if (r->is_signed)
+        msgpack_pack_bin_with_body(&e.pk, r->signature, sizeof r->signature);
+    else
+        msgpack_pack_nil(&e.pk);
     str(&e, r->transcript);
     msgpack_pack_array(&e.pk, 7);
     msgpack_pack_uint32(&e.pk, res->ndeals);
@@ -461,11 +467,12 @@ bool wire_is_digest(const char *d)
 }
 
 int wire_decode_hello(const uint8_t *frame, size_t len, int *version, char *name, size_t namelen, int *slots,
-                      wire_lease *running, int cap, int *nrunning)
+                      wire_lease *running, int cap, int *nrunning, uint8_t sign_pk[32])
 {
     arb_mp r;
     int64_t v, s;
-    uint32_t cnt;
+    uint32_t cnt, klen;
+    const uint8_t *pk;
     uint64_t k;
     /* The version first, whatever the rest: a peer of another version is
      * told so, not just dropped. */
@@ -475,10 +482,12 @@ int wire_decode_hello(const uint8_t *frame, size_t len, int *version, char *name
     *version = (int)v;
     if (v != WIRE_VERSION)
         return ARB_EUNSUPPORTED;
-    if (cnt != 5 || arb_mp_str_copy(&r, name, namelen) || !wire_valid_name(name) || small_int(&r, 0, ARB_WORKER_MAX_SLOTS, &s)
-        || decode_leases(&r, running, cap, nrunning) || arb_mp_left(&r) != 0)
+    if (cnt != 6 || arb_mp_str_copy(&r, name, namelen) || !wire_valid_name(name) || small_int(&r, 0, ARB_WORKER_MAX_SLOTS, &s)
+        || decode_leases(&r, running, cap, nrunning) || arb_mp_bin(&r, &pk, &klen) || klen != 32
+        || arb_mp_left(&r) != 0)
         return ARB_ECORRUPT;
     *slots = (int)s;
+    memcpy(sign_pk, pk, 32);
     return 0;
 }
 
@@ -674,11 +683,24 @@ int wire_decode_result(const uint8_t *frame, size_t len, wire_result *w)
     uint32_t n, nb, nd;
     memset(w, 0, sizeof *w);
     match_result *res = &w->res;
-    if (head(&r, frame, len, WIRE_RESULT, 8) || match_id(&r, &w->match_id) || small_int(&r, 0, INT32_MAX, &v)
+    if (head(&r, frame, len, WIRE_RESULT, 9) || match_id(&r, &w->match_id) || small_int(&r, 0, INT32_MAX, &v)
         || arb_mp_bool(&r, &w->ok) || text(&r, w->error, ARB_WIRE_MAX_TEXT + 1)
         || arb_mp_str_copy(&r, w->digest, sizeof w->digest) || (w->ok && !wire_is_digest(w->digest))
-        || (!w->ok && w->digest[0] && !wire_is_digest(w->digest))
-        || text(&r, w->transcript, ARB_WIRE_MAX_TEXT + 1) || arb_mp_array(&r, &n) || n != 7)
+        || (!w->ok && w->digest[0] && !wire_is_digest(w->digest)))
+        return ARB_ECORRUPT;
+    /* the signature of the digest, or nil (no transcript, or none signed) */
+    if (arb_mp_peek(&r) == ARB_MP_NIL) {
+        if (arb_mp_nil(&r))
+            return ARB_ECORRUPT;
+    } else {
+        const uint8_t *sig;
+        uint32_t slen;
+        if (arb_mp_bin(&r, &sig, &slen) || slen != sizeof w->signature || !w->digest[0])
+            return ARB_ECORRUPT;
+        memcpy(w->signature, sig, sizeof w->signature);
+        w->is_signed = true;
+    }
+    if (text(&r, w->transcript, ARB_WIRE_MAX_TEXT + 1) || arb_mp_array(&r, &n) || n != 7)
         return ARB_ECORRUPT;
     w->lease_gen = (int)v;
     if (arb_mp_uint(&r, &u) || u > ARB_MAX_DEALS)

@@ -11,14 +11,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Version 3: the assignment carries the match key (keyed seeds, docs/rng.md)
+/* Version 5: the hello carries the worker's transcript-signing public key
+ * (Ed25519, arb_sign.h) and a result the signature of its transcript's
+ * digest; the scheduler checks every signature against the key of the
+ * worker that sent it.
+ * Version 3: the assignment carries the match key (keyed seeds, docs/rng.md)
  * with its label and the commitment, and names no transcript path (the
  * worker chooses where it writes, under its own directory); every text
  * field is checked (wire_valid_text) by the decoders. Version 2 added
  * heartbeats, progress, program bundles by digest, hand-backs and a
  * scheduler that refuses other versions by name. A peer speaking another
  * version is told (WIRE_REFUSE) and ignored. */
-#define WIRE_VERSION 4
+#define WIRE_VERSION 5
 
 /* Over CURVE a worker connects with a routing id of this many random
  * bytes (a new one per connection) and the scheduler drops frames from
@@ -28,7 +32,7 @@
 typedef enum wire_kind {
     WIRE_HELLO = 0,   /* w->s [0, version, name, slots, running] */
     WIRE_ASSIGN,      /* s->w [1, match, gen, config, programs] */
-    WIRE_RESULT,      /* w->s [2, match, gen, ok, error, digest, transcript, result] */
+    WIRE_RESULT,      /* w->s [2, match, gen, ok, error, digest, signature|nil, transcript, result] */
     WIRE_ACK,         /* s->w [3, match, gen] — the result is in the record */
     WIRE_STOP,        /* s->w [4] — finish the matches in hand and leave */
     WIRE_HEARTBEAT,   /* w->s [5, free slots, running]; s->w [5] */
@@ -70,12 +74,16 @@ typedef struct wire_result {
     bool     ok;
     char     error[512];
     char     digest[65];
+    bool     is_signed;        /* signature holds the worker's signature of digest */
+    uint8_t  signature[64];    /* ARB_SIGN_BYTES (arb_sign.h) */
     char     transcript[512];  /* where the worker wrote it (its own directory) */
     match_result res;      /* res.deals is owned (match_result_release) */
 } wire_result;
 
 /* Encoders: a malloc'ed frame in *out (free it), its length in *len. */
-int wire_hello(const char *name, int slots, const wire_lease *running, int nrunning, uint8_t **out, size_t *len);
+/* sign_pk: the worker's transcript-signing public key (32 bytes). */
+int wire_hello(const char *name, int slots, const wire_lease *running, int nrunning, const uint8_t sign_pk[32],
+               uint8_t **out, size_t *len);
 int wire_encode_assign(const wire_assign *a, uint8_t **out, size_t *len);
 int wire_encode_result(const wire_result *r, uint8_t **out, size_t *len);
 int wire_ack(int64_t match_id, int gen, uint8_t **out, size_t *len);
@@ -126,7 +134,7 @@ int wire_kind_of(const uint8_t *frame, size_t len);
  * count a frame claims before the bytes are there; running[] takes at most
  * cap leases (more is malformed). */
 int wire_decode_hello(const uint8_t *frame, size_t len, int *version, char *name, size_t namelen, int *slots,
-                      wire_lease *running, int cap, int *nrunning);
+                      wire_lease *running, int cap, int *nrunning, uint8_t sign_pk[32]);
 int wire_decode_assign(const uint8_t *frame, size_t len, wire_assign *a);
 int wire_decode_result(const uint8_t *frame, size_t len, wire_result *r);
 int wire_decode_ack(const uint8_t *frame, size_t len, int64_t *match_id, int *gen);

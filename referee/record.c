@@ -2,12 +2,20 @@
 #include "record.h"
 #include "transcript_writer.h"
 #include "arb_error.h"
+#include "arb_sign.h"
 
 #include <stdio.h>
 #include <string.h>
 
 int record_match(const char *path, const match_config *cfg, const match_driver *drv,
                  const match_observer *obs, match_result *res, char digest[65])
+{
+    return record_match_signed(path, cfg, drv, obs, NULL, res, digest, NULL);
+}
+
+int record_match_signed(const char *path, const match_config *cfg, const match_driver *drv,
+                        const match_observer *obs, const arb_sign_key *key, match_result *res,
+                        char digest[65], uint8_t *sig)
 {
     int rc;
     digest[0] = 0;
@@ -19,7 +27,7 @@ int record_match(const char *path, const match_config *cfg, const match_driver *
     }
     match_sink sink = tr_writer_sink(w);
     rc = match_run(cfg, drv, &sink, obs, res);
-    int crc = tr_writer_close(w, digest);
+    int crc = tr_writer_close_signed(w, key, digest, sig);
     if (!rc && crc) {
         rc = crc;
         snprintf(res->error, sizeof res->error, "transcript %.400s: %s", path ? path : "-", arb_strerror(crc));

@@ -14,5 +14,11 @@
  * res->error saying why. */
 int record_match(const char *path, const match_config *cfg, const match_driver *drv,
                  const match_observer *obs, match_result *res, char digest[65]);
+/* The same, the transcript signed by key after its digest (arb_sign.h;
+ * key NULL: unsigned); sig receives the signature (ARB_SIGN_BYTES). */
+struct arb_sign_key;
+int record_match_signed(const char *path, const match_config *cfg, const match_driver *drv,
+                        const match_observer *obs, const struct arb_sign_key *key, match_result *res,
+                        char digest[65], uint8_t *sig);
 
 #endif

@@ -83,6 +83,7 @@ static int prepare(const uint8_t *data, size_t len, replay_report *rep)
 {
     memset(rep, 0, sizeof *rep);
     rep->digest_rc = tr_check_digest(data, len, rep->digest, rep->digest_msg, sizeof rep->digest_msg);
+    rep->sig_rc = tr_check_signature(data, len, rep->signer, rep->sig_msg, sizeof rep->sig_msg);
     int rc = tr_read_header(data, len, &rep->cfg, rep->divergence, sizeof rep->divergence);
     return rc;
 }

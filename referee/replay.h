@@ -13,6 +13,9 @@ typedef struct replay_report {
     int    digest_rc;            /* 0: the digest matches the content */
     char   digest[65];
     char   digest_msg[256];
+    int    sig_rc;               /* 0: signed, and the signature verifies; ARB_ENOTFOUND: unsigned */
+    char   signer[65];           /* the signing key, hex, when signed */
+    char   sig_msg[256];
     bool   reproduced;           /* every record and the result re-derived */
     char   divergence[1536];     /* the first difference, when not */
     match_config cfg;            /* from the header */

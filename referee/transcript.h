@@ -42,6 +42,8 @@ typedef enum tr_type {
     TR_END,          /* [10, t, {totals, winners, forfeited, games, decisions[, teams]}] */
     TR_DIGEST,       /* [11, 0, "sha256", bin 32] over every byte before it */
     TR_RESTART,      /* [12, t, bot, game, seating] the bot's process is replaced by a fresh one */
+    TR_SIGNATURE,    /* [13, 0, "ed25519", public key bin 32, signature bin 64] of the digest;
+                      * after the digest record, outside what it covers (arb_sign.h) */
     TR_NTYPES
 } tr_type;
 
@@ -60,6 +62,12 @@ int tr_read_header(const uint8_t *data, size_t len, match_config *cfg, char *err
  * (hex = the digest), ARB_ECORRUPT when it does not, ARB_ENOTFOUND when
  * the transcript has none (it was cut short). */
 int tr_check_digest(const uint8_t *data, size_t len, char hex[65], char *err, size_t errlen);
+/* The referee's signature after the digest record (arb_sign.h): 0 when
+ * it is the signature of the transcript's digest by the key it names
+ * (public_key = that key, hex); ARB_ENOTFOUND when the transcript carries
+ * none (written unsigned, or before signatures); ARB_ECORRUPT when it does
+ * not verify, or the digest itself does not (msg says which). */
+int tr_check_signature(const uint8_t *data, size_t len, char public_key[65], char *msg, size_t msglen);
 /* Describe one record as text (for divergences and `replay --dump`). */
 int tr_describe(const uint8_t *rec, size_t len, char *buf, size_t cap);
 /* One record as one JSON object, appended to out (replay --json): its

@@ -238,3 +238,11 @@ void tr_enc_digest(tr_enc *e, const uint8_t digest[32])
     pack_str(&e->pk, "sha256");
     msgpack_pack_bin_with_body(&e->pk, digest, 32);
 }
+
+void tr_enc_signature(tr_enc *e, const uint8_t pk[32], const uint8_t sig[64])
+{
+    begin(e, TR_SIGNATURE, 3, 0);
+    pack_str(&e->pk, "ed25519");
+    msgpack_pack_bin_with_body(&e->pk, pk, 32);
+    msgpack_pack_bin_with_body(&e->pk, sig, 64);
+}

@@ -21,5 +21,7 @@ tr_type tr_enc_type(match_rec_type t);
 void tr_enc_record(tr_enc *e, const match_rec *rec);
 /* Encode the digest record over the bytes before it. */
 void tr_enc_digest(tr_enc *e, const uint8_t digest[32]);
+/* Encode the referee's signature record (after the digest's). */
+void tr_enc_signature(tr_enc *e, const uint8_t pk[32], const uint8_t sig[64]);
 
 #endif

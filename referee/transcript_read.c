@@ -10,6 +10,7 @@
 #include "arb_kdf.h"
 #include "arb_limits.h"
 #include "arb_mp.h"
+#include "arb_sign.h"
 #include "arb_text.h"
 
 #include <errno.h>
@@ -26,7 +27,7 @@
 
 static const char *const type_names[TR_NTYPES] = {
     "header", "info", "deal", "send", "ask", "recv", "verdict", "penalty", "result",
-    "botend", "end", "digest", "restart",
+    "botend", "end", "digest", "restart", "signature",
 };
 
 const char *tr_type_name(int type)
@@ -36,7 +37,7 @@ const char *tr_type_name(int type)
 
 bool tr_compared(int type)
 {
-    return type != TR_INFO && type != TR_BOTEND && type != TR_DIGEST;
+    return type != TR_INFO && type != TR_BOTEND && type != TR_DIGEST && type != TR_SIGNATURE;
 }
 
 /* Extent and type of the record at data[pos..]: 0, or an error. */
@@ -239,7 +240,12 @@ int tr_check_digest(const uint8_t *data, size_t len, char hex[65], char *err, si
         snprintf(err, errlen, "no digest: the transcript was cut short");
         return ARB_ENOTFOUND;
     }
-    if (pos + n != len) {
+    /* after the digest, at most the referee's signature of it */
+    size_t sn = 0;
+    int stype = -1;
+    if (pos + n < len && (tr_record_at(data, len, pos + n, &sn, &stype, NULL) || stype != TR_SIGNATURE))
+        sn = 0;
+    if (pos + n + sn != len) {
         snprintf(err, errlen, "%zu bytes after the digest record", len - pos - n);
         return ARB_ECORRUPT;
     }
@@ -266,6 +272,49 @@ int tr_check_digest(const uint8_t *data, size_t len, char hex[65], char *err, si
                  hex, actual);
         return ARB_ECORRUPT;
     }
+    return 0;
+}
+
+int tr_check_signature(const uint8_t *data, size_t len, char public_key[65], char *msg, size_t msglen)
+{
+    char hex[65];
+    public_key[0] = 0;
+    int rc = tr_check_digest(data, len, hex, msg, msglen);
+    if (rc == ARB_ENOTFOUND)
+        return ARB_ECORRUPT;   /* cut short: nothing a signature could cover */
+    if (rc)
+        return rc;
+    /* the digest is the last record or the one before the signature */
+    size_t pos = 0, n = 0;
+    int type = -1;
+    while (pos < len && !tr_record_at(data, len, pos, &n, &type, NULL) && type != TR_SIGNATURE)
+        pos += n;
+    if (type != TR_SIGNATURE) {
+        snprintf(msg, msglen, "unsigned");
+        return ARB_ENOTFOUND;
+    }
+    arb_mp r;
+    arb_mp_init(&r, data + pos, n);
+    uint32_t cnt, alen, klen, slen;
+    uint64_t u;
+    const char *alg;
+    const uint8_t *pk, *sig;
+    if (arb_mp_array(&r, &cnt) || cnt != 5 || arb_mp_uint(&r, &u) || arb_mp_uint(&r, &u)
+        || arb_mp_str(&r, &alg, &alen) || alen != 7 || memcmp(alg, "ed25519", 7) != 0
+        || arb_mp_bin(&r, &pk, &klen) || klen != ARB_SIGN_PK_BYTES || arb_mp_bin(&r, &sig, &slen)
+        || slen != ARB_SIGN_BYTES || arb_mp_left(&r) != 0) {
+        snprintf(msg, msglen, "malformed signature record");
+        return ARB_ECORRUPT;
+    }
+    uint8_t digest[32];
+    arb_unhex(hex, digest, sizeof digest);
+    arb_key_hex(pk, public_key);
+    if (!arb_sign_verify(pk, digest, sig)) {
+        snprintf(msg, msglen, "the signature is not key %.16s...'s signature of digest %.16s...: forged or altered",
+                 public_key, hex);
+        return ARB_ECORRUPT;
+    }
+    snprintf(msg, msglen, "ed25519 signature of the digest by key %s", public_key);
     return 0;
 }
 
@@ -355,6 +404,7 @@ static const char *const field_names[TR_NTYPES][8] = {
     [TR_END] = {"summary"},
     [TR_DIGEST] = {"algorithm", "digest"},
     [TR_RESTART] = {"bot", "game", "seating"},
+    [TR_SIGNATURE] = {"algorithm", "public_key", "signature"},
 };
 
 static const char *const reply_kinds[] = {"line", "timeout", "too-long", "closed", "exited", "crashed"};

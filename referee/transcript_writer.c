@@ -6,6 +6,7 @@
 #include "arb_error.h"
 #include "arb_kdf.h"
 #include "arb_limits.h"
+#include "arb_sign.h"
 
 #include <fcntl.h>
 #include <sodium.h>
@@ -79,14 +80,25 @@ match_sink tr_writer_sink(tr_writer *w)
 
 int tr_writer_close(tr_writer *w, char hex[65])
 {
+    return tr_writer_close_signed(w, NULL, hex, NULL);
+}
+
+int tr_writer_close_signed(tr_writer *w, const arb_sign_key *key, char hex[65], uint8_t *sig)
+{
     int rc = w->err;
     uint8_t digest[crypto_hash_sha256_BYTES];
     crypto_hash_sha256_final(&w->sha, digest);
     arb_key_hex(digest, hex);
     tr_enc_digest(&w->enc, digest);
-    if (w->f) {
-        if (fwrite(w->enc.sb.data, 1, w->enc.sb.size, w->f) != w->enc.sb.size && !rc)
+    if (w->f && fwrite(w->enc.sb.data, 1, w->enc.sb.size, w->f) != w->enc.sb.size && !rc)
+        rc = ARB_EIO;
+    if (key) {
+        arb_sign_digest(key, digest, sig);
+        tr_enc_signature(&w->enc, key->pk, sig);
+        if (w->f && fwrite(w->enc.sb.data, 1, w->enc.sb.size, w->f) != w->enc.sb.size && !rc)
             rc = ARB_EIO;
+    }
+    if (w->f) {
         /* The transcript is the evidence: on disk before we say it exists. */
         if ((fflush(w->f) != 0 || fsync(fileno(w->f)) != 0) && !rc)
             rc = ARB_EIO;

@@ -5,6 +5,8 @@
 #define ARB_TRANSCRIPT_WRITER_H
 #include "sink.h"
 
+#include <stdint.h>
+
 typedef struct tr_writer tr_writer;
 
 /* A writer to `path` (created or truncated, mode 0600: it holds every
@@ -16,6 +18,10 @@ match_sink tr_writer_sink(tr_writer *w);
 /* Append the digest record, flush and fsync, close and free. hex receives
  * the digest (65 bytes). 0, or the first error of any write. */
 int tr_writer_close(tr_writer *w, char hex[65]);
+/* The same, and the referee's signature of the digest after it when key
+ * is not NULL (arb_sign.h); sig receives it (ARB_SIGN_BYTES). */
+struct arb_sign_key;
+int tr_writer_close_signed(tr_writer *w, const struct arb_sign_key *key, char hex[65], uint8_t *sig);
 /* Close and free without a digest (the match was never played). */
 void tr_writer_abandon(tr_writer *w);
 

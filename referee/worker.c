@@ -5,8 +5,10 @@
 #include "record.h"
 #include "wire.h"
 #include "arb_error.h"
+#include "arb_kdf.h"
 #include "arb_limits.h"
 #include "arb_log.h"
+#include "arb_sign.h"
 #include "arb_time.h"
 
 #include <errno.h>
@@ -25,6 +27,7 @@
 /* One match being played: the slot thread's view. */
 typedef struct job {
     const worker_options *o;
+    const arb_sign_key *sign;  /* the worker's: signs the transcript */
     wire_assign *a;
     int slot;
     const char *pull_ep;
@@ -62,6 +65,7 @@ typedef struct fetch {
 
 typedef struct worker {
     const worker_options *o;
+    arb_sign_key sign;       /* transcript signatures (arb_sign.h) */
     void *sock, *pull;
     char pull_ep[64], cache[600];
     int nslots, hb_ms, misses;
@@ -185,7 +189,9 @@ static int play(job *j, uint8_t **out, size_t *len)
         snprintf(w.error, sizeof w.error, "transcript %.300s: %s", w.transcript, arb_strerror(rc));
         w.transcript[0] = 0;
     } else {
-        rc = record_match(w.transcript, &a->cfg, live_driver_of(l), &obs, &w.res, w.digest);
+        rc = record_match_signed(w.transcript, &a->cfg, live_driver_of(l), &obs, j->sign, &w.res, w.digest,
+                                 w.signature);
+        w.is_signed = w.digest[0] != 0;
         if (rc)
             snprintf(w.error, sizeof w.error, "%s", w.res.error[0] ? w.res.error : arb_strerror(rc));
         else
@@ -260,7 +266,7 @@ static void say_hello(worker *w)
     int n = running(w, run);
     uint8_t *frame;
     size_t len;
-    if (wire_hello(w->o->name, w->nslots, run, n, &frame, &len) == 0)
+    if (wire_hello(w->o->name, w->nslots, run, n, w->sign.pk, &frame, &len) == 0)
         send_owned(w, frame, len);
     /* Results not yet acknowledged go again at their own pace (resend()),
      * never because of a hello: a scheduler that asks for hellos (a
@@ -442,7 +448,7 @@ static void try_start(worker *w, int i)
         free_slot(w, i);
         return;
     }
-    *j = (job){.o = w->o, .a = a, .slot = i, .pull_ep = w->pull_ep};
+    *j = (job){.o = w->o, .sign = &w->sign, .a = a, .slot = i, .pull_ep = w->pull_ep};
     j->prog = (wire_progress_info){.match_id = a->match_id, .gen = a->lease_gen, .games = match_games(&a->cfg)};
     s->j = j;
     if (pthread_create(&s->thread, NULL, slot_main, j) != 0) {
@@ -591,6 +597,21 @@ int worker_run(const worker_options *o)
     w->hb_ms = o->heartbeat_ms > 0 ? o->heartbeat_ms : 1000;
     w->misses = o->heartbeat_misses > 0 ? o->heartbeat_misses : 5;
     snprintf(w->cache, sizeof w->cache, "%s/programs", o->workdir);
+    /* The transcript-signing key: a daemon's follows from its CURVE secret
+     * (one public key to publish for the life of that key); the local
+     * worker of `arbiter run` has a fresh one, recorded with every match. */
+    uint8_t curve_secret[32];
+    int krc = o->secret_key && zmq_z85_decode(curve_secret, o->secret_key)
+                  ? arb_sign_from_secret(curve_secret, &w->sign) : arb_sign_random(&w->sign);
+    sodium_memzero(curve_secret, sizeof curve_secret);
+    if (krc) {
+        arb_error(SUB, "%s: no signing key: %s", o->name, arb_strerror(krc));
+        free(w);
+        return krc;
+    }
+    char signer[65];
+    arb_key_hex(w->sign.pk, signer);
+    arb_info(SUB, "%s: signs transcripts with ed25519 key %s", o->name, signer);
     /* 0711: a bot (under a uid of its own, or outside bubblewrap) may pass
      * through to its own program, named by a digest it cannot guess, but
      * cannot list the cache to find another entrant's. */
@@ -668,10 +689,17 @@ int worker_run(const worker_options *o)
                 char reason[256];
                 switch (kind) {
                 case WIRE_WELCOME:
-                    if (wire_decode_welcome(data, n, &v, &hb) == 0 && !w->registered) {
+                    if (wire_decode_welcome(data, n, &v, &hb) != 0)
+                        break;
+                    if (!w->registered) {
                         w->registered = true;
                         arb_info(SUB, "%s: admitted by %s with %d slots", o->name, o->endpoint, w->nslots);
                     }
+                    /* A scheduler that did not know us (it restarted) left
+                     * our results unacknowledged: it could not check their
+                     * signatures before this hello. They go again now. */
+                    for (int i = 0; i < w->npend; i++)
+                        w->pend[i].next_ns = now;
                     break;
                 case WIRE_REHELLO:
                     say_hello(w);
@@ -754,7 +782,9 @@ out:
         zmq_close(w->pull);
     atomic_store(&w->st->connected, 0);
     atomic_store(&w->st->running, 0);
-    if (!detached)
-        free(w);   /* else the threads still read their jobs and the options copy */
+    if (!detached) {
+        arb_sign_wipe(&w->sign);
+        free(w);
+    }   /* else the threads still read their jobs and the options copy */
     return rc;
 }

@@ -4,6 +4,7 @@
 #include "sched_int.h"
 #include "pgctl.h"
 #include "arb_error.h"
+#include "arb_kdf.h"
 #include "arb_log.h"
 #include "arb_time.h"
 
@@ -165,7 +166,9 @@ static void on_hello(sched *s, const sender *from, const uint8_t *data, size_t n
     wire_lease run[ARB_WORKER_MAX_SLOTS];
     uint8_t *f;
     size_t len;
-    int rc = wire_decode_hello(data, n, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &nrun);
+    uint8_t sign_pk[32];
+    int rc = wire_decode_hello(data, n, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &nrun,
+                               sign_pk);
     if (rc == ARB_EUNSUPPORTED) {
         char why[160];
         snprintf(why, sizeof why, "protocol version %d is not spoken here (this scheduler speaks %d)", version,
@@ -207,6 +210,15 @@ static void on_hello(sched *s, const sender *from, const uint8_t *data, size_t n
     }
     memcpy(p->rid, from->rid, from->ridlen);
     p->ridlen = from->ridlen;
+    /* The key its transcripts are signed with: announced over the
+     * connection its CURVE key authenticated, so no other worker can
+     * announce one for it; a hello from a new process may bring a new one. */
+    if (memcmp(p->sign_pk, sign_pk, sizeof sign_pk) != 0) {
+        char hex[65];
+        arb_key_hex(sign_pk, hex);
+        arb_info(SUB, "worker %s signs transcripts with ed25519 key %s", from->id, hex);
+        memcpy(p->sign_pk, sign_pk, sizeof sign_pk);
+    }
     p->slots = slots;
     p->free_reported = slots - nrun;
     p->draining = false;   /* a hello is a new process */

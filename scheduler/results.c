@@ -3,7 +3,9 @@
  * identity holding it, then acknowledged; progress reports per tournament. */
 #include "sched_int.h"
 #include "arb_error.h"
+#include "arb_kdf.h"
 #include "arb_log.h"
+#include "arb_sign.h"
 #include "arb_time.h"
 
 #include <inttypes.h>
@@ -65,11 +67,49 @@ int sched__on_result(sched *s, const sender *from, peer *p, const uint8_t *data,
     held *h = p ? sched__find_held(p, w->match_id, w->lease_gen) : NULL;
     store_match m = h ? h->m : (store_match){.id = w->match_id, .lease_gen = w->lease_gen};
     int rc = 0, rrc;
-    char why[512] = "";
-    if (w->ok)
-        rrc = store_record(s->o.db, &m, &w->res, w->digest, w->transcript, from->id, why, sizeof why);
-    else
+    char why[512] = "", key_hex[65], sig_hex[2 * sizeof w->signature + 1];
+    uint8_t digest[32];
+    if (!p && w->ok) {
+        /* Not said hello yet (we restarted): its signing key is unknown,
+         * so a result it still holds the lease of cannot be checked. Not
+         * acknowledged: it comes again after the hello the caller asks for
+         * (the worker resends on our welcome). Any other is stale. */
+        char holder[ZAP_ID_MAX + 1] = "";
+        if (store_lease_holder(s->o.db, w->match_id, w->lease_gen, holder, sizeof holder) == 1
+            && strcmp(holder, from->id) == 0) {
+            match_result_release(&w->res);
+            free(w);
+            return 0;
+        }
+        rrc = ARB_ESTATE;
+        goto judged;
+    }
+    /* The transcript's signature, by the key this worker announced: a
+     * result it cannot sign is not its to give (docs/transcripts.md). */
+    bool sig_ok = w->ok && w->is_signed && arb_unhex(w->digest, digest, sizeof digest) == 0
+                  && arb_sign_verify(p->sign_pk, digest, w->signature);
+    if (w->ok && !sig_ok) {
+        atomic_fetch_add(&s->st.forged, 1);
+        char detail[400];
+        snprintf(detail, sizeof detail,
+                 "match %" PRId64 " generation %d: the result from %s %s: refused, the match is void", w->match_id,
+                 w->lease_gen, from->id,
+                 w->is_signed ? "carries a signature its signing key does not verify" : "is not signed");
+        arb_warn(SUB, "%s", detail);
+        store_match_event(s->o.db, w->match_id, "refused-result", detail);
+        w->ok = false;
+        snprintf(w->error, sizeof w->error, "a result whose transcript signature does not verify (%s)",
+                 w->is_signed ? "forged or altered" : "unsigned");
+    }
+    if (w->ok) {
+        arb_key_hex(p->sign_pk, key_hex);
+        arb_hex(w->signature, sizeof w->signature, sig_hex);
+        store_signed sg = {.signer_key = key_hex, .signature = sig_hex};
+        rrc = store_record(s->o.db, &m, &w->res, w->digest, w->transcript, &sg, from->id, why, sizeof why);
+    } else {
         rrc = store_void(s->o.db, &m, w->error, from->id);
+    }
+judged:;
     tour *t = m.nslots ? sched__tour_of(s, m.tournament) : NULL;
     bool ours = t != NULL;
     if (rrc == 0) {

@@ -50,6 +50,7 @@ typedef struct peer {
     bool     draining;                /* it said 0 free with slots idle: it stops; a result frees nothing */
     bool     dead;                    /* unroutable: removed at the next sweep */
     bool     local;
+    uint8_t  sign_pk[32];             /* its transcript-signing key, from its hello (arb_sign.h) */
 } peer;
 
 /* What one identity may still send (a token bucket of frames,

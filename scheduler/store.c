@@ -775,7 +775,7 @@ static int result_columns(const match_result *res, arb_buf *col)
  * ratings' write, the deals and the commit; (3) a rollback only when
  * something failed. */
 int store_record(store *s, const store_match *m, const match_result *res, const char *digest,
-                 const char *transcript, const char *holder, char *err, size_t errlen)
+                 const char *transcript, const store_signed *sig, const char *holder, char *err, size_t errlen)
 {
     char mid[24], gen[16], games[16], dec[24], wall[24];
     snprintf(mid, sizeof mid, "%" PRId64, m->id);
@@ -797,15 +797,17 @@ int store_record(store *s, const store_match *m, const match_result *res, const 
     store_pipe pp;
     if ((rc = store__pipe_begin(&pp, s, err, errlen)) != 0)
         goto out;
-    const char *p[] = {mid, gen, digest, transcript, games, dec, wall, holder};
+    const char *p[] = {mid, gen, digest, transcript, games, dec, wall, holder, sig ? sig->signer_key : NULL,
+                       sig ? sig->signature : NULL};
     store__pipe_send(&pp, -1, "BEGIN", 0, NULL);
     int done = store__pipe_send(&pp, 10, "UPDATE matches m SET state = 'done', finished_at = now(), digest = $3, "
-                                "  transcript = $4, games = $5, decisions = $6, wall_ms = $7, lease_until = NULL "
+                                "  transcript = $4, games = $5, decisions = $6, wall_ms = $7, lease_until = NULL, "
+                                "  signer_key = $9, signature = $10 "
                                 "FROM (SELECT id, rating_system, coalesce(rating_model, '') AS model FROM tournaments "
                                 "      WHERE id = (SELECT tournament_id FROM matches WHERE id = $1) FOR NO KEY UPDATE) t "
                                 "WHERE m.id = $1 AND m.tournament_id = t.id AND m.lease_gen = $2 AND m.state = 'leased' "
                                 "  AND ($8::text IS NULL OR m.leased_by = $8::text) "
-                                "RETURNING t.id, t.rating_system, t.model", 8, p);
+                                "RETURNING t.id, t.rating_system, t.model", 10, p);
     const char *sp[] = {mid, cv[S_SLOT], cv[S_TOTAL], cv[S_POINTS], cv[S_RANK], cv[S_FORFEITED], cv[S_DECISIONS],
                         cv[S_WALL], cv[S_CPU], cv[S_STRIKES], cv[S_PENALTIES], cv[S_SANDBOX], cv[S_SIDE]};
     store__pipe_send(&pp, 11, "UPDATE match_seats st SET total = x.total, points = x.points, rank = x.rank, "
@@ -1190,7 +1192,8 @@ static const char *const report_sql[] = {
     [STORE_REPORT_MATCH] =
         "SELECT t.name, m.round, m.tbl, m.state, coalesce(m.transcript, ''), coalesce(m.digest, ''), "
         "  coalesce(m.error, ''), s.slot, e.name, coalesce(s.total::text, ''), coalesce(s.points::text, ''), "
-        "  coalesce(s.rank::text, ''), coalesce(s.forfeited, false), coalesce(s.penalties, 0) "
+        "  coalesce(s.rank::text, ''), coalesce(s.forfeited, false), coalesce(s.penalties, 0), "
+        "  coalesce(m.leased_by, ''), coalesce(m.signer_key, ''), coalesce(m.signature, '') "
         "FROM matches m JOIN tournaments t ON t.id = m.tournament_id JOIN match_seats s ON s.match_id = m.id "
         "JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant "
         "WHERE m.id = $1 ORDER BY s.slot",

@@ -117,12 +117,17 @@ int store_set_path(store *s, int64_t tid, const char *path);
 int store_next_running(store *s, const int64_t *skip, int nskip, int64_t *tid, char *path, size_t pathlen,
                        char digest[65]);
 
-/* Record a finished match: 0; ARB_ESTATE when the lease is stale, held by
+/* The referee's signature of a transcript's digest (arb_sign.h), as hex:
+ * its public key and the signature, already checked by the caller. */
+typedef struct store_signed {
+    const char *signer_key, *signature;
+} store_signed;
+/* Record a finished match (sig NULL: an unsigned transcript): 0; ARB_ESTATE when the lease is stale, held by
  * another worker than holder (when holder is not NULL: the identity the
  * result came from) or the match is already recorded (nothing is written:
  * counted once). */
 int store_record(store *s, const store_match *m, const match_result *res, const char *digest,
-                 const char *transcript, const char *holder, char *err, size_t errlen);
+                 const char *transcript, const store_signed *sig, const char *holder, char *err, size_t errlen);
 /* A match that cannot be played (a bot that cannot be started is not such
  * a case: it forfeits): 0, or ARB_ESTATE when the lease is stale, another
  * holder's, or the match finished already (nothing is written). */

@@ -177,7 +177,7 @@ int store_dispute_resolve(store *s, int64_t match, store_verdict v, const char *
                      "  sandbox = NULL, side = NULL WHERE match_id = $1", 1, p1)
             || exec0(s, err, errlen,
                      "UPDATE matches SET state = $2, rated = false, leased_by = NULL, lease_until = NULL, "
-                     "  finished_at = CASE WHEN $2 = 'void' THEN now() END, digest = NULL, transcript = NULL, "
+                     "  finished_at = CASE WHEN $2 = 'void' THEN now() END, digest = NULL, transcript = NULL, signer_key = NULL, signature = NULL, "
                      "  games = NULL, decisions = NULL, wall_ms = NULL, "
                      "  attempt = attempt + CASE WHEN $2 = 'pending' THEN 1 ELSE 0 END, "
                      "  error = CASE WHEN $2 = 'void' THEN 'voided by dispute ' || $3 || ': ' || $4 END "
@@ -230,7 +230,7 @@ int store_dispute_evidence(store *s, int64_t match, store_rows out[STORE_EVIDENC
         "SELECT m.id, t.name, m.round, m.tbl, m.state, m.attempt, coalesce(m.digest, ''), coalesce(m.transcript, ''), "
         "  coalesce(m.games, 0), coalesce(m.decisions, 0), coalesce(m.wall_ms, 0), coalesce(m.error, ''), "
         "  coalesce(to_char(m.finished_at, 'YYYY-MM-DD HH24:MI:SS'), ''), coalesce(m.leased_by, ''), m.seed::text, "
-        "  t.seed::text, t.id "
+        "  t.seed::text, t.id, coalesce(m.signer_key, ''), coalesce(m.signature, '') "
         "FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.id = $1",
         /* its seats */
         "SELECT st.slot, e.name, coalesce(st.total::text, ''), coalesce(st.rank::text, ''), "

@@ -10,6 +10,9 @@
  *   - a frame with \xff in a string stopped the scheduler (PostgreSQL
  *     encoding error): now every wire string is checked; and a statement
  *     that fails for one frame (a number past bigint) no longer stops it;
+ *   - a result for its own lease whose transcript was signed by another
+ *     key than the one its hello announced, or not signed, was recorded:
+ *     now it is refused and the match void;
  *   - many connections of one key were many workers: now one key is one
  *     peer, its handshakes and frames are budgeted;
  * while the honest worker keeps its lease and records its result. Key
@@ -25,8 +28,10 @@
 #include "fake_worker.h"
 #include "test_db.h"
 #include "arb_error.h"
+#include "arb_kdf.h"
 #include "arb_limits.h"
 #include "arb_log.h"
+#include "arb_sign.h"
 #include "arb_time.h"
 #include "../unit/test_util.h"
 
@@ -75,6 +80,20 @@ static void match_says(int64_t id, char *out, size_t cap)
     PGresult *r = PQexecParams(pg, "SELECT state || ' ' || coalesce(leased_by, '-') || ' ' || lease_gen "
                                    "FROM matches WHERE id = $1", 1, NULL, params, NULL, NULL, 0);
     snprintf(out, cap, "%s", PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 ? PQgetvalue(r, 0, 0) : "?");
+    PQclear(r);
+}
+
+/* One column of a match's row as text ("" when NULL). */
+static void match_col(int64_t id, const char *col, char *out, size_t cap)
+{
+    char mid[24], sql[160];
+    snprintf(mid, sizeof mid, "%" PRId64, id);
+    snprintf(sql, sizeof sql, "SELECT coalesce(%s::text, '') FROM matches WHERE id = $1::bigint", col);
+    const char *p[] = {mid};
+    PGresult *r = PQexecParams(pg, sql, 1, NULL, p, NULL, NULL, 0);
+    out[0] = 0;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+        snprintf(out, cap, "%s", PQgetvalue(r, 0, 0));
     PQclear(r);
 }
 
@@ -184,7 +203,7 @@ static void hello(fake *f, const char *name, int slots, const wire_lease *run, i
 {
     uint8_t *b;
     size_t len;
-    if (wire_hello(name, slots, run, nrun, &b, &len) == 0)
+    if (wire_hello(name, slots, run, nrun, fw_sign_pk(), &b, &len) == 0)
         send_owned(f, b, len);
 }
 
@@ -357,6 +376,46 @@ static void attacks(server *sv, sched_stats *st, const char *ep)
     CHECK(take_ack(honest, x, 1, WAIT_MS));
     CHECK(match_is(x, "done honest 1"));
     CHECK(count_of("SELECT count(*) FROM deals WHERE match_id = $1", mid) == 1);
+    /* ... with the signature it carried, by the key its hello announced */
+    char key_hex[65], sig_hex[129], digest_hex[65];
+    arb_key_hex(fw_sign_pk(), key_hex);
+    match_col(x, "signer_key", key_hex, sizeof key_hex);
+    match_col(x, "signature", sig_hex, sizeof sig_hex);
+    match_col(x, "digest", digest_hex, sizeof digest_hex);
+    uint8_t pk_b[32], sig_b[64], dig_b[32];
+    CHECK(arb_unhex(key_hex, pk_b, 32) == 0 && memcmp(pk_b, fw_sign_pk(), 32) == 0);
+    CHECK(arb_unhex(sig_hex, sig_b, 64) == 0 && arb_unhex(digest_hex, dig_b, 32) == 0
+          && arb_sign_verify(pk_b, dig_b, sig_b));
+
+    /* 7. Its own lease, a result signed by a key it did not announce, and
+     * one not signed at all: refused, counted as forged, the match void
+     * and the refusal in the events (the scheduler recorded both before
+     * transcripts were signed). */
+    arb_sign_key other;
+    CHECK(arb_sign_random(&other) == 0);
+    for (int k = 0; k < 2; k++) {
+        fr = take(honest, WIRE_ASSIGN, WAIT_MS);
+        wire_assign *na = calloc(1, sizeof *na);
+        CHECK(fr.data && wire_decode_assign(fr.data, fr.len, na) == 0);
+        free(fr.data);
+        int64_t y = na->match_id;
+        int gen = na->lease_gen;
+        free(na);
+        forged0 = ULL(st->forged);
+        done0 = ULL(st->done);
+        fw_send_result_signed(honest->sock, y, gen, true, "", "/var/lib/arbiter/transcripts/y.arbt", 12,
+                              k == 0 ? &other : NULL);
+        CHECK(take_ack(honest, y, gen, WAIT_MS));
+        CHECKF(ULL(st->forged) == forged0 + 1 && ULL(st->done) == done0, "%s: forged +%llu done +%llu",
+               k ? "unsigned" : "another key", ULL(st->forged) - forged0, ULL(st->done) - done0);
+        char ymid[24], state[16] = "";
+        snprintf(ymid, sizeof ymid, "%" PRId64, y);
+        match_col(y, "state", state, sizeof state);
+        CHECKF(strcmp(state, "void") == 0, "match %" PRId64 " is %s", y, state);
+        CHECK(count_of("SELECT count(*) FROM deals WHERE match_id = $1", ymid) == 0);
+        CHECK(count_of("SELECT count(*) FROM events WHERE kind = 'refused-result' "
+                       "AND strpos(detail, 'match ' || $1 || ' ') > 0 AND detail LIKE '%sign%'", ymid) == 1);
+    }
     WAIT_FOR(ULL(st->flooded) > flooded0);
     CHECKF(ULL(st->flooded) > flooded0, "flooded +%llu", ULL(st->flooded) - flooded0);
     CHECK(atomic_load(&sv->running));

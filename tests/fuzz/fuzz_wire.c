@@ -22,6 +22,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* the signing key a hello carries (decoded into, encoded from) */
+static uint8_t hpk[32] = {1, 2, 3};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MUST(cond) do { if (!(cond)) abort(); } while (0)
@@ -43,9 +46,9 @@ static int fuzz_hello(const uint8_t *data, size_t size)
     int v1 = -1, v2, s1, s2, c1, c2, cs, vs, ss;
     uint8_t *e1, *e2;
     size_t n1, n2;
-    int rc = wire_decode_hello(data, size, &v1, m1, sizeof m1, &s1, r1, ARB_WORKER_MAX_SLOTS, &c1);
+    int rc = wire_decode_hello(data, size, &v1, m1, sizeof m1, &s1, r1, ARB_WORKER_MAX_SLOTS, &c1, hpk);
     /* the same with room for two leases: refused when more were sent */
-    int rs = wire_decode_hello(data, size, &vs, m2, sizeof m2, &ss, small, 2, &cs);
+    int rs = wire_decode_hello(data, size, &vs, m2, sizeof m2, &ss, small, 2, &cs, hpk);
     if (rc == ARB_EUNSUPPORTED) {
         MUST(v1 >= 0 && v1 != WIRE_VERSION && rs == ARB_EUNSUPPORTED && vs == v1);
         return rc;
@@ -61,12 +64,12 @@ static int fuzz_hello(const uint8_t *data, size_t size)
         MUST(small[i].match_id == r1[i].match_id && small[i].gen == r1[i].gen);
     for (int i = 0; i < c1; i++)
         MUST(r1[i].gen >= 0);
-    MUST(wire_hello(m1, s1, r1, c1, &e1, &n1) == 0);
-    MUST(wire_decode_hello(e1, n1, &v2, m2, sizeof m2, &s2, r2, ARB_WORKER_MAX_SLOTS, &c2) == 0);
+    MUST(wire_hello(m1, s1, r1, c1, hpk, &e1, &n1) == 0);
+    MUST(wire_decode_hello(e1, n1, &v2, m2, sizeof m2, &s2, r2, ARB_WORKER_MAX_SLOTS, &c2, hpk) == 0);
     MUST(v2 == WIRE_VERSION && strcmp(m1, m2) == 0 && s1 == s2 && c1 == c2);
     for (int i = 0; i < c1; i++)
         MUST(r1[i].match_id == r2[i].match_id && r1[i].gen == r2[i].gen);
-    MUST(wire_hello(m2, s2, r2, c2, &e2, &n2) == 0);
+    MUST(wire_hello(m2, s2, r2, c2, hpk, &e2, &n2) == 0);
     same_bytes(e1, n1, e2, n2);
     return 0;
 }

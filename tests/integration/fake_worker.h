@@ -42,6 +42,13 @@ fw_frame fw_take_wait(fw_inbox *in, int kind, int ms, void (*pump)(int ms));
 int fw_count_kind(const fw_inbox *in, int kind);
 void fw_inbox_free(fw_inbox *in);
 
+/* The transcript-signing key every fake worker announces in its hello
+ * and signs its results with (arb_sign.h; a fixed seed). */
+struct arb_sign_key;
+const struct arb_sign_key *fw_sign_key(void);
+/* Its public half, for wire_hello. */
+const uint8_t *fw_sign_pk(void);
+
 /* A played match of three bots, one deal, bot 0 the winner (2, 0, -2). */
 void fw_played(match_result *res);
 /* Send the result of (id, gen): played (fw_played, with `decisions`) when
@@ -49,4 +56,7 @@ void fw_played(match_result *res);
  * them. Returns zmq_send's count, or -1. */
 int fw_send_result(void *sock, int64_t id, int gen, bool ok, const char *error, const char *transcript,
                    uint64_t decisions);
+/* The same, signed by key (NULL: sent unsigned) instead of fw_sign_key(). */
+int fw_send_result_signed(void *sock, int64_t id, int gen, bool ok, const char *error, const char *transcript,
+                          uint64_t decisions, const struct arb_sign_key *key);
 #endif

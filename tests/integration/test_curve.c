@@ -71,7 +71,8 @@ int main(void)
     void *w = dealer(ctx, wpub, wsec, spub);
     uint8_t *hello;
     size_t hlen;
-    wire_hello("worker-1", 2, NULL, 0, &hello, &hlen);
+    static const uint8_t zero_pk[32];
+    wire_hello("worker-1", 2, NULL, 0, zero_pk, &hello, &hlen);
     CHECK(deliver(router, w, hello, hlen, 3000) == (int)hlen);
     /* An unknown key and a plaintext client never get through. */
     void *x = dealer(ctx, xpub, xsec, spub);
@@ -113,7 +114,8 @@ int main(void)
         int v, s, nrun;
         char name[64];
         wire_lease run[4];
-        refused_cuts += wire_decode_hello(hello, cut, &v, name, sizeof name, &s, run, 4, &nrun) != 0;
+        uint8_t pk[32];
+        refused_cuts += wire_decode_hello(hello, cut, &v, name, sizeof name, &s, run, 4, &nrun, pk) != 0;
     }
     CHECK(refused_cuts == (int)hlen);
     static const uint8_t huge[] = {0xdd, 0xff, 0xff, 0xff, 0xff, 0x02};

@@ -3,6 +3,8 @@
 # end to end with `arbiter run` on a real PostgreSQL and real bots:
 #   1. a rated round robin: `dispute show` re-judges a match's transcript and
 #      finds it the one recorded; a transcript changed on disk is caught;
+#      the referee's signature is recorded and verified, and a forged or a
+#      stripped signature, or another key's, is caught;
 #   2. open (once), resolve --void: the result kept in `superseded`, the
 #      match out of the standings, every rating derived again and equal to
 #      a recomputation, the event log saying who and why;
@@ -62,6 +64,39 @@ printf 'x' | dd of="$tr2" bs=1 seek=200 conv=notrunc 2>/dev/null
 check "a transcript changed on disk: dispute show fails and says so" \
   '[ $? = 1 ] && grep -Eq "check      FAILED: (digest|.*cannot be re-judged|not reproduced)" "$T/show2.txt"'
 cp "$T/tr2.bak" "$tr2"
+
+# The referee's signature (docs/transcripts.md, "Signatures"): recorded with
+# the result, checked by replay and dispute show; a forged one, a stripped
+# one and another key's are caught.
+tr3=$(sql "$D" "SELECT transcript FROM matches WHERE id = $M3")
+K=$(sql "$D" "SELECT signer_key FROM matches WHERE id = $M3")
+check "the record names the referee's signing key for every match" \
+  '[ "$(sql "$D" "SELECT count(*) FROM matches WHERE state = '"'done'"' AND signer_key ~ '"'^[0-9a-f]{64}$'"' AND signature ~ '"'^[0-9a-f]{128}$'"'")" = "$total" ]'
+"$ARB" match-info "$M3" --db "$D" > "$T/mi3.txt" 2>&1
+check "match-info names the referee and its key" 'grep -q "signed by referee local:0, ed25519 key $K" "$T/mi3.txt"'
+"$ARB" replay "$tr3" --signer "$K" > "$T/rp3.txt" 2>&1
+check "replay --signer KEY: the signature verifies" '[ $? = 0 ] && grep -q "^signature: ok (ed25519, referee key $K)" "$T/rp3.txt"'
+"$ARB" replay "$tr3" --signer "$(printf '%064d' 0)" > "$T/rp3b.txt" 2>&1
+check "replay --signer ANOTHER: refused, naming the key that signed" \
+  '[ $? = 1 ] && grep -q "^signature: FAILED: signed by key $K, not by 0000" "$T/rp3b.txt"'
+cp "$tr3" "$T/tr3.bak"
+size=$(stat -c %s "$tr3")
+last=$(tail -c 1 "$tr3" | od -An -tu1 | tr -d ' ')
+printf "\\$(printf '%03o' $(( (last + 1) % 256 )))" | dd of="$tr3" bs=1 seek=$((size - 1)) conv=notrunc 2>/dev/null
+"$ARB" replay "$tr3" > "$T/rp3c.txt" 2>&1
+check "a forged signature: replay fails on it, the digest itself intact" \
+  '[ $? = 1 ] && grep -q "^digest:  ok" "$T/rp3c.txt" && grep -q "^signature: FAILED: .*forged or altered" "$T/rp3c.txt"'
+"$ARB" dispute show "$M3" --db "$D" > "$T/show3.txt" 2>&1
+check "a forged signature: dispute show fails and says so" \
+  '[ $? = 1 ] && grep -q "signature  FAILED: .*forged or altered" "$T/show3.txt"'
+head -c $((size - 111)) "$T/tr3.bak" > "$tr3"
+"$ARB" dispute show "$M3" --db "$D" > "$T/show4.txt" 2>&1
+check "a signature stripped: dispute show names the referee that signed" \
+  '[ $? = 1 ] && grep -q "signature  FAILED: the file is unsigned; the record says referee local:0 signed it with key $K" "$T/show4.txt"'
+cp "$T/tr3.bak" "$tr3"
+"$ARB" dispute show "$M3" --db "$D" > "$T/show5.txt" 2>&1
+check "restored: dispute show verifies the signature by the recorded referee" \
+  '[ $? = 0 ] && grep -q "signature  ok: ed25519 signature of the digest by referee local:0 (key $K)" "$T/show5.txt"'
 
 # ---- 5. mistakes --------------------------------------------------------------
 "$ARB" dispute resolve "$M" --void --reason x --db "$D" > "$T/e1" 2>&1

@@ -328,7 +328,7 @@ static void say_hello(fake *f, const wire_lease *running, int nrunning)
 {
     uint8_t *h;
     size_t len;
-    if (wire_hello(f->name, f->slots, running, nrunning, &h, &len) == 0)
+    if (wire_hello(f->name, f->slots, running, nrunning, fw_sign_pk(), &h, &len) == 0)
         send_owned(f, h, len);
 }
 
@@ -432,7 +432,7 @@ static void test_admission(sched_stats *st, const char *endpoint)
     }
     uint8_t *hello;
     size_t hlen;
-    CHECK(wire_hello("w-junk", 1, NULL, 0, &hello, &hlen) == 0);
+    CHECK(wire_hello("w-junk", 1, NULL, 0, fw_sign_pk(), &hello, &hlen) == 0);
     for (size_t cut = 1; cut < hlen; cut++) {   /* every truncation of a good hello */
         send_raw(junk, hello, cut);
         sent++;
@@ -499,9 +499,9 @@ static void test_tournament(sched_stats *st, const char *endpoint, pool_state *p
     send_raw(v1, hello_v1, sizeof hello_v1);
     uint8_t *h = NULL;
     size_t hlen = 0;
-    CHECK(wire_hello("w-v3", 1, NULL, 0, &h, &hlen) == 0 && h[0] == 0x95 && h[2] == WIRE_VERSION);
+    CHECK(wire_hello("w-v3", 1, NULL, 0, fw_sign_pk(), &h, &hlen) == 0 && h[0] == 0x96 && h[2] == WIRE_VERSION);
     if (h) {
-        h[2] = WIRE_VERSION + 1;   /* [0, 4, "w-v3", 1, []] */
+        h[2] = WIRE_VERSION + 1;   /* [0, 6, "w-v3", 1, [], pk] */
         send_owned(v3, h, hlen);
     }
     for (int i = 0; i < 2; i++) {

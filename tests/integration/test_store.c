@@ -108,8 +108,8 @@ static void test_store(void)
 
     match_result res;
     fake_result(&res, 3);
-    CHECKF(store_record(s, &m1, &res, "abc", "/tmp/x.arbt", NULL, err, sizeof err) == 0, "%s", err);
-    CHECK(store_record(s, &m1, &res, "abc", "/tmp/x.arbt", NULL, err, sizeof err) == ARB_ESTATE);  /* once */
+    CHECKF(store_record(s, &m1, &res, "abc", "/tmp/x.arbt", NULL, NULL, err, sizeof err) == 0, "%s", err);
+    CHECK(store_record(s, &m1, &res, "abc", "/tmp/x.arbt", NULL, NULL, err, sizeof err) == ARB_ESTATE);  /* once */
     char m1id[24];
     snprintf(m1id, sizeof m1id, "%lld", (long long)m1.id);
 
@@ -119,9 +119,9 @@ static void test_store(void)
     CHECK(store_release_leases(s, tid, "local:") == 1);
     store_match again;
     CHECK(store_claim(s, tid, "local:b", 60, &again, err, sizeof err) == 1 && again.id == m2.id && again.lease_gen == 2);
-    CHECK(store_record(s, &m2, &res, "old", "", NULL, err, sizeof err) == ARB_ESTATE);
+    CHECK(store_record(s, &m2, &res, "old", "", NULL, NULL, err, sizeof err) == ARB_ESTATE);
     CHECK(store_renew(s, &m2, 60) == ARB_ESTATE && store_renew(s, &again, 60) == 0);
-    CHECK(store_record(s, &again, &res, "new", "", NULL, err, sizeof err) == 0);
+    CHECK(store_record(s, &again, &res, "new", "", NULL, NULL, err, sizeof err) == 0);
     CHECK(store_counts(s, tid, 1, &p, &l, &d, &v) == 0 && p == 0 && l == 0 && d == 2);
 
     /* Standings: bob played twice (12 then 0 with the slots of table 1),
@@ -255,7 +255,7 @@ static void test_ladder_view(void)
             res->nbots = m.nslots;
             for (int k = 0; k < m.nslots; k++)
                 res->bots[k].rank = (k + i) % m.nslots + 1, res->team_of_bot[k] = -1;
-            CHECKF(store_record(s, &m, res, "d", "", NULL, err, sizeof err) == 0, "%s", err);
+            CHECKF(store_record(s, &m, res, "d", "", NULL, NULL, err, sizeof err) == 0, "%s", err);
             free(res);
             made++;
             break;
@@ -266,7 +266,7 @@ static void test_ladder_view(void)
                 res->nbots = held.nslots;
                 for (int k = 0; k < held.nslots; k++)
                     res->bots[k].rank = k + 1, res->team_of_bot[k] = -1;
-                CHECKF(store_record(s, &held, res, "d", "", NULL, err, sizeof err) == 0, "%s", err);
+                CHECKF(store_record(s, &held, res, "d", "", NULL, NULL, err, sizeof err) == 0, "%s", err);
                 free(res);
             }
             CHECK(store_ladder_add(s, tid, 1000 + i, "ladder", &a.table, a.pos, 1, a.note, err, sizeof err) == 0);
@@ -339,9 +339,12 @@ static void test_wire(void)
     w.ok = true;
     snprintf(w.digest, sizeof w.digest, "%064d", 0);
     fake_result(&w.res, 5);
+    w.is_signed = true;
+    memset(w.signature, 0xa5, sizeof w.signature);
     CHECK(wire_encode_result(&w, &frame, &len) == 0);
     wire_result wb;
     CHECK(wire_decode_result(frame, len, &wb) == 0);
+    CHECK(wb.is_signed && memcmp(wb.signature, w.signature, sizeof w.signature) == 0);
     CHECK(wb.res.ndeals == 5 && wb.res.nbots == 3 && wb.res.bots[2].forfeited && wb.res.bots[0].total == 12
           && wb.res.deals[4].seed == 1004 && wb.res.deals[0].score[2] == -12);
     match_result_release(&wb.res);
@@ -354,7 +357,9 @@ static void test_wire(void)
     }
     CHECK(refused == (int)len);
     /* a frame claiming 2^32-1 deals in a few bytes is refused, not allocated */
-    static const uint8_t lie[] = {0x98, 0x02, 0x01, 0x01, 0xc3, 0xa0, 0xa0, 0xa0, 0x96, 0xce, 0x00, 0x01, 0x86, 0xa0};
+    /* [2, 1, 1, false, "", "", nil, "", [1000, 0, 0, 0, [], [2^32-1 deals...]]] */
+    static const uint8_t lie[] = {0x99, 0x02, 0x01, 0x01, 0xc2, 0xa0, 0xa0, 0xc0, 0xa0, 0x97, 0xcd, 0x03,
+                                  0xe8, 0x00, 0x00, 0x00, 0x90, 0xdd, 0xff, 0xff, 0xff, 0xff};
     CHECK(wire_decode_result(lie, sizeof lie, &wb) == ARB_ECORRUPT);
     free(frame);
     match_result_release(&w.res);
@@ -362,8 +367,10 @@ static void test_wire(void)
     char name[64];
     int ver, slots, nrun;
     wire_lease run[2] = {{5, 1}, {6, 2}}, got[2];
-    CHECK(wire_hello("w1", 4, run, 2, &h, &len) == 0
-          && wire_decode_hello(h, len, &ver, name, sizeof name, &slots, got, 2, &nrun) == 0 && slots == 4
+    uint8_t pk[32] = {9, 8, 7}, pk_back[32];
+    CHECK(wire_hello("w1", 4, run, 2, pk, &h, &len) == 0
+          && wire_decode_hello(h, len, &ver, name, sizeof name, &slots, got, 2, &nrun, pk_back) == 0 && slots == 4
+          && memcmp(pk, pk_back, sizeof pk) == 0
           && strcmp(name, "w1") == 0 && nrun == 2 && got[1].match_id == 6 && got[1].gen == 2);
     free(h);
 }

@@ -29,6 +29,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* the signing key a hello carries (decoded into, encoded from) */
+static uint8_t hpk[32] = {1, 2, 3};
+
 static msgpack_sbuffer sb;
 static msgpack_packer pk;
 
@@ -119,6 +122,9 @@ static void sample_result(wire_result *r, uint32_t ndeals, bool ok)
     snprintf(r->error, sizeof r->error, "%s", ok ? "" : "bot beta did not start");
     snprintf(r->digest, sizeof r->digest, "%s", ok ? D2 : "");
     snprintf(r->transcript, sizeof r->transcript, "%s", ok ? "/var/lib/arbiter/transcripts/99.arbt" : "");
+    r->is_signed = ok;
+    for (size_t i = 0; ok && i < sizeof r->signature; i++)
+        r->signature[i] = (uint8_t)(i * 7 + 1);
     match_result *res = &r->res;
     res->nbots = 3;
     static const char *const names[] = {"alpha", "beta", "gamma"};
@@ -201,7 +207,8 @@ static bool same_result(const wire_result *a, const wire_result *b)
 {
     const match_result *x = &a->res, *y = &b->res;
     if (a->match_id != b->match_id || a->lease_gen != b->lease_gen || a->ok != b->ok || strcmp(a->error, b->error)
-        || strcmp(a->digest, b->digest) || strcmp(a->transcript, b->transcript) || x->nbots != y->nbots
+        || strcmp(a->digest, b->digest) || a->is_signed != b->is_signed
+        || memcmp(a->signature, b->signature, sizeof a->signature) || strcmp(a->transcript, b->transcript) || x->nbots != y->nbots
         || x->ndeals != y->ndeals || x->decisions != y->decisions || x->wall_ns != y->wall_ns
         || x->winners != y->winners)
         return false;
@@ -259,9 +266,9 @@ static void make_frames(void)
     uint8_t *f;
     size_t n;
     int rc;
-    rc = wire_hello("worker-1", 4, sample_leases, 3, &f, &n);
+    rc = wire_hello("worker-1", 4, sample_leases, 3, hpk, &f, &n);
     add(WIRE_HELLO, "hello", rc, f, n);
-    rc = wire_hello("w", 0, NULL, 0, &f, &n);
+    rc = wire_hello("w", 0, NULL, 0, hpk, &f, &n);
     add(WIRE_HELLO, "hello-idle", rc, f, n);
     sample_assign(&a);
     rc = wire_encode_assign(&a, &f, &n);
@@ -330,7 +337,7 @@ static int decode_as(int kind, const uint8_t *f, size_t len)
     wire_progress_info p;
     switch (kind) {
     case WIRE_HELLO:
-        return wire_decode_hello(f, len, &v, name, sizeof name, &s, run, ARB_WORKER_MAX_SLOTS, &n);
+        return wire_decode_hello(f, len, &v, name, sizeof name, &s, run, ARB_WORKER_MAX_SLOTS, &n, hpk);
     case WIRE_ASSIGN:
         return wire_decode_assign(f, len, &dec_assign);
     case WIRE_RESULT:
@@ -389,11 +396,11 @@ static bool reencodes(int kind, const uint8_t *f, size_t len)
         wire_lease r1[ARB_WORKER_MAX_SLOTS], r2[ARB_WORKER_MAX_SLOTS];
         char m1[ARB_WORKER_ID_MAX + 1], m2[ARB_WORKER_ID_MAX + 1];
         int v1, v2, s1, s2, c1, c2;
-        if (wire_decode_hello(f, len, &v1, m1, sizeof m1, &s1, r1, ARB_WORKER_MAX_SLOTS, &c1) != 0)
+        if (wire_decode_hello(f, len, &v1, m1, sizeof m1, &s1, r1, ARB_WORKER_MAX_SLOTS, &c1, hpk) != 0)
             return true;
-        ok = wire_hello(m1, s1, r1, c1, &e1, &n1) == 0
-             && wire_decode_hello(e1, n1, &v2, m2, sizeof m2, &s2, r2, ARB_WORKER_MAX_SLOTS, &c2) == 0
-             && wire_hello(m2, s2, r2, c2, &e2, &n2) == 0 && strcmp(m1, m2) == 0 && s1 == s2 && c1 == c2
+        ok = wire_hello(m1, s1, r1, c1, hpk, &e1, &n1) == 0
+             && wire_decode_hello(e1, n1, &v2, m2, sizeof m2, &s2, r2, ARB_WORKER_MAX_SLOTS, &c2, hpk) == 0
+             && wire_hello(m2, s2, r2, c2, hpk, &e2, &n2) == 0 && strcmp(m1, m2) == 0 && s1 == s2 && c1 == c2
              && v2 == WIRE_VERSION;
         for (int i = 0; ok && i < c1; i++)
             ok = r1[i].match_id == r2[i].match_id && r1[i].gen == r2[i].gen;
@@ -522,12 +529,12 @@ static void test_round_trips(void)
     int version = -1, slots = -1, n = -1;
     char name[ARB_WORKER_ID_MAX + 1];
     wire_lease run[ARB_WORKER_MAX_SLOTS];
-    CHECK(wire_decode_hello(f->data, f->len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n) == 0);
+    CHECK(wire_decode_hello(f->data, f->len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n, hpk) == 0);
     CHECK(version == WIRE_VERSION && strcmp(name, "worker-1") == 0 && slots == 4 && n == 3);
     for (int i = 0; i < 3 && n == 3; i++)
         CHECK(run[i].match_id == sample_leases[i].match_id && run[i].gen == sample_leases[i].gen);
     f = frame_named("hello-idle");
-    CHECK(wire_decode_hello(f->data, f->len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n) == 0);
+    CHECK(wire_decode_hello(f->data, f->len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n, hpk) == 0);
     CHECK(strcmp(name, "w") == 0 && slots == 0 && n == 0);
 
     static wire_assign want;
@@ -785,6 +792,7 @@ static void test_huge_headers(void)
         {"hello", {2}, 1, "hello name"},
         {"hello", {4}, 1, "hello running"},
         {"hello", {4, 1}, 2, "hello lease"},
+        {"hello", {5}, 1, "hello signing key"},
         {"heartbeat-worker", {0}, 0, "heartbeat"},
         {"heartbeat-worker", {2}, 1, "heartbeat running"},
         {"assign", {0}, 0, "assign"},
@@ -800,13 +808,14 @@ static void test_huge_headers(void)
         {"assign", {4, 0, 3}, 3, "assign program path"},
         {"result", {0}, 0, "result"},
         {"result", {4}, 1, "result error"},
-        {"result", {7}, 1, "result stats"},
-        {"result", {7, 4}, 2, "result bots"},
-        {"result", {7, 4, 2}, 3, "result bot"},
-        {"result", {7, 5}, 2, "result deals"},
-        {"result", {7, 5, 1}, 3, "result deal"},
-        {"result", {7, 5, 2, 4}, 4, "result bot_at"},
-        {"result", {7, 5, 2, 5}, 4, "result scores"},
+        {"result", {6}, 1, "result signature"},
+        {"result", {8}, 1, "result stats"},
+        {"result", {8, 4}, 2, "result bots"},
+        {"result", {8, 4, 2}, 3, "result bot"},
+        {"result", {8, 5}, 2, "result deals"},
+        {"result", {8, 5, 1}, 3, "result deal"},
+        {"result", {8, 5, 2, 4}, 4, "result bot_at"},
+        {"result", {8, 5, 2, 5}, 4, "result scores"},
         {"ack", {0}, 0, "ack"},
         {"progress", {0}, 0, "progress"},
         {"refuse", {2}, 1, "refuse reason"},
@@ -931,18 +940,18 @@ static void test_checks(void)
     char name[ARB_WORKER_ID_MAX + 1];
     wire_lease run[ARB_WORKER_MAX_SLOTS];
 
-    /* a version-5 hello: refused by version, which is reported */
+    /* a version-4 hello (no signing key): refused by version, which is reported */
     fresh();
     msgpack_pack_array(&pk, 5);
     msgpack_pack_int(&pk, WIRE_HELLO);
-    msgpack_pack_int(&pk, 5);
+    msgpack_pack_int(&pk, 4);
     pstr("w");
     msgpack_pack_int(&pk, 4);
     msgpack_pack_array(&pk, 0);
     uint8_t *m = exact(sb.data, sb.size);
-    CHECK(wire_decode_hello(m, sb.size, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n)
+    CHECK(wire_decode_hello(m, sb.size, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n, hpk)
           == ARB_EUNSUPPORTED);
-    CHECK(version == 5);
+    CHECK(version == 4);
     free(m);
     /* a version-1 peer: [0, 1, name, slots] */
     version = -1;
@@ -953,7 +962,7 @@ static void test_checks(void)
     pstr("name");
     msgpack_pack_int(&pk, 1);
     m = exact(sb.data, sb.size);
-    CHECK(wire_decode_hello(m, sb.size, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n)
+    CHECK(wire_decode_hello(m, sb.size, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n, hpk)
           == ARB_EUNSUPPORTED);
     CHECK(version == 1);
     free(m);
@@ -965,34 +974,34 @@ static void test_checks(void)
     pstr("name");
     msgpack_pack_int(&pk, 1);
     m = exact(sb.data, sb.size);
-    CHECK(wire_decode_hello(m, sb.size, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n)
+    CHECK(wire_decode_hello(m, sb.size, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n, hpk)
           == ARB_ECORRUPT);
     free(m);
     /* an empty name; more slots than ARB_WORKER_MAX_SLOTS; a negative generation */
     uint8_t *f;
     size_t len;
-    CHECK(wire_hello("", 1, NULL, 0, &f, &len) == 0);
-    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n) == ARB_ECORRUPT);
+    CHECK(wire_hello("", 1, NULL, 0, hpk, &f, &len) == 0);
+    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n, hpk) == ARB_ECORRUPT);
     free(f);
-    CHECK(wire_hello("w", ARB_WORKER_MAX_SLOTS + 1, NULL, 0, &f, &len) == 0);
-    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n) == ARB_ECORRUPT);
+    CHECK(wire_hello("w", ARB_WORKER_MAX_SLOTS + 1, NULL, 0, hpk, &f, &len) == 0);
+    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n, hpk) == ARB_ECORRUPT);
     free(f);
     wire_lease neg = {5, -1};
-    CHECK(wire_hello("w", 1, &neg, 1, &f, &len) == 0);
-    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n) == ARB_ECORRUPT);
+    CHECK(wire_hello("w", 1, &neg, 1, hpk, &f, &len) == 0);
+    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n, hpk) == ARB_ECORRUPT);
     free(f);
     /* a name longer than the caller's buffer */
     char longname[ARB_WORKER_ID_MAX + 2];
     memset(longname, 'n', sizeof longname - 1);
     longname[sizeof longname - 1] = 0;
-    CHECK(wire_hello(longname, 1, NULL, 0, &f, &len) == 0);
-    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n) == ARB_ECORRUPT);
+    CHECK(wire_hello(longname, 1, NULL, 0, hpk, &f, &len) == 0);
+    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n, hpk) == ARB_ECORRUPT);
     free(f);
 
     /* running lists: three leases against a cap of two and of three */
-    CHECK(wire_hello("w", 4, sample_leases, 3, &f, &len) == 0);
-    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, 2, &n) == ARB_ECORRUPT);
-    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, 3, &n) == 0 && n == 3);
+    CHECK(wire_hello("w", 4, sample_leases, 3, hpk, &f, &len) == 0);
+    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, 2, &n, hpk) == ARB_ECORRUPT);
+    CHECK(wire_decode_hello(f, len, &version, name, sizeof name, &slots, run, 3, &n, hpk) == 0 && n == 3);
     free(f);
     int fr;
     CHECK(wire_heartbeat(1, sample_leases, 3, &f, &len) == 0);
