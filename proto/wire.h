@@ -11,14 +11,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Version 3: the assignment carries the match key (keyed seeds, docs/rng.md)
- * with its label and the commitment, and names no transcript path (the
+/* Version 5: a result carries its penalties one by one (game, decision,
+ * seat, bot, reason, consequence, note: the first ARB_MAX_RESULT_PENALTIES
+ * and a count of the rest), which the scheduler writes to the record's
+ * penalties table. Version 4: a result carries the fixed teams' standings
+ * (team of each bot, each team's total and rank). Version 3: the
+ * assignment carries the match key (keyed seeds, docs/rng.md) with its
+ * label and the commitment, and names no transcript path (the
  * worker chooses where it writes, under its own directory); every text
  * field is checked (wire_valid_text) by the decoders. Version 2 added
  * heartbeats, progress, program bundles by digest, hand-backs and a
  * scheduler that refuses other versions by name. A peer speaking another
  * version is told (WIRE_REFUSE) and ignored. */
-#define WIRE_VERSION 4
+#define WIRE_VERSION 5
 
 /* Over CURVE a worker connects with a routing id of this many random
  * bytes (a new one per connection) and the scheduler drops frames from
@@ -28,7 +33,9 @@
 typedef enum wire_kind {
     WIRE_HELLO = 0,   /* w->s [0, version, name, slots, running] */
     WIRE_ASSIGN,      /* s->w [1, match, gen, config, programs] */
-    WIRE_RESULT,      /* w->s [2, match, gen, ok, error, digest, transcript, result] */
+    WIRE_RESULT,      /* w->s [2, match, gen, ok, error, digest, transcript, result]; result
+                         [ndeals, decisions, wall_ns, winners, [bot...], [deal...], teams,
+                          [dropped, [[game, decision, seat, bot, reason, consequence, note]...]]] */
     WIRE_ACK,         /* s->w [3, match, gen] — the result is in the record */
     WIRE_STOP,        /* s->w [4] — finish the matches in hand and leave */
     WIRE_HEARTBEAT,   /* w->s [5, free slots, running]; s->w [5] */
