@@ -99,6 +99,30 @@ void cli_json_string(FILE *f, const char *s);
 /* s as a CSV field: quoted when it holds a comma, a quote or a newline. */
 void cli_csv_field(FILE *f, const char *s);
 
+/* ---- a transcript's bot processes (bot_ends.c) --------------------------- */
+
+/* How each bot's processes ended, from a transcript's botend records
+ * (`arbiter replay --stderr`, `arbiter dispute show`). bot >= 0: that
+ * bot's processes are shown, each as "--- process N (sandbox S): STATUS;
+ * K bytes of stderr kept" (STATUS decoded: "killed by SIGSEGV") and its
+ * stderr, escaped for a terminal with its newlines kept, every line after
+ * indent; tail > 0 shows only the last tail bytes of each stderr (and
+ * says so). json: each process as a JSON object instead ({bot, process,
+ * sandbox, status, stderr_bytes, stderr}), each after the first of all
+ * the walks with c preceded by a comma. */
+typedef struct cli_bot_ends {
+    int         bot;                         /* whose processes to show, -1 none */
+    const char *indent;                      /* before each line shown (NULL: none) */
+    size_t      tail;                        /* > 0: the last tail bytes of each stderr */
+    bool        json;                        /* JSON objects rather than text */
+    int         objects;                     /* JSON objects shown by every walk so far */
+    int         processes;                   /* out: bot's botend records */
+    int         last_status[ARB_MAX_SEATS];  /* out: each bot's last wait status, -1 none */
+} cli_bot_ends;
+/* Walk the transcript's records: 0, ARB_ECORRUPT for a corrupt record, or
+ * ARB_ENOMEM. */
+int cli_bot_ends_walk(const uint8_t *data, size_t len, cli_bot_ends *c);
+
 /* ---- the game a command is about ---------------------------------------- */
 
 /* What `--game` means when it is not given: the README's commands predate

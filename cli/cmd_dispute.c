@@ -118,12 +118,15 @@ static const char *who(const opts *o, char *buf, size_t len)
     return buf;
 }
 
-/* The transcript re-judged and checked against the record's digest. */
+/* The transcript re-judged and checked against the record's digest; its
+ * bytes kept for the bots' ends (free data). */
 typedef struct check {
     bool read, digest_ok, reproduced;
     bool signed_ok;          /* the file's signature verifies and is by the key the record names */
     char what[2048];
     char sig[512];           /* the signature's verdict in words */
+    uint8_t *data;   /* the transcript, NULL when it could not be read */
+    size_t len;
 } check;
 
 /* The referee's signature: the file's must verify and be by the key the
@@ -183,7 +186,44 @@ static void check_transcript(const char *path, const char *digest, const char *s
                      "the digest is the record's and the rules engine re-derives every decision and the result");
     }
     match_result_release(&rep.res);
-    free(data);
+    c->data = data;
+    c->len = len;
+}
+
+/* How much of each process's stderr `show` prints: its end, where a crash
+ * says why; `arbiter replay --stderr` prints all of it. */
+#define SHOW_STDERR_TAIL 2000
+
+/* Each bot's processes as the transcript's botend records tell: the decoded
+ * exit status and the end of the stderr the referee kept. */
+static void show_bot_ends(const check *c, const store_rows *seats, const char *path)
+{
+    printf("\nbot processes (from the transcript: how each ended, the end of its stderr)%s\n",
+           c->data ? "" : ": no transcript to read (see its check above)");
+    cli_bot_ends be = {.indent = "    ", .tail = SHOW_STDERR_TAIL};
+    for (int i = 0; c->data && i < seats->nrows; i++) {
+        char name[256];
+        be.bot = atoi(store_cell(seats, i, 0));
+        printf("  slot %d %s\n", be.bot, arb_term(store_cell(seats, i, 1), name, sizeof name));
+        if (cli_bot_ends_walk(c->data, c->len, &be) != 0)
+            printf("    (a corrupt record follows)\n");
+        else if (be.processes == 0)
+            printf("    (no botend record: the transcript ends before the bot's process did)\n");
+    }
+    char where[600];
+    if (c->data)
+        printf("  (all of a bot's stderr: arbiter replay %s --stderr SLOT)\n", arb_term(path, where, sizeof where));
+}
+
+static void json_bot_ends(const check *c, const store_rows *seats)
+{
+    printf(",\"bot_processes\":[");
+    cli_bot_ends be = {.json = true, .tail = SHOW_STDERR_TAIL};
+    for (int i = 0; c->data && i < seats->nrows; i++) {
+        be.bot = atoi(store_cell(seats, i, 0));
+        cli_bot_ends_walk(c->data, c->len, &be);
+    }
+    printf("]");
 }
 
 static void json_rows(const char *key, const store_rows *r, const char *const *cols, int ncols)
@@ -220,7 +260,7 @@ static int show(const opts *o, store *st, int64_t mid)
         static const char *const sc[] = {"slot", "entrant", "total", "rank", "forfeited", "decisions", "wall_ns",
                                          "cpu_ns", "strikes", "penalties", "sandbox"};
         static const char *const dc[] = {"game", "deal", "seating", "seed", "seat_slots", "scores", "forfeit_slot"};
-        static const char *const pc[] = {"n", "game", "decision", "slot", "reason", "consequence"};
+        static const char *const pc[] = {"n", "game", "decision", "slot", "reason", "consequence", "note"};
         static const char *const xc[] = {"id", "opened", "opened_by", "reason", "state", "resolved", "resolved_by",
                                          "resolution"};
         static const char *const uc[] = {"id", "attempt", "why", "at", "digest", "transcript"};
@@ -238,7 +278,8 @@ static int show(const opts *o, store *st, int64_t mid)
         printf("}");
         json_rows("seats", seats, sc, 11);
         json_rows("deals", deals, dc, 7);
-        json_rows("penalties", pens, pc, 6);
+        json_rows("penalties", pens, pc, 7);
+        json_bot_ends(&c, seats);
         json_rows("disputes", disp, xc, 8);
         json_rows("superseded", sup, uc, 6);
         printf("}\n");
@@ -267,11 +308,22 @@ static int show(const opts *o, store *st, int64_t mid)
             printf("  %-4s %-12s %-20s%s%s\n", store_cell(deals, i, 0), store_cell(deals, i, 4),
                    store_cell(deals, i, 5), store_cell(deals, i, 6)[0] ? " forfeited by slot " : "",
                    store_cell(deals, i, 6));
-        printf("\npenalties%s\n", pens->nrows ? "" : ": none");
-        for (int i = 0; i < pens->nrows; i++)
+        int counted = 0;
+        for (int i = 0; i < seats->nrows; i++)
+            counted += atoi(store_cell(seats, i, 9));
+        printf("\npenalties%s", pens->nrows ? "" : counted ? "" : ": none");
+        if (counted > pens->nrows)
+            printf(" (%d in the record of the %d given: the rest are in the transcript)", pens->nrows, counted);
+        printf("\n");
+        for (int i = 0; i < pens->nrows; i++) {
+            char note[ARB_MAX_PENALTY_NOTE * 4 + 1];
             printf("  game %s, decision %s, slot %s: %s: %s\n", store_cell(pens, i, 1), store_cell(pens, i, 2),
                    store_cell(pens, i, 3), arb_term(store_cell(pens, i, 4), t1, sizeof t1),
                    arb_term(store_cell(pens, i, 5), t2, sizeof t2));
+            if (store_cell(pens, i, 6)[0])
+                printf("    %s\n", arb_term(store_cell(pens, i, 6), note, sizeof note));
+        }
+        show_bot_ends(&c, seats, store_cell(m, 0, 7));
         printf("\ndisputes%s\n", disp->nrows ? "" : ": none");
         for (int i = 0; i < disp->nrows; i++) {
             printf("  #%s opened %s by %s: %s\n", store_cell(disp, i, 0), store_cell(disp, i, 1),
@@ -290,6 +342,7 @@ static int show(const opts *o, store *st, int64_t mid)
                    store_cell(sup, i, 3), store_cell(sup, i, 5)[0] ? store_cell(sup, i, 5) : "-",
                    store_cell(sup, i, 4)[0] ? store_cell(sup, i, 4) : "-");
     }
+    free(c.data);
     for (int i = 0; i < STORE_EVIDENCE_PARTS; i++)
         store_rows_release(&ev[i]);
     return c.read && c.digest_ok && c.reproduced && c.signed_ok ? CLI_EXIT_OK : CLI_EXIT_FAIL;

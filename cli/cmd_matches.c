@@ -279,6 +279,8 @@ int cmd_match_info(int argc, char **argv)
             cli_json_string(stdout, store_cell(&pens, i, 4));
             printf(",\"consequence\":");
             cli_json_string(stdout, store_cell(&pens, i, 5));
+            printf(",\"note\":");
+            cli_json_string(stdout, store_cell(&pens, i, 6));
             printf("}");
         }
         printf("],\"deals\":[");
@@ -305,11 +307,21 @@ int cmd_match_info(int argc, char **argv)
         printf("%-4s %-20s %6s %8s %4s %-9s %s\n", store_cell(&seats, i, 7), term(store_cell(&seats, i, 8), b[0], 64),
                store_cell(&seats, i, 9), store_cell(&seats, i, 10), store_cell(&seats, i, 11),
                strcmp(store_cell(&seats, i, 12), "t") == 0 ? "yes" : "no", store_cell(&seats, i, 13));
-    printf("\npenalties: %d\n", pens.nrows);
-    for (int i = 0; i < pens.nrows; i++)
+    int counted = 0;
+    for (int i = 0; i < seats.nrows; i++)
+        counted += atoi(store_cell(&seats, i, 13));
+    printf("\npenalties: %d", counted > pens.nrows ? counted : pens.nrows);
+    if (counted > pens.nrows)   /* the result carries the first ARB_MAX_RESULT_PENALTIES */
+        printf(" (the first %d in the record; every one is in the transcript)", pens.nrows);
+    printf("\n");
+    for (int i = 0; i < pens.nrows; i++) {
+        char note[ARB_MAX_PENALTY_NOTE * 4 + 1];
         printf("  game %s decision %s slot %s: %s: %s\n", store_cell(&pens, i, 1), store_cell(&pens, i, 2),
                store_cell(&pens, i, 3), term(store_cell(&pens, i, 4), b[0], sizeof b[0]),
                term(store_cell(&pens, i, 5), b[1], sizeof b[1]));
+        if (store_cell(&pens, i, 6)[0])
+            printf("    %s\n", term(store_cell(&pens, i, 6), note, sizeof note));
+    }
     printf("\ngame deal seating seat slots  scores\n");
     for (int i = 0; i < deals.nrows; i++)
         printf("%-4s %4s %7s %-11s %s%s%s\n", store_cell(&deals, i, 0), store_cell(&deals, i, 1),

@@ -308,45 +308,6 @@ static int find_bot(const match_config *cfg, const char *which)
     return -1;
 }
 
-typedef struct stderr_ctx {
-    int bot;
-    int processes;       /* botend records of the bot seen */
-    int last_status[ARB_MAX_SEATS];
-    bool print;
-} stderr_ctx;
-
-static int each_botend(void *ctx, int type, const uint8_t *rec, size_t n)
-{
-    stderr_ctx *c = ctx;
-    tr_botend be;
-    if (type != TR_BOTEND)
-        return 0;
-    if (tr_read_botend(rec, n, &be) != 0)
-        return ARB_ECORRUPT;
-    c->last_status[be.bot] = be.status;
-    if (be.bot != c->bot)
-        return 0;
-    c->processes++;
-    if (!c->print)
-        return 0;
-    char words[64], sandbox[128];
-    tr_status_text(be.status, words, sizeof words);
-    arb_escape_term(be.sandbox, be.sandbox_len, sandbox, sizeof sandbox, 0);
-    printf("--- process %d (sandbox %s): %s; %zu bytes of stderr kept%s\n", c->processes, sandbox, words,
-           be.err_len, be.err_len >= ARB_STDERR_CAP ? " (the first ARB_STDERR_CAP: the rest was dropped)" : "");
-    /* the bytes as a terminal may show them, newlines kept */
-    size_t cap = be.err_len * 4 + 1;
-    char *text = malloc(cap);
-    if (!text)
-        return ARB_ENOMEM;
-    arb_escape_term(be.err, be.err_len, text, cap, ARB_TERM_KEEP_NL);
-    fputs(text, stdout);
-    if (be.err_len && be.err[be.err_len - 1] != '\n')
-        fputs("\n", stdout);
-    free(text);
-    return 0;
-}
-
 static int print_stderr(const char *path, const uint8_t *data, size_t len, const char *which)
 {
     match_config cfg;
@@ -362,8 +323,8 @@ static int print_stderr(const char *path, const uint8_t *data, size_t len, const
         return CLI_EXIT_USAGE;
     }
     printf("bot %d %s: stderr\n", bot, arb_term(cfg.bots[bot].name, name, sizeof name));
-    stderr_ctx sc = {.bot = bot, .print = true};
-    if (tr_each(data, len, each_botend, &sc) != 0) {
+    cli_bot_ends sc = {.bot = bot};
+    if (cli_bot_ends_walk(data, len, &sc) != 0) {
         printf("(a corrupt record follows)\n");
         return CLI_EXIT_FAIL;
     }
@@ -545,10 +506,10 @@ int cmd_replay(int argc, char **argv)
     replay_report rep;
     int rc;
     show_ctx sc = {.cfg = &rep.cfg, .only_game = only_game, .started = ALL_GAMES};
-    stderr_ctx ends = {.bot = -1};
+    cli_bot_ends ends = {.bot = -1};
     for (int b = 0; b < ARB_MAX_SEATS; b++)
-        sc.end_status[b] = ends.last_status[b] = -1;
-    if (tr_each(data, len, each_botend, &ends) == 0)
+        sc.end_status[b] = -1;
+    if (cli_bot_ends_walk(data, len, &ends) == 0)
         memcpy(sc.end_status, ends.last_status, sizeof sc.end_status);
     match_observer obs = {.ctx = &sc, .deal_start = show_deal_hands, .action = show_action,
                           .penalty = show_penalty, .deal_end = show_end};

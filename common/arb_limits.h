@@ -202,6 +202,21 @@
  * "match|<tournament seed>|<round>|<table>" or "match|<seed>". */
 #define ARB_MAX_KEY_LABEL 128
 
+/* Penalties a match's result carries one by one (match_result.penalties:
+ * the worker sends them to the scheduler, which writes them to the record's
+ * `penalties` table). An honest bot under autoplay gets at most strikes + 1
+ * (3 + 1 by default) before it forfeits the match; 64 tells the story of
+ * any match worth disputing, and bounds a result frame (64 notes of
+ * ARB_MAX_PENALTY_NOTE) and a worker's results in hand. Past it the first
+ * 64 are kept and the rest counted (penalties_dropped): every penalty is
+ * still in the transcript and in each seat's count. */
+#define ARB_MAX_RESULT_PENALTIES 64
+
+/* A penalty's note (what the referee says happened: the reason in words,
+ * the reply quoted up to 200 bytes, the stray-line hint): the longest is a
+ * rules engine's 511-byte refusal, the quote and ~130 bytes of hint. */
+#define ARB_MAX_PENALTY_NOTE 1024
+
 /* ---- Worker messages and programs -------------------------------------- */
 
 /* A frame between scheduler and worker is at most this long

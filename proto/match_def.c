@@ -268,6 +268,9 @@ void match_result_release(match_result *res)
 {
     free(res->deals);
     res->deals = NULL;
+    free(res->penalties);
+    res->penalties = NULL;
+    res->npenalties = 0;
 }
 
 

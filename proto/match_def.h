@@ -145,6 +145,17 @@ typedef struct match_table {
     int64_t  team_score[ARB_MAX_SEATS];       /* each team's standing at the table's end */
 } match_table;
 
+/* One penalty as the referee gave it (the transcript's penalty record). */
+typedef struct match_penalty {
+    uint32_t game;                            /* index in the match (0 for a handshake) */
+    uint32_t decision;                        /* the game's decision number (0 for a handshake) */
+    int8_t   seat;                            /* the bot's seat in the game, -1 at the handshake */
+    uint8_t  bot;                             /* the bot's index in the match (the record's slot) */
+    uint8_t  reason;                          /* match_reason */
+    uint8_t  consequence;                     /* match_policy: what it cost */
+    char     note[ARB_MAX_PENALTY_NOTE + 1];  /* the referee's words; may quote the bot (hostile) */
+} match_penalty;
+
 typedef struct match_result {
     int      nbots;
     match_bot_stats bots[ARB_MAX_SEATS];
@@ -169,9 +180,15 @@ typedef struct match_result {
     uint32_t tables_won[ARB_MAX_SEATS];
     uint64_t decisions;
     uint64_t wall_ns;
+    /* The penalties in the order given: the first ARB_MAX_RESULT_PENALTIES,
+     * and how many more there were (each seat's count has them all). */
+    match_penalty *penalties;                 /* npenalties entries, owned (NULL when none) */
+    uint32_t npenalties;
+    uint32_t penalties_dropped;
     char     error[512];                      /* why match_run failed, if it did */
 } match_result;
 
+/* Frees the deals and the penalties. */
 void match_result_release(match_result *res);
 
 /* Seatings of a match: number of games and, for game g, the bot in each

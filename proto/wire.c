@@ -233,6 +233,28 @@ int wire_encode_assign(const wire_assign *a, uint8_t **out, size_t *len)
     return enc_done(&e, out, len);
 }
 
+/* A result's penalties: [dropped, [[game, decision, seat, bot, reason,
+ * consequence, note] ...]], at most ARB_MAX_RESULT_PENALTIES of them (the
+ * rest counted in dropped). */
+static void penalties(enc *e, const match_result *res)
+{
+    uint32_t n = res->npenalties < ARB_MAX_RESULT_PENALTIES ? res->npenalties : ARB_MAX_RESULT_PENALTIES;
+    msgpack_pack_array(&e->pk, 2);
+    msgpack_pack_uint32(&e->pk, res->penalties_dropped + (res->npenalties - n));
+    msgpack_pack_array(&e->pk, n);
+    for (uint32_t i = 0; i < n; i++) {
+        const match_penalty *p = &res->penalties[i];
+        msgpack_pack_array(&e->pk, 7);
+        msgpack_pack_uint32(&e->pk, p->game);
+        msgpack_pack_uint32(&e->pk, p->decision);
+        msgpack_pack_int(&e->pk, p->seat);
+        msgpack_pack_uint8(&e->pk, p->bot);
+        str(e, match_reason_name((match_reason)p->reason));
+        str(e, match_policy_name((match_policy)p->consequence));
+        str(e, p->note);
+    }
+}
+
 int wire_encode_result(const wire_result *r, uint8_t **out, size_t *len)
 {
     enc e;
@@ -250,7 +272,7 @@ int wire_encode_result(const wire_result *r, uint8_t **out, size_t *len)
     else
         msgpack_pack_nil(&e.pk);
     str(&e, r->transcript);
-    msgpack_pack_array(&e.pk, 7);
+    msgpack_pack_array(&e.pk, 8);
     msgpack_pack_uint32(&e.pk, res->ndeals);
     msgpack_pack_uint64(&e.pk, res->decisions);
     msgpack_pack_uint64(&e.pk, res->wall_ns);
@@ -298,6 +320,7 @@ int wire_encode_result(const wire_result *r, uint8_t **out, size_t *len)
         msgpack_pack_int64(&e.pk, res->team_total[t]);
         msgpack_pack_int(&e.pk, res->team_rank[t]);
     }
+    penalties(&e, res);
     return enc_done(&e, out, len);
 }
 
@@ -675,6 +698,61 @@ int wire_decode_assign(const uint8_t *frame, size_t len, wire_assign *a)
     return c->game ? 0 : ARB_ECORRUPT;
 }
 
+/* A name the match core gives (a reason, a consequence): the i in
+ * [from, n) that name(i) spells, or -1. */
+static int known_name(const char *s, const char *(*name)(int), int from, int n)
+{
+    for (int i = from; i < n; i++)
+        if (strcmp(s, name(i)) == 0)
+            return i;
+    return -1;
+}
+
+static const char *reason_name(int i) { return match_reason_name((match_reason)i); }
+static const char *policy_name(int i) { return match_policy_name((match_policy)i); }
+
+/* [dropped, [[game, decision, seat, bot, reason, consequence, note] ...]]
+ * into res: at most ARB_MAX_RESULT_PENALTIES (more is malformed, checked
+ * before anything is allocated), each bot one of the result's, each seat
+ * one of the table's or -1, the reason and consequence the core's names,
+ * the note valid text of at most ARB_MAX_PENALTY_NOTE bytes. */
+static int decode_penalties(arb_mp *r, match_result *res)
+{
+    uint32_t n, np;
+    uint64_t dropped;
+    if (arb_mp_array(r, &n) || n != 2 || arb_mp_uint(r, &dropped) || dropped > UINT32_MAX
+        || arb_mp_array(r, &np) || np > ARB_MAX_RESULT_PENALTIES)
+        return ARB_ECORRUPT;
+    res->penalties_dropped = (uint32_t)dropped;
+    if (!np)
+        return 0;
+    res->penalties = calloc(np, sizeof *res->penalties);
+    if (!res->penalties)
+        return ARB_ENOMEM;
+    for (uint32_t i = 0; i < np; i++) {
+        match_penalty *p = &res->penalties[i];
+        uint64_t game, dec;
+        int64_t seat, bot;
+        char reason[32], cost[32];
+        if (arb_mp_array(r, &n) || n != 7 || arb_mp_uint(r, &game) || game > UINT32_MAX || arb_mp_uint(r, &dec)
+            || dec > UINT32_MAX || small_int(r, -1, res->nbots - 1, &seat) || small_int(r, 0, res->nbots - 1, &bot)
+            || text(r, reason, sizeof reason) || text(r, cost, sizeof cost) || text(r, p->note, sizeof p->note))
+            return ARB_ECORRUPT;
+        int why = known_name(reason, reason_name, MATCH_R_NONE + 1, MATCH_R_COUNT),
+            what = known_name(cost, policy_name, 0, MATCH_FORFEIT_MATCH + 1);
+        if (why < 0 || what < 0)
+            return ARB_ECORRUPT;
+        p->game = (uint32_t)game;
+        p->decision = (uint32_t)dec;
+        p->seat = (int8_t)seat;
+        p->bot = (uint8_t)bot;
+        p->reason = (uint8_t)why;
+        p->consequence = (uint8_t)what;
+    }
+    res->npenalties = np;
+    return 0;
+}
+
 int wire_decode_result(const uint8_t *frame, size_t len, wire_result *w)
 {
     arb_mp r;
@@ -700,7 +778,7 @@ int wire_decode_result(const uint8_t *frame, size_t len, wire_result *w)
         memcpy(w->signature, sig, sizeof w->signature);
         w->is_signed = true;
     }
-    if (text(&r, w->transcript, ARB_WIRE_MAX_TEXT + 1) || arb_mp_array(&r, &n) || n != 7)
+    if (text(&r, w->transcript, ARB_WIRE_MAX_TEXT + 1) || arb_mp_array(&r, &n) || n != 8)
         return ARB_ECORRUPT;
     w->lease_gen = (int)v;
     if (arb_mp_uint(&r, &u) || u > ARB_MAX_DEALS)
@@ -787,7 +865,12 @@ int wire_decode_result(const uint8_t *frame, size_t len, wire_result *w)
             goto bad;
         res->team_rank[t] = (int)v;
     }
-    if (arb_mp_left(&r) != 0)
+    int rc = decode_penalties(&r, res);
+    if (rc == ARB_ENOMEM) {
+        match_result_release(res);
+        return rc;
+    }
+    if (rc || arb_mp_left(&r) != 0)
         goto bad;
     return 0;
 bad:

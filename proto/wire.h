@@ -13,10 +13,14 @@
 
 /* Version 5: the hello carries the worker's transcript-signing public key
  * (Ed25519, arb_sign.h) and a result the signature of its transcript's
- * digest; the scheduler checks every signature against the key of the
- * worker that sent it.
- * Version 3: the assignment carries the match key (keyed seeds, docs/rng.md)
- * with its label and the commitment, and names no transcript path (the
+ * digest, which the scheduler checks against the key of the worker that
+ * sent it; and a result carries its penalties one by one (game, decision,
+ * seat, bot, reason, consequence, note: the first ARB_MAX_RESULT_PENALTIES
+ * and a count of the rest), which the scheduler writes to the record's
+ * penalties table. Version 4: a result carries the fixed teams' standings
+ * (team of each bot, each team's total and rank). Version 3: the
+ * assignment carries the match key (keyed seeds, docs/rng.md) with its
+ * label and the commitment, and names no transcript path (the
  * worker chooses where it writes, under its own directory); every text
  * field is checked (wire_valid_text) by the decoders. Version 2 added
  * heartbeats, progress, program bundles by digest, hand-backs and a
@@ -32,7 +36,9 @@
 typedef enum wire_kind {
     WIRE_HELLO = 0,   /* w->s [0, version, name, slots, running] */
     WIRE_ASSIGN,      /* s->w [1, match, gen, config, programs] */
-    WIRE_RESULT,      /* w->s [2, match, gen, ok, error, digest, signature|nil, transcript, result] */
+    WIRE_RESULT,      /* w->s [2, match, gen, ok, error, digest, signature|nil, transcript, result];
+                         result [ndeals, decisions, wall_ns, winners, [bot...], [deal...], teams,
+                          [dropped, [[game, decision, seat, bot, reason, consequence, note]...]]] */
     WIRE_ACK,         /* s->w [3, match, gen] — the result is in the record */
     WIRE_STOP,        /* s->w [4] — finish the matches in hand and leave */
     WIRE_HEARTBEAT,   /* w->s [5, free slots, running]; s->w [5] */

@@ -144,7 +144,7 @@ static void ask(run *r, int bot, const char *request, uint64_t budget_ns, md_rep
     rep->cpu_ns = cpu;
 }
 
-static void penalise(run *r, int seat, int bot, match_reason why, const char *consequence, const char *detail);
+static void penalise(run *r, int seat, int bot, match_reason why, match_policy cost, const char *detail);
 
 /* Start a bot and send it the first line; its answer is read by
  * hello_finish once every bot has been started, so that the bots boot
@@ -166,7 +166,7 @@ static bool hello_start(run *r, int bot)
         snprintf(detail, sizeof detail, "could not start: %s", arb_strerror(rc));
         b->gone = true;
         b->gone_reason = MATCH_R_EXITED;
-        penalise(r, -1, bot, MATCH_R_HANDSHAKE, "forfeit-match", detail);
+        penalise(r, -1, bot, MATCH_R_HANDSHAKE, MATCH_FORFEIT_MATCH, detail);
         b->forfeited = true;
         return false;
     }
@@ -221,16 +221,37 @@ static void hello_finish(run *r, int bot)
         b->gone = true;
         b->gone_reason = r->reply.kind == MD_CRASHED ? MATCH_R_CRASHED : MATCH_R_EXITED;
     }
-    penalise(r, -1, bot, MATCH_R_HANDSHAKE, "forfeit-match", detail);
+    penalise(r, -1, bot, MATCH_R_HANDSHAKE, MATCH_FORFEIT_MATCH, detail);
     b->forfeited = true;
 }
 
-static void penalise(run *r, int seat, int bot, match_reason why, const char *consequence, const char *detail)
+/* The penalty into the result's list: the first ARB_MAX_RESULT_PENALTIES
+ * (the list is taken whole at the first, so that a match never allocates
+ * again), the rest counted. Out of memory, it is counted too. */
+static void keep_penalty(run *r, uint32_t game, uint32_t dec, int seat, int bot, match_reason why,
+                         match_policy cost, const char *detail)
+{
+    match_result *res = r->res;
+    if (!res->penalties && !res->penalties_dropped)
+        res->penalties = calloc(ARB_MAX_RESULT_PENALTIES, sizeof *res->penalties);
+    if (!res->penalties || res->npenalties >= ARB_MAX_RESULT_PENALTIES) {
+        res->penalties_dropped++;
+        return;
+    }
+    match_penalty *p = &res->penalties[res->npenalties++];
+    *p = (match_penalty){.game = game, .decision = dec, .seat = (int8_t)seat, .bot = (uint8_t)bot,
+                         .reason = (uint8_t)why, .consequence = (uint8_t)cost};
+    snprintf(p->note, sizeof p->note, "%s", detail);
+}
+
+static void penalise(run *r, int seat, int bot, match_reason why, match_policy cost, const char *detail)
 {
     match_bot_stats *st = &r->res->bots[bot];
+    const char *consequence = match_policy_name(cost);
     st->penalties++;
     st->by_reason[why]++;
     uint32_t game = r->d ? r->d->game : 0, dec = r->d ? r->d->decisions : 0;
+    keep_penalty(r, game, dec, seat, bot, why, cost, detail);
     if (put(r, (match_rec){.type = MR_PENALTY, .game = game, .decision = dec, .seat = seat, .bot = bot,
                            .reason = why, .consequence = consequence, .text = detail}))
         return;
@@ -440,7 +461,7 @@ static bool decide(run *r, int nlegal)
         match_policy p = (match_policy)r->cfg->policy;
         if (p == MATCH_AUTOPLAY && ++st->strikes > r->cfg->strikes)
             p = MATCH_FORFEIT_MATCH;
-        penalise(r, seat, bot, fault, match_policy_name(p), detail);
+        penalise(r, seat, bot, fault, p, detail);
         if (r->rc)
             return false;
         if (p != MATCH_AUTOPLAY) {

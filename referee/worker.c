@@ -208,6 +208,8 @@ static int play(job *j, uint8_t **out, size_t *len)
     wire_clean_text(w.transcript, ARB_WIRE_MAX_TEXT);
     for (int b = 0; b < w.res.nbots; b++)
         wire_clean_text(w.res.bots[b].sandbox, sizeof w.res.bots[b].sandbox - 1);
+    for (uint32_t i = 0; i < w.res.npenalties; i++)   /* a note quotes the bot's reply */
+        wire_clean_text(w.res.penalties[i].note, ARB_MAX_PENALTY_NOTE);
     rc = wire_encode_result(&w, out, len);
     match_result_release(&w.res);
     return rc;

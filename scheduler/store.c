@@ -708,9 +708,11 @@ static double match_points(const int *rank, int n, int b)
 /* The columns of a result's rows, as array literals (store__arr_*). */
 enum { S_SLOT, S_TOTAL, S_POINTS, S_RANK, S_FORFEITED, S_DECISIONS, S_WALL, S_CPU, S_STRIKES, S_PENALTIES,
        S_SANDBOX, S_SIDE, T_SIDE, T_FIRST, T_TOTAL, T_RANK, T_POINTS, T_FORFEITED, D_GAME, D_DEAL, D_SEATING,
-       D_SEED, D_SLOTS, D_SCORES, D_FORFEIT, NRESCOLS };
+       D_SEED, D_SLOTS, D_SCORES, D_FORFEIT, P_N, P_GAME, P_DECISION, P_SLOT, P_REASON, P_CONSEQUENCE, P_NOTE,
+       NRESCOLS };
 
-/* A result's seats, sides and deals as the columns of three statements. */
+/* A result's seats, sides, deals and penalties as the columns of four
+ * statements. */
 static int result_columns(const match_result *res, arb_buf *col)
 {
     int rc = 0;
@@ -763,6 +765,16 @@ static int result_columns(const match_result *res, arb_buf *col)
              || (d->forfeit_bot >= 0 ? store__arr_put(&col[D_FORFEIT], "%d", d->forfeit_bot)
                                      : store__arr_put(&col[D_FORFEIT], "NULL"));
     }
+    /* the penalties the result carries (the first ARB_MAX_RESULT_PENALTIES;
+     * the seats' counts hold them all), numbered in the order given */
+    for (uint32_t i = 0; i < res->npenalties && !rc; i++) {
+        const match_penalty *pn = &res->penalties[i];
+        rc = store__arr_put(&col[P_N], "%u", i) || store__arr_put(&col[P_GAME], "%u", pn->game)
+             || store__arr_put(&col[P_DECISION], "%u", pn->decision) || store__arr_put(&col[P_SLOT], "%u", pn->bot)
+             || store__arr_text(&col[P_REASON], match_reason_name((match_reason)pn->reason))
+             || store__arr_text(&col[P_CONSEQUENCE], match_policy_name((match_policy)pn->consequence))
+             || store__arr_text(&col[P_NOTE], pn->note);
+    }
     for (int c = 0; c < NRESCOLS && !rc; c++)
         rc = store__arr_close(&col[c]);
     return rc ? ARB_ENOMEM : 0;
@@ -772,8 +784,8 @@ static int result_columns(const match_result *res, arb_buf *col)
  * done, its tournament's row locked to the commit (its results are
  * recorded, and rated, one at a time: store_rating.c), its seats and
  * sides written, and the matches that can now be rated read; (2) the
- * ratings' write, the deals and the commit; (3) a rollback only when
- * something failed. */
+ * ratings' write, the deals, the penalties and the commit; (3) a rollback
+ * only when something failed. */
 int store_record(store *s, const store_match *m, const match_result *res, const char *digest,
                  const char *transcript, const store_signed *sig, const char *holder, char *err, size_t errlen)
 {
@@ -865,6 +877,14 @@ int store_record(store *s, const store_match *m, const match_result *res, const 
                              "SELECT $1, g, d, st, sd, ss::int[], sc::bigint[], fs FROM unnest($2::int[], $3::int[], "
                              "  $4::int[], $5::numeric[], $6::text[], $7::text[], $8::int[]) "
                              "  AS x(g, d, st, sd, ss, sc, fs)", 8, dp);
+        }
+        if (res->npenalties) {
+            const char *pnp[] = {mid, cv[P_N], cv[P_GAME], cv[P_DECISION], cv[P_SLOT], cv[P_REASON],
+                                cv[P_CONSEQUENCE], cv[P_NOTE]};
+            store__pipe_send(&p2, 14, "INSERT INTO penalties (match_id, n, game, decision, slot, reason, consequence, "
+                             "  note) "
+                             "SELECT $1, n, g, d, sl, rs, cq, nt FROM unnest($2::int[], $3::int[], $4::int[], "
+                             "  $5::int[], $6::text[], $7::text[], $8::text[]) AS x(n, g, d, sl, rs, cq, nt)", 8, pnp);
         }
         store__pipe_send(&p2, -1, "COMMIT", 0, NULL);
         rc = store__pipe_end(&p2, err, errlen);
@@ -1201,7 +1221,7 @@ static const char *const report_sql[] = {
         "SELECT game, deal, seating, array_to_string(seat_slots, ','), array_to_string(scores, ','), "
         "  coalesce(forfeit_slot::text, '') FROM deals WHERE match_id = $1 ORDER BY game",
     [STORE_REPORT_MATCH_PENALTIES] =
-        "SELECT n, game, decision, slot, reason, consequence FROM penalties WHERE match_id = $1 ORDER BY n",
+        "SELECT n, game, decision, slot, reason, consequence, note FROM penalties WHERE match_id = $1 ORDER BY n",
 };
 
 int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out, char *err, size_t errlen)

@@ -122,7 +122,11 @@ int store_next_running(store *s, const int64_t *skip, int nskip, int64_t *tid, c
 typedef struct store_signed {
     const char *signer_key, *signature;
 } store_signed;
-/* Record a finished match (sig NULL: an unsigned transcript): 0; ARB_ESTATE when the lease is stale, held by
+/* Record a finished match — its seats, sides, deals and the penalties it
+ * carries (res->penalties, one row each; their notes must be valid text,
+ * as the wire's decoder checks) — in one transaction, with the referee's
+ * signature (sig NULL: an unsigned transcript): 0; ARB_ESTATE when
+ * the lease is stale, held by
  * another worker than holder (when holder is not NULL: the identity the
  * result came from) or the match is already recorded (nothing is written:
  * counted once). */
@@ -215,7 +219,7 @@ typedef enum store_report_kind {
                                    reason, slot, entrant, total, points, rank, forfeited, penalties */
     STORE_REPORT_MATCH_DEALS,   /* game, deal, seating, seat slots, scores (per seat, comma-separated),
                                    forfeit slot ("" none) */
-    STORE_REPORT_MATCH_PENALTIES,/* n, game, decision, slot, reason, consequence */
+    STORE_REPORT_MATCH_PENALTIES,/* n, game, decision, slot, reason, consequence, note */
     /* (every kind from STORE_REPORT_DONE_MATCHES on is of one tournament or match) */
 } store_report_kind;
 typedef struct store_rows {
@@ -322,7 +326,7 @@ int store_dispute_resolve(store *s, int64_t match, store_verdict v, const char *
  *   1 seats: slot, entrant, total, rank, forfeited, decisions, wall ns,
  *     cpu ns, strikes, penalties, sandbox;
  *   2 deals: game, deal, seating, seed, seat slots, scores, forfeit slot;
- *   3 penalties: n, game, decision, slot, reason, consequence;
+ *   3 penalties: n, game, decision, slot, reason, consequence, note;
  *   4 disputes: id, opened, by, reason, state, resolved, by, resolution;
  *   5 superseded results: id, attempt, why, when, digest, transcript.
  * 0, ARB_ENOTFOUND, or < 0. */

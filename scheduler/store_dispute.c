@@ -243,7 +243,7 @@ int store_dispute_evidence(store *s, int64_t match, store_rows out[STORE_EVIDENC
         "SELECT game, deal, seating, seed::text, seat_slots::text, scores::text, coalesce(forfeit_slot::text, '') "
         "FROM deals WHERE match_id = $1 ORDER BY game",
         /* its penalties */
-        "SELECT n, game, decision, slot, reason, consequence FROM penalties WHERE match_id = $1 ORDER BY n",
+        "SELECT n, game, decision, slot, reason, consequence, note FROM penalties WHERE match_id = $1 ORDER BY n",
         /* its disputes */
         "SELECT id, to_char(opened_at, 'YYYY-MM-DD HH24:MI:SS'), opened_by, reason, state, "
         "  coalesce(to_char(resolved_at, 'YYYY-MM-DD HH24:MI:SS'), ''), coalesce(resolved_by, ''), "

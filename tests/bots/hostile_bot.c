@@ -14,6 +14,8 @@
  *   hugeline     reply with one 1 MiB line, then play honestly
  *   exit         exit(0) at once
  *   crash        die of SIGSEGV
+ *   crashsay     write a last word on stderr, an escape sequence in it
+ *                ("hostile_bot: crashing now ESC[2J"), then die of SIGSEGV
  *   children     fork 3 children that sleep forever (one in a new session,
  *                one in a new process group), then play honestly
  *   forkbomb     fork without end (children fork too); never answer
@@ -239,6 +241,11 @@ static int misbehave_common(const hostile *h, int honest)
         exit(0);
     if (strcmp(mode, "crash") == 0)
         crash();
+    if (strcmp(mode, "crashsay") == 0) {
+        fputs("hostile_bot: crashing now \033[2J\n", stderr);
+        fflush(stderr);
+        crash();
+    }
     if (strcmp(mode, "children") == 0) {
         children();
         return honest;
@@ -411,7 +418,7 @@ int main(int argc, char **argv)
     hostile h = {.mode = argc > 1 ? argv[1] : "honest", .when = argc > 2 ? atoi(argv[2]) : 1,
                  .arg = argc > 3 ? argv[3] : NULL};
     static const char *const modes[] = {
-        "sleep", "spin", "flood", "hugeline", "exit", "crash", "children", "forkbomb", "alloc", "bigfile",
+        "sleep", "spin", "flood", "hugeline", "exit", "crash", "crashsay", "children", "forkbomb", "alloc", "bigfile",
         "network", "closeout", "garbage", "stray", "illegal", "othercards", "late", "stderr", "badhello",
         "silenthello", "exitnow", "honest",
     };

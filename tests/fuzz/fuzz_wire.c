@@ -134,7 +134,7 @@ static int fuzz_result(const uint8_t *data, size_t size)
     size_t n1, n2;
     int rc = wire_decode_result(data, size, &r1);
     if (rc) {
-        MUST(r1.res.deals == NULL);   /* released on the way out */
+        MUST(r1.res.deals == NULL && r1.res.penalties == NULL);   /* released on the way out */
         return rc;
     }
     const match_result *x = &r1.res, *y = &r2.res;
@@ -145,8 +145,18 @@ static int fuzz_result(const uint8_t *data, size_t size)
         for (int k = 0; k < x->nbots; k++)
             MUST(x->deals[g].bot_at[k] < ARB_MAX_SEATS);
     }
+    MUST(x->npenalties <= ARB_MAX_RESULT_PENALTIES && (x->npenalties == 0) == (x->penalties == NULL));
+    for (uint32_t i = 0; i < x->npenalties; i++) {
+        const match_penalty *p = &x->penalties[i];
+        MUST(p->bot < x->nbots && p->seat >= -1 && p->seat < x->nbots && p->reason > MATCH_R_NONE
+             && p->reason < MATCH_R_COUNT && p->consequence <= MATCH_FORFEIT_MATCH
+             && wire_valid_text(p->note, ARB_MAX_PENALTY_NOTE));
+    }
     MUST(wire_encode_result(&r1, &e1, &n1) == 0);
     MUST(wire_decode_result(e1, n1, &r2) == 0);
+    MUST(x->npenalties == y->npenalties && x->penalties_dropped == y->penalties_dropped);
+    for (uint32_t i = 0; i < x->npenalties; i++)
+        MUST(strcmp(x->penalties[i].note, y->penalties[i].note) == 0);
     MUST(r1.match_id == r2.match_id && r1.lease_gen == r2.lease_gen && r1.ok == r2.ok && x->nbots == y->nbots
          && x->ndeals == y->ndeals && x->decisions == y->decisions && strcmp(r1.digest, r2.digest) == 0);
     for (int b = 0; b < x->nbots; b++)

@@ -14,14 +14,19 @@
 #   4. a knockout: a first-round match rerun invalidates the final, which is
 #      kept in `superseded`, planned again and played;
 #   5. mistakes refused: no open dispute, a second open one, a match that is
-#      no number, a reason missing, two verdicts.
+#      no number, a reason missing, two verdicts;
+#   6. penalties: a bot that plays illegally and one that crashes (saying
+#      so on stderr, an escape sequence in it): every penalty in the record
+#      with its note, listed by match-info and dispute show, which also
+#      shows the decoded exit status and the stderr, escaped; a rerun keeps
+#      them in superseded and records the new ones, a void keeps them too.
 # Usage: test_dispute.sh ARBITER SOURCE_ROOT BOTS_DIR
 set -u
 ARB=$1 SRC=$2 BOTS=$3
 . "$(dirname "$0")/../lib/test_sh.sh" dispute-test
 test_pg_start 55464
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$T/secret"; chmod 600 "$T/secret"
-run() { "$ARB" run "$1" --db "$2" --state "$3" --quiet --workers 2 --secret-file "$T/secret"; }
+run() { "$ARB" run "$1" --db "$2" --state "$3" --quiet --workers 2 --secret-file "$T/secret" "${@:4}"; }
 
 # ---- 1. a rated round robin ---------------------------------------------------
 cat > "$T/rr.yaml" <<EOF
@@ -209,6 +214,85 @@ check "arbiter run replays the match and plans and plays the final again" \
   '[ $? = 0 ] && [ "$(sql "$K" "SELECT count(*) FROM matches WHERE state = '"'done'"'")" = 4 ] &&
    [ "$(sql "$K" "SELECT attempt FROM matches WHERE id = $R1")" = 2 ] &&
    [ "$(sql "$K" "SELECT count(*) FROM matches WHERE round = 2 AND state = '"'done'"'")" = 1 ]' || tail -n 20 "$T/ko3.out" >&2
+
+# ---- 6. penalties in the record --------------------------------------------------
+cat > "$T/pen.yaml" <<EOF
+name: penalised
+game: doudizhu
+rules: standard
+format: round-robin
+deals: 2
+seed: 11
+files_root: /
+entrants:
+  - {name: honest, command: $BOTS/random_bot --name honest}
+  - {name: cheat, command: $BOTS/hostile_bot illegal 1}
+  - {name: crasher, command: $BOTS/hostile_bot crashsay 2}
+EOF
+P=$(newdb arb_dispute_pen)
+# unsandboxed, so that the crash is the bot's own wait status (under bubblewrap
+# the referee waits for bwrap, which exits with 128 + the signal)
+run_pen() { run "$T/pen.yaml" "$P" "$T/p" --sandbox none --allow-unsandboxed; }
+run_pen > "$T/pen.out" 2>&1
+check "the tournament with a cheat and a crasher runs to the end" \
+  '[ $? = 0 ] && [ "$(sql "$P" "SELECT count(*) FROM matches WHERE state = '"'done'"'")" = 1 ]' || tail -n 20 "$T/pen.out" >&2
+PM=$(sql "$P" "SELECT id FROM matches")
+npen=$(sql "$P" "SELECT count(*) FROM penalties WHERE match_id = $PM")
+nseat=$(sql "$P" "SELECT sum(penalties) FROM match_seats WHERE match_id = $PM")
+check "every penalty in the record, one row each ($npen rows, the seats count $nseat)" \
+  '[ "$npen" -ge 2 ] && [ "$npen" = "$nseat" ] &&
+   [ "$(sql "$P" "SELECT count(*) FROM penalties p JOIN match_seats s USING (match_id, slot)
+        JOIN entrants e ON e.tournament_id = (SELECT tournament_id FROM matches WHERE id = p.match_id) AND e.idx = s.entrant
+        WHERE e.name = '"'cheat'"' AND p.reason = '"'illegal'"' AND p.note LIKE '"'%(reply %'"'")" -ge 1 ] &&
+   [ "$(sql "$P" "SELECT count(*) FROM penalties WHERE reason = '"'crashed'"'")" -ge 1 ]'
+check "each slot's rows add up to its count" \
+  '[ "$(sql "$P" "SELECT count(*) FROM match_seats s WHERE s.match_id = $PM AND s.penalties <>
+        (SELECT count(*) FROM penalties p WHERE p.match_id = s.match_id AND p.slot = s.slot)")" = 0 ]'
+"$ARB" match-info "$PM" --db "$P" > "$T/pi.txt" 2>&1
+check "match-info lists the penalties with their reasons and notes" \
+  '[ $? = 0 ] && grep -q "^penalties: $npen\$" "$T/pi.txt" && grep -q ": illegal: autoplay" "$T/pi.txt" &&
+   grep -q ": crashed: " "$T/pi.txt" && grep -q "^    .*(reply " "$T/pi.txt"'
+"$ARB" match-info "$PM" --db "$P" --format json > "$T/pi.json" 2>&1
+check "match-info --format json: the penalties with their notes" \
+  'python3 -c "
+import json, sys
+p = json.load(open(sys.argv[1]))[\"penalties\"]
+assert len(p) == int(sys.argv[2]) and any(x[\"reason\"] == \"illegal\" and \"(reply \" in x[\"note\"] for x in p), p
+" "$T/pi.json" "$npen"'
+"$ARB" dispute show "$PM" --db "$P" > "$T/ps.txt" 2>&1
+check "dispute show lists the penalties with their notes" \
+  '[ $? = 0 ] && grep -q "slot .*: illegal: autoplay" "$T/ps.txt" && grep -q "slot .*: crashed: " "$T/ps.txt" &&
+   grep -q "^    .*(reply " "$T/ps.txt"'
+check "dispute show: the crasher killed by SIGSEGV, its last words on stderr, the escape escaped" \
+  'grep -q "^  slot [0-9] crasher" "$T/ps.txt" && grep -q "^    --- process 1 (sandbox [^)]*): killed by SIGSEGV; [0-9]* bytes of stderr kept" "$T/ps.txt" &&
+   grep -qF "    hostile_bot: crashing now \\e[2J" "$T/ps.txt" && ! grep -q "$(printf "\033")" "$T/ps.txt"'
+"$ARB" dispute show "$PM" --db "$P" --format json > "$T/ps.json" 2>&1
+check "dispute show --format json: the notes, each process's status and stderr" \
+  'python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(\"note\" in x for x in d[\"penalties\"]) and len(d[\"penalties\"]) == int(sys.argv[2])
+crash = [e for e in d[\"bot_processes\"] if e[\"status\"] == \"killed by SIGSEGV\"]
+assert crash and \"crashing now \x1b[2J\" in crash[0][\"stderr\"], d[\"bot_processes\"]
+" "$T/ps.json" "$npen"'
+notes=$(sql "$P" "SELECT string_agg(n || reason || note, '|' ORDER BY n) FROM penalties WHERE match_id = $PM")
+"$ARB" dispute open "$PM" --reason "was the crash ours?" --db "$P" > /dev/null 2>&1
+"$ARB" dispute resolve "$PM" --rerun --reason "play it again" --db "$P" > /dev/null 2>&1
+check "a rerun keeps the penalties in superseded, notes and all, and takes them off the match" \
+  '[ "$(sql "$P" "SELECT jsonb_array_length(snapshot->'"'penalties'"') FROM superseded WHERE match_id = $PM")" = "$npen" ] &&
+   [ "$(sql "$P" "SELECT string_agg((x->>'"'n'"') || (x->>'"'reason'"') || (x->>'"'note'"'), '"'|'"' ORDER BY (x->>'"'n'"')::int)
+        FROM superseded s, jsonb_array_elements(s.snapshot->'"'penalties'"') x WHERE s.match_id = $PM")" = "$notes" ] &&
+   [ "$(sql "$P" "SELECT count(*) FROM penalties WHERE match_id = $PM")" = 0 ]'
+run_pen > "$T/pen2.out" 2>&1
+check "the rerun's penalties are recorded (the same: the bots and the deals are)" \
+  '[ $? = 0 ] && [ "$(sql "$P" "SELECT state || attempt FROM matches WHERE id = $PM")" = done2 ] &&
+   [ "$(sql "$P" "SELECT string_agg(n || reason || note, '"'|'"' ORDER BY n) FROM penalties WHERE match_id = $PM")" = "$notes" ] &&
+   [ "$(sql "$P" "SELECT sum(penalties) FROM match_seats WHERE match_id = $PM")" = "$npen" ]' || tail -n 20 "$T/pen2.out" >&2
+"$ARB" dispute open "$PM" --reason "void it" --db "$P" > /dev/null 2>&1
+"$ARB" dispute resolve "$PM" --void --reason "void it" --db "$P" > /dev/null 2>&1
+check "a void keeps the rerun's penalties in superseded too, none left on the match" \
+  '[ "$(sql "$P" "SELECT string_agg(jsonb_array_length(snapshot->'"'penalties'"')::text, '"','"' ORDER BY id) FROM superseded WHERE match_id = $PM")" = "$npen,$npen" ] &&
+   [ "$(sql "$P" "SELECT count(*) FROM penalties WHERE match_id = $PM")" = 0 ]'
 
 echo "dispute: $pass passed, $fail failed"
 [ "$fail" = 0 ]

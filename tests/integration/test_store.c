@@ -58,6 +58,16 @@ static void fake_result(match_result *res, int ndeals)
     /* text that must be quoted inside an array literal, written as given */
     snprintf(res->bots[1].sandbox, sizeof res->bots[1].sandbox, "\"a,b\"{c}\\ NULL");
     res->bots[2].forfeited = true;
+    /* its penalties, a note with what an array literal must quote */
+    res->bots[2].penalties = 2;
+    res->penalties = calloc(2, sizeof *res->penalties);
+    res->npenalties = 2;
+    res->penalties[0] = (match_penalty){.game = 0, .decision = 4, .seat = 2, .bot = 2, .reason = MATCH_R_TIMEOUT,
+                                        .consequence = MATCH_AUTOPLAY};
+    snprintf(res->penalties[0].note, sizeof res->penalties[0].note, "no reply in 1000 ms");
+    res->penalties[1] = (match_penalty){.game = 1, .decision = 2, .seat = 0, .bot = 2, .reason = MATCH_R_ILLEGAL,
+                                        .consequence = MATCH_FORFEIT_MATCH};
+    snprintf(res->penalties[1].note, sizeof res->penalties[1].note, "refused (reply \"{a,b}\\ NULL\")");
     res->winners = 1;
     for (int g = 0; g < ndeals; g++) {
         res->deals[g].game = (uint32_t)g;
@@ -112,6 +122,17 @@ static void test_store(void)
     CHECK(store_record(s, &m1, &res, "abc", "/tmp/x.arbt", NULL, NULL, err, sizeof err) == ARB_ESTATE);  /* once */
     char m1id[24];
     snprintf(m1id, sizeof m1id, "%lld", (long long)m1.id);
+    /* its penalties, one row each, in the same transaction, written once */
+    store_rows pens;
+    CHECKF(store_report(s, STORE_REPORT_MATCH_PENALTIES, m1.id, &pens, err, sizeof err) == 0, "%s", err);
+    CHECKF(pens.nrows == 2, "%d penalty rows", pens.nrows);
+    CHECK(strcmp(store_cell(&pens, 0, 1), "0") == 0 && strcmp(store_cell(&pens, 0, 2), "4") == 0
+          && strcmp(store_cell(&pens, 0, 3), "2") == 0 && strcmp(store_cell(&pens, 0, 4), "timeout") == 0
+          && strcmp(store_cell(&pens, 0, 5), "autoplay") == 0);
+    CHECK(strcmp(store_cell(&pens, 1, 0), "1") == 0 && strcmp(store_cell(&pens, 1, 4), "illegal") == 0
+          && strcmp(store_cell(&pens, 1, 5), "forfeit-match") == 0
+          && strcmp(store_cell(&pens, 1, 6), res.penalties[1].note) == 0);
+    store_rows_release(&pens);
 
     /* The run that held m2 is gone: its lease returns to the queue, the
      * next claim gets a new generation, and a result from the old one is

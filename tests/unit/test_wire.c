@@ -158,6 +158,20 @@ static void sample_result(wire_result *r, uint32_t ndeals, bool ok)
         }
         d->forfeit_bot = g == 1 ? 2 : -1;
     }
+    /* a played match: two penalties (a handshake's, seat -1; an illegal
+     * play's, its note quoting the bot in UTF-8) and three more dropped */
+    if (ok && ndeals) {
+        res->penalties = calloc(2, sizeof *res->penalties);
+        res->npenalties = 2;
+        res->penalties_dropped = 3;
+        res->penalties[0] = (match_penalty){.seat = -1, .bot = 1, .reason = MATCH_R_HANDSHAKE,
+                                            .consequence = MATCH_FORFEIT_MATCH};
+        snprintf(res->penalties[0].note, sizeof res->penalties[0].note, "no handshake (timeout)");
+        res->penalties[1] = (match_penalty){.game = 1, .decision = 7, .seat = 2, .bot = 0, .reason = MATCH_R_ILLEGAL,
+                                            .consequence = MATCH_AUTOPLAY};
+        snprintf(res->penalties[1].note, sizeof res->penalties[1].note,
+                 "not a play of this hand (reply \"3 \xc2\xbd \xe2\x99\xa0\")");
+    }
 }
 
 static const wire_lease sample_leases[3] = {{1, 0}, {4200000000123, 7}, {INT64_MAX, INT32_MAX}};
@@ -227,6 +241,14 @@ static bool same_result(const wire_result *a, const wire_result *b)
     for (int i = 0; x->nteams && i < x->nbots; i++)
         if (x->team_of_bot[i] != y->team_of_bot[i])
             return false;
+    if (x->npenalties != y->npenalties || x->penalties_dropped != y->penalties_dropped)
+        return false;
+    for (uint32_t i = 0; i < x->npenalties; i++) {
+        const match_penalty *p = &x->penalties[i], *q = &y->penalties[i];
+        if (p->game != q->game || p->decision != q->decision || p->seat != q->seat || p->bot != q->bot
+            || p->reason != q->reason || p->consequence != q->consequence || strcmp(p->note, q->note))
+            return false;
+    }
     for (uint32_t g = 0; g < x->ndeals; g++) {
         const match_deal *d = &x->deals[g], *e = &y->deals[g];
         if (d->game != e->game || d->deal != e->deal || d->seating != e->seating || d->seed != e->seed
@@ -816,6 +838,9 @@ static void test_huge_headers(void)
         {"result", {8, 5, 1}, 3, "result deal"},
         {"result", {8, 5, 2, 4}, 4, "result bot_at"},
         {"result", {8, 5, 2, 5}, 4, "result scores"},
+        {"result", {8, 7}, 2, "result penalties"},
+        {"result", {8, 7, 1}, 3, "result penalty list"},
+        {"result", {8, 7, 1, 1}, 4, "result penalty"},
         {"ack", {0}, 0, "ack"},
         {"progress", {0}, 0, "progress"},
         {"refuse", {2}, 1, "refuse reason"},
@@ -865,15 +890,16 @@ static void test_huge_headers(void)
         wire_result r;
         sample_result(&r, 0, true);
         fresh();
-        msgpack_pack_array(&pk, 8);
+        msgpack_pack_array(&pk, 9);
         msgpack_pack_int(&pk, WIRE_RESULT);
         msgpack_pack_int64(&pk, r.match_id);
         msgpack_pack_int(&pk, r.lease_gen);
         msgpack_pack_true(&pk);
         pstr("");
         pstr(D1);
+        msgpack_pack_bin_with_body(&pk, r.signature, sizeof r.signature);
         pstr("/t");
-        msgpack_pack_array(&pk, 6);
+        msgpack_pack_array(&pk, 8);
         msgpack_pack_uint32(&pk, counts[i]);
         msgpack_pack_uint64(&pk, 1);
         msgpack_pack_uint64(&pk, 1);
@@ -932,6 +958,133 @@ static void test_huge_headers(void)
     }
 }
 
+/* ---- 4b. a result's penalties: bounded, checked ---- */
+
+/* [dropped, [n penalties]], each a valid one but for its note of note_len
+ * bytes ('x'), or note when not NULL. */
+typedef struct pen_block {
+    uint32_t n;
+    size_t note_len;
+    const char *note, *reason;
+    int seat, bot;
+} pen_block;
+
+static void pack_penalties(const void *arg)
+{
+    const pen_block *b = arg;
+    char *note = malloc(b->note_len + 1);
+    memset(note, 'x', b->note_len);
+    note[b->note_len] = 0;
+    msgpack_pack_array(&pk, 2);
+    msgpack_pack_uint32(&pk, 0);
+    msgpack_pack_array(&pk, b->n);
+    for (uint32_t i = 0; i < b->n; i++) {
+        msgpack_pack_array(&pk, 7);
+        msgpack_pack_uint32(&pk, i);
+        msgpack_pack_uint32(&pk, 1);
+        msgpack_pack_int(&pk, b->seat);
+        msgpack_pack_int(&pk, b->bot);
+        pstr(b->reason ? b->reason : "timeout");
+        pstr("autoplay");
+        pstr(b->note ? b->note : note);
+    }
+    free(note);
+}
+
+static void test_penalties(void)
+{
+    /* the sample's penalties arrive as sent, the dropped count with them */
+    const frame *f = frame_named("result");
+    CHECK(wire_decode_result(f->data, f->len, &dec_result) == 0);
+    const match_result *res = &dec_result.res;
+    CHECK(res->npenalties == 2 && res->penalties_dropped == 3 && res->penalties);
+    if (res->npenalties == 2) {
+        CHECK(res->penalties[0].seat == -1 && res->penalties[0].bot == 1
+              && res->penalties[0].reason == MATCH_R_HANDSHAKE && res->penalties[0].consequence == MATCH_FORFEIT_MATCH);
+        CHECK(res->penalties[1].game == 1 && res->penalties[1].decision == 7 && res->penalties[1].seat == 2
+              && res->penalties[1].reason == MATCH_R_ILLEGAL && strstr(res->penalties[1].note, "\xe2\x99\xa0"));
+    }
+    match_result_release(&dec_result.res);
+
+    /* ARB_MAX_RESULT_PENALTIES with notes of ARB_MAX_PENALTY_NOTE bytes: taken;
+     * one penalty more, or a note one byte longer: refused */
+    static const int at[] = {8, 7};
+    static const struct { pen_block b; int rc; const char *what; } cases[] = {
+        {{ARB_MAX_RESULT_PENALTIES, ARB_MAX_PENALTY_NOTE, NULL, NULL, 0, 2}, 0, "the most, the longest notes"},
+        {{ARB_MAX_RESULT_PENALTIES + 1, 8, NULL, NULL, 0, 2}, ARB_ECORRUPT, "one penalty past the limit"},
+        {{1000000, 8, NULL, NULL, 0, 2}, ARB_ECORRUPT, "a million penalties"},
+        {{1, ARB_MAX_PENALTY_NOTE + 1, NULL, NULL, 0, 2}, ARB_ECORRUPT, "a note one byte too long"},
+        {{1, 0, "clear \x1b[2J screen", NULL, 0, 2}, ARB_ECORRUPT, "an escape in a note"},
+        {{1, 0, "a\nb", NULL, 0, 2}, ARB_ECORRUPT, "a line feed in a note"},
+        {{1, 0, "bad \xff byte", NULL, 0, 2}, ARB_ECORRUPT, "invalid UTF-8 in a note"},
+        {{1, 0, "c1 \xc2\x9b control", NULL, 0, 2}, ARB_ECORRUPT, "a C1 control in a note"},
+        {{1, 0, "overlong \xc0\xaf", NULL, 0, 2}, ARB_ECORRUPT, "an overlong form in a note"},
+        {{1, 0, "\"quoted\" \xe2\x80\x94 ok", NULL, 0, 2}, 0, "quotes and a dash"},
+        {{1, 4, NULL, "cheating", 0, 2}, ARB_ECORRUPT, "an unknown reason"},
+        {{1, 4, NULL, "none", 0, 2}, ARB_ECORRUPT, "reason none"},
+        {{1, 4, NULL, NULL, 3, 2}, ARB_ECORRUPT, "a seat past the table"},
+        {{1, 4, NULL, NULL, -2, 2}, ARB_ECORRUPT, "seat -2"},
+        {{1, 4, NULL, NULL, -1, 3}, ARB_ECORRUPT, "a bot past the match's"},
+        {{1, 4, NULL, NULL, -1, -1}, ARB_ECORRUPT, "bot -1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        replace_at(f, at, 2, pack_penalties, &cases[i].b);
+        uint8_t *m = exact(sb.data, sb.size);
+        int rc = wire_decode_result(m, sb.size, &dec_result);
+        CHECKF(rc == cases[i].rc, "%s: %d", cases[i].what, rc);
+        if (rc == 0) {
+            CHECK(dec_result.res.npenalties == cases[i].b.n && dec_result.res.penalties_dropped == 0);
+            CHECK(strlen(dec_result.res.penalties[cases[i].b.n - 1].note)
+                  == (cases[i].b.note ? strlen(cases[i].b.note) : cases[i].b.note_len));
+            /* and it is written again byte for byte */
+            uint8_t *e;
+            size_t n;
+            CHECK(wire_encode_result(&dec_result, &e, &n) == 0 && n == sb.size && memcmp(e, m, n) == 0);
+            free(e);
+        } else {
+            CHECK(dec_result.res.penalties == NULL && dec_result.res.deals == NULL);
+        }
+        match_result_release(&dec_result.res);
+        free(m);
+    }
+    /* the block itself: not [dropped, list], or a dropped count past 32 bits */
+    static const uint8_t blocks[][12] = {
+        {0x91, 0x00},                                            /* [0] */
+        {0x93, 0x00, 0x90, 0x00},                                /* [0, [], 0] */
+        {0x92, 0xcf, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x90}, /* [2^32, []] */
+        {0x92, 0xff, 0x90},                                      /* [-1, []] */
+        {0x92, 0x00, 0x80},                                      /* [0, {}] */
+        {0xc0},                                                  /* nil */
+    };
+    static const size_t blen[] = {2, 4, 11, 3, 3, 1};
+    for (size_t i = 0; i < sizeof blen / sizeof *blen; i++) {
+        long off = locate(f->data, f->len, at, 2);
+        arb_mp r;
+        arb_mp_init(&r, f->data + off, f->len - (size_t)off);
+        CHECK(arb_mp_skip(&r) == 0);
+        fresh();
+        msgpack_sbuffer_write(&sb, (const char *)f->data, (size_t)off);
+        msgpack_sbuffer_write(&sb, (const char *)blocks[i], blen[i]);
+        msgpack_sbuffer_write(&sb, (const char *)r.p, arb_mp_left(&r));
+        uint8_t *m = exact(sb.data, sb.size);
+        CHECKF(wire_decode_result(m, sb.size, &dec_result) == ARB_ECORRUPT, "penalty block %zu accepted", i);
+        free(m);
+    }
+    /* a version-4 result (no penalty block): refused, not half read */
+    {
+        long off = locate(f->data, f->len, at, 2);
+        static const int stats[] = {7};
+        long soff = locate(f->data, f->len, stats, 1);
+        fresh();
+        msgpack_sbuffer_write(&sb, (const char *)f->data, (size_t)soff);
+        msgpack_pack_array(&pk, 7);
+        msgpack_sbuffer_write(&sb, (const char *)f->data + soff + 1, (size_t)(off - soff - 1));
+        uint8_t *m = exact(sb.data, sb.size);
+        CHECK(wire_decode_result(m, sb.size, &dec_result) == ARB_ECORRUPT);
+        free(m);
+    }
+}
+
 /* ---- 5. versions, caps, indexes, digests ---- */
 
 static void test_checks(void)
@@ -940,18 +1093,18 @@ static void test_checks(void)
     char name[ARB_WORKER_ID_MAX + 1];
     wire_lease run[ARB_WORKER_MAX_SLOTS];
 
-    /* a version-4 hello (no signing key): refused by version, which is reported */
+    /* a hello from the next version: refused by version, which is reported */
     fresh();
     msgpack_pack_array(&pk, 5);
     msgpack_pack_int(&pk, WIRE_HELLO);
-    msgpack_pack_int(&pk, 4);
+    msgpack_pack_int(&pk, WIRE_VERSION + 1);
     pstr("w");
     msgpack_pack_int(&pk, 4);
     msgpack_pack_array(&pk, 0);
     uint8_t *m = exact(sb.data, sb.size);
     CHECK(wire_decode_hello(m, sb.size, &version, name, sizeof name, &slots, run, ARB_WORKER_MAX_SLOTS, &n, hpk)
           == ARB_EUNSUPPORTED);
-    CHECK(version == 4);
+    CHECK(version == WIRE_VERSION + 1);
     free(m);
     /* a version-1 peer: [0, 1, name, slots] */
     version = -1;
@@ -1550,6 +1703,7 @@ int main(int argc, char **argv)
     test_truncations();
     test_random();
     test_huge_headers();
+    test_penalties();
     test_checks();
     test_bundles();
     test_text();
