@@ -691,17 +691,10 @@ int worker_run(const worker_options *o)
                 char reason[256];
                 switch (kind) {
                 case WIRE_WELCOME:
-                    if (wire_decode_welcome(data, n, &v, &hb) != 0)
-                        break;
-                    if (!w->registered) {
+                    if (wire_decode_welcome(data, n, &v, &hb) == 0 && !w->registered) {
                         w->registered = true;
                         arb_info(SUB, "%s: admitted by %s with %d slots", o->name, o->endpoint, w->nslots);
                     }
-                    /* A scheduler that did not know us (it restarted) left
-                     * our results unacknowledged: it could not check their
-                     * signatures before this hello. They go again now. */
-                    for (int i = 0; i < w->npend; i++)
-                        w->pend[i].next_ns = now;
                     break;
                 case WIRE_REHELLO:
                     say_hello(w);

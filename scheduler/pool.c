@@ -228,6 +228,9 @@ static void on_hello(sched *s, const sender *from, const uint8_t *data, size_t n
     if (wire_welcome(s->hb_ms, &f, &len) == 0)
         sched__peer_send(s, p, f, len);
     pool_row(s, p, "connected");
+    char key_hex[65];
+    arb_key_hex(p->sign_pk, key_hex);
+    store_worker_key(s->o.db, p->id, key_hex);   /* after the row: it may be new */
     update_pool_gauges(s);
 }
 

@@ -69,26 +69,41 @@ int sched__on_result(sched *s, const sender *from, peer *p, const uint8_t *data,
     int rc = 0, rrc;
     char why[512] = "", key_hex[65], sig_hex[2 * sizeof w->signature + 1];
     uint8_t digest[32];
-    if (!p && w->ok) {
-        /* Not said hello yet (we restarted): its signing key is unknown,
-         * so a result it still holds the lease of cannot be checked. Not
-         * acknowledged: it comes again after the hello the caller asks for
-         * (the worker resends on our welcome). Any other is stale. */
-        char holder[ZAP_ID_MAX + 1] = "";
-        if (store_lease_holder(s->o.db, w->match_id, w->lease_gen, holder, sizeof holder) == 1
-            && strcmp(holder, from->id) == 0) {
-            match_result_release(&w->res);
-            free(w);
-            return 0;
-        }
-        rrc = ARB_ESTATE;
-        goto judged;
+    /* The key to check its signature with: the one its hello announced;
+     * for a worker not heard since we restarted, the one its last hello
+     * announced, kept in the record. */
+    uint8_t sign_pk[32];
+    bool have_key = p != NULL;
+    if (p)
+        memcpy(sign_pk, p->sign_pk, sizeof sign_pk);
+    else if (w->ok && store_worker_key_get(s->o.db, from->id, key_hex) == 1)
+        have_key = arb_unhex(key_hex, sign_pk, sizeof sign_pk) == 0;
+    if (w->ok && !have_key) {
+        /* No key known for it at all: not acknowledged; it comes again
+         * (backing off) and is checked once it has said hello. */
+        match_result_release(&w->res);
+        free(w);
+        return 0;
     }
     /* The transcript's signature, by the key this worker announced: a
      * result it cannot sign is not its to give (docs/transcripts.md). */
     bool sig_ok = w->ok && w->is_signed && arb_unhex(w->digest, digest, sizeof digest) == 0
-                  && arb_sign_verify(p->sign_pk, digest, w->signature);
-    if (w->ok && !sig_ok) {
+                  && arb_sign_verify(sign_pk, digest, w->signature);
+    bool sig_refused = w->ok && !sig_ok;
+    if (sig_refused) {   /* void, when the lease is the sender's (else stale or another's, below) */
+        w->ok = false;
+        snprintf(w->error, sizeof w->error, "a result whose transcript signature does not verify (%s)",
+                 w->is_signed ? "forged or altered" : "unsigned");
+    }
+    if (w->ok) {
+        arb_key_hex(sign_pk, key_hex);
+        arb_hex(w->signature, sizeof w->signature, sig_hex);
+        store_signed sg = {.signer_key = key_hex, .signature = sig_hex};
+        rrc = store_record(s->o.db, &m, &w->res, w->digest, w->transcript, &sg, from->id, why, sizeof why);
+    } else {
+        rrc = store_void(s->o.db, &m, w->error, from->id);
+    }
+    if (sig_refused && rrc == 0) {
         atomic_fetch_add(&s->st.forged, 1);
         char detail[400];
         snprintf(detail, sizeof detail,
@@ -97,19 +112,7 @@ int sched__on_result(sched *s, const sender *from, peer *p, const uint8_t *data,
                  w->is_signed ? "carries a signature its signing key does not verify" : "is not signed");
         arb_warn(SUB, "%s", detail);
         store_match_event(s->o.db, w->match_id, "refused-result", detail);
-        w->ok = false;
-        snprintf(w->error, sizeof w->error, "a result whose transcript signature does not verify (%s)",
-                 w->is_signed ? "forged or altered" : "unsigned");
     }
-    if (w->ok) {
-        arb_key_hex(p->sign_pk, key_hex);
-        arb_hex(w->signature, sizeof w->signature, sig_hex);
-        store_signed sg = {.signer_key = key_hex, .signature = sig_hex};
-        rrc = store_record(s->o.db, &m, &w->res, w->digest, w->transcript, &sg, from->id, why, sizeof why);
-    } else {
-        rrc = store_void(s->o.db, &m, w->error, from->id);
-    }
-judged:;
     tour *t = m.nslots ? sched__tour_of(s, m.tournament) : NULL;
     bool ours = t != NULL;
     if (rrc == 0) {

@@ -650,6 +650,24 @@ int store_worker(store *s, const char *name, int slots, const char *state, int r
                  7, p);
 }
 
+int store_worker_key(store *s, const char *name, const char *key_hex)
+{
+    const char *p[] = {name, key_hex};
+    return exec0(s, NULL, 0, "UPDATE workers SET sign_key = $2 WHERE name = $1", 2, p);
+}
+
+int store_worker_key_get(store *s, const char *name, char key_hex[65])
+{
+    const char *p[] = {name};
+    PGresult *r = q(s, NULL, 0, "SELECT coalesce(sign_key, '') FROM workers WHERE name = $1", 1, p);
+    if (!r)
+        return ARB_EIO;
+    int found = PQntuples(r) == 1 && strlen(PQgetvalue(r, 0, 0)) == 64;
+    snprintf(key_hex, 65, "%s", found ? PQgetvalue(r, 0, 0) : "");
+    PQclear(r);
+    return found;
+}
+
 int store_workers_reset(store *s)
 {
     return exec0(s, NULL, 0, "UPDATE workers SET state = 'gone', running = 0 WHERE state <> 'gone'", 0, NULL);

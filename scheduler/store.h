@@ -108,6 +108,11 @@ bool store_connected(store *s);
  * drains or is gone. state: "connected", "draining" or "gone". */
 int store_worker(store *s, const char *name, int slots, const char *state, int running, int64_t done,
                  int64_t lost, int64_t handed_back);
+/* The transcript-signing key a worker announced in its hello (hex), kept
+ * so that a restarted scheduler can check the results it resends before it
+ * says hello again; and read back: 1 found, 0 none, < 0 error. */
+int store_worker_key(store *s, const char *name, const char *key_hex);
+int store_worker_key_get(store *s, const char *name, char key_hex[65]);
 /* A scheduler starting: every worker is gone until heard again. */
 int store_workers_reset(store *s);
 /* The file a tournament came from (for the scheduler daemon to resume it). */

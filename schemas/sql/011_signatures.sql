@@ -9,3 +9,7 @@
 ALTER TABLE matches
     ADD COLUMN signer_key text,       -- the referee's Ed25519 public key, hex (NULL: unsigned)
     ADD COLUMN signature  text;       -- its signature of the digest, hex
+-- The key each worker announced in its latest hello: a scheduler that
+-- restarted checks the results a worker resends before it says hello again.
+ALTER TABLE workers
+    ADD COLUMN sign_key   text;
