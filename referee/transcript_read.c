@@ -503,9 +503,11 @@ int tr_json(const uint8_t *rec, size_t len, arb_buf *out)
         arb_mp at;
         arb_mp_init(&at, rec, len);
         uint64_t kind = UINT64_MAX;
-        for (int k = 0; k < 4; k++)
-            arb_mp_skip(&at);
-        arb_mp_uint(&at, &kind);
+        uint32_t n;
+        /* [5, t, bot, kind, ...]: past the array's header, type, t and bot */
+        if (arb_mp_array(&at, &n) || arb_mp_skip(&at) || arb_mp_skip(&at) || arb_mp_skip(&at)
+            || arb_mp_uint(&at, &kind))
+            kind = UINT64_MAX;
         if (kind < sizeof reply_kinds / sizeof reply_kinds[0])
             rc = arb_buf_printf(out, ",\"kind_name\":\"%s\"", reply_kinds[kind]);
     }

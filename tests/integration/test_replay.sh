@@ -102,6 +102,32 @@ check "a bot drawing on its bank plays without penalty" '[ $? = 0 ] && grep -q "
 check "--rerun: a deterministic bot that used its bank is reproduced (the clocks are not compared)" \
   '[ $? = 0 ] && grep -q "^bots. replies reproduced" rr.out'
 
+# ---- a timeout: the reply's kind by name in --json ------------------------------
+cat > late.py <<'PY'
+import sys, time
+asked = 0
+for raw in sys.stdin:
+    w = raw.split()
+    if w and w[0] == "arbiter":
+        print("bot 1 late legal", flush=True)
+    elif w and w[0] == "ask":
+        asked += 1
+        if asked == 1:
+            time.sleep(0.4)
+        print(w[w.index("legal") + 1], flush=True)
+PY
+"$ARB" match --deals 1 --seed 3 --move-ms 100 --bank-ms 0 --sandbox none --bot a="$R" --bot late="python3 $T/late.py" \
+  --bot c="$R" --transcript late.arbt > late.out 2>&1
+"$ARB" replay late.arbt --json | python3 -c '
+import json, sys
+L = [json.loads(l) for l in sys.stdin]
+recv = [r for r in L if r["type"] == "recv"]
+names = {0: "line", 1: "timeout"}
+assert any(r["kind"] == 1 for r in recv), "no timeout recorded"
+bad = [r for r in recv if r["kind"] in names and r["kind_name"] != names[r["kind"]]]
+assert not bad, bad[:2]'
+check "--json: a timeout reply is named timeout (kind_name follows kind)" '[ $? = 0 ]'
+
 # ---- a stray line on stdout: every later reply one request late ------------------
 "$ARB" match --deals 3 --seed 5 --sandbox none --bot a="$R" --bot stray="$H stray 2" --bot c="$R" \
   --transcript stray.arbt > stray.out 2>&1
