@@ -251,18 +251,13 @@ int cmd_match_info(int argc, char **argv)
         cli_json_string(stdout, store_cell(&seats, 0, 0));
         printf(",\"round\":%s,\"table\":%s,\"state\":", store_cell(&seats, 0, 1), store_cell(&seats, 0, 2));
         cli_json_string(stdout, store_cell(&seats, 0, 3));
-        printf(",\"transcript\":");
-        cli_json_string(stdout, store_cell(&seats, 0, 4));
-        printf(",\"digest\":");
-        cli_json_string(stdout, store_cell(&seats, 0, 5));
-        printf(",\"error\":");
-        cli_json_string(stdout, store_cell(&seats, 0, 6));
-        printf(",\"referee\":");
-        cli_json_string(stdout, store_cell(&seats, 0, 14));
-        printf(",\"signer_key\":");
-        cli_json_string(stdout, store_cell(&seats, 0, 15));
-        printf(",\"signature\":");
-        cli_json_string(stdout, store_cell(&seats, 0, 16));
+        static const struct { const char *key; int col; } texts[] = {
+            {"transcript", 4}, {"digest", 5}, {"error", 6}, {"referee", 14}, {"signer_key", 15}, {"signature", 16},
+        };
+        for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
+            printf(",\"%s\":", texts[k].key);
+            cli_json_string(stdout, store_cell(&seats, 0, texts[k].col));
+        }
         printf(",\"seats\":[");
         for (int i = 0; i < seats.nrows; i++) {
             const char *tot = store_cell(&seats, i, 9), *pts = store_cell(&seats, i, 10), *rk = store_cell(&seats, i, 11);
