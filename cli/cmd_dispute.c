@@ -444,7 +444,10 @@ int cmd_dispute(int argc, char **argv)
     }
     store *st = store_open(place.conninfo, err, sizeof err);
     if (!st || store_migrate(st, err, sizeof err) != 0) {
-        cli_say_unreachable("dispute", err);
+        if (!st)
+            cli_say_unreachable("dispute", err);
+        else   /* reached: a migration failed, not the connection */
+            fprintf(stderr, "arbiter: dispute: %s\n", err);
         store_close(st);
         cli_close_place(&place);
         return CLI_EXIT_USAGE;

@@ -67,6 +67,15 @@ typedef struct worker {
     const worker_options *o;
     arb_sign_key sign;       /* transcript signatures (arb_sign.h) */
     void *sock, *pull;
+    /* Over tcp the DEALER lives on a context of its own, terminated as the
+     * worker returns: zmq_ctx_term waits (up to the socket's linger) until
+     * what it said last — hand-backs, the last heartbeat — is written. The
+     * caller's context is never terminated (slot threads of matches
+     * handed back may still hold sockets on it), and a daemon's process
+     * ending drops what is still queued: a referee stopped with a match in
+     * hand and no drain time was counted as having lost it. NULL over
+     * inproc, which needs the caller's context. */
+    void *own_ctx;
     char pull_ep[64], cache[600];
     int nslots, hb_ms, misses;
     wslot slots[ARB_WORKER_MAX_SLOTS];
@@ -281,7 +290,7 @@ static void say_hello(worker *w)
 static void *open_socket(worker *w)
 {
     const worker_options *o = w->o;
-    void *sock = zmq_socket(o->zmq_ctx, ZMQ_DEALER);
+    void *sock = zmq_socket(w->own_ctx ? w->own_ctx : o->zmq_ctx, ZMQ_DEALER);
     if (!sock)
         return NULL;
     int64_t max = ARB_WIRE_MAX_FRAME;
@@ -622,6 +631,11 @@ int worker_run(const worker_options *o)
     atomic_store(&w->st->slots, w->nslots);
     snprintf(w->pull_ep, sizeof w->pull_ep, "inproc://arbiter-worker-%p", (void *)w);
     int rc = 0;
+    if (strncmp(o->endpoint, "inproc://", 9) != 0 && !(w->own_ctx = zmq_ctx_new())) {
+        arb_error(SUB, "%s: cannot make a ZeroMQ context: %s", o->name, zmq_strerror(errno));
+        rc = ARB_ENOMEM;
+        goto out;
+    }
     w->pull = zmq_socket(o->zmq_ctx, ZMQ_PULL);
     if (!w->pull || zmq_bind(w->pull, w->pull_ep) != 0 || !(w->sock = open_socket(w))) {
         arb_error(SUB, "%s: cannot connect to %s: %s", o->name, o->endpoint, zmq_strerror(errno));
@@ -761,6 +775,8 @@ out:
         zmq_setsockopt(w->sock, ZMQ_LINGER, &linger, sizeof linger);
         zmq_close(w->sock);
     }
+    if (w->own_ctx)
+        zmq_ctx_term(w->own_ctx);   /* the frames above written, or the linger over */
     /* Matches still playing (stopped, or handed back): their threads are
      * left to the process's end; waiting would hold a stop for a match. */
     bool detached = false;

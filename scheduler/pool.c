@@ -283,6 +283,8 @@ static void on_release(sched *s, const sender *from, peer *p, const uint8_t *dat
         return;
     }
     held *h = p ? sched__find_held(p, id, gen) : NULL;
+    if (h)   /* before the pool's row is written: it counts what is still running */
+        sched__drop_held(p, h);
     if (store_release(s->o.db, id, gen, from->id) == 1) {
         atomic_fetch_add(&s->st.released, 1);
         arb_info(SUB, "worker %s handed back match %" PRId64 ": %s", from->id, id, why);
@@ -291,8 +293,6 @@ static void on_release(sched *s, const sender *from, peer *p, const uint8_t *dat
             pool_row(s, p, p->draining ? "draining" : "connected");
         }
     }
-    if (h)
-        sched__drop_held(p, h);
 }
 
 /* The frame budget of an identity (created on its first frame; when the

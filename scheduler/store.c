@@ -208,7 +208,10 @@ void store__rollback(store *s)
     PQclear(PQexec(s->db, "ROLLBACK"));
 }
 
-int store_migrate(store *s, char *err, size_t errlen)
+/* Apply the migrations not yet applied, the caller holding the migration
+ * lock: schema_migrations made if missing, then each missing migration in
+ * its own transaction with its row. */
+static int migrate_locked(store *s, char *err, size_t errlen)
 {
     int rc = exec0(s, err, errlen,
                    "CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, "
@@ -219,40 +222,56 @@ int store_migrate(store *s, char *err, size_t errlen)
         char v[16];
         snprintf(v, sizeof v, "%d", arb_migration_versions[i]);
         const char *p[] = {v};
-        if ((rc = exec0(s, err, errlen, "BEGIN", 0, NULL)) != 0)
-            return rc;
-        /* one scheduler at a time applies migrations */
-        if ((rc = exec0(s, err, errlen, "SELECT pg_advisory_xact_lock(4242)", 0, NULL)) != 0)
-            goto fail;
         PGresult *r = q(s, err, errlen, "SELECT 1 FROM schema_migrations WHERE version = $1", 1, p);
-        if (!r) {
-            rc = ARB_EIO;
-            goto fail;
-        }
+        if (!r)
+            return ARB_EIO;
         bool applied = PQntuples(r) > 0;
         PQclear(r);
-        if (!applied) {
-            r = PQexec(s->db, arb_migrations[i]);
-            if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) {
-                char what[64];
-                snprintf(what, sizeof what, "migration %03d", arb_migration_versions[i]);
-                fail_msg(err, errlen, what, PQresultErrorMessage(r));
-                PQclear(r);
-                rc = ARB_EIO;
-                goto fail;
-            }
+        if (applied)
+            continue;
+        if ((rc = exec0(s, err, errlen, "BEGIN", 0, NULL)) != 0)
+            return rc;
+        r = PQexec(s->db, arb_migrations[i]);
+        if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) {
+            char what[64];
+            snprintf(what, sizeof what, "migration %03d", arb_migration_versions[i]);
+            fail_msg(err, errlen, what, PQresultErrorMessage(r));
             PQclear(r);
-            if ((rc = exec0(s, err, errlen, "INSERT INTO schema_migrations (version) VALUES ($1)", 1, p)) != 0)
-                goto fail;
+            rollback(s);
+            return ARB_EIO;
+        }
+        PQclear(r);
+        if ((rc = exec0(s, err, errlen, "INSERT INTO schema_migrations (version) VALUES ($1)", 1, p)) != 0) {
+            rollback(s);
+            return rc;
         }
         if ((rc = exec0(s, err, errlen, "COMMIT", 0, NULL)) != 0)
             return rc;
-        continue;
-    fail:
-        rollback(s);
-        return rc;
     }
     return 0;
+}
+
+int store_migrate(store *s, char *err, size_t errlen)
+{
+    /* Everything under one session-level advisory lock, schema_migrations'
+     * own CREATE TABLE IF NOT EXISTS included: that statement is not safe
+     * against itself (two at once on a fresh database and one fails on
+     * pg_type's unique index), and reading which versions are applied
+     * must not interleave with another process applying them. A second
+     * process waits here and then finds every version applied. The lock
+     * is released below on every path, and by PostgreSQL if the
+     * connection is lost. */
+    int rc = exec0(s, err, errlen, "SELECT pg_advisory_lock(" STORE_MIGRATION_LOCK ")", 0, NULL);
+    if (rc)
+        return rc;
+    rc = migrate_locked(s, err, errlen);
+    char uerr[256];
+    int urc = exec0(s, uerr, sizeof uerr, "SELECT pg_advisory_unlock(" STORE_MIGRATION_LOCK ")", 0, NULL);
+    if (urc && !rc) {
+        snprintf(err, errlen, "%s", uerr);
+        rc = urc;
+    }
+    return rc;
 }
 
 /* The line of the file's top-level `name:` (1 when not found). */

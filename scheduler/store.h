@@ -18,9 +18,20 @@ typedef struct store store;
 /* Connect (conninfo as libpq takes it). NULL and a message on failure. */
 store *store_open(const char *conninfo, char *err, size_t errlen);
 void store_close(store *s);
+/* The PostgreSQL advisory lock (one bigint key) that store_migrate holds
+ * while it reads and applies migrations: any process that migrates the
+ * record (a scheduler, arbiter run, submit, dispute) takes it, so that
+ * processes starting at once on a fresh database apply each migration
+ * once and the others wait and find the schema current. 4242 is the key
+ * earlier versions took per migration (pg_advisory_xact_lock), kept so
+ * that they and this one still exclude each other; another application
+ * sharing the database must not use it. */
+#define STORE_MIGRATION_LOCK "4242"
+
 /* Apply the embedded migrations (schemas/sql/NNN_*.sql) not yet applied,
- * each in its own transaction, serialised by an advisory lock so that two
- * schedulers starting together do not race. */
+ * each in its own transaction, all of it (schema_migrations created if
+ * missing, versions read, migrations applied) under the session-level
+ * advisory lock STORE_MIGRATION_LOCK, released before returning. */
 int store_migrate(store *s, char *err, size_t errlen);
 
 /* The tournament for this configuration: created with its entrants the

@@ -12,6 +12,12 @@
 #      faults, every match recorded exactly once, none void;
 #   3. drain: a referee told SIGTERM in the middle of a long match finishes
 #      it, its result is recorded, and it exits 0;
+#   3b. hand-back: a referee told SIGTERM with a match in flight and no
+#      drain time hands it back: `arbiter status` shows it under back (1),
+#      not lost (0), and another referee plays it; one told SIGTERM with
+#      drain time finishes its match and leaves without a match assigned
+#      as it went (lost 0, no lease expired); the tournament ends with
+#      every match once;
 #   4. concurrent: a cup submitted while a long ladder runs on the same
 #      daemon is taken up at once and shares the pool: it finishes first,
 #      while the ladder still runs, matches of both finish interleaved, and
@@ -120,7 +126,7 @@ same_deals() {  # the deals' scores equal the reference's, match by match
   echo "entrants:"
   for i in 1 2 3; do printf "  - name: e%d\n    command: %s/random_bot\n" "$i" "$BOTS"; done
 } > long.yaml
-PARTS=${DAEMONS_PARTS:-spread chaos drain concurrent netns}
+PARTS=${DAEMONS_PARTS:-spread chaos drain handback concurrent netns}
 want() { case " $PARTS " in *" $1 "*) return 0;; esac; return 1; }
 
 if want spread || want chaos; then
@@ -236,6 +242,78 @@ check "a draining referee exits 0" '[ $? = 0 ]'
 check "it finished its match before leaving: recorded" '[ "$(sql "$D3" "SELECT count(*) FROM matches WHERE state = '"'done'"'")" = 1 ]'
 check "the signal came mid-match: it drained with the match in hand" 'grep -q "draining: 1 matches in hand" w4.log'
 kill -TERM "$S3"; wait "$S3"
+
+fi
+
+if want handback; then
+# ---- 3b. hand-back ---------------------------------------------------------
+say "hand-back: SIGTERM with a match in flight"
+# four entrants, four tables of three: every bot sleeps 1.5 s at its first
+# decision, so that each match is in flight for seconds
+{
+  echo "name: slow"; echo "format: round-robin"; echo "deals: 1"; echo "seed: 5"
+  echo "clock: {move_ms: 10000, bank_ms: 30000}"
+  echo "entrants:"
+  for i in 1 2 3 4; do printf "  - name: s%d\n    command: %s/hostile_bot late 1 1500\n" "$i" "$BOTS"; done
+} > slow.yaml
+D6=$(newdb arb_daemons_handback)
+pool_of() {  # pool_of DB WORKER: its row in `arbiter status` (worker slots state running done lost back ...)
+  "$ARB" status --db "$1" 2>/dev/null | awk -v w="$2" '$1 == w && NF >= 8'
+}
+in_flight() {  # in_flight DB WORKER: wait until WORKER holds a match, then 0.5 s more (its bots asleep)
+  local i
+  for i in $(seq 1 200); do
+    [ "$(sql "$1" "SELECT count(*) FROM matches WHERE state = 'leased' AND leased_by = '$2'" 2>/dev/null)" = 1 ] && break
+    sleep 0.1
+  done
+  sleep 0.5
+  [ "$(sql "$1" "SELECT count(*) FROM matches WHERE state = 'leased' AND leased_by = '$2'")" = 1 ]
+}
+start_sched "$D6" s6 --tournaments slow.yaml
+S6=$SPID
+start_ref w4 1 --drain-s 0
+R4=$RPID
+in_flight "$D6" w4
+check "w4 holds a match in flight" '[ $? = 0 ]'
+HELD=$(sql "$D6" "SELECT id FROM matches WHERE state = 'leased' AND leased_by = 'w4'")
+kill -TERM "$R4"; wait "$R4"
+check "a referee with no drain time exits 0 on SIGTERM" '[ $? = 0 ]'
+for i in $(seq 1 50); do [ "$(pool_of "$D6" w4 | awk '{print $7}')" = 1 ] && break; sleep 0.1; done
+pool_of "$D6" w4 > handback.status
+check "arbiter status: w4's match handed back, not lost (running 0, lost 0, back 1: $(cat handback.status))" \
+  '[ "$(awk "{print \$4, \$6, \$7}" handback.status)" = "0 0 1" ]'
+check "the record agrees (leases_lost 0, leases_handed_back 1)" \
+  '[ "$(sql "$D6" "SELECT leases_lost, leases_handed_back FROM workers WHERE name = '"'w4'"'")" = "0|1" ]'
+check "w4 said it handed the match back" 'grep -q "match $HELD handed back" w4.log'
+check "the match is back in the queue, not played" \
+  '[ "$(sql "$D6" "SELECT state FROM matches WHERE id = $HELD")" = pending ]'
+# a referee that drains: it finishes its match and loses none as it leaves
+# (with one slot, busy, its "0 free" does not tell the scheduler it is
+# draining, so the next match may be assigned as it finishes: it waits two
+# heartbeats for such a match and hands it back, or it would be lost)
+start_ref w5 1 --drain-s 120
+R5=$RPID
+in_flight "$D6" w5
+check "w5 holds a match in flight" '[ $? = 0 ]'
+DRAINED=$(sql "$D6" "SELECT id FROM matches WHERE state = 'leased' AND leased_by = 'w5'")
+kill -TERM "$R5"; wait "$R5"
+check "a draining referee exits 0 on SIGTERM" '[ $? = 0 ]'
+check "it finished its match" '[ "$(sql "$D6" "SELECT state, leased_by FROM matches WHERE id = $DRAINED")" = "done|w5" ]'
+sleep 2   # a match assigned to w5 as it left would be given up by now (heartbeat 200 ms, 5 misses)
+pool_of "$D6" w5 > drain.status
+check "arbiter status: w5 lost nothing as it left (lost 0: $(cat drain.status))" \
+  '[ "$(awk "{print \$6}" drain.status)" = 0 ]'
+check "no match leased to w5 any more" '[ "$(sql "$D6" "SELECT count(*) FROM matches WHERE state = '"'leased'"' AND leased_by = '"'w5'"'")" = 0 ]'
+start_ref w1 2
+R1=$RPID
+wait_done "$D6" 120 slow
+check "another referee played the rest: the tournament finished" '[ $? = 0 ]'
+check "every match once, done, with its deal" \
+  '[ "$(sql "$D6" "SELECT count(*), count(*) FILTER (WHERE state = '"'done'"') FROM matches")" = "4|4" ] && [ "$(sql "$D6" "SELECT count(*) FROM deals")" = 4 ]'
+check "the handed-back match was played by another referee" \
+  '[ "$(sql "$D6" "SELECT state, leased_by <> '"'w4'"' FROM matches WHERE id = $HELD")" = "done|t" ]'
+check "no lease expired in the whole run" '[ "$(sql "$D6" "SELECT count(*) FROM events WHERE kind = '"'lease-expired'"'")" = 0 ]'
+kill -TERM "$R1" "$S6"; wait "$R1" "$S6"
 
 fi
 
