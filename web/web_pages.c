@@ -207,6 +207,44 @@ static void td(arb_buf *b, const char *v, bool num)
     arb_buf_puts(b, "</td>");
 }
 
+/* Rows of r as a table: column 0 a row header, column k a number when bit
+ * k of nums is set. */
+static void rows_table(web_page *p, const char *const *cols, int ncols, const store_rows *r, unsigned nums)
+{
+    arb_buf *b = p->b;
+    arb_buf_puts(b, "<div class=\"scroll\"><table>");
+    th(b, cols, ncols);
+    arb_buf_puts(b, "<tbody>");
+    for (int i = 0; i < r->nrows; i++) {
+        arb_buf_puts(b, "<tr><th scope=\"row\">");
+        web_h(b, C(r, i, 0));
+        arb_buf_puts(b, "</th>");
+        for (int k = 1; k < ncols; k++)
+            td(b, C(r, i, k), nums >> k & 1);
+        arb_buf_puts(b, "</tr>\n");
+    }
+    arb_buf_puts(b, "</tbody></table></div>\n");
+}
+
+/* Rows of r as a JSON array of objects: keys[k] names column k, a string
+ * when bit k of strings is set, else a number (null when empty). */
+static void rows_json(arb_buf *b, const store_rows *r, const char *const *keys, int nkeys, unsigned strings)
+{
+    arb_buf_puts(b, "[");
+    for (int i = 0; i < r->nrows; i++) {
+        arb_buf_puts(b, i ? ",{" : "{");
+        for (int k = 0; k < nkeys; k++) {
+            arb_buf_printf(b, "%s\"%s\":", k ? "," : "", keys[k]);
+            if (strings >> k & 1)
+                web_j(b, C(r, i, k));
+            else
+                jnum(b, C(r, i, k));
+        }
+        arb_buf_puts(b, "}");
+    }
+    arb_buf_puts(b, "]\n");
+}
+
 /* ---- / : the tournaments ------------------------------------------------- */
 
 static void page_tournaments(web_page *p, bool json)
@@ -218,19 +256,7 @@ static void page_tournaments(web_page *p, bool json)
     static const char *const keys[] = {"id", "name", "format", "state", "pending", "leased", "done", "void", "round",
                                        "created"};
     if (json) {
-        arb_buf_puts(b, "[");
-        for (int i = 0; i < r.nrows; i++) {
-            arb_buf_puts(b, i ? ",{" : "{");
-            for (int k = 0; k < 10; k++) {
-                arb_buf_printf(b, "%s\"%s\":", k ? "," : "", keys[k]);
-                if (k == 1 || k == 2 || k == 3 || k == 9)
-                    web_j(b, C(&r, i, k));
-                else
-                    jnum(b, C(&r, i, k));
-            }
-            arb_buf_puts(b, "}");
-        }
-        arb_buf_puts(b, "]\n");
+        rows_json(b, &r, keys, 10, 1u << 1 | 1u << 2 | 1u << 3 | 1u << 9);
     } else {
         head(p, "Tournaments", 0);
         arb_buf_puts(b, "<h1>Tournaments</h1>\n");
@@ -890,30 +916,12 @@ static void page_match(web_page *p, int64_t mid, bool json)
     arb_buf_printf(b, "</tbody></table></div>\n<h2>Deals (%d)</h2>\n", deals.nrows);
     if (deals.nrows) {
         static const char *const dcols[] = {"Game", "Deal", "Seating", "Seat → slot", "Scores per seat", "Forfeit by slot"};
-        arb_buf_puts(b, "<div class=\"scroll\"><table>");
-        th(b, dcols, 6);
-        arb_buf_puts(b, "<tbody>");
-        for (int i = 0; i < deals.nrows; i++) {
-            arb_buf_printf(b, "<tr><th scope=\"row\">%s</th>", C(&deals, i, 0));
-            for (int k = 1; k < 6; k++)
-                td(b, C(&deals, i, k), k < 3);
-            arb_buf_puts(b, "</tr>\n");
-        }
-        arb_buf_puts(b, "</tbody></table></div>\n");
+        rows_table(p, dcols, 6, &deals, 0x6);
     }
     arb_buf_printf(b, "<h2>Penalties (%d)</h2>\n", pen.nrows);
     if (pen.nrows) {
         static const char *const pcols[] = {"#", "Game", "Decision", "Slot", "Reason", "Consequence"};
-        arb_buf_puts(b, "<div class=\"scroll\"><table>");
-        th(b, pcols, 6);
-        arb_buf_puts(b, "<tbody>");
-        for (int i = 0; i < pen.nrows; i++) {
-            arb_buf_printf(b, "<tr><th scope=\"row\">%s</th>", C(&pen, i, 0));
-            for (int k = 1; k < 6; k++)
-                td(b, C(&pen, i, k), k < 4);
-            arb_buf_puts(b, "</tr>\n");
-        }
-        arb_buf_puts(b, "</tbody></table></div>\n");
+        rows_table(p, pcols, 6, &pen, 0xe);
     }
     arb_buf_puts(b, "<h2>Transcript</h2>\n<p>Digest (SHA-256): <code>");
     web_h(b, C(&m, 0, 6)[0] ? C(&m, 0, 6) : "none (not played)");
@@ -1158,19 +1166,7 @@ static void page_pool(web_page *p, bool json)
     arb_buf *b = p->b;
     static const char *const keys[] = {"worker", "slots", "state", "running", "done", "lost", "handed_back", "last_heard"};
     if (json) {
-        arb_buf_puts(b, "[");
-        for (int i = 0; i < r.nrows; i++) {
-            arb_buf_puts(b, i ? ",{" : "{");
-            for (int k = 0; k < 8; k++) {
-                arb_buf_printf(b, "%s\"%s\":", k ? "," : "", keys[k]);
-                if (k == 0 || k == 2 || k == 7)
-                    web_j(b, C(&r, i, k));
-                else
-                    jnum(b, C(&r, i, k));
-            }
-            arb_buf_puts(b, "}");
-        }
-        arb_buf_puts(b, "]\n");
+        rows_json(b, &r, keys, 8, 1u << 0 | 1u << 2 | 1u << 7);
     } else {
         head(p, "Workers", 0);
         arb_buf_puts(b, "<h1>Workers</h1>\n");
@@ -1179,18 +1175,7 @@ static void page_pool(web_page *p, bool json)
         else {
             static const char *const cols[] = {"Worker", "Slots", "State", "Running", "Done", "Lost", "Handed back",
                                                "Last heard"};
-            arb_buf_puts(b, "<div class=\"scroll\"><table>");
-            th(b, cols, 8);
-            arb_buf_puts(b, "<tbody>");
-            for (int i = 0; i < r.nrows; i++) {
-                arb_buf_puts(b, "<tr><th scope=\"row\">");
-                web_h(b, C(&r, i, 0));
-                arb_buf_puts(b, "</th>");
-                for (int k = 1; k < 8; k++)
-                    td(b, C(&r, i, k), k != 2 && k != 7);
-                arb_buf_puts(b, "</tr>\n");
-            }
-            arb_buf_puts(b, "</tbody></table></div>\n");
+            rows_table(p, cols, 8, &r, 0x7a);
         }
         foot(p, false);
     }

@@ -225,7 +225,7 @@ web_server *web_server_start(const char *conninfo, const char *listen, const web
                              size_t errlen)
 {
     struct sockaddr_in sa;
-    web_server *w = NULL, *result = NULL;
+    web_server *w;
     if (arb_http_parse_listen(listen, &sa, err, errlen) != 0)
         return NULL;
     w = calloc(1, sizeof *w);
@@ -239,7 +239,7 @@ web_server *web_server_start(const char *conninfo, const char *listen, const web
         w->hooks = *hooks;
     w->st = store_open(conninfo, err, errlen);
     if (!w->st || store_read_only(w->st, err, errlen) != 0)
-        goto out;
+        goto fail;
     char host[INET_ADDRSTRLEN];
     inet_ntop(AF_INET, &sa.sin_addr, host, sizeof host);
     /* a thread per connection: an event stream waits on the record between
@@ -257,20 +257,16 @@ web_server *web_server_start(const char *conninfo, const char *listen, const web
                               MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)ARB_WEB_REQUEST_MEMORY,
                               MHD_OPTION_THREAD_STACK_SIZE, (size_t)(1u << 20),
                               MHD_OPTION_END);
-    if (!w->mhd) {
-        snprintf(err, errlen, "listen %s:%u: %s", host, (unsigned)ntohs(sa.sin_port),
-                 w->why[0] ? w->why : "cannot start the HTTP server");
-        goto out;
+    if (w->mhd) {
+        w->port = arb_http_bound_port(w->mhd);
+        return w;
     }
-    w->port = arb_http_bound_port(w->mhd);
-    result = w;
-    w = NULL;
-out:
+    snprintf(err, errlen, "listen %s:%u: %s", host, (unsigned)ntohs(sa.sin_port),
+             w->why[0] ? w->why : "cannot start the HTTP server");
+fail:
     web_server_stop(w);
-    return result;
+    return NULL;
 }
-
-int web_server_port(const web_server *w) { return w ? w->port : -1; }
 
 void web_server_stop(web_server *w)
 {
@@ -283,3 +279,5 @@ void web_server_stop(web_server *w)
     pthread_mutex_destroy(&w->lock);
     free(w);
 }
+
+int web_server_port(const web_server *w) { return w ? w->port : -1; }
