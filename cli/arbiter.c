@@ -26,6 +26,8 @@ static const struct command {
     {"matches", cmd_matches, "a tournament's matches: seats, results, transcripts (table, csv, json)"},
     {"match-info", cmd_match_info, "one match of the record: seats, penalties, deal-by-deal scores"},
     {"crosstable", cmd_crosstable, "entrant against entrant in a tournament (table, csv, json)"},
+    {"serve", cmd_serve, "the record's pages and JSON API over HTTP, read only (docs/web.md)"},
+    {"report", cmd_report, "a tournament's pages as static files (HTML, CSS, JS, JSON)"},
     {"psql", cmd_psql, "psql on the record of a state directory (its cluster started for it)"},
     {"match", cmd_match, "one match between bot programs, judged live"},
     {"eval", cmd_eval, "two agents over a fixed deal set in both roles: WP, ADP, Elo, SPRT"},

@@ -39,6 +39,8 @@ int cmd_replay(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_referee(int argc, char **argv);
 int cmd_scheduler(int argc, char **argv);

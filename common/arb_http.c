@@ -118,8 +118,7 @@ static http_result handle(void *cls, struct MHD_Connection *conn, const char *ur
     return serve_metrics(h, conn);
 }
 
-/* Parse "HOST:PORT", ":PORT" or "PORT" into sa; a message in err if not. */
-static int parse_listen(const char *listen, struct sockaddr_in *sa, char *err, size_t errlen)
+int arb_http_parse_listen(const char *listen, struct sockaddr_in *sa, char *err, size_t errlen)
 {
     memset(sa, 0, sizeof *sa);
     sa->sin_family = AF_INET;
@@ -159,9 +158,7 @@ static int parse_listen(const char *listen, struct sockaddr_in *sa, char *err, s
     return 0;
 }
 
-/* The port actually bound, from the listening socket (with port 0 the
- * kernel picked it). */
-static int bound_port(struct MHD_Daemon *mhd)
+int arb_http_bound_port(struct MHD_Daemon *mhd)
 {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(mhd, MHD_DAEMON_INFO_LISTEN_FD);
     if (!info)
@@ -182,7 +179,7 @@ arb_http *arb_http_start(const char *listen, arb_http_render render, void *ctx, 
 
     if (errlen)
         err[0] = 0;
-    if (parse_listen(listen, &sa, err, errlen) != 0)
+    if (arb_http_parse_listen(listen, &sa, err, errlen) != 0)
         goto out;
     if (!render) {
         snprintf(err, errlen, "listen %s: no render function", listen);
@@ -223,7 +220,7 @@ arb_http *arb_http_start(const char *listen, arb_http_render render, void *ctx, 
         snprintf(err, errlen, "listen %s: %s", where, h->why[0] ? h->why : "cannot start the HTTP server");
         goto out;
     }
-    h->port = bound_port(h->mhd);
+    h->port = arb_http_bound_port(h->mhd);
     if (h->port < 0) {
         snprintf(err, errlen, "listen %s: cannot read the bound port: %s", where, strerror(errno));
         goto out;

@@ -321,4 +321,40 @@
  * still under 200 MB of names and ratings. */
 #define ARB_RATE_MAX_NAMES 1000000
 
+/* ---- The web server (arbiter serve; docs/web.md) ---------------------- */
+
+/* Connections held at once, in all and from one address. Each has a
+ * thread of its own (a live page's event stream waits on the record for a
+ * second at a time without stalling the others): 64 threads of a small
+ * stack are cheap, and enough for a room of spectators behind one NAT (16
+ * each: a browser opens 6 per host, and a live page holds one of them). */
+#define ARB_WEB_MAX_CONNECTIONS 64u
+#define ARB_WEB_MAX_PER_IP 16u
+/* Live pages (Server-Sent Events) at once: each polls the record every
+ * second, so they are a share of the connections, and the pages and API
+ * still answer when that many are watching. Past it: 503. */
+#define ARB_WEB_MAX_EVENT_STREAMS 32u
+/* Seconds a connection may stay silent before it is closed (slowloris); an
+ * event stream sends a comment at least every ARB_WEB_KEEPALIVE_S. */
+#define ARB_WEB_IDLE_TIMEOUT_S 30u
+#define ARB_WEB_KEEPALIVE_S 10u
+/* Per-connection memory for the request line and headers: a browser's GET
+ * with its cookies and accept headers is 1-2 KiB; longer is answered 431. */
+#define ARB_WEB_REQUEST_MEMORY (32u << 10)
+/* The bytes one page or API answer may hold: the standings and crosstable
+ * of ARB_TN_MAX_ENTRANTS entrants, or a ladder's 10,000 entries, are a few
+ * MiB; past this the answer is 500 ("too large"), never cut short. */
+#define ARB_WEB_PAGE_CAP (32u << 20)
+/* The crosstable is drawn as a grid up to this many entrants (past it a
+ * grid is no help on a screen; the JSON keeps every pair). */
+#define ARB_WEB_GRID_MAX 40
+/* A URL longer than this is not one of ours: 404 without parsing. */
+#define ARB_WEB_MAX_URL 256
+/* Entrants whose rating history a ladder's chart draws (the leaders). */
+#define ARB_WEB_CHART_LINES 10
+/* The transcript answer (the transcript's records as JSON lines): a
+ * 1,000-deal match is some tens of MiB of them; past this cap the answer
+ * is 500, never cut (the viewer would show half a match as a whole). */
+#define ARB_WEB_TRANSCRIPT_CAP (256u << 20)
+
 #endif

@@ -367,4 +367,31 @@ int store_bench_set_rating(store *s, int64_t tid, const char *system);
  * now on its secret is shown). */
 int store_finish(store *s, int64_t tid);
 
+/* ---- the web pages (store_web.c; docs/web.md) ----------------------------- */
+
+/* What the pages read besides store_report's reports, as text cells. id is
+ * a tournament's (a match's for STORE_WEB_MATCH); arg as each says. */
+typedef enum store_web_kind {
+    STORE_WEB_TOURNAMENT,       /* id, name, game, rules, format, state, created, finished ("" not yet),
+                                   rating system, commitment, secret ("" sealed), has teams (t/f) */
+    STORE_WEB_SEATS,            /* a row per seat by round, table, slot: match id, round, stage, table, state,
+                                   slot, entrant index, name, total, points, rank ("" not yet) */
+    STORE_WEB_ENTRANT,          /* arg: the entrant's index: index, name, seed rank, team ("" none) */
+    STORE_WEB_ENTRANT_PENALTIES,/* arg: the entrant's index: match id, round, table, game, decision, reason,
+                                   consequence */
+    STORE_WEB_MATCH,            /* id is a match: id, tournament id, tournament name, round, table, state,
+                                   digest, transcript, void reason, games, decisions, wall ms, finished,
+                                   worker, signer key, signature ("" when unsigned or not recorded), format */
+    STORE_WEB_PROGRESS,         /* tournament state, pending, leased, done, void, last round, the last
+                                   result's time (UTC, microseconds; "" none) */
+    STORE_WEB_RESULTS_SINCE,    /* arg: a time as PROGRESS gives it: a row per seat of the first 50 matches
+                                   done after it: match id, round, table, finished, slot, name, total,
+                                   points, rank */
+    STORE_WEB_HISTORY,          /* arg: entrant indexes as an array ("{1,5}"): entrant, match, mu, sigma */
+} store_web_kind;
+int store_web(store *s, store_web_kind kind, int64_t id, const char *arg, store_rows *out, char *err, size_t errlen);
+/* Every later transaction of this connection read only (the web server's
+ * session: it never writes). 0 or ARB_EIO. */
+int store_read_only(store *s, char *err, size_t errlen);
+
 #endif

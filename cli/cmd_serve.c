@@ -1,0 +1,215 @@
+/* cmd_serve.c — arbiter in the browser (docs/web.md): `arbiter serve` (the
+ * record's pages and JSON API, read only, over HTTP) and `arbiter report`
+ * (a tournament's pages as static files). The web layer (web/) never links
+ * the referee: the transcript hooks here give it the referee's reader. */
+#include "cli.h"
+#include "arb_error.h"
+#include "arb_text.h"
+#include "transcript.h"
+#include "web.h"
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the transcript hooks (web_hooks) ----------------------------------- */
+
+typedef struct lines_ctx {
+    arb_buf *out;
+} lines_ctx;
+
+static int line_each(void *ctx, int type, const uint8_t *rec, size_t n)
+{
+    lines_ctx *c = ctx;
+    int rc = tr_json(rec, n, c->out);
+    return rc ? rc : arb_buf_putc(c->out, '\n');
+}
+
+/* The records as `arbiter replay FILE --json` prints them (without its
+ * closing summary line: that is the re-judgement, not the record). */
+static int hook_json_lines(void *ctx, const char *path, arb_buf *out, char *err, size_t errlen)
+{
+    uint8_t *data = NULL;
+    size_t len = 0;
+    int rc = tr_load(path, &data, &len, err, errlen);
+    if (rc)
+        return rc;
+    lines_ctx c = {out};
+    rc = tr_each(data, len, line_each, &c);
+    if (rc < 0)
+        snprintf(err, errlen, "%s: %s", path, rc == ARB_ETOOBIG ? "too large to show" : arb_strerror(rc));
+    free(data);
+    return rc < 0 ? rc : 0;
+}
+
+typedef struct ends_ctx {
+    void (*each)(void *arg, int bot, const char *ended, const char *err, size_t errlen);
+    void *arg;
+} ends_ctx;
+
+static int end_each(void *ctx, int type, const uint8_t *rec, size_t n)
+{
+    ends_ctx *c = ctx;
+    tr_botend be;
+    if (type != TR_BOTEND || tr_read_botend(rec, n, &be) != 0)
+        return 0;
+    char words[64];
+    tr_status_text(be.status, words, sizeof words);
+    c->each(c->arg, be.bot, words, be.err, be.err_len);
+    return 0;
+}
+
+static int hook_botends(void *ctx, const char *path,
+                        void (*each)(void *arg, int bot, const char *ended, const char *err, size_t errlen), void *arg,
+                        char *err, size_t errlen)
+{
+    uint8_t *data = NULL;
+    size_t len = 0;
+    int rc = tr_load(path, &data, &len, err, errlen);
+    if (rc)
+        return rc;
+    ends_ctx c = {each, arg};
+    rc = tr_each(data, len, end_each, &c);
+    free(data);
+    if (rc < 0)
+        snprintf(err, errlen, "%s: %s", path, arb_strerror(rc));
+    return rc < 0 ? rc : 0;
+}
+
+static const web_hooks hooks = {hook_json_lines, hook_botends, NULL};
+
+/* --NAME VALUE (or --NAME=VALUE, or -S VALUE) taken out of argv, the rest
+ * left for cli_reader_open: 0, or an exit code after a message. */
+static int take_option(const char *cmd, int *argc, char **argv, const char *name, const char *shortname,
+                       const char **value)
+{
+    int n = 1;
+    size_t nl = strlen(name);
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, name) == 0 || (shortname && strcmp(a, shortname) == 0)) {
+            if (i + 1 >= *argc) {
+                fprintf(stderr, "arbiter: %s: %s needs a value\n", cmd, a);
+                return CLI_EXIT_USAGE;
+            }
+            *value = argv[++i];
+        } else if (strncmp(a, name, nl) == 0 && a[nl] == '=') {
+            *value = a + nl + 1;
+        } else {
+            argv[n++] = argv[i];
+        }
+    }
+    *argc = n;
+    argv[n] = NULL;
+    return 0;
+}
+
+/* ---- arbiter serve -------------------------------------------------------- */
+
+static void serve_usage(FILE *f)
+{
+    fprintf(f, "usage: arbiter serve [--listen HOST:PORT] [--state DIR | --db CONNINFO]\n\n"
+               "Serve the record's pages and JSON API over HTTP, read only (docs/web.md):\n"
+               "tournaments, standings, crosstables, brackets, ladders, entrants, matches,\n"
+               "the worker pool, live updates of running tournaments, the replay viewer.\n"
+               "--listen defaults to 127.0.0.1:8080 (loopback only; PORT 0: any free port,\n"
+               "printed at start). Runs until SIGINT or SIGTERM.\n");
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    const char *listen = "127.0.0.1:8080";
+    if (take_option("serve", &argc, argv, "--listen", NULL, &listen)) {
+        serve_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    cli_reader rd;
+    int exit_now = cli_reader_open("serve", argc, argv, 0, false, serve_usage, &rd);
+    if (exit_now >= 0)
+        return exit_now;
+    /* the reader's session is not the server's: close it, keep the place */
+    store_close(rd.st);
+    rd.st = NULL;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    /* blocked before the server's threads start, so they inherit it and
+     * the signal comes to sigwait below */
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    char err[1024];
+    web_server *w = web_server_start(rd.place.conninfo, listen, &hooks, err, sizeof err);
+    if (!w) {
+        fprintf(stderr, "arbiter: serve: %s\n", err);
+        cli_reader_close(&rd);
+        return CLI_EXIT_USAGE;
+    }
+    char host[64];
+    snprintf(host, sizeof host, "%.*s", (int)strcspn(listen, ":"), listen);
+    printf("arbiter: serving the record on http://%s:%d/ (read only; SIGINT or SIGTERM stops)\n",
+           host[0] ? host : "0.0.0.0", web_server_port(w));
+    fflush(stdout);
+    int sig = 0;
+    sigwait(&set, &sig);
+    web_server_stop(w);
+    cli_reader_close(&rd);
+    return CLI_EXIT_OK;
+}
+
+/* ---- arbiter report ------------------------------------------------------- */
+
+static void report_usage(FILE *f)
+{
+    fprintf(f, "usage: arbiter report TOURNAMENT -o DIR [--state DIR | --db CONNINFO]\n\n"
+               "Write tournament TOURNAMENT (the latest of that name, or #ID) as static\n"
+               "files under DIR (docs/web.md): index.html with standings, crosstable,\n"
+               "bracket and rounds, a page per entrant and per match, their JSON, the\n"
+               "replay viewer with each transcript (m/ID/transcript.js) and the assets.\n"
+               "Links are relative: open DIR/index.html from disk or publish DIR as it is.\n"
+               "Exits 3 when there is no record or no such tournament.\n");
+}
+
+int cmd_report(int argc, char **argv)
+{
+    const char *dir = NULL;
+    if (take_option("report", &argc, argv, "--output", "-o", &dir)) {
+        report_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    cli_reader rd;
+    int exit_now = cli_reader_open("report", argc, argv, 0, true, report_usage, &rd);
+    if (exit_now >= 0)
+        return exit_now;
+    int status = CLI_EXIT_OK;
+    char err[1024], term[300];
+    if (!dir) {
+        fprintf(stderr, "arbiter: report: -o DIR is needed (where to write the pages)\n");
+        status = CLI_EXIT_USAGE;
+        goto out;
+    }
+    int64_t tid;
+    uint64_t seed;
+    bool revealed;
+    if (store_tournament_named(rd.st, rd.name, &tid, &seed, &revealed) != 1) {
+        fprintf(stderr, "arbiter: report: no tournament named \"%s\" in the record\n", arb_term(rd.name, term, sizeof term));
+        status = CLI_EXIT_NORECORD;
+        goto out;
+    }
+    if (store_read_only(rd.st, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: report: %s\n", err);
+        status = CLI_EXIT_FAIL;
+        goto out;
+    }
+    int files = 0;
+    if (web_report(rd.st, &hooks, tid, dir, &files, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: report: %s\n", arb_term(err, term, sizeof term));
+        status = CLI_EXIT_FAIL;
+        goto out;
+    }
+    printf("arbiter: report: %d files under %s (open %s/index.html)\n", files, arb_term(dir, term, sizeof term),
+           arb_term(dir, err, sizeof err));
+out:
+    cli_reader_close(&rd);
+    return status;
+}

@@ -1,0 +1,98 @@
+/* store_web.c — what the web pages and `arbiter report` read of the record
+ * (web/, docs/web.md) that the terminal reports do not: a tournament's
+ * header, its matches with their stages, an entrant's penalties, a match's
+ * signature, the progress a live page polls. Read only, parameterised. */
+#include "store_int.h"
+#include "arb_error.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+/* By store_web_kind; $1 is the id, $2 (when used) the argument. */
+static const char *const web_sql[] = {
+    [STORE_WEB_TOURNAMENT] =
+        "SELECT t.id, t.name, t.game, t.rules, t.format, t.state, "
+        "  to_char(t.created_at, 'YYYY-MM-DD HH24:MI'), coalesce(to_char(t.finished_at, 'YYYY-MM-DD HH24:MI'), ''), "
+        "  t.rating_system, coalesce(t.commitment, ''), "
+        "  CASE WHEN t.revealed_at IS NOT NULL THEN coalesce(encode(t.secret, 'hex'), '') ELSE '' END, "
+        "  EXISTS (SELECT 1 FROM teams tm WHERE tm.tournament_id = t.id) "
+        "FROM tournaments t WHERE t.id = $1",
+    [STORE_WEB_SEATS] =
+        "SELECT m.id, m.round, coalesce(r.stage, 'main'), m.tbl, m.state, s.slot, s.entrant, e.name, "
+        "  coalesce(s.total::text, ''), coalesce(s.points::text, ''), coalesce(s.rank::text, '') "
+        "FROM matches m JOIN match_seats s ON s.match_id = m.id "
+        "JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant "
+        "LEFT JOIN rounds r ON r.tournament_id = m.tournament_id AND r.round = m.round "
+        "WHERE m.tournament_id = $1 ORDER BY m.round, m.tbl, s.slot",
+    [STORE_WEB_ENTRANT] =
+        "SELECT e.idx, e.name, coalesce(e.seed_rank::text, ''), coalesce(e.team, '') "
+        "FROM entrants e WHERE e.tournament_id = $1 AND e.idx = $2::int",
+    [STORE_WEB_ENTRANT_PENALTIES] =
+        "SELECT m.id, m.round, m.tbl, p.game, p.decision, p.reason, p.consequence "
+        "FROM penalties p JOIN matches m ON m.id = p.match_id "
+        "JOIN match_seats s ON s.match_id = m.id AND s.slot = p.slot "
+        "WHERE m.tournament_id = $1 AND s.entrant = $2::int ORDER BY m.round, m.tbl, p.n",
+    /* to_jsonb(m): the signature's columns when the record has them
+     * (migration 011), NULL before, with one statement for both */
+    [STORE_WEB_MATCH] =
+        "SELECT m.id, m.tournament_id, t.name, m.round, m.tbl, m.state, coalesce(m.digest, ''), "
+        "  coalesce(m.transcript, ''), coalesce(m.error, ''), coalesce(m.games::text, ''), "
+        "  coalesce(m.decisions::text, ''), coalesce(m.wall_ms::text, ''), "
+        "  coalesce(to_char(m.finished_at, 'YYYY-MM-DD HH24:MI:SS'), ''), coalesce(m.leased_by, ''), "
+        "  coalesce(to_jsonb(m) ->> 'signer_key', ''), coalesce(to_jsonb(m) ->> 'signature', ''), t.format "
+        "FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.id = $1",
+    [STORE_WEB_PROGRESS] =
+        "SELECT t.state, count(m.*) FILTER (WHERE m.state = 'pending'), count(m.*) FILTER (WHERE m.state = 'leased'), "
+        "  count(m.*) FILTER (WHERE m.state = 'done'), count(m.*) FILTER (WHERE m.state = 'void'), "
+        "  coalesce(max(m.round), 0), "
+        "  coalesce(to_char(max(m.finished_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US'), '') "
+        "FROM tournaments t LEFT JOIN matches m ON m.tournament_id = t.id WHERE t.id = $1 GROUP BY t.id",
+    /* the results recorded after $2 (a UTC time as STORE_WEB_PROGRESS
+     * gives it), a row per seat, the 50 earliest matches */
+    [STORE_WEB_RESULTS_SINCE] =
+        "SELECT m.id, m.round, m.tbl, to_char(m.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US'), "
+        "  s.slot, e.name, coalesce(s.total::text, ''), coalesce(s.points::text, ''), coalesce(s.rank::text, '') "
+        "FROM (SELECT * FROM matches WHERE tournament_id = $1 AND state = 'done' "
+        "      AND finished_at > ($2::timestamp AT TIME ZONE 'UTC') ORDER BY finished_at, id LIMIT 50) m "
+        "JOIN match_seats s ON s.match_id = m.id "
+        "JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant "
+        "ORDER BY m.finished_at, m.id, s.slot",
+    /* the rating history of the entrants in $2 (an int array), in order */
+    [STORE_WEB_HISTORY] =
+        "SELECT h.entrant, h.match_id, h.mu_after, h.sigma_after "
+        "FROM rating_history h JOIN matches m ON m.id = h.match_id "
+        "WHERE m.tournament_id = $1 AND h.entrant = ANY ($2::int[]) ORDER BY h.seq",
+};
+
+/* How many parameters each statement takes. */
+static int web_params(store_web_kind kind)
+{
+    switch (kind) {
+    case STORE_WEB_ENTRANT:
+    case STORE_WEB_ENTRANT_PENALTIES:
+    case STORE_WEB_RESULTS_SINCE:
+    case STORE_WEB_HISTORY:
+        return 2;
+    default:
+        return 1;
+    }
+}
+
+int store_web(store *s, store_web_kind kind, int64_t id, const char *arg, store_rows *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if ((unsigned)kind >= sizeof web_sql / sizeof *web_sql || !web_sql[kind]) {
+        snprintf(err, errlen, "no such web query");
+        return ARB_EINVAL;
+    }
+    char ids[24];
+    snprintf(ids, sizeof ids, "%" PRId64, id);
+    const char *p[] = {ids, arg ? arg : ""};
+    return store__rows_q(s, web_sql[kind], web_params(kind), p, out, err, errlen);
+}
+
+int store_read_only(store *s, char *err, size_t errlen)
+{
+    return store__exec0(s, err, errlen, "SET default_transaction_read_only = on", 0, NULL);
+}

@@ -1,0 +1,119 @@
+/* web.h — arbiter in the browser (docs/web.md): the pages and JSON API over
+ * the record, served read-only by `arbiter serve` (web_server) or written
+ * as static files by `arbiter report` (web_report). The web layer reads
+ * the record through the store (scheduler/store.h) and nothing else of the
+ * scheduler; transcripts come through hooks the caller gives (cli/ passes
+ * the referee's reader), so the web layer never links the referee. */
+#ifndef ARB_WEB_H
+#define ARB_WEB_H
+#include "arb_buf.h"
+#include "store.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- escaping (web_esc.c): one function per language, used everywhere -- */
+
+/* Append len bytes of in to b as HTML text or an attribute value (quoted
+ * with "): & < > " ' as entities; tab and newline as they are; every other
+ * control character and each byte of invalid UTF-8 as U+FFFD (so no byte
+ * can open a tag, end an attribute or hide text). 0, or ARB_ETOOBIG past
+ * b's cap. */
+int web_html(arb_buf *b, const char *in, size_t len);
+/* The same for a NUL-terminated string (NULL is ""). */
+int web_h(arb_buf *b, const char *s);
+/* A JSON string, quotes included (arb_json_str); also escapes '<', '>' and
+ * '&' as \u003c.. so that JSON placed in a page's script or a static
+ * report's transcript.js can never close a script element. NULL is "". */
+int web_j(arb_buf *b, const char *s);
+
+/* ---- assets (web_assets.c, generated from web/assets/) ---------------- */
+
+typedef struct web_asset {
+    const char *name;            /* its path under web/assets/ ("style.css", "viewer/viewer.js") */
+    const char *type;            /* its Content-Type */
+    const unsigned char *data;
+    size_t len;
+} web_asset;
+/* The asset of that name, or NULL: a name is looked up, never a path opened. */
+const web_asset *web_asset_find(const char *name);
+/* Every asset: *n of them. */
+const web_asset *web_assets(size_t *n);
+
+/* ---- pages (web_pages.c) ---------------------------------------------- */
+
+/* What the web layer asks of a transcript (the caller's reader: cli/ uses
+ * the referee's). json_lines: its records as JSON lines (`arbiter replay
+ * FILE --json`), into out; botends: for each bot's end, its index, how it
+ * ended and its stderr tail, through each. Both 0 or < 0 with a message
+ * in err. Either may be NULL (then the transcript is not shown). */
+typedef struct web_hooks {
+    int (*json_lines)(void *ctx, const char *path, arb_buf *out, char *err, size_t errlen);
+    int (*botends)(void *ctx, const char *path,
+                   void (*each)(void *arg, int bot, const char *ended, const char *err, size_t errlen),
+                   void *arg, char *err, size_t errlen);
+    void *ctx;
+} web_hooks;
+
+typedef enum web_mode {
+    WEB_SERVED,                  /* links absolute ("/t/3"), the live script, the viewer fetching the API */
+    WEB_STATIC,                  /* a report's files: links relative, no live updates */
+} web_mode;
+
+/* One answer. */
+typedef struct web_out {
+    int status;                  /* 200, 404, 500 ... */
+    const char *type;            /* Content-Type (a constant) */
+    arb_buf body;                /* capped at ARB_WEB_PAGE_CAP (the transcript's: ARB_WEB_TRANSCRIPT_CAP) */
+} web_out;
+void web_out_init(web_out *o);
+void web_out_release(web_out *o);
+
+/* The page or API answer for path (the URL's path, no query), from the
+ * record in st: 200 with the body, 404 for what is not one of the routes
+ * (docs/web.md) or not in the record, 500 with a message. The caller has
+ * already refused methods other than GET and HEAD. Assets, the event
+ * stream and static-file names are the server's and the report's. */
+void web_render(store *st, const web_hooks *h, web_mode mode, const char *path, web_out *out);
+
+/* In WEB_STATIC mode: the file a route is written to, relative to the
+ * report's directory ("/t/3" -> "index.html", "/m/12" -> "m/12.html"), or
+ * NULL for a route a report does not hold. */
+const char *web_static_file(const char *route, char *buf, size_t cap);
+
+/* ---- the live stream (web_pages.c) ------------------------------------ */
+
+/* The state an event stream compares against the record each second. */
+typedef struct web_live {
+    int64_t tid;
+    char progress[256];          /* the last progress sent (its JSON) */
+    char since[40];              /* results after this time are sent next ("" none yet: only new ones) */
+    bool started;
+} web_live;
+/* Append to out the events the record holds since the last call:
+ * `event: progress` when the counts changed (always on the first call),
+ * `event: result` per match recorded since. 0, ARB_ENOTFOUND (no such
+ * tournament), or < 0. */
+int web_live_poll(store *st, web_live *lv, arb_buf *out);
+
+/* ---- the server (web_server.c) ---------------------------------------- */
+
+typedef struct web_server web_server;
+/* Serve the record at conninfo on listen ("HOST:PORT"; PORT 0 any free
+ * one): its own connection, read only (store_read_only). NULL with a
+ * message on failure. hooks are copied; their ctx must outlive the
+ * server. */
+web_server *web_server_start(const char *conninfo, const char *listen, const web_hooks *hooks, char *err,
+                             size_t errlen);
+int web_server_port(const web_server *w);
+void web_server_stop(web_server *w);   /* NULL is fine */
+
+/* ---- the report (web_report.c) ---------------------------------------- */
+
+/* Write tournament tid's pages, their JSON, its matches' pages and
+ * transcripts (m/ID/transcript.js) and the assets under dir (made when
+ * missing). *files: how many were written. 0 or < 0 with a message. */
+int web_report(store *st, const web_hooks *h, int64_t tid, const char *dir, int *files, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,35 @@
+/* web_int.h — what the web layer's files share (web.h is the public side):
+ * the page being rendered and how it links, and the SVG drawings. */
+#ifndef ARB_WEB_INT_H
+#define ARB_WEB_INT_H
+#include "web.h"
+#include "arb_error.h"
+#include "arb_limits.h"
+
+/* One page being rendered. */
+typedef struct web_page {
+    store *st;
+    const web_hooks *h;
+    web_mode mode;
+    int depth;                   /* WEB_STATIC: directories between the page's file and the report's root */
+    web_out *out;
+    arb_buf *b;                  /* &out->body */
+} web_page;
+
+/* Append the href of a route (printf-formatted from our own numbers; never
+ * a text from the record): as is when served, relative to the page's file
+ * in a report ("#" for a route a report does not hold). Escaped. */
+void web_link(web_page *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A line of a chart: the entrant (index) and its name. */
+typedef struct web_series {
+    int entrant;
+    const char *name;
+} web_series;
+/* The bracket of a knockout from STORE_WEB_SEATS rows (the group stage's
+ * rounds left out when skip_groups). 0 or < 0. */
+int web_svg_bracket(web_page *p, const store_rows *seats, bool skip_groups);
+/* Rating lines of s[0..ns) from STORE_WEB_HISTORY rows h. 0 or < 0. */
+int web_svg_chart(web_page *p, const char *title, const web_series *s, int ns, const store_rows *h);
+
+#endif

@@ -1,0 +1,161 @@
+/* web_report.c — `arbiter report`: a tournament's pages written as static
+ * files (docs/web.md) — the same renderers as the server in WEB_STATIC
+ * mode, relative links, so the directory can be opened from disk or put
+ * on any web host. */
+#include "web_int.h"
+#include "arb_file.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct report {
+    store *st;
+    const web_hooks *h;
+    const char *dir;
+    int files;
+    char *err;
+    size_t errlen;
+} report;
+
+/* dir/rel with rel's directories made first. 0 or < 0 with a message. */
+static int put_file(report *r, const char *rel, const void *data, size_t len)
+{
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s/%s", r->dir, rel);
+    if (n < 0 || (size_t)n >= sizeof path) {
+        snprintf(r->err, r->errlen, "%s/%s: path too long", r->dir, rel);
+        return ARB_EINVAL;
+    }
+    for (char *slash = path + strlen(r->dir) + 1; (slash = strchr(slash, '/')) != NULL; slash++) {
+        *slash = 0;
+        int rc = arb_make_dir(path, 0755, "report (-o)", r->err, r->errlen);
+        *slash = '/';
+        if (rc)
+            return rc;
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+        snprintf(r->err, r->errlen, "%s: %s", path, strerror(errno));
+        if (f)
+            fclose(f);
+        return ARB_EIO;
+    }
+    r->files++;
+    return 0;
+}
+
+/* A route rendered into its file; a route the record lacks is skipped. */
+static int put_route(report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int put_route(report *r, const char *fmt, ...)
+{
+    char route[ARB_WEB_MAX_URL + 1], file[ARB_WEB_MAX_URL + 1];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(route, sizeof route, fmt, ap);
+    va_end(ap);
+    if (!web_static_file(route, file, sizeof file))
+        return 0;
+    web_out out;
+    web_out_init(&out);
+    web_render(r->st, r->h, WEB_STATIC, route, &out);
+    int rc = 0;
+    if (out.status == 200)
+        rc = put_file(r, file, out.body.data ? out.body.data : "", out.body.len);
+    else if (out.status != 404) {
+        snprintf(r->err, r->errlen, "%s: %s", route, arb_buf_str(&out.body));
+        rc = ARB_EIO;
+    }
+    web_out_release(&out);
+    return rc;
+}
+
+/* m/ID/transcript.js: the records for the viewer, as a script (a page
+ * opened from disk cannot fetch JSON). */
+static int put_transcript(report *r, const char *mid, const char *path)
+{
+    if (!r->h || !r->h->json_lines)
+        return 0;
+    arb_buf lines, js;
+    arb_buf_init(&lines, ARB_WEB_TRANSCRIPT_CAP);
+    arb_buf_init(&js, ARB_WEB_TRANSCRIPT_CAP + 64);
+    char err[512] = "", rel[64];
+    int rc = 0;
+    if (r->h->json_lines(r->h->ctx, path, &lines, err, sizeof err) != 0)
+        goto out;   /* a transcript not on this host: the match page says so */
+    arb_buf_puts(&js, "window.ARB_TRANSCRIPT = [\n");
+    const char *p = arb_buf_str(&lines);
+    bool first = true;
+    while (*p) {
+        size_t l = strcspn(p, "\n");
+        if (l) {
+            arb_buf_puts(&js, first ? "" : ",\n");
+            arb_buf_append(&js, p, l);
+            first = false;
+        }
+        p += l + (p[l] == '\n');
+    }
+    if (arb_buf_puts(&js, "\n];\n") != 0) {
+        snprintf(r->err, r->errlen, "match %s: its transcript is past the report's limit", mid);
+        rc = ARB_ETOOBIG;
+        goto out;
+    }
+    snprintf(rel, sizeof rel, "m/%s/transcript.js", mid);
+    rc = put_file(r, rel, js.data, js.len);
+out:
+    arb_buf_release(&lines);
+    arb_buf_release(&js);
+    return rc;
+}
+
+int web_report(store *st, const web_hooks *h, int64_t tid, const char *dir, int *files, char *err, size_t errlen)
+{
+    report r = {st, h, dir, 0, err, errlen};
+    store_rows seats = {0}, ents = {0};
+    int rc = arb_make_dir(dir, 0755, "report (-o)", err, errlen);
+    if (rc)
+        return rc;
+    if ((rc = store_web(st, STORE_WEB_SEATS, tid, NULL, &seats, err, errlen)) != 0
+        || (rc = store_report(st, STORE_REPORT_LADDER, tid, &ents, err, errlen)) != 0)
+        goto out;
+    if ((rc = put_route(&r, "/t/%" PRId64, tid)) || (rc = put_route(&r, "/api/t/%" PRId64, tid))
+        || (rc = put_route(&r, "/api/t/%" PRId64 "/standings", tid)))
+        goto out;
+    /* the entrants: those seated in a match, and a ladder's entries */
+    store_standing *sr = calloc(ARB_TN_MAX_ENTRANTS, sizeof *sr);
+    int n = sr ? store_standings(st, tid, false, sr, ARB_TN_MAX_ENTRANTS) : -1;
+    for (int i = 0; i < n && !rc; i++)
+        if (!(rc = put_route(&r, "/t/%" PRId64 "/e/%d", tid, sr[i].entrant)))
+            rc = put_route(&r, "/api/t/%" PRId64 "/e/%d", tid, sr[i].entrant);
+    free(sr);
+    for (int i = 0; i < seats.nrows && !rc; i++) {
+        if (i > 0 && strcmp(store_cell(&seats, i, 0), store_cell(&seats, i - 1, 0)) == 0)
+            continue;
+        const char *mid = store_cell(&seats, i, 0);
+        if ((rc = put_route(&r, "/m/%s", mid)) || (rc = put_route(&r, "/api/m/%s", mid)))
+            break;
+        store_rows m;
+        int64_t id = strtoll(mid, NULL, 10);
+        if ((rc = store_web(st, STORE_WEB_MATCH, id, NULL, &m, err, errlen)) != 0)
+            break;
+        if (m.nrows == 1 && store_cell(&m, 0, 7)[0] && !(rc = put_route(&r, "/m/%s/replay", mid)))
+            rc = put_transcript(&r, mid, store_cell(&m, 0, 7));
+        store_rows_release(&m);
+    }
+    size_t na;
+    const web_asset *a = web_assets(&na);
+    for (size_t i = 0; i < na && !rc; i++) {
+        char rel[ARB_WEB_MAX_URL + 16];
+        snprintf(rel, sizeof rel, "assets/%s", a[i].name);
+        if (a[i].name[0])
+            rc = put_file(&r, rel, a[i].data, a[i].len);
+    }
+out:
+    store_rows_release(&seats);
+    store_rows_release(&ents);
+    *files = r.files;
+    return rc;
+}
