@@ -269,7 +269,10 @@ class Page:
         return mine
 
     def open(self, url, timeout=30):
-        """Navigate and wait for the load event."""
+        """Navigate and wait for the load event (a fresh document: going to
+        another #fragment of the same page would not load it again)."""
+        if url != "about:blank":
+            self.open("about:blank", timeout)
         self._collect()
         self.call("Page.navigate", {"url": url})
         deadline = time.time() + timeout

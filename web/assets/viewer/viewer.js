@@ -4,7 +4,8 @@
  * and the penalties, for Dou Dizhu (3 and 4 players) and Da Bang.
  *
  * Data contract (docs/web.md, "Replay viewer"): window.ARB_TRANSCRIPT, an
- * array of record objects, when a page defines it before this script runs
+ * array of record objects or one string of NDJSON, when a page defines it
+ * before this script runs
  * (a static report, opened from file://, cannot fetch); otherwise the
  * NDJSON at the URL in data-src of <main id="viewer">.
  *
@@ -64,24 +65,36 @@
 
   var TYPE_PREFIX = '{"type":"';
 
+  /* NDJSON kept as one string: a line is an offset pair, sliced and parsed
+   * only when a game that holds it is shown (half a million small strings
+   * would cost more than the whole index). */
   function LineSource(text) {
-    var lines = text.split('\n');
-    while (lines.length && lines[lines.length - 1].trim() === '') lines.pop();
+    var starts = [], ends = [];
+    var pos = 0, len = text.length;
+    while (pos < len) {
+      var nl = text.indexOf('\n', pos);
+      if (nl < 0) nl = len;
+      var e = nl;
+      if (e > pos && text.charCodeAt(e - 1) === 13) e--;
+      if (e > pos) { starts.push(pos); ends.push(e); }
+      pos = nl + 1;
+    }
     var cache = new Map();
-    this.n = lines.length;
+    var self = this;
+    this.n = starts.length;
     this.type = function (i) {
-      var line = lines[i];
-      if (line.lastIndexOf(TYPE_PREFIX, 0) === 0) {
-        var end = line.indexOf('"', TYPE_PREFIX.length);
-        if (end > 0) return line.slice(TYPE_PREFIX.length, end);
+      var a = starts[i];
+      if (text.startsWith(TYPE_PREFIX, a)) {
+        var end = text.indexOf('"', a + TYPE_PREFIX.length);
+        if (end > 0 && end < ends[i]) return text.slice(a + TYPE_PREFIX.length, end);
       }
-      var r = this.get(i);
+      var r = self.get(i);
       return r ? String(r.type) : '';
     };
     this.get = function (i) {
       if (cache.has(i)) return cache.get(i);
       var r = null;
-      try { r = JSON.parse(lines[i]); } catch (e) { r = { type: 'unreadable', line: i + 1 }; }
+      try { r = JSON.parse(text.slice(starts[i], ends[i])); } catch (e) { r = { type: 'unreadable', line: i + 1 }; }
       if (cache.size > 20000) cache.clear();   /* bounded: a game is a few hundred records */
       cache.set(i, r);
       return r;
@@ -225,7 +238,7 @@
       round: [], passes: 0, lastTrick: null, trickNo: 0,
       trump: '', level: '', dajia: -1, levels: null, blood: 0, drawer: -1,
       declares: [], flip: [], buried: [], teamPoints: [0, 0], kittyState: '',
-      result: null, resultInfo: null, penalties: [], notes: [],
+      result: null, resultInfo: null, trickDone: null, penalties: [], notes: [],
       actor: -1, action: null, decision: 0, byReferee: false, kind: '', events: []
     };
     for (var i = 0; i < nseats; i++) {
@@ -366,7 +379,10 @@
         break;
       }
       case 'play': {
-        if (s.round.length >= s.nseats) { s.round = []; s.last = s.last.map(function () { return null; }); }
+        if (s.trickDone) {
+          s.lastTrick = { plays: s.round, winner: s.trickDone.winner, points: s.trickDone.points, no: s.trickNo };
+          s.round = []; s.trickDone = null; s.last = s.last.map(function () { return null; });
+        }
         if (s.round.length === 0) s.trickNo++;
         var cards = dbCards(words[2] || '');
         removeCards(s.hands[seat], cards);
@@ -375,9 +391,9 @@
         break;
       }
       case 'trick':
-        s.lastTrick = { plays: s.round, winner: seat, points: Number(words[2]), no: s.trickNo };
+        /* the trick stays on the table until the next lead */
+        s.trickDone = { winner: seat, points: Number(words[2]) };
         s.teamPoints = [Number(words[4]), Number(words[5])];
-        s.round = []; s.last = s.last.map(function () { return null; });
         break;
       case 'result':
         if (words[1] === 'points') {
@@ -569,12 +585,12 @@
         this.botsPanel()),
       el('nav', { class: 'controls', 'aria-label': 'replay controls' },
         el('div', { class: 'buttons' },
-          button('b-prev-deal', '\u23ee deal', 'PageUp', function () { self.deal(-1); }),
+          button('b-prev-deal', '\u00ab deal', 'PageUp', function () { self.deal(-1); }),
           button('b-first', '\u21e4 first', 'Home', function () { self.first(); }),
           button('b-prev', '\u2190 prev', 'ArrowLeft', function () { self.move(-1); }),
           button('b-next', 'next \u2192', 'ArrowRight', function () { self.move(1); }),
           button('b-last', 'last \u21e5', 'End', function () { self.last(); }),
-          button('b-next-deal', 'deal \u23ed', 'PageDown', function () { self.deal(1); })),
+          button('b-next-deal', 'deal \u00bb', 'PageDown', function () { self.deal(1); })),
         el('label', { class: 'range' }, el('span', { class: 'visually-hidden' }, 'decision'), this.range),
         el('label', { class: 'seatview' }, 'View: ', this.seatSelect),
         this.position),
@@ -800,7 +816,8 @@
         p.pass ? 'pass' : [cardList(p.cards, game), p.kind ? el('span', { class: 'kind' }, ' ' + p.kind.replace(/_/g, ' ')) : null]);
     });
     parts.push(el('section', { class: 'trick', id: 'trick', 'aria-label': 'current trick' },
-      el('h2', null, game === 'dabang' ? 'Trick ' + (s.round.length ? s.trickNo : '') : 'Round'),
+      el('h2', null, game === 'dabang' ? 'Trick ' + (s.round.length ? s.trickNo : '') +
+        (s.trickDone ? ': won by seat ' + s.trickDone.winner + ', ' + s.trickDone.points + ' points' : '') : 'Round'),
       round.length ? el('ol', null, round) : el('p', null, 'no play yet')));
     if (game === 'dabang' && s.lastTrick) {
       parts.push(el('section', { class: 'trick last-trick', id: 'last-trick', 'aria-label': 'last trick' },
@@ -909,12 +926,18 @@
     function fail(msg) {
       fill(root, el('p', { class: 'error', role: 'alert' }, msg));
     }
+    var timings = window.ARB_VIEWER_TIMINGS = {};
     function go(src) {
+      var t1 = performance.now();
       var idx = buildIndex(src);
+      timings.index_ms = performance.now() - t1;
       if (!idx.header) { fail('Not an arbiter transcript: no header record.'); return; }
       new Viewer(root, idx, src, t0);
     }
     if (Array.isArray(window.ARB_TRANSCRIPT)) { go(new ObjectSource(window.ARB_TRANSCRIPT)); return; }
+    /* a string: the NDJSON itself (a 40 MB string literal parses far faster
+       than the same records as an array literal) */
+    if (typeof window.ARB_TRANSCRIPT === 'string') { go(new LineSource(window.ARB_TRANSCRIPT)); return; }
     var url = root.getAttribute('data-src');
     if (!url) { fail('No transcript: define window.ARB_TRANSCRIPT or data-src.'); return; }
     root.setAttribute('aria-busy', 'true');
@@ -922,6 +945,7 @@
       if (!res.ok) throw new Error('HTTP ' + res.status);
       return res.text();
     }).then(function (text) {
+      timings.fetch_ms = performance.now() - t0;
       root.removeAttribute('aria-busy');
       go(new LineSource(text));
     }).catch(function (e) {
