@@ -341,7 +341,8 @@ def main():
         return 77
     viewer_dir = os.path.join(src_root, "web/assets/viewer")
     fixtures = os.path.join(src_root, "tests/web/fixtures")
-    artifacts = os.environ.get("ARB_ARTIFACTS") or os.path.join(os.getcwd(), "web-artifacts")
+    artifacts = (os.environ.get("ARB_ARTIFACTS") or os.environ.get("ARB_ARTIFACTS_DEFAULT")
+                 or os.path.join(os.getcwd(), "web-artifacts"))
     os.makedirs(artifacts, exist_ok=True)
     root = tempfile.mkdtemp(prefix="arb-viewer-")
     try:
