@@ -236,6 +236,7 @@ def test_penalty(b, root, viewer_dir, records, artifacts):
     cur = p.eval("[...document.querySelectorAll('#penalties li.current')].map(e => e.textContent)")
     check(len(cur) == 1 and timeout["detail"] in cur[0], "penalty: the current penalty listed with its detail: %s" % cur)
     check(p.eval("document.querySelector('#penalties').textContent.includes('illegal')"), "penalty: earlier illegal reply listed")
+    check(p.eval("document.querySelector('#clocks tr.actor').textContent.includes('timeout')"), "penalty: the clock row says timeout")
     wide = p.eval("document.documentElement.scrollWidth <= window.innerWidth + 1")
     check(wide, "penalty: no horizontal scroll on a 390 px phone")
     p.eval("document.getElementById('bots').open = true")

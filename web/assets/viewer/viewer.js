@@ -248,6 +248,9 @@
     return s;
   }
 
+  /* recv kinds, as referee/transcript_read.c names them */
+  var REPLY_KINDS = ['line', 'timeout', 'too-long', 'closed', 'exited', 'crashed'];
+
   function clone(s) { return JSON.parse(JSON.stringify(s)); }
 
   function nseatsOf(idx, deal) {
@@ -472,7 +475,10 @@
         seat = seatOf(r.bot);
         if (seat < 0) continue;
         var ck = s.clocks[seat];
-        ck.wall = r.wall_ns; ck.cpu = r.cpu_ns; ck.kind = r.kind_name || '';
+        /* the numeric kind first: `replay --json` names it "line" for a
+           timeout (kind 1) in this version */
+        ck.wall = r.wall_ns; ck.cpu = r.cpu_ns;
+        ck.kind = REPLY_KINDS[r.kind] || r.kind_name || '';
         ck.reply = r.line;
         if (ck.bank !== null && ck.move !== null && typeof r.wall_ns === 'number') {
           var over = r.wall_ns / 1e6 - ck.move;
