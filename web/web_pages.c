@@ -142,7 +142,9 @@ static void head(web_page *p, const char *title, int64_t live)
 {
     arb_buf *b = p->b;
     arb_buf_puts(b, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>");
+                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                    /* no icon: a browser would otherwise ask for /favicon.ico */
+                    "<link rel=\"icon\" href=\"data:,\"><title>");
     web_h(b, title);
     arb_buf_puts(b, " — arbiter</title><link rel=\"stylesheet\" href=\"");
     web_link(p, "/assets/style.css");

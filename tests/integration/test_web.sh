@@ -150,6 +150,16 @@ check "an unknown tournament's stream sends no event" \
   '! curl -s --max-time 3 "$U/api/t/99999/events" | grep -q "^event:"'
 check "a header past the request limit is refused" \
   '[ "$(code -H "X-Big: $(head -c 40000 /dev/zero | tr "\0" a)" "$U/")" = 431 ]'
+# The pages in a real browser (headless Chromium; skipped where there is none)
+python3 "$(dirname "$0")/../web/pages.py" "$U" "$TID" "$M" > "$T/pages.out" 2>&1
+rc=$?
+if [ $rc = 77 ]; then
+  echo "-- no chromium: the served pages are not checked in a browser"
+else
+  check "the served pages in headless Chromium: DOM, viewer keys, no console error, nothing fetched from outside ($(tail -1 "$T/pages.out"))" \
+    '[ $rc = 0 ]'
+  [ $rc = 0 ] || grep "^FAIL" "$T/pages.out" >&2
+fi
 check "the server is still up after all that" '[ "$(code "$U/")" = 200 ]'
 stop_serve
 
