@@ -424,7 +424,9 @@ int cmd_replay(int argc, char **argv)
         case 'S':
             want_signer = optarg;
             if (strlen(optarg) != 64 || strspn(optarg, "0123456789abcdef") != 64) {
-                fprintf(stderr, "arbiter: replay: --signer \"%.80s\": expected 64 lowercase hex digits\n", optarg);
+                char shown[300];
+                fprintf(stderr, "arbiter: replay: --signer \"%s\": expected 64 lowercase hex digits\n",
+                        arb_term(optarg, shown, sizeof shown));
                 return CLI_EXIT_USAGE;
             }
             break;
