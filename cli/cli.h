@@ -84,6 +84,10 @@ int cli_int_arg(const char *cmd, const char *opt, const char *val, long long lo,
 /* A match id (a positive decimal integer, nothing else), else a message
  * naming `what` with the text escaped, and nonzero. */
 int cli_match_id(const char *cmd, const char *what, const char *val, int64_t *id);
+/* A command with subcommands (`dispute`, `ladder`): none given prints usage
+ * to stderr (CLI_EXIT_USAGE), --help/-h to stdout (CLI_EXIT_OK); -1 when a
+ * subcommand follows. */
+int cli_sub_help(int argc, char **argv, void (*usage)(FILE *f));
 /* Append a --set value to a comma-separated list (bounded; nonzero when full). */
 int cli_append_option(char *list, size_t cap, const char *val);
 

@@ -129,29 +129,6 @@ typedef struct check {
     size_t len;
 } check;
 
-/* The referee's signature: the file's must verify and be by the key the
- * record names (the one the scheduler checked when it recorded the
- * result). A record without a key (older, or unsigned) asks for none. */
-static void check_signature(const replay_report *rep, const char *signer, const char *worker, check *c)
-{
-    if (!signer[0] && rep->sig_rc == ARB_ENOTFOUND) {
-        c->signed_ok = true;
-        snprintf(c->sig, sizeof c->sig, "none: the record names no referee key (recorded before signatures)");
-    } else if (rep->sig_rc == ARB_ENOTFOUND) {
-        snprintf(c->sig, sizeof c->sig, "FAILED: the file is unsigned; the record says referee %s signed it with "
-                 "key %s", worker, signer);
-    } else if (rep->sig_rc) {
-        snprintf(c->sig, sizeof c->sig, "FAILED: %s", rep->sig_msg);
-    } else if (signer[0] && strcmp(signer, rep->signer) != 0) {
-        snprintf(c->sig, sizeof c->sig, "FAILED: signed by key %s, but the record says referee %s signed with key "
-                 "%s: not the referee's transcript", rep->signer, worker, signer);
-    } else {
-        c->signed_ok = true;
-        snprintf(c->sig, sizeof c->sig, "ok: ed25519 signature of the digest by referee %s (key %s)",
-                 worker[0] ? worker : "-", rep->signer);
-    }
-}
-
 static void check_transcript(const char *path, const char *digest, const char *signer, const char *worker, check *c)
 {
     memset(c, 0, sizeof *c);
@@ -175,7 +152,12 @@ static void check_transcript(const char *path, const char *digest, const char *s
         c->read = true;
         c->digest_ok = rep.digest_rc == 0 && strcmp(rep.digest, digest) == 0;
         c->reproduced = rep.reproduced;
-        check_signature(&rep, signer, worker, c);
+        /* the file's signature must verify and be by the key the record
+         * names (the one the scheduler checked when it recorded the
+         * result); a record without a key (older, or unsigned) asks none */
+        char whose[160];
+        snprintf(whose, sizeof whose, "the record (referee %.100s)", worker[0] ? worker : "-");
+        c->signed_ok = replay_signature_verdict(&rep, signer[0] ? signer : NULL, whose, c->sig, sizeof c->sig) == 0;
         if (!c->digest_ok)
             snprintf(c->what, sizeof c->what, "digest %s, the record says %s%s%s: the file is not the one recorded",
                      rep.digest[0] ? rep.digest : "none", digest, rep.digest_msg[0] ? ": " : "", rep.digest_msg);
@@ -398,14 +380,13 @@ static int list(const opts *o, store *st, const char *tournament)
 
 int cmd_dispute(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
-    }
+    int rc = cli_sub_help(argc, argv, usage);
+    if (rc >= 0)
+        return rc;
     const char *sub = argv[1];
     opts o;
     int first;
-    int rc = parse(argc - 1, argv + 1, &o, &first);
+    rc = parse(argc - 1, argv + 1, &o, &first);
     if (rc >= 0)
         return rc;
     int npos = argc - 1 - first;

@@ -404,14 +404,13 @@ static int history(const opts *o, store *st, int64_t tid, const char *ladder, co
 
 int cmd_ladder(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
-    }
+    int rc = cli_sub_help(argc, argv, usage);
+    if (rc >= 0)
+        return rc;
     const char *sub = argv[1];
     opts o;
     int first;
-    int rc = parse(argc - 1, argv + 1, &o, &first);
+    rc = parse(argc - 1, argv + 1, &o, &first);
     if (rc >= 0)
         return rc;
     int npos = argc - 1 - first;

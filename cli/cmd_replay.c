@@ -344,27 +344,6 @@ static int fairness(const replay_report *rep, const uint8_t secret[32], char *ms
     return !rep->reproduced || rep->digest_rc != 0 ? FAIR_NOT_REPRODUCED : FAIR_VERIFIED;
 }
 
-/* The signature in words; nonzero when it fails: it does not verify, or
- * --signer names another key (or the transcript is unsigned). */
-static int signature_verdict(const replay_report *rep, const char *want, char *out, size_t cap)
-{
-    if (rep->sig_rc == ARB_ENOTFOUND) {
-        snprintf(out, cap, "%s", want ? "FAILED: unsigned, and --signer requires a signature"
-                                      : "none (written unsigned: `arbiter match`, or before signatures)");
-        return want ? 1 : 0;
-    }
-    if (rep->sig_rc) {
-        snprintf(out, cap, "FAILED: %s", rep->sig_msg);
-        return 1;
-    }
-    if (want && strcmp(want, rep->signer) != 0) {
-        snprintf(out, cap, "FAILED: signed by key %s, not by %s", rep->signer, want);
-        return 1;
-    }
-    snprintf(out, cap, "ok (ed25519, referee key %s)", rep->signer);
-    return 0;
-}
-
 /* --json: after the records, one line with what replay found. */
 static int json_summary(const replay_report *rep, const char *want_digest, const char *want_signer,
                         const uint8_t *secret)
@@ -383,7 +362,7 @@ static int json_summary(const replay_report *rep, const char *want_digest, const
     const char *derr = rep->digest_rc ? rep->digest_msg : digest_ok ? "" : "not the digest given with --digest";
     arb_json_str(&b, derr, strlen(derr));
     char sig_line[512];
-    bool sig_fail = signature_verdict(rep, want_signer, sig_line, sizeof sig_line) != 0;
+    bool sig_fail = replay_signature_verdict(rep, want_signer, "--signer", sig_line, sizeof sig_line) != 0;
     arb_buf_printf(&b, ",\"signed\":%s,\"signer\":", rep->sig_rc != ARB_ENOTFOUND ? "true" : "false");
     arb_json_str(&b, rep->signer, strlen(rep->signer));
     arb_buf_printf(&b, ",\"signature_ok\":%s,\"signature\":", sig_fail ? "false" : "true");
@@ -445,7 +424,9 @@ int cmd_replay(int argc, char **argv)
         case 'S':
             want_signer = optarg;
             if (strlen(optarg) != 64 || strspn(optarg, "0123456789abcdef") != 64) {
-                fprintf(stderr, "arbiter: replay: --signer \"%.80s\": expected 64 lowercase hex digits\n", optarg);
+                char shown[300];
+                fprintf(stderr, "arbiter: replay: --signer \"%s\": expected 64 lowercase hex digits\n",
+                        arb_term(optarg, shown, sizeof shown));
                 return CLI_EXIT_USAGE;
             }
             break;
@@ -562,7 +543,7 @@ int cmd_replay(int argc, char **argv)
         status = CLI_EXIT_FAIL;
     }
     char sig_line[512];
-    if (signature_verdict(&rep, want_signer, sig_line, sizeof sig_line) != 0)
+    if (replay_signature_verdict(&rep, want_signer, "--signer", sig_line, sizeof sig_line) != 0)
         status = CLI_EXIT_FAIL;
     printf("signature: %s\n", sig_line);
     if (rep.reproduced) {

@@ -256,3 +256,11 @@ void cli_reader_close(cli_reader *r)
     r->st = NULL;
     cli_close_place(&r->place);
 }
+
+int cli_sub_help(int argc, char **argv, void (*usage)(FILE *f))
+{
+    if (argc >= 2 && strcmp(argv[1], "--help") != 0 && strcmp(argv[1], "-h") != 0)
+        return -1;
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+}

@@ -162,3 +162,26 @@ int replay_rerun(const uint8_t *data, size_t len, const live_options *lo, replay
     live_free(l);
     return rc;
 }
+
+int replay_signature_verdict(const replay_report *rep, const char *want, const char *whose_want, char *out,
+                             size_t cap)
+{
+    if (rep->sig_rc == ARB_ENOTFOUND) {
+        if (want)
+            snprintf(out, cap, "FAILED: the file is unsigned; %s says key %s signed it", whose_want, want);
+        else
+            snprintf(out, cap, "none (written unsigned: `arbiter match`, or before signatures)");
+        return want ? 1 : 0;
+    }
+    if (rep->sig_rc) {
+        snprintf(out, cap, "FAILED: %s", rep->sig_msg);
+        return 1;
+    }
+    if (want && strcmp(want, rep->signer) != 0) {
+        snprintf(out, cap, "FAILED: signed by key %s, but %s says key %s: not that referee's transcript", rep->signer,
+                 whose_want, want);
+        return 1;
+    }
+    snprintf(out, cap, "ok (ed25519, referee key %s)", rep->signer);
+    return 0;
+}

@@ -22,6 +22,15 @@ typedef struct replay_report {
     match_result res;            /* as re-judged (release with match_result_release) */
 } replay_report;
 
+/* The referee's signature in words (docs/transcripts.md, "Signatures"):
+ * "ok (ed25519, referee key K)", "none (...)" for an unsigned file, or
+ * "FAILED: ..." when it does not verify, or when want (a key in hex, NULL:
+ * any) names another key than the one that signed, or a key at all for an
+ * unsigned file; whose_want says who wants it ("--signer", "the record").
+ * 0 when it passes. */
+int replay_signature_verdict(const replay_report *rep, const char *want, const char *whose_want, char *out,
+                             size_t cap);
+
 /* Re-judge data[0..len). Returns 0 when the transcript could be read (the
  * verdict is in rep), or an error with rep->divergence explaining. */
 int replay_judge(const uint8_t *data, size_t len, const match_observer *obs, replay_report *rep);

@@ -26,6 +26,7 @@ ARB=$1 SRC=$2 BOTS=$3
 . "$(dirname "$0")/../lib/test_sh.sh" dispute-test
 test_pg_start 55464
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$T/secret"; chmod 600 "$T/secret"
+ESC=$(printf '\033')   # an escape byte: never to be echoed raw
 run() { "$ARB" run "$1" --db "$2" --state "$3" --quiet --workers 2 --secret-file "$T/secret" "${@:4}"; }
 
 # ---- 1. a rated round robin ---------------------------------------------------
@@ -83,7 +84,10 @@ check "match-info names the referee and its key" 'grep -q "signed by referee loc
 check "replay --signer KEY: the signature verifies" '[ $? = 0 ] && grep -q "^signature: ok (ed25519, referee key $K)" "$T/rp3.txt"'
 "$ARB" replay "$tr3" --signer "$(printf '%064d' 0)" > "$T/rp3b.txt" 2>&1
 check "replay --signer ANOTHER: refused, naming the key that signed" \
-  '[ $? = 1 ] && grep -q "^signature: FAILED: signed by key $K, not by 0000" "$T/rp3b.txt"'
+  '[ $? = 1 ] && grep -q "^signature: FAILED: signed by key $K, but --signer says key 0000" "$T/rp3b.txt"'
+"$ARB" replay "$tr3" --signer "$(printf '\033[2J%060d' 0)" > "$T/rp3s.txt" 2>&1
+check "replay --signer that is no key: refused (exit 2), the text escaped" \
+  '[ $? = 2 ] && grep -q "expected 64 lowercase hex digits" "$T/rp3s.txt" && ! grep -q "$ESC" "$T/rp3s.txt"'
 cp "$tr3" "$T/tr3.bak"
 size=$(stat -c %s "$tr3")
 last=$(tail -c 1 "$tr3" | od -An -tu1 | tr -d ' ')
@@ -97,11 +101,11 @@ check "a forged signature: dispute show fails and says so" \
 head -c $((size - 111)) "$T/tr3.bak" > "$tr3"
 "$ARB" dispute show "$M3" --db "$D" > "$T/show4.txt" 2>&1
 check "a signature stripped: dispute show names the referee that signed" \
-  '[ $? = 1 ] && grep -q "signature  FAILED: the file is unsigned; the record says referee local:0 signed it with key $K" "$T/show4.txt"'
+  '[ $? = 1 ] && grep -q "signature  FAILED: the file is unsigned; the record (referee local:0) says key $K signed it" "$T/show4.txt"'
 cp "$T/tr3.bak" "$tr3"
 "$ARB" dispute show "$M3" --db "$D" > "$T/show5.txt" 2>&1
 check "restored: dispute show verifies the signature by the recorded referee" \
-  '[ $? = 0 ] && grep -q "signature  ok: ed25519 signature of the digest by referee local:0 (key $K)" "$T/show5.txt"'
+  '[ $? = 0 ] && grep -q "signature  ok (ed25519, referee key $K)" "$T/show5.txt" && grep -q "finished .* by local:0;" "$T/show5.txt"'
 
 # ---- 5. mistakes --------------------------------------------------------------
 "$ARB" dispute resolve "$M" --void --reason x --db "$D" > "$T/e1" 2>&1
@@ -111,7 +115,7 @@ check "a match that is no number is refused" '[ $? = 2 ] && grep -q "MATCH \"1x\
 "$ARB" dispute show 99999999999999999999 --db "$D" > "$T/e2b" 2>&1
 check "a match id past 2^63 is refused, not wrapped" '[ $? = 2 ] && grep -q "not a match id" "$T/e2b"'
 "$ARB" dispute show "$(printf '1\033[2J')" --db "$D" > "$T/e2c" 2>&1
-check "an escape byte in MATCH is echoed escaped, never raw" '[ $? = 2 ] && ! grep -q "$(printf '\033')" "$T/e2c"'
+check "an escape byte in MATCH is echoed escaped, never raw" '[ $? = 2 ] && ! grep -q "$ESC" "$T/e2c"'
 "$ARB" dispute open "$M" --reason "$(printf 'a\033[31mred')" --db "$D" > "$T/e2d" 2>&1
 check "a reason with a control byte is refused" '[ $? = 2 ] && grep -q "control character" "$T/e2d"'
 "$ARB" dispute open "$M" --reason "$(head -c 2001 /dev/zero | tr '\0' x)" --db "$D" > "$T/e2e" 2>&1
