@@ -41,6 +41,10 @@ int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+/* The transcript hooks the web layer is given (web_hooks.c): the referee's
+ * reader, for arbiter serve, arbiter report and the scheduler's pages. */
+struct web_hooks;
+const struct web_hooks *cli_web_hooks(void);
 int cmd_keygen(int argc, char **argv);
 int cmd_referee(int argc, char **argv);
 int cmd_scheduler(int argc, char **argv);

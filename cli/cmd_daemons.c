@@ -13,6 +13,7 @@
 #include "scheduler.h"
 #include "store.h"
 #include "wire.h"
+#include "web.h"
 #include "worker.h"
 #include "zap.h"
 #include "arb_conf.h"
@@ -26,6 +27,8 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -106,7 +109,7 @@ static void unexpected(const char *daemon, const char *arg, const arb_conf_key *
 /* ---- arbiter-scheduler ------------------------------------------------- */
 
 typedef struct sched_conf {
-    char listen[256], key[512], worker_keys[512], db[1024], state[512], metrics[128];
+    char listen[256], key[512], worker_keys[512], db[1024], state[512], metrics[128], web[128];
     arb_conf_list tournaments;
     int local_workers, heartbeat_ms, heartbeat_misses, lease_s;
     int log_level, log_format, sandbox;
@@ -126,6 +129,7 @@ static const arb_conf_key sched_keys[] = {
     {"heartbeat_misses", ARB_CONF_INT, S(heartbeat_misses), 2, 100, NULL, "silent heartbeats before a worker is gone"},
     {"lease_s", ARB_CONF_INT, S(lease_s), 5, 86400, NULL, "a lease's life in the record without renewal"},
     {"metrics", ARB_CONF_STR, S(metrics), 0, 0, NULL, "Prometheus endpoint HOST:PORT (empty: off)"},
+    {"web", ARB_CONF_STR, S(web), 0, 0, NULL, "the record's pages and JSON API HOST:PORT, as arbiter serve (empty: off)"},
     {"log_level", ARB_CONF_ENUM, S(log_level), 0, 0, log_levels, "debug, info, warn or error"},
     {"log_format", ARB_CONF_ENUM, S(log_format), 0, 0, log_formats, "json or text"},
     {"sandbox", ARB_CONF_ENUM, S(sandbox), 0, 0, sandboxes, "the local workers' sandbox: auto, bwrap or none"},
@@ -220,6 +224,34 @@ static arb_http *start_metrics(const char *daemon, const char *addr, arb_http_re
     return NULL;
 }
 
+/* The record's pages (`web: HOST:PORT`), as `arbiter serve` gives them:
+ * a read-only session of their own, so they never stand in the
+ * scheduler's way. Its threads start with SIGINT and SIGTERM blocked, so
+ * a stop reaches the scheduler's loop, never a page's thread. NULL with
+ * the reason logged. */
+static web_server *start_web(const char *conninfo, const char *listen)
+{
+    char err[1024];
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, &old);
+    web_server *w = web_server_start(conninfo, listen, cli_web_hooks(), err, sizeof err);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!w) {
+        if (strstr(err, "in use"))
+            arb_error("scheduler", "web %s: the port is taken (arbiter serve or another daemon?): give it another "
+                      "(web: HOST:PORT, or --web HOST:PORT), or --web \"\" to serve no pages (%s)", listen, err);
+        else
+            arb_error("scheduler", "web: %s", err);
+        return NULL;
+    }
+    arb_info("scheduler", "the record's pages on http://%.*s:%d/ (read only)", (int)strcspn(listen, ":"), listen,
+             web_server_port(w));
+    return w;
+}
+
 /* Whether --help or -h is among the arguments. */
 static bool asks_help(int argc, char **argv)
 {
@@ -289,6 +321,11 @@ int cmd_scheduler(int argc, char **argv)
             return 2;
         }
     }
+    struct sockaddr_in web_sa;
+    if (c.web[0] && arb_http_parse_listen(c.web, &web_sa, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter-scheduler: web: %s\n", err);
+        return 2;
+    }
     if (c.check) {
         printf("arbiter-scheduler: configuration ok (%s, %d worker keys, %d tournaments)\n",
                c.listen[0] ? c.listen : "local workers only", nkeys, c.tournaments.n);
@@ -302,6 +339,7 @@ int cmd_scheduler(int argc, char **argv)
     local_worker *lw = NULL;
     void *zctx = NULL;
     arb_http *http = NULL;
+    web_server *web = NULL;
     int status = 0;
     if (cli_open_place(&place, c.state, c.db[0] ? c.db : NULL, true, err, sizeof err) != 0) {
         arb_error("scheduler", "%s", err);
@@ -351,6 +389,10 @@ int cmd_scheduler(int argc, char **argv)
         status = 2;
         goto out;
     }
+    if (c.web[0] && !(web = start_web(place.conninfo, c.web))) {
+        status = 2;
+        goto out;
+    }
     arb_info("scheduler", "listening on %s (%d worker keys, %d local slots), record in %s, metrics on %s",
              sched_endpoint(s), nkeys, c.local_workers, place.private_pg ? place.pg.data : "the given database",
              c.metrics[0] ? c.metrics : "nothing");
@@ -361,6 +403,7 @@ int cmd_scheduler(int argc, char **argv)
     }
     arb_info("scheduler", "stopping");
 out:
+    web_server_stop(web);
     arb_http_stop(http);
     if (s)
         local_worker_stop(lw, s);

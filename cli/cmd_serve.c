@@ -1,11 +1,10 @@
 /* cmd_serve.c — arbiter in the browser (docs/web.md): `arbiter serve` (the
  * record's pages and JSON API, read only, over HTTP) and `arbiter report`
  * (a tournament's pages as static files). The web layer (web/) never links
- * the referee: the transcript hooks here give it the referee's reader. */
+ * the referee: cli_web_hooks() (web_hooks.c) gives it the referee's reader. */
 #include "cli.h"
 #include "arb_error.h"
 #include "arb_text.h"
-#include "transcript.h"
 #include "web.h"
 
 #include <inttypes.h>
@@ -13,71 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the transcript hooks (web_hooks) ----------------------------------- */
-
-typedef struct lines_ctx {
-    arb_buf *out;
-} lines_ctx;
-
-static int line_each(void *ctx, int type, const uint8_t *rec, size_t n)
-{
-    lines_ctx *c = ctx;
-    int rc = tr_json(rec, n, c->out);
-    return rc ? rc : arb_buf_putc(c->out, '\n');
-}
-
-/* The records as `arbiter replay FILE --json` prints them (without its
- * closing summary line: that is the re-judgement, not the record). */
-static int hook_json_lines(void *ctx, const char *path, arb_buf *out, char *err, size_t errlen)
-{
-    uint8_t *data = NULL;
-    size_t len = 0;
-    int rc = tr_load(path, &data, &len, err, errlen);
-    if (rc)
-        return rc;
-    lines_ctx c = {out};
-    rc = tr_each(data, len, line_each, &c);
-    if (rc < 0)
-        snprintf(err, errlen, "%s: %s", path, rc == ARB_ETOOBIG ? "too large to show" : arb_strerror(rc));
-    free(data);
-    return rc < 0 ? rc : 0;
-}
-
-typedef struct ends_ctx {
-    void (*each)(void *arg, int bot, const char *ended, const char *err, size_t errlen);
-    void *arg;
-} ends_ctx;
-
-static int end_each(void *ctx, int type, const uint8_t *rec, size_t n)
-{
-    ends_ctx *c = ctx;
-    tr_botend be;
-    if (type != TR_BOTEND || tr_read_botend(rec, n, &be) != 0)
-        return 0;
-    char words[64];
-    tr_status_text(be.status, words, sizeof words);
-    c->each(c->arg, be.bot, words, be.err, be.err_len);
-    return 0;
-}
-
-static int hook_botends(void *ctx, const char *path,
-                        void (*each)(void *arg, int bot, const char *ended, const char *err, size_t errlen), void *arg,
-                        char *err, size_t errlen)
-{
-    uint8_t *data = NULL;
-    size_t len = 0;
-    int rc = tr_load(path, &data, &len, err, errlen);
-    if (rc)
-        return rc;
-    ends_ctx c = {each, arg};
-    rc = tr_each(data, len, end_each, &c);
-    free(data);
-    if (rc < 0)
-        snprintf(err, errlen, "%s: %s", path, arb_strerror(rc));
-    return rc < 0 ? rc : 0;
-}
-
-static const web_hooks hooks = {hook_json_lines, hook_botends, NULL};
 
 /* --NAME VALUE (or --NAME=VALUE, or -S VALUE) taken out of argv, the rest
  * left for cli_reader_open: 0, or an exit code after a message. */
@@ -139,7 +73,7 @@ int cmd_serve(int argc, char **argv)
      * the signal comes to sigwait below */
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     char err[1024];
-    web_server *w = web_server_start(rd.place.conninfo, listen, &hooks, err, sizeof err);
+    web_server *w = web_server_start(rd.place.conninfo, listen, cli_web_hooks(), err, sizeof err);
     if (!w) {
         fprintf(stderr, "arbiter: serve: %s\n", err);
         cli_reader_close(&rd);
@@ -202,7 +136,7 @@ int cmd_report(int argc, char **argv)
         goto out;
     }
     int files = 0;
-    if (web_report(rd.st, &hooks, tid, dir, &files, err, sizeof err) != 0) {
+    if (web_report(rd.st, cli_web_hooks(), tid, dir, &files, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: report: %s\n", arb_term(err, term, sizeof term));
         status = CLI_EXIT_FAIL;
         goto out;

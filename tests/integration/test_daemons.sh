@@ -6,6 +6,9 @@
 #      the standings equal a one-machine `arbiter run` of the same file,
 #      the metrics endpoints answer with the right counts, `arbiter status`
 #      shows the pool, SIGTERM stops the daemons cleanly;
+#      and its `web` pages serve the record as `arbiter serve` does: the
+#      tournament's page and standings, the pool, a live event stream
+#      delivering results as they land;
 #   2. chaos: while the same tournament runs, referees are killed with
 #      SIGKILL again and again and restarted, the scheduler is killed once
 #      and restarted: standings and deals identical to the run without
@@ -77,6 +80,7 @@ for k in w1 w2 w3 w4 w5; do echo "$(head -1 $k.pub) $k"; done > workers.txt
 MATCHES=84
 PORT=$((21000 + RANDOM % 20000))
 MP=$((PORT + 1))
+WP=$((PORT + 2))
 EP="tcp://127.0.0.1:$PORT"
 
 # One secret for the reference and the pool: deals follow from seed + secret.
@@ -145,11 +149,19 @@ printf 'slots: 3\nheartbeat_m: 100\n' > bad.yaml
 check "a misspelt key is refused with FILE:LINE:COL and a suggestion" 'grep -q "bad.yaml:2:1: unknown key \"heartbeat_m\" (did you mean \"heartbeat_ms\"?)" check.out'
 "$REF" --connect "$EP" --server-key "$T/sched.pub" --key "$T/nokey" --check > check.out 2>&1
 check "a missing key pair is named" '[ $? = 2 ] && grep -q "nokey.key" check.out'
+"$SCHED" --db "$D1" --state "$T/s1" --listen "$EP" --key "$T/sched" --worker-keys workers.txt --web 127.0.0.1:http \
+  --check > check.out 2>&1
+check "a web address that is not HOST:PORT is refused at --check, named" '[ $? = 2 ] && grep -q "web: " check.out'
 "$ARB" submit t.yaml --db "$D1" --secret-file secret > /dev/null 2>&1   # the reference's secret
-start_sched "$D1" s1 --tournaments t.yaml
+start_sched "$D1" s1 --tournaments t.yaml --web "127.0.0.1:$WP"
 S1=$SPID
 R=()
 for k in w1 w2 w3; do start_ref "$k" 2; R+=("$RPID"); done
+# a spectator's live stream while the pool plays (the scheduler's own pages)
+for i in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$WP/" && break; sleep 0.2; done
+TID1=$(sql "$D1" "SELECT id FROM tournaments WHERE name = 'pool'")
+curl -s -N --max-time 6 "http://127.0.0.1:$WP/api/t/$TID1/events" > events.out 2>/dev/null &
+EVP=$!
 start_ref intruder 2
 INTRUDER=$RPID
 wait_done "$D1" 120
@@ -169,6 +181,17 @@ check "metrics: three workers connected" '[ "$(metric 127.0.0.1:$MP arbiter_work
 check "metrics: six slots" '[ "$(metric 127.0.0.1:$MP arbiter_worker_slots)" = 6 ]'
 check "metrics: decisions counted" '[ "$(metric 127.0.0.1:$MP arbiter_decisions_total)" -gt 1000 ]'
 check "metrics: programs served" '[ "$(metric 127.0.0.1:$MP arbiter_programs_served_total)" -ge 6 ]'
+wait "$EVP"
+check "the scheduler's pages: a live stream delivered results as they landed" \
+  'grep -q "^event: progress" events.out && grep -q "^event: result" events.out'
+check "the scheduler's pages: the tournament page with its standings" \
+  'curl -sf "http://127.0.0.1:$WP/t/$TID1" | grep -q "<h1>pool"'
+check "the scheduler's pages: the API's standings in the CLI's order" \
+  '[ "$(curl -sf "http://127.0.0.1:$WP/api/t/$TID1" | python3 -c "import json,sys; print(\",\".join(r[\"name\"] for r in json.load(sys.stdin)[\"standings\"]))")" = "$(cut -d, -f2 spread.csv | tail -n +2 | paste -sd,)" ]'
+check "the scheduler's pages: the pool page names the referees" \
+  'curl -sf "http://127.0.0.1:$WP/pool" > pool.html && grep -q ">w1<" pool.html && grep -q ">w3<" pool.html'
+check "the scheduler's pages are read only (POST is 405)" \
+  '[ "$(curl -s -o /dev/null -w "%{http_code}" -X POST "http://127.0.0.1:$WP/t/$TID1")" = 405 ]'
 "$ARB" status --db "$D1" > status.out 2>&1
 check "arbiter status shows the pool with three connected referees" '[ "$(grep -cE "^  w[123] +2 +connected" status.out)" = 3 ]'
 kill -TERM "${R[@]}" "$INTRUDER"
@@ -177,6 +200,7 @@ wait "$INTRUDER"
 check "the intruder was never admitted (it drains its nothing and exits 0)" '[ $? = 0 ] && ! grep -q "admitted by" intruder.log'
 kill -TERM "$S1"; wait "$S1"
 check "the scheduler exits 0 on SIGTERM" '[ $? = 0 ]'
+check "its pages stopped with it" '! curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$WP/"'
 check "the scheduler logs JSON lines" 'head -n 1 s1.log | python3 -c "import json,sys; json.loads(sys.stdin.readline())"'
 check "the scheduler marked the pool gone" '[ "$(sql "$D1" "SELECT count(*) FROM workers WHERE state <> '"'gone'"'")" = 0 ]'
 

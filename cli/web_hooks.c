@@ -1,0 +1,80 @@
+/* web_hooks.c — what the web layer (web/) asks of a transcript, answered
+ * with the referee's reader: `arbiter serve`, `arbiter report` and the
+ * scheduler daemon's pages (its `web` key) all pass cli_web_hooks(), so
+ * the web layer never links the referee. */
+#include "cli.h"
+#include "arb_error.h"
+#include "transcript.h"
+#include "web.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct lines_ctx {
+    arb_buf *out;
+} lines_ctx;
+
+static int line_each(void *ctx, int type, const uint8_t *rec, size_t n)
+{
+    lines_ctx *c = ctx;
+    int rc = tr_json(rec, n, c->out);
+    return rc ? rc : arb_buf_putc(c->out, '\n');
+}
+
+/* The records as `arbiter replay FILE --json` prints them (without its
+ * closing summary line: that is the re-judgement, not the record). */
+static int hook_json_lines(void *ctx, const char *path, arb_buf *out, char *err, size_t errlen)
+{
+    uint8_t *data = NULL;
+    size_t len = 0;
+    int rc = tr_load(path, &data, &len, err, errlen);
+    if (rc)
+        return rc;
+    lines_ctx c = {out};
+    rc = tr_each(data, len, line_each, &c);
+    if (rc < 0)
+        snprintf(err, errlen, "%s: %s", path, rc == ARB_ETOOBIG ? "too large to show" : arb_strerror(rc));
+    free(data);
+    return rc < 0 ? rc : 0;
+}
+
+typedef struct ends_ctx {
+    void (*each)(void *arg, int bot, const char *ended, const char *err, size_t errlen);
+    void *arg;
+} ends_ctx;
+
+static int end_each(void *ctx, int type, const uint8_t *rec, size_t n)
+{
+    ends_ctx *c = ctx;
+    tr_botend be;
+    if (type != TR_BOTEND || tr_read_botend(rec, n, &be) != 0)
+        return 0;
+    char words[64];
+    tr_status_text(be.status, words, sizeof words);
+    c->each(c->arg, be.bot, words, be.err, be.err_len);
+    return 0;
+}
+
+static int hook_botends(void *ctx, const char *path,
+                        void (*each)(void *arg, int bot, const char *ended, const char *err, size_t errlen), void *arg,
+                        char *err, size_t errlen)
+{
+    uint8_t *data = NULL;
+    size_t len = 0;
+    int rc = tr_load(path, &data, &len, err, errlen);
+    if (rc)
+        return rc;
+    ends_ctx c = {each, arg};
+    rc = tr_each(data, len, end_each, &c);
+    free(data);
+    if (rc < 0)
+        snprintf(err, errlen, "%s: %s", path, arb_strerror(rc));
+    return rc < 0 ? rc : 0;
+}
+
+static const web_hooks hooks = {hook_json_lines, hook_botends, NULL};
+
+const web_hooks *cli_web_hooks(void)
+{
+    return &hooks;
+}
