@@ -68,6 +68,8 @@ def raw(target, method="GET", extra=b"", src=None, timeout=10):
             data += chunk
     except (ConnectionResetError, BrokenPipeError):
         pass
+    except socket.timeout:
+        return -1, {}, data     # no end: a stream, or a hang
     finally:
         s.close()
     if not data.startswith(b"HTTP/1."):
@@ -403,8 +405,7 @@ for n in (257, 1000, 8000, 40000):
     p = "/api/t/" + "1" * 2 + "/" + "a" * (n - 10)
     st, h, body = raw(p)
     check(f"GET of a {len(p)}-byte URL (past ARB_WEB_MAX_URL, 256) is 414", st == 414, st)
-p = "/api/tournaments" + "/" * 0
-check("a 256-byte URL is still read (404 for no route, not 414)", status_of("/api/t/" + "1" * 250) == 404)
+check("a 256-byte URL is still read (404 for no route, not 414)", status_of("/api/t/" + "1" * 249) == 404)
 for m in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "PROPFIND", "FOO"):
     st, h, body = raw("/api/tournaments", m, extra=b"Content-Length: 3\r\n\r\nabc" if m in ("POST", "PUT") else b"")
     check(f"{m} /api/tournaments is 405 with Allow: GET, HEAD", st == 405 and h.get("allow") == "GET, HEAD", (st, h))
@@ -443,6 +444,16 @@ def hold(n, src):
     return socks
 
 
+def served_again(src, within=10.0):
+    """Seconds until a request from src is answered 200 again (None: not within)."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < within:
+        if status_of("/api/pool", src=src, timeout=2) == 200:
+            return time.monotonic() - t0
+        time.sleep(0.1)
+    return None
+
+
 def closed_at_once(s):
     """True when the server closes s without answering a request."""
     try:
@@ -462,8 +473,8 @@ extra.close()
 check("with 16 held from one address another address is still served", status_of("/api/pool", src="127.0.0.3") == 200)
 for s in held:
     s.close()
-time.sleep(0.5)
-check("once they close, that address is served again", status_of("/api/pool", src="127.0.0.2") == 200)
+again = served_again("127.0.0.2")
+check("once they close, that address is served again (within 10 s)", again is not None, again)
 
 # a slowloris: 16 connections from one address sending a request a byte at a
 # time; the rest of the world is still served meanwhile
@@ -502,8 +513,9 @@ stop.set()
 dripper.join()
 for s in many + slow:
     s.close()
-time.sleep(0.5)
-check("with them gone the server answers again", status_of("/api/tournaments", src="127.0.0.21") == 200)
+again = served_again("127.0.0.21")
+check("with them gone the server answers again (within 10 s)", again is not None, again)
+print(f"-- served again {again} s after 64 connections closed")
 
 # ---- 5. heavy routes, then the record unchanged --------------------------------
 # (the caller compares the record's checksum before and after this script)
