@@ -202,7 +202,6 @@ for t in ROUTES:
         unknown = types - set(TYPES)
         check(f"docs: {t} {k}: types are known words", not unknown, unknown)
 
-tournaments_idx = {}
 M_RR = int(psql(f"SELECT min(m.id) FROM matches m JOIN match_seats s ON s.match_id = m.id "
                 f"WHERE m.tournament_id = {RR} AND s.entrant = 0"))       # the loud bot's match
 M_KO = int(psql(f"SELECT max(id) FROM matches WHERE tournament_id = {KO}"))
@@ -367,7 +366,7 @@ for mid in (M_RR, M_KO, M_LA):
 # a NUL and invalid UTF-8, exactly as the transcript holds them (each byte
 # of invalid UTF-8 as the code point of its value, docs/web.md)
 loud = (b'<script>alert(1)</script> "q" \\ back\x01\x1b[31m\x7f bad:\xff\xc0\xaf nul:\x00after & end\n')
-want = "".join(chr(b) if b >= 0x80 else chr(b) for b in loud)
+want = loud.decode("latin-1")   # ASCII but the invalid bytes: each one its value
 bots = (got[f"/api/m/{M_RR}"] or {}).get("bots", [])
 check("the loud bot's stderr round-trips: markup, quotes, backslash, controls, NUL, invalid UTF-8 (as U+00XX)",
       any(b["stderr"] == want for b in bots), [b["stderr"] for b in bots])

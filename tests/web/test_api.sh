@@ -22,12 +22,7 @@ set -u
 ARB=$1 SRC=$2 BOTS=$3
 . "$(dirname "$0")/../lib/test_sh.sh" web-api
 test_pg_start 55485
-SERVE_PID=""
-stop_serve() {
-  if [ -n "$SERVE_PID" ]; then kill "$SERVE_PID" 2>/dev/null; wait "$SERVE_PID" 2>/dev/null; fi
-  SERVE_PID=""
-}
-trap 'stop_serve; cleanup' EXIT
+. "$(dirname "$0")/../lib/test_serve.sh"
 
 # a bot whose stderr carries everything a JSON string must survive, then
 # plays as the random bot
@@ -110,13 +105,8 @@ sql "$D" "UPDATE tournaments SET name = $HOSTILE || ' cup' WHERE id = $KO"
 sql "$D" "INSERT INTO workers (name, slots, state, last_seen) VALUES ($HOSTILE || ' w', 3, 'connected', now()), ('plain-w', 1, 'gone', now() - interval '1 hour')" ||
   bad "a worker can be put in the record"
 
-"$ARB" serve --db "$D" --listen 127.0.0.1:0 > "$T/serve.out" 2> "$T/serve.err" &
-SERVE_PID=$!
-for _ in $(seq 1 50); do grep -q "serving" "$T/serve.out" 2>/dev/null && break; sleep 0.1; done
-PORT=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$T/serve.out")
+start_serve "$D" serve
 check "serve prints the port it bound" '[ -n "$PORT" ]' || cat "$T/serve.err" >&2
-echo "$D" > "$T/db"; echo "$PORT" > "$T/port"; echo "$RR $KO $LA" > "$T/ids"
-if [ -n "${API_DEBUG:-}" ]; then echo "T=$T PORT=$PORT RR=$RR KO=$KO LA=$LA"; trap - EXIT; exit 0; fi
 
 # the record's checksum: every table of the schema, every row
 checksum() {
