@@ -348,7 +348,8 @@
 /* The crosstable is drawn as a grid up to this many entrants (past it a
  * grid is no help on a screen; the JSON keeps every pair). */
 #define ARB_WEB_GRID_MAX 40
-/* A URL longer than this is not one of ours: 404 without parsing. */
+/* A URL longer than this is not one of ours: 414 without parsing (the
+ * longest route is under 60 bytes). */
 #define ARB_WEB_MAX_URL 256
 /* Entrants whose rating history a ladder's chart draws (the leaders). */
 #define ARB_WEB_CHART_LINES 10

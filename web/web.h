@@ -27,6 +27,8 @@ int web_h(arb_buf *b, const char *s);
  * '&' as \u003c.. so that JSON placed in a page's script or a static
  * report's transcript.js can never close a script element. NULL is "". */
 int web_j(arb_buf *b, const char *s);
+/* The same for len bytes of in, a NUL among them (as \u0000). */
+int web_json(arb_buf *b, const char *in, size_t len);
 
 /* ---- assets (web_assets.c, generated from web/assets/) ---------------- */
 

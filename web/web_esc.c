@@ -91,11 +91,14 @@ int web_h(arb_buf *b, const char *s)
 
 int web_j(arb_buf *b, const char *s)
 {
-    if (!s)
-        s = "";
+    return s ? web_json(b, s, strlen(s)) : web_json(b, "", 0);
+}
+
+int web_json(arb_buf *b, const char *in, size_t len)
+{
     arb_buf tmp;
     arb_buf_init(&tmp, b->cap);
-    int rc = arb_json_str(&tmp, s, strlen(s));
+    int rc = arb_json_str(&tmp, in, len);
     for (size_t i = 0; rc == 0 && i < tmp.len; i++) {
         char c = tmp.data[i];
         /* only inside the string: JSON's structure has none of them */

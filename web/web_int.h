@@ -6,6 +6,10 @@
 #include "arb_error.h"
 #include "arb_limits.h"
 
+/* An id of a route: decimal digits, 1..18 of them, no leading zero (one
+ * URL per page: "/t/012" is not "/t/12"; "0" is 0, an entrant's index). */
+bool web_parse_id(const char *s, size_t len, int64_t *id);
+
 /* One page being rendered. */
 typedef struct web_page {
     store *st;

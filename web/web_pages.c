@@ -29,10 +29,9 @@ void web_out_release(web_out *o) { arb_buf_release(&o->body); }
 
 /* ---- links --------------------------------------------------------------- */
 
-/* "123" as an id: digits only, 1..18 of them (a bigint, never wrapped). */
-static bool parse_id(const char *s, size_t len, int64_t *id)
+bool web_parse_id(const char *s, size_t len, int64_t *id)
 {
-    if (len == 0 || len > 18)
+    if (len == 0 || len > 18 || (s[0] == '0' && len > 1))
         return false;
     int64_t v = 0;
     for (size_t i = 0; i < len; i++) {
@@ -77,7 +76,7 @@ static bool is(const route *r, int i, const char *word)
     return i < r->n && r->len[i] == strlen(word) && memcmp(r->part[i], word, r->len[i]) == 0;
 }
 
-static bool id_at(const route *r, int i, int64_t *id) { return i < r->n && parse_id(r->part[i], r->len[i], id); }
+static bool id_at(const route *r, int i, int64_t *id) { return i < r->n && web_parse_id(r->part[i], r->len[i], id); }
 
 const char *web_static_file(const char *path, char *buf, size_t cap)
 {
@@ -794,12 +793,7 @@ static void botend_each(void *arg, int bot, const char *ended, const char *err, 
         arb_buf_printf(c->b, "%s{\"bot\":%d,\"ended\":", c->n ? "," : "", bot);
         web_j(c->b, ended);
         arb_buf_puts(c->b, ",\"stderr\":");
-        /* web_j wants a C string: a stderr tail with a NUL is cut there */
-        arb_buf tmp;
-        arb_buf_init(&tmp, errlen + 1);
-        arb_buf_append(&tmp, err, errlen);
-        web_j(c->b, arb_buf_str(&tmp));
-        arb_buf_release(&tmp);
+        web_json(c->b, err, errlen);   /* every byte: a NUL too */
         arb_buf_puts(c->b, "}");
     } else {
         arb_buf_printf(c->b, "<h3>Bot %d</h3>\n<p>", bot);

@@ -178,14 +178,24 @@ static web_result serve_events(web_server *w, struct MHD_Connection *c, int64_t 
 /* "/api/t/ID/events": the tournament's id, else 0. */
 static int64_t events_of(const char *url)
 {
-    static const char pre[] = "/api/t/";
-    if (strncmp(url, pre, sizeof pre - 1) != 0)
+    static const char pre[] = "/api/t/", post[] = "/events";
+    size_t n = strlen(url);
+    int64_t id;
+    if (n < sizeof pre + sizeof post - 1 || strncmp(url, pre, sizeof pre - 1) != 0
+        || strcmp(url + n - (sizeof post - 1), post) != 0
+        || !web_parse_id(url + sizeof pre - 1, n - (sizeof pre - 1) - (sizeof post - 1), &id))
         return 0;
-    const char *p = url + sizeof pre - 1;
-    size_t digits = strspn(p, "0123456789");
-    if (digits == 0 || digits > 18 || strcmp(p + digits, "/events") != 0)
-        return 0;
-    return strtoll(p, NULL, 10);
+    return id;
+}
+
+/* The URL as it came: no percent-decoding. Every route is plain ASCII, so
+ * a '%' is never one of ours (404), and "%00", "%2e%2e" or "%2f" cannot
+ * turn into a NUL, a "..", a '/' or another route. */
+static size_t no_unescape(void *cls, struct MHD_Connection *c, char *uri)
+{
+    (void)cls;
+    (void)c;
+    return strlen(uri);
 }
 
 /* ---- requests ------------------------------------------------------------ */
@@ -200,7 +210,7 @@ static web_result handle(void *cls, struct MHD_Connection *c, const char *url, c
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
         return send_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed: this server only reads (GET, HEAD)\n");
     if (strlen(url) > ARB_WEB_MAX_URL)
-        return send_text(c, MHD_HTTP_NOT_FOUND, "not found\n");
+        return send_text(c, MHD_HTTP_URI_TOO_LONG, "URL too long: not one of ours\n");
     if (strncmp(url, "/assets/", 8) == 0) {
         const web_asset *a = web_asset_find(url + 8);
         if (!a)
@@ -250,6 +260,7 @@ web_server *web_server_start(const char *conninfo, const char *listen, const web
 #endif
     w->mhd = MHD_start_daemon(flags, ntohs(sa.sin_port), NULL, NULL, handle, w,
                               MHD_OPTION_EXTERNAL_LOGGER, web_logger, w,
+                              MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL,
                               MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)&sa,
                               MHD_OPTION_CONNECTION_LIMIT, ARB_WEB_MAX_CONNECTIONS,
                               MHD_OPTION_PER_IP_CONNECTION_LIMIT, ARB_WEB_MAX_PER_IP,

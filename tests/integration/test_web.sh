@@ -21,19 +21,7 @@ set -u
 ARB=$1 BOTS=$2
 . "$(dirname "$0")/../lib/test_sh.sh" web-test
 test_pg_start 55480
-SERVE_PID=""
-stop_serve() {
-  if [ -n "$SERVE_PID" ]; then kill "$SERVE_PID" 2>/dev/null; wait "$SERVE_PID" 2>/dev/null; fi
-  SERVE_PID=""
-}
-trap 'stop_serve; cleanup' EXIT
-# start_serve DB OUT: arbiter serve on a free port; PORT is set to it
-start_serve() {
-  "$ARB" serve --db "$1" --listen 127.0.0.1:0 > "$T/$2.out" 2> "$T/$2.err" &
-  SERVE_PID=$!
-  for _ in $(seq 1 50); do grep -q "serving" "$T/$2.out" 2>/dev/null && break; sleep 0.1; done
-  PORT=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$T/$2.out")
-}
+. "$(dirname "$0")/../lib/test_serve.sh"
 
 # a bot whose stderr carries markup, then plays as the random bot
 cat > "$T/loud_bot" <<EOS
