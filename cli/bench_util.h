@@ -36,5 +36,7 @@ int bench_tournament(int argc, char **argv);
 int bench_dispatch(int argc, char **argv);
 /* `arbiter bench ladder` (cmd_bench_ladder.c). */
 int bench_ladder(int argc, char **argv);
+/* `arbiter bench web` (cmd_bench_web.c). */
+int bench_web(int argc, char **argv);
 
 #endif

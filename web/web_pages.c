@@ -661,7 +661,7 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
     }
     char set[32];
     snprintf(set, sizeof set, "{%s}", arg);
-    if (!wrows(p, STORE_WEB_SEATS, tid, NULL, &seats) || !wrows(p, STORE_WEB_ENTRANT_PENALTIES, tid, arg, &pen)
+    if (!wrows(p, STORE_WEB_ENTRANT_SEATS, tid, arg, &seats) || !wrows(p, STORE_WEB_ENTRANT_PENALTIES, tid, arg, &pen)
         || !rows(p, STORE_REPORT_RATINGS, tid, &rat) || !wrows(p, STORE_WEB_HISTORY, tid, set, &hist))
         goto out;
     arb_buf *b = p->b;
