@@ -13,7 +13,6 @@
  * a page lost its table) does. */
 #include "cli.h"
 #include "bench_util.h"
-#include "pgctl.h"
 #include "store.h"
 #include "web.h"
 #include "arb_buf.h"
@@ -223,30 +222,14 @@ int bench_web(int argc, char **argv)
                         "--runs %d..1024\n", ARB_TN_MAX_ENTRANTS, ARB_LADDER_MAX_ENTRIES, MIN_RUNS);
         return CLI_EXIT_USAGE;
     }
-    char dir[] = "/tmp/arbiter-bench-web.XXXXXX", err[2048];
-    if (!mkdtemp(dir)) {
-        fprintf(stderr, "arbiter: bench web: cannot make a temporary directory\n");
-        return CLI_EXIT_FAIL;
-    }
-    pgctl pg = {0};
-    char state[700], conninfo[1200];
-    snprintf(state, sizeof state, "%s/state", dir);
-    store *st = NULL;
+    char err[2048];
+    bench_db bdb;
     web_server *w = NULL;
     page *pages = NULL;
     int status = CLI_EXIT_FAIL;
-    if (db)
-        snprintf(conninfo, sizeof conninfo, "%s", db);
-    else if (pgctl_start(&pg, state, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: bench web: %s\n", err);
+    if (bench_db_open(&bdb, "web", db) != 0)
         goto out;
-    } else
-        snprintf(conninfo, sizeof conninfo, "%s", pg.conninfo);
-    st = store_open(conninfo, err, sizeof err);
-    if (!st || store_migrate(st, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: bench web: %s\n", err);
-        goto out;
-    }
+    store *st = bdb.st;
     int64_t tid, lid;
     uint64_t t0 = arb_now_ns();
     if (store_bench_tournament(st, "bench web swiss", entrants, rounds, &tid, err, sizeof err) != 0) {
@@ -268,7 +251,7 @@ int bench_web(int argc, char **argv)
     };
     bench_print(title, built, sizeof built / sizeof *built, format);
     web_hooks none = {0};
-    w = web_server_start(conninfo, "127.0.0.1:0", &none, err, sizeof err);
+    w = web_server_start(bdb.conninfo, "127.0.0.1:0", &none, err, sizeof err);
     if (!w) {
         fprintf(stderr, "arbiter: bench web: the server: %s\n", err);
         goto out;
@@ -304,12 +287,6 @@ int bench_web(int argc, char **argv)
 out:
     free(pages);
     web_server_stop(w);
-    store_close(st);
-    if (!db)
-        pgctl_stop(&pg);
-    char cmd[900];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "arbiter: bench web: %s left behind\n", dir);
+    bench_db_close(&bdb, "web");
     return status;
 }
