@@ -63,3 +63,46 @@ void bench_print(const char *title, const bench_figure *figs, size_t n, cli_form
     for (size_t i = 0; i < n; i++)
         printf("%s %.*f %s\n", figs[i].name, figs[i].decimals, figs[i].value, figs[i].unit);
 }
+
+int bench_db_open(bench_db *r, const char *bench, const char *db)
+{
+    char err[2048], state[128];
+    memset(r, 0, sizeof *r);
+    snprintf(r->dir, sizeof r->dir, "/tmp/arbiter-bench-%s.XXXXXX", bench);
+    if (!mkdtemp(r->dir)) {
+        fprintf(stderr, "arbiter: bench %s: cannot make a temporary directory\n", bench);
+        r->dir[0] = '\0';
+        return CLI_EXIT_FAIL;
+    }
+    snprintf(state, sizeof state, "%s/state", r->dir);
+    if (db)
+        snprintf(r->conninfo, sizeof r->conninfo, "%s", db);
+    else if (pgctl_start(&r->pg, state, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: bench %s: %s\n", bench, err);
+        return CLI_EXIT_FAIL;
+    } else {
+        r->own = true;
+        snprintf(r->conninfo, sizeof r->conninfo, "%s", r->pg.conninfo);
+    }
+    r->st = store_open(r->conninfo, err, sizeof err);
+    if (!r->st || store_migrate(r->st, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: bench %s: %s\n", bench, err);
+        return CLI_EXIT_FAIL;
+    }
+    return 0;
+}
+
+void bench_db_close(bench_db *r, const char *bench)
+{
+    store_close(r->st);
+    r->st = NULL;
+    if (r->own)
+        pgctl_stop(&r->pg);
+    r->own = false;
+    if (!r->dir[0])
+        return;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", r->dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "arbiter: bench %s: %s left behind\n", bench, r->dir);
+}

@@ -5,6 +5,8 @@
 #ifndef ARB_BENCH_UTIL_H
 #define ARB_BENCH_UTIL_H
 #include "cli.h"
+#include "pgctl.h"
+#include "store.h"
 
 #include <stdbool.h>
 
@@ -29,6 +31,21 @@ void bench_print(const char *title, const bench_figure *figs, size_t n, cli_form
  * measure nothing and print figures all the same. */
 bool bench_bot_usable(const char *bench, const char *bot);
 
+/* The record a benchmark builds in: --db's, or a private PostgreSQL in a
+ * temporary directory (/tmp/arbiter-bench-NAME.XXXXXX), migrated. */
+typedef struct bench_db {
+    char dir[64];            /* the temporary directory (state/ is the cluster's) */
+    pgctl pg;                /* the private cluster, when no --db */
+    bool own;                /* we started pg */
+    char conninfo[1200];     /* where the record is */
+    store *st;               /* the benchmark's connection */
+} bench_db;
+/* Open it for benchmark bench ("ladder"); db NULL: a private cluster. 0,
+ * or CLI_EXIT_FAIL after a message (bench_db_close still due). */
+int bench_db_open(bench_db *r, const char *bench, const char *db);
+/* Close the connection, stop the private cluster, remove the directory. */
+void bench_db_close(bench_db *r, const char *bench);
+
 /* `arbiter bench referee` (cmd_bench_referee.c); argv[0] is "referee". */
 int bench_referee(int argc, char **argv);
 /* `arbiter bench tournament` and `arbiter bench dispatch` (cmd_bench_tournament.c). */
@@ -36,5 +53,7 @@ int bench_tournament(int argc, char **argv);
 int bench_dispatch(int argc, char **argv);
 /* `arbiter bench ladder` (cmd_bench_ladder.c). */
 int bench_ladder(int argc, char **argv);
+/* `arbiter bench web` (cmd_bench_web.c). */
+int bench_web(int argc, char **argv);
 
 #endif

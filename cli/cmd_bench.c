@@ -1,7 +1,8 @@
 /* cmd_bench.c — `arbiter bench WHAT`: the benchmarks, dispatched from here
  * (rules: the game's own, through its command-line module; referee,
- * tournament, dispatch: cmd_bench_referee.c, cmd_bench_tournament.c). They
- * print figures; they never fail on time. */
+ * tournament, dispatch: cmd_bench_referee.c, cmd_bench_tournament.c;
+ * ladder, web: cmd_bench_ladder.c, cmd_bench_web.c). They print figures;
+ * they never fail on time. */
 #include "cli.h"
 #include "bench_util.h"
 #include "game_cli.h"
@@ -21,6 +22,7 @@ static void usage(FILE *f)
         "       arbiter bench tournament --bot PATH            (record vs referee alone; Swiss 10k)\n"
         "       arbiter bench dispatch --bot PATH [--workers N] (N referee daemons vs arbiter run)\n"
         "       arbiter bench ladder [--sizes N,N] [--per-entry M] (leaderboard, matchmaking, rating update)\n"
+        "       arbiter bench web [--entrants N] [--entries L] [--runs K] (pages over HTTP, 1,000 and 10,000)\n"
         "\n"
         "  rules: the game's rules engine on one core (Dou Dizhu: lead and follow\n"
         "  enumerations per second, random self-play deals per second). Figures are\n"
@@ -99,6 +101,7 @@ int cmd_bench(int argc, char **argv)
         {"tournament", bench_tournament},
         {"ladder", bench_ladder},
         {"dispatch", bench_dispatch},
+        {"web", bench_web},
     };
     if (argc < 2) {
         usage(stderr);
@@ -111,7 +114,7 @@ int cmd_bench(int argc, char **argv)
     for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
         if (strcmp(argv[1], benches[i].name) == 0)
             return benches[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "arbiter: bench: unknown benchmark \"%s\" (rules, referee, tournament, dispatch, ladder)\n", argv[1]);
+    fprintf(stderr, "arbiter: bench: unknown benchmark \"%s\" (rules, referee, tournament, dispatch, ladder, web)\n", argv[1]);
     usage(stderr);
     return CLI_EXIT_USAGE;
 }

@@ -21,7 +21,6 @@
 #include "cli.h"
 #include "bench_util.h"
 #include "config.h"
-#include "pgctl.h"
 #include "rating.h"
 #include "scheduler.h"
 #include "store.h"
@@ -141,30 +140,16 @@ int bench_ladder(int argc, char **argv)
             fprintf(stderr, "arbiter: bench ladder: sizes 6..%d entries, --per-entry 1..1000\n", ARB_LADDER_MAX_ENTRIES);
             return CLI_EXIT_USAGE;
         }
-    char dir[] = "/tmp/arbiter-bench-ladder.XXXXXX", err[2048];
-    if (!mkdtemp(dir)) {
-        fprintf(stderr, "arbiter: bench ladder: cannot make a temporary directory\n");
-        return CLI_EXIT_FAIL;
-    }
-    pgctl pg = {0};
-    char state[700], conninfo[1200];
-    snprintf(state, sizeof state, "%s/state", dir);
-    if (db)
-        snprintf(conninfo, sizeof conninfo, "%s", db);
-    else if (pgctl_start(&pg, state, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: bench ladder: %s\n", err);
-        return CLI_EXIT_FAIL;
-    } else
-        snprintf(conninfo, sizeof conninfo, "%s", pg.conninfo);
-    store *st = store_open(conninfo, err, sizeof err);
+    char err[2048];
+    bench_db bdb;
     int status = CLI_EXIT_OK;
-    if (!st || store_migrate(st, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: bench ladder: %s\n", err);
+    if (bench_db_open(&bdb, "ladder", db) != 0) {
         status = CLI_EXIT_FAIL;
         goto out;
     }
+    store *st = bdb.st;
     char path[800];
-    snprintf(path, sizeof path, "%s/ladder.yaml", dir);
+    snprintf(path, sizeof path, "%s/ladder.yaml", bdb.dir);
     FILE *f = fopen(path, "w");
     if (!f) {
         status = CLI_EXIT_FAIL;
@@ -256,12 +241,6 @@ int bench_ladder(int argc, char **argv)
     }
     tn_config_release(&cfg);
 out:
-    store_close(st);
-    if (!db)
-        pgctl_stop(&pg);
-    char cmd[900];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "arbiter: bench ladder: %s left behind\n", dir);
+    bench_db_close(&bdb, "ladder");
     return status;
 }

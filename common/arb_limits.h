@@ -348,6 +348,12 @@
 /* The crosstable is drawn as a grid up to this many entrants (past it a
  * grid is no help on a screen; the JSON keeps every pair). */
 #define ARB_WEB_GRID_MAX 40
+/* The matches a tournament page lists under Rounds: a Swiss of 1,000
+ * entrants plays 3,000 or more, a page of them all is most of a megabyte
+ * nobody scrolls, and writing it took most of the page's time (`arbiter
+ * bench web`). Past this the page says how many more there are and where
+ * they are (the JSON, each entrant's page, each match's page). */
+#define ARB_WEB_LIST_MATCHES 500
 /* A URL longer than this is not one of ours: 414 without parsing (the
  * longest route is under 60 bytes). */
 #define ARB_WEB_MAX_URL 256

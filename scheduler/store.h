@@ -359,6 +359,16 @@ int store_dispute_list(store *s, int64_t tid, store_rows *out, char *err, size_t
 int store_bench_ladder(store *s, const char *name, int entries, int64_t matches, int64_t *tid, char *err,
                        size_t errlen);
 
+/* `arbiter bench web`: a finished Swiss called name (one of that name
+ * before is dropped) of `entrants` entrants over `rounds` rounds of
+ * three-seat tables (the entrants left over sit out the round), every seat
+ * with a result (totals, points, ranks from a fixed strength per entrant
+ * plus a per-round draw), rated (ratings and a history row per seat),
+ * built inside the server from the indices alone: the same record every
+ * run. 0 with its id, or < 0. */
+int store_bench_tournament(store *s, const char *name, int entrants, int rounds, int64_t *tid, char *err,
+                           size_t errlen);
+
 /* The benchmark's baseline: the same record without rating updates
  * (system "none"), then with them again. 0 or < 0. */
 int store_bench_set_rating(store *s, int64_t tid, const char *system);
@@ -388,6 +398,7 @@ typedef enum store_web_kind {
                                    done after it: match id, round, table, finished, slot, name, total,
                                    points, rank */
     STORE_WEB_HISTORY,          /* arg: entrant indexes as an array ("{1,5}"): entrant, match, mu, sigma */
+    STORE_WEB_ENTRANT_SEATS,    /* arg: the entrant's index: STORE_WEB_SEATS of the matches it played in */
 } store_web_kind;
 int store_web(store *s, store_web_kind kind, int64_t id, const char *arg, store_rows *out, char *err, size_t errlen);
 /* Every later transaction of this connection read only (the web server's

@@ -528,8 +528,9 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
         arb_buf_puts(b, "\n");
         goto out;
     }
+    /* the crosstable's pairs only where they are shown: the JSON, or a grid */
     if (!wrows(p, STORE_WEB_PROGRESS, tid, NULL, &g) || !wrows(p, STORE_WEB_SEATS, tid, NULL, &seats)
-        || !rows(p, STORE_REPORT_CROSSTABLE, tid, &x))
+        || ((json || s.n <= ARB_WEB_GRID_MAX) && !rows(p, STORE_REPORT_CROSSTABLE, tid, &x)))
         goto out;
     static const char *const tkeys[] = {"id", "name", "game", "rules", "format", "state", "created", "finished",
                                         "rating_system", "commitment", "secret"};
@@ -609,9 +610,14 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
         crosstable_html(p, &s, &x);
     }
     arb_buf_puts(b, "<h2>Rounds</h2>\n");
-    int last = -1;
+    int last = -1, listed = 0, more = 0;
     for (int from = 0, to; from < seats.nrows; from = to) {
         to = match_end(&seats, from);
+        if (listed == ARB_WEB_LIST_MATCHES) {
+            more++;
+            continue;
+        }
+        listed++;
         int round = atoi(C(&seats, from, 1));
         if (round != last) {
             if (last >= 0)
@@ -627,6 +633,12 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
     }
     if (last >= 0)
         arb_buf_puts(b, "</tbody></table></div>\n");
+    if (more) {
+        arb_buf_printf(b, "<p class=\"muted\" id=\"more-matches\">%d more matches after these %d: every match is "
+                          "in the <a href=\"", more, listed);
+        web_link(p, "/api/t/%" PRId64, tid);
+        arb_buf_puts(b, "\">JSON</a> and on each entrant's page.</p>\n");
+    }
     arb_buf_puts(b, "<h2>Fairness</h2>\n<p>Commitment to the secret: <code>");
     web_h(b, C(&t, 0, 9)[0] ? C(&t, 0, 9) : "none yet");
     arb_buf_puts(b, "</code><br>Secret: <code>");
@@ -660,7 +672,7 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
     }
     char set[32];
     snprintf(set, sizeof set, "{%s}", arg);
-    if (!wrows(p, STORE_WEB_SEATS, tid, NULL, &seats) || !wrows(p, STORE_WEB_ENTRANT_PENALTIES, tid, arg, &pen)
+    if (!wrows(p, STORE_WEB_ENTRANT_SEATS, tid, arg, &seats) || !wrows(p, STORE_WEB_ENTRANT_PENALTIES, tid, arg, &pen)
         || !rows(p, STORE_REPORT_RATINGS, tid, &rat) || !wrows(p, STORE_WEB_HISTORY, tid, set, &hist))
         goto out;
     arb_buf *b = p->b;
