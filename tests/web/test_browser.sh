@@ -67,8 +67,7 @@ tid() { sql "$D" "SELECT id FROM tournaments WHERE name = '$1'"; }
     echo "\"$t\": {\"id\": $id, \"standings\": $(cat "$T/st-$t.json"),"
     echo " \"matches\": $(sql "$D" "SELECT count(*) FROM matches WHERE tournament_id = $id"),"
     echo " \"knockout_matches\": $(sql "$D" "SELECT count(*) FROM matches m JOIN rounds r USING (tournament_id, round) WHERE m.tournament_id = $id AND r.stage <> 'group'"),"
-    echo " \"rounds\": $(sql "$D" "SELECT count(DISTINCT m.round) FROM matches m JOIN rounds r USING (tournament_id, round) WHERE m.tournament_id = $id AND r.stage <> 'group'"),"
-    echo " \"champion\": \"$(sql "$D" "SELECT e.name FROM placements p JOIN entrants e ON e.idx = p.unit AND e.tournament_id = p.tournament_id WHERE p.tournament_id = $id AND p.place = 1" | sed 's/"/\\"/g')\"},"
+    echo " \"rounds\": $(sql "$D" "SELECT count(DISTINCT m.round) FROM matches m JOIN rounds r USING (tournament_id, round) WHERE m.tournament_id = $id AND r.stage <> 'group'")},"
   done
   id=$(tid lad)
   echo "\"lad\": {\"id\": $id, \"matches\": $(sql "$D" "SELECT count(*) FROM matches WHERE tournament_id = $id")},"
