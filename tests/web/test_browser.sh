@@ -54,6 +54,7 @@ entrants:
   - {name: greedy-2, command: $BOTS/greedy_bot}
 EOS
 for t in ko9 gk9 de4 lad; do run $t "$T/$t.yaml"; done
+echo "-- ${SECONDS}s: four tournaments recorded"
 # a name with markup (the loader refuses one; an older record may hold it)
 sql "$D" "UPDATE entrants SET name = '<b>e&01</b>' WHERE name = 'e01' AND tournament_id = (SELECT id FROM tournaments WHERE name = 'ko9')"
 
@@ -83,7 +84,7 @@ cat > "$T/slow_bot" <<EOS
 while IFS= read -r l; do sleep 0.03; printf '%s\\n' "\$l"; done | $BOTS/random_bot "\$@"
 EOS
 chmod 755 "$T/slow_bot"
-printf 'name: live\ngame: doudizhu\nformat: round-robin\ndeals: 2\nseed: 4\nfiles_root: /\nentrants:\n' > "$T/live.yaml"
+printf 'name: live\ngame: doudizhu\nformat: round-robin\ndeals: 1\nseed: 4\nfiles_root: /\nentrants:\n' > "$T/live.yaml"
 for i in 1 2 3 4; do printf '  - {name: slow-%d, command: %s}\n' "$i" "$T/slow_bot" >> "$T/live.yaml"; done
 
 "$ARB" report "#$(tid ko9)" -o "$T/rep" --db "$D" > "$T/rep.out" 2>&1
@@ -105,12 +106,15 @@ LIVE=""
 for _ in $(seq 1 100); do LIVE=$(tid live 2>/dev/null); [ -n "$LIVE" ] && break; sleep 0.1; done
 check "the live tournament is in the record" '[ -n "$LIVE" ]'
 
+echo "-- ${SECONDS}s: serving, the live one running"
 python3 "$here/browser_pages.py" "http://127.0.0.1:$PORT" "$T/facts.json" "$LIVE" "$T/rep" > "$T/pages.out" 2>&1
 rc=$?
 cat "$T/pages.out"
 check "the pages in headless Chromium ($(tail -n 1 "$T/pages.out"))" '[ $rc = 0 ]'
+echo "-- ${SECONDS}s: browser done"
 wait "$LIVE_PID"
 check "the live round robin finishes" '[ $? = 0 ]' || tail -n 5 "$T/live.out" >&2
+echo "-- ${SECONDS}s: the live one finished"
 stop_all
 echo "screenshots: $ARB_ARTIFACTS"
 echo "web-browser: $pass passed, $fail failed"
