@@ -17,7 +17,8 @@ test_pg_start 55482
 PIDS=()
 stop_all() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; PIDS=(); }
 trap 'stop_all; cleanup' EXIT
-export ARB_ARTIFACTS=${ARB_ARTIFACTS:-${ARB_ARTIFACTS_DEFAULT:-$T/artifacts}}
+# screenshots: a directory of their own under the suites' artifacts
+export ARB_ARTIFACTS=${ARB_ARTIFACTS:-${ARB_ARTIFACTS_DEFAULT:-$T/artifacts}}/browser
 mkdir -p "$ARB_ARTIFACTS"
 
 D=$(newdb arb_browser)
