@@ -43,6 +43,22 @@ def find_chromium():
     return None
 
 
+class Checks:
+    """A test script's counted checks: check(what, ok) prints "FAIL: what"
+    when ok is false and returns ok; count and failures for the summary."""
+
+    def __init__(self):
+        self.count = 0
+        self.failures = []
+
+    def __call__(self, what, ok):
+        self.count += 1
+        if not ok:
+            self.failures.append(what)
+            print("FAIL: " + what)
+        return ok
+
+
 class WebSocket:
     """A minimal RFC 6455 client: text frames out (masked), frames in."""
 

@@ -27,18 +27,8 @@ import urllib.parse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser  # noqa: E402
 
-failures = []
-checks = 0
+check = browser.Checks()
 ARTIFACTS = None
-
-
-def check(what, ok):
-    global checks
-    checks += 1
-    if not ok:
-        failures.append(what)
-        print("FAIL: " + what)
-    return ok
 
 
 def clean(p, name, origin):
@@ -321,8 +311,8 @@ def main():
         phone_and_nojs(b, base, facts)
         report(b, os.path.abspath(rep), facts)
     print("browser pages: %d checks, %d failed, %.0f s; screenshots in %s"
-          % (checks, len(failures), time.time() - t0, ARTIFACTS))
-    return 1 if failures else 0
+          % (check.count, len(check.failures), time.time() - t0, ARTIFACTS))
+    return 1 if check.failures else 0
 
 
 if __name__ == "__main__":
