@@ -32,7 +32,7 @@ typedef struct web_series {
 } web_series;
 /* The bracket of a knockout from STORE_WEB_SEATS rows (the group stage's
  * rounds left out when skip_groups). 0 or < 0. */
-int web_svg_bracket(web_page *p, const store_rows *seats, bool skip_groups);
+int web_svg_bracket(web_page *p, const store_rows *seats, bool skip_groups, const int *champions, int nchampions);
 /* Rating lines of s[0..ns) from STORE_WEB_HISTORY rows h. 0 or < 0. */
 int web_svg_chart(web_page *p, const char *title, const web_series *s, int ns, const store_rows *h);
 

@@ -598,7 +598,13 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
     standings_table(p, tid, s.rows, s.n, true, "standings");
     if (knockout(C(&t, 0, 4))) {
         arb_buf_puts(b, "<h2>Bracket</h2>\n");
-        web_svg_bracket(p, &seats, strcmp(C(&t, 0, 4), "groups-knockout") == 0);
+        /* the champion (a team's members), bold in the last box: a tie at
+           the final's table is settled by the chain, not by the ranks */
+        int champ[ARB_TN_MAX_ENTRANTS], nchamp = 0;
+        for (int i = 0; i < s.n; i++)
+            if (strcmp(s.rows[i].reached, "champion") == 0)
+                champ[nchamp++] = s.rows[i].entrant;
+        web_svg_bracket(p, &seats, strcmp(C(&t, 0, 4), "groups-knockout") == 0, champ, nchamp);
     }
     arb_buf_puts(b, "<h2>Crosstable</h2>\n");
     if (s.n > ARB_WEB_GRID_MAX) {

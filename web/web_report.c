@@ -74,31 +74,23 @@ static int put_route(report *r, const char *fmt, ...)
 }
 
 /* m/ID/transcript.js: the records for the viewer, as a script (a page
- * opened from disk cannot fetch JSON). */
+ * opened from disk cannot fetch JSON): one string of NDJSON, which a
+ * browser parses far faster than the same records as an array literal
+ * (a 1,000-deal match is half a million records); web_j escapes <, > and
+ * &, so no record can close the script element. */
 static int put_transcript(report *r, const char *mid, const char *path)
 {
     if (!r->h || !r->h->json_lines)
         return 0;
     arb_buf lines, js;
     arb_buf_init(&lines, ARB_WEB_TRANSCRIPT_CAP);
-    arb_buf_init(&js, ARB_WEB_TRANSCRIPT_CAP + 64);
+    arb_buf_init(&js, 2 * (size_t)ARB_WEB_TRANSCRIPT_CAP + 64);   /* escaped: \" for " */
     char err[512] = "", rel[64];
     int rc = 0;
     if (r->h->json_lines(r->h->ctx, path, &lines, err, sizeof err) != 0)
         goto out;   /* a transcript not on this host: the match page says so */
-    arb_buf_puts(&js, "window.ARB_TRANSCRIPT = [\n");
-    const char *p = arb_buf_str(&lines);
-    bool first = true;
-    while (*p) {
-        size_t l = strcspn(p, "\n");
-        if (l) {
-            arb_buf_puts(&js, first ? "" : ",\n");
-            arb_buf_append(&js, p, l);
-            first = false;
-        }
-        p += l + (p[l] == '\n');
-    }
-    if (arb_buf_puts(&js, "\n];\n") != 0) {
+    arb_buf_puts(&js, "window.ARB_TRANSCRIPT = ");
+    if (web_j(&js, arb_buf_str(&lines)) != 0 || arb_buf_puts(&js, ";\n") != 0) {
         snprintf(r->err, r->errlen, "match %s: its transcript is past the report's limit", mid);
         rc = ARB_ETOOBIG;
         goto out;

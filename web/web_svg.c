@@ -35,7 +35,7 @@ static int next_box(const store_rows *r, const box *bx, int n, int b, int u)
     return -1;
 }
 
-int web_svg_bracket(web_page *p, const store_rows *r, bool skip_groups)
+int web_svg_bracket(web_page *p, const store_rows *r, bool skip_groups, const int *champions, int nchampions)
 {
     int cap = 0;
     for (int i = 0; i < r->nrows; i++)
@@ -108,8 +108,14 @@ int web_svg_bracket(web_page *p, const store_rows *r, bool skip_groups)
                        BOX_W, b->h);
         for (int i = b->first; i < b->last; i++) {
             const char *rank = store_cell(r, i, 10), *total = store_cell(r, i, 8);
+            bool won = strcmp(rank, "1") == 0;
+            if (k == n - 1 && nchampions > 0) {   /* the final: its champion, after any tie-break */
+                won = false;
+                for (int c = 0; c < nchampions; c++)
+                    won = won || champions[c] == seat_entrant(r, i);
+            }
             arb_buf_printf(o, "<text x=\"%d\" y=\"%d\"%s>", b->x + 6, b->y + 4 + (i - b->first + 1) * ROW_H - 3,
-                           strcmp(rank, "1") == 0 ? " class=\"won\"" : "");
+                           won ? " class=\"won\"" : "");
             web_h(o, store_cell(r, i, 7));
             if (total[0]) {
                 arb_buf_puts(o, " (");

@@ -200,7 +200,7 @@ check "index.html holds the standings, links relative" \
    grep -q "href=\"m/$M.html\"" "$T/rep/index.html" && ! grep -q "href=\"/" "$T/rep/index.html"'
 check "each match page and its transcript for the viewer" \
   '[ -f "$T/rep/m/$M.html" ] && grep -q "href=\"../assets/style.css\"" "$T/rep/m/$M.html" &&
-   head -c 26 "$T/rep/m/$M/transcript.js" | grep -q "window.ARB_TRANSCRIPT = \[" &&
+   head -c 25 "$T/rep/m/$M/transcript.js" | grep -q "window.ARB_TRANSCRIPT = \"" &&
    grep -q "src=\"transcript.js\"" "$T/rep/m/$M/replay.html"'
 check "the report's JSON standings equal the CLI's" \
   'python3 -c "import json,sys; assert json.load(open(sys.argv[1])) == json.load(open(sys.argv[2]))" "$T/rep/api/standings.json" "$T/st_cli.json"'

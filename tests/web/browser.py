@@ -43,6 +43,22 @@ def find_chromium():
     return None
 
 
+class Checks:
+    """A test script's counted checks: check(what, ok) prints "FAIL: what"
+    when ok is false and returns ok; count and failures for the summary."""
+
+    def __init__(self):
+        self.count = 0
+        self.failures = []
+
+    def __call__(self, what, ok):
+        self.count += 1
+        if not ok:
+            self.failures.append(what)
+            print("FAIL: " + what)
+        return ok
+
+
 class WebSocket:
     """A minimal RFC 6455 client: text frames out (masked), frames in."""
 
@@ -254,8 +270,7 @@ class Page:
         self.b, self.target, self.session = browser, target, session
         for domain in ("Page", "Runtime", "Network", "Log"):
             self.call(domain + ".enable")
-        self.call("Emulation.setDeviceMetricsOverride",
-                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+        self.viewport(width, height, mobile)
         self.events = []
 
     def call(self, method, params=None, timeout=None):
@@ -310,6 +325,16 @@ class Page:
                                                  "code": code, "windowsVirtualKeyCode": vk, "text": text})
             self.call("Input.dispatchKeyEvent", {"type": "keyUp", "key": key, "code": code,
                                                  "windowsVirtualKeyCode": vk})
+
+    def viewport(self, width, height, mobile=False, scale=1):
+        """Emulate a screen: 390x844 mobile=True is a phone (touch, its viewport meta honoured)."""
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile})
+        self.call("Emulation.setTouchEmulationEnabled", {"enabled": mobile})
+
+    def scripts(self, enabled):
+        """Turn the page's JavaScript on or off (for the pages to come; eval still works)."""
+        self.call("Emulation.setScriptExecutionDisabled", {"value": not enabled})
 
     def console_errors(self):
         """Console errors, uncaught exceptions and failed loads, as strings."""

@@ -15,16 +15,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import browser  # noqa: E402
 
-failures = []
-checks = 0
-
-
-def check(what, ok):
-    global checks
-    checks += 1
-    if not ok:
-        failures.append(what)
-        print("FAIL: " + what)
+check = browser.Checks()
 
 
 def main():
@@ -64,8 +55,8 @@ def main():
         check("replay: no dialog", not p.dialogs())
         p.screenshot(os.path.join(artifacts, "served-replay.png"))
         p.close()
-    print("pages: %d checks, %d failed; screenshots in %s" % (checks, len(failures), artifacts))
-    return 1 if failures else 0
+    print("pages: %d checks, %d failed; screenshots in %s" % (check.count, len(check.failures), artifacts))
+    return 1 if check.failures else 0
 
 
 if __name__ == "__main__":

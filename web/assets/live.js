@@ -14,11 +14,18 @@
     td.textContent = text;           /* text, never HTML: names come from bots */
     if (num) td.className = "num";
     tr.appendChild(td);
+    return td;
   }
   function redraw() {
     fetch("/api/t/" + tid + "/standings").then(function (r) { return r.json(); }).then(function (d) {
       var rows = Array.isArray(d) ? d : d.entrants;
       if (!body || !rows) return;
+      /* the entrants' links, by name, from the rows being replaced (the
+         standings JSON has no entrant index to build them from) */
+      var links = {};
+      Array.prototype.forEach.call(body.querySelectorAll("td a[href]"), function (a) {
+        links[a.textContent] = a.getAttribute("href");
+      });
       while (body.firstChild) body.removeChild(body.firstChild);
       rows.forEach(function (s) {
         var tr = document.createElement("tr");
@@ -26,7 +33,20 @@
         th.scope = "row";
         th.textContent = s.rank;
         tr.appendChild(th);
-        cell(tr, s.name);
+        var name = cell(tr, links[s.name] ? "" : s.name);
+        if (links[s.name]) {
+          var a = document.createElement("a");
+          a.href = links[s.name];
+          a.textContent = s.name;
+          name.appendChild(a);
+        }
+        if (s.forfeited) {
+          var f = document.createElement("span");
+          f.className = "bad";
+          f.textContent = "(forfeited)";
+          name.appendChild(document.createTextNode(" "));
+          name.appendChild(f);
+        }
         cell(tr, s.played, true);
         cell(tr, s.points.toFixed(1), true);
         cell(tr, s.score, true);
