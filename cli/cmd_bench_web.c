@@ -16,6 +16,7 @@
 #include "store.h"
 #include "web.h"
 #include "arb_buf.h"
+#include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_time.h"
 
@@ -176,6 +177,43 @@ static int measure(int port, page *pages, int npages, int runs, cli_format forma
     return CLI_EXIT_OK;
 }
 
+/* What a live page of the ladder costs the record each second: one read
+ * of its progress (web_live_progress; the server shares it among every
+ * stream of that tournament), on a read-only session as the server's. */
+static int measure_live(const char *conninfo, int64_t lid, int runs, cli_format format)
+{
+    char err[512];
+    store *st = store_open(conninfo, err, sizeof err);
+    if (!st || store_read_only(st, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: bench web: %s\n", err);
+        store_close(st);
+        return CLI_EXIT_FAIL;
+    }
+    double *ms = calloc((size_t)runs, sizeof *ms);
+    web_progress pg;
+    int rc = ms ? web_live_progress(st, lid, &pg) : ARB_ENOMEM;   /* warm, and checked */
+    if (rc == 0 && !strstr(pg.json, "\"done\":"))
+        rc = ARB_ECORRUPT;
+    for (int r = 0; r < runs && rc == 0; r++) {
+        uint64_t t0 = arb_now_ns();
+        rc = web_live_progress(st, lid, &pg);
+        ms[r] = (double)(arb_now_ns() - t0) / 1e6;
+    }
+    store_close(st);
+    if (rc) {
+        fprintf(stderr, "arbiter: bench web: the ladder's live progress: %s\n", arb_strerror(rc));
+        free(ms);
+        return CLI_EXIT_FAIL;
+    }
+    bench_figure f[] = {
+        {"median", bench_median(ms, runs), "ms", 2},
+        {"p90", p90(ms, runs), "ms", 2},
+    };
+    bench_print("live progress read of the ladder (once a second per tournament streamed)", f, 2, format);
+    free(ms);
+    return CLI_EXIT_OK;
+}
+
 int bench_web(int argc, char **argv)
 {
     static const struct option lo[] = {
@@ -284,6 +322,8 @@ int bench_web(int argc, char **argv)
     /* the Swiss seats every entrant in all but the rounds it sits out */
     pages[5].rows = -2;
     status = measure(web_server_port(w), pages, npages, runs, format);
+    if (status == CLI_EXIT_OK)
+        status = measure_live(bdb.conninfo, lid, runs, format);
 out:
     free(pages);
     web_server_stop(w);

@@ -1185,12 +1185,16 @@ int store_tournament_named(store *s, const char *name, int64_t *tid, uint64_t *s
 
 /* The reports' statements, by store_report_kind. */
 static const char *const report_sql[] = {
+    /* counted from the index matches_claim alone (tournament, state,
+     * round): the web's front page beside a ladder of 300,000 matches
+     * took 160 ms joining every match row, 50 this way (bench web) */
     [STORE_REPORT_TOURNAMENTS] =
+        "WITH c AS (SELECT tournament_id, state, count(*) AS n, max(round) AS r FROM matches GROUP BY 1, 2) "
         "SELECT t.id, t.name, t.format, t.state, "
-        "  count(m.*) FILTER (WHERE m.state = 'pending'), count(m.*) FILTER (WHERE m.state = 'leased'), "
-        "  count(m.*) FILTER (WHERE m.state = 'done'), count(m.*) FILTER (WHERE m.state = 'void'), "
-        "  coalesce(max(m.round), 0), to_char(t.created_at, 'YYYY-MM-DD HH24:MI') "
-        "FROM tournaments t LEFT JOIN matches m ON m.tournament_id = t.id "
+        "  coalesce(sum(c.n) FILTER (WHERE c.state = 'pending'), 0), coalesce(sum(c.n) FILTER (WHERE c.state = 'leased'), 0), "
+        "  coalesce(sum(c.n) FILTER (WHERE c.state = 'done'), 0), coalesce(sum(c.n) FILTER (WHERE c.state = 'void'), 0), "
+        "  coalesce(max(c.r), 0), to_char(t.created_at, 'YYYY-MM-DD HH24:MI') "
+        "FROM tournaments t LEFT JOIN c ON c.tournament_id = t.id "
         "GROUP BY t.id ORDER BY t.id",
     [STORE_REPORT_SECRETS] =
         "SELECT name, coalesce(commitment, ''), CASE WHEN revealed_at IS NOT NULL "

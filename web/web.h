@@ -93,11 +93,20 @@ typedef struct web_live {
     char since[40];              /* results after this time are sent next ("" none yet: only new ones) */
     bool started;
 } web_live;
-/* Append to out the events the record holds since the last call:
- * `event: progress` when the counts changed (always on the first call),
- * `event: result` per match recorded since. 0, ARB_ENOTFOUND (no such
- * tournament), or < 0. */
-int web_live_poll(store *st, web_live *lv, arb_buf *out);
+/* A tournament's progress as a live page sees it: the counts (the JSON of
+ * a progress event) and the time of its last result ("" none). */
+typedef struct web_progress {
+    char json[256];
+    char last[40];
+} web_progress;
+/* Read it: 0, ARB_ENOTFOUND (no such tournament), or < 0. One read serves
+ * every stream of that tournament for a second (web_server.c), so many
+ * spectators of a large ladder cost the record one read a second. */
+int web_live_progress(store *st, int64_t tid, web_progress *pg);
+/* Append to out the events since the last call, given the progress just
+ * read: `event: progress` when the counts changed (always on the first
+ * call), `event: result` per match recorded since. 0 or < 0. */
+int web_live_poll(store *st, web_live *lv, const web_progress *pg, arb_buf *out);
 
 /* ---- the server (web_server.c) ---------------------------------------- */
 

@@ -1249,11 +1249,11 @@ void web_render(store *st, const web_hooks *h, web_mode mode, const char *path, 
 
 /* ---- the live stream ----------------------------------------------------- */
 
-int web_live_poll(store *st, web_live *lv, arb_buf *out)
+int web_live_progress(store *st, int64_t tid, web_progress *pg)
 {
-    store_rows g = {0}, r = {0};
+    store_rows g = {0};
     char err[256];
-    int rc = store_web(st, STORE_WEB_PROGRESS, lv->tid, NULL, &g, err, sizeof err);
+    int rc = store_web(st, STORE_WEB_PROGRESS, tid, NULL, &g, err, sizeof err);
     if (rc)
         return rc;
     if (g.nrows != 1) {
@@ -1261,14 +1261,25 @@ int web_live_poll(store *st, web_live *lv, arb_buf *out)
         return ARB_ENOTFOUND;
     }
     arb_buf pj;
-    arb_buf_init(&pj, sizeof lv->progress - 1);
+    arb_buf_init(&pj, sizeof pg->json - 1);
     progress_json(&pj, &g);
-    if (!lv->started || strcmp(arb_buf_str(&pj), lv->progress) != 0) {
-        snprintf(lv->progress, sizeof lv->progress, "%s", arb_buf_str(&pj));
+    snprintf(pg->json, sizeof pg->json, "%s", arb_buf_str(&pj));
+    snprintf(pg->last, sizeof pg->last, "%s", C(&g, 0, 6));
+    arb_buf_release(&pj);
+    store_rows_release(&g);
+    return 0;
+}
+
+int web_live_poll(store *st, web_live *lv, const web_progress *pg, arb_buf *out)
+{
+    store_rows r = {0};
+    char err[256];
+    int rc = 0;
+    if (!lv->started || strcmp(pg->json, lv->progress) != 0) {
+        snprintf(lv->progress, sizeof lv->progress, "%s", pg->json);
         arb_buf_printf(out, "event: progress\ndata: %s\n\n", lv->progress);
     }
-    arb_buf_release(&pj);
-    const char *last = C(&g, 0, 6);
+    const char *last = pg->last;
     if (!lv->started) {
         /* only what lands from now on: the page shows what is there */
         snprintf(lv->since, sizeof lv->since, "%s", last);
@@ -1295,7 +1306,6 @@ int web_live_poll(store *st, web_live *lv, arb_buf *out)
             snprintf(lv->since, sizeof lv->since, "%s", C(&r, from, 3));
         }
     }
-    store_rows_release(&g);
     store_rows_release(&r);
     return rc;
 }

@@ -31,6 +31,13 @@ struct web_server {
     pthread_mutex_t lock;        /* the store's connection: one statement at a time */
     web_hooks hooks;
     atomic_int streams;          /* event streams open (ARB_WEB_MAX_EVENT_STREAMS) */
+    /* the progress last read per tournament streamed, under lock: the
+     * streams of one tournament share a read a second (web_live_progress) */
+    struct {
+        int64_t tid;
+        struct timespec at;
+        web_progress pg;
+    } live[ARB_WEB_MAX_EVENT_STREAMS];
     atomic_bool stopping;        /* set before the daemon stops: streams end */
     int port;
     atomic_flag said;            /* the library's first message is in why */
@@ -100,6 +107,36 @@ static double since(const struct timespec *t)
     return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
 }
 
+/* Tournament tid's progress, read at most once a second whatever the
+ * number of streams watching it (under w->lock): *pg points into the
+ * server's table. The oldest entry gives way to a tournament not in it. */
+static int live_progress(web_server *w, int64_t tid, const web_progress **pg)
+{
+    size_t n = sizeof w->live / sizeof *w->live, slot = n, oldest = 0;
+    for (size_t i = 0; i < n && slot == n; i++) {
+        if (w->live[i].tid == tid)
+            slot = i;
+        else if (w->live[oldest].tid != 0
+                 && (w->live[i].tid == 0 || since(&w->live[i].at) > since(&w->live[oldest].at)))
+            oldest = i;
+    }
+    if (slot < n && since(&w->live[slot].at) < 1.0) {
+        *pg = &w->live[slot].pg;
+        return 0;
+    }
+    if (slot == n)
+        slot = oldest;
+    int rc = web_live_progress(w->st, tid, &w->live[slot].pg);
+    if (rc) {
+        w->live[slot].tid = 0;
+        return rc;
+    }
+    w->live[slot].tid = tid;
+    clock_gettime(CLOCK_MONOTONIC, &w->live[slot].at);
+    *pg = &w->live[slot].pg;
+    return 0;
+}
+
 /* The library asks for the stream's next bytes on the connection's own
  * thread (a thread per connection), so waiting here stalls no one else:
  * the record is polled once a second, under the store's lock. */
@@ -124,7 +161,10 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
             continue;
         }
         pthread_mutex_lock(&s->w->lock);
-        int rc = web_live_poll(s->w->st, &s->lv, &s->pending);
+        const web_progress *pg = NULL;
+        int rc = live_progress(s->w, s->lv.tid, &pg);
+        if (rc == 0)
+            rc = web_live_poll(s->w->st, &s->lv, pg, &s->pending);
         pthread_mutex_unlock(&s->w->lock);
         clock_gettime(CLOCK_MONOTONIC, &s->last_poll);
         s->polled = true;

@@ -134,6 +134,17 @@ check "the match page: digest, signature status, the replay link" \
 curl -s -N --max-time 3 "$U/api/t/$TID/events" > "$T/sse.txt"
 check "the event stream of a finished tournament sends its progress" \
   'grep -q "^event: progress" "$T/sse.txt" && grep -q "^data: {\"state\":\"done\"" "$T/sse.txt"'
+# Twelve spectators of one tournament cost the record one progress read a
+# second between them, not twelve (web_server.c, live_progress): each read
+# scans the tournaments table once, and nothing else reads it meanwhile.
+scans() { sql "$D" "SELECT pg_stat_clear_snapshot(); SELECT seq_scan + coalesce(idx_scan, 0) FROM pg_stat_user_tables WHERE relname = 'tournaments'" | tail -n 1; }
+sleep 2; s0=$(scans)
+pids=()
+for i in $(seq 1 12); do curl -s -N --max-time 4 "$U/api/t/$TID/events" > /dev/null & pids+=($!); done
+wait "${pids[@]}"
+sleep 2; s1=$(scans)
+check "twelve streams of one tournament share a progress read a second ($((s1 - s0)) reads in 4 s)" \
+  '[ $((s1 - s0)) -ge 2 ] && [ $((s1 - s0)) -le 10 ]'
 check "an unknown tournament's stream sends no event" \
   '! curl -s --max-time 3 "$U/api/t/99999/events" | grep -q "^event:"'
 check "a header past the request limit is refused" \
