@@ -27,9 +27,12 @@ test_pg_start 55480
 cat > "$T/loud_bot" <<EOS
 #!/bin/sh
 echo '<img src=x onerror=alert(2)><script>alert(3)</script>' >&2
-exec $BOTS/random_bot "\$@"
+exec "\$(dirname "\$0")/random_bot" "\$@"
 EOS
 chmod 755 "$T/loud_bot"
+# the bot it execs travels with it (files:): a sandboxed bot sees its own
+# program's files, not the test's directory (a private /tmp)
+cp "$BOTS/random_bot" "$T/random_bot"
 
 cat > "$T/ko.yaml" <<EOS
 name: web <b>cup</b>
@@ -43,7 +46,7 @@ files_root: /
 entrants:
   - {name: greedy-a, command: $BOTS/greedy_bot --name greedy-a}
   - {name: random-a, command: $BOTS/random_bot --name random-a}
-  - {name: loud, command: $T/loud_bot}
+  - {name: loud, command: $T/loud_bot, files: [random_bot]}
   - {name: greedy-b, command: $BOTS/greedy_bot --name greedy-b}
   - {name: random-b, command: $BOTS/random_bot --name random-b}
   - {name: random-c, command: $BOTS/random_bot --name random-c}

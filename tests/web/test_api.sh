@@ -29,10 +29,12 @@ test_pg_start 55485
 cat > "$T/loud_bot" <<'EOS'
 #!/bin/sh
 printf '<script>alert(1)</script> "q" \\ back\001\033[31m\177 bad:\377\300\257 nul:\000after & end\n' >&2
-exec BOTS/random_bot "$@"
+exec "$(dirname "$0")/random_bot" "$@"
 EOS
-sed -i "s|BOTS/|$BOTS/|" "$T/loud_bot"
 chmod 755 "$T/loud_bot"
+# the bot it execs travels with it (files:): a sandboxed bot sees its own
+# program's files, not the test's directory (a private /tmp)
+cp "$BOTS/random_bot" "$T/random_bot"
 rr_file() {
   cat <<EOS
 name: api rr
@@ -43,7 +45,7 @@ deals: 1
 seed: 3
 files_root: /
 entrants:
-  - {name: loud, command: $T/loud_bot}
+  - {name: loud, command: $T/loud_bot, files: [random_bot]}
   - {name: greedy-a, command: $BOTS/greedy_bot}
   - {name: random-a, command: $BOTS/random_bot}
   - {name: greedy-b, command: $BOTS/greedy_bot}

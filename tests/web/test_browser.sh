@@ -80,13 +80,16 @@ check "the facts are JSON" 'python3 -c "import json,sys; json.load(open(sys.argv
 
 # a slow round robin, running while its page is open: each move waits a little
 # (the referee's messages reach the bot through a loop that sleeps first)
-cat > "$T/slow_bot" <<EOS
+# The bot it pipes into travels with it (files:): a sandboxed bot sees its
+# own program's files, not the test's directory (a private /tmp).
+cp "$BOTS/random_bot" "$T/random_bot"
+cat > "$T/slow_bot" <<'EOS'
 #!/bin/sh
-while IFS= read -r l; do sleep 0.03; printf '%s\\n' "\$l"; done | $BOTS/random_bot "\$@"
+while IFS= read -r l; do sleep 0.03; printf '%s\n' "$l"; done | "$(dirname "$0")/random_bot" "$@"
 EOS
 chmod 755 "$T/slow_bot"
 printf 'name: live\ngame: doudizhu\nformat: round-robin\ndeals: 1\nseed: 4\nfiles_root: /\nentrants:\n' > "$T/live.yaml"
-for i in 1 2 3 4; do printf '  - {name: slow-%d, command: %s}\n' "$i" "$T/slow_bot" >> "$T/live.yaml"; done
+for i in 1 2 3 4; do printf '  - {name: slow-%d, command: %s, files: [random_bot]}\n' "$i" "$T/slow_bot" >> "$T/live.yaml"; done
 
 "$ARB" report "#$(tid ko9)" -o "$T/rep" --db "$D" > "$T/rep.out" 2>&1
 check "report writes the knockout's pages" '[ $? = 0 ] && [ -f "$T/rep/index.html" ]' || cat "$T/rep.out" >&2
