@@ -1,11 +1,13 @@
 /* bench_util.c — medians and figures for the benchmarks (bench_util.h). */
 #include "bench_util.h"
+#include "arb_time.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int cmp_double(const void *a, const void *b)
@@ -105,4 +107,49 @@ void bench_db_close(bench_db *r, const char *bench)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", r->dir);
     if (system(cmd) != 0)
         fprintf(stderr, "arbiter: bench %s: %s left behind\n", bench, r->dir);
+}
+
+/* Round trips per second of a line of `len` bytes through two pipes to a
+ * child process that echoes it: the cost of one request and one reply with
+ * nothing else done on either side. *cpu_us: the CPU the asking side spent
+ * per round trip (a write and a read). */
+double bench_pipe_round_trips(int count, size_t len, double *cpu_us)
+{
+    int down[2], up[2];
+    if (pipe(down) || pipe(up))
+        return 0;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(down[1]);
+        close(up[0]);
+        char buf[4096];
+        for (;;) {
+            ssize_t n = read(down[0], buf, sizeof buf);
+            if (n <= 0 || write(up[1], buf, (size_t)n) != n)
+                _exit(0);
+        }
+    }
+    close(down[0]);
+    close(up[1]);
+    char line[512], back[512];
+    memset(line, 'x', len - 1);
+    line[len - 1] = '\n';
+    uint64_t t0 = arb_now_ns(), c0 = arb_thread_cpu_ns();
+    for (int i = 0; i < count; i++) {
+        if (write(down[1], line, len) != (ssize_t)len)
+            break;
+        size_t got = 0;
+        while (got < len) {
+            ssize_t n = read(up[0], back + got, sizeof back - got);
+            if (n <= 0)
+                break;
+            got += (size_t)n;
+        }
+    }
+    double s = (double)(arb_now_ns() - t0) / 1e9;
+    *cpu_us = (double)(arb_thread_cpu_ns() - c0) / 1e3 / count;
+    close(down[1]);
+    close(up[0]);
+    waitpid(pid, NULL, 0);
+    return count / s;
 }

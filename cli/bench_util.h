@@ -46,6 +46,13 @@ int bench_db_open(bench_db *r, const char *bench, const char *db);
 /* Close the connection, stop the private cluster, remove the directory. */
 void bench_db_close(bench_db *r, const char *bench);
 
+/* Round trips per second of a line of `len` bytes (at most 512) through
+ * two pipes to a child that echoes it: the floor of one request and one
+ * reply. *cpu_us: the asking side's CPU per round trip. */
+double bench_pipe_round_trips(int count, size_t len, double *cpu_us);
+
+/* `arbiter bench match` (cmd_bench_match.c): where a match's time goes. */
+int bench_match(int argc, char **argv);
 /* `arbiter bench referee` (cmd_bench_referee.c); argv[0] is "referee". */
 int bench_referee(int argc, char **argv);
 /* `arbiter bench tournament` and `arbiter bench dispatch` (cmd_bench_tournament.c). */

@@ -19,6 +19,8 @@ static void usage(FILE *f)
         "                           [--format table|json]\n"
         "       arbiter bench referee --bot PATH [--game NAME] [--deals N] [--sandbox auto|none]\n"
         "                           [--format table|json]   (pipe round trip vs referee)\n"
+        "       arbiter bench match --bot PATH [--matches N] [--deals N] [--sandbox auto,none]\n"
+        "                           (per decision, per bot start, per match, at each sandbox level)\n"
         "       arbiter bench tournament --bot PATH            (record vs referee alone; Swiss 10k)\n"
         "       arbiter bench dispatch --bot PATH [--workers N] (N referee daemons vs arbiter run)\n"
         "       arbiter bench ladder [--sizes N,N] [--per-entry M] (leaderboard, matchmaking, rating update)\n"
@@ -98,6 +100,7 @@ int cmd_bench(int argc, char **argv)
     } benches[] = {
         {"rules", bench_rules},
         {"referee", bench_referee},
+        {"match", bench_match},
         {"tournament", bench_tournament},
         {"ladder", bench_ladder},
         {"dispatch", bench_dispatch},
@@ -114,7 +117,7 @@ int cmd_bench(int argc, char **argv)
     for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
         if (strcmp(argv[1], benches[i].name) == 0)
             return benches[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "arbiter: bench: unknown benchmark \"%s\" (rules, referee, tournament, dispatch, ladder, web)\n", argv[1]);
+    fprintf(stderr, "arbiter: bench: unknown benchmark \"%s\" (rules, referee, match, tournament, dispatch, ladder, web)\n", argv[1]);
     usage(stderr);
     return CLI_EXIT_USAGE;
 }

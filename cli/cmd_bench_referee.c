@@ -30,51 +30,6 @@
 
 #define RUNS 5
 
-/* Round trips per second of a line of `len` bytes through two pipes to a
- * child process that echoes it: the cost of one request and one reply with
- * nothing else done on either side. *cpu_us: the CPU the asking side spent
- * per round trip (a write and a read). */
-static double pipe_round_trips(int count, size_t len, double *cpu_us)
-{
-    int down[2], up[2];
-    if (pipe(down) || pipe(up))
-        return 0;
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(down[1]);
-        close(up[0]);
-        char buf[4096];
-        for (;;) {
-            ssize_t n = read(down[0], buf, sizeof buf);
-            if (n <= 0 || write(up[1], buf, (size_t)n) != n)
-                _exit(0);
-        }
-    }
-    close(down[0]);
-    close(up[1]);
-    char line[512], back[512];
-    memset(line, 'x', len - 1);
-    line[len - 1] = '\n';
-    uint64_t t0 = arb_now_ns(), c0 = arb_thread_cpu_ns();
-    for (int i = 0; i < count; i++) {
-        if (write(down[1], line, len) != (ssize_t)len)
-            break;
-        size_t got = 0;
-        while (got < len) {
-            ssize_t n = read(up[0], back + got, sizeof back - got);
-            if (n <= 0)
-                break;
-            got += (size_t)n;
-        }
-    }
-    double s = (double)(arb_now_ns() - t0) / 1e9;
-    *cpu_us = (double)(arb_thread_cpu_ns() - c0) / 1e3 / count;
-    close(down[1]);
-    close(up[0]);
-    waitpid(pid, NULL, 0);
-    return count / s;
-}
-
 /* When the first deal started and the last one ended, on the clock and
  * in the referee's CPU time (the match is judged on this thread). */
 typedef struct deal_clock {
@@ -104,7 +59,7 @@ static void clock_deal_end(void *ctx, const match_deal *d, const void *state)
  * and the bots' CPU per decision (the bots' from their turn's start to the
  * end of their reply, reading the events included), and the rest of the
  * match's time (the bots' start-up and stop) in ms. */
-static int bench_match(const arb_game *g, const char *bot, uint32_t deals, int sandbox, double *decisions_per_s,
+static int referee_match(const arb_game *g, const char *bot, uint32_t deals, int sandbox, double *decisions_per_s,
                        double *deals_per_s, double *cpu_us, double *bots_cpu_us, double *outside_ms, int *nbots)
 {
     match_config cfg;
@@ -228,8 +183,8 @@ int bench_referee(int argc, char **argv)
     double rt[RUNS], rt_cpu[RUNS], dec[RUNS], dec_cpu[RUNS], bots_cpu[RUNS], dl[RUNS], out[RUNS];
     int nbots = 0;
     for (int run = 0; run < RUNS; run++) {
-        rt[run] = pipe_round_trips(20000, 64, &rt_cpu[run]);
-        if (bench_match(g, bot, (uint32_t)deals, sandbox, &dec[run], &dl[run], &dec_cpu[run], &bots_cpu[run], &out[run],
+        rt[run] = bench_pipe_round_trips(20000, 64, &rt_cpu[run]);
+        if (referee_match(g, bot, (uint32_t)deals, sandbox, &dec[run], &dl[run], &dec_cpu[run], &bots_cpu[run], &out[run],
                         &nbots))
             return CLI_EXIT_FAIL;
     }
