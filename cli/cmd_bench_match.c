@@ -43,13 +43,18 @@ typedef struct counted {
     match_driver drv;
     const match_driver *inner;
     unsigned starts;
+    /* ns spent in each callback: where the time outside the deals goes */
+    uint64_t start_ns, hello_ns, stop_ns, prepare_ns;
 } counted;
 
 static int c_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, size_t len)
 {
     counted *c = ctx;
     c->starts++;
-    return c->inner->start(c->inner->ctx, bot, cfg, sandbox, len);
+    uint64_t t = arb_now_ns();
+    int rc = c->inner->start(c->inner->ctx, bot, cfg, sandbox, len);
+    c->start_ns += arb_now_ns() - t;
+    return rc;
 }
 static int c_send(void *ctx, int bot, const char *line)
 {
@@ -59,12 +64,33 @@ static int c_send(void *ctx, int bot, const char *line)
 static void c_ask(void *ctx, int bot, const char *request, uint64_t budget_ns, md_reply *r)
 {
     counted *c = ctx;
+    uint64_t t = arb_now_ns();
     c->inner->ask(c->inner->ctx, bot, request, budget_ns, r);
+    if (!request)   /* the handshake (or a late reply, rare with this bot) */
+        c->hello_ns += arb_now_ns() - t;
+}
+static void c_ending(void *ctx, int bot)
+{
+    counted *c = ctx;
+    uint64_t t = arb_now_ns();
+    if (c->inner->ending)
+        c->inner->ending(c->inner->ctx, bot);
+    c->stop_ns += arb_now_ns() - t;
+}
+static void c_prepare(void *ctx, int bot, const match_bot_cfg *cfg)
+{
+    counted *c = ctx;
+    uint64_t t = arb_now_ns();
+    if (c->inner->prepare)
+        c->inner->prepare(c->inner->ctx, bot, cfg);
+    c->prepare_ns += arb_now_ns() - t;
 }
 static void c_stop(void *ctx, int bot, const char **text, size_t *len, int *status)
 {
     counted *c = ctx;
+    uint64_t t = arb_now_ns();
     c->inner->stop(c->inner->ctx, bot, text, len, status);
+    c->stop_ns += arb_now_ns() - t;
 }
 
 /* Time inside the deals (each deal's start to its end, summed). */
@@ -89,6 +115,7 @@ static double tv_us(struct timeval tv) { return (double)tv.tv_sec * 1e6 + (doubl
 /* One match's figures. */
 typedef struct match_fig {
     double decision_us, start_us, match_ms, user_ms, sys_ms;
+    double in_start_ms, in_hello_ms, in_stop_ms, in_prepare_ms;   /* per match, in the driver's calls */
     unsigned starts, decisions;
     char sandbox[32];
 } match_fig;
@@ -117,8 +144,9 @@ static int one_match(const arb_game *g, const char *bot, uint32_t deals, int san
         fprintf(stderr, "arbiter: bench match: %s\n", err);
         return 1;
     }
-    counted c = {{0}, live_driver_of(l), 0};
-    c.drv = (match_driver){.ctx = &c, .start = c_start, .send = c_send, .ask = c_ask, .stop = c_stop};
+    counted c = {{0}, live_driver_of(l), 0, 0, 0, 0, 0};
+    c.drv = (match_driver){.ctx = &c, .start = c_start, .send = c_send, .ask = c_ask, .stop = c_stop,
+                           .ending = c_ending, .prepare = c_prepare};
     deal_time dt = {0, 0};
     const match_observer obs = {.ctx = &dt, .deal_start = dt_start, .deal_end = dt_end};
     match_result res;
@@ -146,6 +174,10 @@ static int one_match(const arb_game *g, const char *bot, uint32_t deals, int san
     f->decision_us = (double)dt.inside / 1e3 / (double)res.decisions;
     f->start_us = (double)(t1 - t0 - dt.inside) / 1e3 / c.starts;
     f->match_ms = (double)(t1 - t0) / 1e6;
+    f->in_start_ms = (double)c.start_ns / 1e6;
+    f->in_hello_ms = (double)c.hello_ns / 1e6;
+    f->in_stop_ms = (double)c.stop_ns / 1e6;
+    f->in_prepare_ms = (double)c.prepare_ns / 1e6;
     f->user_ms = (tv_us(r1.ru_utime) - tv_us(r0.ru_utime)) / 1e3;
     f->sys_ms = (tv_us(r1.ru_stime) - tv_us(r0.ru_stime)) / 1e3;
     snprintf(f->sandbox, sizeof f->sandbox, "%s", res.bots[0].sandbox);
@@ -301,7 +333,7 @@ int bench_match(int argc, char **argv)
     figs[nf++] = (bench_figure){"fork_exec_us", fork_us, "us", 1};
     figs[nf++] = (bench_figure){"bwrap_true_us", bwrap_us, "us", 1};
 
-    static char names[2][16][64];
+    static char names[2][32][64];
     match_fig *mf = calloc((size_t)matches, sizeof *mf);
     double *v = calloc((size_t)matches, sizeof *v);
     if (!mf || !v) {
@@ -329,6 +361,10 @@ int bench_match(int argc, char **argv)
             {"decision", "us", offsetof(match_fig, decision_us), pipe_us, "pipe"},
             {"bot_start", "us", offsetof(match_fig, start_us), fork_us, "fork_exec"},
             {"match", "ms", offsetof(match_fig, match_ms), 0, NULL},
+            {"in_start", "ms", offsetof(match_fig, in_start_ms), 0, NULL},
+            {"in_handshake", "ms", offsetof(match_fig, in_hello_ms), 0, NULL},
+            {"in_stop", "ms", offsetof(match_fig, in_stop_ms), 0, NULL},
+            {"in_prepare", "ms", offsetof(match_fig, in_prepare_ms), 0, NULL},
             {"referee_user_cpu", "ms", offsetof(match_fig, user_ms), 0, NULL},
             {"referee_sys_cpu", "ms", offsetof(match_fig, sys_ms), 0, NULL},
         };

@@ -120,6 +120,14 @@
  * only by what it allocates in 20 ms past the cap before it is caught. */
 #define ARB_BOT_WATCH_MS 20
 
+/* After "end" a bot may take this long to exit by itself (a Python bot's
+ * interpreter takes tens of ms to tear down; one that writes a log at exit
+ * more) before the referee kills it. Every bot of a table gets its grace at
+ * once, so a match waits at most this long per stop, and a bot that exits
+ * at once costs nothing. What it writes to stderr until then is kept; only
+ * a bot still running after it is recorded as killed. */
+#define ARB_BOT_END_GRACE_MS 1000
+
 /* Without a cgroup: processes examined in one walk of a bot's process tree
  * (its own, and the referee's children among which its orphans are). A bot
  * has at most its RLIMIT_NPROC (64 by default); 4096 leaves room for the

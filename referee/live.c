@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <ftw.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,9 +35,28 @@ struct live_driver {
     int   uid_lock;         /* flock'ed file that holds the block, -1 none */
     unsigned starts[ARB_MAX_SEATS];    /* processes started per bot (restarts, match.h) */
     int   uid_lock_old;     /* the same block's lock where older referees look, -1 none */
+    bool  fresh[ARB_MAX_SEATS];        /* started, handshake not yet read: its CPU is start-up */
+    /* The next process of each bot, made ahead (l_prepare): its sandbox
+     * built and held at its gate, none of its code run; and where it runs. */
+    struct prep *next[ARB_MAX_SEATS];
+    uint64_t end_by[ARB_MAX_SEATS];    /* told "end": its grace to exit ends then (0: not told) */
 };
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw);
+
+static void remove_dir(const live_driver *l, const char *dir)
+{
+    if (dir[0] && !l->opt.keep_workdir)
+        nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* When a bot told "end" now must have exited by (live_options.end_grace_ms). */
+static uint64_t grace_from(const live_driver *l, uint64_t now)
+{
+    uint32_t ms = l->opt.end_grace_ms ? l->opt.end_grace_ms : ARB_BOT_END_GRACE_MS;
+    return now + (uint64_t)ms * 1000000u;
+}
+
 
 /* The lock directory, made safe to create files in: a directory (not a
  * symlink) owned by root and closed to everyone else. /run/lock is
@@ -109,24 +129,29 @@ unsigned live_required(const char *bwrap)
     return (bwrap ? SEAT_NEED_BWRAP : 0u) | (geteuid() == 0 ? SEAT_NEED_UID : 0u);
 }
 
-static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, size_t len)
+/* Start a process of bot `bot` (cfg) in directory dir: a fresh, empty
+ * directory of its own per process (match.h, restart_bots: a bot
+ * restarted between duplicate seatings must not find what its previous
+ * process wrote). gated: held before its program runs (seat_release). */
+static void name_dir(live_driver *l, int bot, const match_bot_cfg *cfg, char *dir, size_t dirlen)
 {
-    live_driver *l = ctx;
+    unsigned k = l->starts[bot]++;
+    if (k == 0)
+        snprintf(dir, dirlen, "%s/bot%d-%s", l->base, bot, cfg->name);
+    else
+        snprintf(dir, dirlen, "%s/bot%d-%s.%u", l->base, bot, cfg->name, k);
+}
+
+/* Reads only what no other thread writes while a match runs (the options,
+ * the uid block, the bubblewrap found): l_prepare calls it from a thread
+ * of its own. */
+static seat *start_seat(const live_driver *l, int bot, const match_bot_cfg *cfg, const char *dir, bool gated,
+                        int *err)
+{
     char *argv[ARB_MAX_BOT_ARGS + 1];
     for (int i = 0; i < cfg->argc && i < ARB_MAX_BOT_ARGS; i++)
         argv[i] = (char *)cfg->argv[i];
     argv[cfg->argc < ARB_MAX_BOT_ARGS ? cfg->argc : ARB_MAX_BOT_ARGS] = NULL;
-    /* Every start gets a fresh, empty directory and the previous one goes:
-     * a bot restarted between duplicate seatings must not find what its
-     * previous process wrote (match.h, restart_bots). */
-    if (l->dirs[bot][0] && !l->opt.keep_workdir)
-        nftw(l->dirs[bot], rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    unsigned k = l->starts[bot]++;
-    if (k == 0)
-        snprintf(l->dirs[bot], sizeof l->dirs[bot], "%s/bot%d-%s", l->base, bot, cfg->name);
-    else
-        snprintf(l->dirs[bot], sizeof l->dirs[bot], "%s/bot%d-%s.%u", l->base, bot, cfg->name, k);
-    l->cpu_after[bot] = 0;   /* a new process's CPU clock starts at 0 */
     seat_limits lim = l->opt.limits;
     if (l->opt.keep_workdir && !lim.workdir_size)
         lim.workdir_size = UINT64_MAX;   /* its files must outlive it: the real directory, uncapped */
@@ -137,13 +162,153 @@ static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, 
     lim.programs = l->opt.programs;
     for (int i = 0; i < LIVE_MAX_HIDE && l->opt.hide[i]; i++)
         lim.hide[i] = l->opt.hide[i];
-    int err;
-    l->seats[bot] = seat_start(argv, l->dirs[bot], &lim, &err);
+    lim.gated = gated;
+    seat *s = seat_start(argv, dir, &lim, err);
+    if (s && gated && (!seat_gated(s) || !seat_has_cgroup(s))) {
+        /* Not held at a gate, or no cgroup to keep its kill apart from
+         * the current process's (same uid): not made ahead after all. */
+        seat_stop(s);
+        s = NULL;
+    }
+    return s;
+}
+
+/* Starts made ahead, one thread per bot (l_prepare): the fork and the
+ * wait for bubblewrap's namespaces run beside the match, not in its way,
+ * and the bots' sandboxes are built side by side. The thread lives as long
+ * as the driver: a process's parent-death signal (PR_SET_PDEATHSIG, set
+ * for every bot) follows the thread that forked it, so a thread that ended
+ * would take its bots with it. */
+typedef struct prep {
+    pthread_t thread;
+    bool running;                   /* the thread exists */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    enum { PREP_IDLE, PREP_ASKED, PREP_DONE, PREP_QUIT } state;
+    const live_driver *l;
+    int bot;
+    const match_bot_cfg *cfg;
+    char dir[600];
+    seat *s;   /* PREP_DONE: the seat, or NULL (l_start starts it then, and says why) */
+} prep;
+
+static void *prep_main(void *arg)
+{
+    prep *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (p->state != PREP_ASKED && p->state != PREP_QUIT)
+            pthread_cond_wait(&p->cv, &p->mu);
+        if (p->state == PREP_QUIT)
+            break;
+        pthread_mutex_unlock(&p->mu);
+        int err;
+        seat *s = start_seat(p->l, p->bot, p->cfg, p->dir, true, &err);
+        pthread_mutex_lock(&p->mu);
+        p->s = s;
+        p->state = PREP_DONE;
+        pthread_cond_broadcast(&p->cv);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* The seat made ahead for bot b, once its thread is done (NULL if none). */
+static seat *take_prepared(live_driver *l, int bot, char *dir, size_t dirlen)
+{
+    prep *p = l->next[bot];
+    if (!p)
+        return NULL;
+    pthread_mutex_lock(&p->mu);
+    if (p->state == PREP_IDLE) {
+        pthread_mutex_unlock(&p->mu);
+        return NULL;
+    }
+    while (p->state != PREP_DONE)
+        pthread_cond_wait(&p->cv, &p->mu);
+    seat *s = p->s;
+    p->s = NULL;
+    p->state = PREP_IDLE;
+    pthread_mutex_unlock(&p->mu);
+    if (s)
+        snprintf(dir, dirlen, "%s", p->dir);
+    else
+        remove_dir(l, p->dir);
+    return s;
+}
+
+static void prep_free(prep *p)
+{
+    if (!p)
+        return;
+    if (p->running) {
+        pthread_mutex_lock(&p->mu);
+        p->state = PREP_QUIT;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        pthread_join(p->thread, NULL);
+    }
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->cv);
+    free(p);
+}
+
+static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, size_t len)
+{
+    live_driver *l = ctx;
+    remove_dir(l, l->dirs[bot]);   /* the previous process's, gone with it */
+    int err = 0;
+    if ((l->seats[bot] = take_prepared(l, bot, l->dirs[bot], sizeof l->dirs[bot])) != NULL) {
+        /* Made ahead while the previous process played: let it run. */
+        seat_release(l->seats[bot]);
+    } else {
+        name_dir(l, bot, cfg, l->dirs[bot], sizeof l->dirs[bot]);
+        l->seats[bot] = start_seat(l, bot, cfg, l->dirs[bot], false, &err);
+    }
     l->cpu_after[bot] = 0;   /* a new process: its CPU counts from zero */
+    l->fresh[bot] = true;
+    l->end_by[bot] = 0;
     if (!l->seats[bot])
         return err;
     snprintf(sandbox, len, "%s", seat_sandbox(l->seats[bot]));
     return 0;
+}
+
+/* The next process of the bot, made now (match_driver.prepare): inside
+ * bubblewrap, held at its gate until l_start takes it, so that no code of
+ * it runs while the current process plays (a process that could run would
+ * be one that could listen, by a timing channel, to its predecessor's
+ * cards). Only where a cgroup holds each process: the kill of the current
+ * one then takes exactly its processes, not the next one's, which has the
+ * same uid. Anything else: nothing is made, and l_start starts it then. */
+static void l_prepare(void *ctx, int bot, const match_bot_cfg *cfg)
+{
+    live_driver *l = ctx;
+    if (!l->bwrap || l->opt.no_prepare)
+        return;
+    prep *p = l->next[bot];
+    if (!p) {
+        if (!(p = calloc(1, sizeof *p)))
+            return;   /* l_start starts it then */
+        pthread_mutex_init(&p->mu, NULL);
+        pthread_cond_init(&p->cv, NULL);
+        p->l = l;
+        p->bot = bot;
+        if (pthread_create(&p->thread, NULL, prep_main, p) != 0) {
+            prep_free(p);
+            return;
+        }
+        p->running = true;
+        l->next[bot] = p;
+    }
+    pthread_mutex_lock(&p->mu);
+    if (p->state == PREP_IDLE) {
+        p->cfg = cfg;
+        name_dir(l, bot, cfg, p->dir, sizeof p->dir);
+        p->state = PREP_ASKED;
+        pthread_cond_broadcast(&p->cv);
+    }
+    pthread_mutex_unlock(&p->mu);
 }
 
 static int l_send(void *ctx, int bot, const char *line)
@@ -195,9 +360,16 @@ static void l_ask(void *ctx, int bot, const char *request, uint64_t budget_ns, m
      * left its session included. */
     uint64_t cpu0 = seat_cpu_ns(s);
     /* A bot that used CPU since its last turn ended is thinking on the
-     * others' time: from now on it is stopped between its turns. */
-    if (!l->ponders[bot] && cpu0 - l->cpu_after[bot] > PONDER_NS)
+     * others' time: from now on it is stopped between its turns. Not
+     * before its handshake: what it used until then is its start-up (the
+     * sandbox's setup is charged to its group too), not a gap between
+     * turns — counted as one, every bot whose start took more than
+     * PONDER_NS was stopped and continued at every turn of the match. */
+    if (l->fresh[bot])
+        l->cpu_after[bot] = cpu0;
+    else if (!l->ponders[bot] && cpu0 - l->cpu_after[bot] > PONDER_NS)
         l->ponders[bot] = true;
+    l->fresh[bot] = false;
     seat_pause(s, false);   /* its turn: it runs */
     uint64_t t0 = arb_now_ns(), deadline = t0 + budget_ns;
     int rc = request ? seat_send(s, request, deadline) : 0;
@@ -238,7 +410,13 @@ static void l_stop(void *ctx, int bot, const char **text, size_t *len, int *stat
     seat *s = l->seats[bot];
     if (!s)
         return;
-    seat_send(s, NULL, arb_now_ns() + 50000000u);   /* let it read "end" (bounded wait) */
+    /* Told "end" (l_ending) or not: it gets its grace to exit by itself,
+     * and only a bot still running after it is killed. */
+    uint64_t by = l->end_by[bot] ? l->end_by[bot] : grace_from(l, arb_now_ns());
+    seat_send(s, NULL, by);   /* what is queued ("end"), bounded by the grace */
+    uint64_t now = arb_now_ns();
+    if (now < by)
+        seat_gone(s, (int)((by - now + 999999) / 1000000), NULL);
     /* The stderr text must outlive seat_stop: the driver keeps a copy. */
     size_t n;
     const char *e = seat_stderr(s, &n);
@@ -252,6 +430,16 @@ static void l_stop(void *ctx, int bot, const char **text, size_t *len, int *stat
     }
     *status = seat_stop(s);
     l->seats[bot] = NULL;
+}
+
+static void l_ending(void *ctx, int bot)
+{
+    live_driver *l = ctx;
+    seat *s = l->seats[bot];
+    if (!s)
+        return;
+    l->end_by[bot] = grace_from(l, arb_now_ns());
+    seat_send(s, NULL, 0);   /* deliver "end" now, without waiting */
 }
 
 live_driver *live_new(const live_options *opt, char *err, size_t errlen)
@@ -306,7 +494,8 @@ live_driver *live_new(const live_options *opt, char *err, size_t errlen)
     }
     /* Bots running as other uids must be able to reach their directories. */
     chmod(l->base, 0711);
-    l->drv = (match_driver){.ctx = l, .start = l_start, .send = l_send, .ask = l_ask, .stop = l_stop};
+    l->drv = (match_driver){.ctx = l, .start = l_start, .send = l_send, .ask = l_ask, .stop = l_stop,
+                            .ending = l_ending, .prepare = l_prepare};
     return l;
 }
 
@@ -324,13 +513,22 @@ void live_free(live_driver *l)
 {
     if (!l)
         return;
-    for (int b = 0; b < ARB_MAX_SEATS; b++)
+    for (int b = 0; b < ARB_MAX_SEATS; b++) {
         if (l->seats[b])
             seat_stop(l->seats[b]);
+        char dir[600];
+        seat *n = take_prepared(l, b, dir, sizeof dir);
+        if (n) {
+            seat_stop(n);   /* made ahead, never taken: it ran none of its code */
+            remove_dir(l, dir);
+        }
+        prep_free(l->next[b]);
+        l->next[b] = NULL;
+    }
     if (!l->opt.keep_workdir) {
-        for (int b = 0; b < ARB_MAX_SEATS; b++)
-            if (l->dirs[b][0])
-                nftw(l->dirs[b], rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+        for (int b = 0; b < ARB_MAX_SEATS; b++) {
+            remove_dir(l, l->dirs[b]);
+        }
         if (l->made_base)
             rmdir(l->base);
     }

@@ -27,6 +27,12 @@ typedef struct live_options {
      * that comes up weaker fails its start with ARB_ESANDBOX and the match
      * fails with a "sandbox:" reason; it is never played weaker. */
     unsigned    require;
+    /* After "end", how long a bot may take to exit by itself before it is
+     * killed (0: ARB_BOT_END_GRACE_MS). Its stderr until then is kept. */
+    uint32_t    end_grace_ms;
+    /* Never build a bot's next sandbox ahead (match_driver.prepare): every
+     * restart starts its process then (benchmarks compare the two). */
+    bool        no_prepare;
 } live_options;
 
 enum { LIVE_SANDBOX_AUTO = 0, LIVE_SANDBOX_NONE, LIVE_SANDBOX_BWRAP };

@@ -586,6 +586,37 @@ static void play_game(run *r, uint32_t gi)
         r->obs->deal_end(r->obs->ctx, d, forfeiter >= 0 ? NULL : r->state);
 }
 
+/* "end" and the bot's total (its table's at tables). */
+static void end_line(run *r, int b, char *line, size_t cap)
+{
+    snprintf(line, cap, "end %" PRId64, r->ntables ? r->table_score[b] : r->res->bots[b].total);
+}
+
+/* Deliver "end" to every bot at once (restarting: those that will be
+ * restarted), so that their graces to exit run side by side
+ * (match_driver.ending); record_end then records each line where the
+ * transcript has always had it, just before that bot's stop. */
+static void send_ends(run *r, bool restarting)
+{
+    for (int b = 0; b < r->cfg->nbots && !r->rc; b++) {
+        if (r->bot[b].gone || (restarting && r->bot[b].forfeited))
+            continue;
+        char line[64];
+        end_line(r, b, line, sizeof line);
+        r->drv->send(r->drv->ctx, b, line);
+        if (r->drv->ending)
+            r->drv->ending(r->drv->ctx, b);
+    }
+}
+
+static void record_end(run *r, int b)
+{
+    char line[64];
+    end_line(r, b, line, sizeof line);
+    if (!r->rc && !r->bot[b].gone)
+        put(r, (match_rec){.type = MR_SEND, .bot = b, .text = line});
+}
+
 /* Duplicate play without memory: before a new seating block every bot
  * still playing is stopped and started again as a fresh process in a fresh
  * working directory, so that no process holds the cards of the block it
@@ -599,12 +630,13 @@ static void restart_bots(run *r, uint32_t gi)
     uint32_t seating = gi / cfg->deals;
     bool started[ARB_MAX_SEATS] = {false};
     r->d = NULL;
+    send_ends(r, true);
     for (int b = 0; b < cfg->nbots && !r->rc; b++) {
         bot_rt *bt = &r->bot[b];
         match_bot_stats *st = &r->res->bots[b];
         if (bt->gone || bt->forfeited)
             continue;
-        tellf(r, b, "end %" PRId64, r->ntables ? r->table_score[b] : st->total);
+        record_end(r, b);
         const char *etext = NULL;
         size_t elen = 0;
         int status = 0;
@@ -620,6 +652,25 @@ static void restart_bots(run *r, uint32_t gi)
     for (int b = 0; b < cfg->nbots && !r->rc; b++)
         if (started[b])
             hello_finish(r, b);
+}
+
+/* When a later game of the match restarts the bots (the next duplicate
+ * seating), let the driver make their next processes ready now, while
+ * these play (match_driver.prepare): the restart then costs the match
+ * little more than the handshake. */
+static void prepare_next(run *r, uint32_t gi)
+{
+    if (!r->drv->prepare || r->rc)
+        return;
+    uint32_t games = match_games(r->cfg);
+    bool again = false;
+    for (uint32_t g = gi + 1; g < games && !again; g++)
+        again = match_restarts_before(r->cfg, g);
+    if (!again)
+        return;
+    for (int b = 0; b < r->cfg->nbots; b++)
+        if (!r->bot[b].gone && !r->bot[b].forfeited)
+            r->drv->prepare(r->drv->ctx, b, &r->cfg->bots[b]);
 }
 
 /* The bots' teams (fixed teams: the game's standing says), and which
@@ -740,6 +791,7 @@ static void play_tables(run *r)
         }
         if (match_restarts_before(cfg, gi))
             restart_bots(r, gi);
+        prepare_next(r, gi);
         for (uint32_t k = 0; k < cfg->deals && !r->rc && !r->g->match_over(r->mstate); k++) {
             play_game(r, gi + k);
             r->res->ndeals++;
@@ -807,6 +859,10 @@ int match_run_dealt(const match_config *cfg, const match_driver *drv, const matc
     for (int b = 0; b < cfg->nbots; b++)
         r.bot[b].bank_ns = cfg->bank_ms * 1000000;   /* one bank for the match, across restarts */
     bool started[ARB_MAX_SEATS] = {false};
+    /* Every bot's sandbox built side by side (the driver may), then each
+     * started and sent its first line. */
+    for (int b = 0; b < cfg->nbots && drv->prepare; b++)
+        drv->prepare(drv->ctx, b, &cfg->bots[b]);
     for (int b = 0; b < cfg->nbots && !r.rc; b++)
         started[b] = hello_start(&r, b);
     for (int b = 0; b < cfg->nbots && !r.rc; b++)
@@ -819,15 +875,18 @@ int match_run_dealt(const match_config *cfg, const match_driver *drv, const matc
     for (uint32_t gi = 0; !r.ntables && gi < games && !r.rc && !r.g->match_over(r.mstate); gi++) {
         if (match_restarts_before(cfg, gi))
             restart_bots(&r, gi);
+        if (gi == 0 || match_restarts_before(cfg, gi))
+            prepare_next(&r, gi);
         if (r.rc)
             break;
         play_game(&r, gi);
         res->ndeals = gi + 1;
     }
     r.d = NULL;
+    send_ends(&r, false);
     for (int b = 0; b < cfg->nbots; b++) {
         match_bot_stats *st = &res->bots[b];
-        tellf(&r, b, "end %" PRId64, r.ntables ? r.table_score[b] : st->total);
+        record_end(&r, b);
         st->bank_left_ms = ms_of(r.bot[b].bank_ns);
         st->forfeited = r.bot[b].forfeited;
         const char *etext = NULL;

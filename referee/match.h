@@ -34,8 +34,18 @@ typedef struct match_driver {
     /* Send a request and wait up to budget_ns for the reply (request
      * NULL: wait for another line, time counted from the call). */
     void (*ask)(void *ctx, int bot, const char *request, uint64_t budget_ns, md_reply *r);
-    /* Stop bot b; its captured stderr (may be NULL) and wait status. */
+    /* Stop bot b; its captured stderr (may be NULL) and wait status. A bot
+     * told "end" gets a grace to exit by itself before it is killed. */
     void (*stop)(void *ctx, int bot, const char **stderr_text, size_t *stderr_len, int *status);
+    /* Optional (NULL: not offered). Bot b was just told "end": deliver it
+     * now, so that every bot's grace to exit runs at once, not one after
+     * the other. */
+    void (*ending)(void *ctx, int bot);
+    /* Optional. The next start of bot b (a restart between duplicate
+     * seatings) may be made ready now, while its current process plays on:
+     * a sandbox built ahead, holding a fresh process of cfg that runs none
+     * of its code until start() takes it. */
+    void (*prepare)(void *ctx, int bot, const match_bot_cfg *cfg);
 } match_driver;
 
 /* Follow a match as it is judged (progress, `replay --show`). Any may be NULL. */

@@ -56,6 +56,20 @@ static int rr_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox,
     return c->live->start(c->live->ctx, bot, cfg, sandbox, len);
 }
 
+static void rr_ending(void *ctx, int bot)
+{
+    rerun_ctx *c = ctx;
+    if (c->live->ending)
+        c->live->ending(c->live->ctx, bot);
+}
+
+static void rr_prepare(void *ctx, int bot, const match_bot_cfg *cfg)
+{
+    rerun_ctx *c = ctx;
+    if (c->live->prepare)
+        c->live->prepare(c->live->ctx, bot, cfg);
+}
+
 static int rr_send(void *ctx, int bot, const char *line)
 {
     rerun_ctx *c = ctx;
@@ -99,7 +113,8 @@ static int verify(const uint8_t *data, size_t len, const match_driver *live, con
         return rc;
     match_driver recorded = {.ctx = v, .start = r_start, .send = r_send, .ask = r_ask, .stop = r_stop};
     rerun_ctx rr = {live, v};
-    match_driver rerun = {.ctx = &rr, .start = rr_start, .send = rr_send, .ask = rr_ask, .stop = rr_stop};
+    match_driver rerun = {.ctx = &rr, .start = rr_start, .send = rr_send, .ask = rr_ask, .stop = rr_stop,
+                          .ending = rr_ending, .prepare = rr_prepare};
     match_sink sink = tr_verifier_sink(v);
     rc = match_run(&rep->cfg, live ? &rerun : &recorded, &sink, obs, &rep->res);
     char div[sizeof rep->divergence];

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -61,6 +62,8 @@ struct seat {
     uint64_t scan_rss;       /* their summed RSS then, and its tmpfs files */
     char  *workdir;          /* where it runs (its private tmpfs is counted) */
     bool   killed;           /* killed by seat_watch */
+    int    gate_fd;          /* bubblewrap's --block-fd, written by seat_release (-1: none) */
+    int    pidfd;            /* the started process as a pidfd (its exit polled), -1 without */
 };
 
 #define ARB_STR_(x) #x
@@ -222,8 +225,8 @@ static int hidden_paths(const seat_limits *lim, const char *hide[SEAT_MAX_HIDE +
  * (ARB_BOT_TMPFS, ARB_BOT_WORKDIR): the total a bot writes is bounded, not
  * only each file (RLIMIT_FSIZE). */
 static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[], const seat_limits *lim,
-                      char binds[][SEAT_BIND_LEN], int nbinds, int late, bool seccomp, const char *tmp_size,
-                      const char *wd_size, char **out, int cap)
+                      char binds[][SEAT_BIND_LEN], int nbinds, int late, bool seccomp, bool gated,
+                      const char *tmp_size, const char *wd_size, char **out, int cap)
 {
     static const char size[] = ARB_STR(ARB_BOT_TMPFS_BYTES);
     const char *start[] = {bwrap, "--unshare-all", "--die-with-parent", "--as-pid-1"};
@@ -310,6 +313,12 @@ static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[]
     if (seccomp) {
         out[n++] = "--seccomp";
         out[n++] = "4";
+    }
+    if (gated) {
+        /* Read once everything is built and every privilege dropped, just
+         * before the filter and the exec (seat_release). */
+        out[n++] = "--block-fd";
+        out[n++] = "5";
     }
     out[n++] = "--";
     for (int i = 0; argv[i]; i++) {
@@ -450,7 +459,9 @@ out:
 
 /* What the child is given: descriptors, the bind-back list, the filter. */
 typedef struct child_args {
-    int fds[6];   /* stdin, stdout, stderr, status pipe, bubblewrap's info pipe, seccomp memfd (or -1) */
+    /* stdin, stdout, stderr, status pipe, bubblewrap's info pipe, seccomp
+     * memfd, the gate bubblewrap blocks on (each -1 when not had) */
+    int fds[7];
     char (*binds)[SEAT_BIND_LEN];
     int nbinds, late;   /* binds, the last `late` of them below something hidden */
     const struct sock_filter *filter;
@@ -484,11 +495,14 @@ static void child_exec(char *const argv[], const char *workdir, const seat_limit
     /* bubblewrap's info pipe on 3, its seccomp program on 4: move the
      * memfd out of the way first in case it sits on 3. */
     int sfd = fds[5] >= 0 ? fcntl(fds[5], F_DUPFD_CLOEXEC, 10) : -1;
+    int gfd = fds[6] >= 0 ? fcntl(fds[6], F_DUPFD_CLOEXEC, 10) : -1;   /* the gate, on 5 */
     if (fds[4] >= 0 && dup2(fds[4], 3) < 0)
         _exit(126);
     if (sfd >= 0 && dup2(sfd, 4) < 0)
         _exit(126);
-    int keep = sfd >= 0 ? 5 : fds[4] >= 0 ? 4 : 3;
+    if (gfd >= 0 && dup2(gfd, 5) < 0)
+        _exit(126);
+    int keep = gfd >= 0 ? 6 : sfd >= 0 ? 5 : fds[4] >= 0 ? 4 : 3;
     /* No inherited descriptors beyond 0, 1, 2 (and 3, 4 for bubblewrap),
      * except the close-on-exec status pipe. */
     for (int fd = keep; fd < 1024; fd++)
@@ -504,9 +518,10 @@ static void child_exec(char *const argv[], const char *workdir, const seat_limit
                               ca->wd_tmpfs ? ca->wd_opts : NULL) != 0)
             goto sandbox_failed;
         flags |= CHILD_NETNS | CHILD_MNTNS;
-    } else if (geteuid() == 0 && unshare(CLONE_NEWNET) == 0) {
-        flags |= CHILD_NETNS;   /* no network even if bubblewrap's is not had */
     }
+    /* Inside bubblewrap the network namespace is bubblewrap's own
+     * (--unshare-all): a second one made here cost a namespace creation
+     * and teardown per bot start for nothing (on some kernels 100 ms). */
     if (lim->uid) {
         gid_t gid = (gid_t)lim->uid;
         if (setgroups(0, NULL) != 0 || setgid(gid) != 0 || setuid(lim->uid) != 0)
@@ -530,8 +545,8 @@ static void child_exec(char *const argv[], const char *workdir, const seat_limit
     char *const envp[] = {"PATH=/usr/local/bin:/usr/bin:/bin", home, "LANG=C.UTF-8", "ARBITER_BOT=1", NULL};
     char *bargv[256];
     if (lim->bwrap) {
-        if (bwrap_argv(lim->bwrap, workdir, argv, lim, ca->binds, ca->nbinds, ca->late, sfd >= 0, ca->tmp_size,
-                       ca->wd_tmpfs ? ca->wd_size : NULL, bargv, 256) < 0)
+        if (bwrap_argv(lim->bwrap, workdir, argv, lim, ca->binds, ca->nbinds, ca->late, sfd >= 0, gfd >= 0,
+                       ca->tmp_size, ca->wd_tmpfs ? ca->wd_size : NULL, bargv, 256) < 0)
             _exit(126);
         flags |= CHILD_BWRAP;
     } else if (ca->nfilter > 0 && sbx_seccomp_install(ca->filter, (size_t)ca->nfilter) != 0) {
@@ -621,6 +636,7 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
     }
     seat *s = calloc(1, sizeof *s);
     int in[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1}, st[2] = {-1, -1}, info[2] = {-1, -1};
+    int gate[2] = {-1, -1};
     int filter_fd = -1;
     /* The seccomp filter, built here (the child only installs it), and
      * for bubblewrap a memfd holding it. */
@@ -639,8 +655,10 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
     char binds[SEAT_MAX_BINDS][SEAT_BIND_LEN];
     int late = 0, nbinds = program_binds(argv, &lim, binds, &late);
     if (!s || pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)
-        || pipe2(st, O_CLOEXEC) || (lim.bwrap && pipe2(info, O_CLOEXEC)))
+        || pipe2(st, O_CLOEXEC) || (lim.bwrap && pipe2(info, O_CLOEXEC))
+        || (lim.bwrap && lim.gated && pipe2(gate, O_CLOEXEC)))
         goto fail;
+    s->gate_fd = s->pidfd = -1;
     s->errcap = lim.stderr_cap;
     s->errbuf = malloc(s->errcap + SEAT_NOTE_ROOM + 1);
     if (!s->errbuf)
@@ -654,7 +672,7 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
      * made before the fork so the child joins it before it execs. */
     if (lim.memory != UINT64_MAX)
         s->cg = bcg_new(lim.memory, lim.processes, NULL);
-    child_args ca = {{in[0], out[1], errp[1], st[1], info[1], filter_fd}, binds, nbinds, late, filter,
+    child_args ca = {{in[0], out[1], errp[1], st[1], info[1], filter_fd, gate[0]}, binds, nbinds, late, filter,
                      nfilter > 0 ? nfilter : 0, s->cg, "", "", "", "", lim.workdir_size != UINT64_MAX};
     snprintf(ca.tmp_size, sizeof ca.tmp_size, "%" PRIu64, lim.tmpfs);
     snprintf(ca.wd_size, sizeof ca.wd_size, "%" PRIu64, lim.workdir_size);
@@ -682,6 +700,12 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
         close(info[1]);
         info[1] = -1;
     }
+    if (gate[0] >= 0) {
+        close(gate[0]);
+        gate[0] = -1;
+    }
+    /* Its exit, to be waited for with poll (Linux 5.3; else polled). */
+    s->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
     s->pid = s->bot_pid = pid;
     s->in_fd = in[1];
     s->out_fd = out[0];
@@ -717,6 +741,9 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
         close(s->out_fd);
         close(s->err_fd);
         close_pair(info);
+        close_pair(gate);
+        if (s->pidfd >= 0)
+            close(s->pidfd);
         kill(-pid, SIGKILL);
         kill(pid, SIGKILL);
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
@@ -730,6 +757,8 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
     }
     if (child > 0)
         s->bot_pid = child;
+    s->gate_fd = gate[1];   /* held until seat_release */
+    gate[1] = -1;
     s->uid = (flags & CHILD_UID) ? lim.uid : 0;
     if (s->cg && !(flags & CHILD_CGROUP)) {
         bcg_free(s->cg);   /* the child could not join: the scan instead */
@@ -755,6 +784,7 @@ fail:
     close_pair(errp);
     close_pair(st);
     close_pair(info);
+    close_pair(gate);
     if (s) {
         bcg_free(s->cg);
         free(s->workdir);
@@ -765,6 +795,17 @@ fail:
 }
 
 pid_t seat_pid(const seat *s) { return s->pid; }
+bool seat_gated(const seat *s) { return s->gate_fd >= 0; }
+bool seat_has_cgroup(const seat *s) { return s->cg != NULL; }
+
+void seat_release(seat *s)
+{
+    if (s->gate_fd < 0)
+        return;
+    (void)!write(s->gate_fd, "g", 1);
+    close(s->gate_fd);
+    s->gate_fd = -1;
+}
 
 void seat_pause(seat *s, bool paused)
 {
@@ -1105,9 +1146,18 @@ seat_gone_reason seat_gone(seat *s, int wait_ms, int *status)
         }
         if (r < 0 && errno != EINTR)
             break;
-        if (arb_now_ns() >= deadline)
+        uint64_t now = arb_now_ns();
+        if (now >= deadline)
             break;
-        usleep(2000);
+        if (s->pidfd >= 0) {
+            /* readable once the process has exited: no polling delay */
+            struct pollfd p = {s->pidfd, POLLIN, 0};
+            int ms = (int)((deadline - now + 999999) / 1000000);
+            if (poll(&p, 1, ms > 100 ? 100 : ms) < 0 && errno != EINTR)
+                usleep(500);
+        } else {
+            usleep(500);
+        }
     }
     if (!s->reaped)
         return SEAT_RUNNING;
@@ -1158,6 +1208,37 @@ static void kill_uid(uid_t uid)
         closedir(d);
 }
 
+/* Reap the dead orphans of `uid` that were re-parented to us (we are the
+ * subreaper): what a bot forked into a session of its own and its cgroup
+ * kill ended. Zombies only, without waiting: a live process of the same
+ * uid that is our child is the next process of the same bot, made ahead
+ * (live.c), and is left alone. */
+static void reap_orphans(uid_t uid)
+{
+    DIR *d = opendir("/proc");
+    pid_t self = getpid();
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char path[300], buf[1024];
+        snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (n <= 0)
+            continue;
+        buf[n] = 0;
+        const char *st = strstr(buf, "State:"), *pp = strstr(buf, "PPid:"), *u = strstr(buf, "Uid:");
+        if (st && pp && u && strchr(st + 6, 'Z') && strchr(st + 6, 'Z') < strchr(st, '\n')
+            && atoi(pp + 5) == self && (uid_t)atol(u + 4) == uid)
+            waitpid((pid_t)atol(e->d_name), NULL, WNOHANG);
+    }
+    if (d)
+        closedir(d);
+}
+
 int seat_stop(seat *s)
 {
     if (!s)
@@ -1188,8 +1269,20 @@ int seat_stop(seat *s)
         if (r < 0 && errno != EINTR)
             break;
     }
-    if (s->uid)
+    /* Without a cgroup, what the bot started under its uid and left outside
+     * its session is found by uid. With one, the group held every process
+     * it ever started and the kill emptied it: the next process of the same
+     * bot (same uid, started ahead: live.c) must not be touched. */
+    if (s->uid && !s->cg)
         kill_uid(s->uid);
+    else if (s->uid && s->bot_pid == s->pid)
+        reap_orphans(s->uid);   /* bare: a child in a session of its own came to us */
+    /* A gated sandbox never released: killed above before the gate is
+     * closed (bubblewrap would take EOF for the go). */
+    if (s->gate_fd >= 0)
+        close(s->gate_fd);
+    if (s->pidfd >= 0)
+        close(s->pidfd);
     if (!s->cg)
         bcg_reap_known(&s->known);   /* killed orphans of its that are ours now */
     bcg_free(s->cg);
@@ -1216,7 +1309,41 @@ static int stop_after_exit(seat *s, int wait_ms)
     return seat_stop(s);
 }
 
+/* Probes done, per uid: every match of a process asks the same question. */
+#define PROBE_CACHE 16
+static struct {
+    uid_t uid;
+    const char *answer;
+} probes[PROBE_CACHE];
+static int nprobes;
+static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *probe_bwrap(uid_t uid);
+
 const char *seat_probe_bwrap(uid_t uid)
+{
+    pthread_mutex_lock(&probe_lock);
+    for (int i = 0; i < nprobes; i++)
+        if (probes[i].uid == uid) {
+            const char *a = probes[i].answer;
+            pthread_mutex_unlock(&probe_lock);
+            return a;
+        }
+    pthread_mutex_unlock(&probe_lock);
+    /* Probed outside the lock (one short process start); two threads that
+     * race probe twice and agree. Only a sandbox that worked is kept: a
+     * failure may pass (a uid out of processes for a moment). */
+    const char *a = probe_bwrap(uid);
+    pthread_mutex_lock(&probe_lock);
+    if (a && nprobes < PROBE_CACHE) {
+        probes[nprobes].uid = uid;
+        probes[nprobes++].answer = a;
+    }
+    pthread_mutex_unlock(&probe_lock);
+    return a;
+}
+
+static const char *probe_bwrap(uid_t uid)
 {
     static const char *const paths[] = {"/usr/bin/bwrap", "/usr/local/bin/bwrap"};
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {

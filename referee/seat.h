@@ -59,6 +59,14 @@ typedef struct seat_limits {
     uint64_t memory;
     uint64_t tmpfs;
     uint64_t workdir_size;
+    /* Inside bubblewrap: build the sandbox now but hold it before the bot's
+     * program runs (bubblewrap's --block-fd, read after every namespace and
+     * mount is made and every privilege dropped, before the seccomp filter
+     * and the exec): not one instruction of the bot runs until
+     * seat_release. A sandbox made ahead while the previous process of the
+     * same bot still plays (live.c) costs the match nothing when its turn
+     * comes. Ignored without bubblewrap (seat_gated says whether it held). */
+    bool gated;
 } seat_limits;
 
 #define SEAT_MAX_HIDE 7
@@ -158,6 +166,16 @@ const char *seat_stderr(seat *s, size_t *len);
  * session of its own) cannot take CPU from the bot whose turn it is. */
 void seat_pause(seat *s, bool paused);
 
+/* Whether the seat was started gated (seat_limits.gated) and is still
+ * held; seat_release lets the bot's program start. */
+bool seat_gated(const seat *s);
+void seat_release(seat *s);
+
+/* Whether the bot's processes are held in a cgroup of their own: then its
+ * kill takes exactly its processes, and another process of the same uid
+ * (the next process of the same bot) is untouched. */
+bool seat_has_cgroup(const seat *s);
+
 /* The process group (and session) id: the pid of the process started. */
 pid_t seat_pid(const seat *s);
 
@@ -179,7 +197,9 @@ int seat_stop(seat *s);
 
 /* A bubblewrap that can start a sandbox on this host (as the uid bots run
  * as), or NULL: bubblewrap may be missing, or user namespaces forbidden.
- * `uid` as in seat_limits. Costs one short process start. */
+ * `uid` as in seat_limits. Costs one short process start the first time
+ * for a uid; the answer is kept for the life of the process (thread-safe):
+ * every match of a command or a referee asks the same question. */
 const char *seat_probe_bwrap(uid_t uid);
 
 #endif
