@@ -92,6 +92,14 @@ int cli_match_id(const char *cmd, const char *what, const char *val, int64_t *id
  * to stderr (CLI_EXIT_USAGE), --help/-h to stdout (CLI_EXIT_OK); -1 when a
  * subcommand follows. */
 int cli_sub_help(int argc, char **argv, void (*usage)(FILE *f));
+/* As root every bot runs under a uid of its own, which must reach its
+ * program (and a script it names by path): the bots' programs checked
+ * before the first match (arb_others_can_reach), and for one that cannot
+ * be reached "arbiter: CMD: bot NAME: PATH cannot be reached by the bots'
+ * own uids: DIR is closed to others (mode 0700); ..." with what to do.
+ * 0 when every bot can reach its files (or we are not root), else -1. */
+struct match_bot_cfg;
+int cli_bots_reachable(const char *cmd, const struct match_bot_cfg *bots, int nbots);
 /* Append a --set value to a comma-separated list (bounded; nonzero when full). */
 int cli_append_option(char *list, size_t cap, const char *val);
 

@@ -11,16 +11,21 @@
 #include "live.h"
 #include "match.h"
 #include "arb_error.h"
+#include "arb_file.h"
 #include "arb_kdf.h"
 #include "arb_limits.h"
 #include "arb_rng.h"
+#include "transcript_writer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* A line of a deal-set file: a deal's 162 ids at most, its hands and kitty. */
 #define EVAL_MAX_LINE 8192
@@ -50,7 +55,8 @@ static void usage(FILE *f)
         "  --deals-file FILE      play the deals of a deal set (JSON lines) instead\n"
         "  --export-deals FILE    write the set --seed and --deals make as JSON lines, and exit\n"
         "  --sprt E0,E1,A,B       stop when the SPRT of H0 elo=E0 against H1 elo=E1\n"
-        "                         (logistic Elo, error rates alpha A, beta B) decides\n"
+        "                         (logistic Elo over deal pairs, fishtest's GSPRT, error\n"
+        "                         rates alpha A, beta B) decides; never before %d pairs\n"
         "  --batch N              deals per pair of matches (Dou Dizhu; default 25)\n"
         "  --bot-seed N           the bots' seeds' source (default 1)\n"
         "  --format table|json|csv  the summary (table, default), everything as one\n"
@@ -59,7 +65,9 @@ static void usage(FILE *f)
         "  --output-csv FILE      also write the per-deal rows to FILE\n"
         "  --move-ms N, --deal-ms N, --bank-ms N, --startup-ms N   clocks (as arbiter match)\n"
         "  --sandbox MODE         auto | bwrap | none (default auto)\n"
-        "  --quiet                no per-penalty lines\n");
+        "  --keep DIR             keep each match's transcript (DIR/deal-N-ROLE.tr, for\n"
+        "                         arbiter replay) and its bots' stderr (.stderr) in DIR\n"
+        "  --quiet                no per-penalty lines\n", ARB_EVAL_MIN_PAIRS);
 }
 
 /* ---- The deal set --------------------------------------------------------- */
@@ -416,6 +424,7 @@ typedef struct eval_row {
     int64_t  a, b;
     double   points;
     int      result;     /* 1 win, 0 draw, -1 loss (A's side) */
+    int      penalised;  /* a penalty decided it: 0 none, 1 A's, 2 B's, 3 both */
 } eval_row;
 
 typedef struct eval_run {
@@ -431,6 +440,7 @@ typedef struct eval_run {
     eval_row *rows;
     size_t nrows, cap;
     uint32_t penalties[2];   /* A's, B's */
+    const char *keep;        /* --keep DIR: transcripts and stderr kept there, NULL none */
 } eval_run;
 
 static void on_penalty(void *ctx, const match_deal *d, int seat_no, int bot, match_reason r, const char *consequence,
@@ -465,6 +475,28 @@ static int add_row(eval_run *e, const eval_row *r)
     return 0;
 }
 
+/* --keep: beside the transcript, each bot's stderr as the match kept it
+ * (its end), in PATH.stderr: readable without arbiter replay --stderr. */
+static void keep_stderr(const char *tpath, const match_result *res)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%.4090s.stderr", tpath);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        fprintf(stderr, "arbiter: eval: --keep: %s: %s\n", path, strerror(errno));
+        return;
+    }
+    for (int b = 0; b < res->nbots; b++) {
+        const match_bot_stats *s = &res->bots[b];
+        fprintf(f, "== bot %s%s%s ==\n%s%s", s->name, s->forfeited ? " (forfeited)" : "", s->gone ? " (gone)" : "",
+                s->stderr_tail, s->stderr_tail[0] && s->stderr_tail[strlen(s->stderr_tail) - 1] != '\n' ? "\n" : "");
+    }
+    fclose(f);
+}
+
 /* Play one match whose bots is_a[b] says are A's; every deal played
  * becomes a row of `role`, deal index base + its deal. */
 static int play_match(eval_run *e, match_config *cfg, const bool *is_a, const eval_set *set, size_t base,
@@ -477,18 +509,42 @@ static int play_match(eval_run *e, match_config *cfg, const bool *is_a, const ev
     snprintf(label, sizeof label, "eval|%zu|%d", base, role_of_table[0]);
     if (match_set_key(cfg, secret, label) != 0)
         return CLI_EXIT_FAIL;
+    /* --keep: the transcript (every hand and every bot's stderr, for
+     * arbiter replay) in DIR, hidden from the bots like the directory. */
+    char tpath[4096] = "", digest[65];
+    tr_writer *w = NULL;
+    match_sink sink = {NULL, null_record, null_why};
+    if (e->keep) {
+        snprintf(tpath, sizeof tpath, "%s/deal-%zu-%s.tr", e->keep, base, e->role_name[role_of_table[0]]);
+        int wrc;
+        if (!(w = tr_writer_open(tpath, &wrc))) {
+            fprintf(stderr, "arbiter: eval: --keep: %s: %s\n", tpath, arb_strerror(wrc));
+            return CLI_EXIT_FAIL;
+        }
+        sink = tr_writer_sink(w);
+    }
     live_driver *live = live_new(&e->lo, err, sizeof err);
     if (!live) {
         fprintf(stderr, "arbiter: %s\n", err);
+        if (w)
+            tr_writer_close(w, digest);
         return CLI_EXIT_USAGE;
     }
     source_ctx sc = {e->g, set, base};
     match_deal_source src = {&sc, source_deal};
-    match_sink sink = {NULL, null_record, null_why};
     match_observer obs = {.ctx = cfg, .penalty = e->quiet ? NULL : on_penalty};
     match_result res;
     int rc = match_run_dealt(cfg, live_driver_of(live), &sink, &obs, &src, &res);
     live_free(live);
+    if (w) {
+        int crc = tr_writer_close(w, digest);
+        if (!rc && crc) {
+            fprintf(stderr, "arbiter: eval: --keep: %s: %s\n", tpath, arb_strerror(crc));
+            match_result_release(&res);
+            return CLI_EXIT_FAIL;
+        }
+        keep_stderr(tpath, &res);
+    }
     if (rc) {
         fprintf(stderr, "arbiter: eval: match failed: %s\n", res.error[0] ? res.error : arb_strerror(rc));
         match_result_release(&res);
@@ -513,6 +569,13 @@ static int play_match(eval_run *e, match_config *cfg, const bool *is_a, const ev
         }
         r.points = (double)r.a / (na > nb ? na : nb);
         r.result = r.a > 0 ? 1 : r.a < 0 ? -1 : 0;
+        /* decided by a penalty: forfeited, or a bot played for by the
+         * referee (autoplay) in this game */
+        if (d->forfeit_bot >= 0)
+            r.penalised |= is_a[d->forfeit_bot] ? 1 : 2;
+        for (uint32_t k = 0; k < res.npenalties; k++)
+            if (res.penalties[k].game == d->game)
+                r.penalised |= is_a[res.penalties[k].bot] ? 1 : 2;
         if (add_row(e, &r)) {
             status = CLI_EXIT_FAIL;
             break;
@@ -597,35 +660,89 @@ static role_sum summarise(const eval_run *e, int role)
     return s;
 }
 
-/* Deal pairs: a deal played in both roles scores (r0 + r1) / 2, each
- * result 1, ½ or 0 for A. */
-static es_sample pairs_of(const eval_run *e)
+/* Deal pairs: a deal played in both roles is one pair of the pentanomial
+ * (eval_stats.h). *penalised (may be NULL) counts the pairs a penalty
+ * decided in either role. */
+static es_penta pairs_of(const eval_run *e, uint64_t *penalised)
 {
-    es_sample s = {0};
+    es_penta s = {0};
     /* each deal's result per role, by deal index (-2: not played) */
     size_t n = 0;
+    if (penalised)
+        *penalised = 0;
     for (size_t i = 0; i < e->nrows; i++)
         if (e->rows[i].deal + 1 > n)
             n = e->rows[i].deal + 1;
     int8_t *res = malloc(2 * (n ? n : 1));
-    if (!res)
+    bool *pen = calloc(n ? n : 1, sizeof *pen);
+    if (!res || !pen) {
+        free(res);
+        free(pen);
         return s;
+    }
     memset(res, -2, 2 * (n ? n : 1));
-    for (size_t i = 0; i < e->nrows; i++)
+    for (size_t i = 0; i < e->nrows; i++) {
         res[2 * e->rows[i].deal + (size_t)e->rows[i].role] = (int8_t)e->rows[i].result;
+        pen[e->rows[i].deal] |= e->rows[i].penalised != 0;
+    }
     for (size_t d = 0; d < n; d++)
-        if (res[2 * d] != -2 && res[2 * d + 1] != -2)
-            es_sample_add(&s, ((res[2 * d] + 1) / 2.0 + (res[2 * d + 1] + 1) / 2.0) / 2);
+        if (res[2 * d] != -2 && res[2 * d + 1] != -2) {
+            es_penta_add(&s, res[2 * d], res[2 * d + 1]);
+            if (penalised && pen[d])
+                (*penalised)++;
+        }
     free(res);
+    free(pen);
     return s;
+}
+
+/* Deals (rows) a penalty decided, by whose penalty: [0] A's, [1] B's. */
+static void penalised_deals(const eval_run *e, uint64_t by[2], uint64_t *any)
+{
+    by[0] = by[1] = *any = 0;
+    for (size_t i = 0; i < e->nrows; i++) {
+        by[0] += (e->rows[i].penalised & 1) != 0;
+        by[1] += (e->rows[i].penalised & 2) != 0;
+        *any += e->rows[i].penalised != 0;
+    }
 }
 
 typedef struct sprt_cfg {
     bool on;
-    double elo0, elo1, alpha, beta, lower, upper;
+    es_sprt t;
     double llr;
     int verdict;        /* 0 none yet, 1 H1 accepted, -1 H0 accepted */
 } sprt_cfg;
+
+/* The SPRT's verdict in plain words (docs/evaluation.md), into out. */
+static void sprt_words(const sprt_cfg *sp, uint64_t pairs, char *out, size_t len)
+{
+    const es_sprt *t = &sp->t;
+    if (sp->verdict > 0)
+        snprintf(out, len, "A is more than %+g Elo better than B, at %g %% (H1 elo %+g accepted: a bot no "
+                 "better than %+g passes at most %g %% of the time) after %" PRIu64 " pairs", t->elo0,
+                 100 * (1 - t->alpha), t->elo1, t->elo0, 100 * t->alpha, pairs);
+    else if (sp->verdict < 0)
+        snprintf(out, len, "A is not %+g Elo better than B, at %g %% (H0 elo %+g accepted: a bot %+g Elo "
+                 "better fails at most %g %% of the time) after %" PRIu64 " pairs", t->elo1, 100 * (1 - t->beta),
+                 t->elo0, t->elo1, 100 * t->beta, pairs);
+    else if (pairs < ARB_EVAL_MIN_PAIRS)
+        snprintf(out, len, "no verdict: too few pairs (%" PRIu64 " of the %d the SPRT needs before it decides)",
+                 pairs, ARB_EVAL_MIN_PAIRS);
+    else
+        snprintf(out, len, "no verdict yet after %" PRIu64 " pairs (LLR %.3f between %.3f and %.3f): play more "
+                 "deals", pairs, sp->llr, t->lower, t->upper);
+}
+
+/* Why an interval is missing, in words ("" when there is one). */
+static const char *ci_words(es_ci_why why)
+{
+    switch (why) {
+    case ES_CI_FEW: return "too few pairs for an interval";
+    case ES_CI_NO_SPREAD: return "every pair scored the same: no spread seen, no interval";
+    default: return "";
+    }
+}
 
 static void json_num(FILE *f, double x)
 {
@@ -685,9 +802,14 @@ static void write_json(FILE *f, const eval_run *e, const char *preset, const spr
     role_sum all = summarise(e, -1);
     fprintf(f, "],\"overall\":");
     json_role(f, "overall", &all);
-    es_sample ps = pairs_of(e);
+    uint64_t pen_pairs, by[2], pen_deals;
+    es_penta ps = pairs_of(e, &pen_pairs);
+    penalised_deals(e, by, &pen_deals);
     es_elo_est el = es_elo_of(&ps);
-    fprintf(f, ",\"elo\":{\"pairs\":%" PRIu64 ",\"score\":", ps.n);
+    fprintf(f, ",\"penalised\":{\"deals\":%" PRIu64 ",\"pairs\":%" PRIu64 ",\"by_a\":%" PRIu64
+               ",\"by_b\":%" PRIu64 "}", pen_deals, pen_pairs, by[0], by[1]);
+    fprintf(f, ",\"elo\":{\"pairs\":%" PRIu64 ",\"pentanomial\":[%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+               ",%" PRIu64 "],\"score\":", ps.n, ps.count[0], ps.count[1], ps.count[2], ps.count[3], ps.count[4]);
     json_num(f, el.score);
     fprintf(f, ",\"se\":");
     json_num(f, el.se);
@@ -697,13 +819,19 @@ static void write_json(FILE *f, const eval_run *e, const char *preset, const spr
     json_num(f, el.lo);
     fprintf(f, ",");
     json_num(f, el.hi);
-    fprintf(f, "]},\"sprt\":");
+    fprintf(f, "],\"ci_note\":");
+    cli_json_string(f, ci_words(el.why));
+    fprintf(f, "},\"sprt\":");
     if (sp->on) {
-        fprintf(f, "{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"llr\":", sp->elo0, sp->elo1, sp->alpha,
-                sp->beta);
+        char words[512];
+        sprt_words(sp, ps.n, words, sizeof words);
+        fprintf(f, "{\"elo0\":%g,\"elo1\":%g,\"alpha\":%g,\"beta\":%g,\"min_pairs\":%d,\"llr\":", sp->t.elo0,
+                sp->t.elo1, sp->t.alpha, sp->t.beta, ARB_EVAL_MIN_PAIRS);
         json_num(f, sp->llr);
-        fprintf(f, ",\"lower\":%.6f,\"upper\":%.6f,\"verdict\":\"%s\"}", sp->lower, sp->upper,
+        fprintf(f, ",\"lower\":%.6f,\"upper\":%.6f,\"verdict\":\"%s\",\"words\":", sp->t.lower, sp->t.upper,
                 sp->verdict > 0 ? "H1" : sp->verdict < 0 ? "H0" : "none");
+        cli_json_string(f, words);
+        fprintf(f, "}");
     } else {
         fprintf(f, "null");
     }
@@ -711,9 +839,9 @@ static void write_json(FILE *f, const eval_run *e, const char *preset, const spr
     for (size_t i = 0; i < e->nrows; i++) {
         const eval_row *r = &e->rows[i];
         fprintf(f, "%s{\"deal\":%zu,\"seed\":%" PRIu64 ",\"role\":\"%s\",\"a_score\":%" PRId64 ",\"b_score\":%" PRId64
-                   ",\"diff\":%" PRId64 ",\"points\":%g,\"result\":\"%s\"}",
+                   ",\"diff\":%" PRId64 ",\"points\":%g,\"result\":\"%s\",\"penalised\":%s}",
                 i ? "," : "", r->deal, r->seed, e->role_name[r->role], r->a, r->b, r->a - r->b, r->points,
-                r->result > 0 ? "win" : r->result < 0 ? "loss" : "draw");
+                r->result > 0 ? "win" : r->result < 0 ? "loss" : "draw", r->penalised ? "true" : "false");
     }
     fprintf(f, "]}\n");
 }
@@ -737,18 +865,32 @@ static void print_table(const eval_run *e, const char *preset, const sprt_cfg *s
         if (isfinite(s.adp.half))
             printf("[%+8.3f, %+8.3f]\n", s.adp.mean - s.adp.half, s.adp.mean + s.adp.half);
         else
-            printf("%21s\n", "-");
+            printf("%21s\n", s.n >= 2 ? "- (no spread)" : "-");
     }
-    es_sample ps = pairs_of(e);
+    uint64_t pen_pairs, by[2], pen_deals;
+    es_penta ps = pairs_of(e, &pen_pairs);
+    penalised_deals(e, by, &pen_deals);
     es_elo_est el = es_elo_of(&ps);
-    printf("\nElo of A over B: %+.1f, 95%% CI [%+.1f, %+.1f] (score %.4f ± %.4f over %" PRIu64 " deal pairs)\n",
-           el.elo, el.lo, el.hi, el.score, el.se, ps.n);
-    if (sp->on)
-        printf("SPRT elo0 %g elo1 %g alpha %g beta %g: LLR %.3f, bounds [%.3f, %.3f]: %s\n", sp->elo0, sp->elo1,
-               sp->alpha, sp->beta, sp->llr, sp->lower, sp->upper,
-               sp->verdict > 0 ? "H1 accepted" : sp->verdict < 0 ? "H0 accepted" : "no decision");
+    printf("\nElo of A over B: %+.1f, ", el.elo);
+    if (el.why == ES_CI_OK)
+        printf("95%% CI [%+.1f, %+.1f] (Student's t)", el.lo, el.hi);
+    else
+        printf("no interval: %s", ci_words(el.why));
+    printf(" (score %.4f over %" PRIu64 " deal pairs: %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+           " scored 0 ¼ ½ ¾ 1)\n", el.score, ps.n, ps.count[0], ps.count[1], ps.count[2], ps.count[3], ps.count[4]);
+    if (sp->on) {
+        char words[512];
+        sprt_words(sp, ps.n, words, sizeof words);
+        printf("SPRT elo0 %g elo1 %g alpha %g beta %g: LLR %.3f, bounds [%.3f, %.3f]\nverdict: %s\n", sp->t.elo0,
+               sp->t.elo1, sp->t.alpha, sp->t.beta, sp->llr, sp->t.lower, sp->t.upper, words);
+    }
     if (e->penalties[0] || e->penalties[1])
         printf("penalties: A %u, B %u\n", e->penalties[0], e->penalties[1]);
+    if (pen_deals)
+        printf("penalties decided %" PRIu64 " of %zu deals played (A's %" PRIu64 ", B's %" PRIu64 "), in %" PRIu64
+               " of %" PRIu64 " pairs: those results are the referee's, not the play's; the figures above count "
+               "them%s\n", pen_deals, e->nrows, by[0], by[1], pen_pairs, ps.n,
+               e->keep ? " (transcripts and stderr in --keep DIR)" : " (--keep DIR keeps the transcripts)");
 }
 
 static int parse_bot(const char *v, match_bot_cfg *out)
@@ -771,14 +913,15 @@ static int parse_bot(const char *v, match_bot_cfg *out)
 static int parse_sprt(const char *v, sprt_cfg *sp)
 {
     char extra;
-    if (sscanf(v, "%lf,%lf,%lf,%lf%c", &sp->elo0, &sp->elo1, &sp->alpha, &sp->beta, &extra) != 4
-        || !(sp->elo1 > sp->elo0) || !(sp->alpha > 0 && sp->alpha < 1) || !(sp->beta > 0 && sp->beta < 1)) {
+    double elo0, elo1, alpha, beta;
+    if (sscanf(v, "%lf,%lf,%lf,%lf%c", &elo0, &elo1, &alpha, &beta, &extra) != 4
+        || !(elo1 > elo0) || !(alpha > 0 && alpha < 1) || !(beta > 0 && beta < 1)) {
         fprintf(stderr, "arbiter: eval: --sprt \"%s\": expected ELO0,ELO1,ALPHA,BETA with ELO0 < ELO1 and "
                         "0 < ALPHA, BETA < 1 (e.g. 0,10,0.05,0.05)\n", v);
         return -1;
     }
     sp->on = true;
-    es_sprt_bounds(sp->alpha, sp->beta, &sp->lower, &sp->upper);
+    es_sprt_init(&sp->t, elo0, elo1, alpha, beta);
     return 0;
 }
 
@@ -806,6 +949,7 @@ int cmd_eval(int argc, char **argv)
         {"startup-ms", required_argument, NULL, 'u'},
         {"sandbox", required_argument, NULL, 'x'},
         {"quiet", no_argument, NULL, 'q'},
+        {"keep", required_argument, NULL, 'K'},
         {NULL, 0, NULL, 0},
     };
     eval_run e = {0};
@@ -903,6 +1047,7 @@ int cmd_eval(int argc, char **argv)
             }
             break;
         case 'q': e.quiet = true; break;
+        case 'K': e.keep = v; break;
         default: usage(stderr); return CLI_EXIT_USAGE;
         }
     }
@@ -977,6 +1122,25 @@ int cmd_eval(int argc, char **argv)
         fprintf(stderr, "arbiter: eval: two agents named \"%s\"\n", e.a.name);
         goto out;
     }
+    /* as root, a bot its own uid cannot reach would forfeit every deal:
+     * refused before the first match (cli_bots_reachable) */
+    match_bot_cfg agents[2] = {e.a, e.b};
+    if (cli_bots_reachable("eval", agents, 2) != 0)
+        goto out;
+    /* --keep DIR holds every hand: 0700, and hidden from the bots */
+    char keep_real[4096];
+    if (e.keep) {
+        char err[600];
+        if (arb_make_dir(e.keep, 0700, "--keep directory", err, sizeof err) != 0) {
+            fprintf(stderr, "arbiter: eval: %s\n", err);
+            goto out;
+        }
+        if (!realpath(e.keep, keep_real)) {
+            fprintf(stderr, "arbiter: eval: --keep %s: %s\n", e.keep, strerror(errno));
+            goto out;
+        }
+        e.lo.hide[0] = keep_real;
+    }
     if (!deals_file && set_from_seed(&set, seed, ndeals)) {
         status = CLI_EXIT_FAIL;
         goto out;
@@ -996,9 +1160,8 @@ int cmd_eval(int argc, char **argv)
         size_t n = set.n - base < step ? set.n - base : step;
         status = play_batch(&e, &set, base, n);
         if (status == CLI_EXIT_OK && sp.on) {
-            es_sample ps = pairs_of(&e);
-            sp.llr = es_llr(&ps, sp.elo0, sp.elo1);
-            sp.verdict = sp.llr >= sp.upper ? 1 : sp.llr <= sp.lower ? -1 : 0;
+            es_penta ps = pairs_of(&e, NULL);
+            sp.verdict = es_sprt_decide(&sp.t, &ps, &sp.llr);
             if (sp.verdict)
                 break;
         }

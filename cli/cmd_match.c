@@ -728,6 +728,10 @@ int cmd_match(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     free(rules);
+    /* as root, bots the bots' own uids cannot reach would all forfeit at
+     * the handshake: refused here, with the directory and what to do */
+    if (cli_bots_reachable("match", cfg.bots, cfg.nbots) != 0)
+        return CLI_EXIT_USAGE;
     /* The deals follow from the secret and the seed (docs/rng.md); no bot
      * ever sees either. */
     uint8_t secret[32];

@@ -2,6 +2,8 @@
  * (eval_stats.h, docs/evaluation.md). */
 #include "eval_stats.h"
 
+#include "arb_limits.h"
+
 #include <math.h>
 
 void es_wilson(uint64_t k, uint64_t n, double z, double *lo, double *hi)
@@ -45,7 +47,9 @@ es_mean es_mean_of(const double *x, size_t n)
         ss += (x[i] - m.mean) * (x[i] - m.mean);
     if (n >= 2) {
         m.sd = sqrt(ss / (double)(n - 1));
-        m.half = es_t975(n - 1) * m.sd / sqrt((double)n);
+        /* no spread seen, no interval (eval_stats.h) */
+        if (m.sd > 0)
+            m.half = es_t975(n - 1) * m.sd / sqrt((double)n);
     }
     return m;
 }
@@ -61,110 +65,134 @@ double es_elo(double s)
 
 double es_score(double elo) { return 1 / (1 + pow(10, -elo / 400)); }
 
-int es_sample_add(es_sample *s, double value)
+void es_penta_add(es_penta *p, int result0, int result1)
 {
-    for (int i = 0; i < s->nvalues; i++)
-        if (fabs(s->value[i] - value) < 1e-12) {
-            s->count[i]++;
-            s->n++;
-            return 0;
-        }
-    if (s->nvalues >= ES_MAX_VALUES)
-        return -1;
-    s->value[s->nvalues] = value;
-    s->count[s->nvalues++] = 1;
-    s->n++;
-    return 0;
+    int k = (result0 > 0) - (result0 < 0) + (result1 > 0) - (result1 < 0) + 2;   /* 4 × the pair score */
+    p->count[k]++;
+    p->n++;
 }
 
-void es_sample_stats(const es_sample *s, double *mean, double *var)
+void es_penta_stats(const es_penta *p, double *mean, double *var)
 {
     double m = 0, v = 0;
-    for (int i = 0; i < s->nvalues && s->n; i++)
-        m += s->value[i] * (double)s->count[i] / (double)s->n;
-    for (int i = 0; i < s->nvalues && s->n; i++)
-        v += (s->value[i] - m) * (s->value[i] - m) * (double)s->count[i] / (double)s->n;
+    for (int k = 0; k < ES_PENTA && p->n; k++)
+        m += k / 4.0 * (double)p->count[k] / (double)p->n;
+    for (int k = 0; k < ES_PENTA && p->n; k++)
+        v += (k / 4.0 - m) * (k / 4.0 - m) * (double)p->count[k] / (double)p->n;
     *mean = m;
     *var = v;
 }
 
-es_elo_est es_elo_of(const es_sample *s)
+es_elo_est es_elo_of(const es_penta *p)
 {
-    es_elo_est e;
+    es_elo_est e = {.n = p->n, .se = NAN, .lo = NAN, .hi = NAN, .why = ES_CI_OK};
     double var;
-    es_sample_stats(s, &e.score, &var);
-    e.se = s->n ? sqrt(var / (double)s->n) : NAN;
-    e.elo = es_elo(e.score);
-    e.lo = es_elo(e.score - ES_Z95 * e.se);
-    e.hi = es_elo(e.score + ES_Z95 * e.se);
+    es_penta_stats(p, &e.score, &var);
+    e.elo = p->n ? es_elo(e.score) : NAN;
+    double sd = p->n >= 2 ? sqrt(var * (double)p->n / (double)(p->n - 1)) : NAN;
+    if (p->n >= 2)
+        e.se = sd / sqrt((double)p->n);
+    if (p->n < ARB_EVAL_MIN_PAIRS)
+        e.why = ES_CI_FEW;
+    else if (!(sd > 0))
+        e.why = ES_CI_NO_SPREAD;
+    if (e.why != ES_CI_OK)
+        return e;
+    double half = es_t975(p->n - 1) * e.se;
+    e.lo = es_elo(e.score - half);
+    e.hi = es_elo(e.score + half);
     return e;
 }
 
-/* λ for the distribution of mean `target` closest to the sample: the root
- * of f(λ) = Σ p_j d_j / (1 + λ d_j), d_j = x_j − target, which decreases in
- * λ on the interval where every 1 + λ d_j > 0 (bisection on it). */
-static double mle_lambda(const es_sample *s, double target)
+/* The regularised distribution (eval_stats.h): p[k] and the total N. */
+static double penta_pdf(const es_penta *p, double pdf[ES_PENTA])
 {
-    double dmin = 0, dmax = 0;
-    for (int i = 0; i < s->nvalues; i++) {
-        double d = s->value[i] - target;
-        if (d < dmin)
-            dmin = d;
-        if (d > dmax)
-            dmax = d;
+    double total = 0;
+    for (int k = 0; k < ES_PENTA; k++) {
+        pdf[k] = p->count[k] ? (double)p->count[k] : ES_REGULARISE;
+        total += pdf[k];
     }
-    /* Both signs are needed for a root (target strictly inside the range). */
-    double lo = -1 / dmax, hi = -1 / dmin;
+    for (int k = 0; k < ES_PENTA; k++)
+        pdf[k] /= total;
+    return total;
+}
+
+/* λ for the distribution of mean `target` closest to pdf: the root of
+ * f(λ) = Σ p_k d_k / (1 + λ d_k), d_k = k/4 − target. Every p_k is
+ * positive and d runs from −target < 0 to 1 − target > 0, so f falls
+ * from +∞ to −∞ on (−1/(1 − target), 1/target), where every 1 + λ d_k > 0:
+ * one root. Newton from λ = 0, a step that would leave the bracket
+ * replaced by bisection. */
+static double secular_root(const double pdf[ES_PENTA], double target)
+{
+    double lo = -1 / (1 - target), hi = 1 / target, x = 0;
     for (int it = 0; it < 200; it++) {
-        double mid = (lo + hi) / 2, f = 0;
-        for (int i = 0; i < s->nvalues; i++) {
-            double d = s->value[i] - target;
-            f += (double)s->count[i] / (double)s->n * d / (1 + mid * d);
+        double f = 0, df = 0;
+        for (int k = 0; k < ES_PENTA; k++) {
+            double d = k / 4.0 - target, q = 1 + x * d;
+            f += pdf[k] * d / q;
+            df -= pdf[k] * d * d / (q * q);
         }
+        if (f == 0)
+            return x;
         if (f > 0)
-            lo = mid;
+            lo = x;
         else
-            hi = mid;
+            hi = x;
+        double next = x - f / df;
+        if (!(next > lo && next < hi))
+            next = (lo + hi) / 2;
+        if (fabs(next - x) <= 1e-15 * (1 + fabs(x)))
+            return next;
+        x = next;
     }
-    return (lo + hi) / 2;
+    return x;
 }
 
-double es_llr(const es_sample *s, double elo0, double elo1)
+double es_llr(const es_penta *p, double elo0, double elo1)
 {
-    double mean, var;
-    es_sample_stats(s, &mean, &var);
-    if (s->n == 0 || var <= 0)
+    if (p->n == 0)
         return 0;
+    double pdf[ES_PENTA], total = penta_pdf(p, pdf);
     double s0 = es_score(elo0), s1 = es_score(elo1);
-    double vmin = s->value[0], vmax = s->value[0];
-    for (int i = 1; i < s->nvalues; i++) {
-        vmin = fmin(vmin, s->value[i]);
-        vmax = fmax(vmax, s->value[i]);
-    }
-    /* A hypothesis outside the sample's range is infinitely unlikely; the
-     * bounds are crossed long before in any real test. */
-    if (s0 <= vmin || s1 >= vmax || s1 <= vmin || s0 >= vmax)
-        return es_llr_approx(s, elo0, elo1);
-    double l0 = mle_lambda(s, s0), l1 = mle_lambda(s, s1), sum = 0;
-    for (int i = 0; i < s->nvalues; i++) {
-        double p = (double)s->count[i] / (double)s->n;
-        sum += p * (log1p(l0 * (s->value[i] - s0)) - log1p(l1 * (s->value[i] - s1)));
-    }
-    return (double)s->n * sum;
+    double l0 = secular_root(pdf, s0), l1 = secular_root(pdf, s1), sum = 0;
+    for (int k = 0; k < ES_PENTA; k++)
+        sum += pdf[k] * (log1p(l0 * (k / 4.0 - s0)) - log1p(l1 * (k / 4.0 - s1)));
+    return total * sum;
 }
 
-double es_llr_approx(const es_sample *s, double elo0, double elo1)
+double es_llr_approx(const es_penta *p, double elo0, double elo1)
 {
-    double mean, var;
-    es_sample_stats(s, &mean, &var);
-    if (s->n == 0 || var <= 0)
+    if (p->n == 0)
         return 0;
+    double pdf[ES_PENTA], total = penta_pdf(p, pdf), mean = 0, var = 0;
+    for (int k = 0; k < ES_PENTA; k++)
+        mean += pdf[k] * k / 4.0;
+    for (int k = 0; k < ES_PENTA; k++)
+        var += pdf[k] * (k / 4.0 - mean) * (k / 4.0 - mean);
     double s0 = es_score(elo0), s1 = es_score(elo1);
-    return (double)s->n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var);
+    return total * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var);
 }
 
 void es_sprt_bounds(double alpha, double beta, double *lower, double *upper)
 {
     *lower = log(beta / (1 - alpha));
     *upper = log((1 - beta) / alpha);
+}
+
+void es_sprt_init(es_sprt *t, double elo0, double elo1, double alpha, double beta)
+{
+    t->elo0 = elo0;
+    t->elo1 = elo1;
+    t->alpha = alpha;
+    t->beta = beta;
+    es_sprt_bounds(alpha, beta, &t->lower, &t->upper);
+}
+
+int es_sprt_decide(const es_sprt *t, const es_penta *p, double *llr)
+{
+    *llr = es_llr(p, t->elo0, t->elo1);
+    if (p->n < ARB_EVAL_MIN_PAIRS)
+        return 0;
+    return *llr >= t->upper ? 1 : *llr <= t->lower ? -1 : 0;
 }

@@ -8,10 +8,13 @@
 #include "arb_buf.h"
 #include "arb_text.h"
 #include "match_def.h"
+#include "arb_file.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void cli_opts_begin(void)
 {
@@ -263,4 +266,34 @@ int cli_sub_help(int argc, char **argv, void (*usage)(FILE *f))
         return -1;
     usage(argc < 2 ? stderr : stdout);
     return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+}
+
+int cli_bots_reachable(const char *cmd, const match_bot_cfg *bots, int nbots)
+{
+    for (int b = 0; b < nbots; b++)
+        for (int k = 0; k < bots[b].argc; k++) {
+            const char *path = bots[b].argv[k];
+            struct stat st;
+            /* the program, and any argument that is a file by its absolute
+             * path (python3 /root/bot.py): the bot's uid must read it */
+            if (path[0] != '/' || (k > 0 && (stat(path, &st) != 0 || !S_ISREG(st.st_mode))))
+                continue;
+            char blocked[4096], name[256];
+            if (arb_others_can_reach(path, k == 0 ? X_OK : R_OK, blocked, sizeof blocked) != 0)
+                continue;
+            arb_term(bots[b].name, name, sizeof name);
+            if (strcmp(blocked, path) == 0)
+                fprintf(stderr, "arbiter: %s: bot %s: %s cannot be %s by the bots' own uids (as root each bot runs "
+                                "under a uid of its own): make it so (chmod o+%s %s), or copy the bot where "
+                                "others can read it (/opt, /srv, /usr/local)\n", cmd, name, path,
+                        k == 0 ? "run" : "read", k == 0 ? "rx" : "r", path);
+            else
+                fprintf(stderr, "arbiter: %s: bot %s: %s cannot be reached by the bots' own uids (as root each bot "
+                                "runs under a uid of its own): the directory %s is closed to others (mode %04o); "
+                                "open it for traversal (chmod o+x %s) or copy the bot where others can enter "
+                                "(/opt, /srv, /usr/local)\n", cmd, name, path, blocked,
+                        stat(blocked, &st) == 0 ? (unsigned)(st.st_mode & 07777) : 0u, blocked);
+            return -1;
+        }
+    return 0;
 }

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int arb_read_file(const char *path, size_t max, const char *what, char **out, size_t *len, char *err,
@@ -129,5 +131,62 @@ int arb_make_dir(const char *path, unsigned mode, const char *what, char *err, s
                  (unsigned)(st.st_mode & 0777));
         return ARB_EIO;
     }
+    return 0;
+}
+
+int arb_others_can_reach(const char *path, int amode, char *blocked, size_t len)
+{
+    if (geteuid() != 0)
+        return -1;
+    /* The child walks the ancestors and exits with the length of the first
+     * prefix it cannot enter (0: every one, and path itself, reachable). */
+    size_t n = strlen(path);
+    if (n == 0 || n >= 4096)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (setgroups(0, NULL) != 0 || setgid(65534) != 0 || setuid(65534) != 0)
+            _exit(255);
+        char prefix[4096];
+        for (size_t i = 1; i < n; i++)
+            if (path[i] == '/') {
+                memcpy(prefix, path, i);
+                prefix[i] = 0;
+                if (access(prefix, X_OK) != 0)
+                    _exit(i < 254 ? (int)i : 254);   /* the exit status holds a byte: longer prefixes say 254 */
+            }
+        _exit(access(path, amode) == 0 ? 0 : 253);
+    }
+    int status = -1;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) == 255)
+        return -1;
+    int code = WEXITSTATUS(status);
+    if (code == 0)
+        return 1;
+    if (code == 253 || code == 254) {
+        /* path itself, or a prefix too long for the status: find it here by
+         * mode bits alone (others' x), the child said there is one */
+        snprintf(blocked, len, "%s", path);
+        if (code == 254) {
+            char prefix[4096];
+            for (size_t i = 1; i < n; i++) {
+                if (path[i] != '/')
+                    continue;
+                struct stat st;
+                memcpy(prefix, path, i);
+                prefix[i] = 0;
+                if (stat(prefix, &st) == 0 && !(st.st_mode & S_IXOTH)) {
+                    snprintf(blocked, len, "%s", prefix);
+                    break;
+                }
+            }
+        }
+        return 0;
+    }
+    snprintf(blocked, len, "%.*s", code, path);
     return 0;
 }

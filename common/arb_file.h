@@ -1,6 +1,7 @@
 /* arb_file.h — reading a whole file with a hard cap on its size: the one
- * whole-file reader (tournament files, configuration, transcripts); and the
- * daemons' own directories, made when missing. */
+ * whole-file reader (tournament files, configuration, transcripts); the
+ * daemons' own directories, made when missing; and whether a uid of nobody's
+ * (what a bot's own uid is, as root) can reach a path. */
 #ifndef ARB_FILE_H
 #define ARB_FILE_H
 #include <stddef.h>
@@ -21,5 +22,15 @@ int arb_read_file(const char *path, size_t max, const char *what, char **out, si
  * what names it for the operator ("state (state:, --state)"). Returns 0,
  * or ARB_EIO with "WHAT PATH: REASON: WHAT TO DO" in err. */
 int arb_make_dir(const char *path, unsigned mode, const char *what, char *err, size_t errlen);
+
+/* Can a uid that owns nothing (65534, as a bot's own uid under root owns
+ * nothing) reach path with access mode amode (X_OK for a program, R_OK for
+ * a script, X_OK for a directory to pass through)? Asked in a child that
+ * drops to that uid, so that every ancestor's mode, ACL and mount option
+ * counts. 1 when it can; 0 when it cannot, with the first ancestor it
+ * cannot enter (a 0700 home directory, mktemp -d), or path itself, in
+ * blocked; -1 when it could not be asked (not root: the caller's bots then
+ * run under the caller's uid, and reach what it reaches). */
+int arb_others_can_reach(const char *path, int amode, char *blocked, size_t len);
 
 #endif

@@ -52,6 +52,16 @@
  * deals is hours of play; more is a configuration mistake. */
 #define ARB_MAX_DEALS 100000
 
+/* Deal pairs (each deal played in both roles) before `arbiter eval` gives
+ * an Elo interval or lets its SPRT decide. On a handful of pairs the
+ * sample's variance is mostly noise: three pairs of one bot against itself
+ * once read "+279.6 Elo, H1 accepted". Ten pairs give Student's t nine
+ * degrees of freedom (a 95% quantile of 2.26, not 4.30 or 12.7) and let
+ * the regularised pentanomial LLR (docs/evaluation.md) grow from evidence
+ * rather than from its prior; the measured false-positive rate of the SPRT
+ * with this minimum is in docs/evaluation.md. */
+#define ARB_EVAL_MIN_PAIRS 10
+
 /* A transcript file. A decision costs at most one request (stored without
  * its legal list, which replay re-derives) and one bounded reply, so even
  * long matches stay far below this; the reader refuses anything larger

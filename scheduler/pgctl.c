@@ -1,6 +1,7 @@
 /* pgctl.c — the private PostgreSQL cluster, closed to everyone but arbiter (pgctl.h). */
 #include "pgctl.h"
 #include "arb_error.h"
+#include "arb_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -626,13 +627,8 @@ bool pgctl_side_dir(const char *state_dir, const char *what, char *out, size_t l
     snprintf(out, len, "%s/%s", state_dir, what);
     if (geteuid() != 0)
         return false;
-    pid_t pid = fork();
-    if (pid == 0)   /* a uid of nobody's: what a bot's own uid can reach */
-        _exit(setgroups(0, NULL) == 0 && setgid(65534) == 0 && setuid(65534) == 0 && access(state_dir, X_OK) == 0 ? 0 : 1);
-    int status = -1;
-    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    char blocked[4096];
+    if (arb_others_can_reach(state_dir, X_OK, blocked, sizeof blocked) == 1)   /* what a bot's own uid can reach */
         return false;
     char base[128], err[256];
     snprintf(base, sizeof base, "/var/lib/arbiter-%.32s", what);

@@ -5,7 +5,10 @@
 # JSON's and the CSV's per-deal rows add up to the summary; a set exported
 # and replayed from its file plays exactly the deals its seed plays; a file
 # whose hands are not what its order deals is refused; the four-player
-# preset and Da Bang (two tables a deal) are evaluated; the SPRT stops early.
+# preset and Da Bang (two tables a deal) are evaluated; the SPRT stops early;
+# one bot against itself under the SPRT gets no H1 and no verdict before
+# the minimum sample; --keep DIR keeps transcripts and stderr, and the
+# deals a penalty decided are counted and said.
 # Usage: test_eval.sh ARBITER BOTDIR
 set -u
 ARB=$(realpath "$1")
@@ -93,6 +96,56 @@ print(len(R) == 12 and sorted(set(x[\"role\"] for x in R)) == [\"seats-0-2\", \"
 check "the SPRT accepts H1 before the set is played out" '[ "$(py "
 import json; d = json.load(open(\"sprt.json\")); s = d[\"sprt\"]
 print(s[\"verdict\"] == \"H1\" and s[\"llr\"] >= s[\"upper\"] and d[\"elo\"][\"pairs\"] < 400)")" = True ]'
+
+# ---- the same bot against itself under the SPRT (docs/evaluation.md) ----------------
+# dabang_random against itself once read "H1 accepted" after 3 deal pairs.
+# Under 8 seeds: below the minimum sample (9 deals) no verdict at all; over
+# 60 deals every verdict comes after 10 pairs or more, H1 (a false
+# positive, alpha = 5 % each) at most 2 of 8 times (P(3 or more) = 0.6 %),
+# and the words say what the verdict is.
+for seed in 1 2 3 4 5 6 7 8; do
+  for n in 9 60; do
+    "$ARB" eval --game dabang --bot "a=$BOTS/dabang_random" --bot "b=$BOTS/dabang_random" --seed $seed --deals $n \
+      --sprt 0,50,0.05,0.05 --sandbox none --quiet --format json > self$seed-$n.json 2>/dev/null
+  done
+done
+check "dabang_random against itself, 8 seeds, 9 deals: no verdict before the minimum sample" '[ "$(py "
+import json
+ds = [json.load(open(\"self%d-9.json\" % seed)) for seed in range(1, 9)]
+print(all(d[\"sprt\"][\"verdict\"] == \"none\" and d[\"elo\"][\"pairs\"] == 9 and d[\"sprt\"][\"min_pairs\"] == 10
+          and d[\"sprt\"][\"words\"].startswith(\"no verdict: too few pairs (9 of the 10\") for d in ds))")" = True ]'
+check "dabang_random against itself, 8 seeds, 60 deals: verdicts after 10 pairs, H1 at most 2 of 8" '[ "$(py "
+import json
+h1, ok = 0, True
+for seed in range(1, 9):
+    d = json.load(open(\"self%d-60.json\" % seed)); s = d[\"sprt\"]; n = d[\"elo\"][\"pairs\"]
+    h1 += s[\"verdict\"] == \"H1\"
+    ok &= s[\"verdict\"] == \"none\" or n >= 10
+    ok &= (s[\"verdict\"] == \"H0\") == s[\"words\"].startswith(\"A is not +50 Elo better than B\")
+    ok &= (s[\"verdict\"] == \"H1\") == s[\"words\"].startswith(\"A is more than +0 Elo better than B\")
+print(ok and h1 <= 2)")" = True ]'
+"$ARB" eval --game dabang --bot "a=$BOTS/dabang_random" --bot "b=$BOTS/dabang_random" --seed 1 --deals 3 \
+  --sprt 0,50,0.05,0.05 --sandbox none --quiet > few.out 2>&1
+check "3 pairs: no verdict, no Elo interval, said plainly" \
+  'grep -q "verdict: no verdict: too few pairs (3 of the 10" few.out && grep -q "no interval: too few pairs" few.out'
+
+# ---- --keep DIR, and penalties that decide results --------------------------------------
+# B is a program that exits at once: it forfeits every deal.
+printf '#!/bin/sh\necho "quitting before the handshake" >&2\nexit 3\n' > quitter && chmod 755 quitter
+"$ARB" eval --bot "$G" --bot "q=$T/quitter" --deals 4 --sandbox none --quiet --keep kept --format json > pen.json 2>pen.err
+check "eval with a bot that quits exits 0" '[ $? = 0 ]'
+check "the penalised deals are counted in JSON: all 8, all B's" '[ "$(py "
+import json; d = json.load(open(\"pen.json\")); p = d[\"penalised\"]
+print(p[\"deals\"] == 8 and p[\"by_b\"] == 8 and p[\"by_a\"] == 0 and p[\"pairs\"] == 4
+      and all(r[\"penalised\"] for r in d[\"rows\"]))")" = True ]'
+"$ARB" eval --bot "$G" --bot "q=$T/quitter" --deals 4 --sandbox none --quiet > pen.out 2>&1
+check "the table says penalties decided the results" 'grep -q "^penalties decided 8 of 8 deals played (A.s 0, B.s 8), in 4 of 4 pairs" pen.out'
+check "--keep: a transcript per match, 0700" '[ "$(ls kept/*.tr | wc -l)" = 2 ] && [ "$(stat -c %a kept)" = 700 ]'
+check "--keep: the quitter's stderr beside each transcript" 'grep -q "quitting before the handshake" kept/deal-0-landlord.tr.stderr'
+"$ARB" replay kept/deal-0-landlord.tr --stderr 1 > replay.out 2>&1
+check "--keep: arbiter replay reads a kept transcript's stderr" '[ $? = 0 ] && grep -q "quitting before the handshake" replay.out'
+"$ARB" eval --bot "$G" --bot "$R" --deals 4 --sandbox none --quiet > clean.out 2>&1
+check "no penalties, no such line" '! grep -q "penalties decided" clean.out'
 
 echo "eval: $pass passed, $fail failed"
 [ "$fail" = 0 ]

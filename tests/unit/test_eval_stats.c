@@ -3,6 +3,7 @@
  * a score, the SPRT bounds, and the GSPRT's log-likelihood ratio against
  * fishtest's formula computed independently (docs/evaluation.md). */
 #include "eval_stats.h"
+#include "arb_limits.h"
 #include "test_util.h"
 
 #include <math.h>
@@ -49,42 +50,84 @@ int main(void)
     es_sprt_bounds(0.05, 0.05, &lb, &ub);
     CHECK(NEAR(lb, -2.9444389791664403, 1e-12) && NEAR(ub, 2.9444389791664403, 1e-12));
 
-    /* A pentanomial sample (deal pairs scoring 0, ¼, ½, ¾, 1 counted 10,
-     * 40, 100, 60, 20): mean 0.5434783, variance 0.0578922; the exact
-     * GSPRT (fishtest LLRcalc: the MLE under each hypothesis by its
-     * secular equation) and the LLR_alt approximation, computed apart. */
-    es_sample s = {0};
-    static const double v[5] = {0, 0.25, 0.5, 0.75, 1};
+    /* The pentanomial of deal pairs: A's results in the two roles. */
+    es_penta s = {0};
     static const int c[5] = {10, 40, 100, 60, 20};
+    static const int r0[5] = {-1, -1, 1, 1, 1}, r1[5] = {-1, 0, -1, 0, 1};   /* 0, ¼, ½, ¾, 1 */
     for (int i = 0; i < 5; i++)
         for (int k = 0; k < c[i]; k++)
-            CHECK(es_sample_add(&s, v[i]) == 0);
+            es_penta_add(&s, r0[i], r1[i]);
+    for (int i = 0; i < 5; i++)
+        CHECKF(s.count[i] == (uint64_t)c[i], "count[%d] %llu", i, (unsigned long long)s.count[i]);
     double mean, var;
-    es_sample_stats(&s, &mean, &var);
-    CHECK(s.n == 230 && s.nvalues == 5);
+    es_penta_stats(&s, &mean, &var);
+    CHECK(s.n == 230);
     CHECK(NEAR(mean, 0.5434782608695652, 1e-12) && NEAR(var, 0.057892249527410206, 1e-12));
+    /* Elo with a t interval on 229 degrees of freedom: se = sd/√n with the
+     * n − 1 deviation. */
     es_elo_est el = es_elo_of(&s);
-    CHECK(NEAR(el.elo, 30.288285575247322, 1e-9) && NEAR(el.se, 0.01586522715651656, 1e-12));
-    CHECK(NEAR(el.lo, es_elo(mean - ES_Z95 * el.se), 1e-9) && el.lo < el.elo && el.hi > el.elo);
-    double llr = es_llr(&s, 0, 10);
-    CHECKF(NEAR(llr, 2.0165049095, 1e-6), "%.10f", llr);
-    llr = es_llr(&s, 0, 50);
-    CHECKF(NEAR(llr, 2.1246566142, 1e-6), "%.10f", llr);
-    llr = es_llr(&s, -5, 5);
-    CHECKF(NEAR(llr, 2.3935899939, 1e-6), "%.10f", llr);
-    llr = es_llr_approx(&s, 0, 10);
-    CHECKF(NEAR(llr, 2.0739886564, 1e-6), "%.10f", llr);
+    double se = sqrt(var * 230 / 229) / sqrt(230);
+    CHECKF(el.why == ES_CI_OK && NEAR(el.elo, 30.288285575247322, 1e-9) && NEAR(el.se, se, 1e-12), "%.12f", el.se);
+    CHECK(NEAR(el.lo, es_elo(mean - es_t975(229) * se), 1e-9) && NEAR(el.hi, es_elo(mean + es_t975(229) * se), 1e-9));
+
+    /* The LLR against fishtest's LLR_logistic and LLR_alt2, computed apart
+     * by tests/unit/sprt_reference.py (Python floats, bisection for the
+     * secular equation where this code uses Newton; run it to see the
+     * figures): pentanomial counts, elo0, elo1, LLR_logistic, LLR_alt2. */
+    static const struct {
+        int count[5];
+        double elo0, elo1, llr, alt2;
+    } ref[] = {
+        {{10, 40, 100, 60, 20}, 0, 10, 2.0165049095, 2.0739886564},
+        {{10, 40, 100, 60, 20}, 0, 50, 2.1246566142, 2.1994101612},
+        {{10, 40, 100, 60, 20}, -5, 5, 2.3935899939, 2.4856804729},
+        {{0, 0, 1, 2, 0}, 0, 50, 0.4003476270, 1.9865444877},   /* once "H1 accepted" */
+        {{0, 0, 0, 0, 3}, 0, 50, 0.4010216014, 159.5705299345},
+        {{0, 0, 30, 0, 0}, 0, 50, -4.6184432604, -3678.0041527834},
+        {{120, 410, 930, 390, 150}, 0, 5, 0.3439593338, 0.3436631127},
+        {{3, 25, 60, 21, 1}, -10, 40, -8.4375004333, -8.9598003245},
+    };
+    for (size_t i = 0; i < sizeof ref / sizeof ref[0]; i++) {
+        es_penta p = {0};
+        for (int k = 0; k < 5; k++) {
+            p.count[k] = (uint64_t)ref[i].count[k];
+            p.n += p.count[k];
+        }
+        double llr = es_llr(&p, ref[i].elo0, ref[i].elo1), alt = es_llr_approx(&p, ref[i].elo0, ref[i].elo1);
+        CHECKF(NEAR(llr, ref[i].llr, 1e-8), "case %zu: LLR %.10f, fishtest %.10f", i, llr, ref[i].llr);
+        CHECKF(NEAR(alt, ref[i].alt2, 1e-6 * (1 + fabs(ref[i].alt2))), "case %zu: LLR_alt2 %.10f, fishtest %.10f",
+               i, alt, ref[i].alt2);
+    }
     /* Symmetry: the sample mirrored (x -> 1 - x) with the hypotheses
      * mirrored gives the same LLR. */
-    es_sample r = {0};
+    es_penta r = {0};
     for (int i = 0; i < 5; i++)
         for (int k = 0; k < c[i]; k++)
-            es_sample_add(&r, 1 - v[i]);
+            es_penta_add(&r, -r0[i], -r1[i]);
     CHECK(NEAR(es_llr(&r, 0, -10), es_llr(&s, 0, 10), 1e-9));
-    /* No variance, no evidence. */
-    es_sample one = {0};
-    es_sample_add(&one, 1);
-    es_sample_add(&one, 1);
-    CHECK(es_llr(&one, 0, 10) == 0);
+    CHECK(es_llr(&(es_penta){0}, 0, 10) == 0);
+
+    /* A few pairs decide nothing, whatever they say: the old code accepted
+     * H1 on these three (LLR 4.59 from an approximation); now the LLR is
+     * small and the verdict waits for ARB_EVAL_MIN_PAIRS pairs. */
+    es_sprt t;
+    es_sprt_init(&t, 0, 50, 0.05, 0.05);
+    es_penta three = {.count = {0, 0, 1, 2, 0}, .n = 3};
+    double llr;
+    CHECK(es_sprt_decide(&t, &three, &llr) == 0 && llr < t.upper);
+    es_penta sweeps = {.count = {0, 0, 0, 0, ARB_EVAL_MIN_PAIRS - 1}, .n = ARB_EVAL_MIN_PAIRS - 1};
+    CHECK(es_sprt_decide(&t, &sweeps, &llr) == 0);
+    es_penta even = {.count = {0, 0, 30, 0, 0}, .n = 30};
+    CHECKF(es_sprt_decide(&t, &even, &llr) == -1, "%.4f", llr);
+
+    /* Intervals: too few pairs, or no spread, give none (never a zero
+     * width); the ADP's t interval likewise. */
+    el = es_elo_of(&three);
+    CHECK(el.why == ES_CI_FEW && isnan(el.lo) && isnan(el.hi));
+    el = es_elo_of(&even);
+    CHECK(el.why == ES_CI_NO_SPREAD && isnan(el.lo) && NEAR(el.elo, 0, 1e-12));
+    double same[4] = {-1, -1, -1, -1};
+    m = es_mean_of(same, 4);
+    CHECK(m.mean == -1 && m.sd == 0 && isnan(m.half));
     return TEST_DONE("eval-stats");
 }
