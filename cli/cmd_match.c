@@ -60,6 +60,8 @@ static void usage(FILE *f)
         "  --sandbox MODE         auto | bwrap | none (default auto: bubblewrap when it works)\n"
         "  --workdir DIR          where the bots' working directories go (default a temp dir)\n"
         "  --keep-workdir         leave the bots' files behind\n"
+        "  --end-grace-ms N       after \"end\", how long a bot may take to exit by\n"
+        "                         itself before it is killed (default 1000)\n"
         "  --format table|json    the result as a table (default) or one JSON object\n"
         "  --json                 the same as --format json\n"
         "  --quiet                no per-penalty lines\n");
@@ -529,6 +531,7 @@ int cmd_match(int argc, char **argv)
         {"sandbox", required_argument, NULL, 'x'},
         {"workdir", required_argument, NULL, 'w'},
         {"keep-workdir", no_argument, NULL, 'W'},
+        {"end-grace-ms", required_argument, NULL, 'E'},
         {"format", required_argument, NULL, 'f'},
         {"json", no_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
@@ -689,6 +692,10 @@ int cmd_match(int argc, char **argv)
         case 'u':
             if (cli_int_arg("match", "startup-ms", v, 1, 600000, &n)) return CLI_EXIT_USAGE;
             cfg.startup_ms = n;
+            break;
+        case 'E':
+            if (cli_int_arg("match", "end-grace-ms", v, 1, 600000, &n)) return CLI_EXIT_USAGE;
+            lo.end_grace_ms = (uint32_t)n;
             break;
         case 'k':
             if (cli_int_arg("match", "strikes", v, 0, 1000000, &n)) return CLI_EXIT_USAGE;

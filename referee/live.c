@@ -356,19 +356,12 @@ static void l_ask(void *ctx, int bot, const char *request, uint64_t budget_ns, m
     /* Over its memory cap since its last turn? Then it is killed now and
      * reads as crashed below. */
     seat_watch(s);
-    /* The CPU of every process of the bot (seat_cpu_ns), a child that
-     * left its session included. */
-    uint64_t cpu0 = seat_cpu_ns(s);
-    /* A bot that used CPU since its last turn ended is thinking on the
-     * others' time: from now on it is stopped between its turns. Not
-     * before its handshake: what it used until then is its start-up (the
-     * sandbox's setup is charged to its group too), not a gap between
-     * turns — counted as one, every bot whose start took more than
-     * PONDER_NS was stopped and continued at every turn of the match. */
+    /* Its handshake: what it used until now is its start-up (the sandbox's
+     * setup is charged to its group too), not time between turns. Counted
+     * as such, every bot whose start took more than PONDER_NS was stopped
+     * and continued at every one of its turns for the whole match. */
     if (l->fresh[bot])
-        l->cpu_after[bot] = cpu0;
-    else if (!l->ponders[bot] && cpu0 - l->cpu_after[bot] > PONDER_NS)
-        l->ponders[bot] = true;
+        l->cpu_after[bot] = seat_cpu_ns(s);
     l->fresh[bot] = false;
     seat_pause(s, false);   /* its turn: it runs */
     uint64_t t0 = arb_now_ns(), deadline = t0 + budget_ns;
@@ -386,11 +379,18 @@ static void l_ask(void *ctx, int bot, const char *request, uint64_t budget_ns, m
         }
     }
     r->wall_ns = arb_now_ns() - t0;
-    /* Its CPU since its last turn ended: what it used between turns (before
-     * it was caught pondering) counts too. One reading ends this turn and
-     * starts the next gap, so nothing falls between two. */
+    /* Its CPU since its last turn ended, every process of it (seat_cpu_ns),
+     * a child that left its session included: what it used between turns
+     * (before it was caught pondering) counts too. One reading a turn: it
+     * ends this turn and starts the next gap, so nothing falls between
+     * two. A bot whose CPU since then is more than this turn's wall time
+     * by PONDER_NS used it outside its turn (or on several cores at once
+     * in it): it is thinking on the others' time, and from now on it is
+     * stopped between its turns. */
     uint64_t cpu1 = seat_cpu_ns(s);
     r->cpu_ns = cpu1 - l->cpu_after[bot];
+    if (!l->ponders[bot] && r->cpu_ns > r->wall_ns + PONDER_NS)
+        l->ponders[bot] = true;
     /* Stopped until its next request when it is known to be busy (no
      * reply in time, a line without end) or has been caught pondering. A
      * bot that answered and waits in read() costs nothing: it is left be
@@ -417,6 +417,12 @@ static void l_stop(void *ctx, int bot, const char **text, size_t *len, int *stat
     uint64_t now = arb_now_ns();
     if (now < by)
         seat_gone(s, (int)((by - now + 999999) / 1000000), NULL);
+    if (seat_gone(s, 0, NULL) == SEAT_RUNNING && l->end_by[bot]) {
+        char note[128];
+        snprintf(note, sizeof note, "arbiter: killed: still running %u ms after \"end\" (its grace to exit)",
+                 l->opt.end_grace_ms ? l->opt.end_grace_ms : ARB_BOT_END_GRACE_MS);
+        seat_annotate(s, note);
+    }
     /* The stderr text must outlive seat_stop: the driver keeps a copy. */
     size_t n;
     const char *e = seat_stderr(s, &n);

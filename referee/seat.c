@@ -927,6 +927,12 @@ static void seat_note(seat *s, const char *text)
         s->errlen += (size_t)n < room ? (size_t)n : room;
 }
 
+void seat_annotate(seat *s, const char *text)
+{
+    drain_stderr(s);
+    seat_note(s, text);
+}
+
 /* Every process of the bot, now. */
 static void kill_all(seat *s)
 {
@@ -951,6 +957,14 @@ int seat_watch(seat *s)
         return s->killed ? ARB_ETOOBIG : 0;
     char note[SEAT_NOTE_ROOM];
     if (s->cg) {
+        /* The kernel holds the cap; this only notices that its OOM killer
+         * ended one process so that the rest go too: at most every
+         * ARB_BOT_WATCH_MS, not at every turn (a read of the group's file
+         * is a third of a decision's system calls). */
+        uint64_t now = arb_now_ns();
+        if (now - s->scan_ns < (uint64_t)ARB_BOT_WATCH_MS * 1000000u)
+            return 0;
+        s->scan_ns = now;
         uint64_t kills = bcg_oom_kills(s->cg);
         if (kills == 0)
             return 0;

@@ -159,6 +159,10 @@ int seat_watch(seat *s);
  * blocking. */
 const char *seat_stderr(seat *s, size_t *len);
 
+/* Add a line of the referee's (why it was killed) at the end of the bot's
+ * stderr as kept, past the cap if need be. */
+void seat_annotate(seat *s, const char *text);
+
 /* Stop or continue every process of the bot: its cgroup frozen, else
  * SIGSTOP (SIGCONT) to its process group, its sandbox and each process a
  * scan finds (see seat_cpu_ns): a bot runs only while it is asked, so
