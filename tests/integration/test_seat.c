@@ -10,6 +10,7 @@
 #include "../unit/test_util.h"
 
 #include <dirent.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -294,6 +295,58 @@ static void test_bad_start(void)
     }
 }
 
+/* A sandbox built ahead (seat_limits.gated) runs none of the bot's code
+ * until it is released: a bot that spins from its first instruction uses
+ * no CPU of its own while held (what is counted is bubblewrap's setup),
+ * then spins once released. The next process of a bot is built so while
+ * its predecessor still plays (live.c): it must not be able to listen. */
+static void test_gated(void)
+{
+    seat_limits lim = limits;
+    lim.bwrap = seat_probe_bwrap(lim.uid);
+    if (!lim.bwrap) {
+        fprintf(stderr, "gated: skipped: no working bubblewrap here\n");
+        return;
+    }
+    lim.gated = true;
+    char path[512];
+    snprintf(path, sizeof path, "%s/spin.sh", bots);
+    char *argv[] = {path, NULL};
+    int err;
+    seat *s = seat_start(argv, workdir, &lim, &err);
+    CHECKF(s != NULL, "gated start: %s", arb_strerror(err));
+    if (!s)
+        return;
+    CHECK(seat_gated(s));
+    usleep(200000);
+    uint64_t setup = seat_cpu_ns(s);
+    usleep(300000);
+    uint64_t held = seat_cpu_ns(s) - setup;
+    CHECKF(held < 20000000u, "gated: the held bot used %" PRIu64 " ms of CPU in 300 ms", held / 1000000);
+    CHECK(seat_gone(s, 0, NULL) == SEAT_RUNNING);
+    seat_release(s);
+    CHECK(!seat_gated(s));
+    uint64_t t0 = seat_cpu_ns(s);
+    usleep(300000);
+    uint64_t ran = seat_cpu_ns(s) - t0;
+    CHECKF(ran > 100000000u, "gated: released, the bot used only %" PRIu64 " ms of CPU in 300 ms", ran / 1000000);
+    pid_t pg = seat_pid(s);
+    seat_stop(s);
+    CHECK(group_gone(pg));
+    /* Held and never released: stopped without running at all. */
+    s = seat_start(argv, workdir, &lim, &err);
+    CHECKF(s != NULL, "gated start: %s", arb_strerror(err));
+    if (s) {
+        usleep(100000);
+        uint64_t before = seat_cpu_ns(s);
+        pg = seat_pid(s);
+        int status = seat_stop(s);
+        CHECK(group_gone(pg));
+        CHECKF(before < 50000000u, "gated: %" PRIu64 " ms of CPU before the stop", before / 1000000);
+        CHECK(status != -1);
+    }
+}
+
 int main(int argc, char **argv)
 {
     static char abs_bots[4096];
@@ -319,6 +372,7 @@ int main(int argc, char **argv)
     test_environment();
     test_bad_start();
     test_hidden_files();
+    test_gated();
     /* The hostile binaries test the rlimits themselves (1 GiB of address
      * space): a sanitizer build's binaries cannot even start under it. */
     if (hostile && !TEST_SANITIZED)
