@@ -121,6 +121,8 @@ typedef struct match_fig {
     char sandbox[32];
 } match_fig;
 
+static bool no_prepare;   /* --no-prepare: every start made when the match needs it */
+
 static int one_match(const arb_game *g, const char *bot, uint32_t deals, int sandbox, uint64_t seed, match_fig *f)
 {
     /* The floor, timed beside each match: on a virtual machine a round
@@ -145,7 +147,7 @@ static int one_match(const arb_game *g, const char *bot, uint32_t deals, int san
     getrusage(RUSAGE_SELF, &r0);
     uint64_t t0 = arb_now_ns();
     char err[256];
-    live_options lo = {.sandbox = sandbox};
+    live_options lo = {.sandbox = sandbox, .no_prepare = no_prepare};
     live_driver *l = live_new(&lo, err, sizeof err);
     if (!l) {
         fprintf(stderr, "arbiter: bench match: %s\n", err);
@@ -230,12 +232,13 @@ static double base_start(char *const argv[])
 static void usage(FILE *f)
 {
     fprintf(f, "usage: arbiter bench match --bot PATH [--matches N] [--deals N] [--sandbox auto,none]\n"
-               "                           [--format table|json]\n"
+               "                           [--no-prepare] [--format table|json]\n"
                "  PATH: a fast bot (the SDK's random_bot). Plays N (default 10) duplicate\n"
                "  matches (rotate, default 2 deals) of three copies at each sandbox level\n"
                "  and prints, median and p90: per decision beside a bare pipe round trip,\n"
                "  per bot start beside bare fork+exec and a bare bwrap, per match, and the\n"
-               "  referee's user and system CPU per match.\n");
+               "  referee's user and system CPU per match. --no-prepare: no sandbox is built\n"
+               "  ahead (every start when the match needs it), for comparison.\n");
 }
 
 /* "auto,none" into sandbox levels; the count, or -1. */
@@ -276,6 +279,7 @@ int bench_match(int argc, char **argv)
         {"deals", required_argument, NULL, 'd'},
         {"sandbox", required_argument, NULL, 's'},
         {"format", required_argument, NULL, 'f'},
+        {"no-prepare", no_argument, NULL, 'n'},
         {NULL, 0, NULL, 0},
     };
     const char *bot = NULL, *sandboxes = "auto,none";
@@ -296,6 +300,7 @@ int bench_match(int argc, char **argv)
                 return CLI_EXIT_USAGE;
             break;
         case 's': sandboxes = optarg; break;
+        case 'n': no_prepare = true; break;
         case 'f':
             if (cli_format_parse("bench match", optarg, CLI_FORMATS_TJ, &format))
                 return CLI_EXIT_USAGE;
