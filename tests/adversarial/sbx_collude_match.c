@@ -3,6 +3,11 @@
  * (bubblewrap not used) as root, bwrap and rlimits as an unprivileged user;
  * at each level a Dou Dizhu match, then a Da Bang match where the two are
  * partners (seats 0 and 2) beside two honest bots.
+ * The channels: files, IPC, sockets, locks, /proc, cgroups, pseudo-
+ * terminals, and the kernel's global counters (the count of
+ * pseudo-terminals, files, inodes, threads, forks, shared memory, stall
+ * and idle time) that a sender moves and a receiver reads, and whether
+ * /dev holds more than a bot needs (a ptmx to open).
  * Asserts that nothing arrives through any channel the level closes, that
  * nothing is left on the host after the match, and (the control) that at
  * rlimits the channels it cannot close do carry the signal, so the probe
@@ -32,8 +37,19 @@ static long tag;
 
 static const char *const channels[] = {"flock", "fcntl", "tmp", "devshm", "vartmp", "runlock", "msgq",
                                        "sysvshm", "abstract", "inotify", "keyring", "proc", "referee",
-                                       "cgroup", "pts"};
+                                       "cgroup", "pts", "ptynr", "filenr", "inodenr", "loadavg", "stat",
+                                       "meminfo", "vmstat", "pressure", "uptime", "globals", "dev"};
 #define NCH (sizeof channels / sizeof channels[0])
+
+/* A channel's index by name (the tables below name them). */
+static size_t ch(const char *name)
+{
+    for (size_t i = 0; i < NCH; i++)
+        if (strcmp(channels[i], name) == 0)
+            return i;
+    fprintf(stderr, "sbx_collude_match: no channel %s\n", name);
+    exit(2);
+}
 static const char *const dirs[] = {"/tmp", "/dev/shm", "/var/tmp", "/run/lock"};
 
 static void set_bot(match_bot_cfg *b, const char *name, const char *prog, const char *a1, const char *a2,
@@ -187,6 +203,12 @@ static void unprivileged(void)
      * abstract sockets and /proc are not (docs/security.md says so). */
     seccomp_only[0] = seccomp_only[1] = seccomp_only[9] = seccomp_only[10] = true;
     control[2] = control[6] = control[8] = control[11] = true;
+    /* and the kernel's global counters, that only a mount namespace hides
+     * (file-nr, inode-nr, pressure, uptime move too, by amounts the
+     * host's noise and per-cpu rounding make unsure: not a control) */
+    static const char *const counted[] = {"ptynr", "loadavg", "stat", "meminfo", "vmstat", "globals", "dev"};
+    for (size_t i = 0; i < sizeof counted / sizeof counted[0]; i++)
+        control[ch(counted[i])] = true;
     run_level(LIVE_SANDBOX_NONE, "rlimits", seccomp_only, control);
 }
 
