@@ -38,7 +38,8 @@ static long tag;
 static const char *const channels[] = {"flock", "fcntl", "tmp", "devshm", "vartmp", "runlock", "msgq",
                                        "sysvshm", "abstract", "inotify", "keyring", "proc", "referee",
                                        "cgroup", "pts", "ptynr", "filenr", "inodenr", "loadavg", "stat",
-                                       "meminfo", "vmstat", "pressure", "uptime", "globals", "dev"};
+                                       "meminfo", "vmstat", "pressure", "uptime", "globals", "dev",
+                                       "sysinfo"};
 #define NCH (sizeof channels / sizeof channels[0])
 
 /* A channel's index by name (the tables below name them). */
@@ -100,6 +101,23 @@ static int leftovers(bool clean)
     if (clean && m >= 0)
         shmctl(m, IPC_RMID, NULL);
     return n;
+}
+
+/* Channels no level closes (docs/security.md, "Known limits"): asserted
+ * open, so that whoever closes one updates the documentation. sysinfo(2)
+ * counts every thread of the host (and free and shared memory): a system
+ * call, no mount hides it, and glibc's sysconf(_SC_PHYS_PAGES) reads it
+ * without checking for an error, so the seccomp filter does not refuse it. */
+static const char *const known_open[] = {"sysinfo"};
+
+static void all_closed(bool closed[NCH], bool open_ch[NCH])
+{
+    for (size_t i = 0; i < NCH; i++)
+        closed[i] = true;
+    for (size_t i = 0; i < sizeof known_open / sizeof known_open[0]; i++) {
+        closed[ch(known_open[i])] = false;
+        open_ch[ch(known_open[i])] = true;
+    }
 }
 
 /* Play one match at `mode`; closed[i]: channel i must carry nothing;
@@ -168,8 +186,8 @@ static void run_game(bool dabang, int mode, const char *want, const bool closed[
         if (closed[i])
             CHECKF(got[i] == 0, "%s: channel %s carried the signal (or no report: %d)", want, channels[i], got[i]);
         if (open_ch[i])
-            CHECKF(got[i] == 1, "%s: control: channel %s did not carry the signal (%d): the probe is broken",
-                   want, channels[i], got[i]);
+            CHECKF(got[i] == 1, "%s: control: channel %s did not carry the signal (%d): the probe is broken "
+                   "(or a known open channel was closed: update docs/security.md)", want, channels[i], got[i]);
     }
     /* Private tmp and IPC die with the sandbox: nothing left on the host. */
     bool private_fs = closed[2];
@@ -190,8 +208,7 @@ static void run_level(int mode, const char *want, const bool closed[NCH], const 
 static void unprivileged(void)
 {
     bool all[NCH], none[NCH] = {false}, seccomp_only[NCH] = {false}, control[NCH] = {false};
-    for (size_t i = 0; i < NCH; i++)
-        all[i] = true;
+    all_closed(all, none);
     const char *bw = seat_probe_bwrap(0);
     if (bw)
         run_level(LIVE_SANDBOX_BWRAP, "bwrap", all, none);
@@ -206,7 +223,8 @@ static void unprivileged(void)
     /* and the kernel's global counters, that only a mount namespace hides
      * (file-nr, inode-nr, pressure, uptime move too, by amounts the
      * host's noise and per-cpu rounding make unsure: not a control) */
-    static const char *const counted[] = {"ptynr", "loadavg", "stat", "meminfo", "vmstat", "globals", "dev"};
+    static const char *const counted[] = {"ptynr", "loadavg", "stat", "meminfo", "vmstat", "globals", "dev",
+                                          "sysinfo"};
     for (size_t i = 0; i < sizeof counted / sizeof counted[0]; i++)
         control[ch(counted[i])] = true;
     run_level(LIVE_SANDBOX_NONE, "rlimits", seccomp_only, control);
@@ -225,8 +243,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (geteuid() == 0) {
         bool all[NCH], none[NCH] = {false};
-        for (size_t i = 0; i < NCH; i++)
-            all[i] = true;
+        all_closed(all, none);
         run_level(LIVE_SANDBOX_AUTO, "bwrap+uid", all, none);
         run_level(LIVE_SANDBOX_NONE, "uid+ns", all, none);
         /* The same bots under an unprivileged referee. */

@@ -38,7 +38,9 @@
  * softirqs, schedstat, diskstats, locks, buddyinfo, zoneinfo, swaps,
  * cgroups, sys/kernel/random/entropy_avail); dev=1 when /dev holds
  * anything beyond null, zero, full, random, urandom, fd, stdin, stdout,
- * stderr and shm (a tty or a ptmx to open, say).
+ * stderr and shm (a tty or a ptmx to open, say); sysinfo=1 when
+ * sysinfo(2)'s count of threads moved by the sender's children (no mount
+ * hides a system call: open at every level, docs/security.md says so).
  * TAG is a number (the test's pid), so runs never see each other's leftovers.
  * With --dabang first (sbx_collude --dabang send|recv TAG) the two sit at a
  * Da Bang table, as partners: the pair that gains most from a side channel. */
@@ -61,6 +63,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -71,11 +74,12 @@ static const char *const candidates[] = {"/usr/bin/env", "/usr/bin/tail", "/usr/
 
 enum { C_FLOCK, C_FCNTL, C_TMP, C_SHM, C_VARTMP, C_RUNLOCK, C_MSG, C_SYSVSHM, C_ABSTRACT, C_INOTIFY, C_KEYRING,
        C_PROC, C_REFEREE, C_CGROUP, C_PTS, C_PTYNR, C_FILENR, C_INODENR, C_LOADAVG, C_STAT, C_MEMINFO, C_VMSTAT,
-       C_PRESSURE, C_UPTIME, C_GLOBALS, C_DEV, C_COUNT };
+       C_PRESSURE, C_UPTIME, C_GLOBALS, C_DEV, C_SYSINFO, C_COUNT };
 static const char *const names[C_COUNT] = {"flock", "fcntl", "tmp", "devshm", "vartmp", "runlock", "msgq",
                                            "sysvshm", "abstract", "inotify", "keyring", "proc", "referee",
                                            "cgroup", "pts", "ptynr", "filenr", "inodenr", "loadavg", "stat",
-                                           "meminfo", "vmstat", "pressure", "uptime", "globals", "dev"};
+                                           "meminfo", "vmstat", "pressure", "uptime", "globals", "dev",
+                                           "sysinfo"};
 static const char *const dirs[] = {"/tmp", "/dev/shm", "/var/tmp", "/run/lock"};
 
 /* The sender's swing (within RLIMIT_NOFILE 64 and NPROC 64) */
@@ -130,6 +134,7 @@ typedef struct colluder {
     /* the receiver's readings: lowest and highest of each counter */
     long long lo[NCOUNTERS], hi[NCOUNTERS];
     bool seen[NCOUNTERS];
+    long long procs_lo, procs_hi;   /* sysinfo(2)'s threads */
     arb_rng rng;
     uint64_t seeded_with;
     bool seeded;
@@ -444,6 +449,15 @@ static void receive_all(colluder *c)
         g[counters[i].ch] |= c->hi[i] - c->lo[i] >= counters[i].threshold;
     }
     g[C_GLOBALS] |= any_global_file();
+    struct sysinfo si;
+    if (sysinfo(&si) == 0) {
+        long long procs = si.procs;
+        if (!c->procs_hi || procs < c->procs_lo)
+            c->procs_lo = procs;
+        if (procs > c->procs_hi)
+            c->procs_hi = procs;
+        g[C_SYSINFO] |= c->procs_hi - c->procs_lo >= SWING_KIDS * 3 / 4;
+    }
     g[C_DEV] |= dev_extra(!g[C_DEV]);
     char line[1024];
     int off = snprintf(line, sizeof line, "collude:");
