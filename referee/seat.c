@@ -210,7 +210,7 @@ static const char *const bot_dev_links[][2] = {
     {"/proc/self/fd/1", "/dev/stdout"}, {"/proc/self/fd/2", "/dev/stderr"}};
 #define SEAT_DEV_LINKS ((int)(sizeof bot_dev_links / sizeof bot_dev_links[0]))
 
-/* Kernel-global counters in /proc that one bot moves and another reads
+/* Kernel-global counters in /proc (and /sys) that one bot moves and another reads
  * (open files and inodes, threads, forks, shared memory, stall and idle
  * time, interrupts, locks, …): a directory is masked by an empty
  * read-only tmpfs, a file by /dev/null (it reads empty, so a program
@@ -221,7 +221,9 @@ static const char *const masked_proc[] = {
     "/proc/uptime", "/proc/interrupts", "/proc/softirqs", "/proc/schedstat", "/proc/diskstats", "/proc/locks",
     "/proc/buddyinfo", "/proc/zoneinfo", "/proc/pagetypeinfo", "/proc/slabinfo", "/proc/swaps", "/proc/cgroups",
     "/proc/key-users", "/proc/sched_debug", "/proc/timer_list", "/proc/vmallocinfo", "/proc/latency_stats",
-    "/proc/spl"};
+    "/proc/spl",
+    /* the same memory counters per NUMA node (Shmem, nr_shmem) */
+    "/sys/devices/system/node"};
 #define SEAT_MASKED ((int)(sizeof masked_proc / sizeof masked_proc[0]))
 
 /* bubblewrap's arguments for that /dev and /proc (after --proc);
@@ -452,7 +454,7 @@ out:
     return rc;
 }
 
-/* As root without bubblewrap, over the bot's fresh /proc: masked_proc. */
+/* As root without bubblewrap, over the bot's fresh /proc (and /sys): masked_proc. */
 static int private_proc_masks(void)
 {
     for (int i = 0; i < SEAT_MASKED; i++) {

@@ -36,7 +36,8 @@
  * time moved at all (the sender's burnt CPU moves them); globals when any
  * other global counter file of /proc reads non-empty (interrupts,
  * softirqs, schedstat, diskstats, locks, buddyinfo, zoneinfo, swaps,
- * cgroups, sys/kernel/random/entropy_avail); dev=1 when /dev holds
+ * cgroups, sys/kernel/random/entropy_avail, and
+ * /sys/devices/system/node/node0/meminfo); dev=1 when /dev holds
  * anything beyond null, zero, full, random, urandom, fd, stdin, stdout,
  * stderr and shm (a tty or a ptmx to open, say); sysinfo=1 when
  * sysinfo(2)'s count of threads moved by the sender's children (no mount
@@ -113,7 +114,7 @@ static const counter counters[] = {
 static const char *const global_files[] = {
     "/proc/interrupts", "/proc/softirqs", "/proc/schedstat", "/proc/diskstats", "/proc/locks",
     "/proc/buddyinfo", "/proc/zoneinfo", "/proc/swaps", "/proc/cgroups",
-    "/proc/sys/kernel/random/entropy_avail"};
+    "/proc/sys/kernel/random/entropy_avail", "/sys/devices/system/node/node0/meminfo"};
 
 /* What a bot's /dev may hold. */
 static const char *const dev_allowed[] = {".", "..", "null", "zero", "full", "random", "urandom", "fd", "stdin",
