@@ -44,9 +44,9 @@ static volatile sig_atomic_t stopping, stop_now;
 static void on_signal(int sig)
 {
     (void)sig;
-    if (stopping)
-        stop_now = 1;
-    stopping = 1;
+    if (__atomic_load_n(&stopping, __ATOMIC_RELAXED))
+        __atomic_store_n(&stop_now, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&stopping, 1, __ATOMIC_RELAXED);
 }
 
 static void catch_signals(void)

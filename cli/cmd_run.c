@@ -36,7 +36,7 @@ static volatile sig_atomic_t interrupted;
 static void on_signal(int sig)
 {
     (void)sig;
-    interrupted = 1;
+    __atomic_store_n(&interrupted, 1, __ATOMIC_RELAXED);
 }
 
 typedef struct progress_ctx {

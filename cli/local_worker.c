@@ -86,10 +86,10 @@ void local_worker_stop(local_worker *w, sched *s)
 {
     if (!w)
         return;
-    bool interrupted = w->interrupted && *w->interrupted;
+    bool interrupted = w->interrupted && __atomic_load_n(w->interrupted, __ATOMIC_RELAXED);
     sched_release_workers(s);
     if (interrupted || sched_workers(s) == 0)
-        w->stop_now = 1;
+        __atomic_store_n(&w->stop_now, 1, __ATOMIC_RELAXED);
     if (interrupted) {
         pthread_detach(w->thread);   /* the process is about to end; its bots die with it */
         return;                      /* w stays: the thread still reads it */
@@ -99,7 +99,7 @@ void local_worker_stop(local_worker *w, sched *s)
         char e[64];
         sched_serve(s, 100, e, sizeof e);
     }
-    w->stop_now = 1;
+    __atomic_store_n(&w->stop_now, 1, __ATOMIC_RELAXED);
     pthread_join(w->thread, NULL);
     free(w);
 }
@@ -135,7 +135,7 @@ int local_run_tournament(const local_run *l, const sched_tournament_options *o, 
         }
     }
     int rc = sched_tournament(s, o, out, err, errlen);
-    bool interrupted = l->stop && *l->stop;
+    bool interrupted = l->stop && __atomic_load_n(l->stop, __ATOMIC_RELAXED);
     local_worker_stop(w, s);
     sched_free(s);
     /* a worker abandoned on an interrupt may still hold sockets: the

@@ -203,6 +203,70 @@ static const char *const system_dirs[] = {"/usr", "/etc", "/opt", "/sys", "/bin"
                                           "/lib", "/lib32", "/lib64", "/libx32"};
 #define SEAT_SYSTEM_DIRS ((int)(sizeof system_dirs / sizeof system_dirs[0]))
 
+/* A bot's /dev: these devices and the stdio links, nothing else. No ptmx,
+ * no pts, no tty: the count of pseudo-terminals is kernel-global (a bot
+ * that held N open said N to every bot reading /proc/sys/kernel/pty/nr). */
+static const char *const bot_devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"};
+#define SEAT_DEVICES ((int)(sizeof bot_devices / sizeof bot_devices[0]))
+static const char *const bot_dev_links[][2] = {
+    {"/proc/self/fd", "/dev/fd"}, {"/proc/self/fd/0", "/dev/stdin"},
+    {"/proc/self/fd/1", "/dev/stdout"}, {"/proc/self/fd/2", "/dev/stderr"}};
+#define SEAT_DEV_LINKS ((int)(sizeof bot_dev_links / sizeof bot_dev_links[0]))
+
+/* Kernel-global counters in /proc (and /sys) that one bot moves and another reads
+ * (open files and inodes, threads, forks, shared memory, stall and idle
+ * time, interrupts, locks, …): a directory is masked by an empty
+ * read-only tmpfs, a file by /dev/null (it reads empty, so a program
+ * that parses it finds nothing rather than an error); those this kernel lacks are
+ * skipped. What stays visible: docs/security.md, "Known limits". */
+static const char *const masked_proc[] = {
+    "/proc/sys", "/proc/pressure", "/proc/loadavg", "/proc/stat", "/proc/meminfo", "/proc/vmstat",
+    "/proc/uptime", "/proc/interrupts", "/proc/softirqs", "/proc/schedstat", "/proc/diskstats", "/proc/locks",
+    "/proc/buddyinfo", "/proc/zoneinfo", "/proc/pagetypeinfo", "/proc/slabinfo", "/proc/swaps", "/proc/cgroups",
+    "/proc/key-users", "/proc/sched_debug", "/proc/timer_list", "/proc/vmallocinfo", "/proc/latency_stats",
+    "/proc/spl",
+    /* the same memory counters per NUMA node (Shmem, nr_shmem) */
+    "/sys/devices/system/node"};
+#define SEAT_MASKED ((int)(sizeof masked_proc / sizeof masked_proc[0]))
+
+/* bubblewrap's arguments for that /dev and /proc (after --proc);
+ * 3 per entry at most. */
+static int bwrap_dev_proc(char **out, int n)
+{
+    out[n++] = "--tmpfs";
+    out[n++] = "/dev";
+    for (int i = 0; i < SEAT_DEVICES; i++) {
+        out[n++] = "--dev-bind";
+        out[n++] = (char *)bot_devices[i];
+        out[n++] = (char *)bot_devices[i];
+    }
+    for (int i = 0; i < SEAT_DEV_LINKS; i++) {
+        out[n++] = "--symlink";
+        out[n++] = (char *)bot_dev_links[i][0];
+        out[n++] = (char *)bot_dev_links[i][1];
+    }
+    out[n++] = "--proc";
+    out[n++] = "/proc";
+    for (int i = 0; i < SEAT_MASKED; i++) {
+        struct stat st;
+        if (lstat(masked_proc[i], &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            out[n++] = "--tmpfs";
+            out[n++] = (char *)masked_proc[i];
+            out[n++] = "--remount-ro";
+            out[n++] = (char *)masked_proc[i];
+        } else {
+            /* a device bind: read-only it would be nodev, and unreadable */
+            out[n++] = "--dev-bind";
+            out[n++] = "/dev/null";
+            out[n++] = (char *)masked_proc[i];
+        }
+    }
+    return n;
+}
+#define SEAT_DEV_PROC_ARGS (2 + 3 * SEAT_DEVICES + 3 * SEAT_DEV_LINKS + 2 + 4 * SEAT_MASKED)
+
 /* What the bot must not see: the paths of `hide`, then the program cache
  * (its own program is bound back after). Returns how many. */
 static int hidden_paths(const seat_limits *lim, const char *hide[SEAT_MAX_HIDE + 1])
@@ -226,7 +290,8 @@ static int hidden_paths(const seat_limits *lim, const char *hide[SEAT_MAX_HIDE +
  * only each file (RLIMIT_FSIZE). */
 static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[], const seat_limits *lim,
                       char binds[][SEAT_BIND_LEN], int nbinds, int late, bool seccomp, bool gated,
-                      const char *tmp_size, const char *wd_size, char **out, int cap)
+                      const char *tmp_size, const char *wd_size, char targets[SEAT_SYSTEM_DIRS][SEAT_BIND_LEN],
+                      char **out, int cap)
 {
     static const char size[] = ARB_STR(ARB_BOT_TMPFS_BYTES);
     const char *start[] = {bwrap, "--unshare-all", "--die-with-parent", "--as-pid-1"};
@@ -237,8 +302,9 @@ static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[]
         /* The system's directories only (symlinks such as /bin -> usr/bin
          * kept as links): not the organiser's home, another tournament's
          * state directory, a secret file — whatever the referee's uid
-         * could read. The bot's own program is bound below. */
-        static char targets[SEAT_SYSTEM_DIRS][SEAT_BIND_LEN];
+         * could read. The bot's own program is bound below. The links'
+         * targets go to the caller's `targets` (never a static: every
+         * worker slot's thread starts bots). */
         for (int i = 0; i < SEAT_SYSTEM_DIRS; i++) {
             struct stat st;
             if (lstat(system_dirs[i], &st) != 0)
@@ -262,8 +328,8 @@ static int bwrap_argv(const char *bwrap, const char *workdir, char *const argv[]
         out[n++] = "/";
         out[n++] = "/";
     }
+    n = bwrap_dev_proc(out, n);
     const char *pre[] = {
-        "--dev", "/dev", "--proc", "/proc",
         "--size", tmp_size, "--tmpfs", "/tmp", "--size", size, "--tmpfs", "/var/tmp",
         "--size", size, "--tmpfs", "/dev/shm", "--size", size, "--tmpfs", "/run",
         "--perms", "1777", "--dir", "/run/lock",
@@ -370,6 +436,51 @@ static int bind_fd(int fd, const char *target, bool ro)
     return 0;
 }
 
+/* As root without bubblewrap: a fresh /dev of bot_devices, the stdio
+ * links and an empty shm directory (the private roots mount over it). */
+static int private_dev(void)
+{
+    int rc = -1, dfd[SEAT_DEVICES];
+    for (int i = 0; i < SEAT_DEVICES; i++)
+        dfd[i] = open(bot_devices[i], O_PATH | O_CLOEXEC);
+    for (int i = 0; i < SEAT_DEVICES; i++)
+        if (dfd[i] < 0)
+            goto out;
+    if (mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k") != 0)
+        goto out;
+    for (int i = 0; i < SEAT_DEVICES; i++)
+        if (bind_fd(dfd[i], bot_devices[i], false) != 0)
+            goto out;
+    for (int i = 0; i < SEAT_DEV_LINKS; i++)
+        if (symlink(bot_dev_links[i][0], bot_dev_links[i][1]) != 0)
+            goto out;
+    if (mkdir("/dev/shm", 01777) != 0)
+        goto out;
+    rc = 0;
+out:
+    for (int i = 0; i < SEAT_DEVICES; i++)
+        if (dfd[i] >= 0)
+            close(dfd[i]);
+    return rc;
+}
+
+/* As root without bubblewrap, over the bot's fresh /proc (and /sys): masked_proc. */
+static int private_proc_masks(void)
+{
+    for (int i = 0; i < SEAT_MASKED; i++) {
+        struct stat st;
+        const char *p = masked_proc[i];
+        if (lstat(p, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)
+                ? mount("tmpfs", p, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, "size=4k,mode=0555") != 0
+                : mount("/dev/null", p, NULL, MS_BIND, NULL) != 0
+                      || mount(NULL, p, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NOEXEC, NULL) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* As root without bubblewrap, in the child's own mount namespace (before
  * the uid change): fresh tmpfs on the private roots and over what is
  * hidden, the program directories and the working directory bound back,
@@ -389,6 +500,8 @@ static int private_mounts(const char *workdir, const seat_limits *lim, char bind
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
         goto out;
     static const char opts[] = "mode=1777,size=" ARB_STR(ARB_BOT_TMPFS_BYTES);
+    if (private_dev() != 0)
+        goto out;
     bool fresh_run = false;
     for (size_t i = 0; i < NROOTS; i++) {
         struct stat st;
@@ -408,13 +521,6 @@ static int private_mounts(const char *workdir, const seat_limits *lim, char bind
     if (lstat("/sys/fs/cgroup", &cst) == 0 && S_ISDIR(cst.st_mode)
         && mount("tmpfs", "/sys/fs/cgroup", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, "size=4k") != 0)
         goto out;
-    /* A devpts of its own: the host's /dev/pts would let bots pass whole
-     * hands through a pseudo-terminal one opens and another reads. */
-    if (lstat("/dev/pts", &cst) == 0 && S_ISDIR(cst.st_mode)) {
-        if (mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620") != 0
-            || mount("/dev/pts/ptmx", "/dev/ptmx", NULL, MS_BIND, NULL) != 0)
-            goto out;
-    }
     for (int i = 0; i < nbinds - late; i++)
         if (bind_fd(bfd[i], binds[i], true) != 0)
             goto out;
@@ -446,6 +552,8 @@ static int private_mounts(const char *workdir, const seat_limits *lim, char bind
     /* hidepid=invisible (Linux 5.8) where it exists, else hidepid=2. */
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible") != 0
         && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2") != 0)
+        goto out;
+    if (private_proc_masks() != 0)
         goto out;
     rc = chdir(workdir);
 out:
@@ -543,10 +651,12 @@ static void child_exec(char *const argv[], const char *workdir, const seat_limit
     char home[ARB_MAX_LINE];
     snprintf(home, sizeof home, "HOME=%s", workdir);
     char *const envp[] = {"PATH=/usr/local/bin:/usr/bin:/bin", home, "LANG=C.UTF-8", "ARBITER_BOT=1", NULL};
-    char *bargv[256];
+    char *bargv[256 + SEAT_DEV_PROC_ARGS];
+    char targets[SEAT_SYSTEM_DIRS][SEAT_BIND_LEN];
     if (lim->bwrap) {
         if (bwrap_argv(lim->bwrap, workdir, argv, lim, ca->binds, ca->nbinds, ca->late, sfd >= 0, gfd >= 0,
-                       ca->tmp_size, ca->wd_tmpfs ? ca->wd_size : NULL, bargv, 256) < 0)
+                       ca->tmp_size, ca->wd_tmpfs ? ca->wd_size : NULL, targets, bargv,
+                       sizeof bargv / sizeof bargv[0]) < 0)
             _exit(126);
         flags |= CHILD_BWRAP;
     } else if (ca->nfilter > 0 && sbx_seccomp_install(ca->filter, (size_t)ca->nfilter) != 0) {

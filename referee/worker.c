@@ -650,13 +650,13 @@ int worker_run(const worker_options *o)
     uint64_t drain_deadline = 0, drained_at = 0;
     for (;;) {
         now = arb_now_ns();
-        if (o->stop_now && *o->stop_now) {
+        if (o->stop_now && __atomic_load_n(o->stop_now, __ATOMIC_RELAXED)) {
             for (int i = 0; i < w->nslots; i++)
                 if (w->slots[i].busy)
                     hand_back(w, i, "the referee is stopping");
             break;
         }
-        if (o->stop && *o->stop && !draining) {
+        if (o->stop && __atomic_load_n(o->stop, __ATOMIC_RELAXED) && !draining) {
             draining = true;
             drain_deadline = now + (uint64_t)(o->drain_s > 0 ? o->drain_s : 0) * 1000000000u;
             arb_info(SUB, "%s: draining: %d matches in hand, %d results unacknowledged", o->name,

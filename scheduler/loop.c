@@ -37,7 +37,9 @@ typedef struct serve_all {
     uint64_t next_pickup;
 } serve_all;
 
-static bool stopping(const sched *s) { return s->o.stop && *s->o.stop; }
+/* The stop flag is set by a signal handler or another thread (the CLI's
+ * local worker, the tests): read atomically. */
+static bool stopping(const sched *s) { return s->o.stop && __atomic_load_n(s->o.stop, __ATOMIC_RELAXED); }
 
 tour *sched__tour_of(sched *s, int64_t tid)
 {

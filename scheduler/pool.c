@@ -512,7 +512,7 @@ int sched_serve(sched *s, int ms, char *err, size_t errlen)
 {
     uint64_t end = arb_now_ns() + (uint64_t)ms * 1000000u;
     int rc = 0;
-    while (rc == 0 && arb_now_ns() < end && !(s->o.stop && *s->o.stop))
+    while (rc == 0 && arb_now_ns() < end && !(s->o.stop && __atomic_load_n(s->o.stop, __ATOMIC_RELAXED)))
         rc = sched__pump(s, 100, err, errlen);
     return rc;
 }
@@ -606,7 +606,7 @@ void sched_release_workers(sched *s)
     if (s->released)
         return;
     s->released = true;
-    bool interrupted = s->o.stop && *s->o.stop;
+    bool interrupted = s->o.stop && __atomic_load_n(s->o.stop, __ATOMIC_RELAXED);
     /* Workers of this process leave; remote workers leave too when this
      * was a one-shot run (arbiter run --listen), not when a daemon stops
      * (they wait for the next scheduler and resend to it). */

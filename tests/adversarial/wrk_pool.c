@@ -505,7 +505,7 @@ int main(int argc, char **argv)
     if (pthread_create(&th, NULL, server_main, &sv) != 0)
         return 2;
     attacks(&sv, sched_stats_of(s), ep);
-    stop_flag = 1;
+    __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);   /* read by the scheduler's thread */
     pthread_join(th, NULL);
     CHECKF(sv.rc == 0, "scheduler: %s", sv.err);
     sched_free(s);

@@ -327,7 +327,7 @@ int main(int argc, char **argv)
     CHECKF(results_heard == results0, "%d results after the acknowledgement", results_heard - results0);
     CHECK(atomic_load(&st.unacked) == 0);
 
-    wstop = 1;
+    __atomic_store_n(&wstop, 1, __ATOMIC_RELAXED);   /* read by the worker's thread */
     end = now_ms() + WAIT_MS;
     void *rcp = NULL;
     while (pthread_tryjoin_np(th, &rcp) != 0 && now_ms() < end)

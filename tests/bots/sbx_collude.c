@@ -20,6 +20,28 @@
  * the sender could fork N children to say N), pts=1 that it saw a
  * pseudo-terminal in /dev/pts (the sender opens one: a hand written to it
  * can be read by whoever opens it).
+ *
+ * Kernel-global counters: on every other decision the sender holds
+ * SWING_PTYS pseudo-terminals (/dev/ptmx), SWING_FILES files in /tmp,
+ * SWING_KIDS sleeping children and SWING_SHM bytes of shared memory, and
+ * lets them go on the decisions between: N of them would say N. The
+ * receiver reads each counter on every decision; NAME=1 when it saw the
+ * counter move by at least that counter's threshold between its reads
+ * (the sender's swing, less room for the kernel's per-cpu rounding; noise
+ * on the host only adds to a swing, so 0 means the counter is hidden,
+ * fixed or empty): ptynr (/proc/sys/kernel/pty/nr), filenr and inodenr
+ * (/proc/sys/fs/file-nr, inode-nr), loadavg (its count of threads),
+ * stat (its count of forks), meminfo (Shmem), vmstat (nr_shmem); pressure
+ * and uptime when /proc/pressure/cpu's stall total or /proc/uptime's idle
+ * time moved at all (the sender's burnt CPU moves them); globals when any
+ * other global counter file of /proc reads non-empty (interrupts,
+ * softirqs, schedstat, diskstats, locks, buddyinfo, zoneinfo, swaps,
+ * cgroups, sys/kernel/random/entropy_avail, and
+ * /sys/devices/system/node/node0/meminfo); dev=1 when /dev holds
+ * anything beyond null, zero, full, random, urandom, fd, stdin, stdout,
+ * stderr and shm (a tty or a ptmx to open, say); sysinfo=1 when
+ * sysinfo(2)'s count of threads moved by the sender's children (no mount
+ * hides a system call: open at every level, docs/security.md says so).
  * TAG is a number (the test's pid), so runs never see each other's leftovers.
  * With --dabang first (sbx_collude --dabang send|recv TAG) the two sit at a
  * Da Bang table, as partners: the pair that gains most from a side channel. */
@@ -36,12 +58,15 @@
 #include <sys/file.h>
 #include <sys/inotify.h>
 #include <sys/ipc.h>
+#include <sys/mman.h>
 #include <sys/msg.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Files every sandbox sees read-only; the first three that exist. */
@@ -49,11 +74,51 @@ static const char *const candidates[] = {"/usr/bin/env", "/usr/bin/tail", "/usr/
                                          "/usr/bin/cut", "/usr/bin/tr", "/usr/bin/wc", "/usr/bin/id"};
 
 enum { C_FLOCK, C_FCNTL, C_TMP, C_SHM, C_VARTMP, C_RUNLOCK, C_MSG, C_SYSVSHM, C_ABSTRACT, C_INOTIFY, C_KEYRING,
-       C_PROC, C_REFEREE, C_CGROUP, C_PTS, C_COUNT };
+       C_PROC, C_REFEREE, C_CGROUP, C_PTS, C_PTYNR, C_FILENR, C_INODENR, C_LOADAVG, C_STAT, C_MEMINFO, C_VMSTAT,
+       C_PRESSURE, C_UPTIME, C_GLOBALS, C_DEV, C_SYSINFO, C_COUNT };
 static const char *const names[C_COUNT] = {"flock", "fcntl", "tmp", "devshm", "vartmp", "runlock", "msgq",
                                            "sysvshm", "abstract", "inotify", "keyring", "proc", "referee",
-                                           "cgroup", "pts"};
+                                           "cgroup", "pts", "ptynr", "filenr", "inodenr", "loadavg", "stat",
+                                           "meminfo", "vmstat", "pressure", "uptime", "globals", "dev",
+                                           "sysinfo"};
 static const char *const dirs[] = {"/tmp", "/dev/shm", "/var/tmp", "/run/lock"};
+
+/* The sender's swing (within RLIMIT_NOFILE 64 and NPROC 64) */
+#define SWING_PTYS 40
+#define SWING_FILES 40
+#define SWING_KIDS 16
+#define SWING_SHM (16u << 20)
+
+/* A counter the receiver watches: the first number after `key` (at the
+ * start of the file when key is ""), the swing that counts as a signal. */
+typedef struct counter {
+    int ch;
+    const char *path, *key;
+    long long threshold;
+} counter;
+
+static const counter counters[] = {
+    {C_PTYNR, "/proc/sys/kernel/pty/nr", "", SWING_PTYS * 3 / 4},
+    {C_FILENR, "/proc/sys/fs/file-nr", "", 16},
+    {C_INODENR, "/proc/sys/fs/inode-nr", "", SWING_FILES * 3 / 4},
+    {C_LOADAVG, "/proc/loadavg", "/", SWING_KIDS * 3 / 4},
+    {C_STAT, "/proc/stat", "processes", SWING_KIDS * 3 / 4},
+    {C_MEMINFO, "/proc/meminfo", "Shmem:", (SWING_SHM >> 10) / 2},
+    {C_VMSTAT, "/proc/vmstat", "nr_shmem", (SWING_SHM >> 12) / 2},
+    {C_PRESSURE, "/proc/pressure/cpu", "total=", 1},
+    {C_UPTIME, "/proc/uptime", " ", 1},
+};
+#define NCOUNTERS (sizeof counters / sizeof counters[0])
+
+/* Global counter files that are visible or not (any content is a leak). */
+static const char *const global_files[] = {
+    "/proc/interrupts", "/proc/softirqs", "/proc/schedstat", "/proc/diskstats", "/proc/locks",
+    "/proc/buddyinfo", "/proc/zoneinfo", "/proc/swaps", "/proc/cgroups",
+    "/proc/sys/kernel/random/entropy_avail", "/sys/devices/system/node/node0/meminfo"};
+
+/* What a bot's /dev may hold. */
+static const char *const dev_allowed[] = {".", "..", "null", "zero", "full", "random", "urandom", "fd", "stdin",
+                                          "stdout", "stderr", "shm"};
 
 typedef struct colluder {
     bool sender;
@@ -62,6 +127,15 @@ typedef struct colluder {
     bool set_up;
     int lock_fd[2], sock, inotify, pty;
     bool got[C_COUNT];
+    /* the sender's swing: held or not, what it holds */
+    bool holding;
+    int ptys[SWING_PTYS], kids_pipe;
+    pid_t kids[SWING_KIDS];
+    void *shm;
+    /* the receiver's readings: lowest and highest of each counter */
+    long long lo[NCOUNTERS], hi[NCOUNTERS];
+    bool seen[NCOUNTERS];
+    long long procs_lo, procs_hi;   /* sysinfo(2)'s threads */
     arb_rng rng;
     uint64_t seeded_with;
     bool seeded;
@@ -77,8 +151,62 @@ static void abstract_name(const colluder *c, struct sockaddr_un *a, socklen_t *l
     *len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
 }
 
+/* Take or let go of everything the counters count. */
+static void swing(colluder *c)
+{
+    c->holding = !c->holding;
+    if (c->holding) {
+        for (int i = 0; i < SWING_PTYS; i++)
+            c->ptys[i] = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC);
+        for (int i = 0; i < SWING_FILES; i++) {
+            char path[64];
+            snprintf(path, sizeof path, "/tmp/sbx-swing-%ld-%d", c->tag, i);
+            int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+            if (fd >= 0)
+                close(fd);
+        }
+        int p[2];
+        c->kids_pipe = pipe(p) == 0 ? p[1] : -1;
+        for (int i = 0; i < SWING_KIDS && c->kids_pipe >= 0; i++) {
+            c->kids[i] = fork();
+            if (c->kids[i] == 0) {
+                char b;
+                close(p[1]);
+                (void)!read(p[0], &b, 1);   /* until the sender lets go */
+                _exit(0);
+            }
+        }
+        if (c->kids_pipe >= 0)
+            close(p[0]);
+        c->shm = mmap(NULL, SWING_SHM, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (c->shm == MAP_FAILED)
+            c->shm = NULL;
+        else
+            memset(c->shm, 1, SWING_SHM);
+        return;
+    }
+    for (int i = 0; i < SWING_PTYS; i++)
+        if (c->ptys[i] >= 0)
+            close(c->ptys[i]);
+    for (int i = 0; i < SWING_FILES; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "/tmp/sbx-swing-%ld-%d", c->tag, i);
+        unlink(path);
+    }
+    if (c->kids_pipe >= 0) {
+        close(c->kids_pipe);
+        for (int i = 0; i < SWING_KIDS; i++)
+            if (c->kids[i] > 0)
+                waitpid(c->kids[i], NULL, 0);
+    }
+    if (c->shm)
+        munmap(c->shm, SWING_SHM);
+    c->shm = NULL;
+}
+
 static void send_all(colluder *c)
 {
+    swing(c);
     /* the file opened every time: an inotify watch on /usr/bin sees it */
     int f3 = open(c->files[2], O_RDONLY | O_CLOEXEC);
     if (f3 >= 0)
@@ -153,6 +281,68 @@ static bool any_pts(void)
     if (d)
         closedir(d);
     return found;
+}
+
+/* The counter's value now, or -1 when the file is hidden, empty or
+ * holds no number there. */
+static long long read_counter(const counter *k)
+{
+    char buf[8192];
+    int fd = open(k->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = 0;
+    const char *p = k->key[0] ? strstr(buf, k->key) : buf;
+    if (!p)
+        return -1;
+    p += strlen(k->key);
+    while (*p == ' ' || *p == '\t')
+        p++;
+    char *end;
+    long long v = strtoll(p, &end, 10);
+    if (end == p)
+        return -1;
+    /* /proc/uptime's idle time in hundredths */
+    if (*end == '.' && end[1] >= '0' && end[1] <= '9' && end[2] >= '0' && end[2] <= '9')
+        v = v * 100 + (end[1] - '0') * 10 + (end[2] - '0');
+    return v;
+}
+
+static bool any_global_file(void)
+{
+    for (size_t i = 0; i < sizeof global_files / sizeof global_files[0]; i++) {
+        char b[16];
+        int fd = open(global_files[i], O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd >= 0 ? read(fd, b, sizeof b) : -1;
+        if (fd >= 0)
+            close(fd);
+        if (n > 0)
+            return true;
+    }
+    return false;
+}
+
+/* Whether /dev holds something beyond what a bot needs (named on stderr
+ * the first time). */
+static bool dev_extra(bool say)
+{
+    DIR *d = opendir("/dev");
+    bool extra = false;
+    for (struct dirent *e; d && !extra && (e = readdir(d));) {
+        extra = true;
+        for (size_t i = 0; i < sizeof dev_allowed / sizeof dev_allowed[0]; i++)
+            if (strcmp(e->d_name, dev_allowed[i]) == 0)
+                extra = false;
+        if (extra && say)
+            fprintf(stderr, "collude-dev: /dev/%s\n", e->d_name);
+    }
+    if (d)
+        closedir(d);
+    return extra;
 }
 
 static bool proc_has(const char *needle, const char *also)
@@ -248,7 +438,29 @@ static void receive_all(colluder *c)
     g[C_REFEREE] |= proc_has("test_sbx", NULL);
     g[C_CGROUP] |= find_arbiter_cgroup("/sys/fs/cgroup", 5);
     g[C_PTS] |= any_pts();
-    char line[512];
+    for (size_t i = 0; i < NCOUNTERS; i++) {
+        long long v = read_counter(&counters[i]);
+        if (v < 0)
+            continue;
+        if (!c->seen[i] || v < c->lo[i])
+            c->lo[i] = v;
+        if (!c->seen[i] || v > c->hi[i])
+            c->hi[i] = v;
+        c->seen[i] = true;
+        g[counters[i].ch] |= c->hi[i] - c->lo[i] >= counters[i].threshold;
+    }
+    g[C_GLOBALS] |= any_global_file();
+    struct sysinfo si;
+    if (sysinfo(&si) == 0) {
+        long long procs = si.procs;
+        if (!c->procs_hi || procs < c->procs_lo)
+            c->procs_lo = procs;
+        if (procs > c->procs_hi)
+            c->procs_hi = procs;
+        g[C_SYSINFO] |= c->procs_hi - c->procs_lo >= SWING_KIDS * 3 / 4;
+    }
+    g[C_DEV] |= dev_extra(!g[C_DEV]);
+    char line[1024];
     int off = snprintf(line, sizeof line, "collude:");
     for (int i = 0; i < C_COUNT; i++)
         off += snprintf(line + off, sizeof line - (size_t)off, " %s=%d", names[i], g[i]);

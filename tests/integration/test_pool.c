@@ -357,9 +357,10 @@ typedef struct server {
 static void *server_main(void *arg)
 {
     server *sv = arg;
-    while (sv->rc == 0 && !stop_flag && !(sv->ro && atomic_load(&sv->tournament_go)))
+    while (sv->rc == 0 && !__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)
+           && !(sv->ro && atomic_load(&sv->tournament_go)))
         sv->rc = sched_serve(sv->s, 100, sv->err, sizeof sv->err);
-    if (sv->ro && sv->rc == 0 && !stop_flag)
+    if (sv->ro && sv->rc == 0 && !__atomic_load_n(&stop_flag, __ATOMIC_RELAXED))
         sv->rc = sched_tournament(sv->s, sv->ro, &sv->out, sv->err, sizeof sv->err);
     if (sv->rc)
         fprintf(stderr, "scheduler stopped: %s\n", sv->err);
@@ -860,7 +861,7 @@ int main(int argc, char **argv)
     atomic_store(&sv.tournament_go, 1);
     pool_state ps = {0};
     test_tournament(st, endpoint, &ps);
-    stop_flag = 1;
+    __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);
     pthread_join(th, NULL);
     CHECKF(sv.rc == 0, "scheduler: %s", sv.err);
     /* 10. The metrics say what the counters say. */
@@ -875,7 +876,7 @@ int main(int argc, char **argv)
         CHECK(match_is(ps.held_by_c, "leased", "w-c", 2));
 
     /* 9. The restarted scheduler on the same record. */
-    stop_flag = 0;
+    __atomic_store_n(&stop_flag, 0, __ATOMIC_RELAXED);
     s = start(db, state_dir, err, sizeof err);
     CHECKF(s != NULL, "%s", err);
     if (s) {
@@ -886,7 +887,7 @@ int main(int argc, char **argv)
             return 2;
         if (ps.held_by_c)
             test_adoption(st, endpoint, &ps);
-        stop_flag = 1;
+        __atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);
         pthread_join(th, NULL);
         CHECKF(sv2.rc == 0, "scheduler: %s", sv2.err);
         check_metrics(s, st);
