@@ -22,9 +22,10 @@ typedef struct bcg bcg;
  * static string). The caller falls back to bcg_scan. */
 bcg *bcg_new(uint64_t memory, uint64_t pids, const char **why);
 
-/* In the forked child, before it changes uid or execs: move the calling
- * process into the group. Only async-signal-safe calls (write on
- * descriptors opened by bcg_new). 0, or -1 when a controller refused. */
+/* In the forked child, before it changes uid or execs, while it is a
+ * single thread: move the calling process into the group (v1: its one
+ * thread, by `tasks`). Only async-signal-safe calls (write on descriptors
+ * opened by bcg_new). 0, or -1 when a controller refused. */
 int bcg_join_self(const bcg *g);
 
 /* Close the descriptors bcg_join_self writes to (the parent's copies are
