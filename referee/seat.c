@@ -1295,49 +1295,12 @@ seat_gone_reason seat_gone(seat *s, int wait_ms, int *status)
     return SEAT_EXITED;
 }
 
-/* Kill every process of `uid`: a helper process that is that uid signals
- * everything it may signal (kill(-1)), which is exactly that uid's
- * processes. This reaches what a bot started in a session of its own,
- * where the group kill cannot. Then reap the orphans re-parented to us. */
-static void kill_uid(uid_t uid)
-{
-    pid_t h = fork();
-    if (h == 0) {
-        if (setgid((gid_t)uid) == 0 && setuid(uid) == 0)
-            kill(-1, SIGKILL);
-        _exit(0);
-    }
-    if (h > 0)
-        while (waitpid(h, NULL, 0) < 0 && errno == EINTR)
-            ;
-    DIR *d = opendir("/proc");
-    for (struct dirent *e; d && (e = readdir(d));) {
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
-        char path[300], buf[1024];
-        snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0)
-            continue;
-        ssize_t n = read(fd, buf, sizeof buf - 1);
-        close(fd);
-        if (n <= 0)
-            continue;
-        buf[n] = 0;
-        const char *pp = strstr(buf, "PPid:"), *u = strstr(buf, "Uid:");
-        if (pp && u && atoi(pp + 5) == getpid() && (uid_t)atol(u + 4) == uid)
-            waitpid((pid_t)atol(e->d_name), NULL, 0);
-    }
-    if (d)
-        closedir(d);
-}
-
-/* Reap the dead orphans of `uid` that were re-parented to us (we are the
- * subreaper): what a bot forked into a session of its own and its cgroup
- * kill ended. Zombies only, without waiting: a live process of the same
- * uid that is our child is the next process of the same bot, made ahead
- * (live.c), and is left alone. */
-static void reap_orphans(uid_t uid)
+/* Reap our children of `uid`: the orphans a bot left that were
+ * re-parented to us (we are the subreaper). zombies_only: only those
+ * already dead, without waiting — a live process of the same uid that is
+ * our child may be the next process of the same bot, built ahead
+ * (live.c), and is left alone. Else every one, waiting (they were killed). */
+static void reap_uid_children(uid_t uid, bool zombies_only)
 {
     DIR *d = opendir("/proc");
     pid_t self = getpid();
@@ -1355,12 +1318,33 @@ static void reap_orphans(uid_t uid)
             continue;
         buf[n] = 0;
         const char *st = strstr(buf, "State:"), *pp = strstr(buf, "PPid:"), *u = strstr(buf, "Uid:");
-        if (st && pp && u && strchr(st + 6, 'Z') && strchr(st + 6, 'Z') < strchr(st, '\n')
-            && atoi(pp + 5) == self && (uid_t)atol(u + 4) == uid)
+        if (!pp || !u || atoi(pp + 5) != self || (uid_t)atol(u + 4) != uid)
+            continue;
+        if (!zombies_only)
+            waitpid((pid_t)atol(e->d_name), NULL, 0);
+        else if (st && strchr(st + 6, 'Z') && strchr(st + 6, 'Z') < strchr(st, '\n'))
             waitpid((pid_t)atol(e->d_name), NULL, WNOHANG);
     }
     if (d)
         closedir(d);
+}
+
+/* Kill every process of `uid`: a helper process that is that uid signals
+ * everything it may signal (kill(-1)), which is exactly that uid's
+ * processes. This reaches what a bot started in a session of its own,
+ * where the group kill cannot. Then reap the orphans re-parented to us. */
+static void kill_uid(uid_t uid)
+{
+    pid_t h = fork();
+    if (h == 0) {
+        if (setgid((gid_t)uid) == 0 && setuid(uid) == 0)
+            kill(-1, SIGKILL);
+        _exit(0);
+    }
+    if (h > 0)
+        while (waitpid(h, NULL, 0) < 0 && errno == EINTR)
+            ;
+    reap_uid_children(uid, false);
 }
 
 int seat_stop(seat *s)
@@ -1400,7 +1384,7 @@ int seat_stop(seat *s)
     if (s->uid && !s->cg)
         kill_uid(s->uid);
     else if (s->uid && s->bot_pid == s->pid)
-        reap_orphans(s->uid);   /* bare: a child in a session of its own came to us */
+        reap_uid_children(s->uid, true);   /* bare: a child in a session of its own came to us */
     /* A gated sandbox never released: killed above before the gate is
      * closed (bubblewrap would take EOF for the go). */
     if (s->gate_fd >= 0)
