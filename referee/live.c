@@ -40,6 +40,7 @@ struct live_driver {
      * built and held at its gate, none of its code run; and where it runs. */
     struct prep *next[ARB_MAX_SEATS];
     uint64_t end_by[ARB_MAX_SEATS];    /* told "end": its grace to exit ends then (0: not told) */
+    bool  prepare_off;      /* a start made ahead had no cgroup: none is made again (atomic) */
 };
 
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw);
@@ -166,9 +167,12 @@ static seat *start_seat(const live_driver *l, int bot, const match_bot_cfg *cfg,
     seat *s = seat_start(argv, dir, &lim, err);
     if (s && gated && (!seat_gated(s) || !seat_has_cgroup(s))) {
         /* Not held at a gate, or no cgroup to keep its kill apart from
-         * the current process's (same uid): not made ahead after all. */
+         * the current process's (same uid): not made ahead after all (its
+         * stop spares the uid: seat_stop of a gated seat), and not tried
+         * again by this driver. */
         seat_stop(s);
         s = NULL;
+        __atomic_store_n(&((live_driver *)l)->prepare_off, true, __ATOMIC_RELAXED);
     }
     return s;
 }
@@ -258,7 +262,13 @@ static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, 
     live_driver *l = ctx;
     remove_dir(l, l->dirs[bot]);   /* the previous process's, gone with it */
     int err = 0;
-    if ((l->seats[bot] = take_prepared(l, bot, l->dirs[bot], sizeof l->dirs[bot])) != NULL) {
+    seat *ready = take_prepared(l, bot, l->dirs[bot], sizeof l->dirs[bot]);
+    if (ready && seat_gone(ready, 0, NULL) != SEAT_RUNNING) {
+        seat_stop(ready);   /* it did not survive the wait (killed): started afresh below */
+        remove_dir(l, l->dirs[bot]);
+        ready = NULL;
+    }
+    if ((l->seats[bot] = ready) != NULL) {
         /* Made ahead while the previous process played: let it run. */
         seat_release(l->seats[bot]);
     } else {
@@ -284,7 +294,11 @@ static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, 
 static void l_prepare(void *ctx, int bot, const match_bot_cfg *cfg)
 {
     live_driver *l = ctx;
-    if (!l->bwrap || l->opt.no_prepare)
+    if (!l->bwrap || l->opt.no_prepare || __atomic_load_n(&l->prepare_off, __ATOMIC_RELAXED))
+        return;
+    /* The current process's kill must be its cgroup's: without one it is
+     * found by uid, and the next would go with it. */
+    if (l->seats[bot] && !seat_has_cgroup(l->seats[bot]))
         return;
     prep *p = l->next[bot];
     if (!p) {

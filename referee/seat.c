@@ -1355,8 +1355,18 @@ int seat_stop(seat *s)
     drain_stderr(s);
     /* Every process of the bot (its cgroup, else those a scan finds), and
      * the whole group: children a bot left behind go with it. (Inside
-     * bubblewrap, killing it takes down the bot's pid namespace.) */
-    kill_all(s);
+     * bubblewrap, killing it takes down the bot's pid namespace.) A
+     * sandbox still held at its gate ran none of the bot's code: its
+     * processes are bubblewrap's, in its session; the group kill takes
+     * them, and a scan (which counts our children of the bot's uid as its
+     * own) would take the bot's current process, with the same uid. */
+    if (s->gate_fd >= 0) {
+        kill(-s->pid, SIGKILL);
+        if (s->bot_pid != s->pid)
+            kill(s->bot_pid, SIGKILL);
+    } else {
+        kill_all(s);
+    }
     int status = s->status;
     if (!s->reaped)
         while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
@@ -1381,7 +1391,11 @@ int seat_stop(seat *s)
      * its session is found by uid. With one, the group held every process
      * it ever started and the kill emptied it: the next process of the same
      * bot (same uid, started ahead: live.c) must not be touched. */
-    if (s->uid && !s->cg)
+    /* A sandbox still held at its gate ran none of the bot's code: its
+     * processes are bubblewrap's, in its session, and the group kill took
+     * them. Never the uid-wide kill there: the bot's current process, with
+     * the same uid, is playing. */
+    if (s->uid && !s->cg && s->gate_fd < 0)
         kill_uid(s->uid);
     else if (s->uid && s->bot_pid == s->pid)
         reap_uid_children(s->uid, true);   /* bare: a child in a session of its own came to us */

@@ -46,5 +46,17 @@ start=$(date +%s%N)
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 check "three lingering bots at one table cost one grace, not three (${ms} ms)" '[ "$ms" -ge 1000 ] && [ "$ms" -lt 2500 ]'
 
+# Without a cgroup (ARBITER_NO_CGROUP=1; also a referee under `ip netns
+# exec`, which hides /sys/fs/cgroup) no sandbox is built ahead, and the
+# restarts between seatings kill no live bot: a sandbox made ahead and
+# thrown away was stopped with the uid-wide kill, which took the bot of the
+# same uid still playing (every restart of a duplicate match forfeited
+# bots: the daemons test's referee in a network namespace).
+ARBITER_NO_CGROUP=1 "$arbiter" match --bot a="$random" --bot b="$random" --bot c="$random" --deals 2 \
+  --duplicate rotate --format json > nocg.json 2> nocg.err
+check "without a cgroup, a duplicate match is played" '[ $? = 0 ]'
+check "without a cgroup, no bot is penalised across the restarts" \
+  '[ "$(python3 -c "import json,sys; r=json.load(open(\"nocg.json\")); print(sum(b[\"penalties\"] for b in r[\"bots\"]))")" = 0 ]'
+
 echo "end grace: $pass passed, $fail failed"
 [ "$fail" = 0 ]
