@@ -187,6 +187,17 @@ int arb_others_can_reach(const char *path, int amode, char *blocked, size_t len)
         }
         return 0;
     }
-    snprintf(blocked, len, "%.*s", code, path);
+    /* The child named the first prefix it could not enter. A directory
+     * whose mode lets others through, named so, is no answer to trust (a
+     * child that exited with a status of its own: under valgrind it
+     * exits 1, which read as "/ is closed to others (mode 0755)"): then
+     * it cannot be told, and nothing is refused for it. */
+    char prefix[4096];
+    snprintf(prefix, sizeof prefix, "%.*s", code, path);
+    struct stat st;
+    if (code < 1 || (size_t)code >= n || path[code] != '/'
+        || (stat(prefix, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & S_IXOTH)))
+        return -1;
+    snprintf(blocked, len, "%s", prefix);
     return 0;
 }
