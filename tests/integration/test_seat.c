@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -185,6 +186,29 @@ static void test_environment(void)
     CHECK(strcmp(core, "0") == 0);
     CHECK(strcmp(cwd, workdir) == 0);
     seat_stop(s);
+    /* A referee with many descriptors (a scheduler with its workers, the
+     * database and web clients) holds some past 1024: none reaches a bot.
+     * The child closed only up to 1024, so a descriptor at 1500 — here a
+     * file of the referee's — was the bot's to read. */
+    struct rlimit rl, raised;
+    getrlimit(RLIMIT_NOFILE, &rl);
+    raised = rl;
+    if (raised.rlim_cur < 2048 && raised.rlim_max >= 2048)
+        raised.rlim_cur = 2048;
+    if (setrlimit(RLIMIT_NOFILE, &raised) == 0 && raised.rlim_cur >= 2048) {
+        int high = dup2(1, 1500);
+        CHECK(high == 1500);
+        s = start("env_and_fds.sh");
+        CHECK(seat_recv(s, line, sizeof line, in_ms(2000)) == SEAT_LINE);
+        fds = -1;
+        CHECKF(sscanf(line, "env %d fds %d", &env, &fds) == 2, "%s", line);
+        CHECKF(fds <= 4, "with a descriptor at 1500 in the referee, the bot sees %d descriptors", fds);
+        seat_stop(s);
+        close(1500);
+        setrlimit(RLIMIT_NOFILE, &rl);
+    } else {
+        fprintf(stderr, "environment: descriptors past 1024 not tried (RLIMIT_NOFILE hard limit below 2048)\n");
+    }
 }
 
 static const char *hostile;
