@@ -56,10 +56,17 @@ killed() {
         kill -0 "$pid" 2>/dev/null || break
         sleep 0.05
       done
-      sleep "0.0$((RANDOM % 10))"          # and then somewhere in the next match
+      # and then somewhere in the next match: a match takes ~0.2 s here,
+      # so no more than 30 ms, or the run may have ended before the kill
+      sleep "0.0$((RANDOM % 4))"
     fi
-    kill -9 "$pid" 2>/dev/null && KILLS=$((KILLS + 1))
+    kill -9 "$pid" 2>/dev/null
+    # a kill counts only if it stopped a running run (status 128 + 9): a
+    # run that ended first was not killed, whatever kill answered (a
+    # zombie takes a signal), and there is nothing more to kill
     wait "$pid" 2>/dev/null
+    [ $? = 137 ] || break
+    KILLS=$((KILLS + 1))
   done
   DONE_BEFORE=$(done_count "$d")
   run "$f" "$d" "$s" > "$s.out" 2>&1

@@ -67,8 +67,12 @@ while [ $kills -lt 4 ] && [ $tries -lt 20 ] && [ "$(done_count "$DB")" -lt 8 ]; 
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.05
   done
-  kill -9 "$pid" 2>/dev/null && kills=$((kills + 1))
+  kill -9 "$pid" 2>/dev/null
+  # only a kill that stopped a running run counts (status 128 + 9): one
+  # that ended first was not killed, though kill answers for a zombie
   wait "$pid" 2>/dev/null
+  [ $? = 137 ] || break
+  kills=$((kills + 1))
 done
 before=$(done_count "$DB")
 [ $kills -ge 1 ] || tail -n 5 "$T/b.try1" >&2
