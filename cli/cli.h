@@ -5,6 +5,7 @@
  * only a game knows is in its module (game_cli.h). */
 #ifndef ARB_CLI_H
 #define ARB_CLI_H
+#include "cli_base.h"
 #include "game.h"
 #include "pgctl.h"
 #include "rating.h"
@@ -14,19 +15,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-
-/* Exit codes, the same for every command and both daemons (docs/cli.md). */
-enum {
-    CLI_EXIT_OK = 0,            /* done as asked (also --help, --version) */
-    CLI_EXIT_FAIL = 1,          /* what was asked failed: a tournament error, a replay that
-                                   diverges, a file that does not check, a match that broke */
-    CLI_EXIT_USAGE = 2,         /* usage or configuration: an unknown option, a bad value, a
-                                   file that cannot be read, a database that cannot be reached */
-    CLI_EXIT_NORECORD = 3,      /* a command that reads the record found none there (no state
-                                   directory, no cluster, no tournament of that name) */
-    CLI_EXIT_UNSUPPORTED = 4,   /* this system lacks what is needed (a libzmq without CURVE) */
-    CLI_EXIT_INTERRUPTED = 130, /* stopped by SIGINT/SIGTERM; the same command resumes */
-};
 
 int cmd_moves(int argc, char **argv);
 int cmd_trick(int argc, char **argv);
@@ -46,8 +34,6 @@ int cmd_report(int argc, char **argv);
 struct web_hooks;
 const struct web_hooks *cli_web_hooks(void);
 int cmd_keygen(int argc, char **argv);
-int cmd_referee(int argc, char **argv);
-int cmd_scheduler(int argc, char **argv);
 int cmd_submit(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_standings(int argc, char **argv);
@@ -197,13 +183,5 @@ void cli_reader_close(cli_reader *r);
  * store_open's err (CLI_EXIT_USAGE follows). */
 void cli_say_unreachable(const char *cmd, char *err);
 void cli_close_place(db_place *p);
-/* A key file's first line: 40 Z85 characters. 0 or -1. */
-int cli_read_key(const char *path, char key[41]);
-/* A line of a worker keys file: a key (40), blanks and a name (64). */
-#define CLI_KEY_LINE 112
-/* Public keys one a line, each with an optional name after it ("KEY" or
- * "KEY NAME": the worker's identity, zap.h; '#' starts a comment line)
- * into keys: the count, or -1 (with a FILE:LINE message on stderr). */
-int cli_read_keys(const char *path, char (*keys)[CLI_KEY_LINE], int cap);
 
 #endif

@@ -20,23 +20,6 @@ struct local_worker {
     volatile sig_atomic_t *interrupted;
 };
 
-int local_sandbox(live_options *live, int sandbox, bool allow_unsandboxed, const char *optin, char *err,
-                  size_t errlen)
-{
-    live->sandbox = sandbox;
-    live->bwrap = sandbox == LIVE_SANDBOX_NONE ? NULL : seat_probe_bwrap(geteuid() == 0 ? 61000 : 0);
-    /* The sandbox never drops while the worker lives: every match gets
-     * what this referee has now, or is void with a "sandbox:" reason. */
-    live->require = live_required(live->bwrap);
-    if ((sandbox == LIVE_SANDBOX_NONE || live->require == 0) && !allow_unsandboxed) {
-        snprintf(err, errlen, "sandbox: %s: bots would run with rlimits only (they could read your files, "
-                 "signal the referee and each other, reach the network); refusing without the opt-in (%s)",
-                 sandbox == LIVE_SANDBOX_NONE ? "--sandbox none" : live_no_sandbox_why(), optin);
-        return ARB_ESANDBOX;
-    }
-    return 0;
-}
-
 static void *worker_main(void *arg)
 {
     worker_run(arg);
@@ -59,7 +42,7 @@ local_worker *local_worker_start(sched *s, const local_worker_options *o, char *
                            .slots = o->slots, .heartbeat_ms = sl.heartbeat_ms,
                            .heartbeat_misses = sl.heartbeat_misses, .stop_now = &w->stop_now,
                            .public_key = sl.public_key, .secret_key = sl.secret_key, .server_key = sl.server_key};
-    if (local_sandbox(&wo->live, o->sandbox, o->allow_unsandboxed, "--allow-unsandboxed", err, errlen) != 0) {
+    if (live_choose_sandbox(&wo->live, o->sandbox, o->allow_unsandboxed, "--allow-unsandboxed", err, errlen) != 0) {
         free(w);
         return NULL;
     }

@@ -11,14 +11,6 @@
 #include <signal.h>
 #include <stdbool.h>
 
-/* The sandbox every match of a worker gets (docs/security.md): bubblewrap
- * probed unless `sandbox` is LIVE_SANDBOX_NONE, and what this referee has
- * now required of every seat (a match that comes up weaker is void, never
- * played weaker). Neither bubblewrap nor root contains nothing: refused
- * with a message naming the opt-in (`optin`) unless allow_unsandboxed. */
-int local_sandbox(live_options *live, int sandbox, bool allow_unsandboxed, const char *optin, char *err,
-                  size_t errlen);
-
 typedef struct local_worker_options {
     int         slots;               /* matches at once (1..ARB_WORKER_MAX_SLOTS) */
     int         sandbox;             /* LIVE_SANDBOX_* */

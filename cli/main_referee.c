@@ -1,5 +1,5 @@
 /* main_referee.c — `arbiter-referee`: the referee worker daemon (cmd_daemons.c). */
-#include "cli.h"
+#include "cli_base.h"
 
 int main(int argc, char **argv)
 {

@@ -1,5 +1,6 @@
 /* arb_http.h — the daemons' metrics endpoint: a tiny HTTP server
- * (libmicrohttpd) answering GET /metrics in Prometheus text format and
+ * (a poll loop on a thread of its own, no HTTP library: the referee
+ * serves it too) answering GET /metrics in Prometheus text format and
  * GET /healthz; nothing else. */
 #ifndef ARB_HTTP_H
 #define ARB_HTTP_H
@@ -24,14 +25,13 @@ arb_http *arb_http_start(const char *listen, arb_http_render render, void *ctx, 
 int arb_http_port(const arb_http *h);   /* the port bound (useful with port 0) */
 void arb_http_stop(arb_http *h);         /* NULL is fine; render is not called after it returns */
 
-/* What another server on libmicrohttpd shares with this one (web/): parse
- * "HOST:PORT", ":PORT" or "PORT" as arb_http_start does (0, or -1 with a
- * message naming the listen text), and the port a started daemon bound
- * (from its listening socket; -1 when it cannot be read). */
+/* What another server (web/, on libmicrohttpd) shares with this one:
+ * parse "HOST:PORT", ":PORT" or "PORT" as arb_http_start does (0, or -1
+ * with a message naming the listen text), and the port a listening socket
+ * is bound to (-1 when it cannot be read). */
 struct sockaddr_in;
-struct MHD_Daemon;
 int arb_http_parse_listen(const char *listen, struct sockaddr_in *sa, char *err, size_t errlen);
-int arb_http_bound_port(struct MHD_Daemon *mhd);
+int arb_http_socket_port(int fd);
 
 /* Append one metric (HELP, TYPE and the sample) to buf at *off, bounded by
  * cap; `type` is "counter" or "gauge". Never writes past cap; *off stops at

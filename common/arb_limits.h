@@ -205,6 +205,14 @@
 #define ARB_HTTP_MAX_CONNECTIONS 256u
 #define ARB_HTTP_MAX_PER_IP 64u
 #define ARB_HTTP_IDLE_TIMEOUT_S 3u
+/* The metrics endpoint: a request's line and headers. An honest scrape is
+ * a few hundred bytes; a longer head is answered 431 and closed. */
+#define ARB_HTTP_HEAD_CAP (16u << 10)
+/* The metrics endpoint: how long one connection may take from accept to
+ * its answer, however it trickles (slowloris keeps each byte within the
+ * idle timeout). A scrape takes milliseconds; 10 s bounds how long 64
+ * slow connections from one address hold their places. */
+#define ARB_HTTP_REQUEST_DEADLINE_S 10u
 
 /* ---- Matches ----------------------------------------------------------- */
 

@@ -559,3 +559,20 @@ void live_free(live_driver *l)
         close(l->uid_lock_old);
     free(l);
 }
+
+int live_choose_sandbox(live_options *live, int sandbox, bool allow_unsandboxed, const char *optin, char *err,
+                        size_t errlen)
+{
+    live->sandbox = sandbox;
+    live->bwrap = sandbox == LIVE_SANDBOX_NONE ? NULL : seat_probe_bwrap(geteuid() == 0 ? 61000 : 0);
+    /* The sandbox never drops while the worker lives: every match gets
+     * what this referee has now, or is void with a "sandbox:" reason. */
+    live->require = live_required(live->bwrap);
+    if ((sandbox == LIVE_SANDBOX_NONE || live->require == 0) && !allow_unsandboxed) {
+        snprintf(err, errlen, "sandbox: %s: bots would run with rlimits only (they could read your files, "
+                 "signal the referee and each other, reach the network); refusing without the opt-in (%s)",
+                 sandbox == LIVE_SANDBOX_NONE ? "--sandbox none" : live_no_sandbox_why(), optin);
+        return ARB_ESANDBOX;
+    }
+    return 0;
+}

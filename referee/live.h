@@ -58,4 +58,12 @@ const match_driver *live_driver_of(live_driver *l);
 uid_t live_uid_base(const live_driver *l);
 void live_free(live_driver *l);
 
+/* The sandbox every match of a worker gets (docs/security.md): bubblewrap
+ * probed unless `sandbox` is LIVE_SANDBOX_NONE, and what this referee has
+ * now required of every seat (a match that comes up weaker is void, never
+ * played weaker). Neither bubblewrap nor root contains nothing: refused
+ * with a message naming the opt-in (`optin`) unless allow_unsandboxed. */
+int live_choose_sandbox(live_options *live, int sandbox, bool allow_unsandboxed, const char *optin, char *err,
+                        size_t errlen);
+
 #endif

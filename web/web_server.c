@@ -309,7 +309,8 @@ web_server *web_server_start(const char *conninfo, const char *listen, const web
                               MHD_OPTION_THREAD_STACK_SIZE, (size_t)(1u << 20),
                               MHD_OPTION_END);
     if (w->mhd) {
-        w->port = arb_http_bound_port(w->mhd);
+        const union MHD_DaemonInfo *info = MHD_get_daemon_info(w->mhd, MHD_DAEMON_INFO_LISTEN_FD);
+        w->port = info ? arb_http_socket_port(info->listen_fd) : -1;
         return w;
     }
     snprintf(err, errlen, "listen %s:%u: %s", host, (unsigned)ntohs(sa.sin_port),

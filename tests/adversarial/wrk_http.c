@@ -5,7 +5,8 @@
  * they trickled (26 s in the issue); now the connection limits are per
  * address and in total (ARB_HTTP_MAX_PER_IP, ARB_HTTP_MAX_CONNECTIONS) and
  * /healthz, from the same address, answers within a second or two all
- * along. */
+ * along; and a connection that trickles is closed when its request
+ * deadline (ARB_HTTP_REQUEST_DEADLINE_S) passes. */
 #include "arb_http.h"
 #include "arb_limits.h"
 #include "arb_time.h"
@@ -13,6 +14,7 @@
 #include "test_net.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -69,6 +71,7 @@ int main(void)
 
     static const char slow_req[] = "GET /metrics HTTP/1.1\r\nHost: slow\r\nX-Padding: aaaaaaaaaaaaaaaaaaaaaaaa";
     int fds[SLOW], sent[SLOW] = {0};
+    uint64_t start = now_ms();
     for (int i = 0; i < SLOW; i++)
         fds[i] = connect_to(port, 200);
     int asked = 0, answered = 0;
@@ -96,6 +99,27 @@ int main(void)
     for (int i = 0; i < SLOW; i++)
         open_slow += fds[i] >= 0 && sent[i] > 3;
     CHECKF(open_slow == SLOW, "%d slow connections got going", open_slow);
+    /* ... and not for ever: past ARB_HTTP_REQUEST_DEADLINE_S from its
+     * accept, a connection that has not finished its request is closed,
+     * however steadily it trickles (recv sees the end, or a reset). */
+    uint64_t deadline = start + ARB_HTTP_REQUEST_DEADLINE_S * 1000u + 1500u;
+    while (now_ms() < deadline) {   /* still a byte a second, as before */
+        for (int i = 0; i < SLOW; i++)
+            if (fds[i] >= 0 && slow_req[sent[i]] && send(fds[i], slow_req + sent[i], 1, MSG_NOSIGNAL) == 1)
+                sent[i]++;
+        usleep(TRICKLE_MS * 1000);
+    }
+    int closed = 0;
+    for (int i = 0; i < SLOW; i++) {
+        char c;
+        struct timeval tv = {0, 200000};
+        if (fds[i] < 0)
+            continue;
+        setsockopt(fds[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        send(fds[i], "a", 1, MSG_NOSIGNAL);
+        closed += recv(fds[i], &c, 1, 0) <= 0 && errno != EAGAIN;
+    }
+    CHECKF(closed == SLOW, "%d of %d trickling connections closed after the request deadline", closed, SLOW);
     for (int i = 0; i < SLOW; i++)
         if (fds[i] >= 0)
             close(fds[i]);

@@ -1,12 +1,12 @@
-/* cmd_daemons.c — the two daemons of a distributed deployment and the way
- * tournaments reach them: `arbiter-scheduler` (also `arbiter scheduler`)
- * owns the tournaments in the record and the pool of workers;
- * `arbiter-referee` (also `arbiter referee`) plays the matches it is
- * given; `arbiter submit FILE` puts a tournament in the record for the
- * scheduler to run. Both daemons read a commented YAML file
- * (config/scheduler.yaml, config/referee.yaml) and the same keys as flags,
- * log JSON lines on stderr and serve Prometheus metrics. */
+/* cmd_scheduler.c — the scheduler daemon of a distributed deployment and
+ * the way tournaments reach it: `arbiter-scheduler` (also `arbiter
+ * scheduler`) owns the tournaments in the record and the pool of workers;
+ * `arbiter submit FILE` puts a tournament in the record for the scheduler
+ * to run. It reads a commented YAML file (config/scheduler.yaml) and the
+ * same keys as flags, logs JSON lines on stderr and serves Prometheus
+ * metrics (daemon.c: what it shares with the referee daemon). */
 #include "cli.h"
+#include "daemon.h"
 #include "config.h"
 #include "live.h"
 #include "local_worker.h"
@@ -37,74 +37,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zmq.h>
-
-static volatile sig_atomic_t stopping, stop_now;
-
-/* The first SIGTERM/SIGINT drains; a second one stops at once. */
-static void on_signal(int sig)
-{
-    (void)sig;
-    if (__atomic_load_n(&stopping, __ATOMIC_RELAXED))
-        __atomic_store_n(&stop_now, 1, __ATOMIC_RELAXED);
-    __atomic_store_n(&stopping, 1, __ATOMIC_RELAXED);
-}
-
-static void catch_signals(void)
-{
-    struct sigaction sa = {.sa_handler = on_signal};
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-}
-
-static const char *const log_levels[] = {"debug", "info", "warn", "error", NULL};
-static const char *const log_formats[] = {"json", "text", NULL};
-static const char *const sandboxes[] = {"auto", "bwrap", "none", NULL};
-
-static int sandbox_of(int choice)
-{
-    return choice == 1 ? LIVE_SANDBOX_BWRAP : choice == 2 ? LIVE_SANDBOX_NONE : LIVE_SANDBOX_AUTO;
-}
-
-/* A key pair NAME.key / NAME.pub. */
-static int key_pair(const char *name, char pub[41], char sec[41], char *err, size_t errlen)
-{
-    char path[1100];
-    snprintf(path, sizeof path, "%s.key", name);
-    if (!name[0] || cli_read_key(path, sec) != 0) {
-        snprintf(err, errlen, "key %s: cannot read %s (make one with `arbiter keygen %s`)", name, path, name);
-        return ARB_EIO;
-    }
-    snprintf(path, sizeof path, "%s.pub", name);
-    if (cli_read_key(path, pub) != 0) {
-        snprintf(err, errlen, "key %s: %s is not a public key", name, path);
-        return ARB_EIO;
-    }
-    return 0;
-}
-
-/* A daemon's argument that is none of its keys: the key meant, if one is
- * near ("--heartbeat-m" -> --heartbeat-ms). The daemons read their options
- * with arb_conf_args, one table for the YAML file and the flags, rather
- * than getopt_long: a flag is a key of the file. */
-static void unexpected(const char *daemon, const char *arg, const arb_conf_key *keys)
-{
-    const char *names[64];
-    char flags[64][64];
-    size_t n = 0;
-    for (; keys[n].name && n + 1 < sizeof names / sizeof names[0]; n++) {
-        snprintf(flags[n], sizeof flags[n], "%s", keys[n].name);
-        for (char *p = flags[n]; *p; p++)
-            *p = *p == '_' ? '-' : *p;
-        names[n] = flags[n];
-    }
-    names[n] = NULL;
-    const char *near = strncmp(arg, "--", 2) == 0 ? arb_suggest(arg + 2, names, 3) : NULL;
-    if (near)
-        fprintf(stderr, "%s: unknown option %s (did you mean --%s?)\n", daemon, arg, near);
-    else
-        fprintf(stderr, "%s: unexpected \"%s\" (%s --help)\n", daemon, arg, daemon);
-}
 
 /* ---- arbiter-scheduler ------------------------------------------------- */
 
@@ -206,24 +138,6 @@ static void log_progress(void *ctx, const sched_progress *p)
              p->done, p->total, p->round, p->rate, p->eta_s, p->last ? p->last : "");
 }
 
-/* The metrics endpoint, or NULL with the reason logged. A port taken (a
- * second referee on this host with the default) says which port and what
- * to do, rather than a bare "Address already in use". */
-static arb_http *start_metrics(const char *daemon, const char *addr, arb_http_render render, void *ctx)
-{
-    char err[512];
-    arb_http *h = arb_http_start(addr, render, ctx, err, sizeof err);
-    if (h)
-        return h;
-    if (strstr(err, "in use"))
-        arb_error(daemon, "metrics %s: the port is taken (another %s on this host?): give each daemon on a "
-                  "host its own port (metrics: HOST:PORT in its file, or --metrics HOST:PORT), or --metrics \"\" "
-                  "to serve none (%s)", addr, daemon, err);
-    else
-        arb_error(daemon, "metrics: %s", err);
-    return NULL;
-}
-
 /* The record's pages (`web: HOST:PORT`), as `arbiter serve` gives them:
  * a read-only session of their own, so they never stand in the
  * scheduler's way. Its threads start with SIGINT and SIGTERM blocked, so
@@ -253,14 +167,6 @@ static web_server *start_web(const char *conninfo, const char *listen)
 }
 
 /* Whether --help or -h is among the arguments. */
-static bool asks_help(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-            return true;
-    return false;
-}
-
 int cmd_scheduler(int argc, char **argv)
 {
     sched_conf c = {.listen = "tcp://0.0.0.0:5555", .state = "/var/lib/arbiter", .metrics = "127.0.0.1:9464",
@@ -500,165 +406,4 @@ int cmd_submit(int argc, char **argv)
     store_close(st);
     cli_close_place(&place);
     return status;
-}
-
-/* ---- arbiter-referee --------------------------------------------------- */
-
-typedef struct ref_conf {
-    char connect[256], server_key[512], key[512], name[ARB_WORKER_ID_MAX + 1], workdir[512], metrics[128];
-    int slots, heartbeat_ms, heartbeat_misses, drain_s;
-    int log_level, log_format, sandbox;
-    bool check, allow_unsandboxed;
-} ref_conf;
-
-#define R(f) offsetof(ref_conf, f), sizeof(((ref_conf *)0)->f)
-static const arb_conf_key ref_keys[] = {
-    {"connect", ARB_CONF_STR, R(connect), 0, 0, NULL, "the scheduler's endpoint (tcp://HOST:PORT)"},
-    {"server_key", ARB_CONF_STR, R(server_key), 0, 0, NULL, "the scheduler's public key file (NAME.pub)"},
-    {"key", ARB_CONF_STR, R(key), 0, 0, NULL, "this worker's key pair NAME (NAME.key, NAME.pub)"},
-    {"name", ARB_CONF_STR, R(name), 0, 0, NULL, "this worker's name in the pool (empty: HOST-PID)"},
-    {"slots", ARB_CONF_INT, R(slots), 0, 256, NULL, "matches at once (0: the number of cores)"},
-    {"workdir", ARB_CONF_STR, R(workdir), 0, 0, NULL, "bot directories, the program cache, transcripts"},
-    {"heartbeat_ms", ARB_CONF_INT, R(heartbeat_ms), 100, 60000, NULL, "heartbeat period"},
-    {"heartbeat_misses", ARB_CONF_INT, R(heartbeat_misses), 2, 100, NULL, "silent heartbeats before reconnecting"},
-    {"drain_s", ARB_CONF_INT, R(drain_s), 0, 86400, NULL, "on SIGTERM, finish matches for at most this long"},
-    {"metrics", ARB_CONF_STR, R(metrics), 0, 0, NULL, "Prometheus endpoint HOST:PORT (empty: off)"},
-    {"log_level", ARB_CONF_ENUM, R(log_level), 0, 0, log_levels, "debug, info, warn or error"},
-    {"log_format", ARB_CONF_ENUM, R(log_format), 0, 0, log_formats, "json or text"},
-    {"sandbox", ARB_CONF_ENUM, R(sandbox), 0, 0, sandboxes, "auto, bwrap or none"},
-    {"allow_unsandboxed", ARB_CONF_BOOL, R(allow_unsandboxed), 0, 0, NULL,
-     "play with neither bubblewrap nor root, or sandbox none (bots then reach your files)"},
-    {"check", ARB_CONF_BOOL, R(check), 0, 0, NULL, "check the configuration and exit"},
-    {NULL, 0, 0, 0, 0, 0, NULL, NULL},
-};
-#undef R
-
-static size_t referee_metrics(void *ctx, char *buf, size_t cap)
-{
-    worker_stats *w = ctx;
-    size_t off = 0;
-    arb_prom(buf, cap, &off, "arbiter_referee_slots", "gauge", "Match slots of this referee", atomic_load(&w->slots));
-    arb_prom(buf, cap, &off, "arbiter_referee_matches_running", "gauge", "Matches in hand",
-             atomic_load(&w->running));
-    arb_prom(buf, cap, &off, "arbiter_referee_connected", "gauge", "1 when the scheduler was heard lately",
-             atomic_load(&w->connected));
-    arb_prom(buf, cap, &off, "arbiter_referee_results_unacked", "gauge", "Results kept until acknowledged",
-             atomic_load(&w->unacked));
-    arb_prom(buf, cap, &off, "arbiter_referee_matches_done_total", "counter", "Matches played to the end",
-             (double)atomic_load(&w->matches_done));
-    arb_prom(buf, cap, &off, "arbiter_referee_matches_failed_total", "counter", "Matches that could not be played",
-             (double)atomic_load(&w->matches_failed));
-    arb_prom(buf, cap, &off, "arbiter_referee_leases_released_total", "counter", "Matches handed back unplayed",
-             (double)atomic_load(&w->released));
-    arb_prom(buf, cap, &off, "arbiter_referee_reconnects_total", "counter", "Connections made anew",
-             (double)atomic_load(&w->reconnects));
-    arb_prom(buf, cap, &off, "arbiter_referee_programs_fetched_total", "counter", "Bot programs fetched",
-             (double)atomic_load(&w->programs_fetched));
-    arb_prom(buf, cap, &off, "arbiter_referee_frames_dropped_total", "counter", "Malformed frames dropped",
-             (double)atomic_load(&w->frames_dropped));
-    arb_prom(buf, cap, &off, "arbiter_bot_timeouts_total", "counter", "Bot decisions that ran out of time",
-             (double)atomic_load(&w->timeouts));
-    arb_prom(buf, cap, &off, "arbiter_bot_penalties_total", "counter", "Penalties given to bots",
-             (double)atomic_load(&w->penalties));
-    arb_prom(buf, cap, &off, "arbiter_decisions_total", "counter", "Bot decisions judged",
-             (double)atomic_load(&w->decisions));
-    return off;
-}
-
-int cmd_referee(int argc, char **argv)
-{
-    ref_conf c = {.workdir = "/var/lib/arbiter-referee", .metrics = "127.0.0.1:9465", .heartbeat_ms = 1000,
-                  .heartbeat_misses = 5, .drain_s = 600, .log_level = 1};
-    if (asks_help(argc, argv)) {   /* before the arguments are read, as for the scheduler */
-        printf("usage: arbiter-referee [--config FILE] [--KEY VALUE ...]\n\n"
-               "A referee worker: connects to a scheduler (arbiter-scheduler, or arbiter run\n"
-               "--listen), plays up to SLOTS matches at once in sandboxes, fetches bot\n"
-               "programs it lacks from the scheduler, and keeps every result until the\n"
-               "scheduler acknowledges it. SIGTERM drains (finishes the matches in hand\n"
-               "for at most drain_s, hands back the rest); a second SIGTERM hands back at\n"
-               "once. Keys (config/referee.yaml; flags override the file):\n\n");
-        arb_conf_usage(stdout, ref_keys, &c);
-        return CLI_EXIT_OK;
-    }
-    char err[2048];
-    int rest[8], nrest = 0;
-    if (arb_conf_args(ref_keys, &c, argc - 1, argv + 1, rest, 8, &nrest, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter-referee: %s\n", err);
-        return 2;
-    }
-    for (int i = 0; i < nrest; i++) {
-        const char *a = argv[1 + rest[i]];
-        unexpected("arbiter-referee", a, ref_keys);
-        return CLI_EXIT_USAGE;
-    }
-    char pub[41], sec[41], spub[41];
-    if (!c.connect[0]) {
-        fprintf(stderr, "arbiter-referee: connect: the scheduler's endpoint is needed (tcp://HOST:PORT)\n");
-        return 2;
-    }
-    if (key_pair(c.key, pub, sec, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter-referee: %s\n", err);
-        return 2;
-    }
-    if (cli_read_key(c.server_key, spub) != 0) {
-        fprintf(stderr, "arbiter-referee: server_key \"%s\": not a public key file\n", c.server_key);
-        return 2;
-    }
-    char host[64] = "host";
-    gethostname(host, sizeof host - 1);
-    host[strcspn(host, ".")] = 0;
-    if (!c.name[0])
-        snprintf(c.name, sizeof c.name, "%.60s-%d", host, (int)getpid());
-    if (c.slots == 0)
-        c.slots = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    if (c.check) {
-        printf("arbiter-referee: configuration ok (%s, %d slots, as %s)\n", c.connect, c.slots, c.name);
-        return 0;
-    }
-    arb_log_setup((arb_log_level)c.log_level, (arb_log_format)c.log_format);
-    /* bots under uids of their own (as root) pass through to their
-     * working directories; nothing else of it is theirs */
-    if (arb_make_dir(c.workdir, geteuid() == 0 ? 0711 : 0700, "workdir (workdir:, --workdir)", err, sizeof err) != 0) {
-        arb_error("referee", "%s", err);
-        return 2;
-    }
-    char abs_work[512];
-    if (!realpath(c.workdir, abs_work))
-        snprintf(abs_work, sizeof abs_work, "%s", c.workdir);
-    catch_signals();
-    static worker_stats stats;
-    arb_http *http = NULL;
-    if (c.metrics[0] && !(http = start_metrics("referee", c.metrics, referee_metrics, &stats))) {
-        return 2;
-    }
-    void *ctx = zmq_ctx_new();
-    worker_options o = {.zmq_ctx = ctx, .endpoint = c.connect, .name = c.name, .workdir = abs_work,
-                        .slots = c.slots, .heartbeat_ms = c.heartbeat_ms, .heartbeat_misses = c.heartbeat_misses,
-                        .drain_s = c.drain_s, .fetch_programs = true, .stop = &stopping, .stop_now = &stop_now,
-                        .public_key = pub, .secret_key = sec, .server_key = spub, .stats = &stats};
-    /* This referee's secret key, wherever it lies (under /etc, which a
-     * bot's system view shows): hidden from bots, who could otherwise speak
-     * for this worker when the referee is not root. */
-    char key_file[1100], abs_key[4096];
-    snprintf(key_file, sizeof key_file, "%s.key", c.key);
-    if (realpath(key_file, abs_key))
-        o.live.hide[0] = abs_key;
-    if (local_sandbox(&o.live, sandbox_of(c.sandbox), c.allow_unsandboxed, "allow_unsandboxed: true", err,
-                      sizeof err) != 0) {
-        arb_error("referee", "%s", err);
-        return 2;
-    }
-    if (o.live.require == 0)
-        arb_warn("referee", "allow_unsandboxed: bots run with rlimits only: they can read this host's files, "
-                 "signal the referee and each other, and reach the network");
-    arb_info("referee", "%s: %d slots, scheduler %s, sandbox %s, metrics on %s", c.name, c.slots, c.connect,
-             o.live.bwrap ? "bwrap" : "rlimits", c.metrics[0] ? c.metrics : "nothing");
-    int rc = worker_run(&o);
-    arb_info("referee", "%s: stopped (%llu matches played, %llu handed back)", c.name,
-             (unsigned long long)atomic_load(&stats.matches_done), (unsigned long long)atomic_load(&stats.released));
-    arb_http_stop(http);
-    /* no zmq_ctx_term: matches handed back may still be playing on their
-     * threads, holding sockets; the process ends here and their bots with
-     * it (PR_SET_PDEATHSIG) */
-    return rc == ARB_EUNSUPPORTED ? CLI_EXIT_UNSUPPORTED : rc ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
