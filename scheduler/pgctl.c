@@ -463,6 +463,27 @@ int pgctl_start(pgctl *pg, const char *dir, char *err, size_t errlen)
     return rc;
 }
 
+/* pg_ctl start failed: was it because a server is starting already? A
+ * run killed during its first start leaves its server coming up on its
+ * own (pg_ctl puts the server in a session of its own, out of reach of a
+ * kill of the run's process group), and before that server has written
+ * its postmaster.pid `pg_ctl status` says nothing runs: this start then
+ * finds the other's lock file and gives up. If a server answers within
+ * pg_ctl's 60 s, it is the one to use (the pg-started marker is already
+ * there, so the last user stops it). */
+static bool came_up(pgctl *pg, char **status, const char *log)
+{
+    for (int tries = 0; tries < 600; tries++) {
+        if (run(pg, "pg_ctl", status, log, NULL, NULL) == 0 && PQping(pg->admin_conninfo) == PQPING_OK)
+            return true;
+        if (tries >= 50 && run(pg, "pg_ctl", status, log, NULL, NULL) != 0)
+            return false;   /* 5 s and still nothing running: no other start */
+        sleep_ms(100);
+    }
+    return false;
+}
+
+
 /* pgctl_start once the state directory is ours and DIR/pg-ctl held. */
 static int start_locked(pgctl *pg, bool root, uid_t suid, gid_t sgid, char *err, size_t errlen)
 {
@@ -608,7 +629,7 @@ static int start_locked(pgctl *pg, bool root, uid_t suid, gid_t sgid, char *err,
         int mfd = open(marker, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (mfd >= 0)
             close(mfd);
-        if (run(pg, "pg_ctl", start, log, NULL, parent) != 0) {
+        if (run(pg, "pg_ctl", start, log, NULL, parent) != 0 && !came_up(pg, status, log)) {
             snprintf(err, errlen, "the database would not start: see %s", log);
             return ARB_EIO;
         }

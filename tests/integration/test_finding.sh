@@ -79,6 +79,7 @@ for ms in 50 150 300 500 800 1200 1700 2500; do
   "$ARB" run "$T/small.yaml" --state "$S" --quiet > "$T/setup.out" 2>&1
   rc=$?
   check "killed ${ms}ms into its first set-up, the run again succeeds (exit $rc: $(grep -m1 arbiter: "$T/setup.out"))" '[ $rc = 0 ]'
+  [ $rc = 0 ] || tail -n 20 "$S/postgres.log" >&2   # what the server said, in the test's log
   check "and leaves no PostgreSQL running (${ms}ms)" '! running "$S"'
 done
 
