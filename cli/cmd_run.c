@@ -355,15 +355,6 @@ int cmd_run(int argc, char **argv)
         tn_config_release(&cfg);
         return 2;
     }
-    size_t ylen = 0;
-    char *yaml = NULL;
-    char digest[65];
-    if (arb_read_file(file, ARB_TN_MAX_FILE, "a tournament file", &yaml, &ylen, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: %s\n", err);
-        tn_config_release(&cfg);
-        return 2;
-    }
-    arb_sha256_hex(yaml, ylen, digest);
     db_place place = {.lock_fd = -1};
     int status = 0;
     store *st = NULL;
@@ -395,7 +386,7 @@ int cmd_run(int argc, char **argv)
     if (!realpath(state, abs_state))
         snprintf(abs_state, sizeof abs_state, "%s", state);
     progress_ctx pc = {.tty = isatty(2), .quiet = quiet};
-    sched_tournament_options ro = {.cfg = &cfg, .yaml = yaml, .digest = digest, .progress = on_progress, .ctx = &pc,
+    sched_tournament_options ro = {.cfg = &cfg, .yaml = cfg.text, .digest = cfg.digest, .progress = on_progress, .ctx = &pc,
                       .secret = secret_file ? secret : NULL, .fresh = fresh};
     local_run lr = {.state_dir = abs_state, .db = st, .workers = workers, .sandbox = sandbox,
                     .allow_unsandboxed = allow_unsandboxed, .stop = &interrupted, .listen = listen,
@@ -461,7 +452,6 @@ out:
     store_close(st);
     cli_close_place(&place);
     tn_config_release(&cfg);
-    free(yaml);
     return status;
 }
 
