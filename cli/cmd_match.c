@@ -6,6 +6,7 @@
 #include "match.h"
 #include "record.h"
 #include "arb_error.h"
+#include "arb_seeds.h"
 #include "arb_kdf.h"
 #include "arb_limits.h"
 
@@ -423,7 +424,7 @@ static int play_one(match_config *cfg, const uint8_t secret[32], const char *tpa
     live_options lo = *lo_in;
     char err[512];
     char label[ARB_MAX_KEY_LABEL];
-    snprintf(label, sizeof label, "match|%" PRIu64, cfg->seed);
+    arb_seeds_single_label(label, cfg->seed);
     if (match_set_key(cfg, secret, label) != 0) {
         fprintf(stderr, "arbiter: cannot derive the match key\n");
         return CLI_EXIT_USAGE;

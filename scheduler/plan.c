@@ -15,6 +15,7 @@
  * the tie-breaks and placement in plan_ties.c, the ASCII bracket in
  * plan_draw.c; plan_int.h declares what they share. */
 #include "plan_int.h"
+#include "arb_seeds.h"
 #include "arb_kdf.h"
 #include "arb_rng.h"
 
@@ -199,9 +200,7 @@ uint64_t plan__seed(const tn_config *cfg, const plan_record *rec)
 {
     if (!rec || !rec->has_secret)
         return cfg->seed;
-    char label[64];
-    snprintf(label, sizeof label, "plan|%" PRIu64, cfg->seed);
-    return arb_seed_keyed(rec->secret, label);
+    return arb_seeds_plan(rec->secret, cfg->seed);
 }
 
 /* Seed order: seeded entrants by rank, then the rest in an order drawn
