@@ -16,6 +16,16 @@ void arb_seeds_single_label(char out[ARB_MAX_KEY_LABEL], uint64_t seed)
     snprintf(out, ARB_MAX_KEY_LABEL, "match|%" PRIu64, seed);
 }
 
+void arb_seeds_eval_label(char out[ARB_MAX_KEY_LABEL], size_t base, int role)
+{
+    snprintf(out, ARB_MAX_KEY_LABEL, "eval|%zu|%d", base, role);
+}
+
+uint64_t arb_seeds_eval_deal(uint64_t set_seed, uint64_t i)
+{
+    return arb_seed_childn(set_seed, "eval", i);
+}
+
 uint64_t arb_seeds_match_seed(uint64_t tournament_seed, int round, int table)
 {
     char label[64];

@@ -20,6 +20,13 @@ void arb_seeds_match_label(char out[ARB_MAX_KEY_LABEL], uint64_t tournament_seed
 /* The label of a match played alone (`arbiter match --seed N`): "match|<N>". */
 void arb_seeds_single_label(char out[ARB_MAX_KEY_LABEL], uint64_t seed);
 
+/* The label of an `arbiter eval` match (its key derived from the bots'
+ * seed): "eval|<first deal's index>|<table 0's role>". */
+void arb_seeds_eval_label(char out[ARB_MAX_KEY_LABEL], size_t base, int role);
+/* Deal i of an `arbiter eval` deal set made from seed S (the deal sets of
+ * docs/evaluation.md): arb_seed_childn(S, "eval", i). */
+uint64_t arb_seeds_eval_deal(uint64_t set_seed, uint64_t i);
+
 /* The match seed of table `table` of round `round` (matches.seed, the
  * match configuration's seed, the transcript header's "seed"):
  * arb_seed_child(tournament seed, "round/<round>/table/<table>"). A public

@@ -236,6 +236,9 @@ static void test_seed_labels(void)
     CHECK(strcmp(label, "match|18446744073709551615|12|0") == 0);
     arb_seeds_single_label(label, 42);
     CHECK(strcmp(label, "match|42") == 0);
+    arb_seeds_eval_label(label, 30, 1);
+    CHECK(strcmp(label, "eval|30|1") == 0);
+    CHECK(arb_seeds_eval_deal(9, 4) == arb_seed_child(9, "eval/4"));
     CHECK(arb_seeds_match_seed(7, 1, 2) == arb_seed_child(7, "round/1/table/2"));
     CHECK(arb_seeds_match_seed(11, 3, 0) == arb_seed_child(11, "round/3/table/0"));
     CHECK(arb_seeds_deal(k, 0) == 0x636fcf5784b38744ULL);
