@@ -50,6 +50,16 @@ uint64_t arb_seeds_plan(const uint8_t secret[ARB_KEY_BYTES], uint64_t tournament
     return arb_seed_keyed(secret, label);
 }
 
+void arb_seeds_tiebreak_label(char *out, size_t len, int round, int table)
+{
+    snprintf(out, len, "tiebreak/round/%d/table/%d", round, table);
+}
+
+void arb_seeds_final_tiebreak_label(char *out, size_t len, int round)
+{
+    snprintf(out, len, "tiebreak/round/%d/final", round);
+}
+
 uint64_t arb_seeds_ladder(const uint8_t secret[ARB_KEY_BYTES], uint64_t round)
 {
     return arb_seed_keyedn(secret, "ladder", round);

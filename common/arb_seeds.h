@@ -42,6 +42,15 @@ uint64_t arb_seeds_bot(const uint8_t key[ARB_KEY_BYTES], uint64_t bot);
 /* The tournament's draws (seeding order, table shuffles, tie-break draws):
  * arb_seed_keyed(secret, "plan|<tournament seed>"). */
 uint64_t arb_seeds_plan(const uint8_t secret[ARB_KEY_BYTES], uint64_t tournament_seed);
+/* The tournament's draws are child streams of arb_seeds_plan's seed,
+ * under these labels: the seeding order, the round robin's and the group
+ * stage's table order, and a tie's draw at table t of round r (or in the
+ * final round robin of round r). */
+#define ARB_SEEDS_SEEDING "seeding"
+#define ARB_SEEDS_ROUND_ROBIN "round-robin"
+#define ARB_SEEDS_GROUPS "groups"
+void arb_seeds_tiebreak_label(char *out, size_t len, int round, int table);
+void arb_seeds_final_tiebreak_label(char *out, size_t len, int round);
 /* A ladder's pairing of round r: arb_seed_keyedn(secret, "ladder", r). */
 uint64_t arb_seeds_ladder(const uint8_t secret[ARB_KEY_BYTES], uint64_t round);
 

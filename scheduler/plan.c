@@ -211,7 +211,7 @@ void plan__seed_order(const tn_config *cfg, uint64_t pseed, int *order)
     for (int i = 0; i < n; i++)
         order[i] = i;
     arb_rng rng;
-    arb_rng_seed(&rng, arb_seed_child(pseed, "seeding"));
+    arb_rng_seed(&rng, arb_seed_child(pseed, ARB_SEEDS_SEEDING));
     for (int i = n - 1; i > 0; i--) {
         int j = (int)arb_rng_below(&rng, (uint64_t)i + 1);
         int x = order[i];
@@ -334,7 +334,7 @@ int plan_next(const tn_config *cfg, const plan_record *rec, store_table *tables,
             snprintf(err, errlen, "more than %d tables: too many entrants for a round robin of %d-seat tables", cap, k);
             return nt;
         }
-        plan__shuffle_tables(tables, nt, plan__seed(cfg, rec), "round-robin");
+        plan__shuffle_tables(tables, nt, plan__seed(cfg, rec), ARB_SEEDS_ROUND_ROBIN);
         break;
     case TN_SWISS:
         if (last_round >= (int)cfg->rounds) {
@@ -373,7 +373,7 @@ int plan_next(const tn_config *cfg, const plan_record *rec, store_table *tables,
                     return got;
                 nt += got;
             }
-            plan__shuffle_tables(tables, nt, plan__seed(cfg, rec), "groups");
+            plan__shuffle_tables(tables, nt, plan__seed(cfg, rec), ARB_SEEDS_GROUPS);
             break;
         }
         int start[ARB_TN_MAX_ENTRANTS], alive[ARB_TN_MAX_ENTRANTS], byes, first;

@@ -4,6 +4,7 @@
  * serpentine so top seeds meet late, the best `advance` of each table
  * going on). */
 #include "plan_int.h"
+#include "arb_seeds.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -110,7 +111,7 @@ int plan__knockout_alive(const tn_config *cfg, const plan_record *rec, int k, co
             bool drawn = false;
             if (final_rr && m <= ARB_MAX_TN_TIE) {
                 char label[64];
-                snprintf(label, sizeof label, "tiebreak/round/%d/final", r);
+                arb_seeds_final_tiebreak_label(label, sizeof label, r);
                 plan__draw_keys(cfg, rec, label, fo, m, key);
                 for (int i = 1; i < m; i++)
                     for (int j = i; j > 0; j--) {

@@ -2,6 +2,7 @@
  * (docs/rules/placement.md): the game's places, head-to-head, then the
  * seeded draw; where each unit stands at the end. */
 #include "plan_int.h"
+#include "arb_seeds.h"
 #include "arb_kdf.h"
 #include "arb_rng.h"
 
@@ -89,7 +90,7 @@ static void settle_tie(const tn_config *cfg, const plan_record *rec, int r, int 
         }
     }
     char label[64];
-    snprintf(label, sizeof label, "tiebreak/round/%d/table/%d", r, t);
+    arb_seeds_tiebreak_label(label, sizeof label, r, t);
     plan__draw_keys(cfg, rec, label, u, m, key);
     int before[ARB_MAX_TN_TIE];
     memcpy(before, u, (size_t)m * sizeof *u);

@@ -239,6 +239,13 @@ static void test_seed_labels(void)
     arb_seeds_eval_label(label, 30, 1);
     CHECK(strcmp(label, "eval|30|1") == 0);
     CHECK(arb_seeds_eval_deal(9, 4) == arb_seed_child(9, "eval/4"));
+    char tl[64];
+    arb_seeds_tiebreak_label(tl, sizeof tl, 3, 1);
+    CHECK(strcmp(tl, "tiebreak/round/3/table/1") == 0);
+    arb_seeds_final_tiebreak_label(tl, sizeof tl, 4);
+    CHECK(strcmp(tl, "tiebreak/round/4/final") == 0);
+    CHECK(strcmp(ARB_SEEDS_SEEDING, "seeding") == 0 && strcmp(ARB_SEEDS_ROUND_ROBIN, "round-robin") == 0
+          && strcmp(ARB_SEEDS_GROUPS, "groups") == 0);
     CHECK(arb_seeds_match_seed(7, 1, 2) == arb_seed_child(7, "round/1/table/2"));
     CHECK(arb_seeds_match_seed(11, 3, 0) == arb_seed_child(11, "round/3/table/0"));
     CHECK(arb_seeds_deal(k, 0) == 0x636fcf5784b38744ULL);
