@@ -13,6 +13,7 @@
 #include "arb_error.h"
 #include "arb_file.h"
 #include "arb_kdf.h"
+#include "arb_seeds.h"
 #include "arb_limits.h"
 #include "arb_rng.h"
 #include "transcript_writer.h"
@@ -87,7 +88,7 @@ typedef struct eval_set {
 static void set_free(eval_set *s) { free(s->deals); s->deals = NULL; }
 
 /* A deal's seed in a set made from seed S: child(S, "eval/i"). */
-static uint64_t set_seed(uint64_t s, size_t i) { return arb_seed_childn(s, "eval", i); }
+static uint64_t set_seed(uint64_t s, size_t i) { return arb_seeds_eval_deal(s, i); }
 
 static int set_from_seed(eval_set *s, uint64_t seed, size_t n)
 {
@@ -506,7 +507,7 @@ static int play_match(eval_run *e, match_config *cfg, const bool *is_a, const ev
     uint8_t secret[32] = {0};
     for (int k = 0; k < 8; k++)
         secret[k] = (uint8_t)(e->bot_seed >> (8 * k));
-    snprintf(label, sizeof label, "eval|%zu|%d", base, role_of_table[0]);
+    arb_seeds_eval_label(label, base, role_of_table[0]);
     if (match_set_key(cfg, secret, label) != 0)
         return CLI_EXIT_FAIL;
     /* --keep: the transcript (every hand and every bot's stderr, for

@@ -6,6 +6,7 @@
 #include "match.h"
 #include "record.h"
 #include "arb_error.h"
+#include "arb_seeds.h"
 #include "arb_kdf.h"
 #include "arb_limits.h"
 
@@ -423,7 +424,7 @@ static int play_one(match_config *cfg, const uint8_t secret[32], const char *tpa
     live_options lo = *lo_in;
     char err[512];
     char label[ARB_MAX_KEY_LABEL];
-    snprintf(label, sizeof label, "match|%" PRIu64, cfg->seed);
+    arb_seeds_single_label(label, cfg->seed);
     if (match_set_key(cfg, secret, label) != 0) {
         fprintf(stderr, "arbiter: cannot derive the match key\n");
         return CLI_EXIT_USAGE;
@@ -505,52 +506,116 @@ static int play_one(match_config *cfg, const uint8_t secret[32], const char *tpa
     return CLI_EXIT_OK;
 }
 
-int cmd_match(int argc, char **argv)
+static const struct option match_opts[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"bot", required_argument, NULL, 'b'},
+    {"team", required_argument, NULL, 'T'},
+    {"game", required_argument, NULL, 'g'},
+    {"rules", required_argument, NULL, 'r'},
+    {"set", required_argument, NULL, 's'},
+    {"deals", required_argument, NULL, 'd'},
+    {"seed", required_argument, NULL, 'S'},
+    {"secret-file", required_argument, NULL, 'K'},
+    {"duplicate", required_argument, NULL, 'D'},
+    {"compare-deals", required_argument, NULL, 'C'},
+    {"fixed-seats", no_argument, NULL, 'F'},
+    {"move-ms", required_argument, NULL, 'm'},
+    {"deal-ms", required_argument, NULL, 'M'},
+    {"bank-ms", required_argument, NULL, 'B'},
+    {"startup-ms", required_argument, NULL, 'u'},
+    {"policy", required_argument, NULL, 'p'},
+    {"strikes", required_argument, NULL, 'k'},
+    {"forfeit-points", required_argument, NULL, 'P'},
+    {"transcript", required_argument, NULL, 't'},
+    {"sandbox", required_argument, NULL, 'x'},
+    {"workdir", required_argument, NULL, 'w'},
+    {"keep-workdir", no_argument, NULL, 'W'},
+    {"end-grace-ms", required_argument, NULL, 'E'},
+    {"format", required_argument, NULL, 'f'},
+    {"json", no_argument, NULL, 'j'},
+    {"quiet", no_argument, NULL, 'q'},
+    {NULL, 0, NULL, 0},
+};
+
+/* --bot NAME=COMMAND: the next bot of cfg. 0, or CLI_EXIT_USAGE with a
+ * message said. */
+static int add_bot_arg(match_config *cfg, const char *v)
 {
-    static const struct option opts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"bot", required_argument, NULL, 'b'},
-        {"team", required_argument, NULL, 'T'},
-        {"game", required_argument, NULL, 'g'},
-        {"rules", required_argument, NULL, 'r'},
-        {"set", required_argument, NULL, 's'},
-        {"deals", required_argument, NULL, 'd'},
-        {"seed", required_argument, NULL, 'S'},
-        {"secret-file", required_argument, NULL, 'K'},
-        {"duplicate", required_argument, NULL, 'D'},
-        {"compare-deals", required_argument, NULL, 'C'},
-        {"fixed-seats", no_argument, NULL, 'F'},
-        {"move-ms", required_argument, NULL, 'm'},
-        {"deal-ms", required_argument, NULL, 'M'},
-        {"bank-ms", required_argument, NULL, 'B'},
-        {"startup-ms", required_argument, NULL, 'u'},
-        {"policy", required_argument, NULL, 'p'},
-        {"strikes", required_argument, NULL, 'k'},
-        {"forfeit-points", required_argument, NULL, 'P'},
-        {"transcript", required_argument, NULL, 't'},
-        {"sandbox", required_argument, NULL, 'x'},
-        {"workdir", required_argument, NULL, 'w'},
-        {"keep-workdir", no_argument, NULL, 'W'},
-        {"end-grace-ms", required_argument, NULL, 'E'},
-        {"format", required_argument, NULL, 'f'},
-        {"json", no_argument, NULL, 'j'},
-        {"quiet", no_argument, NULL, 'q'},
-        {NULL, 0, NULL, 0},
-    };
-    match_config cfg;
-    live_options lo = {0};
-    /* --team: two partners each, seated as players t and t + 2 */
-    team_arg teams[2];
-    int nteams = 0;
-    const char *transcript = NULL, *secret_file = NULL, *game = NULL, *preset = NULL;
-    cli_format format = CLI_FORMAT_TABLE;
-    bool quiet = false;
-    size_t compare_deals = 0;   /* --compare-deals: a series of matches until this many deals compared */
-    char sets[ARB_MAX_OPTIONS_TEXT] = "";
-    /* the game first: the other options fill a match of that game */
+    if (cfg->nbots >= ARB_MAX_SEATS) {
+        fprintf(stderr, "arbiter: at most %d bots\n", ARB_MAX_SEATS);
+        return CLI_EXIT_USAGE;
+    }
+    const char *eq = strchr(v, '=');
+    char name[ARB_MAX_BOT_NAME + 1], err[512];
+    if (!eq || eq == v || (size_t)(eq - v) > ARB_MAX_BOT_NAME) {
+        fprintf(stderr, "arbiter: --bot \"%s\": expected NAME=COMMAND (a name of 1..%d characters)\n",
+                v, ARB_MAX_BOT_NAME);
+        return CLI_EXIT_USAGE;
+    }
+    snprintf(name, sizeof name, "%.*s", (int)(eq - v), v);
+    if (match_bot_command(&cfg->bots[cfg->nbots], name, eq + 1, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        return CLI_EXIT_USAGE;
+    }
+    for (int b = 0; b < cfg->nbots; b++)
+        if (strcmp(cfg->bots[b].name, cfg->bots[cfg->nbots].name) == 0) {
+            fprintf(stderr, "arbiter: two bots named \"%s\"\n", cfg->bots[b].name);
+            return CLI_EXIT_USAGE;
+        }
+    cfg->nbots++;
+    return 0;
+}
+
+/* --team NAME=CMD1,CMD2 (or NAME=CMD, both partners one program): the
+ * next of teams[0..2). 0, or CLI_EXIT_USAGE with a message said. */
+static int add_team_arg(team_arg *teams, int *nteams, const char *v)
+{
+    const char *eq = strchr(v, '=');
+    if (*nteams >= 2) {
+        fprintf(stderr, "arbiter: match: two teams at most (--team)\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (!eq || eq == v || (size_t)(eq - v) > ARB_MAX_BOT_NAME - 2 || !eq[1]) {
+        fprintf(stderr, "arbiter: --team \"%s\": expected NAME=CMD1,CMD2 or NAME=CMD (a name of 1..%d "
+                        "characters)\n", v, ARB_MAX_BOT_NAME - 2);
+        return CLI_EXIT_USAGE;
+    }
+    const char *comma = strchr(eq + 1, ',');
+    size_t l1 = comma ? (size_t)(comma - eq - 1) : strlen(eq + 1);
+    const char *c2 = comma ? comma + 1 : eq + 1;
+    if (l1 == 0 || !*c2 || strchr(c2, ',') || l1 >= sizeof teams[0].cmd[0]
+        || strlen(c2) >= sizeof teams[0].cmd[1]) {
+        fprintf(stderr, "arbiter: --team \"%s\": expected NAME=CMD1,CMD2 (two commands) or NAME=CMD\n", v);
+        return CLI_EXIT_USAGE;
+    }
+    snprintf(teams[*nteams].name, sizeof teams[*nteams].name, "%.*s", (int)(eq - v), v);
+    snprintf(teams[*nteams].cmd[0], sizeof teams[0].cmd[0], "%.*s", (int)l1, eq + 1);
+    snprintf(teams[*nteams].cmd[1], sizeof teams[0].cmd[1], "%s", c2);
+    (*nteams)++;
+    return 0;
+}
+
+/* What the command line asked of `arbiter match`. */
+typedef struct match_args {
+    match_config cfg;            /* the match (its game, rules, bots, clocks, seed) */
+    live_options lo;             /* how bots are run (sandbox, work directory, end grace) */
+    team_arg teams[2];           /* --team: two partners each, seated as players t and t + 2 */
+    int nteams;
+    const char *transcript, *secret_file, *preset;
+    cli_format format;
+    bool quiet;
+    size_t compare_deals;        /* --compare-deals: a series of matches until this many deals compared */
+    char sets[ARB_MAX_OPTIONS_TEXT]; /* --set options, joined */
+} match_args;
+
+/* Read the options into *a (the game first: the other options fill a
+ * match of that game): -1 to go on, else the exit code (a message said). */
+static int parse_match_opts(int argc, char **argv, match_args *a)
+{
+    const char *game = NULL;
     int opt;
     cli_opts_begin();
-    while ((opt = cli_getopt("match", argc, argv, ":h", opts)) != -1) {
+    while ((opt = cli_getopt("match", argc, argv, ":h", match_opts)) != -1) {
         if (opt == 'h') {
             usage(stdout);
             return CLI_EXIT_OK;
@@ -569,90 +634,46 @@ int cmd_match(int argc, char **argv)
     const arb_game *g = cli_game(game);
     if (!g)
         return CLI_EXIT_USAGE;
-    match_config_init(&cfg, g);
+    match_config_init(&a->cfg, g);
     cli_opts_begin();
-    while ((opt = cli_getopt("match", argc, argv, ":h", opts)) != -1) {
+    while ((opt = cli_getopt("match", argc, argv, ":h", match_opts)) != -1) {
         const char *v = optarg;
         long long n;
         switch (opt) {
         case 'g': break;
-        case 'F': cfg.fixed_seats = true; break;
-        case 'W': lo.keep_workdir = true; break;
-        case 'j': format = CLI_FORMAT_JSON; break;
-        case 'q': quiet = true; break;
+        case 'F': a->cfg.fixed_seats = true; break;
+        case 'W': a->lo.keep_workdir = true; break;
+        case 'j': a->format = CLI_FORMAT_JSON; break;
+        case 'q': a->quiet = true; break;
         case 'f':
-            if (cli_format_parse("match", v, CLI_FORMATS_TJ, &format))
+            if (cli_format_parse("match", v, CLI_FORMATS_TJ, &a->format))
                 return CLI_EXIT_USAGE;
             break;
-        case 'r': preset = v; break;
+        case 'r': a->preset = v; break;
         case 's':
-            if (cli_append_option(sets, sizeof sets, v)) {
+            if (cli_append_option(a->sets, sizeof a->sets, v)) {
                 fprintf(stderr, "arbiter: match: --set: too many options\n");
                 return CLI_EXIT_USAGE;
             }
             break;
-        case 'b': {
-            if (cfg.nbots >= ARB_MAX_SEATS) {
-                fprintf(stderr, "arbiter: at most %d bots\n", ARB_MAX_SEATS);
-                return CLI_EXIT_USAGE;
-            }
-            const char *eq = strchr(v, '=');
-            char name[ARB_MAX_BOT_NAME + 1], err[512];
-            if (!eq || eq == v || (size_t)(eq - v) > ARB_MAX_BOT_NAME) {
-                fprintf(stderr, "arbiter: --bot \"%s\": expected NAME=COMMAND (a name of 1..%d characters)\n",
-                        v, ARB_MAX_BOT_NAME);
-                return CLI_EXIT_USAGE;
-            }
-            snprintf(name, sizeof name, "%.*s", (int)(eq - v), v);
-            if (match_bot_command(&cfg.bots[cfg.nbots], name, eq + 1, NULL, err, sizeof err) != 0) {
-                fprintf(stderr, "arbiter: %s\n", err);
-                return CLI_EXIT_USAGE;
-            }
-            for (int b = 0; b < cfg.nbots; b++)
-                if (strcmp(cfg.bots[b].name, cfg.bots[cfg.nbots].name) == 0) {
-                    fprintf(stderr, "arbiter: two bots named \"%s\"\n", cfg.bots[b].name);
-                    return CLI_EXIT_USAGE;
-                }
-            cfg.nbots++;
+        case 'b':
+            if (add_bot_arg(&a->cfg, v)) return CLI_EXIT_USAGE;
             break;
-        }
-        case 'T': {
-            const char *eq = strchr(v, '=');
-            if (nteams >= 2) {
-                fprintf(stderr, "arbiter: match: two teams at most (--team)\n");
-                return CLI_EXIT_USAGE;
-            }
-            if (!eq || eq == v || (size_t)(eq - v) > ARB_MAX_BOT_NAME - 2 || !eq[1]) {
-                fprintf(stderr, "arbiter: --team \"%s\": expected NAME=CMD1,CMD2 or NAME=CMD (a name of 1..%d "
-                                "characters)\n", v, ARB_MAX_BOT_NAME - 2);
-                return CLI_EXIT_USAGE;
-            }
-            const char *comma = strchr(eq + 1, ',');
-            size_t l1 = comma ? (size_t)(comma - eq - 1) : strlen(eq + 1);
-            const char *c2 = comma ? comma + 1 : eq + 1;
-            if (l1 == 0 || !*c2 || strchr(c2, ',') || l1 >= sizeof teams[0].cmd[0]
-                || strlen(c2) >= sizeof teams[0].cmd[1]) {
-                fprintf(stderr, "arbiter: --team \"%s\": expected NAME=CMD1,CMD2 (two commands) or NAME=CMD\n", v);
-                return CLI_EXIT_USAGE;
-            }
-            snprintf(teams[nteams].name, sizeof teams[nteams].name, "%.*s", (int)(eq - v), v);
-            snprintf(teams[nteams].cmd[0], sizeof teams[0].cmd[0], "%.*s", (int)l1, eq + 1);
-            snprintf(teams[nteams].cmd[1], sizeof teams[0].cmd[1], "%s", c2);
-            nteams++;
+        case 'T':
+            if (add_team_arg(a->teams, &a->nteams, v)) return CLI_EXIT_USAGE;
             break;
-        }
         case 'd':
             if (cli_int_arg("match", "deals", v, 1, ARB_MAX_DEALS, &n)) return CLI_EXIT_USAGE;
-            cfg.deals = (uint32_t)n;
+            a->cfg.deals = (uint32_t)n;
             break;
         case 'C':
             if (cli_int_arg("match", "compare-deals", v, 1, ARB_MAX_DEALS, &n)) return CLI_EXIT_USAGE;
-            compare_deals = (size_t)n;
+            a->compare_deals = (size_t)n;
             break;
         case 'S': {
             char *end;
             errno = 0;
-            cfg.seed = strtoull(v, &end, 0);
+            a->cfg.seed = strtoull(v, &end, 0);
             if (errno || *end || end == v || v[0] == '-') {
                 fprintf(stderr, "arbiter: --seed \"%s\": expected a non-negative integer\n", v);
                 return CLI_EXIT_USAGE;
@@ -665,7 +686,7 @@ int cmd_match(int argc, char **argv)
                 fprintf(stderr, "arbiter: --duplicate \"%s\": expected " MATCH_DUPLICATE_NAMES "\n", v);
                 return CLI_EXIT_USAGE;
             }
-            cfg.duplicate = (uint8_t)d;
+            a->cfg.duplicate = (uint8_t)d;
             break;
         }
         case 'p': {
@@ -674,44 +695,44 @@ int cmd_match(int argc, char **argv)
                 fprintf(stderr, "arbiter: --policy \"%s\": expected autoplay, forfeit-deal or forfeit-match\n", v);
                 return CLI_EXIT_USAGE;
             }
-            cfg.policy = (uint8_t)p;
+            a->cfg.policy = (uint8_t)p;
             break;
         }
         case 'm':
             if (cli_int_arg("match", "move-ms", v, 1, 3600000, &n)) return CLI_EXIT_USAGE;
-            cfg.move_ms = n;
+            a->cfg.move_ms = n;
             break;
         case 'M':
             if (cli_int_arg("match", "deal-ms", v, -1, 86400000, &n)) return CLI_EXIT_USAGE;
-            cfg.deal_ms = n;
+            a->cfg.deal_ms = n;
             break;
         case 'B':
             if (cli_int_arg("match", "bank-ms", v, 0, 86400000, &n)) return CLI_EXIT_USAGE;
-            cfg.bank_ms = n;
+            a->cfg.bank_ms = n;
             break;
         case 'u':
             if (cli_int_arg("match", "startup-ms", v, 1, 600000, &n)) return CLI_EXIT_USAGE;
-            cfg.startup_ms = n;
+            a->cfg.startup_ms = n;
             break;
         case 'E':
             if (cli_int_arg("match", "end-grace-ms", v, 1, 600000, &n)) return CLI_EXIT_USAGE;
-            lo.end_grace_ms = (uint32_t)n;
+            a->lo.end_grace_ms = (uint32_t)n;
             break;
         case 'k':
             if (cli_int_arg("match", "strikes", v, 0, 1000000, &n)) return CLI_EXIT_USAGE;
-            cfg.strikes = (uint32_t)n;
+            a->cfg.strikes = (uint32_t)n;
             break;
         case 'P':
             if (cli_int_arg("match", "forfeit-points", v, 0, 1000000000, &n)) return CLI_EXIT_USAGE;
-            cfg.forfeit_points = n;
+            a->cfg.forfeit_points = n;
             break;
-        case 't': transcript = v; break;
-        case 'K': secret_file = v; break;
-        case 'w': lo.workdir = v; break;
+        case 't': a->transcript = v; break;
+        case 'K': a->secret_file = v; break;
+        case 'w': a->lo.workdir = v; break;
         case 'x':
-            if (strcmp(v, "auto") == 0) lo.sandbox = LIVE_SANDBOX_AUTO;
-            else if (strcmp(v, "none") == 0) lo.sandbox = LIVE_SANDBOX_NONE;
-            else if (strcmp(v, "bwrap") == 0) lo.sandbox = LIVE_SANDBOX_BWRAP;
+            if (strcmp(v, "auto") == 0) a->lo.sandbox = LIVE_SANDBOX_AUTO;
+            else if (strcmp(v, "none") == 0) a->lo.sandbox = LIVE_SANDBOX_NONE;
+            else if (strcmp(v, "bwrap") == 0) a->lo.sandbox = LIVE_SANDBOX_BWRAP;
             else {
                 fprintf(stderr, "arbiter: --sandbox \"%s\": expected auto, bwrap or none\n", v);
                 return CLI_EXIT_USAGE;
@@ -722,14 +743,22 @@ int cmd_match(int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
     }
-    if (preset)
-        snprintf(cfg.preset, sizeof cfg.preset, "%s", preset);
-    snprintf(cfg.options, sizeof cfg.options, "%s", sets);
-    if (nteams && add_teams(&cfg, teams, nteams) != 0)
+    if (a->preset)
+        snprintf(a->cfg.preset, sizeof a->cfg.preset, "%s", a->preset);
+    snprintf(a->cfg.options, sizeof a->cfg.options, "%s", a->sets);
+    if (a->nteams && add_teams(&a->cfg, a->teams, a->nteams) != 0)
         return CLI_EXIT_USAGE;
-    void *rules = calloc(1, cfg.game->rules_size);
+    return -1;
+}
+
+/* What must hold before a bot starts: the rules build, the bots can be
+ * reached, the secret is had (read, or drawn), --compare-deals fits. 0,
+ * or CLI_EXIT_USAGE with a message said. */
+static int ready_to_play(const match_args *a, uint8_t secret[32])
+{
+    void *rules = calloc(1, a->cfg.game->rules_size);
     char err[512];
-    if (!rules || match_config_rules(&cfg, rules, err, sizeof err) != 0) {
+    if (!rules || match_config_rules(&a->cfg, rules, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", rules ? err : "out of memory");
         free(rules);
         return CLI_EXIT_USAGE;
@@ -737,55 +766,72 @@ int cmd_match(int argc, char **argv)
     free(rules);
     /* as root, bots the bots' own uids cannot reach would all forfeit at
      * the handshake: refused here, with the directory and what to do */
-    if (cli_bots_reachable("match", cfg.bots, cfg.nbots) != 0)
+    if (cli_bots_reachable("match", a->cfg.bots, a->cfg.nbots) != 0)
         return CLI_EXIT_USAGE;
     /* The deals follow from the secret and the seed (docs/rng.md); no bot
      * ever sees either. */
-    uint8_t secret[32];
-    if (secret_file ? arb_key_read_file(secret_file, secret, err, sizeof err) != 0 : arb_key_random(secret) != 0) {
-        fprintf(stderr, "arbiter: --secret-file %s\n", secret_file ? err : "-: no random source");
+    if (a->secret_file ? arb_key_read_file(a->secret_file, secret, err, sizeof err) != 0
+                       : arb_key_random(secret) != 0) {
+        fprintf(stderr, "arbiter: --secret-file %s\n", a->secret_file ? err : "-: no random source");
         return CLI_EXIT_USAGE;
     }
-    if (compare_deals && (cfg.duplicate != MATCH_DUP_SWAP || match_tables(&cfg) == 0)) {
+    if (a->compare_deals && (a->cfg.duplicate != MATCH_DUP_SWAP || match_tables(&a->cfg) == 0)) {
         fprintf(stderr, "arbiter: match: --compare-deals needs --duplicate swap and a game whose match may end "
                         "early (a partnership game such as dabang)\n");
         return CLI_EXIT_USAGE;
     }
-    bool series = compare_deals > 0;
-    uint64_t first_seed = cfg.seed;
-    dup_cmp cmp = {0};
-    int status = CLI_EXIT_OK;
-    bool json_open = false;
+    return 0;
+}
+
+/* Play the match, or (--compare-deals) the series of matches, seed after
+ * seed, the duplicate comparison into *cmp. The status. */
+static int play_series(match_args *a, const uint8_t secret[32], dup_cmp *cmp, bool *json_open)
+{
+    bool series = a->compare_deals > 0;
+    uint64_t first_seed = a->cfg.seed;
     for (uint32_t m = 0;; m++) {
-        cfg.seed = first_seed + m;
+        a->cfg.seed = first_seed + m;
         char path[4096];
-        const char *tpath = transcript;
-        if (transcript && series) {
-            snprintf(path, sizeof path, "%s.%u", transcript, m + 1);
+        const char *tpath = a->transcript;
+        if (a->transcript && series) {
+            snprintf(path, sizeof path, "%s.%u", a->transcript, m + 1);
             tpath = path;
         }
-        int rc = play_one(&cfg, secret, tpath, &lo, format, quiet, series, m == 0, secret_file == NULL, &cmp,
-                          &json_open);
-        if (rc) {
-            status = rc;
-            break;
-        }
-        if (!series || cmp.n >= compare_deals)
-            break;
+        int rc = play_one(&a->cfg, secret, tpath, &a->lo, a->format, a->quiet, series, m == 0,
+                          a->secret_file == NULL, cmp, json_open);
+        if (rc)
+            return rc;
+        if (!series || cmp->n >= a->compare_deals)
+            return CLI_EXIT_OK;
         if (m + 1 >= ARB_MAX_DEALS) {
-            fprintf(stderr, "arbiter: match: %u matches and only %zu deals compared\n", m + 1, cmp.n);
-            status = CLI_EXIT_FAIL;
-            break;
+            fprintf(stderr, "arbiter: match: %u matches and only %zu deals compared\n", m + 1, cmp->n);
+            return CLI_EXIT_FAIL;
         }
     }
+}
+
+int cmd_match(int argc, char **argv)
+{
+    match_args a = {.format = CLI_FORMAT_TABLE};
+    int status = parse_match_opts(argc, argv, &a);
+    if (status >= 0)
+        return status;
+    uint8_t secret[32];
+    status = ready_to_play(&a, secret);
+    if (status)
+        return status;
+    bool series = a.compare_deals > 0;
+    dup_cmp cmp = {0};
+    bool json_open = false;
+    status = play_series(&a, secret, &cmp, &json_open);
     if (json_open && series)
         printf("]");
-    if (status == CLI_EXIT_OK && cfg.duplicate == MATCH_DUP_SWAP && match_tables(&cfg)) {
-        if (format == CLI_FORMAT_JSON) {
+    if (status == CLI_EXIT_OK && a.cfg.duplicate == MATCH_DUP_SWAP && match_tables(&a.cfg)) {
+        if (a.format == CLI_FORMAT_JSON) {
             printf(",");
             dup_print_json(&cmp);
         } else {
-            dup_print_table(&cfg, &cmp, series);
+            dup_print_table(&a.cfg, &cmp, series);
         }
     }
     if (json_open)
@@ -793,7 +839,7 @@ int cmd_match(int argc, char **argv)
     /* The matches are over: a secret drawn for them is revealed, so that
      * anyone can check their deals (arbiter replay --secret). A secret from
      * a file is the organiser's and stays where it is. */
-    if (status == CLI_EXIT_OK && !secret_file && format != CLI_FORMAT_JSON) {
+    if (status == CLI_EXIT_OK && !a.secret_file && a.format != CLI_FORMAT_JSON) {
         char hex[65];
         arb_key_hex(secret, hex);
         printf("secret (revealed now that the match%s over): %s\n", series ? "es are" : " is", hex);

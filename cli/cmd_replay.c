@@ -382,7 +382,21 @@ static int json_summary(const replay_report *rep, const char *want_digest, const
     return digest_ok && !sig_fail && rep->reproduced && fair <= FAIR_VERIFIED ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
-int cmd_replay(int argc, char **argv)
+/* What the command line asked of `arbiter replay`. */
+typedef struct replay_opts {
+    const char *path;            /* the transcript */
+    const char *want_digest;     /* --digest: the digest the record holds (NULL: none given) */
+    const char *want_signer;     /* --signer: the public key that must have signed (NULL: any) */
+    const char *stderr_of;       /* --stderr BOT: print that bot's stderr and nothing else */
+    bool show, rerun, dump, json;
+    uint32_t only_game;          /* --game N, else ALL_GAMES */
+    bool have_secret;            /* --secret-file or --secret: secret holds it */
+    uint8_t secret[32];
+} replay_opts;
+
+/* Read the options into *o: -1 to go on, else the exit code (a message
+ * said). */
+static int parse_replay_opts(int argc, char **argv, replay_opts *o)
 {
     static const struct option opts[] = {
         {"help", no_argument, NULL, 'h'},
@@ -398,31 +412,30 @@ int cmd_replay(int argc, char **argv)
         {"secret", required_argument, NULL, 'k'},
         {NULL, 0, NULL, 0},
     };
-    const char *want_signer = NULL;
-    const char *path = NULL, *want_digest = NULL, *secret_file = NULL, *secret_hex = NULL, *stderr_of = NULL;
-    bool show = false, rerun = false, dump = false, json = false;
-    uint32_t only_game = ALL_GAMES;
+    const char *secret_file = NULL, *secret_hex = NULL;
+    memset(o, 0, sizeof *o);
+    o->only_game = ALL_GAMES;
     char *end;
     int c;
     cli_opts_begin();
     while ((c = cli_getopt("replay", argc, argv, ":h", opts)) != -1) {
         switch (c) {
         case 'h': usage(stdout); return CLI_EXIT_OK;
-        case 's': show = true; break;
-        case 'r': rerun = true; break;
-        case 'd': dump = true; break;
-        case 'j': json = true; break;
-        case 'e': stderr_of = optarg; break;
+        case 's': o->show = true; break;
+        case 'r': o->rerun = true; break;
+        case 'd': o->dump = true; break;
+        case 'j': o->json = true; break;
+        case 'e': o->stderr_of = optarg; break;
         case 'g':
-            only_game = (uint32_t)strtoul(optarg, &end, 10);
-            if (!*optarg || *end || *optarg == '-' || only_game >= ARB_MAX_DEALS) {
+            o->only_game = (uint32_t)strtoul(optarg, &end, 10);
+            if (!*optarg || *end || *optarg == '-' || o->only_game >= ARB_MAX_DEALS) {
                 fprintf(stderr, "arbiter: replay: --game \"%s\": expected a game number from 0\n", optarg);
                 return CLI_EXIT_USAGE;
             }
             break;
-        case 'D': want_digest = optarg; break;
+        case 'D': o->want_digest = optarg; break;
         case 'S':
-            want_signer = optarg;
+            o->want_signer = optarg;
             if (strlen(optarg) != 64 || strspn(optarg, "0123456789abcdef") != 64) {
                 char shown[300];
                 fprintf(stderr, "arbiter: replay: --signer \"%s\": expected 64 lowercase hex digits\n",
@@ -439,54 +452,44 @@ int cmd_replay(int argc, char **argv)
         usage(stderr);
         return CLI_EXIT_USAGE;
     }
-    if (json && (dump || show)) {
-        fprintf(stderr, "arbiter: replay: --json prints only JSON: not with --%s\n", dump ? "dump" : "show");
+    if (o->json && (o->dump || o->show)) {
+        fprintf(stderr, "arbiter: replay: --json prints only JSON: not with --%s\n", o->dump ? "dump" : "show");
         return CLI_EXIT_USAGE;
     }
-    path = argv[optind];
+    o->path = argv[optind];
     char err[512];
-    uint8_t secret[32];
-    bool have_secret = secret_file || secret_hex;
-    if (secret_file && arb_key_read_file(secret_file, secret, err, sizeof err) != 0) {
+    o->have_secret = secret_file || secret_hex;
+    if (secret_file && arb_key_read_file(secret_file, o->secret, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: --secret-file %s\n", err);
         return CLI_EXIT_USAGE;
     }
-    if (secret_hex && arb_key_parse(secret_hex, secret) != 0) {
+    if (secret_hex && arb_key_parse(secret_hex, o->secret) != 0) {
         fprintf(stderr, "arbiter: --secret: expected 64 hex digits (a 32-byte secret)\n");
         return CLI_EXIT_USAGE;
     }
-    uint8_t *data;
-    size_t len;
-    if (tr_load(path, &data, &len, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: %s\n", err);
-        return CLI_EXIT_USAGE;
+    return -1;
+}
+
+/* --dump and --json: the records one by one (a corrupt one said). */
+static void dump_records(const uint8_t *data, size_t len, const replay_opts *o)
+{
+    dump_ctx dc = {.json = o->json, .only_game = o->only_game};
+    arb_buf_init(&dc.out, len * 8 + 4096);
+    int drc = tr_each(data, len, dump_record, &dc);
+    arb_buf_release(&dc.out);
+    if (drc != 0) {
+        if (o->json)
+            printf("{\"type\":\"corrupt\",\"error\":\"%s\"}\n", arb_strerror(drc));
+        else
+            printf("(a corrupt record follows)\n");
     }
-    if (only_game != ALL_GAMES && !has_game(data, len, only_game)) {
-        fprintf(stderr, "arbiter: replay: --game %u: %s has no deal record of game %u (games count from 0)\n",
-                only_game, path, only_game);
-        free(data);
-        return CLI_EXIT_USAGE;
-    }
-    if (stderr_of) {
-        int st = print_stderr(path, data, len, stderr_of);
-        free(data);
-        return st;
-    }
-    if (dump || json) {
-        dump_ctx dc = {.json = json, .only_game = only_game};
-        arb_buf_init(&dc.out, len * 8 + 4096);
-        int drc = tr_each(data, len, dump_record, &dc);
-        arb_buf_release(&dc.out);
-        if (drc != 0) {
-            if (json)
-                printf("{\"type\":\"corrupt\",\"error\":\"%s\"}\n", arb_strerror(drc));
-            else
-                printf("(a corrupt record follows)\n");
-        }
-    }
-    replay_report rep;
-    int rc;
-    show_ctx sc = {.cfg = &rep.cfg, .only_game = only_game, .started = ALL_GAMES};
+}
+
+/* Judge the transcript again (or, --rerun, play its bots again) into
+ * *rep, the deals shown as they go with --show; *shown: some were. */
+static int judge_again(const uint8_t *data, size_t len, const replay_opts *o, replay_report *rep, bool *shown)
+{
+    show_ctx sc = {.cfg = &rep->cfg, .only_game = o->only_game, .started = ALL_GAMES};
     cli_bot_ends ends = {.bot = -1};
     for (int b = 0; b < ARB_MAX_SEATS; b++)
         sc.end_status[b] = -1;
@@ -494,71 +497,78 @@ int cmd_replay(int argc, char **argv)
         memcpy(sc.end_status, ends.last_status, sizeof sc.end_status);
     match_observer obs = {.ctx = &sc, .deal_start = show_deal_hands, .action = show_action,
                           .penalty = show_penalty, .deal_end = show_end};
-    if (rerun) {
+    int rc;
+    if (o->rerun) {
         live_options lo = {0};
-        rc = replay_rerun(data, len, &lo, &rep);
+        rc = replay_rerun(data, len, &lo, rep);
     } else {
         /* the observer needs the game, known once the header is read */
         match_config probe;
+        char err[512];
         if (tr_read_header(data, len, &probe, err, sizeof err) == 0)
             sc.g = probe.game;
-        rc = replay_judge(data, len, show && sc.g ? &obs : NULL, &rep);
+        rc = replay_judge(data, len, o->show && sc.g ? &obs : NULL, rep);
     }
-    free(data);
-    if (rc) {
-        char why[4096];
-        const char *what = rep.divergence[0] ? rep.divergence : arb_strerror(rc);
-        if (json) {
-            arb_buf b;
-            arb_buf_init(&b, 0);
-            arb_buf_puts(&b, "{\"type\":\"replay\",\"error\":");
-            arb_json_str(&b, what, strlen(what));
-            printf("%s}\n", arb_buf_str(&b));
-            arb_buf_release(&b);
-        }
-        fprintf(stderr, "arbiter: %s: %s\n", path, arb_term(what, why, sizeof why));
-        match_result_release(&rep.res);
-        return CLI_EXIT_FAIL;   /* read, but not to be judged: corrupt or diverging */
+    *shown = o->show && sc.g;
+    return rc;
+}
+
+/* A transcript read but not to be judged (corrupt, or diverging): said on
+ * stderr, and as JSON with --json. */
+static int say_unjudged(const replay_opts *o, replay_report *rep, int rc)
+{
+    char why[4096];
+    const char *what = rep->divergence[0] ? rep->divergence : arb_strerror(rc);
+    if (o->json) {
+        arb_buf b;
+        arb_buf_init(&b, 0);
+        arb_buf_puts(&b, "{\"type\":\"replay\",\"error\":");
+        arb_json_str(&b, what, strlen(what));
+        printf("%s}\n", arb_buf_str(&b));
+        arb_buf_release(&b);
     }
-    if (json) {
-        int st = json_summary(&rep, want_digest, want_signer, have_secret ? secret : NULL);
-        match_result_release(&rep.res);
-        return st;
-    }
+    fprintf(stderr, "arbiter: %s: %s\n", o->path, arb_term(what, why, sizeof why));
+    return CLI_EXIT_FAIL;
+}
+
+/* The verdict as text: the match, its digest, signature, reproduction and
+ * fairness, a line each. CLI_EXIT_OK when every check passed. */
+static int print_verdict(const replay_opts *o, const replay_report *rep, bool after_deals)
+{
     int status = 0;
     char shown[4096];
     /* a blank line apart from the deals --show printed, none before the first line */
-    printf("%s%s: %s/%s, seed %" PRIu64 ", %u deal%s, duplicate %s\n", show && sc.g ? "\n" : "", path,
-           rep.cfg.game->name, arb_term(rep.cfg.preset, shown, sizeof shown), rep.cfg.seed, rep.cfg.deals,
-           rep.cfg.deals == 1 ? "" : "s", match_duplicate_name((match_duplicate)rep.cfg.duplicate));
-    if (rep.digest_rc == 0)
-        printf("digest:  ok (sha256 %s)\n", rep.digest);
+    printf("%s%s: %s/%s, seed %" PRIu64 ", %u deal%s, duplicate %s\n", after_deals ? "\n" : "", o->path,
+           rep->cfg.game->name, arb_term(rep->cfg.preset, shown, sizeof shown), rep->cfg.seed, rep->cfg.deals,
+           rep->cfg.deals == 1 ? "" : "s", match_duplicate_name((match_duplicate)rep->cfg.duplicate));
+    if (rep->digest_rc == 0)
+        printf("digest:  ok (sha256 %s)\n", rep->digest);
     else {
-        printf("digest:  FAILED: %s\n", arb_term(rep.digest_msg, shown, sizeof shown));
+        printf("digest:  FAILED: %s\n", arb_term(rep->digest_msg, shown, sizeof shown));
         status = CLI_EXIT_FAIL;
     }
-    if (want_digest && strcmp(want_digest, rep.digest) != 0) {
-        printf("digest:  FAILED: the record says %s, the file carries %s\n", want_digest,
-               rep.digest[0] ? arb_term(rep.digest, shown, sizeof shown) : "none");
+    if (o->want_digest && strcmp(o->want_digest, rep->digest) != 0) {
+        printf("digest:  FAILED: the record says %s, the file carries %s\n", o->want_digest,
+               rep->digest[0] ? arb_term(rep->digest, shown, sizeof shown) : "none");
         status = CLI_EXIT_FAIL;
     }
     char sig_line[512];
-    if (replay_signature_verdict(&rep, want_signer, "--signer", sig_line, sizeof sig_line) != 0)
+    if (replay_signature_verdict(rep, o->want_signer, "--signer", sig_line, sizeof sig_line) != 0)
         status = CLI_EXIT_FAIL;
     printf("signature: %s\n", sig_line);
-    if (rep.reproduced) {
-        printf("%s reproduced: %u games, %" PRIu64 " decisions;", rerun ? "bots' replies" : "verdict",
-               rep.res.ndeals, rep.res.decisions);
-        for (int b = 0; b < rep.res.nbots; b++)
-            printf(" %s %+" PRId64, arb_term(rep.res.bots[b].name, shown, sizeof shown), rep.res.bots[b].total);
+    if (rep->reproduced) {
+        printf("%s reproduced: %u games, %" PRIu64 " decisions;", o->rerun ? "bots' replies" : "verdict",
+               rep->res.ndeals, rep->res.decisions);
+        for (int b = 0; b < rep->res.nbots; b++)
+            printf(" %s %+" PRId64, arb_term(rep->res.bots[b].name, shown, sizeof shown), rep->res.bots[b].total);
         printf("\n");
     } else {
-        printf("%s NOT reproduced: %s\n", rerun ? "bots' replies" : "verdict", arb_term(rep.divergence, shown, sizeof shown));
+        printf("%s NOT reproduced: %s\n", o->rerun ? "bots' replies" : "verdict", arb_term(rep->divergence, shown, sizeof shown));
         status = CLI_EXIT_FAIL;
     }
-    if (have_secret) {
+    if (o->have_secret) {
         char msg[512];
-        int fair = fairness(&rep, secret, msg, sizeof msg);
+        int fair = fairness(rep, o->secret, msg, sizeof msg);
         if (fair == FAIR_WRONG_SECRET) {
             printf("fairness: FAILED: %s\n", msg);
             status = CLI_EXIT_FAIL;
@@ -570,8 +580,47 @@ int cmd_replay(int argc, char **argv)
         }
     } else {
         printf("fairness: not checked (commitment %s; give --secret-file F or --secret HEX once the secret is "
-               "revealed)\n", rep.cfg.commitment);
+               "revealed)\n", rep->cfg.commitment);
     }
+    return status;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+    replay_opts o;
+    int status = parse_replay_opts(argc, argv, &o);
+    if (status >= 0)
+        return status;
+    char err[512];
+    uint8_t *data;
+    size_t len;
+    if (tr_load(o.path, &data, &len, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        return CLI_EXIT_USAGE;
+    }
+    if (o.only_game != ALL_GAMES && !has_game(data, len, o.only_game)) {
+        fprintf(stderr, "arbiter: replay: --game %u: %s has no deal record of game %u (games count from 0)\n",
+                o.only_game, o.path, o.only_game);
+        free(data);
+        return CLI_EXIT_USAGE;
+    }
+    if (o.stderr_of) {
+        status = print_stderr(o.path, data, len, o.stderr_of);
+        free(data);
+        return status;
+    }
+    if (o.dump || o.json)
+        dump_records(data, len, &o);
+    replay_report rep;
+    bool after_deals;
+    int rc = judge_again(data, len, &o, &rep, &after_deals);
+    free(data);
+    if (rc)
+        status = say_unjudged(&o, &rep, rc);
+    else if (o.json)
+        status = json_summary(&rep, o.want_digest, o.want_signer, o.have_secret ? o.secret : NULL);
+    else
+        status = print_verdict(&o, &rep, after_deals);
     match_result_release(&rep.res);
     return status;
 }

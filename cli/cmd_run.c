@@ -260,7 +260,16 @@ static void usage(FILE *f)
         "2 for a bad option or file, 130 when interrupted (run it again to resume).\n");
 }
 
-int cmd_run(int argc, char **argv)
+/* What the command line asked of `arbiter run`. */
+typedef struct run_opts {
+    const char *file, *state, *db, *listen, *keyname, *wkeys, *secret_file;
+    int workers, sandbox;
+    bool quiet, allow_unsandboxed, fresh;
+} run_opts;
+
+/* Read the options into *o: -1 to go on, else the exit code (a message
+ * said). */
+static int parse_run_opts(int argc, char **argv, run_opts *o)
 {
     static const struct option opts[] = {
         {"help", no_argument, NULL, 'h'},
@@ -277,36 +286,34 @@ int cmd_run(int argc, char **argv)
         {"new", no_argument, NULL, 'n'},
         {NULL, 0, NULL, 0},
     };
-    const char *file = NULL, *state = "arbiter-state", *db = NULL, *listen = NULL, *keyname = NULL, *wkeys = NULL;
-    const char *secret_file = NULL;
-    int workers = (int)sysconf(_SC_NPROCESSORS_ONLN), sandbox = LIVE_SANDBOX_AUTO;
-    bool quiet = false, allow_unsandboxed = false, fresh = false;
+    *o = (run_opts){.state = "arbiter-state", .workers = (int)sysconf(_SC_NPROCESSORS_ONLN),
+                    .sandbox = LIVE_SANDBOX_AUTO};
     long long nworkers;
     int c;
     cli_opts_begin();
     while ((c = cli_getopt("run", argc, argv, ":h", opts)) != -1) {
         switch (c) {
         case 'h': usage(stdout); return CLI_EXIT_OK;
-        case 'q': quiet = true; break;
-        case 's': state = optarg; break;
-        case 'd': db = optarg; break;
+        case 'q': o->quiet = true; break;
+        case 's': o->state = optarg; break;
+        case 'd': o->db = optarg; break;
         case 'w':
             if (cli_int_arg("run", "workers", optarg, 0, 256, &nworkers))
                 return CLI_EXIT_USAGE;
-            workers = (int)nworkers;
+            o->workers = (int)nworkers;
             break;
-        case 'l': listen = optarg; break;
-        case 'k': keyname = optarg; break;
-        case 'K': wkeys = optarg; break;
-        case 'S': secret_file = optarg; break;
-        case 'A': allow_unsandboxed = true; break;
-        case 'n': fresh = true; break;
+        case 'l': o->listen = optarg; break;
+        case 'k': o->keyname = optarg; break;
+        case 'K': o->wkeys = optarg; break;
+        case 'S': o->secret_file = optarg; break;
+        case 'A': o->allow_unsandboxed = true; break;
+        case 'n': o->fresh = true; break;
         case 'x':
             if (strcmp(optarg, "none") && strcmp(optarg, "bwrap") && strcmp(optarg, "auto")) {
                 fprintf(stderr, "arbiter: run: --sandbox \"%s\": expected auto, bwrap or none\n", optarg);
                 return CLI_EXIT_USAGE;
             }
-            sandbox = strcmp(optarg, "none") == 0 ? LIVE_SANDBOX_NONE : strcmp(optarg, "bwrap") == 0
+            o->sandbox = strcmp(optarg, "none") == 0 ? LIVE_SANDBOX_NONE : strcmp(optarg, "bwrap") == 0
                     ? LIVE_SANDBOX_BWRAP : LIVE_SANDBOX_AUTO;
             break;
         default: usage(stderr); return CLI_EXIT_USAGE;
@@ -316,73 +323,137 @@ int cmd_run(int argc, char **argv)
         usage(stderr);
         return CLI_EXIT_USAGE;
     }
-    file = argv[optind];
+    o->file = argv[optind];
+    return -1;
+}
+
+/* --listen: this scheduler's key pair (--key NAME) and the workers' keys
+ * (--worker-keys) into sec, pub and keyp[0..*nkeys) (pointing into static
+ * storage). 0, or 2 with a message said. */
+static int read_listen_keys(const run_opts *o, char sec[41], char pub[41], const char **keyp, int *nkeys)
+{
     static char keys[ARB_ZAP_MAX_KEYS][CLI_KEY_LINE];
+    char path[1024];
+    snprintf(path, sizeof path, "%s.key", o->keyname ? o->keyname : "");
+    if (!o->keyname || cli_read_key(path, sec) != 0) {
+        fprintf(stderr, "arbiter: --listen needs --key NAME with NAME.key and NAME.pub (arbiter keygen NAME)\n");
+        return 2;
+    }
+    snprintf(path, sizeof path, "%s.pub", o->keyname);
+    if (cli_read_key(path, pub) != 0) {
+        fprintf(stderr, "arbiter: %s: not a public key\n", path);
+        return 2;
+    }
+    *nkeys = o->wkeys ? cli_read_keys(o->wkeys, keys, ARB_ZAP_MAX_KEYS) : 0;
+    if (*nkeys < 0) {
+        fprintf(stderr, "arbiter: --worker-keys %s: cannot read\n", o->wkeys);
+        return 2;
+    }
+    for (int i = 0; i < *nkeys; i++)
+        keyp[i] = keys[i];
+    return 0;
+}
+
+/* The record: the database given (--db, ARBITER_DB), reached before the
+ * state directory is made, else the state directory's own; migrated.
+ * The store, or NULL with a message said (*place may be open: close it). */
+static store *open_record(const run_opts *o, db_place *place, char *err, size_t errlen)
+{
+    store *st = NULL;
+    const char *given = o->db ? o->db : getenv("ARBITER_DB");
+    if (given && *given && !(st = store_open(given, err, errlen))) {
+        cli_say_unreachable("run", err);
+        return NULL;
+    }
+    if (cli_open_place(place, o->state, o->db, true, err, errlen) != 0) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        store_close(st);
+        return NULL;
+    }
+    if (!st)
+        st = store_open(place->conninfo, err, errlen);
+    if (!st || store_migrate(st, err, errlen) != 0) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        store_close(st);
+        return NULL;
+    }
+    return st;
+}
+
+/* After the run: the ladder's board, or the standings, the bracket and
+ * what was void or stale; the status (CLI_EXIT_FAIL when every match was
+ * void). */
+static int print_outcome(store *st, const tn_config *cfg, const sched_outcome *outc, int rc, int status)
+{
+    if (cfg->format == TN_LADDER && !rc) {
+        printf("\n%s — %s\n\n", cfg->name, outc->finished ? "final leaderboard" : "leaderboard so far");
+        cli_ladder_board(st, outc->tid, cfg->name, false, CLI_FORMAT_TABLE);
+        if (outc->voided)
+            printf("%d matches void (see `arbiter status`)\n", outc->voided);
+        print_fairness(st, outc->tid);
+        return status;
+    }
+    static store_standing rows[ARB_TN_MAX_ENTRANTS];
+    int n = store_standings(st, outc->tid, false, rows, ARB_TN_MAX_ENTRANTS);
+    /* finished with no match played: every one was void, and all-zero
+     * standings would pass for a result */
+    int played = 0;
+    for (int i = 0; i < n; i++)
+        played += rows[i].played;
+    if (n > 0 && !rc && !interrupted && outc->finished && played == 0) {
+        fprintf(stderr, "arbiter: %s: every match was void, no result (why: `arbiter status`)\n", cfg->name);
+        status = CLI_EXIT_FAIL;
+    } else if (n > 0 && !interrupted) {
+        printf("\n%s (id %" PRId64 ", select it as \"#%" PRId64 "\") — %s%s\n\n", cfg->name, outc->tid, outc->tid,
+               outc->finished ? "final standings" : "standings so far", outc->resumed ? " (resumed)" : "");
+        print_standings(st, outc->tid, CLI_FORMAT_TABLE);
+        char bracket[16384], why[256];
+        plan_record rec;
+        if (plan_record_load(st, outc->tid, cfg->nteams > 0, &rec, why, sizeof why) == 0) {
+            if (plan_draw(cfg, &rec, bracket, sizeof bracket) > 0)
+                printf("\n%s", bracket);
+            plan_record_release(&rec);
+        }
+        if (outc->stale)
+            printf("\n%d stale results discarded (a lease had moved on)\n", outc->stale);
+        if (outc->voided)
+            printf("%d matches void (see `arbiter status`)\n", outc->voided);
+        print_fairness(st, outc->tid);
+    }
+    return status;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    run_opts o;
+    int status = parse_run_opts(argc, argv, &o);
+    if (status >= 0)
+        return status;
     char pub[41] = "", sec[41] = "";
     const char *keyp[ARB_ZAP_MAX_KEYS];
     int nkeys = 0;
-    if (listen) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s.key", keyname ? keyname : "");
-        if (!keyname || cli_read_key(path, sec) != 0) {
-            fprintf(stderr, "arbiter: --listen needs --key NAME with NAME.key and NAME.pub (arbiter keygen NAME)\n");
+    if (o.listen) {
+        if (read_listen_keys(&o, sec, pub, keyp, &nkeys) != 0)
             return 2;
-        }
-        snprintf(path, sizeof path, "%s.pub", keyname);
-        if (cli_read_key(path, pub) != 0) {
-            fprintf(stderr, "arbiter: %s: not a public key\n", path);
-            return 2;
-        }
-        nkeys = wkeys ? cli_read_keys(wkeys, keys, ARB_ZAP_MAX_KEYS) : 0;
-        if (nkeys < 0) {
-            fprintf(stderr, "arbiter: --worker-keys %s: cannot read\n", wkeys);
-            return 2;
-        }
-        for (int i = 0; i < nkeys; i++)
-            keyp[i] = keys[i];
-    } else if (workers < 1) {
-        workers = 1;
+    } else if (o.workers < 1) {
+        o.workers = 1;
     }
     char err[1024];
     uint8_t secret[32];
-    if (secret_file && arb_key_read_file(secret_file, secret, err, sizeof err) != 0) {
+    if (o.secret_file && arb_key_read_file(o.secret_file, secret, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: --secret-file %s\n", err);
         return 2;
     }
     tn_config cfg;
-    if (tn_config_load(file, &cfg, err, sizeof err) != 0 || tn_config_check_commands(&cfg, err, sizeof err) != 0) {
+    if (tn_config_load(o.file, &cfg, err, sizeof err) != 0 || tn_config_check_commands(&cfg, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         tn_config_release(&cfg);
         return 2;
     }
-    size_t ylen = 0;
-    char *yaml = NULL;
-    char digest[65];
-    if (arb_read_file(file, ARB_TN_MAX_FILE, "a tournament file", &yaml, &ylen, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: %s\n", err);
-        tn_config_release(&cfg);
-        return 2;
-    }
-    arb_sha256_hex(yaml, ylen, digest);
     db_place place = {.lock_fd = -1};
-    int status = 0;
-    store *st = NULL;
-    /* a database given is reached before the state directory is made */
-    const char *given = db ? db : getenv("ARBITER_DB");
-    if (given && *given && !(st = store_open(given, err, sizeof err))) {
-        cli_say_unreachable("run", err);
-        status = CLI_EXIT_USAGE;
-        goto out;
-    }
-    if (cli_open_place(&place, state, db, true, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: %s\n", err);
-        status = CLI_EXIT_USAGE;
-        goto out;
-    }
-    if (!st)
-        st = store_open(place.conninfo, err, sizeof err);
-    if (!st || store_migrate(st, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: %s\n", err);
+    status = 0;
+    store *st = open_record(&o, &place, err, sizeof err);
+    if (!st) {
         status = CLI_EXIT_USAGE;
         goto out;
     }
@@ -390,27 +461,27 @@ int cmd_run(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     /* the progress line speaks to people; the pool's log only when it matters */
-    arb_log_setup(quiet ? ARB_LOG_ERROR : ARB_LOG_WARN, ARB_LOG_TEXT);
+    arb_log_setup(o.quiet ? ARB_LOG_ERROR : ARB_LOG_WARN, ARB_LOG_TEXT);
     char abs_state[512];
-    if (!realpath(state, abs_state))
-        snprintf(abs_state, sizeof abs_state, "%s", state);
-    progress_ctx pc = {.tty = isatty(2), .quiet = quiet};
-    sched_tournament_options ro = {.cfg = &cfg, .yaml = yaml, .digest = digest, .progress = on_progress, .ctx = &pc,
-                      .secret = secret_file ? secret : NULL, .fresh = fresh};
-    local_run lr = {.state_dir = abs_state, .db = st, .workers = workers, .sandbox = sandbox,
-                    .allow_unsandboxed = allow_unsandboxed, .stop = &interrupted, .listen = listen,
+    if (!realpath(o.state, abs_state))
+        snprintf(abs_state, sizeof abs_state, "%s", o.state);
+    progress_ctx pc = {.tty = isatty(2), .quiet = o.quiet};
+    sched_tournament_options ro = {.cfg = &cfg, .yaml = cfg.text, .digest = cfg.digest, .progress = on_progress,
+                                   .ctx = &pc, .secret = o.secret_file ? secret : NULL, .fresh = o.fresh};
+    local_run lr = {.state_dir = abs_state, .db = st, .workers = o.workers, .sandbox = o.sandbox,
+                    .allow_unsandboxed = o.allow_unsandboxed, .stop = &interrupted, .listen = o.listen,
                     .secret_key = sec, .public_key = pub, .worker_keys = keyp, .nworker_keys = nkeys};
-    if (allow_unsandboxed)
+    if (o.allow_unsandboxed)
         fprintf(stderr, "arbiter: WARNING: --allow-unsandboxed: where neither bubblewrap nor root is had, bots "
                 "run with rlimits only and can read your files, signal the referee and each other, and reach "
                 "the network (recorded per seat as sandbox \"rlimits\")\n");
     sched_outcome outc;
-    if (!quiet)
+    if (!o.quiet)
         fprintf(stderr, "arbiter: %s: %s, %s/%s, %d entrants, %d workers, record in %s\n", cfg.name,
-                tn_format_name((tn_format)cfg.format), cfg.match.game->name, cfg.match.preset, cfg.nentrants, workers,
-                place.private_pg ? place.pg.data : "the given database");
+                tn_format_name((tn_format)cfg.format), cfg.match.game->name, cfg.match.preset, cfg.nentrants,
+                o.workers, place.private_pg ? place.pg.data : "the given database");
     int rc = local_run_tournament(&lr, &ro, &outc, err, sizeof err);
-    if (pc.tty && !quiet)
+    if (pc.tty && !o.quiet)
         fprintf(stderr, "\n");
     if (rc) {
         fprintf(stderr, "arbiter: %s\n", err);
@@ -422,46 +493,11 @@ int cmd_run(int argc, char **argv)
                 "(%d matches recorded in this run)\n", cfg.name, outc.tid, outc.matches);
         status = CLI_EXIT_INTERRUPTED;
     }
-    if (cfg.format == TN_LADDER && !rc) {
-        printf("\n%s — %s\n\n", cfg.name, outc.finished ? "final leaderboard" : "leaderboard so far");
-        cli_ladder_board(st, outc.tid, cfg.name, false, CLI_FORMAT_TABLE);
-        if (outc.voided)
-            printf("%d matches void (see `arbiter status`)\n", outc.voided);
-        print_fairness(st, outc.tid);
-        goto out;
-    }
-    static store_standing rows[ARB_TN_MAX_ENTRANTS];
-    int n = store_standings(st, outc.tid, false, rows, ARB_TN_MAX_ENTRANTS);
-    /* finished with no match played: every one was void, and all-zero
-     * standings would pass for a result */
-    int played = 0;
-    for (int i = 0; i < n; i++)
-        played += rows[i].played;
-    if (n > 0 && !rc && !interrupted && outc.finished && played == 0) {
-        fprintf(stderr, "arbiter: %s: every match was void, no result (why: `arbiter status`)\n", cfg.name);
-        status = CLI_EXIT_FAIL;
-    } else if (n > 0 && !interrupted) {
-        printf("\n%s (id %" PRId64 ", select it as \"#%" PRId64 "\") — %s%s\n\n", cfg.name, outc.tid, outc.tid,
-               outc.finished ? "final standings" : "standings so far", outc.resumed ? " (resumed)" : "");
-        print_standings(st, outc.tid, CLI_FORMAT_TABLE);
-        char bracket[16384], why[256];
-        plan_record rec;
-        if (plan_record_load(st, outc.tid, cfg.nteams > 0, &rec, why, sizeof why) == 0) {
-            if (plan_draw(&cfg, &rec, bracket, sizeof bracket) > 0)
-                printf("\n%s", bracket);
-            plan_record_release(&rec);
-        }
-        if (outc.stale)
-            printf("\n%d stale results discarded (a lease had moved on)\n", outc.stale);
-        if (outc.voided)
-            printf("%d matches void (see `arbiter status`)\n", outc.voided);
-        print_fairness(st, outc.tid);
-    }
+    status = print_outcome(st, &cfg, &outc, rc, status);
 out:
     store_close(st);
     cli_close_place(&place);
     tn_config_release(&cfg);
-    free(yaml);
     return status;
 }
 

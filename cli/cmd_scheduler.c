@@ -72,42 +72,45 @@ static const arb_conf_key sched_keys[] = {
 };
 #undef S
 
-/* Put a tournament file in the record (it is run by whichever scheduler
- * owns the record). 0, or an error with FILE:LINE:COL in err. */
-/* A tournament file read and checked (its commands too), or an error:
- * submit reads every file this way before it opens the record. */
-static int submit_load(const char *file, tn_config *cfg, char **yaml, size_t *ylen, char *err, size_t errlen)
+/* A tournament file read once and checked (its commands too), or an error:
+ * submit reads every file this way before it opens the record. The record
+ * takes the text the loader parsed and its digest (cfg->text, cfg->digest),
+ * never a second read of the file, which might be another text by then or,
+ * for a pipe, nothing. */
+static int submit_load(const char *file, tn_config *cfg, char *err, size_t errlen)
 {
-    *yaml = NULL;
-    *ylen = 0;
     int rc = tn_config_load(file, cfg, err, errlen);
     if (rc == 0)
         rc = tn_config_check_commands(cfg, err, errlen);
-    if (rc == 0)
-        rc = arb_read_file(file, ARB_TN_MAX_FILE, "a tournament file", yaml, ylen, err, errlen);
     return rc;
 }
 
+/* Put a tournament, loaded, in the record (it is run by whichever
+ * scheduler owns the record). 0, or an error in err. */
+static int submit_config(store *st, const tn_config *cfg, const uint8_t *secret, int64_t *tid, bool *created,
+                         char *err, size_t errlen)
+{
+    char abspath[4096];
+    int rc = store_tournament(st, cfg, cfg->text, cfg->digest, false, tid, created, err, errlen);
+    if (rc == 0 && realpath(cfg->path, abspath))
+        store_set_path(st, *tid, abspath);
+    /* The organiser's secret (else one is drawn at the first start). */
+    uint8_t recorded[32];
+    char commitment[65];
+    if (rc == 0 && secret)
+        rc = store_secret(st, *tid, secret, recorded, commitment, err, errlen);
+    return rc;
+}
+
+/* Put a tournament file in the record. 0, or an error with FILE:LINE:COL
+ * in err. */
 static int submit(store *st, const char *file, const uint8_t *secret, int64_t *tid, bool *created, char *err,
                   size_t errlen)
 {
     tn_config cfg;
-    size_t ylen;
-    char *yaml;
-    int rc = submit_load(file, &cfg, &yaml, &ylen, err, errlen);
-    if (rc == 0) {
-        char digest[65], abspath[4096];
-        arb_sha256_hex(yaml, ylen, digest);
-        rc = store_tournament(st, &cfg, yaml, digest, false, tid, created, err, errlen);
-        if (rc == 0 && realpath(file, abspath))
-            store_set_path(st, *tid, abspath);
-        /* The organiser's secret (else one is drawn at the first start). */
-        uint8_t recorded[32];
-        char commitment[65];
-        if (rc == 0 && secret)
-            rc = store_secret(st, *tid, secret, recorded, commitment, err, errlen);
-    }
-    free(yaml);
+    int rc = submit_load(file, &cfg, err, errlen);
+    if (rc == 0)
+        rc = submit_config(st, &cfg, secret, tid, created, err, errlen);
     tn_config_release(&cfg);
     return rc;
 }
@@ -332,6 +335,32 @@ static void submit_usage(FILE *f)
                "  drawn at the first start); deals follow from seed + secret (docs/rng.md).\n");
 }
 
+/* The tournaments loaded (cfgs[0..n), from files[]) into the record of
+ * place, in order, each line said; *status 2 at the first that fails. */
+static void submit_all(db_place *place, const char *const *files, const tn_config *cfgs, int n,
+                       const uint8_t *secret, int *status, char *err, size_t errlen)
+{
+    store *st = store_open(place->conninfo, err, errlen);
+    if (!st) {
+        cli_say_unreachable("submit", err);
+        *status = 2;
+    } else if (store_migrate(st, err, errlen) != 0) {
+        fprintf(stderr, "arbiter: %s\n", err);
+        *status = 2;
+    }
+    for (int i = 0; i < n && *status == 0; i++) {
+        int64_t tid;
+        bool created;
+        if (submit_config(st, &cfgs[i], secret, &tid, &created, err, errlen) != 0) {
+            fprintf(stderr, "%s\n", err);
+            *status = 2;
+        } else {
+            printf("%s: tournament %" PRId64 " %s\n", files[i], tid, created ? "submitted" : "already in the record");
+        }
+    }
+    store_close(st);
+}
+
 int cmd_submit(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -367,43 +396,29 @@ int cmd_submit(int argc, char **argv)
         fprintf(stderr, "arbiter: --secret-file %s\n", err);
         return 2;
     }
-    /* every file read and checked first: a mistake in one makes nothing */
-    for (int i = 0; i < nfiles; i++) {
-        tn_config cfg;
-        size_t ylen;
-        char *yaml;
-        int rc = submit_load(files[i], &cfg, &yaml, &ylen, err, sizeof err);
-        free(yaml);
-        tn_config_release(&cfg);
-        if (rc) {
-            fprintf(stderr, "%s\n", err);
-            return 2;
-        }
-    }
-    if (cli_open_place(&place, state, db, false, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: %s\n", err);
+    /* every file read and checked first: a mistake in one makes nothing;
+     * the record then takes the texts read (each file is read once) */
+    tn_config *cfgs = calloc((size_t)nfiles + 1, sizeof *cfgs);
+    if (!cfgs) {
+        fprintf(stderr, "arbiter: out of memory\n");
         return 2;
     }
     int status = 0;
-    store *st = store_open(place.conninfo, err, sizeof err);
-    if (!st) {
-        cli_say_unreachable("submit", err);
-        status = 2;
-    } else if (store_migrate(st, err, sizeof err) != 0) {
+    for (int i = 0; i < nfiles && status == 0; i++)
+        if (submit_load(files[i], &cfgs[i], err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            status = 2;
+        }
+    if (status == 0 && cli_open_place(&place, state, db, false, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
         status = 2;
     }
-    for (int i = 0; i < nfiles && status == 0; i++) {
-        int64_t tid;
-        bool created;
-        if (submit(st, files[i], secret_file ? secret : NULL, &tid, &created, err, sizeof err) != 0) {
-            fprintf(stderr, "%s\n", err);
-            status = 2;
-        } else {
-            printf("%s: tournament %" PRId64 " %s\n", files[i], tid, created ? "submitted" : "already in the record");
-        }
+    if (status == 0) {
+        submit_all(&place, files, cfgs, nfiles, secret_file ? secret : NULL, &status, err, sizeof err);
+        cli_close_place(&place);
     }
-    store_close(st);
-    cli_close_place(&place);
+    for (int i = 0; i < nfiles; i++)
+        tn_config_release(&cfgs[i]);
+    free(cfgs);
     return status;
 }

@@ -8,6 +8,7 @@
 #include "replay.h"
 #include "transcript.h"
 #include "arb_error.h"
+#include "arb_seeds.h"
 #include "arb_kdf.h"
 #include "store.h"
 
@@ -118,8 +119,8 @@ int cmd_verify(int argc, char **argv)
         printf(",\"commitment\":\"%s\",\"secret\":\"%s\",\"failures\":[", commitment, secret_hex);
     }
     for (int i = 0; i < m.nrows; i++) {
-        char label[160], why[2048];
-        snprintf(label, sizeof label, "match|%" PRIu64 "|%s|%s", seed, store_cell(&m, i, 0), store_cell(&m, i, 1));
+        char label[ARB_MAX_KEY_LABEL], why[2048];
+        arb_seeds_match_label(label, seed, atoi(store_cell(&m, i, 0)), atoi(store_cell(&m, i, 1)));
         checked++;
         if (verify_one(store_cell(&m, i, 2), store_cell(&m, i, 3), label, secret, why, sizeof why) == 0)
             continue;

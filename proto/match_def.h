@@ -63,7 +63,9 @@ typedef struct match_config {
     const arb_game *game;
     char     preset[32];
     char     options[ARB_MAX_OPTIONS_TEXT];      /* "key=value" lines applied after the preset */
-    uint64_t seed;                            /* the public label of the match; deals no longer follow from it */
+    uint64_t seed;                            /* the public label of the match (a tournament's:
+                                                 arb_seeds_match_seed; arbiter match: --seed);
+                                                 no deal, key or draw follows from it */
     /* Every deal and every bot's seed is derived from this key with keyed
      * BLAKE2b (docs/rng.md): the key is arb_key_derive(secret, key_label),
      * where the secret is the tournament's and only its SHA-256 (the

@@ -4,6 +4,7 @@
  * sink.h, bot-protocol.md). */
 #include "match.h"
 #include "arb_error.h"
+#include "arb_seeds.h"
 #include "arb_kdf.h"
 #include "arb_limits.h"
 #include "arb_names.h"
@@ -199,7 +200,7 @@ static void hello_finish(run *r, int bot)
         /* At a table, a process plays that table's match and no other:
          * it is told the table's bound. */
         tellf(r, bot, "match players %d deals %u rules %s seed %" PRIu64, r->cfg->nbots,
-              r->ntables ? r->cfg->deals : match_games(r->cfg), r->cfg->preset, arb_seed_keyedn(r->cfg->key, "bot", (uint64_t)bot));
+              r->ntables ? r->cfg->deals : match_games(r->cfg), r->cfg->preset, arb_seeds_bot(r->cfg->key, (uint64_t)bot));
         char *save = NULL, opts[ARB_MAX_OPTIONS_TEXT];
         snprintf(opts, sizeof opts, "%s", r->options);
         for (char *tok = strtok_r(opts, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save))
@@ -510,7 +511,7 @@ static void play_game(run *r, uint32_t gi)
     d->game = gi;
     d->forfeit_bot = -1;
     match_seating(cfg, gi, &d->deal, &d->seating, d->bot_at);
-    d->seed = arb_seed_keyedn(cfg->key, "deal", d->deal);
+    d->seed = arb_seeds_deal(cfg->key, d->deal);
     /* A deal source deals first: it says the seed the record keeps. */
     int src_rc = r->src ? r->src->deal(r->src->ctx, d->deal, r->state, r->rules, &d->seed) : 0;
     if (src_rc) {

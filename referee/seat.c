@@ -712,7 +712,8 @@ static pid_t read_child_pid(int fd, int timeout_ms)
     return pid > 0 ? (pid_t)pid : -1;
 }
 
-seat *seat_start(char *const argv[], const char *workdir, const seat_limits *limits, int *err)
+/* The limits asked, each left at 0 given its default. */
+static seat_limits limits_or_defaults(const seat_limits *limits)
 {
     seat_limits lim = limits ? *limits : (seat_limits){0};
     if (!lim.address_space) lim.address_space = DEFAULT_AS;
@@ -724,30 +725,87 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
     if (!lim.memory) lim.memory = ARB_BOT_MEMORY;
     if (!lim.tmpfs) lim.tmpfs = ARB_BOT_TMPFS;
     if (!lim.workdir_size) lim.workdir_size = ARB_BOT_WORKDIR;
-    *err = 0;
-    if (!argv || !argv[0] || argv[0][0] != '/') {
-        *err = ARB_EINVAL;   /* an absolute path: no PATH search, no shell */
-        return NULL;
-    }
-    if (geteuid() == 0 && !lim.uid && !lim.allow_root) {
-        *err = ARB_EINVAL;   /* never run an untrusted bot as root by accident */
-        return NULL;
-    }
+    return lim;
+}
+
+/* Before a bot is forked: refuse what must never run (a command that is
+ * not an absolute path; root's uid by accident), settle the uid (*lim),
+ * make the referee a subreaper deaf to SIGPIPE, and make the bot's work
+ * directory (its own when it has a uid). 0, or ARB_EINVAL, ARB_EIO. */
+static int seat_prepare(char *const argv[], const char *workdir, seat_limits *lim)
+{
+    if (!argv || !argv[0] || argv[0][0] != '/')
+        return ARB_EINVAL;   /* an absolute path: no PATH search, no shell */
+    if (geteuid() == 0 && !lim->uid && !lim->allow_root)
+        return ARB_EINVAL;   /* never run an untrusted bot as root by accident */
     if (geteuid() != 0)
-        lim.uid = 0;         /* only root can change uid; stay who we are */
+        lim->uid = 0;        /* only root can change uid; stay who we are */
     /* A bot that closes its stdin must not kill the referee. */
     signal(SIGPIPE, SIG_IGN);
     /* Orphans a bot leaves behind are re-parented to us, not to init, so
      * seat_stop can reap them: no zombies whatever the bot did. */
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-    if (mkdir(workdir, 0700) != 0 && errno != EEXIST) {
-        *err = ARB_EIO;
+    if (mkdir(workdir, 0700) != 0 && errno != EEXIST)
+        return ARB_EIO;
+    if (lim->uid && chown(workdir, lim->uid, (gid_t)lim->uid) != 0)
+        return ARB_EIO;
+    return 0;
+}
+
+/* The status pipe (fd): the child's flags, then EOF when execve succeeded
+ * (close-on-exec); a second byte when it failed; EOF at once when the
+ * child died before it could exec. *n1, *n2: what each read gave (*n2 0
+ * when the first gave no byte). */
+static void read_child_status(int fd, unsigned char *flags, ssize_t *n1, ssize_t *n2)
+{
+    unsigned char fail_byte = 0;
+    *n2 = 0;
+    while ((*n1 = read(fd, flags, 1)) < 0 && errno == EINTR)
+        ;
+    if (*n1 == 1)
+        while ((*n2 = read(fd, &fail_byte, 1)) < 0 && errno == EINTR)
+            ;
+}
+
+/* A bot forked that must not play (it did not exec, or its sandbox is not
+ * the one required): its pipes closed (info and gate: what is left of
+ * them), its process group killed and reaped, the seat freed. */
+static void seat_abort_started(seat *s, pid_t pid, int info[2], int gate[2])
+{
+    close(s->in_fd);
+    close(s->out_fd);
+    close(s->err_fd);
+    close_pair(info);
+    close_pair(gate);
+    if (s->pidfd >= 0)
+        close(s->pidfd);
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+    bcg_free(s->cg);
+    free(s->workdir);
+    free(s->errbuf);
+    free(s);
+}
+
+/* The sandbox the bot runs in, as recorded per seat ("bwrap+uid+cg2",
+ * "rlimits", ...), from the child's flags and the cgroup had. */
+static void name_sandbox(seat *s, unsigned flags)
+{
+    snprintf(s->sandbox, sizeof s->sandbox, "%s%s",
+             (flags & CHILD_BWRAP) ? ((flags & CHILD_UID) ? "bwrap+uid" : "bwrap")
+             : (flags & CHILD_UID) ? ((flags & CHILD_MNTNS) ? "uid+ns" : "uid")
+             : (flags & CHILD_MNTNS) ? "ns" : "rlimits",
+             bcg_kind_of(s->cg) == BCG_V2 ? "+cg2" : bcg_kind_of(s->cg) == BCG_V1 ? "+cg1" : "");
+}
+
+seat *seat_start(char *const argv[], const char *workdir, const seat_limits *limits, int *err)
+{
+    seat_limits lim = limits_or_defaults(limits);
+    *err = seat_prepare(argv, workdir, &lim);
+    if (*err)
         return NULL;
-    }
-    if (lim.uid && chown(workdir, lim.uid, (gid_t)lim.uid) != 0) {
-        *err = ARB_EIO;
-        return NULL;
-    }
     seat *s = calloc(1, sizeof *s);
     int in[2] = {-1, -1}, out[2] = {-1, -1}, errp[2] = {-1, -1}, st[2] = {-1, -1}, info[2] = {-1, -1};
     int gate[2] = {-1, -1};
@@ -828,13 +886,9 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
     /* The status pipe: the child's flags, then EOF when execve succeeded
      * (close-on-exec); a second byte when it failed; EOF at once when the
      * child died before it could exec. */
-    unsigned char flags = 0, fail_byte = 0;
-    ssize_t n1, n2 = 0;
-    while ((n1 = read(st[0], &flags, 1)) < 0 && errno == EINTR)
-        ;
-    if (n1 == 1)
-        while ((n2 = read(st[0], &fail_byte, 1)) < 0 && errno == EINTR)
-            ;
+    unsigned char flags = 0;
+    ssize_t n1, n2;
+    read_child_status(st[0], &flags, &n1, &n2);
     close(st[0]);
     st[0] = -1;
     /* bubblewrap names the bot's pid once the sandbox exists; a bubblewrap
@@ -851,21 +905,7 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
     bool weaker = ((lim.require & SEAT_NEED_BWRAP) && !(flags & CHILD_BWRAP))
                   || ((lim.require & SEAT_NEED_UID) && !(flags & CHILD_UID));
     if (n1 != 1 || n2 != 0 || (flags & CHILD_SANDBOX_FAILED) || weaker) {
-        close(s->in_fd);
-        close(s->out_fd);
-        close(s->err_fd);
-        close_pair(info);
-        close_pair(gate);
-        if (s->pidfd >= 0)
-            close(s->pidfd);
-        kill(-pid, SIGKILL);
-        kill(pid, SIGKILL);
-        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-        bcg_free(s->cg);
-        free(s->workdir);
-        free(s->errbuf);
-        free(s);
+        seat_abort_started(s, pid, info, gate);
         *err = n1 == 1 && ((flags & CHILD_SANDBOX_FAILED) || weaker) ? ARB_ESANDBOX : ARB_ENOTFOUND;
         return NULL;
     }
@@ -879,11 +919,7 @@ seat *seat_start(char *const argv[], const char *workdir, const seat_limits *lim
         s->cg = NULL;
     }
     s->who = (bcg_who){.main = s->bot_pid, .pid = s->pid, .sid = s->pid, .uid = s->uid};
-    snprintf(s->sandbox, sizeof s->sandbox, "%s%s",
-             (flags & CHILD_BWRAP) ? ((flags & CHILD_UID) ? "bwrap+uid" : "bwrap")
-             : (flags & CHILD_UID) ? ((flags & CHILD_MNTNS) ? "uid+ns" : "uid")
-             : (flags & CHILD_MNTNS) ? "ns" : "rlimits",
-             bcg_kind_of(s->cg) == BCG_V2 ? "+cg2" : bcg_kind_of(s->cg) == BCG_V1 ? "+cg1" : "");
+    name_sandbox(s, flags);
     fcntl(s->in_fd, F_SETFL, O_NONBLOCK);
     fcntl(s->out_fd, F_SETFL, O_NONBLOCK);
     fcntl(s->err_fd, F_SETFL, O_NONBLOCK);

@@ -589,17 +589,15 @@ static void on_ack(worker *w, const uint8_t *data, size_t n)
     atomic_store(&w->st->unacked, w->npend);
 }
 
-int worker_run(const worker_options *o)
+/* A worker from its options: slots, heartbeat, program cache, the
+ * transcript-signing key. NULL with *rc set (the reason logged). */
+static worker *worker_new(const worker_options *o, int *rc)
 {
-    if (!o->name || !wire_valid_name(o->name)) {
-        /* the scheduler would drop every hello: say so here, once */
-        arb_error(SUB, "worker name \"%.64s\": 1..%d of [A-Za-z0-9] and _.:-+=^!?&<>()[]{}@%%$# expected",
-                  o->name ? o->name : "", ARB_WORKER_ID_MAX);
-        return ARB_EINVAL;
-    }
     worker *w = calloc(1, sizeof *w);
-    if (!w)
-        return ARB_ENOMEM;
+    if (!w) {
+        *rc = ARB_ENOMEM;
+        return NULL;
+    }
     w->st = o->stats ? o->stats : &w->scratch;
     w->opts = *o;   /* the slot threads count into the same stats */
     w->opts.stats = w->st;
@@ -618,7 +616,8 @@ int worker_run(const worker_options *o)
     if (krc) {
         arb_error(SUB, "%s: no signing key: %s", o->name, arb_strerror(krc));
         free(w);
-        return krc;
+        *rc = krc;
+        return NULL;
     }
     char signer[65];
     arb_key_hex(w->sign.pk, signer);
@@ -630,146 +629,155 @@ int worker_run(const worker_options *o)
         chmod(w->cache, 0711);
     atomic_store(&w->st->slots, w->nslots);
     snprintf(w->pull_ep, sizeof w->pull_ep, "inproc://arbiter-worker-%p", (void *)w);
-    int rc = 0;
+    return w;
+}
+
+/* The ZeroMQ context (for an endpoint not inproc), the slots' pull socket
+ * and the socket to the scheduler. 0, or an error (logged). */
+static int worker_connect(worker *w)
+{
+    const worker_options *o = w->o;
     if (strncmp(o->endpoint, "inproc://", 9) != 0 && !(w->own_ctx = zmq_ctx_new())) {
         arb_error(SUB, "%s: cannot make a ZeroMQ context: %s", o->name, zmq_strerror(errno));
-        rc = ARB_ENOMEM;
-        goto out;
+        return ARB_ENOMEM;
     }
     w->pull = zmq_socket(o->zmq_ctx, ZMQ_PULL);
     if (!w->pull || zmq_bind(w->pull, w->pull_ep) != 0 || !(w->sock = open_socket(w))) {
         arb_error(SUB, "%s: cannot connect to %s: %s", o->name, o->endpoint, zmq_strerror(errno));
-        rc = ARB_EIO;
-        goto out;
+        return ARB_EIO;
     }
-    say_hello(w);
-    uint64_t now = arb_now_ns(), hb_ns = (uint64_t)w->hb_ms * 1000000u;
-    w->last_heard = now;
-    w->next_hb = now + hb_ns;
-    bool draining = false;
-    uint64_t drain_deadline = 0, drained_at = 0;
-    for (;;) {
-        now = arb_now_ns();
-        if (o->stop_now && __atomic_load_n(o->stop_now, __ATOMIC_RELAXED)) {
-            for (int i = 0; i < w->nslots; i++)
-                if (w->slots[i].busy)
-                    hand_back(w, i, "the referee is stopping");
+    return 0;
+}
+
+/* A worker's drain: asked by o->stop (SIGTERM) or the scheduler's STOP. */
+typedef struct worker_drain {
+    bool     draining;
+    uint64_t deadline;           /* monotonic ns: matches still in hand are handed back then */
+    uint64_t drained_at;         /* when nothing was left in hand (0: something is) */
+} worker_drain;
+
+/* Whether the loop ends now: stopped at once (o->stop_now: every match
+ * handed back), or drained (nothing in hand for two heartbeats, or the
+ * drain time up). Starts the drain when o->stop asks. */
+static bool worker_done(worker *w, worker_drain *d, uint64_t now, uint64_t hb_ns)
+{
+    const worker_options *o = w->o;
+    if (o->stop_now && __atomic_load_n(o->stop_now, __ATOMIC_RELAXED)) {
+        for (int i = 0; i < w->nslots; i++)
+            if (w->slots[i].busy)
+                hand_back(w, i, "the referee is stopping");
+        return true;
+    }
+    if (o->stop && __atomic_load_n(o->stop, __ATOMIC_RELAXED) && !d->draining) {
+        d->draining = true;
+        d->deadline = now + (uint64_t)(o->drain_s > 0 ? o->drain_s : 0) * 1000000000u;
+        arb_info(SUB, "%s: draining: %d matches in hand, %d results unacknowledged", o->name,
+                 w->nslots - free_slots(w), w->npend);
+        w->next_hb = now;   /* "0 free" at once: the scheduler stops giving us matches */
+    }
+    if (!d->draining)
+        return false;
+    /* Done, but a match the scheduler assigned before it read our "0 free"
+     * may still be on its way: two heartbeats more to hand it back, or it
+     * would be lost with us (docs/operations.md). */
+    if (free_slots(w) == w->nslots && w->npend == 0) {
+        if (!d->drained_at)
+            d->drained_at = now;
+        if (now - d->drained_at >= 2 * hb_ns)
+            return true;
+    } else {
+        d->drained_at = 0;
+    }
+    if (now >= d->deadline) {
+        for (int i = 0; i < w->nslots; i++)
+            if (w->slots[i].busy)
+                hand_back(w, i, "drain time is up");
+        return true;
+    }
+    return false;
+}
+
+/* Every frame waiting from the scheduler, handled. 0, or
+ * ARB_EUNSUPPORTED when it refused us (another protocol version). */
+static int on_scheduler_frames(worker *w, worker_drain *d)
+{
+    const worker_options *o = w->o;
+    zmq_msg_t msg;
+    zmq_msg_init(&msg);
+    bool refused = false;
+    while (!refused && zmq_msg_recv(&msg, w->sock, ZMQ_DONTWAIT) >= 0) {
+        size_t n = zmq_msg_size(&msg);
+        const uint8_t *data = zmq_msg_data(&msg);
+        w->last_heard = arb_now_ns();
+        atomic_store(&w->st->connected, 1);
+        int kind = wire_kind_of(data, n), v, hb;
+        char reason[256];
+        switch (kind) {
+        case WIRE_WELCOME:
+            if (wire_decode_welcome(data, n, &v, &hb) == 0 && !w->registered) {
+                w->registered = true;
+                arb_info(SUB, "%s: admitted by %s with %d slots", o->name, o->endpoint, w->nslots);
+            }
             break;
-        }
-        if (o->stop && __atomic_load_n(o->stop, __ATOMIC_RELAXED) && !draining) {
-            draining = true;
-            drain_deadline = now + (uint64_t)(o->drain_s > 0 ? o->drain_s : 0) * 1000000000u;
-            arb_info(SUB, "%s: draining: %d matches in hand, %d results unacknowledged", o->name,
-                     w->nslots - free_slots(w), w->npend);
-            w->next_hb = now;   /* "0 free" at once: the scheduler stops giving us matches */
-        }
-        if (draining) {
-            /* Done, but a match the scheduler assigned before it read our
-             * "0 free" may still be on its way: two heartbeats more to hand
-             * it back, or it would be lost with us (docs/operations.md). */
-            if (free_slots(w) == w->nslots && w->npend == 0) {
-                if (!drained_at)
-                    drained_at = now;
-                if (now - drained_at >= 2 * hb_ns)
-                    break;
-            } else {
-                drained_at = 0;
+        case WIRE_REHELLO:
+            say_hello(w);
+            break;
+        case WIRE_REFUSE:
+            if (wire_decode_refuse(data, n, &v, reason, sizeof reason) == 0) {
+                arb_error(SUB, "%s: refused by the scheduler (it speaks version %d, we %d): %s", o->name, v,
+                          WIRE_VERSION, reason);
+                refused = true;
             }
-            if (now >= drain_deadline) {
-                for (int i = 0; i < w->nslots; i++)
-                    if (w->slots[i].busy)
-                        hand_back(w, i, "drain time is up");
-                break;
+            break;
+        case WIRE_HEARTBEAT:
+            break;
+        case WIRE_ACK:
+            on_ack(w, data, n);
+            break;
+        case WIRE_STOP:
+            if (!d->draining) {
+                d->draining = true;
+                d->deadline = arb_now_ns() + 3600ull * 1000000000u;
             }
-        }
-        zmq_pollitem_t items[2] = {{w->sock, 0, ZMQ_POLLIN, 0}, {w->pull, 0, ZMQ_POLLIN, 0}};
-        long wait = w->next_hb > now ? (long)((w->next_hb - now) / 1000000u) : 0;
-        zmq_poll(items, 2, wait > 100 ? 100 : wait);
-        if (items[1].revents & ZMQ_POLLIN) {
-            zmq_msg_t msg;
-            zmq_msg_init(&msg);
-            while (zmq_msg_recv(&msg, w->pull, ZMQ_DONTWAIT) >= 0)
-                on_slot_message(w, &msg);
-            zmq_msg_close(&msg);
-        }
-        if (items[0].revents & ZMQ_POLLIN) {
-            zmq_msg_t msg;
-            zmq_msg_init(&msg);
-            bool refused = false;
-            while (!refused && zmq_msg_recv(&msg, w->sock, ZMQ_DONTWAIT) >= 0) {
-                size_t n = zmq_msg_size(&msg);
-                const uint8_t *data = zmq_msg_data(&msg);
-                w->last_heard = arb_now_ns();
-                atomic_store(&w->st->connected, 1);
-                int kind = wire_kind_of(data, n), v, hb;
-                char reason[256];
-                switch (kind) {
-                case WIRE_WELCOME:
-                    if (wire_decode_welcome(data, n, &v, &hb) == 0 && !w->registered) {
-                        w->registered = true;
-                        arb_info(SUB, "%s: admitted by %s with %d slots", o->name, o->endpoint, w->nslots);
-                    }
-                    break;
-                case WIRE_REHELLO:
-                    say_hello(w);
-                    break;
-                case WIRE_REFUSE:
-                    if (wire_decode_refuse(data, n, &v, reason, sizeof reason) == 0) {
-                        arb_error(SUB, "%s: refused by the scheduler (it speaks version %d, we %d): %s", o->name, v,
-                                  WIRE_VERSION, reason);
-                        refused = true;
-                    }
-                    break;
-                case WIRE_HEARTBEAT:
-                    break;
-                case WIRE_ACK:
-                    on_ack(w, data, n);
-                    break;
-                case WIRE_STOP:
-                    if (!draining) {
-                        draining = true;
-                        drain_deadline = arb_now_ns() + 3600ull * 1000000000u;
-                    }
-                    break;
-                case WIRE_ASSIGN:
-                    on_assign(w, data, n, draining);
-                    break;
-                case WIRE_PROGRAM:
-                    on_program(w, data, n);
-                    break;
-                default:   /* malformed or not for a worker: dropped, never fatal */
-                    atomic_fetch_add(&w->st->frames_dropped, 1);
-                }
-            }
-            zmq_msg_close(&msg);
-            if (refused) {
-                rc = ARB_EUNSUPPORTED;
-                break;
-            }
-        }
-        now = arb_now_ns();
-        resend(w, now);
-        if (now >= w->next_hb) {
-            wire_lease run[ARB_WORKER_MAX_SLOTS];
-            int nr = running(w, run);
-            uint8_t *frame;
-            size_t len;
-            if (wire_heartbeat(draining ? 0 : free_slots(w), run, nr, &frame, &len) == 0)
-                send_owned(w, frame, len);
-            for (int f = 0; f < w->nfetch; f++)
-                if (now - w->fetches[f].sent_ns > hb_ns * (uint64_t)w->misses
-                    && wire_fetch(w->fetches[f].digest, &frame, &len) == 0) {
-                    send_owned(w, frame, len);
-                    w->fetches[f].sent_ns = now;
-                }
-            w->next_hb = now + hb_ns;
-        }
-        if (now - w->last_heard > hb_ns * (uint64_t)w->misses) {
-            reconnect(w);
-            w->last_heard = now;   /* the next try after another silence */
+            break;
+        case WIRE_ASSIGN:
+            on_assign(w, data, n, d->draining);
+            break;
+        case WIRE_PROGRAM:
+            on_program(w, data, n);
+            break;
+        default:   /* malformed or not for a worker: dropped, never fatal */
+            atomic_fetch_add(&w->st->frames_dropped, 1);
         }
     }
-out:
+    zmq_msg_close(&msg);
+    return refused ? ARB_EUNSUPPORTED : 0;
+}
+
+/* The heartbeat (free slots, matches running) and the program fetches not
+ * answered for a while, sent again. */
+static void send_heartbeat(worker *w, uint64_t now, bool draining, uint64_t hb_ns)
+{
+    wire_lease run[ARB_WORKER_MAX_SLOTS];
+    int nr = running(w, run);
+    uint8_t *frame;
+    size_t len;
+    if (wire_heartbeat(draining ? 0 : free_slots(w), run, nr, &frame, &len) == 0)
+        send_owned(w, frame, len);
+    for (int f = 0; f < w->nfetch; f++)
+        if (now - w->fetches[f].sent_ns > hb_ns * (uint64_t)w->misses
+            && wire_fetch(w->fetches[f].digest, &frame, &len) == 0) {
+            send_owned(w, frame, len);
+            w->fetches[f].sent_ns = now;
+        }
+    w->next_hb = now + hb_ns;
+}
+
+/* Close the sockets and free the worker, unless a match still plays on a
+ * slot thread (stopped, or handed back): those threads are left to the
+ * process's end, and the worker with them. */
+static void worker_close(worker *w)
+{
     if (w->sock) {
         int linger = 2000;   /* hand-backs and the last heartbeat get out */
         zmq_setsockopt(w->sock, ZMQ_LINGER, &linger, sizeof linger);
@@ -797,5 +805,57 @@ out:
         arb_sign_wipe(&w->sign);
         free(w);
     }   /* else the threads still read their jobs and the options copy */
+}
+
+int worker_run(const worker_options *o)
+{
+    if (!o->name || !wire_valid_name(o->name)) {
+        /* the scheduler would drop every hello: say so here, once */
+        arb_error(SUB, "worker name \"%.64s\": 1..%d of [A-Za-z0-9] and _.:-+=^!?&<>()[]{}@%%$# expected",
+                  o->name ? o->name : "", ARB_WORKER_ID_MAX);
+        return ARB_EINVAL;
+    }
+    int rc = 0;
+    worker *w = worker_new(o, &rc);
+    if (!w)
+        return rc;
+    rc = worker_connect(w);
+    if (rc)
+        goto out;
+    say_hello(w);
+    uint64_t now = arb_now_ns(), hb_ns = (uint64_t)w->hb_ms * 1000000u;
+    w->last_heard = now;
+    w->next_hb = now + hb_ns;
+    worker_drain d = {0};
+    for (;;) {
+        now = arb_now_ns();
+        if (worker_done(w, &d, now, hb_ns))
+            break;
+        zmq_pollitem_t items[2] = {{w->sock, 0, ZMQ_POLLIN, 0}, {w->pull, 0, ZMQ_POLLIN, 0}};
+        long wait = w->next_hb > now ? (long)((w->next_hb - now) / 1000000u) : 0;
+        zmq_poll(items, 2, wait > 100 ? 100 : wait);
+        if (items[1].revents & ZMQ_POLLIN) {
+            zmq_msg_t msg;
+            zmq_msg_init(&msg);
+            while (zmq_msg_recv(&msg, w->pull, ZMQ_DONTWAIT) >= 0)
+                on_slot_message(w, &msg);
+            zmq_msg_close(&msg);
+        }
+        if (items[0].revents & ZMQ_POLLIN) {
+            rc = on_scheduler_frames(w, &d);
+            if (rc)
+                break;
+        }
+        now = arb_now_ns();
+        resend(w, now);
+        if (now >= w->next_hb)
+            send_heartbeat(w, now, d.draining, hb_ns);
+        if (now - w->last_heard > hb_ns * (uint64_t)w->misses) {
+            reconnect(w);
+            w->last_heard = now;   /* the next try after another silence */
+        }
+    }
+out:
+    worker_close(w);
     return rc;
 }

@@ -23,6 +23,7 @@
 #include "plan.h"
 #include "rating.h"
 #include "arb_error.h"
+#include "arb_seeds.h"
 #include "arb_kdf.h"
 #include "arb_log.h"
 
@@ -425,7 +426,7 @@ static int make_match(sched *s, tour *t, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return ARB_ENOMEM;
     }
-    int got = sched_ladder_choose(s->o.db, t->tid, cfg, t->view, loaded, &u, arb_seed_keyedn(t->secret, "ladder", (uint64_t)round),
+    int got = sched_ladder_choose(s->o.db, t->tid, cfg, t->view, loaded, &u, arb_seeds_ladder(t->secret, (uint64_t)round),
                                   &pk, err, errlen);
     if (got != 1)
         return got;

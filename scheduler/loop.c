@@ -7,6 +7,7 @@
 #include "config.h"
 #include "plan.h"
 #include "arb_error.h"
+#include "arb_seeds.h"
 #include "arb_log.h"
 #include "arb_time.h"
 
@@ -198,7 +199,7 @@ static int make_assign(const tour *t, const store_match *m, wire_assign *a)
     /* The match key: one-way from the tournament's secret and the match's
      * identity; the worker gets the key, never the secret. */
     char label[ARB_MAX_KEY_LABEL];
-    snprintf(label, sizeof label, "match|%" PRIu64 "|%d|%d", cfg->seed, m->round, m->tbl);
+    arb_seeds_match_label(label, cfg->seed, m->round, m->tbl);
     match_set_key(c, t->secret, label);
     c->nbots = m->nslots;
     for (int b = 0; b < m->nslots; b++) {

@@ -71,8 +71,4 @@ size_t plan_draw(const tn_config *cfg, const plan_record *rec, char *buf, size_t
 int plan_placement(const tn_config *cfg, const plan_record *rec, store_place *out, int cap,
                    char (*ties)[STORE_NOTE_MAX], int tcap, int *nties);
 
-/* Benchmark: pair one Swiss round of n entrants (tables of k) after
- * `rounds_before` random rounds; *ntables made. */
-int plan_bench_swiss(int n, int k, int rounds_before, uint64_t seed, int *ntables);
-
 #endif

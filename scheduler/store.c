@@ -3,6 +3,7 @@
 #include "rating.h"
 #include "arb_buf.h"
 #include "arb_error.h"
+#include "arb_seeds.h"
 #include "arb_kdf.h"
 #include "arb_rng.h"
 
@@ -465,9 +466,8 @@ int store_add_round(store *s, int64_t tid, int round, const char *stage, const s
     if (!fresh)   /* created before (a resume): it stands as it is */
         return exec0(s, err, errlen, "COMMIT", 0, NULL);
     for (int t = 0; t < ntables; t++) {
-        char label[64], seed[24], tb[16];
-        snprintf(label, sizeof label, "round/%d/table/%d", round, t);
-        snprintf(seed, sizeof seed, "%" PRIu64, arb_seed_child(tseed, label));
+        char seed[24], tb[16];
+        snprintf(seed, sizeof seed, "%" PRIu64, arb_seeds_match_seed(tseed, round, t));
         snprintf(tb, sizeof tb, "%d", t);
         const char *mp[] = {id, rd, tb, seed};
         r = q(s, err, errlen,

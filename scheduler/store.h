@@ -69,8 +69,8 @@ typedef struct store_table {
 } store_table;
 
 /* Create a round's matches (idempotent: a round created again is left as it
- * is). The match seed of table t is arb_seed_child(tournament seed,
- * "round/R/table/T"). */
+ * is). The match seed of table t is arb_seeds_match_seed(tournament seed,
+ * R, t): a public label (arb_seeds.h). */
 int store_add_round(store *s, int64_t tid, int round, const char *stage, const store_table *tables,
                     int ntables, uint64_t tseed, char *err, size_t errlen);
 

@@ -3,6 +3,7 @@
  * state matchmaking reads, and its matches. All SQL is parameterised. */
 #include "store_int.h"
 #include "arb_error.h"
+#include "arb_seeds.h"
 #include "arb_limits.h"
 #include "arb_rng.h"
 
@@ -322,9 +323,8 @@ int store_ladder_add(store *s, int64_t tid, int round, const char *stage, const 
     PQclear(r);
     if (!fresh)
         return exec0(s, err, errlen, "COMMIT", 0, NULL);
-    char label[64], seed[24];
-    snprintf(label, sizeof label, "round/%d/table/0", round);
-    snprintf(seed, sizeof seed, "%" PRIu64, arb_seed_child(tseed, label));
+    char seed[24];
+    snprintf(seed, sizeof seed, "%" PRIu64, arb_seeds_match_seed(tseed, round, 0));
     /* a validation match is never rated: it is created as rated already */
     const char *mp[] = {id, rd, seed, ladder ? "false" : "true"};
     r = q(s, err, errlen,

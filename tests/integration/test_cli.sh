@@ -219,6 +219,24 @@ check "standings of a tournament not in the record exits 3" '[ $? = 3 ]'
 check "verify --format json parses and verifies" '[ $? = 0 ] && python3 -c "import json; d=json.load(open(\"v.json\")); assert d[\"verified\"] is True and d[\"checked\"] == 1, d"'
 "$ARB" status --db "$D" > status.txt
 check "status (table) still shows the tournament" '[ $? = 0 ] && grep -Eq "^[0-9]+ +cli " status.txt'
+# The record keeps the text the loader parsed, and its digest: the file is
+# read once. A named pipe can be read only once; a second read of it waited
+# for a writer that never came (and a file changed in between was recorded
+# as another text than the one parsed).
+D2=$(newdb arb_cli_pipe)
+sed 's/^name: cli$/name: piped/' t.yaml > piped.yaml
+mkfifo fifo.yaml
+(cat piped.yaml > fifo.yaml &)
+timeout 30 "$ARB" submit fifo.yaml --db "$D2" > submit.out 2>&1
+check "submit of a named pipe puts the tournament in the record" '[ $? = 0 ]' || cat submit.out >&2
+check "submit of a named pipe records the text parsed and its digest" \
+  '[ "$(sql "$D2" "select config_text from tournaments where name = '"'piped'"'")" = "$(cat piped.yaml)" ] && [ "$(sql "$D2" "select config_digest from tournaments where name = '"'piped'"'")" = "$(sha256sum < piped.yaml | cut -c1-64)" ]'
+sed 's/^name: cli$/name: piped-run/' t.yaml > piped.yaml
+(cat piped.yaml > fifo.yaml &)
+timeout 60 "$ARB" run fifo.yaml --db "$D2" --state "$T/state-pipe" --quiet --workers 1 --sandbox none --allow-unsandboxed > run.out 2>&1
+check "run of a named pipe runs and records the text parsed and its digest" \
+  '[ $? = 0 ] && [ "$(sql "$D2" "select config_digest from tournaments where name = '"'piped-run'"'")" = "$(sha256sum < piped.yaml | cut -c1-64)" ]' || cat run.out >&2
+rm -f piped.yaml fifo.yaml submit.out
 
 # ---- 6. a state directory with a space, a quote and a backslash -----------
 # the private cluster's socket directory goes to the server, and the

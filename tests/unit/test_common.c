@@ -8,6 +8,7 @@
 #include "arb_kdf.h"
 #include "arb_log.h"
 #include "arb_rng.h"
+#include "arb_seeds.h"
 #include "arb_time.h"
 #include "test_util.h"
 
@@ -221,10 +222,43 @@ static void test_read_file(void)
     rmdir(dir);
 }
 
+/* The seeds module (arb_seeds.h): every label as docs/rng.md writes it,
+ * the values the transcripts recorded so far were made with. */
+static void test_seed_labels(void)
+{
+    uint8_t k[ARB_KEY_BYTES];
+    for (int i = 0; i < ARB_KEY_BYTES; i++)
+        k[i] = (uint8_t)i;
+    char label[ARB_MAX_KEY_LABEL];
+    arb_seeds_match_label(label, 7, 1, 2);
+    CHECK(strcmp(label, "match|7|1|2") == 0);
+    arb_seeds_match_label(label, UINT64_MAX, 12, 0);
+    CHECK(strcmp(label, "match|18446744073709551615|12|0") == 0);
+    arb_seeds_single_label(label, 42);
+    CHECK(strcmp(label, "match|42") == 0);
+    arb_seeds_eval_label(label, 30, 1);
+    CHECK(strcmp(label, "eval|30|1") == 0);
+    CHECK(arb_seeds_eval_deal(9, 4) == arb_seed_child(9, "eval/4"));
+    char tl[64];
+    arb_seeds_tiebreak_label(tl, sizeof tl, 3, 1);
+    CHECK(strcmp(tl, "tiebreak/round/3/table/1") == 0);
+    arb_seeds_final_tiebreak_label(tl, sizeof tl, 4);
+    CHECK(strcmp(tl, "tiebreak/round/4/final") == 0);
+    CHECK(strcmp(ARB_SEEDS_SEEDING, "seeding") == 0 && strcmp(ARB_SEEDS_ROUND_ROBIN, "round-robin") == 0
+          && strcmp(ARB_SEEDS_GROUPS, "groups") == 0);
+    CHECK(arb_seeds_match_seed(7, 1, 2) == arb_seed_child(7, "round/1/table/2"));
+    CHECK(arb_seeds_match_seed(11, 3, 0) == arb_seed_child(11, "round/3/table/0"));
+    CHECK(arb_seeds_deal(k, 0) == 0x636fcf5784b38744ULL);
+    CHECK(arb_seeds_bot(k, 1) == 0x771d4caf510bd229ULL);
+    CHECK(arb_seeds_plan(k, 7) == arb_seed_keyed(k, "plan|7"));
+    CHECK(arb_seeds_ladder(k, 3) == arb_seed_keyed(k, "ladder/3"));
+}
+
 int main(void)
 {
     test_rng_vectors();
     test_kdf_vectors();
+    test_seed_labels();
     test_rng_bounded();
     test_buf();
     test_errors();
