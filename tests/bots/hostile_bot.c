@@ -333,28 +333,28 @@ static int misbehave_db(hostile *h, const abot_db_view *v, const abot_db_request
         return -1;
     if (r->decision == ABOT_DB_DECLARE && strcmp(h->mode, "illegal") == 0) {
         /* three jokers it does not hold: well formed, not offered */
-        int joker = v->hand.n[DB_RJ] < 3 ? DB_RJ : v->hand.n[DB_BJ] < 3 ? DB_BJ : -1;
+        int joker = v->hand.n[DAB_RJ] < 3 ? DAB_RJ : v->hand.n[DAB_BJ] < 3 ? DAB_BJ : -1;
         if (joker < 0)
             return -1;
-        say(joker == DB_RJ ? "RJRJRJ:S\n" : "BJBJBJ:S\n");
+        say(joker == DAB_RJ ? "RJRJRJ:S\n" : "BJBJBJ:S\n");
         return ABOT_NO_REPLY;
     }
     if (r->decision != ABOT_DB_PLAY)
         return -1;
     bool elsewhere = strcmp(h->mode, "othercards") == 0;
-    db_hand out = abot_db_outstanding(v);
+    dab_hand out = abot_db_outstanding(v);
     int card = -1;
-    for (int c = 0; c < DB_NCARDS && card < 0; c++)
+    for (int c = 0; c < DAB_NCARDS && card < 0; c++)
         if (v->hand.n[c] == 0 && (!elsewhere || out.n[c] > 0))
             card = c;
     if (card < 0)
         return -1;
     int need = v->ntrick > 0 ? v->trick[0].n : 1;     /* a follow: as many as were led */
-    db_play p = {.n = (uint8_t)need};
+    dab_play p = {.n = (uint8_t)need};
     for (int i = 0; i < need; i++)
         p.c[i] = (uint8_t)card;
-    char text[4 * DB_MAX_PLAY + 1], line[sizeof text + 16];
-    db_format_play(&p, text, sizeof text);
+    char text[4 * DAB_MAX_PLAY + 1], line[sizeof text + 16];
+    dab_format_play(&p, text, sizeof text);
     snprintf(line, sizeof line, "play %s\n", text);
     say(line);
     return ABOT_NO_REPLY;

@@ -15,15 +15,15 @@
 /* How dear a card is to give away: points first, then trumps, then power. */
 static int card_cost(const abot_db_view *v, int c)
 {
-    int cost = 8 * db_card_points(c);
+    int cost = 8 * dab_card_points(c);
     if (v->trump)
-        cost += v->trump->power[c] + (db_is_trump(v->trump, c) ? 30 : 0);
+        cost += v->trump->power[c] + (dab_is_trump(v->trump, c) ? 30 : 0);
     else
-        cost += db_joker(c) ? 60 : 3 * ((db_rank(c) - v->level + 13) % 13);
+        cost += dab_joker(c) ? 60 : 3 * ((dab_rank(c) - v->level + 13) % 13);
     return cost;
 }
 
-static int play_cost(const abot_db_view *v, const db_play *p)
+static int play_cost(const abot_db_view *v, const dab_play *p)
 {
     int cost = 0;
     for (int i = 0; i < p->n; i++)
@@ -58,11 +58,11 @@ static int pass_index(const abot_db_request *r)
 /* Cards that would be trumps with this level and suit. */
 static int trumps_with(const abot_db_view *v, int suit)
 {
-    db_trump t;
-    db_trump_init(&t, v->level, suit);
+    dab_trump t;
+    dab_trump_init(&t, v->level, suit);
     int n = 0;
-    for (int c = 0; c < DB_NCARDS; c++)
-        if (db_is_trump(&t, c))
+    for (int c = 0; c < DAB_NCARDS; c++)
+        if (dab_is_trump(&t, c))
             n += v->hand.n[c];
     return n;
 }
@@ -71,10 +71,10 @@ static int declare(const abot_db_view *v, const abot_db_request *r)
 {
     int best = -1, best_n = -1;
     for (int i = 0; i < r->nchoices; i++) {
-        const db_play *p = &r->choices[i];
+        const dab_play *p = &r->choices[i];
         if (p->n == 0)
             continue;
-        int suit = r->suits[i] >= 0 ? r->suits[i] : db_suit(p->c[0]);
+        int suit = r->suits[i] >= 0 ? r->suits[i] : dab_suit(p->c[0]);
         /* the first deal's big joker names no suit yet: its best suit counts */
         int n = 0;
         for (int u = 0; u < 4; u++)
@@ -100,8 +100,8 @@ static int play(const abot_db_view *v, const abot_db_request *r)
         /* lead: side aces, the more the better; else the cheapest side play */
         int best = -1;
         for (int i = 0; i < r->nchoices; i++) {
-            const db_play *p = &r->choices[i];
-            if (db_rank(p->c[0]) == DB_RA && !db_is_trump(v->trump, p->c[0])
+            const dab_play *p = &r->choices[i];
+            if (dab_rank(p->c[0]) == DAB_RA && !dab_is_trump(v->trump, p->c[0])
                 && (best < 0 || p->n > r->choices[best].n))
                 best = i;
         }
@@ -109,7 +109,7 @@ static int play(const abot_db_view *v, const abot_db_request *r)
             return best;
         int cost = 0;
         for (int i = 0; i < r->nchoices; i++) {
-            const db_play *p = &r->choices[i];
+            const dab_play *p = &r->choices[i];
             int c = play_cost(v, p) * 2 / p->n - 4 * p->n;   /* per card, sets first */
             if (best < 0 || c < cost) {
                 best = i;
@@ -120,14 +120,14 @@ static int play(const abot_db_view *v, const abot_db_request *r)
     }
     int points = 0;
     for (int i = 0; i < v->ntrick; i++)
-        points += db_play_points(&v->trick[i]);
+        points += dab_play_points(&v->trick[i]);
     if (abot_db_partner(v, v->winner)) {
         /* the partner is winning: give it the most points, then cheaply */
         int best = 0, best_key = 0;
         for (int i = 0; i < r->nchoices; i++) {
-            const db_play *p = &r->choices[i];
-            int key = 100 * db_play_points(p) - play_cost(v, p);
-            if (db_beats(v->trump, p, v->winning))
+            const dab_play *p = &r->choices[i];
+            int key = 100 * dab_play_points(p) - play_cost(v, p);
+            if (dab_beats(v->trump, p, v->winning))
                 key -= 5;      /* no need to take it over */
             if (i == 0 || key > best_key) {
                 best = i;
@@ -136,21 +136,21 @@ static int play(const abot_db_view *v, const abot_db_request *r)
         }
         return best;
     }
-    bool led_trump = db_is_trump(v->trump, v->trick[0].c[0]);
+    bool led_trump = dab_is_trump(v->trump, v->trick[0].c[0]);
     int win = -1, win_cost = 0;
     for (int i = 0; i < r->nchoices; i++) {
-        const db_play *p = &r->choices[i];
-        if (!db_beats(v->trump, p, v->winning))
+        const dab_play *p = &r->choices[i];
+        if (!dab_beats(v->trump, p, v->winning))
             continue;
-        int c = play_cost(v, p) - 8 * db_play_points(p);   /* points of our own are safe when we win */
+        int c = play_cost(v, p) - 8 * dab_play_points(p);   /* points of our own are safe when we win */
         if (win < 0 || c < win_cost) {
             win = i;
             win_cost = c;
         }
     }
     if (win >= 0) {
-        bool trumping = !led_trump && db_is_trump(v->trump, r->choices[win].c[0]);
-        if (points > 0 || trumping || db_play_points(&r->choices[win]) > 0)
+        bool trumping = !led_trump && dab_is_trump(v->trump, r->choices[win].c[0]);
+        if (points > 0 || trumping || dab_play_points(&r->choices[win]) > 0)
             return win;
     }
     return cheapest(v, r);

@@ -1,4 +1,4 @@
-/* db_cards.c — Da Bang's cards, trumps, plays and tricks (DB-1..DB-29):
+/* dab_cards.c — Da Bang's cards, trumps, plays and tricks (DB-1..DB-29):
  * notation, the power of every card under a level and a trump suit, the
  * legal leads and follows, and who wins a trick. Pure and allocation-free. */
 #include "dabang.h"
@@ -14,7 +14,7 @@ static const char suit_chars[] = "SHCD";
 
 /* ---- Notation (DB-1) ------------------------------------------------------ */
 
-int db_parse_card(const char **s)
+int dab_parse_card(const char **s)
 {
     const char *p = *s;
     int a = toupper((unsigned char)p[0]);
@@ -23,7 +23,7 @@ int db_parse_card(const char **s)
     int b = toupper((unsigned char)p[1]);
     if ((a == 'B' || a == 'R') && b == 'J') {
         *s = p + 2;
-        return a == 'B' ? DB_BJ : DB_RJ;
+        return a == 'B' ? DAB_BJ : DAB_RJ;
     }
     const char *r = strchr(rank_chars, a);
     const char *u = b ? strchr(suit_chars, b) : NULL;
@@ -33,20 +33,20 @@ int db_parse_card(const char **s)
     return (int)(r - rank_chars) * 4 + (int)(u - suit_chars);
 }
 
-int db_parse_cards(const char *text, int max, db_hand *h, char *err, size_t errlen)
+int dab_parse_cards(const char *text, int max, dab_hand *h, char *err, size_t errlen)
 {
     const char *p = text;
     int total = h->total;
     while (*p) {
         const char *at = p;
-        int c = db_parse_card(&p);
+        int c = dab_parse_card(&p);
         if (c < 0) {
             snprintf(err, errlen, "column %d: \"%.2s\" is not a card (rank 3456789TJQKA2 then suit SHCD, or BJ, RJ)",
                      (int)(at - text) + 1, at);
             return ARB_EPARSE;
         }
-        if (h->n[c] >= DB_COPIES) {
-            snprintf(err, errlen, "column %d: more than %d of %.2s (three packs)", (int)(at - text) + 1, DB_COPIES,
+        if (h->n[c] >= DAB_COPIES) {
+            snprintf(err, errlen, "column %d: more than %d of %.2s (three packs)", (int)(at - text) + 1, DAB_COPIES,
                      at);
             return ARB_EPARSE;
         }
@@ -60,105 +60,105 @@ int db_parse_cards(const char *text, int max, db_hand *h, char *err, size_t errl
     return 0;
 }
 
-int db_format_card(int c, char *buf, size_t len)
+int dab_format_card(int c, char *buf, size_t len)
 {
-    if (len < 3 || c < 0 || c >= DB_NCARDS)
+    if (len < 3 || c < 0 || c >= DAB_NCARDS)
         return -1;
-    if (c >= DB_BJ) {
-        buf[0] = c == DB_BJ ? 'B' : 'R';
+    if (c >= DAB_BJ) {
+        buf[0] = c == DAB_BJ ? 'B' : 'R';
         buf[1] = 'J';
     } else {
-        buf[0] = rank_chars[db_rank(c)];
-        buf[1] = suit_chars[db_suit(c)];
+        buf[0] = rank_chars[dab_rank(c)];
+        buf[1] = suit_chars[dab_suit(c)];
     }
     buf[2] = 0;
     return 2;
 }
 
-int db_format_hand(const db_hand *h, char *buf, size_t len)
+int dab_format_hand(const dab_hand *h, char *buf, size_t len)
 {
     size_t at = 0;
     if (len == 0)
         return -1;
     buf[0] = 0;
-    for (int c = 0; c < DB_NCARDS; c++)
+    for (int c = 0; c < DAB_NCARDS; c++)
         for (int k = 0; k < h->n[c]; k++) {
-            if (db_format_card(c, buf + at, len - at) < 0)
+            if (dab_format_card(c, buf + at, len - at) < 0)
                 return -1;
             at += 2;
         }
     return (int)at;
 }
 
-int db_format_play(const db_play *p, char *buf, size_t len)
+int dab_format_play(const dab_play *p, char *buf, size_t len)
 {
-    db_hand h;
-    db_play_to_hand(p, &h);
-    return db_format_hand(&h, buf, len);
+    dab_hand h;
+    dab_play_to_hand(p, &h);
+    return dab_format_hand(&h, buf, len);
 }
 
-void db_play_to_hand(const db_play *p, db_hand *h)
+void dab_play_to_hand(const dab_play *p, dab_hand *h)
 {
     memset(h, 0, sizeof *h);
-    for (int i = 0; i < p->n && i < DB_MAX_PLAY; i++)
+    for (int i = 0; i < p->n && i < DAB_MAX_PLAY; i++)
         h->n[p->c[i]]++;
     h->total = p->n;
 }
 
-int db_play_from_hand(const db_hand *h, db_play *p)
+int dab_play_from_hand(const dab_hand *h, dab_play *p)
 {
     memset(p, 0, sizeof *p);
-    for (int c = 0; c < DB_NCARDS; c++)
+    for (int c = 0; c < DAB_NCARDS; c++)
         for (int k = 0; k < h->n[c]; k++) {
-            if (p->n >= DB_MAX_PLAY)
+            if (p->n >= DAB_MAX_PLAY)
                 return ARB_EINVAL;
             p->c[p->n++] = (uint8_t)c;
         }
     return p->n ? 0 : ARB_EINVAL;
 }
 
-int db_hand_points(const db_hand *h)
+int dab_hand_points(const dab_hand *h)
 {
     int pts = 0;
     for (int r = 0; r < 4; r++) {
-        pts += 5 * h->n[DB_R5 * 4 + r];
-        pts += 10 * (h->n[DB_RT * 4 + r] + h->n[DB_RK * 4 + r]);
+        pts += 5 * h->n[DAB_R5 * 4 + r];
+        pts += 10 * (h->n[DAB_RT * 4 + r] + h->n[DAB_RK * 4 + r]);
     }
     return pts;
 }
 
-int db_play_points(const db_play *p)
+int dab_play_points(const dab_play *p)
 {
     int pts = 0;
     for (int i = 0; i < p->n; i++)
-        pts += db_card_points(p->c[i]);
+        pts += dab_card_points(p->c[i]);
     return pts;
 }
 
-db_shape db_play_shape(const db_play *p)
+dab_shape dab_play_shape(const dab_play *p)
 {
     if (p->n == 1)
-        return DB_SINGLE;
+        return DAB_SINGLE;
     for (int i = 1; i < p->n; i++)
         if (p->c[i] != p->c[0])
-            return DB_MIXED;
-    return p->n == 2 ? DB_PAIR : p->n == 3 ? DB_TRIPLE : DB_MIXED;
+            return DAB_MIXED;
+    return p->n == 2 ? DAB_PAIR : p->n == 3 ? DAB_TRIPLE : DAB_MIXED;
 }
 
-void db_pack(const db_hand *h, uint64_t out[2])
+void dab_pack(const dab_hand *h, uint64_t out[2])
 {
     out[0] = out[1] = 0;
-    for (int c = 0; c < DB_NCARDS; c++)
+    for (int c = 0; c < DAB_NCARDS; c++)
         out[c / 32] |= (uint64_t)h->n[c] << (2 * (c % 32));
 }
 
-int db_unpack(const uint64_t in[2], db_hand *h)
+int dab_unpack(const uint64_t in[2], dab_hand *h)
 {
     memset(h, 0, sizeof *h);
-    if (in[1] >> (2 * (DB_NCARDS - 32)))
+    if (in[1] >> (2 * (DAB_NCARDS - 32)))
         return ARB_EINVAL;
     int total = 0;
-    for (int c = 0; c < DB_NCARDS; c++) {
+    for (int c = 0; c < DAB_NCARDS; c++) {
         h->n[c] = (uint8_t)((in[c / 32] >> (2 * (c % 32))) & 3u);
         total += h->n[c];
     }
@@ -168,15 +168,15 @@ int db_unpack(const uint64_t in[2], db_hand *h)
 
 /* ---- Trumps (DB-10..DB-12) ------------------------------------------------- */
 
-int db_level_parse(const char *s)
+int dab_level_parse(const char *s)
 {
     if (!s || !s[0] || s[1])
         return -1;
     const char *r = strchr(rank_chars, toupper((unsigned char)s[0]));
-    return r && r - rank_chars <= DB_LEVEL_MAX ? (int)(r - rank_chars) : -1;
+    return r && r - rank_chars <= DAB_LEVEL_MAX ? (int)(r - rank_chars) : -1;
 }
 
-int db_suit_parse(const char *s)
+int dab_suit_parse(const char *s)
 {
     if (!s || !s[0] || s[1])
         return -1;
@@ -187,21 +187,21 @@ int db_suit_parse(const char *s)
 /* DB-11 as numbers: side cards 0..11 by rank; the trump suit's plain cards
  * 20 + rank; the 2s 40 (other suits) and 41 (trump suit); level cards 42
  * and 43; BJ 44, RJ 45. Equal numbers are equal cards. */
-void db_trump_init(db_trump *t, int level, int suit)
+void dab_trump_init(dab_trump *t, int level, int suit)
 {
     memset(t, 0, sizeof *t);
     t->level = (uint8_t)level;
     t->suit = (uint8_t)suit;
-    for (int c = 0; c < DB_NCARDS; c++) {
-        int r = db_rank(c), u = db_suit(c);
-        uint8_t pw, fs = DB_TRUMP;
-        if (c == DB_RJ)
+    for (int c = 0; c < DAB_NCARDS; c++) {
+        int r = dab_rank(c), u = dab_suit(c);
+        uint8_t pw, fs = DAB_TRUMP;
+        if (c == DAB_RJ)
             pw = 45;
-        else if (c == DB_BJ)
+        else if (c == DAB_BJ)
             pw = 44;
         else if (r == level)
             pw = u == suit ? 43 : 42;
-        else if (r == DB_R2)
+        else if (r == DAB_R2)
             pw = u == suit ? 41 : 40;
         else if (u == suit)
             pw = (uint8_t)(20 + r);
@@ -215,14 +215,14 @@ void db_trump_init(db_trump *t, int level, int suit)
     /* Each suit's members by ascending power (ties by card id): a
      * counting sort over the 46 powers. */
     uint8_t start[47] = {0};
-    uint8_t order[DB_NCARDS];
-    for (int c = 0; c < DB_NCARDS; c++)
+    uint8_t order[DAB_NCARDS];
+    for (int c = 0; c < DAB_NCARDS; c++)
         start[t->power[c] + 1]++;
     for (int pw = 0; pw < 46; pw++)
         start[pw + 1] = (uint8_t)(start[pw + 1] + start[pw]);
-    for (int c = 0; c < DB_NCARDS; c++)
+    for (int c = 0; c < DAB_NCARDS; c++)
         order[start[t->power[c]]++] = (uint8_t)c;
-    for (int i = 0; i < DB_NCARDS; i++) {
+    for (int i = 0; i < DAB_NCARDS; i++) {
         int f = t->fsuit[order[i]];
         t->member[f][t->nmember[f]++] = order[i];
     }
@@ -237,7 +237,7 @@ typedef struct suit_view {
     bool pair, triple;
 } suit_view;
 
-static suit_view view(const db_trump *t, const db_hand *h, int f)
+static suit_view view(const dab_trump *t, const dab_hand *h, int f)
 {
     suit_view v = {0, false, false};
     for (int i = 0; i < t->nmember[f]; i++) {
@@ -250,14 +250,14 @@ static suit_view view(const db_trump *t, const db_hand *h, int f)
 }
 
 typedef struct sink {
-    db_play *out;
+    dab_play *out;
     int cap, n;
 } sink;
 
 static void put(sink *k, int n, int a, int b, int c)
 {
     if (k->n < k->cap) {
-        db_play *p = &k->out[k->n];
+        dab_play *p = &k->out[k->n];
         p->n = (uint8_t)n;
         p->c[0] = (uint8_t)a;
         p->c[1] = (uint8_t)b;
@@ -282,11 +282,11 @@ static void put(sink *k, int n, int a, int b, int c)
     k->n++;
 }
 
-int db_leads(const db_trump *t, const db_hand *h, db_play *out, int cap)
+int dab_leads(const dab_trump *t, const dab_hand *h, dab_play *out, int cap)
 {
     (void)t;
     sink k = {out, cap, 0};
-    for (int c = 0; c < DB_NCARDS; c++) {
+    for (int c = 0; c < DAB_NCARDS; c++) {
         if (h->n[c] >= 1)
             put(&k, 1, c, 0, 0);
         if (h->n[c] >= 2)
@@ -300,8 +300,8 @@ int db_leads(const db_trump *t, const db_hand *h, db_play *out, int cap)
 /* The distinct cards of a hand within a set of ids, as (id, count) lists. */
 typedef struct cardlist {
     int n;
-    uint8_t id[DB_NCARDS];
-    uint8_t cnt[DB_NCARDS];
+    uint8_t id[DAB_NCARDS];
+    uint8_t cnt[DAB_NCARDS];
 } cardlist;
 
 /* Every multiset of `need` cards from list l (counts bounded), each
@@ -342,11 +342,11 @@ static void multisets(sink *k, const cardlist *l, int need, const int *pre, int 
 }
 
 /* The hand's cards in suit f (in_suit) or outside it, less `minus`. */
-static void list_cards(const db_trump *t, const db_hand *h, int f, bool in_suit, const db_hand *minus,
+static void list_cards(const dab_trump *t, const dab_hand *h, int f, bool in_suit, const dab_hand *minus,
                        cardlist *l)
 {
     l->n = 0;
-    for (int c = 0; c < DB_NCARDS; c++) {
+    for (int c = 0; c < DAB_NCARDS; c++) {
         if ((t->fsuit[c] == f) != in_suit)
             continue;
         int n = h->n[c] - (minus ? minus->n[c] : 0);
@@ -358,10 +358,10 @@ static void list_cards(const db_trump *t, const db_hand *h, int f, bool in_suit,
 }
 
 /* Every multiset of `need` cards out of the whole hand less `minus`. */
-static void any_cards(sink *k, const db_hand *h, const db_hand *minus, int need, const int *pre, int npre)
+static void any_cards(sink *k, const dab_hand *h, const dab_hand *minus, int need, const int *pre, int npre)
 {
     cardlist l = {0};
-    for (int c = 0; c < DB_NCARDS; c++) {
+    for (int c = 0; c < DAB_NCARDS; c++) {
         int n = h->n[c] - (minus ? minus->n[c] : 0);
         if (n > 0) {
             l.id[l.n] = (uint8_t)c;
@@ -371,7 +371,7 @@ static void any_cards(sink *k, const db_hand *h, const db_hand *minus, int need,
     multisets(k, &l, need, pre, npre);
 }
 
-int db_follows(const db_trump *t, const db_hand *h, const db_play *led, db_play *out, int cap)
+int dab_follows(const dab_trump *t, const dab_hand *h, const dab_play *led, dab_play *out, int cap)
 {
     sink k = {out, cap, 0};
     int f = t->fsuit[led->c[0]];
@@ -395,7 +395,7 @@ int db_follows(const db_trump *t, const db_hand *h, const db_play *led, db_play 
             if (s.cnt[i] != 2)
                 continue;
             int pre[2] = {s.id[i], s.id[i]};
-            db_hand minus = {0};
+            dab_hand minus = {0};
             minus.n[s.id[i]] = 2;
             if (v.held > 2) {
                 cardlist rest;
@@ -422,7 +422,7 @@ int db_follows(const db_trump *t, const db_hand *h, const db_play *led, db_play 
 }
 
 /* The play's cards are in the hand (ids ascending: equal cards adjacent). */
-static bool held(const db_hand *h, const db_play *p)
+static bool held(const dab_hand *h, const dab_play *p)
 {
     for (int i = 0; i < p->n; i++) {
         int same = 1;
@@ -435,15 +435,15 @@ static bool held(const db_hand *h, const db_play *p)
     return true;
 }
 
-int db_check_play(const db_trump *t, const db_hand *h, const db_play *led, const db_play *p, char *why,
+int dab_check_play(const dab_trump *t, const dab_hand *h, const dab_play *led, const dab_play *p, char *why,
                   size_t whylen)
 {
-    if (p->n < 1 || p->n > DB_MAX_PLAY) {
+    if (p->n < 1 || p->n > DAB_MAX_PLAY) {
         snprintf(why, whylen, "a play is one, two or three cards (DB-20)");
         return ARB_EILLEGAL;
     }
     for (int i = 0; i < p->n; i++)
-        if (p->c[i] >= DB_NCARDS || (i && p->c[i] < p->c[i - 1])) {
+        if (p->c[i] >= DAB_NCARDS || (i && p->c[i] < p->c[i - 1])) {
             snprintf(why, whylen, "not a play");
             return ARB_EILLEGAL;
         }
@@ -452,7 +452,7 @@ int db_check_play(const db_trump *t, const db_hand *h, const db_play *led, const
         return ARB_EILLEGAL;
     }
     if (!led) {
-        if (db_play_shape(p) == DB_MIXED) {
+        if (dab_play_shape(p) == DAB_MIXED) {
             snprintf(why, whylen, "a lead is a single, two identical cards or three identical cards (DB-20)");
             return ARB_EILLEGAL;
         }
@@ -469,17 +469,17 @@ int db_check_play(const db_trump *t, const db_hand *h, const db_play *led, const
     int in = 0;
     for (int i = 0; i < p->n; i++)
         in += t->fsuit[p->c[i]] == f;
-    db_shape sh = db_play_shape(p);
-    const char *suit = f == DB_TRUMP ? "trumps" : (const char[][9]){"spades", "hearts", "clubs", "diamonds"}[f];
+    dab_shape sh = dab_play_shape(p);
+    const char *suit = f == DAB_TRUMP ? "trumps" : (const char[][9]){"spades", "hearts", "clubs", "diamonds"}[f];
     if (led->n == 2 && v.pair) {
-        if (sh != DB_PAIR || in != 2) {
+        if (sh != DAB_PAIR || in != 2) {
             snprintf(why, whylen, "you hold a pair in %s: play a pair of %s (DB-23)", suit, suit);
             return ARB_EILLEGAL;
         }
         return 0;
     }
     if (led->n == 3 && v.triple) {
-        if (sh != DB_TRIPLE || in != 3) {
+        if (sh != DAB_TRIPLE || in != 3) {
             snprintf(why, whylen, "you hold a triple in %s: play a triple of %s (DB-24)", suit, suit);
             return ARB_EILLEGAL;
         }
@@ -506,22 +506,22 @@ int db_check_play(const db_trump *t, const db_hand *h, const db_play *led, const
 
 /* ---- Winning a trick (DB-25..DB-27) ---------------------------------------- */
 
-bool db_beats(const db_trump *t, const db_play *p, const db_play *w)
+bool dab_beats(const dab_trump *t, const dab_play *p, const dab_play *w)
 {
-    db_shape s = db_play_shape(p);
-    if (s == DB_MIXED || s != db_play_shape(w))
+    dab_shape s = dab_play_shape(p);
+    if (s == DAB_MIXED || s != dab_play_shape(w))
         return false;                                   /* DB-27 */
     int fp = t->fsuit[p->c[0]], fw = t->fsuit[w->c[0]];
     if (fp == fw)
         return t->power[p->c[0]] > t->power[w->c[0]];   /* DB-25 (a), DB-26 */
-    return fw != DB_TRUMP && fp == DB_TRUMP;            /* DB-25 (b) */
+    return fw != DAB_TRUMP && fp == DAB_TRUMP;            /* DB-25 (b) */
 }
 
-int db_trick_winner(const db_trump *t, const db_play *plays, int n)
+int dab_trick_winner(const dab_trump *t, const dab_play *plays, int n)
 {
     int w = 0;
     for (int i = 1; i < n; i++)
-        if (db_beats(t, &plays[i], &plays[w]))
+        if (dab_beats(t, &plays[i], &plays[w]))
             w = i;
     return w;
 }
@@ -529,10 +529,10 @@ int db_trick_winner(const db_trump *t, const db_play *plays, int n)
 /* ---- Random legal plays (self-play) ---------------------------------------- */
 
 /* Card instances of a hand in or out of suit f, less `minus`. */
-static int instances(const db_trump *t, const db_hand *h, int f, bool in_suit, const db_hand *minus, uint8_t *out)
+static int instances(const dab_trump *t, const dab_hand *h, int f, bool in_suit, const dab_hand *minus, uint8_t *out)
 {
     int n = 0;
-    for (int c = 0; c < DB_NCARDS; c++) {
+    for (int c = 0; c < DAB_NCARDS; c++) {
         if (f >= 0 && (t->fsuit[c] == f) != in_suit)
             continue;
         int k = h->n[c] - (minus ? minus->n[c] : 0);
@@ -542,7 +542,7 @@ static int instances(const db_trump *t, const db_hand *h, int f, bool in_suit, c
     return n;
 }
 
-static void take_random(arb_rng *rng, uint8_t *pool, int npool, int need, db_play *out)
+static void take_random(arb_rng *rng, uint8_t *pool, int npool, int need, dab_play *out)
 {
     for (int i = 0; i < need && npool > 0; i++) {
         int j = (int)arb_rng_below(rng, (uint64_t)npool);
@@ -551,7 +551,7 @@ static void take_random(arb_rng *rng, uint8_t *pool, int npool, int need, db_pla
     }
 }
 
-static void sort_play(db_play *p)
+static void sort_play(dab_play *p)
 {
     for (int i = 1; i < p->n; i++)
         for (int j = i; j > 0 && p->c[j] < p->c[j - 1]; j--) {
@@ -561,9 +561,9 @@ static void sort_play(db_play *p)
         }
 }
 
-static int random_with_count(const db_trump *t, const db_hand *h, int f, int atleast, int exactly, arb_rng *rng)
+static int random_with_count(const dab_trump *t, const dab_hand *h, int f, int atleast, int exactly, arb_rng *rng)
 {
-    int ids[DB_NCARDS], n = 0;
+    int ids[DAB_NCARDS], n = 0;
     for (int i = 0; i < t->nmember[f]; i++) {
         int c = t->member[f][i];
         if (exactly ? h->n[c] == exactly : h->n[c] >= atleast)
@@ -574,7 +574,7 @@ static int random_with_count(const db_trump *t, const db_hand *h, int f, int atl
 
 /* The k-th card (0-based) of the hand's cards in suit f, counting
  * identical cards one by one. */
-static int kth_in_suit(const db_trump *t, const db_hand *h, int f, int k)
+static int kth_in_suit(const dab_trump *t, const dab_hand *h, int f, int k)
 {
     for (int i = 0; i < t->nmember[f]; i++) {
         int c = t->member[f][i];
@@ -585,9 +585,9 @@ static int kth_in_suit(const db_trump *t, const db_hand *h, int f, int k)
     return -1;
 }
 
-static int kth_card(const db_hand *h, int k)
+static int kth_card(const dab_hand *h, int k)
 {
-    for (int c = 0; c < DB_NCARDS; c++) {
+    for (int c = 0; c < DAB_NCARDS; c++) {
         if (k < h->n[c])
             return c;
         k -= h->n[c];
@@ -595,7 +595,7 @@ static int kth_card(const db_hand *h, int k)
     return -1;
 }
 
-void db_random_follow(const db_trump *t, const db_hand *h, const db_play *led, arb_rng *rng, db_play *out)
+void dab_random_follow(const dab_trump *t, const dab_hand *h, const dab_play *led, arb_rng *rng, dab_play *out)
 {
     int f = t->fsuit[led->c[0]];
     int need = led->n;
@@ -612,7 +612,7 @@ void db_random_follow(const db_trump *t, const db_hand *h, const db_play *led, a
         return;
     }
     suit_view v = view(t, h, f);
-    uint8_t pool[DB_DECK];
+    uint8_t pool[DAB_DECK];
     if (need == 2 && v.pair) {
         int c = random_with_count(t, h, f, 2, 0, rng);
         out->n = 2;
@@ -625,7 +625,7 @@ void db_random_follow(const db_trump *t, const db_hand *h, const db_play *led, a
         out->c[0] = out->c[1] = out->c[2] = (uint8_t)c;
         return;
     }
-    db_hand minus = {0};
+    dab_hand minus = {0};
     if (need == 3 && v.pair) {
         int c = random_with_count(t, h, f, 0, 2, rng);
         out->n = 2;
@@ -646,7 +646,7 @@ void db_random_follow(const db_trump *t, const db_hand *h, const db_play *led, a
     sort_play(out);
 }
 
-void db_random_lead(const db_trump *t, const db_hand *h, arb_rng *rng, db_play *out)
+void dab_random_lead(const dab_trump *t, const dab_hand *h, arb_rng *rng, dab_play *out)
 {
     (void)t;
     memset(out, 0, sizeof *out);

@@ -1,7 +1,7 @@
-/* test_db_deal_rules.c — runs Da Bang's data-driven scenario files in
+/* test_dab_deal_rules.c — runs Da Bang's data-driven scenario files in
  * tests/data/dabang/deal/: deals built at one step (a stacked deck, the
  * closing round, the tribute, a buried kitty) or from a seed, then the
- * options the engine offers, decisions applied through db_do_*, and the
+ * options the engine offers, decisions applied through dab_do_*, and the
  * state they lead to; and matches fed deal by deal. The language is in
  * tests/data/dabang/README.md ("Deal scenarios"). */
 #include "dabang.h"
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_db_set.h"
+#include "test_dab_set.h"
 #include "test_files.h"
 
 static int passed, failed;
@@ -32,26 +32,26 @@ static const char *const phase_names[] = {"draw", "close", "tribute", "return", 
  * for the next builder, and what the builders made (a deal or a match). */
 typedef struct world {
     int level, suit, other;
-    db_rules rules;
-    int seq[DB_SEATS][DB_HAND + DB_KITTY];   /* @hand: cards in the order given */
-    int nseq[DB_SEATS];
-    int kitty[DB_KITTY];
+    dab_rules rules;
+    int seq[DAB_SEATS][DAB_HAND + DAB_KITTY];   /* @hand: cards in the order given */
+    int nseq[DAB_SEATS];
+    int kitty[DAB_KITTY];
     int nkitty;
     enum { NONE, DEAL, MATCH } mode;
-    db_state s;
-    db_context ctx;               /* the deal's context, for seeded rebuilds */
-    db_match m;
-    uint8_t player_at[DB_SEATS];
+    dab_state s;
+    dab_context ctx;               /* the deal's context, for seeded rebuilds */
+    dab_match m;
+    uint8_t player_at[DAB_SEATS];
 } world;
 
 static void world_reset(world *w)
 {
     memset(w, 0, sizeof *w);
-    w->level = DB_R5;
+    w->level = DAB_R5;
     w->suit = 1;
-    w->other = DB_R5;
-    db_rules_preset(&w->rules, "standard");
-    for (int i = 0; i < DB_SEATS; i++)
+    w->other = DAB_R5;
+    dab_rules_preset(&w->rules, "standard");
+    for (int i = 0; i < DAB_SEATS; i++)
         w->player_at[i] = (uint8_t)i;
 }
 
@@ -65,7 +65,7 @@ static int parse_seq(const char *text, int *out, int max)
         return 0;
     int n = 0;
     while (*text) {
-        int c = db_parse_card(&text);
+        int c = dab_parse_card(&text);
         if (c < 0 || n >= max)
             return -1;
         out[n++] = c;
@@ -73,10 +73,10 @@ static int parse_seq(const char *text, int *out, int max)
     return n;
 }
 
-static int parse_hand(const char *text, db_hand *h)
+static int parse_hand(const char *text, dab_hand *h)
 {
-    int seq[DB_DECK];
-    int n = parse_seq(text, seq, DB_DECK);
+    int seq[DAB_DECK];
+    int n = parse_seq(text, seq, DAB_DECK);
     memset(h, 0, sizeof *h);
     if (n < 0)
         return -1;
@@ -90,40 +90,40 @@ static int parse_hand(const char *text, db_hand *h)
 static int card_of(const char *text)
 {
     const char *p = text;
-    int c = db_parse_card(&p);
+    int c = dab_parse_card(&p);
     return *p ? -1 : c;
 }
 
-static void hand_text(const db_hand *h, char *buf, size_t len)
+static void hand_text(const dab_hand *h, char *buf, size_t len)
 {
-    if (h->total == 0 || db_format_hand(h, buf, len) < 0)
+    if (h->total == 0 || dab_format_hand(h, buf, len) < 0)
         snprintf(buf, len, "-");
 }
 
 static void card_text(int c, char *buf, size_t len)
 {
-    if (db_format_card(c, buf, len) < 0)
+    if (dab_format_card(c, buf, len) < 0)
         snprintf(buf, len, "?");
 }
 
 /* A declaration as the cards shown: "5H", "5H5H", "BJBJBJ:S", "RJ" (the
  * first deal's big joker). */
-static void decl_text(const db_decl *d, int level, char *buf, size_t len)
+static void decl_text(const dab_decl *d, int level, char *buf, size_t len)
 {
     char c[8];
     switch (d->kind) {
-    case DB_DECL_LEVEL:
+    case DAB_DECL_LEVEL:
         card_text(level * 4 + d->suit, c, sizeof c);
         snprintf(buf, len, "%s%s%s", c, d->count > 1 ? c : "", d->count > 2 ? c : "");
         break;
-    case DB_DECL_BJ3: snprintf(buf, len, "BJBJBJ:%c", suit_chars[d->suit]); break;
-    case DB_DECL_RJ3: snprintf(buf, len, "RJRJRJ:%c", suit_chars[d->suit]); break;
-    case DB_DECL_BIGJOKER: snprintf(buf, len, "RJ"); break;
+    case DAB_DECL_BJ3: snprintf(buf, len, "BJBJBJ:%c", suit_chars[d->suit]); break;
+    case DAB_DECL_RJ3: snprintf(buf, len, "RJRJRJ:%c", suit_chars[d->suit]); break;
+    case DAB_DECL_BIGJOKER: snprintf(buf, len, "RJ"); break;
     default: snprintf(buf, len, "none");
     }
 }
 
-static int parse_decl(const char *text, int level, db_decl *d)
+static int parse_decl(const char *text, int level, dab_decl *d)
 {
     char buf[32];
     snprintf(buf, sizeof buf, "%s", text);
@@ -136,20 +136,20 @@ static int parse_decl(const char *text, int level, db_decl *d)
             return -1;
         suit = (int)(sc - suit_chars);
     }
-    db_hand h;
+    dab_hand h;
     if (parse_hand(buf, &h) || h.total == 0 || h.total > 3)
         return -1;
-    if (h.n[DB_RJ] == 1 && h.total == 1 && suit < 0) {
-        *d = (db_decl){DB_DECL_BIGJOKER, 1, -1};
+    if (h.n[DAB_RJ] == 1 && h.total == 1 && suit < 0) {
+        *d = (dab_decl){DAB_DECL_BIGJOKER, 1, -1};
         return 0;
     }
-    if ((h.n[DB_BJ] == 3 || h.n[DB_RJ] == 3) && suit >= 0) {
-        *d = (db_decl){h.n[DB_BJ] ? DB_DECL_BJ3 : DB_DECL_RJ3, 3, (int8_t)suit};
+    if ((h.n[DAB_BJ] == 3 || h.n[DAB_RJ] == 3) && suit >= 0) {
+        *d = (dab_decl){h.n[DAB_BJ] ? DAB_DECL_BJ3 : DAB_DECL_RJ3, 3, (int8_t)suit};
         return 0;
     }
     for (int u = 0; u < 4; u++)
         if (h.n[level * 4 + u] == h.total && suit < 0) {
-            *d = (db_decl){DB_DECL_LEVEL, (int8_t)h.total, (int8_t)u};
+            *d = (dab_decl){DAB_DECL_LEVEL, (int8_t)h.total, (int8_t)u};
             return 0;
         }
     return -1;
@@ -188,15 +188,15 @@ static void compare_sets(const char *what, char got[][24], int n, char *rhs)
 
 /* ---- Builders ------------------------------------------------------------- */
 
-/* What db_deal's restart does after the shuffle: the kitty from the deck's
+/* What dab_deal's restart does after the shuffle: the kitty from the deck's
  * last six, nobody declared, nothing played. */
-static void fresh(db_state *s)
+static void fresh(dab_state *s)
 {
-    for (int i = 0; i < DB_KITTY; i++) {
-        s->kitty_orig[i] = s->deck[DB_DECK - DB_KITTY + i];
+    for (int i = 0; i < DAB_KITTY; i++) {
+        s->kitty_orig[i] = s->deck[DAB_DECK - DAB_KITTY + i];
         s->kitty.n[s->kitty_orig[i]]++;
     }
-    s->kitty.total = DB_KITTY;
+    s->kitty.total = DAB_KITTY;
     s->decl_seat = -1;
     s->winner_idx = -1;
     s->last_winner = -1;
@@ -242,7 +242,7 @@ static int parse_keys(char **w, int nw, keys *k)
         else return -1;
         *eq = '=';
     }
-    if (k->dajia < 0 || k->dajia >= DB_SEATS || k->drawer >= DB_SEATS)
+    if (k->dajia < 0 || k->dajia >= DAB_SEATS || k->drawer >= DAB_SEATS)
         return -1;
     if (k->drawer < 0)
         k->drawer = k->dajia;
@@ -251,13 +251,13 @@ static int parse_keys(char **w, int nw, keys *k)
 
 /* The deal's context from the world: the declarers (the 打家's team) at
  * `level`, the others at `other`; the first deal both at `level`. */
-static void context_of(const world *w, const keys *k, db_context *ctx)
+static void context_of(const world *w, const keys *k, dab_context *ctx)
 {
     memset(ctx, 0, sizeof *ctx);
     ctx->first = k->first;
     ctx->dajia = (int8_t)(k->first ? -1 : k->dajia);
-    ctx->level[db_team(k->dajia)] = (uint8_t)w->level;
-    ctx->level[1 - db_team(k->dajia)] = (uint8_t)(k->first ? w->level : w->other);
+    ctx->level[dab_team(k->dajia)] = (uint8_t)w->level;
+    ctx->level[1 - dab_team(k->dajia)] = (uint8_t)(k->first ? w->level : w->other);
     ctx->blood = (uint8_t)k->blood;
 }
 
@@ -265,7 +265,7 @@ static void context_of(const world *w, const keys *k, db_context *ctx)
  * in the order written, then filler: distinct cards in id order that are
  * neither jokers nor of the deal's level rank nor among its listed cards;
  * the kitty is @kitty, in order. The draw then runs as the engine runs it
- * (db_advance), to its first question. */
+ * (dab_advance), to its first question. */
 static void build_deal(world *w, char **wd, int nw)
 {
     keys k;
@@ -274,9 +274,9 @@ static void build_deal(world *w, char **wd, int nw)
     k.first = strcmp(wd[1], "first") == 0;
     if (!k.first)
         k.drawer = k.dajia;                                      /* DB-41 */
-    if (w->nkitty != DB_KITTY)
+    if (w->nkitty != DAB_KITTY)
         FAIL("@deal needs a six-card @kitty");
-    db_state *s = &w->s;
+    dab_state *s = &w->s;
     memset(s, 0, sizeof *s);
     s->rules = w->rules;
     s->seed = k.seed;
@@ -285,35 +285,35 @@ static void build_deal(world *w, char **wd, int nw)
     s->first_drawer = (uint8_t)k.drawer;
     s->dajia = (int8_t)(k.first ? -1 : k.dajia);
     s->level = (uint8_t)w->level;
-    for (int seat = 0; seat < DB_SEATS; seat++) {
-        if (w->nseq[seat] > DB_HAND)
+    for (int seat = 0; seat < DAB_SEATS; seat++) {
+        if (w->nseq[seat] > DAB_HAND)
             FAIL("seat %d lists more than 39 cards", seat);
         int filler = 0;
-        for (int i = 0; i < DB_HAND; i++) {
+        for (int i = 0; i < DAB_HAND; i++) {
             int c;
             if (i < w->nseq[seat]) {
                 c = w->seq[seat][i];
             } else {
                 for (;; filler++) {
-                    if (filler >= DB_BJ)
+                    if (filler >= DAB_BJ)
                         FAIL("no filler left for seat %d", seat);
                     bool listed = false;
                     for (int j = 0; j < w->nseq[seat]; j++)
                         listed |= w->seq[seat][j] == filler;
-                    if (!listed && db_rank(filler) != w->level)
+                    if (!listed && dab_rank(filler) != w->level)
                         break;
                 }
                 c = filler++;
             }
-            int p = ((seat - k.drawer + DB_SEATS) % DB_SEATS) + DB_SEATS * i;
+            int p = ((seat - k.drawer + DAB_SEATS) % DAB_SEATS) + DAB_SEATS * i;
             s->deck[p] = (uint8_t)c;
         }
     }
-    for (int i = 0; i < DB_KITTY; i++)
-        s->deck[DB_DECK - DB_KITTY + i] = (uint8_t)w->kitty[i];
+    for (int i = 0; i < DAB_KITTY; i++)
+        s->deck[DAB_DECK - DAB_KITTY + i] = (uint8_t)w->kitty[i];
     fresh(s);
-    s->phase = DB_PH_DRAW;
-    db_advance(s);
+    s->phase = DAB_PH_DRAW;
+    dab_advance(s);
     consume(w);
     passed++;
 }
@@ -322,7 +322,7 @@ static void build_deal(world *w, char **wd, int nw)
  * the trump suit is @set's (its level the declarers'). close: every card
  * drawn, the closing round from the first drawer, decl=CARDS@SEAT
  * standing; tribute: declaring over (shown=0 when nobody declared), blood
- * owed; buried: the 打家 has buried @kitty. Then db_advance. */
+ * owed; buried: the 打家 has buried @kitty. Then dab_advance. */
 static void build_state(world *w, char **wd, int nw)
 {
     keys k;
@@ -331,24 +331,24 @@ static void build_state(world *w, char **wd, int nw)
     const char *ph = wd[1];
     if (strcmp(ph, "close") && strcmp(ph, "tribute") && strcmp(ph, "buried"))
         FAIL("unknown @state phase %s", ph);
-    if (w->nkitty != DB_KITTY)
+    if (w->nkitty != DAB_KITTY)
         FAIL("@state needs a six-card @kitty");
-    db_state *s = &w->s;
+    dab_state *s = &w->s;
     memset(s, 0, sizeof *s);
     s->rules = w->rules;
     s->seed = k.seed;
     context_of(w, &k, &s->ctx);
     w->ctx = s->ctx;
     s->level = (uint8_t)w->level;
-    for (int i = 0; i < DB_KITTY; i++)
-        s->deck[DB_DECK - DB_KITTY + i] = (uint8_t)w->kitty[i];
+    for (int i = 0; i < DAB_KITTY; i++)
+        s->deck[DAB_DECK - DAB_KITTY + i] = (uint8_t)w->kitty[i];
     fresh(s);
-    for (int seat = 0; seat < DB_SEATS; seat++)
+    for (int seat = 0; seat < DAB_SEATS; seat++)
         for (int i = 0; i < w->nseq[seat]; i++) {
             s->hand[seat].n[w->seq[seat][i]]++;
             s->hand[seat].total++;
         }
-    s->drawn = DB_DECK - DB_KITTY;
+    s->drawn = DAB_DECK - DAB_KITTY;
     s->first_drawer = (uint8_t)k.drawer;
     s->dajia = (int8_t)(k.first && !strcmp(ph, "close") ? -1 : k.dajia);
     if (k.decl[0]) {
@@ -359,34 +359,34 @@ static void build_state(world *w, char **wd, int nw)
         if (parse_decl(k.decl, w->level, &s->decl))
             FAIL("bad declaration %s", k.decl);
         s->decl_seat = (int8_t)atoi(at + 1);
-        if (s->decl.kind == DB_DECL_BIGJOKER)
+        if (s->decl.kind == DAB_DECL_BIGJOKER)
             s->decl.suit = (int8_t)w->suit;
     }
     if (strcmp(ph, "close") == 0) {
         /* the closing round's first question: every option offered anew */
-        s->phase = DB_PH_CLOSE;
+        s->phase = DAB_PH_CLOSE;
         s->to_act = (int8_t)k.drawer;
     } else {
         s->decl.suit = (int8_t)w->suit;
-        db_trump_init(&s->trump, w->level, w->suit);
+        dab_trump_init(&s->trump, w->level, w->suit);
         s->trump_known = true;
         s->kitty_shown = k.shown;
         s->trump_from = k.shown ? 0 : 2;
         memcpy(s->dealt, s->hand, sizeof s->dealt);
         if (strcmp(ph, "tribute") == 0) {
             s->blood_left = (uint8_t)(k.first || !w->rules.tribute ? 0 : k.blood);
-            s->phase = DB_PH_TRIBUTE;
+            s->phase = DAB_PH_TRIBUTE;
         } else {
-            s->buried = DB_KITTY;
-            s->phase = DB_PH_BURY;
+            s->buried = DAB_KITTY;
+            s->phase = DAB_PH_BURY;
         }
     }
-    db_advance(s);
+    dab_advance(s);
     consume(w);
     passed++;
 }
 
-/* @seed N first|later KEYS: db_deal / db_deal_in, to the first question. */
+/* @seed N first|later KEYS: dab_deal / dab_deal_in, to the first question. */
 static void build_seed(world *w, char **wd, int nw)
 {
     keys k;
@@ -395,7 +395,7 @@ static void build_seed(world *w, char **wd, int nw)
     k.first = strcmp(wd[2], "first") == 0;
     uint64_t seed = strtoull(wd[1], NULL, 10);
     context_of(w, &k, &w->ctx);
-    int rc = k.first ? db_deal(&w->s, &w->rules, seed) : db_deal_in(&w->s, &w->rules, seed, &w->ctx);
+    int rc = k.first ? dab_deal(&w->s, &w->rules, seed) : dab_deal_in(&w->s, &w->rules, seed, &w->ctx);
     if (rc)
         FAIL("deal refused: %s", arb_strerror(rc));
     if (k.first)
@@ -406,16 +406,16 @@ static void build_seed(world *w, char **wd, int nw)
 
 /* ---- Deal directives ------------------------------------------------------- */
 
-static int pass_all(db_state *s);
+static int pass_all(dab_state *s);
 
 static void options_of(const world *w, int seat, char got[][24], int *n)
 {
-    uint32_t m = db_declare_options(&w->s, seat);
+    uint32_t m = dab_declare_options(&w->s, seat);
     *n = 0;
     for (int b = 0; b < 32; b++)
         if (m >> b & 1u) {
-            db_decl d;
-            db_decl_of_bit(b, &d);
+            dab_decl d;
+            dab_decl_of_bit(b, &d);
             decl_text(&d, w->s.level, got[(*n)++], 24);
         }
 }
@@ -426,7 +426,7 @@ static void run_declare_options(world *w, char **wd, int nw, char *rhs)
     if (w->mode != DEAL || nw != 2 || !rhs)
         FAIL("bad declare-options");
     int seat = atoi(wd[1]);
-    if (seat < 0 || seat >= DB_SEATS)
+    if (seat < 0 || seat >= DAB_SEATS)
         FAIL("bad seat");
     char got[32][24];
     int n;
@@ -439,16 +439,16 @@ static void run_card_options(world *w, char **wd, int nw, char *rhs)
 {
     if (w->mode != DEAL || nw != 1 || !rhs)
         FAIL("bad %s", wd[0]);
-    db_phase want = strcmp(wd[0], "tribute-options") == 0 ? DB_PH_TRIBUTE
-                    : strcmp(wd[0], "return-options") == 0 ? DB_PH_RETURN
-                    : strcmp(wd[0], "take-options") == 0 ? DB_PH_TAKE : DB_PH_BURY;
+    dab_phase want = strcmp(wd[0], "tribute-options") == 0 ? DAB_PH_TRIBUTE
+                    : strcmp(wd[0], "return-options") == 0 ? DAB_PH_RETURN
+                    : strcmp(wd[0], "take-options") == 0 ? DAB_PH_TAKE : DAB_PH_BURY;
     if (w->s.phase != want)
         FAIL("%s in phase %s", wd[0], phase_names[w->s.phase]);
-    db_hand h;
-    db_card_options(&w->s, &h);
-    char got[DB_NCARDS][24];
+    dab_hand h;
+    dab_card_options(&w->s, &h);
+    char got[DAB_NCARDS][24];
     int n = 0;
-    for (int c = 0; c < DB_NCARDS; c++)
+    for (int c = 0; c < DAB_NCARDS; c++)
         if (h.n[c])
             card_text(c, got[n++], 24);
     compare_sets(wd[0], got, n, rhs);
@@ -459,11 +459,11 @@ static void run_joker_options(world *w, int nw, char *rhs)
 {
     if (w->mode != DEAL || nw != 1 || !rhs)
         FAIL("bad joker-options");
-    db_hand j;
-    db_joker_options(&w->s, &j);
+    dab_hand j;
+    dab_joker_options(&w->s, &j);
     char got[2][24];
     int n = 0;
-    for (int a = DB_BJ; a <= DB_RJ; a++)
+    for (int a = DAB_BJ; a <= DAB_RJ; a++)
         if (j.n[a])
             card_text(a, got[n++], 24);
     compare_sets("joker options", got, n, rhs);
@@ -472,34 +472,34 @@ static void run_joker_options(world *w, int nw, char *rhs)
 /* One decision of the seat to act, read by the decision asked. */
 static int apply(world *w, const char *act, char *why, size_t whylen)
 {
-    db_state *s = &w->s;
+    dab_state *s = &w->s;
     bool pass = strcmp(act, "pass") == 0;
-    switch (db_decision(s)) {
-    case DB_DEC_DECLARE: {
-        db_decl d = {DB_DECL_NONE, 0, -1};
+    switch (dab_decision(s)) {
+    case DAB_DEC_DECLARE: {
+        dab_decl d = {DAB_DECL_NONE, 0, -1};
         if (!pass && parse_decl(act, s->level, &d))
             return -2;
-        return db_do_declare(s, &d, why, whylen);
+        return dab_do_declare(s, &d, why, whylen);
     }
-    case DB_DEC_TRIBUTE:
-    case DB_DEC_RETURN:
-    case DB_DEC_BURY:
-    case DB_DEC_TAKE: {
+    case DAB_DEC_TRIBUTE:
+    case DAB_DEC_RETURN:
+    case DAB_DEC_BURY:
+    case DAB_DEC_TAKE: {
         int c = card_of(act);
-        return c < 0 ? -2 : db_do_card(s, c, why, whylen);
+        return c < 0 ? -2 : dab_do_card(s, c, why, whylen);
     }
-    case DB_DEC_JOKER: {
+    case DAB_DEC_JOKER: {
         if (pass)
-            return db_do_joker(s, -1, why, whylen);
+            return dab_do_joker(s, -1, why, whylen);
         int j = card_of(act);
-        return j < 0 ? -2 : db_do_joker(s, j, why, whylen);
+        return j < 0 ? -2 : dab_do_joker(s, j, why, whylen);
     }
     case ARB_DEC_PLAY: {
-        db_hand h;
-        db_play p;
-        if (parse_hand(act, &h) || db_play_from_hand(&h, &p))
+        dab_hand h;
+        dab_play p;
+        if (parse_hand(act, &h) || dab_play_from_hand(&h, &p))
             return -2;
-        return db_do_play(s, &p, why, whylen);
+        return dab_do_play(s, &p, why, whylen);
     }
     default:
         snprintf(why, whylen, "the deal is over");
@@ -523,7 +523,7 @@ static void run_do(world *w, char **wd, int nw, char *rhs)
     }
     for (int i = 1; i < nw; i++) {
         char why[256] = "";
-        static db_state before;
+        static dab_state before;
         memcpy(&before, &w->s, sizeof before);
         int rc = apply(w, wd[i], why, sizeof why);
         if (rc == -2)
@@ -559,10 +559,10 @@ static void run_pass_all(world *w, char *rhs)
 /* The value of a deal key as text. */
 static int deal_value(const world *w, const char *key, char *v, size_t len)
 {
-    const db_state *s = &w->s;
-    const db_outcome *o = &s->out;
+    const dab_state *s = &w->s;
+    const dab_outcome *o = &s->out;
     if (strcmp(key, "phase") == 0) snprintf(v, len, "%s", phase_names[s->phase]);
-    else if (strcmp(key, "to_act") == 0) snprintf(v, len, "%d", db_to_act(s));
+    else if (strcmp(key, "to_act") == 0) snprintf(v, len, "%d", dab_to_act(s));
     else if (strcmp(key, "drawn") == 0) snprintf(v, len, "%d", s->drawn);
     else if (strcmp(key, "first") == 0) snprintf(v, len, "%d", s->first_drawer);
     else if (strcmp(key, "dajia") == 0) snprintf(v, len, "%d", s->dajia);
@@ -573,7 +573,7 @@ static int deal_value(const world *w, const char *key, char *v, size_t len)
     else if (strcmp(key, "decl") == 0) {
         char d[24];
         decl_text(&s->decl, s->level, d, sizeof d);
-        if (s->decl.kind == DB_DECL_NONE)
+        if (s->decl.kind == DAB_DECL_NONE)
             snprintf(v, len, "none");
         else
             snprintf(v, len, "%s@%d", d, s->decl_seat);
@@ -615,7 +615,7 @@ static int deal_value(const world *w, const char *key, char *v, size_t len)
 /* The value of a match key as text. */
 static int match_value(const world *w, const char *key, char *v, size_t len)
 {
-    const db_match *m = &w->m;
+    const dab_match *m = &w->m;
     arb_standing st;
     const arb_game *g = arb_game_find("dabang");
     if (!g || g->match_result(m, &st))
@@ -626,8 +626,8 @@ static int match_value(const world *w, const char *key, char *v, size_t len)
     else if (strcmp(key, "dajia") == 0) snprintf(v, len, "%d", m->dajia_player);
     else if (strcmp(key, "blood") == 0) snprintf(v, len, "%d", m->blood);
     else if (strcmp(key, "played") == 0) snprintf(v, len, "%u", m->played);
-    else if (strcmp(key, "over") == 0) snprintf(v, len, "%d", db_match_over(m));
-    else if (strcmp(key, "winner") == 0) snprintf(v, len, "%d", db_match_winner(m));
+    else if (strcmp(key, "over") == 0) snprintf(v, len, "%d", dab_match_over(m));
+    else if (strcmp(key, "winner") == 0) snprintf(v, len, "%d", dab_match_winner(m));
     else if (strcmp(key, "score") == 0) snprintf(v, len, "%lld:%lld", (long long)st.team_score[0], (long long)st.team_score[1]);
     else if (strcmp(key, "decided") == 0) snprintf(v, len, "%d", st.decided);
     else if (strcmp(key, "winner_team") == 0) snprintf(v, len, "%d", st.winner_team);
@@ -652,7 +652,7 @@ static void run_expect(world *w, char **wd, int nw)
         snprintf(want, sizeof want, "%s", eq + 1);
         /* cards held are a multiset: written in any order */
         if (w->mode == DEAL && (strcmp(wd[i], "kitty") == 0 || strncmp(wd[i], "hand.", 5) == 0)) {
-            db_hand h;
+            dab_hand h;
             if (parse_hand(eq + 1, &h))
                 FAIL("bad cards %s", eq + 1);
             hand_text(&h, want, sizeof want);
@@ -667,13 +667,13 @@ static void run_expect(world *w, char **wd, int nw)
 
 /* Every declaring question passed until declaring ends: how many were
  * asked, or -1 when a pass is refused. */
-static int pass_all(db_state *s)
+static int pass_all(dab_state *s)
 {
     int asked = 0;
-    while (db_decision(s) == DB_DEC_DECLARE && asked < 10000) {
+    while (dab_decision(s) == DAB_DEC_DECLARE && asked < 10000) {
         char why[200];
-        db_decl d = {DB_DECL_NONE, 0, -1};
-        if (db_do_declare(s, &d, why, sizeof why))
+        dab_decl d = {DAB_DECL_NONE, 0, -1};
+        if (dab_do_declare(s, &d, why, sizeof why))
             return -1;
         asked++;
     }
@@ -683,11 +683,11 @@ static int pass_all(db_state *s)
 /* The shuffle of DB-2, computed here from the documented stream. */
 static void shuffle_of(uint64_t seed, int redeals, uint8_t *deck)
 {
-    for (int i = 0; i < DB_DECK; i++)
-        deck[i] = (uint8_t)(i / DB_COPIES);
+    for (int i = 0; i < DAB_DECK; i++)
+        deck[i] = (uint8_t)(i / DAB_COPIES);
     arb_rng rng;
     arb_rng_seed(&rng, arb_seed_childn(seed, "shuffle", (uint64_t)redeals));
-    arb_rng_shuffle_u8(&rng, deck, DB_DECK);
+    arb_rng_shuffle_u8(&rng, deck, DAB_DECK);
 }
 
 /* DB-2, DB-3: the deal (declaring over) is the documented shuffle drawn
@@ -695,11 +695,11 @@ static void shuffle_of(uint64_t seed, int redeals, uint8_t *deck)
  * six; and the same seed and context deal it again. */
 static bool check_deal(const world *w, char *why, size_t len)
 {
-    const db_state *s = &w->s;
-    uint8_t deck[DB_DECK];
+    const dab_state *s = &w->s;
+    uint8_t deck[DAB_DECK];
     arb_rng rng;
     arb_rng_seed(&rng, arb_seed_child(s->seed, "first"));
-    int drawer = w->ctx.first ? (int)arb_rng_below(&rng, DB_SEATS) : w->ctx.dajia;     /* DB-40, DB-41 */
+    int drawer = w->ctx.first ? (int)arb_rng_below(&rng, DAB_SEATS) : w->ctx.dajia;     /* DB-40, DB-41 */
     if (s->first_drawer != drawer) {
         snprintf(why, len, "first drawer %d, expected %d", s->first_drawer, drawer);
         return false;
@@ -709,34 +709,34 @@ static bool check_deal(const world *w, char *why, size_t len)
         snprintf(why, len, "the deck is not the seed's shuffle %d", s->redeals);
         return false;
     }
-    int count[DB_NCARDS] = {0};
-    for (int i = 0; i < DB_DECK; i++)
+    int count[DAB_NCARDS] = {0};
+    for (int i = 0; i < DAB_DECK; i++)
         count[deck[i]]++;
-    for (int c = 0; c < DB_NCARDS; c++)
-        if (count[c] != DB_COPIES) {
+    for (int c = 0; c < DAB_NCARDS; c++)
+        if (count[c] != DAB_COPIES) {
             snprintf(why, len, "card %d appears %d times", c, count[c]);
             return false;
         }
-    db_hand want[DB_SEATS];
+    dab_hand want[DAB_SEATS];
     memset(want, 0, sizeof want);
-    for (int p = 0; p < DB_DECK - DB_KITTY; p++) {
-        want[(s->first_drawer + p) % DB_SEATS].n[deck[p]]++;
-        want[(s->first_drawer + p) % DB_SEATS].total++;
+    for (int p = 0; p < DAB_DECK - DAB_KITTY; p++) {
+        want[(s->first_drawer + p) % DAB_SEATS].n[deck[p]]++;
+        want[(s->first_drawer + p) % DAB_SEATS].total++;
     }
-    for (int seat = 0; seat < DB_SEATS; seat++)
-        if (want[seat].total != DB_HAND || memcmp(&want[seat], &s->dealt[seat], sizeof want[seat]) != 0) {
+    for (int seat = 0; seat < DAB_SEATS; seat++)
+        if (want[seat].total != DAB_HAND || memcmp(&want[seat], &s->dealt[seat], sizeof want[seat]) != 0) {
             snprintf(why, len, "seat %d was not dealt its 39 cards of the deck", seat);
             return false;
         }
-    if (memcmp(s->kitty_orig, deck + DB_DECK - DB_KITTY, DB_KITTY) != 0) {
+    if (memcmp(s->kitty_orig, deck + DAB_DECK - DAB_KITTY, DAB_KITTY) != 0) {
         snprintf(why, len, "the kitty is not the deck's last six cards");
         return false;
     }
-    static db_state again;
+    static dab_state again;
     if (w->ctx.first)
-        db_deal(&again, &s->rules, s->seed);
+        dab_deal(&again, &s->rules, s->seed);
     else
-        db_deal_in(&again, &s->rules, s->seed, &w->ctx);
+        dab_deal_in(&again, &s->rules, s->seed, &w->ctx);
     pass_all(&again);
     if (memcmp(again.deck, s->deck, sizeof deck) != 0 || memcmp(again.dealt, s->dealt, sizeof s->dealt) != 0
         || again.first_drawer != s->first_drawer) {
@@ -750,7 +750,7 @@ static bool check_deal(const world *w, char *why, size_t len)
 static void run_deal_check(world *w)
 {
     char why[200];
-    if (w->mode != DEAL || db_decision(&w->s) == DB_DEC_DECLARE)
+    if (w->mode != DEAL || dab_decision(&w->s) == DAB_DEC_DECLARE)
         FAIL("deal-check needs a seeded deal past declaring");
     if (!check_deal(w, why, sizeof why))
         FAIL("%s", why);
@@ -763,12 +763,12 @@ static void run_deal_check(world *w)
  * identical jokers (DB-44, DB-45). -1: nobody is asked while drawing. */
 static int first_question(const uint8_t *deck, int first_drawer, bool first, int level)
 {
-    int bj[DB_SEATS] = {0}, rj[DB_SEATS] = {0};
-    for (int p = 0; p < DB_DECK - DB_KITTY; p++) {
-        int seat = (first_drawer + p) % DB_SEATS, c = deck[p];
-        bj[seat] += c == DB_BJ;
-        rj[seat] += c == DB_RJ;
-        if (first ? c == DB_RJ : db_rank(c) == level || (c == DB_BJ && bj[seat] == 3) || (c == DB_RJ && rj[seat] == 3))
+    int bj[DAB_SEATS] = {0}, rj[DAB_SEATS] = {0};
+    for (int p = 0; p < DAB_DECK - DAB_KITTY; p++) {
+        int seat = (first_drawer + p) % DAB_SEATS, c = deck[p];
+        bj[seat] += c == DAB_BJ;
+        rj[seat] += c == DAB_RJ;
+        if (first ? c == DAB_RJ : dab_rank(c) == level || (c == DAB_BJ && bj[seat] == 3) || (c == DAB_RJ && rj[seat] == 3))
             return p;
     }
     return -1;
@@ -793,23 +793,23 @@ static void run_sweep(world *w, char **wd, int nw)
     long asked = 0;
     for (uint64_t seed = 1; seed <= (uint64_t)n; seed++) {
         if (k.first)
-            db_deal(&w->s, &w->rules, seed);
+            dab_deal(&w->s, &w->rules, seed);
         else
-            db_deal_in(&w->s, &w->rules, seed, &w->ctx);
+            dab_deal_in(&w->s, &w->rules, seed, &w->ctx);
         w->mode = DEAL;
         if (k.first)
             w->ctx = w->s.ctx;
-        db_state *s = &w->s;
+        dab_state *s = &w->s;
         char why[200];
         if (!ask) {
             if (pass_all(s) < 0 || !check_deal(w, why, sizeof why))
                 FAIL("seed %llu: %s", (unsigned long long)seed, why);
             continue;
         }
-        uint8_t deck[DB_DECK];
+        uint8_t deck[DAB_DECK];
         arb_rng rng;
         arb_rng_seed(&rng, arb_seed_child(seed, "first"));
-        int drawer = k.first ? (int)arb_rng_below(&rng, DB_SEATS) : k.dajia;     /* DB-40, DB-41 */
+        int drawer = k.first ? (int)arb_rng_below(&rng, DAB_SEATS) : k.dajia;     /* DB-40, DB-41 */
         if (s->first_drawer != drawer)
             FAIL("seed %llu: first drawer %d, expected %d", (unsigned long long)seed, s->first_drawer, drawer);
         /* a deal nobody could declare in may be redealt (DB-43, DB-46):
@@ -822,7 +822,7 @@ static void run_sweep(world *w, char **wd, int nw)
                 break;
         }
         if (p < 0) {
-            if (s->phase == DB_PH_DRAW)
+            if (s->phase == DAB_PH_DRAW)
                 FAIL("seed %llu: asked at draw %d, though nobody could declare", (unsigned long long)seed, s->drawn);
             continue;
         }
@@ -830,15 +830,15 @@ static void run_sweep(world *w, char **wd, int nw)
             FAIL("seed %llu: redealt %d times, though a question was due in shuffle %d", (unsigned long long)seed,
                  s->redeals, r);
         asked++;
-        int seat = (drawer + p) % DB_SEATS;
-        if (s->phase != DB_PH_DRAW || s->drawn != p + 1 || s->to_act != seat)
+        int seat = (drawer + p) % DAB_SEATS;
+        if (s->phase != DAB_PH_DRAW || s->drawn != p + 1 || s->to_act != seat)
             FAIL("seed %llu: first question %s at draw %d to seat %d, expected draw %d to seat %d",
                  (unsigned long long)seed, phase_names[s->phase], s->drawn, s->to_act, p + 1, seat);
-        uint32_t m = db_declare_options(s, seat);
+        uint32_t m = dab_declare_options(s, seat);
         int c = deck[p];
         uint32_t want = k.first ? 1u << 20
-                        : db_rank(c) == w->level ? 1u << (db_suit(c) * 3)
-                        : 0xFu << (c == DB_BJ ? 12 : 16);
+                        : dab_rank(c) == w->level ? 1u << (dab_suit(c) * 3)
+                        : 0xFu << (c == DAB_BJ ? 12 : 16);
         if ((m & want) != want || (k.first && m != want))
             FAIL("seed %llu: options %#x lack %#x", (unsigned long long)seed, m, want);
     }
@@ -858,8 +858,8 @@ static void build_match(world *w, char **wd, int nw)
             limit = (uint32_t)atol(wd[i] + 6);
         else
             FAIL("bad @match key %s", wd[i]);
-    db_match_init(&w->m, &w->rules, limit);
-    for (int i = 0; i < DB_SEATS; i++)
+    dab_match_init(&w->m, &w->rules, limit);
+    for (int i = 0; i < DAB_SEATS; i++)
         w->player_at[i] = (uint8_t)i;
     w->mode = MATCH;
     passed++;
@@ -868,12 +868,12 @@ static void build_match(world *w, char **wd, int nw)
 /* seats ABCD: the players in seats 0..3 for the next deals. */
 static void run_seats(world *w, char **wd, int nw)
 {
-    bool seen[DB_SEATS] = {false};
-    if (w->mode != MATCH || nw != 2 || strlen(wd[1]) != DB_SEATS)
+    bool seen[DAB_SEATS] = {false};
+    if (w->mode != MATCH || nw != 2 || strlen(wd[1]) != DAB_SEATS)
         FAIL("bad seats");
-    for (int i = 0; i < DB_SEATS; i++) {
+    for (int i = 0; i < DAB_SEATS; i++) {
         int p = wd[1][i] - '0';
-        if (p < 0 || p >= DB_SEATS || seen[p])
+        if (p < 0 || p >= DAB_SEATS || seen[p])
             FAIL("bad seats %s", wd[1]);
         seen[p] = true;
         w->player_at[i] = (uint8_t)p;
@@ -882,74 +882,74 @@ static void run_seats(world *w, char **wd, int nw)
 }
 
 /* deal A [dug=1] [kitty=CARDS] [dajia=SEAT]: one deal of the match from
- * db_match_context: the attackers hold A points at the end (the kitty's
+ * dab_match_context: the attackers hold A points at the end (the kitty's
  * share, doubled, included when dug); the last trick, one card each, is
- * played through db_do_play — the 打家 leads a low side card and the
+ * played through dab_do_play — the 打家 leads a low side card and the
  * attacker after him wins it with the suit's ace when dug; then
- * db_match_fold. The first deal names its 打家 (dajia=SEAT). */
+ * dab_match_fold. The first deal names its 打家 (dajia=SEAT). */
 static void run_match_deal(world *w, char **wd, int nw)
 {
     if (w->mode != MATCH || nw < 2)
         FAIL("bad deal");
     int a = atoi(wd[1]), dug = 0, dajia = -1;
-    db_hand kitty;
+    dab_hand kitty;
     parse_hand("3C3C3C4D4D4D", &kitty);
     for (int i = 2; i < nw; i++) {
         if (strncmp(wd[i], "dug=", 4) == 0)
             dug = atoi(wd[i] + 4);
         else if (strncmp(wd[i], "dajia=", 6) == 0)
             dajia = atoi(wd[i] + 6);
-        else if (strncmp(wd[i], "kitty=", 6) != 0 || parse_hand(wd[i] + 6, &kitty) || kitty.total != DB_KITTY)
+        else if (strncmp(wd[i], "kitty=", 6) != 0 || parse_hand(wd[i] + 6, &kitty) || kitty.total != DAB_KITTY)
             FAIL("bad deal key %s", wd[i]);
     }
-    db_context ctx;
-    db_match_context(&w->m, w->player_at, &ctx);
+    dab_context ctx;
+    dab_match_context(&w->m, w->player_at, &ctx);
     if (!ctx.first && dajia >= 0 && dajia != ctx.dajia)
         FAIL("the match names seat %d the 打家, not %d", ctx.dajia, dajia);
     if (!ctx.first)
         dajia = ctx.dajia;
-    if (dajia < 0 || dajia >= DB_SEATS)
+    if (dajia < 0 || dajia >= DAB_SEATS)
         FAIL("the first deal names its dajia=SEAT");
-    db_state *s = &w->s;
+    dab_state *s = &w->s;
     memset(s, 0, sizeof *s);
     s->rules = w->m.rules;
     s->ctx = ctx;
     s->dajia = (int8_t)dajia;
-    s->level = ctx.first ? ctx.level[0] : ctx.level[db_team(dajia)];
-    db_trump_init(&s->trump, s->level, w->suit);
+    s->level = ctx.first ? ctx.level[0] : ctx.level[dab_team(dajia)];
+    dab_trump_init(&s->trump, s->level, w->suit);
     s->trump_known = true;
-    s->decl = (db_decl){DB_DECL_LEVEL, 1, (int8_t)w->suit};
+    s->decl = (dab_decl){DAB_DECL_LEVEL, 1, (int8_t)w->suit};
     s->decl_seat = (int8_t)dajia;
     s->kitty = kitty;
     s->last_winner = -1;
     s->last_leader = -1;
     s->out.rise_team = -1;
     s->out.winner = -1;
-    int side = (w->suit + 1) % 4, low = s->level == DB_R3 ? 1 : 0;
-    int dteam = db_team(dajia), ateam = 1 - dteam;
-    int kp = db_hand_points(&kitty);
+    int side = (w->suit + 1) % 4, low = s->level == DAB_R3 ? 1 : 0;
+    int dteam = dab_team(dajia), ateam = 1 - dteam;
+    int kp = dab_hand_points(&kitty);
     s->points[ateam] = (int16_t)(a - (dug ? kp * w->m.rules.kitty_multiplier : 0));
     s->points[dteam] = (int16_t)(300 - kp - s->points[ateam]);
     if (s->points[ateam] < 0 || s->points[dteam] < 0)
         FAIL("%d points cannot be scored with this kitty", a);
-    db_play p[DB_SEATS];
-    for (int i = 0; i < DB_SEATS; i++) {
-        int c = (i == 1 && dug ? DB_RA : low) * 4 + side;
-        p[i] = (db_play){1, {(uint8_t)c}};
-        db_play_to_hand(&p[i], &s->hand[(dajia + i) % DB_SEATS]);
+    dab_play p[DAB_SEATS];
+    for (int i = 0; i < DAB_SEATS; i++) {
+        int c = (i == 1 && dug ? DAB_RA : low) * 4 + side;
+        p[i] = (dab_play){1, {(uint8_t)c}};
+        dab_play_to_hand(&p[i], &s->hand[(dajia + i) % DAB_SEATS]);
     }
-    s->phase = DB_PH_TRICKS;
+    s->phase = DAB_PH_TRICKS;
     s->leader = (int8_t)dajia;
     s->to_act = (int8_t)dajia;
     s->winner_idx = -1;
-    for (int i = 0; i < DB_SEATS; i++) {
+    for (int i = 0; i < DAB_SEATS; i++) {
         char why[200];
-        if (db_do_play(s, &p[i], why, sizeof why))
+        if (dab_do_play(s, &p[i], why, sizeof why))
             FAIL("last trick refused: %s", why);
     }
-    if (s->phase != DB_PH_OVER || s->out.points != a)
+    if (s->phase != DAB_PH_OVER || s->out.points != a)
         FAIL("the deal scored %d, not %d", s->out.points, a);
-    db_match_fold(&w->m, s, w->player_at, -1);
+    dab_match_fold(&w->m, s, w->player_at, -1);
     passed++;
 }
 
@@ -959,9 +959,9 @@ static void run_forfeit(world *w, char **wd, int nw)
     if (w->mode != MATCH || nw != 2)
         FAIL("bad forfeit");
     int seat = atoi(wd[1]);
-    if (seat < 0 || seat >= DB_SEATS)
+    if (seat < 0 || seat >= DAB_SEATS)
         FAIL("bad seat");
-    db_match_fold(&w->m, NULL, w->player_at, seat);
+    dab_match_fold(&w->m, NULL, w->player_at, seat);
     passed++;
 }
 
@@ -970,7 +970,7 @@ static void run_forfeit(world *w, char **wd, int nw)
 static void run_set(world *w, char *list)
 {
     char err[256];
-    if (db_test_set(list, &w->rules, &w->level, &w->suit, &w->other, err, sizeof err))
+    if (dab_test_set(list, &w->rules, &w->level, &w->suit, &w->other, err, sizeof err))
         FAIL("%s", err);
     passed++;
 }
@@ -996,11 +996,11 @@ static void run_line(world *w, char *line)
     } else if (strcmp(op, "@hand") == 0) {
         /* the cards may be spread over several words */
         int seat = nw >= 3 && strlen(wd[1]) == 1 ? wd[1][0] - '0' : -1;
-        if (seat < 0 || seat >= DB_SEATS)
+        if (seat < 0 || seat >= DAB_SEATS)
             FAIL("bad @hand seat");
         w->nseq[seat] = 0;
         for (int i = 2; i < nw; i++) {
-            int n = parse_seq(wd[i], w->seq[seat] + w->nseq[seat], DB_HAND + DB_KITTY - w->nseq[seat]);
+            int n = parse_seq(wd[i], w->seq[seat] + w->nseq[seat], DAB_HAND + DAB_KITTY - w->nseq[seat]);
             if (n < 0) {
                 w->nseq[seat] = 0;
                 FAIL("bad @hand cards %s", wd[i]);
@@ -1009,7 +1009,7 @@ static void run_line(world *w, char *line)
         }
         passed++;
     } else if (strcmp(op, "@kitty") == 0) {
-        if (nw != 2 || (w->nkitty = parse_seq(wd[1], w->kitty, DB_KITTY)) != DB_KITTY)
+        if (nw != 2 || (w->nkitty = parse_seq(wd[1], w->kitty, DAB_KITTY)) != DAB_KITTY)
             FAIL("bad @kitty: six cards");
         passed++;
     } else if (strcmp(op, "@deal") == 0) {
@@ -1073,7 +1073,7 @@ static void run_path(const char *p)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_db_deal_rules FILE|DIR...\n");
+        fprintf(stderr, "usage: test_dab_deal_rules FILE|DIR...\n");
         return 2;
     }
     for (int i = 1; i < argc; i++)

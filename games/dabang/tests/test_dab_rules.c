@@ -1,4 +1,4 @@
-/* test_db_rules.c — runs Da Bang's data-driven rule files in
+/* test_dab_rules.c — runs Da Bang's data-driven rule files in
  * tests/data/dabang/: each line a position and its expected legal plays,
  * verdicts, trick winners or scores (format in tests/data/dabang/README.md),
  * so the cases read against docs/rules/dabang.md rule by rule. */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_db_set.h"
+#include "test_dab_set.h"
 #include "test_files.h"
 
 static int passed, failed;
@@ -23,48 +23,48 @@ static int lineno;
  * attackers' level. */
 typedef struct setting {
     int level, suit, other;
-    db_rules rules;
-    db_trump t;
+    dab_rules rules;
+    dab_trump t;
 } setting;
 
 static void setting_reset(setting *st)
 {
-    st->level = DB_R5;   /* level 5, trump hearts: the doc's examples */
+    st->level = DAB_R5;   /* level 5, trump hearts: the doc's examples */
     st->suit = 1;
-    st->other = DB_R5;
-    db_rules_preset(&st->rules, "standard");
-    db_trump_init(&st->t, st->level, st->suit);
+    st->other = DAB_R5;
+    dab_rules_preset(&st->rules, "standard");
+    dab_trump_init(&st->t, st->level, st->suit);
 }
 
-static int parse_hand(const char *text, db_hand *h)
+static int parse_hand(const char *text, dab_hand *h)
 {
     char err[160];
     memset(h, 0, sizeof *h);
     if (strcmp(text, "-") == 0)
         return 0;
-    return db_parse_cards(text, DB_DECK, h, err, sizeof err);
+    return dab_parse_cards(text, DAB_DECK, h, err, sizeof err);
 }
 
-static int parse_play(const char *text, db_play *p)
+static int parse_play(const char *text, dab_play *p)
 {
-    db_hand h;
+    dab_hand h;
     if (parse_hand(text, &h))
         return -1;
-    return db_play_from_hand(&h, p) ? -1 : 0;
+    return dab_play_from_hand(&h, p) ? -1 : 0;
 }
 
 static int card_of(const char *text)
 {
     const char *p = text;
-    int c = db_parse_card(&p);
+    int c = dab_parse_card(&p);
     return *p ? -1 : c;
 }
 
 /* A play as one number for sorting and comparing sets. */
-static unsigned key_of(const db_play *p)
+static unsigned key_of(const dab_play *p)
 {
     unsigned k = p->n;
-    for (int i = 0; i < DB_MAX_PLAY; i++)
+    for (int i = 0; i < DAB_MAX_PLAY; i++)
         k = k * 64 + (i < p->n ? p->c[i] : 0);
     return k;
 }
@@ -77,13 +77,13 @@ static int cmp_u(const void *a, const void *b)
 
 static void key_text(unsigned k, char *out, size_t len)
 {
-    db_play p;
-    for (int i = DB_MAX_PLAY - 1; i >= 0; i--) {
+    dab_play p;
+    for (int i = DAB_MAX_PLAY - 1; i >= 0; i--) {
         p.c[i] = (uint8_t)(k % 64);
         k /= 64;
     }
     p.n = (uint8_t)k;
-    if (db_format_play(&p, out, len) < 0)
+    if (dab_format_play(&p, out, len) < 0)
         snprintf(out, len, "?");
 }
 
@@ -105,28 +105,28 @@ static void show_diff(const unsigned *got, int ng, const unsigned *want, int nw)
     }
 }
 
-static db_play plays[DB_MAX_PLAYS];
-static unsigned got[DB_MAX_PLAYS], want[DB_MAX_PLAYS];
+static dab_play plays[DAB_MAX_PLAYS];
+static unsigned got[DAB_MAX_PLAYS], want[DAB_MAX_PLAYS];
 
 /* leads / follows and their -has / -lacks forms. */
 static void run_enum(setting *st, char **w, int nw, char *rhs)
 {
     bool follow = strncmp(w[0], "follows", 7) == 0;
     const char *mode = strchr(w[0], '-') ? strchr(w[0], '-') + 1 : "";
-    db_hand h;
-    db_play led;
+    dab_hand h;
+    dab_play led;
     if (nw != (follow ? 3 : 2) || parse_hand(w[1], &h))
         FAIL("bad hand");
-    if (follow && (parse_play(w[2], &led) || db_play_shape(&led) == DB_MIXED))
+    if (follow && (parse_play(w[2], &led) || dab_play_shape(&led) == DAB_MIXED))
         FAIL("bad led play %s", w[2]);
-    int n = follow ? db_follows(&st->t, &h, &led, plays, DB_MAX_PLAYS) : db_leads(&st->t, &h, plays, DB_MAX_PLAYS);
+    int n = follow ? dab_follows(&st->t, &h, &led, plays, DAB_MAX_PLAYS) : dab_leads(&st->t, &h, plays, DAB_MAX_PLAYS);
     if (n < 0)
         FAIL("enumeration failed: %s", arb_strerror(n));
     for (int i = 0; i < n; i++) {
         char why[200];
-        if (db_check_play(&st->t, &h, follow ? &led : NULL, &plays[i], why, sizeof why)) {
+        if (dab_check_play(&st->t, &h, follow ? &led : NULL, &plays[i], why, sizeof why)) {
             char t[16];
-            db_format_play(&plays[i], t, sizeof t);
+            dab_format_play(&plays[i], t, sizeof t);
             FAIL("enumerated %s does not validate: %s", t, why);
         }
         got[i] = key_of(&plays[i]);
@@ -139,8 +139,8 @@ static void run_enum(setting *st, char **w, int nw, char *rhs)
         FAIL("missing =>");
     int nwant = 0;
     for (char *t = strtok(rhs, " \t"); t; t = strtok(NULL, " \t")) {
-        db_play p;
-        if (nwant >= DB_MAX_PLAYS || parse_play(t, &p))
+        dab_play p;
+        if (nwant >= DAB_MAX_PLAYS || parse_play(t, &p))
             FAIL("bad expected play %s", t);
         want[nwant++] = key_of(&p);
     }
@@ -170,23 +170,23 @@ static void run_enum(setting *st, char **w, int nw, char *rhs)
 static void run_check(setting *st, char **w, int nw)
 {
     bool legal = strcmp(w[0], "legal") == 0;
-    db_hand h;
-    db_play led, p;
+    dab_hand h;
+    dab_play led, p;
     if (nw < 4 || (legal && nw != 4) || (!legal && nw > 5) || parse_hand(w[1], &h))
         FAIL("bad %s directive", w[0]);
     bool lead = strcmp(w[2], "-") == 0;
     if (!lead && parse_play(w[2], &led))
         FAIL("bad led play %s", w[2]);
-    /* the play may be anything db_play can hold: up to three cards */
-    db_hand ph;
-    if (parse_hand(w[3], &ph) || ph.total > DB_MAX_PLAY)
+    /* the play may be anything dab_play can hold: up to three cards */
+    dab_hand ph;
+    if (parse_hand(w[3], &ph) || ph.total > DAB_MAX_PLAY)
         FAIL("bad play %s", w[3]);
     memset(&p, 0, sizeof p);
-    for (int c = 0; c < DB_NCARDS; c++)
+    for (int c = 0; c < DAB_NCARDS; c++)
         for (int k = 0; k < ph.n[c]; k++)
             p.c[p.n++] = (uint8_t)c;
     char why[200] = "";
-    int rc = db_check_play(&st->t, &h, lead ? NULL : &led, &p, why, sizeof why);
+    int rc = dab_check_play(&st->t, &h, lead ? NULL : &led, &p, why, sizeof why);
     if (legal && rc)
         FAIL("%s rejected: %s", w[3], why);
     if (!legal) {
@@ -201,19 +201,19 @@ static void run_check(setting *st, char **w, int nw)
 /* trick P0 P1 P2 P3 => W POINTS */
 static void run_trick(setting *st, char **w, int nw, char *rhs)
 {
-    db_play p[DB_SEATS];
+    dab_play p[DAB_SEATS];
     int pts = 0;
     if (nw != 5 || !rhs)
         FAIL("bad trick directive");
-    for (int i = 0; i < DB_SEATS; i++) {
+    for (int i = 0; i < DAB_SEATS; i++) {
         if (parse_play(w[1 + i], &p[i]) || p[i].n != p[0].n)
             FAIL("bad play %s", w[1 + i]);
-        pts += db_play_points(&p[i]);
+        pts += dab_play_points(&p[i]);
     }
     int ww, wp;
     if (sscanf(rhs, "%d %d", &ww, &wp) != 2)
         FAIL("bad expectation");
-    int gw = db_trick_winner(&st->t, p, DB_SEATS);
+    int gw = dab_trick_winner(&st->t, p, DAB_SEATS);
     if (gw != ww || pts != wp)
         FAIL("expected winner %d with %d points, got %d with %d", ww, wp, gw, pts);
     passed++;
@@ -228,8 +228,8 @@ static void run_order(setting *st, char **w, int nw)
     int a = card_of(w[1]), b = card_of(w[3]);
     if (a < 0 || b < 0)
         FAIL("bad card");
-    db_play pa = {1, {(uint8_t)a}}, pb = {1, {(uint8_t)b}};
-    bool ab = db_beats(&st->t, &pa, &pb), ba = db_beats(&st->t, &pb, &pa);
+    dab_play pa = {1, {(uint8_t)a}}, pb = {1, {(uint8_t)b}};
+    bool ab = dab_beats(&st->t, &pa, &pb), ba = dab_beats(&st->t, &pb, &pa);
     int wa = st->t.power[a], wb = st->t.power[b];
     const char *op = w[2];
     if (strcmp(op, ">") == 0) {
@@ -239,7 +239,7 @@ static void run_order(setting *st, char **w, int nw)
         if (!(wa == wb && !ab && !ba))
             FAIL("%s = %s: powers %d %d, beats %d %d", w[1], w[3], wa, wb, ab, ba);
     } else if (strcmp(op, "~") == 0) {
-        if (ab || ba || st->t.fsuit[a] == st->t.fsuit[b] || db_is_trump(&st->t, a) || db_is_trump(&st->t, b))
+        if (ab || ba || st->t.fsuit[a] == st->t.fsuit[b] || dab_is_trump(&st->t, a) || dab_is_trump(&st->t, b))
             FAIL("%s ~ %s: beats %d %d", w[1], w[3], ab, ba);
     } else {
         FAIL("unknown order %s", op);
@@ -266,12 +266,12 @@ static void run_parse(char **w, int nw, char *rhs)
     char exp[400] = "", out[400], err[200] = "";
     if (nw != 2 || !rhs || sscanf(rhs, "%399s", exp) != 1)
         FAIL("bad %s directive", w[0]);
-    db_hand h;
+    dab_hand h;
     memset(&h, 0, sizeof h);
-    int rc = db_parse_cards(w[1], DB_DECK, &h, err, sizeof err);
+    int rc = dab_parse_cards(w[1], DAB_DECK, &h, err, sizeof err);
     if (strcmp(w[0], "points") == 0) {
-        if (rc || db_hand_points(&h) != atoi(exp))
-            FAIL("points of %s: %d, expected %s", w[1], db_hand_points(&h), exp);
+        if (rc || dab_hand_points(&h) != atoi(exp))
+            FAIL("points of %s: %d, expected %s", w[1], dab_hand_points(&h), exp);
         passed++;
         return;
     }
@@ -279,11 +279,11 @@ static void run_parse(char **w, int nw, char *rhs)
         if (rc != ARB_EPARSE || !err[0])
             FAIL("%s parsed", w[1]);
     } else {
-        int hn = rc ? -1 : db_format_hand(&h, out, sizeof out);
+        int hn = rc ? -1 : dab_format_hand(&h, out, sizeof out);
         if (hn < 0 || strcmp(out, exp) != 0 || (size_t)hn != strlen(exp))
             FAIL("%s: got \"%s\" (%s), expected %s", w[1], rc ? "" : out, err, exp);
-        db_hand again = {0};
-        if (db_parse_cards(out, DB_DECK, &again, err, sizeof err) || memcmp(&again, &h, sizeof h))
+        dab_hand again = {0};
+        if (dab_parse_cards(out, DAB_DECK, &again, err, sizeof err) || memcmp(&again, &h, sizeof h))
             FAIL("%s does not read back", out);
     }
     passed++;
@@ -299,7 +299,7 @@ static void run_last(setting *st, char **w, int nw, char *rhs)
 {
     if (nw != 8 || !rhs)
         FAIL("bad last directive");
-    db_state s;
+    dab_state s;
     memset(&s, 0, sizeof s);
     s.rules = st->rules;
     s.ctx.dajia = 0;
@@ -315,33 +315,33 @@ static void run_last(setting *st, char **w, int nw, char *rhs)
     s.out.rise_team = -1;
     s.out.winner = -1;
     int leader = atoi(w[2]);
-    if (leader < 0 || leader >= DB_SEATS || parse_hand(w[7], &s.kitty) || s.kitty.total != DB_KITTY)
+    if (leader < 0 || leader >= DAB_SEATS || parse_hand(w[7], &s.kitty) || s.kitty.total != DAB_KITTY)
         FAIL("bad leader or kitty");
-    db_play p[DB_SEATS];
+    dab_play p[DAB_SEATS];
     int trick_pts = 0;
-    for (int i = 0; i < DB_SEATS; i++) {
+    for (int i = 0; i < DAB_SEATS; i++) {
         if (parse_play(w[3 + i], &p[i]) || p[i].n != p[0].n)
             FAIL("bad play %s", w[3 + i]);
-        db_play_to_hand(&p[i], &s.hand[(leader + i) % DB_SEATS]);
-        trick_pts += db_play_points(&p[i]);
+        dab_play_to_hand(&p[i], &s.hand[(leader + i) % DAB_SEATS]);
+        trick_pts += dab_play_points(&p[i]);
     }
     int a = atoi(w[1]);
     s.points[1] = (int16_t)a;
-    s.points[0] = (int16_t)(300 - a - trick_pts - db_hand_points(&s.kitty));
+    s.points[0] = (int16_t)(300 - a - trick_pts - dab_hand_points(&s.kitty));
     if (s.points[0] < 0)
         FAIL("more than 300 points");
-    s.phase = DB_PH_TRICKS;
+    s.phase = DAB_PH_TRICKS;
     s.leader = (int8_t)leader;
     s.to_act = (int8_t)leader;
     s.winner_idx = -1;
-    for (int i = 0; i < DB_SEATS; i++) {
+    for (int i = 0; i < DAB_SEATS; i++) {
         char why[200];
-        if (db_do_play(&s, &p[i], why, sizeof why))
+        if (dab_do_play(&s, &p[i], why, sizeof why))
             FAIL("play %s refused: %s", w[3 + i], why);
     }
-    if (s.phase != DB_PH_OVER)
+    if (s.phase != DAB_PH_OVER)
         FAIL("the deal did not end");
-    const db_outcome *o = &s.out;
+    const dab_outcome *o = &s.out;
     int wp, wk;
     char *kv = rhs;
     if (sscanf(rhs, "%d %d", &wp, &wk) != 2)
@@ -384,9 +384,9 @@ static void run_last(setting *st, char **w, int nw, char *rhs)
 static void run_set(setting *st, char *list)
 {
     char err[256];
-    if (db_test_set(list, &st->rules, &st->level, &st->suit, &st->other, err, sizeof err))
+    if (dab_test_set(list, &st->rules, &st->level, &st->suit, &st->other, err, sizeof err))
         FAIL("%s", err);
-    db_trump_init(&st->t, st->level, st->suit);
+    dab_trump_init(&st->t, st->level, st->suit);
     passed++;
 }
 
@@ -452,7 +452,7 @@ static void run_path(const char *p)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_db_rules FILE|DIR...\n");
+        fprintf(stderr, "usage: test_dab_rules FILE|DIR...\n");
         return 2;
     }
     for (int i = 1; i < argc; i++)

@@ -1,5 +1,5 @@
-/* test_db_set.h — the "@set k=v,..." directive of the Da Bang rule files
- * (tests/data/dabang/), shared by test_db_rules and test_db_deal_rules:
+/* test_dab_set.h — the "@set k=v,..." directive of the Da Bang rule files
+ * (tests/data/dabang/), shared by test_dab_rules and test_dab_deal_rules:
  * level, trump and other (the other team's level) name the deal; any other
  * key is a rule option. */
 #ifndef ARB_TEST_DB_SET_H
@@ -11,7 +11,7 @@
 
 /* Apply list (cut in place) to *rules, *level, *suit and *other: NULL, or
  * what is wrong in err. */
-static inline const char *db_test_set(char *list, db_rules *rules, int *level, int *suit, int *other, char *err,
+static inline const char *dab_test_set(char *list, dab_rules *rules, int *level, int *suit, int *other, char *err,
                                       size_t errlen)
 {
     for (char *kv = strtok(list, ","); kv; kv = strtok(NULL, ",")) {
@@ -24,13 +24,13 @@ static inline const char *db_test_set(char *list, db_rules *rules, int *level, i
         *eq = 0;
         const char *v = eq + 1;
         if (strcmp(kv, "level") == 0) {
-            *level = db_level_parse(v);
+            *level = dab_level_parse(v);
             *other = *level;
         } else if (strcmp(kv, "trump") == 0) {
-            *suit = db_suit_parse(v);
+            *suit = dab_suit_parse(v);
         } else if (strcmp(kv, "other") == 0) {
-            *other = db_level_parse(v);
-        } else if (db_rules_set(rules, kv, v, why, sizeof why)) {
+            *other = dab_level_parse(v);
+        } else if (dab_rules_set(rules, kv, v, why, sizeof why)) {
             snprintf(err, errlen, "bad @set: %s", why);
             return err;
         }

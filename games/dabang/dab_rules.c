@@ -1,4 +1,4 @@
-/* db_rules.c — Da Bang's presets and options (docs/rules/dabang.md,
+/* dab_rules.c — Da Bang's presets and options (docs/rules/dabang.md,
  * "Options"): the standard preset is the seed's table; each switch is a
  * point where tables commonly differ. */
 #include "dabang.h"
@@ -13,27 +13,27 @@
 
 static const char *const preset_names[] = {"standard", "short", NULL};
 
-const char *const *db_presets(void) { return preset_names; }
+const char *const *dab_presets(void) { return preset_names; }
 
-int db_rules_preset(db_rules *r, const char *preset)
+int dab_rules_preset(dab_rules *r, const char *preset)
 {
     if (strcmp(preset, "standard") != 0 && strcmp(preset, "short") != 0)
         return ARB_ENOTFOUND;
-    *r = (db_rules){
+    *r = (dab_rules){
         .kitty_multiplier = 2,     /* DB-31 */
         .tribute = true,           /* DB-50 */
         .dry_pot = true,           /* DB-56 */
         .special_endings = true,   /* DB-63 */
         .three_jokers_end = true,  /* DB-64 */
         .next_same = false,        /* DB-60 */
-        .start_level = DB_R3,      /* DB-70 */
-        .goal_level = DB_RT,       /* DB-62 */
+        .start_level = DAB_R3,      /* DB-70 */
+        .goal_level = DAB_RT,       /* DB-62 */
         .base_step = 1,            /* DB-61 */
         .deal_limit = 9,           /* DB-71 */
     };
     if (strcmp(preset, "short") == 0) {
         /* Quick matches (tests, smoke runs): two levels from the goal. */
-        r->start_level = DB_RT - 1;
+        r->start_level = DAB_RT - 1;
         r->deal_limit = 4;
     }
     return 0;
@@ -44,8 +44,8 @@ static const char level_chars[] = "3456789T";
 static int parse_level(const char *v)
 {
     if (strcmp(v, "10") == 0)
-        return DB_RT;
-    return db_level_parse(v);
+        return DAB_RT;
+    return dab_level_parse(v);
 }
 
 static int parse_flag(const char *v, bool *out)
@@ -80,7 +80,7 @@ typedef struct opt {
     const char *help;
 } opt;
 
-#define OFF(f) offsetof(db_rules, f)
+#define OFF(f) offsetof(dab_rules, f)
 static const opt options[] = {
     {"kitty_multiplier", O_NUM, OFF(kitty_multiplier), 2, 4, "the kitty's points when the attackers win the last trick (DB-31): 2 or 4"},
     {"tribute", O_FLAG, OFF(tribute), 0, 0, "blood and tribute between deals (DB-50..DB-53)"},
@@ -95,10 +95,10 @@ static const opt options[] = {
 };
 #define NOPTS (sizeof options / sizeof options[0])
 
-int db_rules_set(db_rules *r, const char *key, const char *value, char *err, size_t errlen)
+int dab_rules_set(dab_rules *r, const char *key, const char *value, char *err, size_t errlen)
 {
     if (strcmp(key, "preset") == 0) {
-        if (db_rules_preset(r, value)) {
+        if (dab_rules_preset(r, value)) {
             snprintf(err, errlen, "unknown preset \"%s\" (standard, short)", value);
             return ARB_ENOTFOUND;
         }
@@ -144,13 +144,13 @@ int db_rules_set(db_rules *r, const char *key, const char *value, char *err, siz
     return ARB_ENOTFOUND;
 }
 
-int db_rules_check(const db_rules *r, char *err, size_t errlen)
+int dab_rules_check(const dab_rules *r, char *err, size_t errlen)
 {
     if (r->kitty_multiplier != 2 && r->kitty_multiplier != 4) {
         snprintf(err, errlen, "kitty_multiplier: 2 or 4 (DB-31), not %u", r->kitty_multiplier);
         return ARB_EINVAL;
     }
-    if (r->start_level > DB_LEVEL_MAX || r->goal_level > DB_LEVEL_MAX || r->start_level > r->goal_level) {
+    if (r->start_level > DAB_LEVEL_MAX || r->goal_level > DAB_LEVEL_MAX || r->start_level > r->goal_level) {
         snprintf(err, errlen, "start_level must not be above goal_level (both 3..T)");
         return ARB_EINVAL;
     }
@@ -161,7 +161,7 @@ int db_rules_check(const db_rules *r, char *err, size_t errlen)
     return 0;
 }
 
-size_t db_rules_describe(const db_rules *r, char *buf, size_t len)
+size_t dab_rules_describe(const dab_rules *r, char *buf, size_t len)
 {
     int n = snprintf(buf, len,
                      "kitty_multiplier=%u\ntribute=%s\ndry_pot=%s\nspecial_endings=%s\nthree_jokers_end=%s\n"

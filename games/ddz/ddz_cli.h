@@ -1,5 +1,5 @@
 /* ddz_cli.h — Dou Dizhu's command-line module (game_cli.h): the handlers
- * in ddz_moves.c, ddz_play.c and ddz_bench.c, registered in ddz_cli.c. */
+ * in ddz_cli_moves.c, ddz_cli_play.c and ddz_cli_bench.c, registered in ddz_cli.c. */
 #ifndef ARB_DDZ_CLI_H
 #define ARB_DDZ_CLI_H
 #include "game_cli.h"

@@ -1,9 +1,9 @@
-/* db_moves.c — Da Bang's oracles: `arbiter moves` (every legal lead or
+/* dab_cli_moves.c — Da Bang's oracles: `arbiter moves` (every legal lead or
  * follow of a hand) and `arbiter trick` (who wins a trick, its points),
  * both within a deal named by --set level=L,trump=S (docs/rules/notation.md,
  * "Da Bang"). Lines in, one answer a line out; a bad line gets
  * "error: <reason>" and reading goes on. */
-#include "db_cli.h"
+#include "dab_cli.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 
@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* The deal's trumps from the context; false after a usage message. */
-static bool context_trump(const char *command, const cli_context *ctx, db_trump *t)
+static bool context_trump(const char *command, const cli_context *ctx, dab_trump *t)
 {
     const char *lv = cli_context_get(ctx, "level"), *tr = cli_context_get(ctx, "trump");
     if (!lv || !tr) {
@@ -22,17 +22,17 @@ static bool context_trump(const char *command, const cli_context *ctx, db_trump 
                 command, !lv && !tr ? "the level and the trump suit" : !lv ? "the level" : "the trump suit");
         return false;
     }
-    int level = strcmp(lv, "10") == 0 ? DB_RT : db_level_parse(lv);
+    int level = strcmp(lv, "10") == 0 ? DAB_RT : dab_level_parse(lv);
     if (level < 0) {
         fprintf(stderr, "arbiter: %s: --set level=%s: expected a level, one of 3456789T\n", command, lv);
         return false;
     }
-    int suit = db_suit_parse(tr);
+    int suit = dab_suit_parse(tr);
     if (suit < 0) {
         fprintf(stderr, "arbiter: %s: --set trump=%s: expected a suit, one of SHCD\n", command, tr);
         return false;
     }
-    db_trump_init(t, level, suit);
+    dab_trump_init(t, level, suit);
     return true;
 }
 
@@ -50,36 +50,36 @@ static int words(char *line, char **w, int max)
 }
 
 /* A play as the oracles read it: one to three cards. */
-static bool read_play(const char *what, const char *text, db_play *p)
+static bool read_play(const char *what, const char *text, dab_play *p)
 {
-    db_hand h = {0};
+    dab_hand h = {0};
     char err[160];
-    if (db_parse_cards(text, DB_MAX_PLAY, &h, err, sizeof err)) {
+    if (dab_parse_cards(text, DAB_MAX_PLAY, &h, err, sizeof err)) {
         printf("error: %s: %s\n", what, err);
         return false;
     }
-    if (db_play_from_hand(&h, p)) {
+    if (dab_play_from_hand(&h, p)) {
         printf("error: %s: no cards\n", what);
         return false;
     }
     return true;
 }
 
-static bool is_lead(const char *what, const db_play *p)
+static bool is_lead(const char *what, const dab_play *p)
 {
-    if (db_play_shape(p) != DB_MIXED)
+    if (dab_play_shape(p) != DAB_MIXED)
         return true;
     printf("error: %s: a lead is one card, or two or three identical cards (DB-20)\n", what);
     return false;
 }
 
 /* Three packs: no card more than three times among all the cards named. */
-static bool within_packs(const char *what, const db_hand *all)
+static bool within_packs(const char *what, const dab_hand *all)
 {
-    for (int c = 0; c < DB_NCARDS; c++)
-        if (all->n[c] > DB_COPIES) {
+    for (int c = 0; c < DAB_NCARDS; c++)
+        if (all->n[c] > DAB_COPIES) {
             char card[4];
-            db_format_card(c, card, sizeof card);
+            dab_format_card(c, card, sizeof card);
             printf("error: %s hold %d of %s (three packs)\n", what, all->n[c], card);
             return false;
         }
@@ -90,7 +90,7 @@ static bool within_packs(const char *what, const db_hand *all)
  * cards first, then by card ids, lexicographically (a play's ids ascend). */
 static int play_order(const void *a, const void *b)
 {
-    const db_play *p = a, *q = b;
+    const dab_play *p = a, *q = b;
     if (p->n != q->n)
         return p->n < q->n ? -1 : 1;
     for (int i = 0; i < p->n; i++)
@@ -99,7 +99,7 @@ static int play_order(const void *a, const void *b)
     return 0;
 }
 
-static void answer_moves(const db_trump *t, char *line, db_play *buf, int cap)
+static void answer_moves(const dab_trump *t, char *line, dab_play *buf, int cap)
 {
     char *w[2];
     int nw = words(line, w, 2);
@@ -107,9 +107,9 @@ static void answer_moves(const db_trump *t, char *line, db_play *buf, int cap)
         printf("error: expected HAND or HAND LED, got %s\n", nw ? "more words" : "an empty line");
         return;
     }
-    db_hand hand = {0};
+    dab_hand hand = {0};
     char err[160];
-    if (db_parse_cards(w[0], DB_HAND, &hand, err, sizeof err)) {
+    if (dab_parse_cards(w[0], DAB_HAND, &hand, err, sizeof err)) {
         printf("error: hand: %s\n", err);
         return;
     }
@@ -119,9 +119,9 @@ static void answer_moves(const db_trump *t, char *line, db_play *buf, int cap)
     }
     int n;
     if (nw == 1) {
-        n = db_leads(t, &hand, buf, cap);
+        n = dab_leads(t, &hand, buf, cap);
     } else {
-        db_play led;
+        dab_play led;
         if (!read_play("led play", w[1], &led) || !is_lead("led play", &led))
             return;
         if (hand.total < led.n) {
@@ -129,21 +129,21 @@ static void answer_moves(const db_trump *t, char *line, db_play *buf, int cap)
                    led.n);
             return;
         }
-        db_hand all = hand;
+        dab_hand all = hand;
         for (int i = 0; i < led.n; i++)
             all.n[led.c[i]]++;
         if (!within_packs("the hand and the led play", &all))
             return;
-        n = db_follows(t, &hand, &led, buf, cap);
+        n = dab_follows(t, &hand, &led, buf, cap);
     }
     if (n < 0) {
         printf("error: enumeration: %s\n", arb_strerror(n));
         return;
     }
     qsort(buf, (size_t)n, sizeof *buf, play_order);
-    char text[3 * DB_MAX_PLAY + 1];
+    char text[3 * DAB_MAX_PLAY + 1];
     for (int i = 0; i < n; i++) {
-        db_format_play(&buf[i], text, sizeof text);
+        dab_format_play(&buf[i], text, sizeof text);
         fputs(text, stdout);
         putchar(i + 1 < n ? ' ' : '\n');
     }
@@ -151,18 +151,18 @@ static void answer_moves(const db_trump *t, char *line, db_play *buf, int cap)
         putchar('\n');
 }
 
-static void answer_trick(const db_trump *t, char *line)
+static void answer_trick(const dab_trump *t, char *line)
 {
-    char *w[DB_SEATS];
-    int nw = words(line, w, DB_SEATS);
-    if (nw != DB_SEATS) {
+    char *w[DAB_SEATS];
+    int nw = words(line, w, DAB_SEATS);
+    if (nw != DAB_SEATS) {
         printf("error: expected the four plays of a trick, P0 P1 P2 P3, got %s\n",
-               nw > DB_SEATS ? "more words" : nw == 0 ? "an empty line" : "fewer");
+               nw > DAB_SEATS ? "more words" : nw == 0 ? "an empty line" : "fewer");
         return;
     }
-    db_play plays[DB_SEATS];
-    db_hand all = {0};
-    for (int i = 0; i < DB_SEATS; i++) {
+    dab_play plays[DAB_SEATS];
+    dab_hand all = {0};
+    for (int i = 0; i < DAB_SEATS; i++) {
         char what[8];
         snprintf(what, sizeof what, "P%d", i);
         if (!read_play(what, w[i], &plays[i]))
@@ -180,16 +180,16 @@ static void answer_trick(const db_trump *t, char *line)
     if (!within_packs("the four plays", &all))
         return;
     int points = 0;
-    for (int i = 0; i < DB_SEATS; i++)
-        points += db_play_points(&plays[i]);
-    printf("%d %d\n", db_trick_winner(t, plays, DB_SEATS), points);
+    for (int i = 0; i < DAB_SEATS; i++)
+        points += dab_play_points(&plays[i]);
+    printf("%d %d\n", dab_trick_winner(t, plays, DAB_SEATS), points);
 }
 
 /* What the lines of stdin are answered with: the plays that follow (buf
  * for them) or, for trick, the winner and the points. */
 typedef struct line_ctx {
-    const db_trump *t;
-    db_play *buf;
+    const dab_trump *t;
+    dab_play *buf;
     int cap;
     bool moves;
 } line_ctx;
@@ -203,37 +203,37 @@ static void answer_line(void *ctx, char *line)
         answer_trick(c->t, line);
 }
 
-static int read_lines(const db_trump *t, db_play *buf, int cap, bool moves)
+static int read_lines(const dab_trump *t, dab_play *buf, int cap, bool moves)
 {
     line_ctx c = {t, buf, cap, moves};
     game_cli_answer_lines(stdin, answer_line, &c);
     return CLI_EXIT_OK;
 }
 
-int db_cli_moves(const void *rules, const cli_context *ctx, bool readings)
+int dab_cli_moves(const void *rules, const cli_context *ctx, bool readings)
 {
     (void)rules;    /* following and winning do not depend on the options */
-    db_trump t;
+    dab_trump t;
     if (readings) {
         fprintf(stderr, "arbiter: moves: --readings: a Da Bang play has one reading\n");
         return CLI_EXIT_USAGE;
     }
     if (!context_trump("moves", ctx, &t))
         return CLI_EXIT_USAGE;
-    db_play *buf = malloc(DB_MAX_PLAYS * sizeof *buf);
+    dab_play *buf = malloc(DAB_MAX_PLAYS * sizeof *buf);
     if (!buf) {
         fprintf(stderr, "arbiter: moves: out of memory\n");
         return CLI_EXIT_FAIL;
     }
-    int rc = read_lines(&t, buf, DB_MAX_PLAYS, true);
+    int rc = read_lines(&t, buf, DAB_MAX_PLAYS, true);
     free(buf);
     return rc;
 }
 
-int db_cli_trick(const void *rules, const cli_context *ctx)
+int dab_cli_trick(const void *rules, const cli_context *ctx)
 {
     (void)rules;
-    db_trump t;
+    dab_trump t;
     if (!context_trump("trick", ctx, &t))
         return CLI_EXIT_USAGE;
     return read_lines(&t, NULL, 0, false);

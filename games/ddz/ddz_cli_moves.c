@@ -1,4 +1,4 @@
-/* ddz_moves.c — `arbiter moves` for Dou Dizhu: the rules oracle. Reads
+/* ddz_cli_moves.c — `arbiter moves` for Dou Dizhu: the rules oracle. Reads
  * "HAND" or "HAND PREV" lines on stdin and answers each with every legal
  * lead or follow (docs/cli.md). The quickest way for a bot author to check
  * a rule. With wild cards the ranks are named (wild_ranks, DDZ-84): the

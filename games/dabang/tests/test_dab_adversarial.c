@@ -1,8 +1,8 @@
-/* test_db_adversarial.c — Da Bang's game interface against hostile bots and
+/* test_dab_adversarial.c — Da Bang's game interface against hostile bots and
  * curious ones: replies that are not actions (empty, odd, oversized) are
  * parse errors and never some other action; what a seat is told never
  * depends on another seat being asked and passing (DB-48: being asked shows
- * what one holds). Usage: test_db_adversarial */
+ * what one holds). Usage: test_dab_adversarial */
 #include "dabang.h"
 #include "arb_error.h"
 #include "game.h"
@@ -32,14 +32,14 @@ static void collect(void *ctx, const char *line)
 }
 
 /* The first later deal from `seed` that stops to ask someone to declare. */
-static bool later_deal_asking(db_state *s, uint64_t *seed, int level)
+static bool later_deal_asking(dab_state *s, uint64_t *seed, int level)
 {
-    db_rules r;
-    db_rules_preset(&r, "standard");
+    dab_rules r;
+    dab_rules_preset(&r, "standard");
     for (; *seed < 500; (*seed)++) {
-        db_context ctx = {false, (int8_t)(*seed % 4), {(uint8_t)level, (uint8_t)level}, 0};
-        db_deal_in(s, &r, *seed, &ctx);
-        if (db_decision(s) == DB_DEC_DECLARE && s->phase == DB_PH_DRAW && s->redeals == 0)
+        dab_context ctx = {false, (int8_t)(*seed % 4), {(uint8_t)level, (uint8_t)level}, 0};
+        dab_deal_in(s, &r, *seed, &ctx);
+        if (dab_decision(s) == DAB_DEC_DECLARE && s->phase == DAB_PH_DRAW && s->redeals == 0)
             return true;
     }
     return false;
@@ -52,7 +52,7 @@ static bool later_deal_asking(db_state *s, uint64_t *seed, int level)
  * empty line from a bot holding them declared them. */
 static void empty_declarations(void)
 {
-    static db_state s;
+    static dab_state s;
     int tried = 0;
     for (uint64_t seed = 1; seed < 400 && tried < 40; seed++) {
         uint64_t at = seed;
@@ -78,7 +78,7 @@ static void empty_declarations(void)
  * take, a play of four cards. */
 static void odd_replies(void)
 {
-    static db_state s;
+    static dab_state s;
     uint64_t seed = 1;
     CHECK(later_deal_asking(&s, &seed, 2));
     char big[600];
@@ -110,20 +110,20 @@ static bool line_is_draw_of_one(const char *line)
  * tell that another held level cards and kept them hidden. */
 static void passes_unseen(void)
 {
-    static db_state s, before;
+    static dab_state s, before;
     int deals = 0, asks = 0;
     for (uint64_t seed = 1; seed < 400 && deals < 30; seed++) {
         uint64_t at = seed;
         if (!later_deal_asking(&s, &at, (int)(seed % 8)))
             break;
         seed = at;
-        static lines told[DB_SEATS];
-        for (int p = 0; p < DB_SEATS; p++) {
+        static lines told[DAB_SEATS];
+        for (int p = 0; p < DAB_SEATS; p++) {
             told[p].n = 0;
             g->start_events(&s, p, collect, &told[p]);
         }
         bool redealt = false;
-        while (db_decision(&s) == DB_DEC_DECLARE) {
+        while (dab_decision(&s) == DAB_DEC_DECLARE) {
             arb_action act, fixed;
             char err[200], why[200];
             CHECK(g->parse_action(&s, "pass", &act, err, sizeof err) == 0);
@@ -132,11 +132,11 @@ static void passes_unseen(void)
             before = s;
             CHECK(g->apply(&s, &fixed) == 0);
             redealt |= s.redeals != before.redeals;
-            for (int p = 0; p < DB_SEATS; p++) {
+            for (int p = 0; p < DAB_SEATS; p++) {
                 int n0 = told[p].n;
                 g->action_events(&before, &s, actor, &fixed, p, collect, &told[p]);
                 /* while drawing goes on, a pass tells the others only their own draws */
-                if (p != actor && s.phase == DB_PH_DRAW)
+                if (p != actor && s.phase == DAB_PH_DRAW)
                     for (int i = n0; i < told[p].n; i++)
                         CHECKF(line_is_draw_of_one(told[p].text[i]), "seed %llu: seat %d passed, seat %d told \"%s\"",
                                (unsigned long long)seed, actor, p, told[p].text[i]);
@@ -145,13 +145,13 @@ static void passes_unseen(void)
         }
         if (redealt)
             continue;
-        for (int p = 0; p < DB_SEATS; p++) {
+        for (int p = 0; p < DAB_SEATS; p++) {
             static lines want;
             want.n = 0;
-            for (int i = 0; i < DB_DECK - DB_KITTY; i++)
-                if ((s.first_drawer + i) % DB_SEATS == p) {
+            for (int i = 0; i < DAB_DECK - DAB_KITTY; i++)
+                if ((s.first_drawer + i) % DAB_SEATS == p) {
                     char c[4];
-                    db_format_card(s.deck[i], c, sizeof c);
+                    dab_format_card(s.deck[i], c, sizeof c);
                     snprintf(want.text[want.n++], sizeof want.text[0], "draw %s", c);
                 }
             /* told: the deal line, then this seat's own pass lines aside */
@@ -180,16 +180,16 @@ static void passes_unseen(void)
 static void joker_options_hide_the_kitty(void)
 {
     static arb_action legal[ARB_MAX_MOVES];
-    static lines seen[DB_SEATS];
-    db_rules r;
+    static lines seen[DAB_SEATS];
+    dab_rules r;
     g->rules_preset(&r, "standard");
     int asked = 0, choices = 0;
     arb_rng rng;
     arb_rng_seed(&rng, 5);
     for (uint64_t seed = 1; seed <= 400 && choices < 20; seed++) {
-        db_state s, before;
+        dab_state s, before;
         g->deal(&s, &r, seed);
-        for (int p = 0; p < DB_SEATS; p++) {
+        for (int p = 0; p < DAB_SEATS; p++) {
             seen[p].n = 0;
             g->start_events(&s, p, collect, &seen[p]);
         }
@@ -199,7 +199,7 @@ static void joker_options_hide_the_kitty(void)
             if (n <= 0)
                 break;
             int d = g->decision(&s);
-            if (d == DB_DEC_JOKER) {
+            if (d == DAB_DEC_JOKER) {
                 asked++;
                 for (int i = 0; i < n; i++) {
                     char item[64];
@@ -208,10 +208,10 @@ static void joker_options_hide_the_kitty(void)
                            "seed %llu: joker item \"%s\"", (unsigned long long)seed, item);
                 }
             }
-            if (d == DB_DEC_TAKE) {
+            if (d == DAB_DEC_TAKE) {
                 choices++;
                 bool shown = false;
-                for (int p = 0; p < DB_SEATS; p++) {
+                for (int p = 0; p < DAB_SEATS; p++) {
                     bool here = false;
                     for (int i = 0; i < seen[p].n; i++)
                         here |= strncmp(seen[p].text[i], "buried ", 7) == 0;
@@ -220,14 +220,14 @@ static void joker_options_hide_the_kitty(void)
                 CHECKF(shown, "seed %llu: a take-back choice before the kitty was shown", (unsigned long long)seed);
             }
             /* bury jokers whenever one may, to reach the choices */
-            int k = d == DB_DEC_JOKER && n > 1 ? 1 : (int)arb_rng_below(&rng, (uint64_t)n);
+            int k = d == DAB_DEC_JOKER && n > 1 ? 1 : (int)arb_rng_below(&rng, (uint64_t)n);
             arb_action fixed;
             char why[160];
             int actor = g->to_act(&s);
             CHECK(g->check(&s, &legal[k], &fixed, why, sizeof why) == 0);
             before = s;
             CHECK(g->apply(&s, &fixed) == 0);
-            for (int p = 0; p < DB_SEATS; p++)
+            for (int p = 0; p < DAB_SEATS; p++)
                 g->action_events(&before, &s, actor, &fixed, p, collect, &seen[p]);
         }
     }
@@ -245,6 +245,6 @@ int main(void)
     odd_replies();
     passes_unseen();
     joker_options_hide_the_kitty();
-    printf("test_db_adversarial: %d passed, %d failed\n", t_passed, t_failed);
+    printf("test_dab_adversarial: %d passed, %d failed\n", t_passed, t_failed);
     return t_failed != 0;
 }

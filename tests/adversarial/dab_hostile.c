@@ -1,4 +1,4 @@
-/* db_hostile.c — the hostile bot suite at a Da Bang table: whole
+/* dab_hostile.c — the hostile bot suite at a Da Bang table: whole
  * matches between real bot processes (three honest C bots on the bot
  * library, dabang_random, and tests/bots/hostile_bot.c --dabang in seat
  * 1), each hostile behaviour of test_match.c's suite under bubblewrap and
@@ -83,7 +83,7 @@ static void load(const char *path, uint8_t **data, size_t *len)
 
 static int seat_of(const match_deal *d, int bot)
 {
-    for (int s = 0; s < DB_SEATS; s++)
+    for (int s = 0; s < DAB_SEATS; s++)
         if (d->bot_at[s] == bot)
             return s;
     return -1;
@@ -104,7 +104,7 @@ static void check_teams(const char *what, const match_result *res)
     for (uint32_t g = 0; g < res->ndeals; g++) {
         const match_deal *d = &res->deals[g];
         int64_t sum = 0;
-        for (int s = 0; s < DB_SEATS; s++)
+        for (int s = 0; s < DAB_SEATS; s++)
             sum += d->score[s];
         CHECKF(sum == 0, "%s: game %u does not sum to zero", what, g);
         CHECKF(d->score[0] == d->score[2] && d->score[1] == d->score[3], "%s: game %u: partners scored apart",
@@ -318,11 +318,11 @@ typedef struct autoplay_watch {
 
 /* A play's weight by the documented order: power (DB-11), trumps above
  * every side card. */
-static int weight(const db_state *s, const db_play *p)
+static int weight(const dab_state *s, const dab_play *p)
 {
     int w = 0;
     for (int i = 0; i < p->n; i++)
-        w += s->trump.power[p->c[i]] + 50 * db_is_trump(&s->trump, p->c[i]);
+        w += s->trump.power[p->c[i]] + 50 * dab_is_trump(&s->trump, p->c[i]);
     return w;
 }
 
@@ -334,53 +334,53 @@ static void watch_action(void *ctx, const match_deal *d, const void *before, con
     if (!by_referee)
         return;
     CHECKF(d->bot_at[at] == w->bot, "autoplay for bot %d, an honest bot", d->bot_at[at]);
-    const db_state *s = before;
-    db_hand h;
-    db_unpack(a->cards, &h);
-    if (a->decision == DB_DEC_DECLARE || a->decision == DB_DEC_JOKER) {
+    const dab_state *s = before;
+    dab_hand h;
+    dab_unpack(a->cards, &h);
+    if (a->decision == DAB_DEC_DECLARE || a->decision == DAB_DEC_JOKER) {
         /* pass where passing is legal: always, for these two */
         w->passes++;
         if (a->value >= 0) {
             w->wrong++;
-            fprintf(stderr, "autoplay: a %s, not a pass\n", a->decision == DB_DEC_DECLARE ? "declaration" : "joker");
+            fprintf(stderr, "autoplay: a %s, not a pass\n", a->decision == DAB_DEC_DECLARE ? "declaration" : "joker");
         }
         return;
     }
     if (a->decision != ARB_DEC_PLAY) {
         /* one card of the options: the lowest by power */
-        db_hand opts;
-        db_card_options(s, &opts);
+        dab_hand opts;
+        dab_card_options(s, &opts);
         int c = -1;
-        for (int k = 0; k < DB_NCARDS; k++)
+        for (int k = 0; k < DAB_NCARDS; k++)
             if (h.n[k])
                 c = k;
         w->cards++;
-        for (int k = 0; k < DB_NCARDS; k++)
+        for (int k = 0; k < DAB_NCARDS; k++)
             if (opts.n[k] && c >= 0 && s->trump_known
-                && s->trump.power[k] + 50 * db_is_trump(&s->trump, k)
-                       < s->trump.power[c] + 50 * db_is_trump(&s->trump, c)) {
+                && s->trump.power[k] + 50 * dab_is_trump(&s->trump, k)
+                       < s->trump.power[c] + 50 * dab_is_trump(&s->trump, c)) {
                 w->wrong++;
                 fprintf(stderr, "autoplay: card %d given where %d is lower\n", c, k);
                 break;
             }
         return;
     }
-    static db_play legal[DB_MAX_PLAYS];
-    db_play p;
-    CHECK(db_play_from_hand(&h, &p) == 0);
-    const db_play *led = s->ntrick > 0 ? &s->trick[0] : NULL;
+    static dab_play legal[DAB_MAX_PLAYS];
+    dab_play p;
+    CHECK(dab_play_from_hand(&h, &p) == 0);
+    const dab_play *led = s->ntrick > 0 ? &s->trick[0] : NULL;
     char why[128];
-    CHECKF(db_check_play(&s->trump, &s->hand[at], led, &p, why, sizeof why) == 0, "autoplay illegal: %s", why);
-    int n = led ? db_follows(&s->trump, &s->hand[at], led, legal, DB_MAX_PLAYS)
-                : db_leads(&s->trump, &s->hand[at], legal, DB_MAX_PLAYS);
+    CHECKF(dab_check_play(&s->trump, &s->hand[at], led, &p, why, sizeof why) == 0, "autoplay illegal: %s", why);
+    int n = led ? dab_follows(&s->trump, &s->hand[at], led, legal, DAB_MAX_PLAYS)
+                : dab_leads(&s->trump, &s->hand[at], legal, DAB_MAX_PLAYS);
     CHECK(n > 0);
     w->plays++;
     w->follows += led != NULL;
     for (int i = 0; i < n; i++)
         if (weight(s, &legal[i]) < weight(s, &p) || (weight(s, &legal[i]) == weight(s, &p) && legal[i].n < p.n)) {
             char a1[16], a2[16];
-            db_format_play(&p, a1, sizeof a1);
-            db_format_play(&legal[i], a2, sizeof a2);
+            dab_format_play(&p, a1, sizeof a1);
+            dab_format_play(&legal[i], a2, sizeof a2);
             fprintf(stderr, "autoplay: %s played where %s is smaller\n", a1, a2);
             w->wrong++;
             break;
@@ -426,7 +426,7 @@ static void test_autoplay(void)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: db_hostile DABANG_RANDOM HOSTILE_BOT\n");
+        fprintf(stderr, "usage: dab_hostile DABANG_RANDOM HOSTILE_BOT\n");
         return 2;
     }
     random_bot = argv[1];
@@ -442,5 +442,5 @@ int main(int argc, char **argv)
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0)
         fprintf(stderr, "could not remove %s\n", tmpdir);
-    return TEST_DONE("db_hostile");
+    return TEST_DONE("dab_hostile");
 }

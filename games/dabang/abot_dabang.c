@@ -1,6 +1,6 @@
 /* abot_dabang.c — the Da Bang view of the C bot library (arbiter_bot.h,
  * abot_db_*): tracks what the seat has seen from the events
- * (games/db_game.c writes them; docs/game-interface.md "How Da Bang
+ * (games/dab_game.c writes them; docs/game-interface.md "How Da Bang
  * fits"), computes the legal plays with the rules engine (dabang.h), reads
  * the legal items of the other decisions and words the replies; the
  * protocol core (abot_core.c) reads the lines and writes them. */
@@ -25,12 +25,12 @@ typedef struct bot {
     char *reply;
     size_t reply_cap;
 
-    db_play *choices;          /* DB_MAX_PLAYS */
+    dab_play *choices;          /* DAB_MAX_PLAYS */
     int8_t suits[MAX_ITEMS];
-    const char **items;        /* DB_MAX_PLAYS: the referee's text of each choice, when listed */
+    const char **items;        /* DAB_MAX_PLAYS: the referee's text of each choice, when listed */
 
-    db_rules rules;
-    db_trump trump;
+    dab_rules rules;
+    dab_trump trump;
     abot_db_view v;
     abot_db_result *results;
     int results_cap;
@@ -41,27 +41,27 @@ static const char *const decision_words[] = {"declare", "tribute", "return", "bu
 
 /* ---- Small parsers ------------------------------------------------------ */
 
-static bool to_seat(const char *s, int *seat) { return abot__to_int(s, 0, DB_SEATS - 1, seat); }
+static bool to_seat(const char *s, int *seat) { return abot__to_int(s, 0, DAB_SEATS - 1, seat); }
 
-static bool to_hand(const char *s, int max, db_hand *h)
+static bool to_hand(const char *s, int max, dab_hand *h)
 {
     char err[64];
     memset(h, 0, sizeof *h);
     if (strcmp(s, "-") == 0)
         return true;
-    return db_parse_cards(s, max, h, err, sizeof err) == 0;
+    return dab_parse_cards(s, max, h, err, sizeof err) == 0;
 }
 
-static bool to_play(const char *s, db_play *p)
+static bool to_play(const char *s, dab_play *p)
 {
-    db_hand h;
-    return to_hand(s, DB_MAX_PLAY, &h) && h.total > 0 && db_play_from_hand(&h, p) == 0;
+    dab_hand h;
+    return to_hand(s, DAB_MAX_PLAY, &h) && h.total > 0 && dab_play_from_hand(&h, p) == 0;
 }
 
 static bool to_card(const char *s, int *card)
 {
     const char *p = s;
-    int c = db_parse_card(&p);
+    int c = dab_parse_card(&p);
     if (c < 0 || *p)
         return false;
     *card = c;
@@ -75,16 +75,16 @@ static int level_of(const char *s)
     return at ? (int)(at - chars) : -1;
 }
 
-static void hand_add(db_hand *h, int c)
+static void hand_add(dab_hand *h, int c)
 {
-    if (h->n[c] < DB_COPIES) {
+    if (h->n[c] < DAB_COPIES) {
         h->n[c]++;
         h->total++;
     }
 }
 
 /* Takes a card out; false when the hand does not hold it. */
-static bool hand_remove(db_hand *h, int c)
+static bool hand_remove(dab_hand *h, int c)
 {
     if (!h->n[c])
         return false;
@@ -93,9 +93,9 @@ static bool hand_remove(db_hand *h, int c)
     return true;
 }
 
-static void hand_add_all(db_hand *h, const db_hand *add)
+static void hand_add_all(dab_hand *h, const dab_hand *add)
 {
-    for (int c = 0; c < DB_NCARDS; c++)
+    for (int c = 0; c < DAB_NCARDS; c++)
         for (int k = 0; k < add->n[c]; k++)
             hand_add(h, c);
 }
@@ -138,18 +138,18 @@ static void reset_deal(bot *b, int deal, int seat)
     abot_db_view *v = &b->v;
     v->deal = deal;
     v->seat = seat;
-    v->partner = (seat + 2) % DB_SEATS;
+    v->partner = (seat + 2) % DAB_SEATS;
     v->redeals = 0;
     v->first = false;
     v->first_drawer = -1;
     v->dajia = -1;
     v->blood = 0;
-    for (int i = 0; i < DB_SEATS; i++)
+    for (int i = 0; i < DAB_SEATS; i++)
         v->penalties[i] = 0;
     reset_draw(b);
 }
 
-static void on_play(bot *b, int s, const db_play *p)
+static void on_play(bot *b, int s, const dab_play *p)
 {
     abot_db_view *v = &b->v;
     for (int i = 0; i < p->n; i++) {
@@ -158,14 +158,14 @@ static void on_play(bot *b, int s, const db_play *p)
         hand_add(&v->played[s], p->c[i]);
         hand_add(&v->seen, p->c[i]);
     }
-    if (v->ntrick >= DB_SEATS)
+    if (v->ntrick >= DAB_SEATS)
         reset_trick(b);        /* a trick line missing: lying input */
     if (v->ntrick == 0) {
         v->leader = s;
         v->winner = s;
     }
     v->trick[v->ntrick] = *p;
-    if (v->ntrick > 0 && v->trump && v->winning && db_beats(v->trump, p, v->winning))
+    if (v->ntrick > 0 && v->trump && v->winning && dab_beats(v->trump, p, v->winning))
         v->winner = s;
     if (v->ntrick == 0 || v->winner == s)
         v->winning = &v->trick[v->ntrick];
@@ -175,8 +175,8 @@ static void on_play(bot *b, int s, const db_play *p)
 static void add_result(bot *b, char **w, int n)
 {
     abot_db_view *v = &b->v;
-    if (n - 1 != DB_SEATS) {
-        abot__diag("a result with %d scores for %d players", n - 1, DB_SEATS);
+    if (n - 1 != DAB_SEATS) {
+        abot__diag("a result with %d scores for %d players", n - 1, DAB_SEATS);
         return;
     }
     if (v->nresults == 0 || v->results[v->nresults - 1].deal != v->deal) {
@@ -194,7 +194,7 @@ static void add_result(bot *b, char **w, int n)
                                                      .rise_team = -1};
     }
     abot_db_result *r = &b->results[v->nresults - 1];
-    for (int i = 0; i < DB_SEATS; i++) {
+    for (int i = 0; i < DAB_SEATS; i++) {
         long long x;
         if (!abot__to_ll(w[i + 1], INT64_MIN / 4, INT64_MAX / 4, &x)) {
             abot__diag("cannot read the score \"%.40s\"", w[i + 1]);
@@ -220,14 +220,14 @@ static bool game_result(bot *b, char **w, int n)
             return false;
         if (strcmp(w[i], "levels") == 0 && i + 2 < n)
             for (int t = 0; t < 2; t++) {
-                int l = strcmp(w[i + 1 + t], "W") == 0 ? DB_LEVEL_PASSED : level_of(w[i + 1 + t]);
+                int l = strcmp(w[i + 1 + t], "W") == 0 ? DAB_LEVEL_PASSED : level_of(w[i + 1 + t]);
                 if (l < 0)
                     return false;
                 r.levels_after[t] = l;
             }
         if (strcmp(w[i], "kitty") == 0) {
-            db_hand k;
-            if (!to_hand(w[i + 1], DB_DECK, &k))
+            dab_hand k;
+            if (!to_hand(w[i + 1], DAB_DECK, &k))
                 return false;
             v->buried = k;
             v->buried_known = true;
@@ -269,7 +269,7 @@ static bool game_deal(bot *b, char **w, int n)
                 if ((v->levels[t] = level_of(w[i + 1 + t])) < 0)
                     return false;
         } else if (strcmp(w[i], "blood") == 0) {
-            if (!abot__to_int(w[i + 1], 0, DB_HAND, &v->blood))
+            if (!abot__to_int(w[i + 1], 0, DAB_HAND, &v->blood))
                 return false;
         }
     }
@@ -285,8 +285,8 @@ static bool on_deal_event(void *view, const abot_match *m, char **w, int n)
     abot_db_view *v = &b->v;
     const char *e = w[0];
     int s, x, c;
-    db_hand h;
-    db_play p;
+    dab_hand h;
+    dab_play p;
     /* the most frequent first: a play, a card drawn, a trick gathered */
     if (strcmp(e, "play") == 0) {
         if (n < 3 || !to_seat(w[1], &s) || !to_play(w[2], &p))
@@ -329,13 +329,13 @@ static bool on_deal_event(void *view, const abot_match *m, char **w, int n)
         char *colon = strchr(cards, ':');
         if (colon)
             *colon = 0;
-        if (!to_hand(cards, DB_MAX_PLAY, &h) || h.total == 0)
+        if (!to_hand(cards, DAB_MAX_PLAY, &h) || h.total == 0)
             return false;
         v->decl_seat = s;
         v->decl_cards = h;
     } else if (strcmp(e, "trump") == 0) {
         /* trump SUIT level L dajia SEAT by HOW */
-        int suit = n >= 2 ? db_suit_parse(w[1]) : -1;
+        int suit = n >= 2 ? dab_suit_parse(w[1]) : -1;
         if (suit < 0)
             return false;
         for (int i = 2; i + 1 < n; i++) {
@@ -345,7 +345,7 @@ static bool on_deal_event(void *view, const abot_match *m, char **w, int n)
                 return false;
         }
         v->trump_suit = suit;
-        db_trump_init(&b->trump, v->level, suit);
+        dab_trump_init(&b->trump, v->level, suit);
         v->trump = &b->trump;
         if (v->first)
             v->levels[0] = v->levels[1] = v->level;
@@ -362,7 +362,7 @@ static bool on_deal_event(void *view, const abot_match *m, char **w, int n)
         else
             hand_add(&v->hand, c);   /* shown the card and not the giver: the receiver */
     } else if (strcmp(e, "kitty") == 0) {
-        if (n < 2 || !to_hand(w[1], DB_KITTY, &h))
+        if (n < 2 || !to_hand(w[1], DAB_KITTY, &h))
             return false;
         v->kitty = h;
         v->kitty_known = true;
@@ -374,7 +374,7 @@ static bool on_deal_event(void *view, const abot_match *m, char **w, int n)
             v->dajia = s;
             return true;
         }
-        if (!to_hand(w[1], DB_KITTY, &h))
+        if (!to_hand(w[1], DAB_KITTY, &h))
             return false;
         v->dajia = v->seat;
         v->kitty = h;
@@ -399,12 +399,12 @@ static bool on_deal_event(void *view, const abot_match *m, char **w, int n)
             return false;
         if (strcmp(w[2], "pass") == 0)
             return true;
-        if (!to_card(w[2], &c) || !db_joker(c))
+        if (!to_card(w[2], &c) || !dab_joker(c))
             return false;
         if (s == v->seat)
             hand_remove(&v->hand, c);
     } else if (strcmp(e, "buried") == 0) {
-        if (n < 2 || !to_hand(w[1], DB_KITTY + 3, &h))
+        if (n < 2 || !to_hand(w[1], DAB_KITTY + 3, &h))
             return false;
         v->buried = h;
         v->buried_known = true;
@@ -447,7 +447,7 @@ static int pick(bot *b, const abot_db_request *r)
 }
 
 /* One legal item as cards (and a suit for three jokers). */
-static bool read_item(abot_db_decision d, const char *item, db_play *p, int8_t *suit)
+static bool read_item(abot_db_decision d, const char *item, dab_play *p, int8_t *suit)
 {
     *suit = -1;
     memset(p, 0, sizeof *p);
@@ -457,7 +457,7 @@ static bool read_item(abot_db_decision d, const char *item, db_play *p, int8_t *
     snprintf(cards, sizeof cards, "%s", item);
     char *colon = strchr(cards, ':');
     if (colon) {
-        if (d != ABOT_DB_DECLARE || (*suit = (int8_t)db_suit_parse(colon + 1)) < 0)
+        if (d != ABOT_DB_DECLARE || (*suit = (int8_t)dab_suit_parse(colon + 1)) < 0)
             return false;
         *colon = 0;
     }
@@ -466,14 +466,14 @@ static bool read_item(abot_db_decision d, const char *item, db_play *p, int8_t *
     return d == ABOT_DB_DECLARE || d == ABOT_DB_PLAY || p->n == 1;
 }
 
-static bool ask(bot *b, abot_db_request *r, char **items, int nitems, bool have_list, const db_play *led)
+static bool ask(bot *b, abot_db_request *r, char **items, int nitems, bool have_list, const dab_play *led)
 {
     abot_db_view *v = &b->v;
     int k = 0, bad = 0;
     const char *first_bad = NULL;
     bool verbatim = have_list;
     if (have_list) {
-        int cap = r->decision == ABOT_DB_PLAY ? DB_MAX_PLAYS : MAX_ITEMS;
+        int cap = r->decision == ABOT_DB_PLAY ? DAB_MAX_PLAYS : MAX_ITEMS;
         for (int i = 0; i < nitems && k < cap; i++) {
             int8_t suit;
             if (!read_item(r->decision, items[i], &b->choices[k], &suit)) {
@@ -489,8 +489,8 @@ static bool ask(bot *b, abot_db_request *r, char **items, int nitems, bool have_
             abot__diag("%d legal item(s) of ask %s unreadable, the first \"%.80s\"; left out", bad,
                        decision_words[r->decision], first_bad);
     } else if (r->decision == ABOT_DB_PLAY && v->trump) {
-        k = led ? db_follows(v->trump, &v->hand, led, b->choices, DB_MAX_PLAYS)
-                : db_leads(v->trump, &v->hand, b->choices, DB_MAX_PLAYS);
+        k = led ? dab_follows(v->trump, &v->hand, led, b->choices, DAB_MAX_PLAYS)
+                : dab_leads(v->trump, &v->hand, b->choices, DAB_MAX_PLAYS);
         if (k < 0) {
             abot__diag("no legal play (%s)", arb_strerror(k));
             k = 0;
@@ -511,8 +511,8 @@ static bool ask(bot *b, abot_db_request *r, char **items, int nitems, bool have_
     const char *word = decision_words[r->decision];
     if (verbatim)
         return strcmp(b->items[i], "pass") == 0 ? reply(b, "pass") : reply(b, "%s %s", word, b->items[i]);
-    char text[3 * DB_MAX_PLAY + 8];
-    if (db_format_play(&b->choices[i], text, sizeof text) < 0)
+    char text[3 * DAB_MAX_PLAY + 8];
+    if (dab_format_play(&b->choices[i], text, sizeof text) < 0)
         return reply(b, "pass");
     return reply(b, "%s %s", word, text);
 }
@@ -531,7 +531,7 @@ static bool on_ask(bot *b, char **w, int n)
     }
     r.decision = (abot_db_decision)d;
     bool follow = false, have_list = false;
-    db_play led = {0};
+    dab_play led = {0};
     int legal_at = n;
     for (int i = 2; i < n; i++) {
         if (strcmp(w[i], "follow") == 0 && i + 2 < n) {
@@ -570,12 +570,12 @@ static void on_match(void *view, const abot_match *m, char **w, int n)
 {
     bot *b = view;
     abot_db_view *v = &b->v;
-    db_rules_preset(&b->rules, "standard");
+    dab_rules_preset(&b->rules, "standard");
     for (int i = 1; i + 1 < n; i += 2) {
-        if (strcmp(w[i], "players") == 0 && m->players != DB_SEATS)
+        if (strcmp(w[i], "players") == 0 && m->players != DAB_SEATS)
             abot__diag("cannot play Da Bang with \"%.20s\" players", w[i + 1]);
-        else if (strcmp(w[i], "rules") == 0 && db_rules_preset(&b->rules, w[i + 1]) != 0)
-            db_rules_preset(&b->rules, "standard");
+        else if (strcmp(w[i], "rules") == 0 && dab_rules_preset(&b->rules, w[i + 1]) != 0)
+            dab_rules_preset(&b->rules, "standard");
     }
     v->deals = m->deals;
     v->seed = m->seed;
@@ -583,12 +583,12 @@ static void on_match(void *view, const abot_match *m, char **w, int n)
 
 static int set_option(void *view, const char *key, const char *value, char *err, size_t errlen)
 {
-    return db_rules_set(&((bot *)view)->rules, key, value, err, errlen);
+    return dab_rules_set(&((bot *)view)->rules, key, value, err, errlen);
 }
 
 /* ---- The view's side of the core (abot_core.h) ---------------------------- */
 
-static bool db_on_request(void *view, const abot_match *m, char **w, int n, char *out, size_t cap)
+static bool dab_on_request(void *view, const abot_match *m, char **w, int n, char *out, size_t cap)
 {
     (void)m;
     bot *b = view;
@@ -597,20 +597,20 @@ static bool db_on_request(void *view, const abot_match *m, char **w, int n, char
     return on_ask(b, w, n);
 }
 
-static void db_observed(void *view, const char *line)
+static void dab_observed(void *view, const char *line)
 {
     bot *b = view;
     if (b->observe)
         b->observe(&b->v, line, b->ctx);
 }
 
-static const abot_game db_game = {
+static const abot_game dab_game = {
     .name = "dabang",
     .on_match = on_match,
     .set_option = set_option,
     .on_event = on_deal_event,
-    .on_request = db_on_request,
-    .observed = db_observed,
+    .on_request = dab_on_request,
+    .observed = dab_observed,
 };
 
 int abot_db_run_fds(const char *name, int in_fd, int out_fd, abot_db_choose choose, void *ctx,
@@ -624,17 +624,17 @@ int abot_db_run_fds(const char *name, int in_fd, int out_fd, abot_db_choose choo
     b->choose = choose;
     b->ctx = ctx;
     b->observe = opt ? opt->observe : NULL;
-    b->choices = malloc(DB_MAX_PLAYS * sizeof *b->choices);
-    b->items = malloc(DB_MAX_PLAYS * sizeof *b->items);
+    b->choices = malloc(DAB_MAX_PLAYS * sizeof *b->choices);
+    b->items = malloc(DAB_MAX_PLAYS * sizeof *b->items);
     if (!b->choices || !b->items) {
         rc = ARB_ENOMEM;
         goto out;
     }
-    db_rules_preset(&b->rules, "standard");
+    dab_rules_preset(&b->rules, "standard");
     v->rules = &b->rules;
     reset_deal(b, -1, 0);
     const abot_view_fields fields = {&v->clock_move_ms, &v->clock_deal_ms, &v->clock_bank_ms, &v->total, &v->over};
-    rc = abot__run(&db_game, b, &fields, name, in_fd, out_fd, opt && opt->ask_legal, opt && opt->verbose);
+    rc = abot__run(&dab_game, b, &fields, name, in_fd, out_fd, opt && opt->ask_legal, opt && opt->verbose);
 out:
     free(b->results);
     free(b->items);
@@ -651,30 +651,30 @@ int abot_db_run(const char *name, abot_db_choose choose, void *ctx)
 
 /* ---- Helpers for strategies ---------------------------------------------- */
 
-db_hand abot_db_outstanding(const abot_db_view *v)
+dab_hand abot_db_outstanding(const abot_db_view *v)
 {
-    db_hand out = {0};
-    for (int c = 0; c < DB_NCARDS; c++) {
+    dab_hand out = {0};
+    for (int c = 0; c < DAB_NCARDS; c++) {
         int gone = v->hand.n[c] + v->seen.n[c] + (v->buried_known ? v->buried.n[c] : 0);
-        if (gone < DB_COPIES) {
-            out.n[c] = (uint8_t)(DB_COPIES - gone);
+        if (gone < DAB_COPIES) {
+            out.n[c] = (uint8_t)(DAB_COPIES - gone);
             out.total = (uint8_t)(out.total + out.n[c]);
         }
     }
     return out;
 }
 
-int abot_db_trumps(const abot_db_view *v, const db_hand *h)
+int abot_db_trumps(const abot_db_view *v, const dab_hand *h)
 {
     int n = 0;
     if (v->trump)
-        for (int c = 0; c < DB_NCARDS; c++)
-            if (db_is_trump(v->trump, c))
+        for (int c = 0; c < DAB_NCARDS; c++)
+            if (dab_is_trump(v->trump, c))
                 n += h->n[c];
     return n;
 }
 
-int abot_db_power(const abot_db_view *v, const db_play *p)
+int abot_db_power(const abot_db_view *v, const dab_play *p)
 {
     int best = -1;
     for (int i = 0; i < p->n; i++) {

@@ -1,5 +1,5 @@
-/* fuzz_db_parser.c — libFuzzer target for Da Bang's card and play parser
- * (db_parse_cards, db_parse_card) and the adapter's parse_action at every
+/* fuzz_dab_parser.c — libFuzzer target for Da Bang's card and play parser
+ * (dab_parse_cards, dab_parse_card) and the adapter's parse_action at every
  * kind of decision: any bytes must be refused cleanly or read into cards
  * that format back into the same cards, and an action read at a decision
  * must format and read back as itself. */
@@ -13,28 +13,28 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* One state per decision kind, found once by playing seeded deals. */
-static db_state states[8];
+static dab_state states[8];
 static int nstates;
 
 static void find_states(void)
 {
     const arb_game *g = arb_game_find("dabang");
-    db_rules r;
-    db_rules_preset(&r, "standard");
+    dab_rules r;
+    dab_rules_preset(&r, "standard");
     bool have[8] = {false};
-    static arb_action acts[DB_MAX_PLAYS + 64];
+    static arb_action acts[DAB_MAX_PLAYS + 64];
     for (uint64_t seed = 1; seed < 40 && nstates < 7; seed++) {
-        db_state s;
-        db_deal(&s, &r, seed);
+        dab_state s;
+        dab_deal(&s, &r, seed);
         if (seed % 2 == 0) {
             /* a later deal: level cards, tribute */
-            db_context ctx = {false, (int8_t)(seed % 4), {2, 4}, 3};
-            db_setup(&s, &ctx);
+            dab_context ctx = {false, (int8_t)(seed % 4), {2, 4}, 3};
+            dab_setup(&s, &ctx);
         }
         arb_rng rng;
         arb_rng_seed(&rng, seed);
-        while (s.phase != DB_PH_OVER) {
-            int d = db_decision(&s);
+        while (s.phase != DAB_PH_OVER) {
+            int d = dab_decision(&s);
             int slot = d == ARB_DEC_PLAY ? (s.ntrick ? 6 : 1) : d;
             if (slot < 8 && !have[slot]) {
                 have[slot] = true;
@@ -63,44 +63,44 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         find_states();
 
     /* cards: read, format, read again */
-    db_hand h;
+    dab_hand h;
     memset(&h, 0, sizeof h);
     char err[256], out[512];
-    int rc = db_parse_cards(text, DB_DECK, &h, err, sizeof err);
+    int rc = dab_parse_cards(text, DAB_DECK, &h, err, sizeof err);
     if (rc != 0 && rc != ARB_EPARSE)
         abort();
     if (rc == 0) {
         int total = 0;
-        for (int c = 0; c < DB_NCARDS; c++) {
-            if (h.n[c] > DB_COPIES)
+        for (int c = 0; c < DAB_NCARDS; c++) {
+            if (h.n[c] > DAB_COPIES)
                 abort();
             total += h.n[c];
         }
-        if (total != h.total || db_format_hand(&h, out, sizeof out) != 2 * total)
+        if (total != h.total || dab_format_hand(&h, out, sizeof out) != 2 * total)
             abort();
-        db_hand again;
+        dab_hand again;
         memset(&again, 0, sizeof again);
-        if (db_parse_cards(out, DB_DECK, &again, err, sizeof err) || memcmp(&again, &h, sizeof h))
+        if (dab_parse_cards(out, DAB_DECK, &again, err, sizeof err) || memcmp(&again, &h, sizeof h))
             abort();
         uint64_t packed[2];
-        db_pack(&h, packed);
-        if (db_unpack(packed, &again) || memcmp(&again, &h, sizeof h))
+        dab_pack(&h, packed);
+        if (dab_unpack(packed, &again) || memcmp(&again, &h, sizeof h))
             abort();
-        db_play p;
-        if (db_play_from_hand(&h, &p) == 0) {
+        dab_play p;
+        if (dab_play_from_hand(&h, &p) == 0) {
             /* a play of 1..3 cards: its check never crashes, as a lead or a follow */
-            db_trump t;
-            db_trump_init(&t, (int)(size % 8), (int)(size % 4));
+            dab_trump t;
+            dab_trump_init(&t, (int)(size % 8), (int)(size % 4));
             char why[200];
-            db_check_play(&t, &h, NULL, &p, why, sizeof why);
-            db_play led = {1, {p.c[0]}};
-            db_check_play(&t, &h, &led, &p, why, sizeof why);
-            db_beats(&t, &p, &led);
+            dab_check_play(&t, &h, NULL, &p, why, sizeof why);
+            dab_play led = {1, {p.c[0]}};
+            dab_check_play(&t, &h, &led, &p, why, sizeof why);
+            dab_beats(&t, &p, &led);
         }
     }
     const char *s = text;
-    int c = db_parse_card(&s);
-    if ((c < -1 || c >= DB_NCARDS) || (c >= 0 && s != text + 2) || (c < 0 && s != text))
+    int c = dab_parse_card(&s);
+    if ((c < -1 || c >= DAB_NCARDS) || (c >= 0 && s != text + 2) || (c < 0 && s != text))
         abort();
 
     /* actions: every decision kind reads the text or refuses it */
@@ -119,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (g->parse_action(&states[i], item, &b, err, sizeof err) || memcmp(&a, &b, sizeof a))
             abort();
         if (g->check(&states[i], &a, &fixed, why, sizeof why) == 0) {
-            db_state copy = states[i];
+            dab_state copy = states[i];
             if (g->apply(&copy, &fixed))
                 abort();
         }

@@ -1,6 +1,6 @@
-/* db_deal.c — a Da Bang deal from the shuffle to the score (DB-2,
+/* dab_deal.c — a Da Bang deal from the shuffle to the score (DB-2,
  * DB-40..DB-64) and the match of many deals (DB-70..DB-73). The deal is a
- * state machine: db_deal/db_setup and every db_do_* run it forward through
+ * state machine: dab_deal/dab_setup and every dab_do_* run it forward through
  * the steps nobody decides (a card drawn, the trump suit fixed, the kitty
  * shown, a trick gathered) and stop at the next decision. */
 #include "dabang.h"
@@ -18,66 +18,66 @@
  * the first deal's big joker: 20. */
 enum { BIT_BJ3 = 12, BIT_RJ3 = 16, BIT_BIG = 20 };
 
-int db_decl_bit(const db_decl *d)
+int dab_decl_bit(const dab_decl *d)
 {
     switch (d->kind) {
-    case DB_DECL_LEVEL: return d->suit * 3 + d->count - 1;
-    case DB_DECL_BJ3: return BIT_BJ3 + d->suit;
-    case DB_DECL_RJ3: return BIT_RJ3 + d->suit;
-    case DB_DECL_BIGJOKER: return BIT_BIG;
+    case DAB_DECL_LEVEL: return d->suit * 3 + d->count - 1;
+    case DAB_DECL_BJ3: return BIT_BJ3 + d->suit;
+    case DAB_DECL_RJ3: return BIT_RJ3 + d->suit;
+    case DAB_DECL_BIGJOKER: return BIT_BIG;
     default: return -1;
     }
 }
 
-void db_decl_of_bit(int bit, db_decl *d)
+void dab_decl_of_bit(int bit, dab_decl *d)
 {
     if (bit == BIT_BIG)
-        *d = (db_decl){DB_DECL_BIGJOKER, 1, -1};
+        *d = (dab_decl){DAB_DECL_BIGJOKER, 1, -1};
     else if (bit >= BIT_RJ3)
-        *d = (db_decl){DB_DECL_RJ3, 3, (int8_t)(bit - BIT_RJ3)};
+        *d = (dab_decl){DAB_DECL_RJ3, 3, (int8_t)(bit - BIT_RJ3)};
     else if (bit >= BIT_BJ3)
-        *d = (db_decl){DB_DECL_BJ3, 3, (int8_t)(bit - BIT_BJ3)};
+        *d = (dab_decl){DAB_DECL_BJ3, 3, (int8_t)(bit - BIT_BJ3)};
     else
-        *d = (db_decl){DB_DECL_LEVEL, (int8_t)(bit % 3 + 1), (int8_t)(bit / 3)};
+        *d = (dab_decl){DAB_DECL_LEVEL, (int8_t)(bit % 3 + 1), (int8_t)(bit / 3)};
 }
 
 /* DB-45: strength as one number, kinds first. */
-static int strength(const db_decl *d)
+static int strength(const dab_decl *d)
 {
     switch (d->kind) {
-    case DB_DECL_LEVEL: return d->count;
-    case DB_DECL_BJ3: return 10;
-    case DB_DECL_RJ3: return 11;
-    case DB_DECL_BIGJOKER: return 12;
+    case DAB_DECL_LEVEL: return d->count;
+    case DAB_DECL_BJ3: return 10;
+    case DAB_DECL_RJ3: return 11;
+    case DAB_DECL_BIGJOKER: return 12;
     default: return 0;
     }
 }
 
-uint32_t db_declare_options(const db_state *s, int p)
+uint32_t dab_declare_options(const dab_state *s, int p)
 {
-    const db_hand *h = &s->hand[p];
+    const dab_hand *h = &s->hand[p];
     uint32_t m = 0;
     if (s->ctx.first) {
         /* DB-42: one big joker, first come; nothing overturns it */
-        if (s->decl.kind == DB_DECL_NONE && h->n[DB_RJ])
+        if (s->decl.kind == DAB_DECL_NONE && h->n[DAB_RJ])
             m |= 1u << BIT_BIG;
         return m;
     }
     int cur = strength(&s->decl);
-    bool mine = s->decl.kind != DB_DECL_NONE && s->decl_seat == p;
+    bool mine = s->decl.kind != DAB_DECL_NONE && s->decl_seat == p;
     for (int u = 0; u < 4; u++) {
         int have = h->n[s->level * 4 + u];
         for (int c = 1; c <= have; c++) {
             if (c <= cur)
                 continue;
             /* DB-45: his own declaration only reinforced, in its suit */
-            if (mine && s->decl.kind == DB_DECL_LEVEL && u != s->decl.suit)
+            if (mine && s->decl.kind == DAB_DECL_LEVEL && u != s->decl.suit)
                 continue;
             m |= 1u << (u * 3 + c - 1);
         }
-        if (h->n[DB_BJ] == 3 && cur < 10)
+        if (h->n[DAB_BJ] == 3 && cur < 10)
             m |= 1u << (BIT_BJ3 + u);
-        if (h->n[DB_RJ] == 3 && cur < 11)
+        if (h->n[DAB_RJ] == 3 && cur < 11)
             m |= 1u << (BIT_RJ3 + u);
     }
     return m;
@@ -85,28 +85,28 @@ uint32_t db_declare_options(const db_state *s, int p)
 
 /* ---- The shuffle and the draw (DB-2, DB-40, DB-41) ------------------------ */
 
-static void advance(db_state *s);
+static void advance(dab_state *s);
 
-static void shuffle(db_state *s)
+static void shuffle(dab_state *s)
 {
-    for (int i = 0; i < DB_DECK; i++)
-        s->deck[i] = (uint8_t)(i / DB_COPIES);
+    for (int i = 0; i < DAB_DECK; i++)
+        s->deck[i] = (uint8_t)(i / DAB_COPIES);
     arb_rng rng;
     arb_rng_seed(&rng, arb_seed_childn(s->seed, "shuffle", s->redeals));
-    arb_rng_shuffle_u8(&rng, s->deck, DB_DECK);
+    arb_rng_shuffle_u8(&rng, s->deck, DAB_DECK);
     if (s->ordered && s->redeals == 0)
-        memcpy(s->deck, s->order, DB_DECK);
+        memcpy(s->deck, s->order, DAB_DECK);
 }
 
 /* Everything from the first card drawn, under the deal's context. */
-static void restart(db_state *s)
+static void restart(dab_state *s)
 {
-    db_rules r = s->rules;
-    db_context ctx = s->ctx;
+    dab_rules r = s->rules;
+    dab_context ctx = s->ctx;
     uint64_t seed = s->seed;
     uint8_t redeals = s->redeals;
     bool ordered = s->ordered;
-    uint8_t order[DB_DECK];
+    uint8_t order[DAB_DECK];
     memcpy(order, s->order, sizeof order);
     memset(s, 0, sizeof *s);
     s->rules = r;
@@ -119,19 +119,19 @@ static void restart(db_state *s)
     if (ctx.first) {
         arb_rng rng;
         arb_rng_seed(&rng, arb_seed_child(seed, "first"));
-        s->first_drawer = (uint8_t)arb_rng_below(&rng, DB_SEATS);     /* DB-40 */
+        s->first_drawer = (uint8_t)arb_rng_below(&rng, DAB_SEATS);     /* DB-40 */
         s->dajia = -1;
         s->level = ctx.level[0];
     } else {
         s->first_drawer = (uint8_t)ctx.dajia;                         /* DB-41 */
         s->dajia = ctx.dajia;
-        s->level = ctx.level[db_team(ctx.dajia)];
+        s->level = ctx.level[dab_team(ctx.dajia)];
     }
-    for (int i = 0; i < DB_KITTY; i++) {
-        s->kitty_orig[i] = s->deck[DB_DECK - DB_KITTY + i];
+    for (int i = 0; i < DAB_KITTY; i++) {
+        s->kitty_orig[i] = s->deck[DAB_DECK - DAB_KITTY + i];
         s->kitty.n[s->kitty_orig[i]]++;
     }
-    s->kitty.total = DB_KITTY;
+    s->kitty.total = DAB_KITTY;
     s->decl_seat = -1;
     s->winner_idx = -1;
     s->last_winner = -1;
@@ -141,11 +141,11 @@ static void restart(db_state *s)
     s->took = -1;
     s->out.rise_team = -1;
     s->out.winner = -1;
-    s->phase = DB_PH_DRAW;
+    s->phase = DAB_PH_DRAW;
     advance(s);
 }
 
-int db_deal(db_state *s, const db_rules *r, uint64_t seed)
+int dab_deal(dab_state *s, const dab_rules *r, uint64_t seed)
 {
     memset(s, 0, sizeof *s);
     s->rules = *r;
@@ -157,19 +157,19 @@ int db_deal(db_state *s, const db_rules *r, uint64_t seed)
     return 0;
 }
 
-int db_deal_ordered(db_state *s, const db_rules *r, uint64_t seed, const uint8_t *order, size_t n)
+int dab_deal_ordered(dab_state *s, const dab_rules *r, uint64_t seed, const uint8_t *order, size_t n)
 {
-    uint8_t count[DB_DECK / DB_COPIES] = {0};
-    if (n != DB_DECK)
+    uint8_t count[DAB_DECK / DAB_COPIES] = {0};
+    if (n != DAB_DECK)
         return ARB_EINVAL;
     for (size_t i = 0; i < n; i++)
-        if (order[i] >= DB_DECK / DB_COPIES || ++count[order[i]] > DB_COPIES)
+        if (order[i] >= DAB_DECK / DAB_COPIES || ++count[order[i]] > DAB_COPIES)
             return ARB_EINVAL;
     memset(s, 0, sizeof *s);
     s->rules = *r;
     s->seed = seed;
     s->ordered = true;
-    memcpy(s->order, order, DB_DECK);
+    memcpy(s->order, order, DAB_DECK);
     s->ctx.first = true;
     s->ctx.dajia = -1;
     s->ctx.level[0] = s->ctx.level[1] = r->start_level;
@@ -177,19 +177,19 @@ int db_deal_ordered(db_state *s, const db_rules *r, uint64_t seed, const uint8_t
     return 0;
 }
 
-int db_deal_in(db_state *s, const db_rules *r, uint64_t seed, const db_context *ctx)
+int dab_deal_in(dab_state *s, const dab_rules *r, uint64_t seed, const dab_context *ctx)
 {
     memset(s, 0, sizeof *s);
     s->rules = *r;
     s->seed = seed;
-    return db_setup(s, ctx);
+    return dab_setup(s, ctx);
 }
 
-int db_setup(db_state *s, const db_context *ctx)
+int dab_setup(dab_state *s, const dab_context *ctx)
 {
-    if (!ctx->first && (ctx->dajia < 0 || ctx->dajia >= DB_SEATS))
+    if (!ctx->first && (ctx->dajia < 0 || ctx->dajia >= DAB_SEATS))
         return ARB_EINVAL;
-    if (ctx->level[0] > DB_LEVEL_MAX || ctx->level[1] > DB_LEVEL_MAX)
+    if (ctx->level[0] > DAB_LEVEL_MAX || ctx->level[1] > DAB_LEVEL_MAX)
         return ARB_EINVAL;
     s->ctx = *ctx;
     s->redeals = 0;
@@ -198,9 +198,9 @@ int db_setup(db_state *s, const db_context *ctx)
 }
 
 /* DB-47: the same seed's next shuffle; past the bound, spades. */
-static bool redeal(db_state *s)
+static bool redeal(dab_state *s)
 {
-    if (s->redeals >= DB_MAX_REDEALS)
+    if (s->redeals >= DAB_MAX_REDEALS)
         return false;
     s->redeals++;
     restart(s);
@@ -209,17 +209,17 @@ static bool redeal(db_state *s)
 
 /* DB-46: a random kitty card names the suit; jokers are put aside. -1 when
  * the kitty is all jokers. */
-static int kitty_draw_suit(const db_state *s)
+static int kitty_draw_suit(const dab_state *s)
 {
-    uint8_t pool[DB_KITTY];
-    int n = DB_KITTY;
+    uint8_t pool[DAB_KITTY];
+    int n = DAB_KITTY;
     memcpy(pool, s->kitty_orig, sizeof pool);
     arb_rng rng;
     arb_rng_seed(&rng, arb_seed_childn(s->seed, "kitty", s->redeals));
     while (n > 0) {
         int j = (int)arb_rng_below(&rng, (uint64_t)n);
-        if (!db_joker(pool[j]))
-            return db_suit(pool[j]);
+        if (!dab_joker(pool[j]))
+            return dab_suit(pool[j]);
         pool[j] = pool[--n];
     }
     return -1;
@@ -227,16 +227,16 @@ static int kitty_draw_suit(const db_state *s)
 
 /* DB-43: the first deal's flip. The flipper's seat, -1 when every flip is
  * a joker; the suit in *suit. */
-static int flip(db_state *s, int *suit)
+static int flip(dab_state *s, int *suit)
 {
     int best = -1, best_rank = -1;
     for (int i = 0; i < 4; i++) {
         int c = s->kitty_orig[i];
         s->flips[i] = (int8_t)c;
-        if (db_joker(c))
+        if (dab_joker(c))
             continue;
-        int r = db_rank(c);
-        int key = r == s->level ? 100 : r == DB_R2 ? 99 : r;   /* 3 > 2 > A > ... */
+        int r = dab_rank(c);
+        int key = r == s->level ? 100 : r == DAB_R2 ? 99 : r;   /* 3 > 2 > A > ... */
         if (key > best_rank) {
             best_rank = key;
             best = i;
@@ -244,16 +244,16 @@ static int flip(db_state *s, int *suit)
     }
     if (best < 0)
         return -1;
-    *suit = db_suit(s->kitty_orig[best]);
-    return (s->first_drawer + best) % DB_SEATS;
+    *suit = dab_suit(s->kitty_orig[best]);
+    return (s->first_drawer + best) % DAB_SEATS;
 }
 
 /* Declaring is over: the trump suit and the 打家 are known (DB-42..DB-47). */
-static bool fix_trumps(db_state *s)
+static bool fix_trumps(dab_state *s)
 {
     int suit = -1;
     if (s->ctx.first) {
-        if (s->decl.kind == DB_DECL_BIGJOKER) {
+        if (s->decl.kind == DAB_DECL_BIGJOKER) {
             s->dajia = s->decl_seat;
             s->kitty_shown = true;
             suit = s->decl.suit;
@@ -271,7 +271,7 @@ static bool fix_trumps(db_state *s)
             s->dajia = (int8_t)seat;
             s->trump_from = 1;
         }
-    } else if (s->decl.kind != DB_DECL_NONE) {
+    } else if (s->decl.kind != DAB_DECL_NONE) {
         suit = s->decl.suit;
         s->kitty_shown = true;
         s->trump_from = 0;
@@ -288,34 +288,34 @@ static bool fix_trumps(db_state *s)
         }
     }
     s->decl.suit = (int8_t)suit;
-    s->level = s->ctx.first ? s->ctx.level[0] : s->ctx.level[db_team(s->dajia)];
-    db_trump_init(&s->trump, s->level, suit);
+    s->level = s->ctx.first ? s->ctx.level[0] : s->ctx.level[dab_team(s->dajia)];
+    dab_trump_init(&s->trump, s->level, suit);
     s->trump_known = true;
     memcpy(s->dealt, s->hand, sizeof s->dealt);
     s->blood_left = s->ctx.first || !s->rules.tribute ? 0 : s->ctx.blood;
-    s->phase = DB_PH_TRIBUTE;
+    s->phase = DAB_PH_TRIBUTE;
     return true;
 }
 
 /* ---- Tribute and the kitty (DB-50..DB-59) --------------------------------- */
 
-static int tribute_giver(const db_state *s) { return (s->dajia + 3) % DB_SEATS; }
+static int tribute_giver(const dab_state *s) { return (s->dajia + 3) % DAB_SEATS; }
 
-static bool eligible_take(int c) { return !db_joker(c) && !db_card_points(c); }
+static bool eligible_take(int c) { return !dab_joker(c) && !dab_card_points(c); }
 
 /* DB-59: smallest = non-trump first, then lower power. */
-static int take_key(const db_trump *t, int c) { return 100 * db_is_trump(t, c) + t->power[c]; }
+static int take_key(const dab_trump *t, int c) { return 100 * dab_is_trump(t, c) + t->power[c]; }
 
 /* DB-59: the kitty's smallest cards that may be taken back, ties all
  * listed; none when the kitty holds no eligible card. */
-static void smallest_takes(const db_state *s, db_hand *takes)
+static void smallest_takes(const dab_state *s, dab_hand *takes)
 {
     memset(takes, 0, sizeof *takes);
     int best = 1000;
-    for (int c = 0; c < DB_NCARDS; c++)
+    for (int c = 0; c < DAB_NCARDS; c++)
         if (s->kitty.n[c] && eligible_take(c) && take_key(&s->trump, c) < best)
             best = take_key(&s->trump, c);
-    for (int c = 0; best < 1000 && c < DB_NCARDS; c++)
+    for (int c = 0; best < 1000 && c < DAB_NCARDS; c++)
         if (s->kitty.n[c] && eligible_take(c) && take_key(&s->trump, c) == best) {
             takes->n[c] = 1;
             takes->total++;
@@ -324,37 +324,37 @@ static void smallest_takes(const db_state *s, db_hand *takes)
 
 /* DB-52: higher power is higher; side cards of two suits with one rank
  * are equal. */
-static int tribute_key(const db_state *s, int c) { return s->trump.power[c]; }
+static int tribute_key(const dab_state *s, int c) { return s->trump.power[c]; }
 
-void db_card_options(const db_state *s, db_hand *out)
+void dab_card_options(const dab_state *s, dab_hand *out)
 {
     memset(out, 0, sizeof *out);
     /* The loops below run for every card given or buried in random
      * self-play: they branch on the rules, not on what the hand holds. */
-    if (s->phase == DB_PH_TRIBUTE) {
+    if (s->phase == DAB_PH_TRIBUTE) {
         /* DB-52: the highest non-point cards, equals all offered */
-        const db_hand *h = &s->hand[tribute_giver(s)];
+        const dab_hand *h = &s->hand[tribute_giver(s)];
         int best = -1;
-        for (int c = 0; c < DB_NCARDS; c++)
-            if (h->n[c] && !db_card_points(c) && tribute_key(s, c) > best)
+        for (int c = 0; c < DAB_NCARDS; c++)
+            if (h->n[c] && !dab_card_points(c) && tribute_key(s, c) > best)
                 best = tribute_key(s, c);
-        for (int c = 0; c < DB_NCARDS; c++)
-            if (h->n[c] && !db_card_points(c) && tribute_key(s, c) == best) {
+        for (int c = 0; c < DAB_NCARDS; c++)
+            if (h->n[c] && !dab_card_points(c) && tribute_key(s, c) == best) {
                 out->n[c] = 1;
                 out->total++;
             }
-    } else if (s->phase == DB_PH_TAKE) {
+    } else if (s->phase == DAB_PH_TAKE) {
         smallest_takes(s, out);                              /* DB-59 */
-    } else if (s->phase == DB_PH_RETURN || s->phase == DB_PH_BURY) {
-        const db_hand *h = &s->hand[s->dajia];
+    } else if (s->phase == DAB_PH_RETURN || s->phase == DAB_PH_BURY) {
+        const dab_hand *h = &s->hand[s->dajia];
         int total = 0;
-        for (int c = 0; c < DB_NCARDS; c++) {
+        for (int c = 0; c < DAB_NCARDS; c++) {
             out->n[c] = h->n[c] != 0;
             total += out->n[c];
         }
         /* DB-57: a small joker only when no big joker is held */
-        if (s->phase == DB_PH_BURY && out->n[DB_BJ] && h->n[DB_RJ]) {
-            out->n[DB_BJ] = 0;
+        if (s->phase == DAB_PH_BURY && out->n[DAB_BJ] && h->n[DAB_RJ]) {
+            out->n[DAB_BJ] = 0;
             total--;
         }
         out->total = (uint8_t)total;
@@ -365,44 +365,44 @@ void db_card_options(const db_state *s, db_hand *out)
 /* The joker the seat to act may bury: a big one while he holds one (DB-57
  * applies to every burial). Being asked tells him only that the kitty has
  * a card to give back; which one he learns once the kitty is shown. */
-void db_joker_options(const db_state *s, db_hand *jokers)
+void dab_joker_options(const dab_state *s, dab_hand *jokers)
 {
     memset(jokers, 0, sizeof *jokers);
-    if (s->phase != DB_PH_JOKERS || !s->others_may)
+    if (s->phase != DAB_PH_JOKERS || !s->others_may)
         return;
-    db_hand takes;
+    dab_hand takes;
     smallest_takes(s, &takes);
     if (!takes.total)
         return;
-    const db_hand *h = &s->hand[s->to_act];
-    if (h->n[DB_RJ])
-        jokers->n[DB_RJ] = 1;
-    else if (h->n[DB_BJ])
-        jokers->n[DB_BJ] = 1;
-    jokers->total = (uint8_t)(jokers->n[DB_RJ] + jokers->n[DB_BJ]);
+    const dab_hand *h = &s->hand[s->to_act];
+    if (h->n[DAB_RJ])
+        jokers->n[DAB_RJ] = 1;
+    else if (h->n[DAB_BJ])
+        jokers->n[DAB_BJ] = 1;
+    jokers->total = (uint8_t)(jokers->n[DAB_RJ] + jokers->n[DAB_BJ]);
 }
 
 /* DB-56: a dry pot — the kitty, shown, holds no trump-suit card (level
  * cards aside) or nothing but trumps. Never in the first deal. */
-static bool dry_pot(const db_state *s)
+static bool dry_pot(const dab_state *s)
 {
     if (!s->rules.dry_pot || s->ctx.first || !s->kitty_shown)
         return false;
     int suited = 0, trumps = 0;
-    for (int i = 0; i < DB_KITTY; i++) {
+    for (int i = 0; i < DAB_KITTY; i++) {
         int c = s->kitty_orig[i];
-        suited += db_suit(c) == s->trump.suit && db_rank(c) != s->level;
-        trumps += db_is_trump(&s->trump, c);
+        suited += dab_suit(c) == s->trump.suit && dab_rank(c) != s->level;
+        trumps += dab_is_trump(&s->trump, c);
     }
-    return suited == 0 || trumps == DB_KITTY;
+    return suited == 0 || trumps == DAB_KITTY;
 }
 
-static void add_card(db_hand *h, int c) { h->n[c]++; h->total++; }
-static void remove_card(db_hand *h, int c) { h->n[c]--; h->total--; }
+static void add_card(dab_hand *h, int c) { h->n[c]++; h->total++; }
+static void remove_card(dab_hand *h, int c) { h->n[c]--; h->total--; }
 
-static void start_tricks(db_state *s)
+static void start_tricks(dab_state *s)
 {
-    s->phase = DB_PH_TRICKS;
+    s->phase = DAB_PH_TRICKS;
     s->leader = s->dajia;                 /* DB-28 */
     s->ntrick = 0;
     s->winner_idx = -1;
@@ -410,17 +410,17 @@ static void start_tricks(db_state *s)
 
 /* ---- Scoring (DB-30..DB-32, DB-50, DB-51, DB-60..DB-64) -------------------- */
 
-static void score_deal(db_state *s)
+static void score_deal(dab_state *s)
 {
-    db_outcome *o = &s->out;
-    const db_rules *r = &s->rules;
-    int dteam = db_team(s->dajia), ateam = 1 - dteam;
-    o->kitty_points = (int16_t)db_hand_points(&s->kitty);
-    o->dug = db_team(s->last_winner) == ateam;                          /* DB-31 */
+    dab_outcome *o = &s->out;
+    const dab_rules *r = &s->rules;
+    int dteam = dab_team(s->dajia), ateam = 1 - dteam;
+    o->kitty_points = (int16_t)dab_hand_points(&s->kitty);
+    o->dug = dab_team(s->last_winner) == ateam;                          /* DB-31 */
     o->points = (int16_t)(s->points[ateam] + (o->dug ? o->kitty_points * r->kitty_multiplier : 0));
     bool made = o->points >= 120;
     o->kase = (int8_t)(!made ? (o->dug ? 2 : 1) : (o->dug ? 4 : 3));   /* DB-32 */
-    int nrj = s->dry ? 0 : s->kitty.n[DB_RJ], nbj = s->dry ? 0 : s->kitty.n[DB_BJ];
+    int nrj = s->dry ? 0 : s->kitty.n[DAB_RJ], nbj = s->dry ? 0 : s->kitty.n[DAB_BJ];
     bool enjoy = o->kase != 2 && !s->dry;                               /* DB-51 */
     int joker_levels = enjoy ? 2 * nrj + nbj : 0;
     o->level_after[0] = s->ctx.level[0];
@@ -434,13 +434,13 @@ static void score_deal(db_state *s)
         o->rise_team = (int8_t)t;
         o->rise = (int8_t)(r->base_step + joker_levels);
         if (o->kase == 1 && before == r->goal_level)
-            o->level_after[t] = DB_LEVEL_PASSED;
+            o->level_after[t] = DAB_LEVEL_PASSED;
         else
             o->level_after[t] = (uint8_t)(before + o->rise > r->goal_level ? r->goal_level : before + o->rise);
     }
     bool stay = o->kase <= 2;                                           /* DB-60 */
-    o->next_dajia = (int8_t)(stay ? (r->next_same ? s->dajia : (s->dajia + 2) % DB_SEATS)
-                                  : (s->dajia + 1) % DB_SEATS);
+    o->next_dajia = (int8_t)(stay ? (r->next_same ? s->dajia : (s->dajia + 2) % DAB_SEATS)
+                                  : (s->dajia + 1) % DAB_SEATS);
     int blood = 0;                                                      /* DB-50 */
     int tens = o->points / 10 * 10;
     if (o->points < 120)
@@ -450,7 +450,7 @@ static void score_deal(db_state *s)
     blood += enjoy ? 2 * nrj + nbj : 0;
     o->blood_next = (uint8_t)(r->tribute ? blood : 0);
     o->winner = -1;
-    if (o->rise_team >= 0 && o->level_after[o->rise_team] == DB_LEVEL_PASSED)
+    if (o->rise_team >= 0 && o->level_after[o->rise_team] == DAB_LEVEL_PASSED)
         o->winner = o->rise_team;
     if (r->special_endings && o->points == 0)                           /* DB-63 */
         o->winner = (int8_t)dteam;
@@ -462,37 +462,37 @@ static void score_deal(db_state *s)
         else if (o->kase == 4)
             o->winner = (int8_t)ateam;
     }
-    s->phase = DB_PH_OVER;
+    s->phase = DAB_PH_OVER;
     s->to_act = -1;
 }
 
 /* ---- Running the deal forward -------------------------------------------- */
 
-static void advance(db_state *s)
+static void advance(dab_state *s)
 {
     for (;;) {
         switch (s->phase) {
-        case DB_PH_DRAW: {
-            if (s->drawn == DB_DECK - DB_KITTY) {
-                s->phase = DB_PH_CLOSE;
+        case DAB_PH_DRAW: {
+            if (s->drawn == DAB_DECK - DAB_KITTY) {
+                s->phase = DAB_PH_CLOSE;
                 s->to_act = (int8_t)s->first_drawer;
                 s->close_passes = 0;
                 continue;
             }
-            int p = (s->first_drawer + s->drawn) % DB_SEATS;
+            int p = (s->first_drawer + s->drawn) % DAB_SEATS;
             int c = s->deck[s->drawn++];
             add_card(&s->hand[p], c);
-            if (s->trump_pending && p == s->decl_seat && !db_joker(c)) {
-                s->decl.suit = (int8_t)db_suit(c);          /* DB-42 */
+            if (s->trump_pending && p == s->decl_seat && !dab_joker(c)) {
+                s->decl.suit = (int8_t)dab_suit(c);          /* DB-42 */
                 s->trump_pending = false;
             }
             /* DB-48. Options change only with a declaration (which clears
              * `evaluated`) or a level card or joker drawn. */
-            bool relevant = db_joker(c) || db_rank(c) == s->level;
+            bool relevant = dab_joker(c) || dab_rank(c) == s->level;
             if (!relevant && (s->evaluated >> p & 1u))
                 continue;
             s->evaluated |= (uint8_t)(1u << p);
-            uint32_t opts = db_declare_options(s, p);
+            uint32_t opts = dab_declare_options(s, p);
             if (opts & ~s->offered[p]) {
                 s->offered[p] |= opts;
                 s->to_act = (int8_t)p;
@@ -500,30 +500,30 @@ static void advance(db_state *s)
             }
             continue;
         }
-        case DB_PH_CLOSE:
-            if (s->close_passes >= DB_SEATS) {
+        case DAB_PH_CLOSE:
+            if (s->close_passes >= DAB_SEATS) {
                 if (!fix_trumps(s))
                     return;                                  /* redealt: already advanced */
                 continue;
             }
-            if (db_declare_options(s, s->to_act))
+            if (dab_declare_options(s, s->to_act))
                 return;
             s->close_passes++;
-            s->to_act = (int8_t)((s->to_act + 1) % DB_SEATS);
+            s->to_act = (int8_t)((s->to_act + 1) % DAB_SEATS);
             continue;
-        case DB_PH_TRIBUTE: {
+        case DAB_PH_TRIBUTE: {
             s->to_act = (int8_t)tribute_giver(s);
             bool any = false;
-            for (int c = 0; s->blood_left && c < DB_NCARDS && !any; c++)
-                any = s->hand[s->to_act].n[c] && !db_card_points(c);
+            for (int c = 0; s->blood_left && c < DAB_NCARDS && !any; c++)
+                any = s->hand[s->to_act].n[c] && !dab_card_points(c);
             if (any)
                 return;
             s->blood_left = 0;
             s->returns_left = s->ntribute;
-            s->phase = DB_PH_RETURN;
+            s->phase = DAB_PH_RETURN;
             continue;
         }
-        case DB_PH_RETURN:
+        case DAB_PH_RETURN:
             s->to_act = s->dajia;
             if (s->returns_left)
                 return;
@@ -533,49 +533,49 @@ static void advance(db_state *s)
                 start_tricks(s);
                 continue;
             }
-            for (int c = 0; c < DB_NCARDS; c++) {
+            for (int c = 0; c < DAB_NCARDS; c++) {
                 s->hand[s->dajia].n[c] += s->kitty.n[c];
                 s->kitty.n[c] = 0;
             }
-            s->hand[s->dajia].total += DB_KITTY;
+            s->hand[s->dajia].total += DAB_KITTY;
             s->kitty.total = 0;
-            s->phase = DB_PH_BURY;
+            s->phase = DAB_PH_BURY;
             continue;
-        case DB_PH_BURY:
+        case DAB_PH_BURY:
             s->to_act = s->dajia;
-            if (s->buried < DB_KITTY)
+            if (s->buried < DAB_KITTY)
                 return;
             /* DB-58, DB-59 */
-            s->kitty_public = s->kitty.n[DB_BJ] || s->kitty.n[DB_RJ];
+            s->kitty_public = s->kitty.n[DAB_BJ] || s->kitty.n[DAB_RJ];
             s->others_may = false;
-            for (int c = 0; c < DB_NCARDS; c++)
+            for (int c = 0; c < DAB_NCARDS; c++)
                 if (s->kitty.n[c] && eligible_take(c))
                     s->others_may = true;
-            s->phase = DB_PH_JOKERS;
+            s->phase = DAB_PH_JOKERS;
             s->joker_turn = 1;
             continue;
-        case DB_PH_JOKERS: {
+        case DAB_PH_JOKERS: {
             if (s->joker_turn > 3 || !s->others_may) {
                 start_tricks(s);
                 continue;
             }
-            s->to_act = (int8_t)((s->dajia + s->joker_turn) % DB_SEATS);
-            db_hand j;
-            db_joker_options(s, &j);
+            s->to_act = (int8_t)((s->dajia + s->joker_turn) % DAB_SEATS);
+            dab_hand j;
+            dab_joker_options(s, &j);
             if (j.total)
                 return;
             s->joker_turn++;
             continue;
         }
-        case DB_PH_TAKE:
+        case DAB_PH_TAKE:
             return;
-        case DB_PH_TRICKS:
-            if (s->ntrick == DB_SEATS) {
-                int w = (s->leader + s->winner_idx) % DB_SEATS;
+        case DAB_PH_TRICKS:
+            if (s->ntrick == DAB_SEATS) {
+                int w = (s->leader + s->winner_idx) % DAB_SEATS;
                 int pts = 0;
-                for (int i = 0; i < DB_SEATS; i++)
-                    pts += db_play_points(&s->trick[i]);
-                s->points[db_team(w)] = (int16_t)(s->points[db_team(w)] + pts);   /* DB-29 */
+                for (int i = 0; i < DAB_SEATS; i++)
+                    pts += dab_play_points(&s->trick[i]);
+                s->points[dab_team(w)] = (int16_t)(s->points[dab_team(w)] + pts);   /* DB-29 */
                 memcpy(s->last_trick, s->trick, sizeof s->trick);
                 s->last_leader = s->leader;
                 s->last_winner = (int8_t)w;
@@ -588,79 +588,79 @@ static void advance(db_state *s)
                     return;
                 }
             }
-            s->to_act = (int8_t)((s->leader + s->ntrick) % DB_SEATS);
+            s->to_act = (int8_t)((s->leader + s->ntrick) % DAB_SEATS);
             return;
-        case DB_PH_OVER:
+        case DAB_PH_OVER:
             s->to_act = -1;
             return;
         }
     }
 }
 
-void db_advance(db_state *s) { advance(s); }
+void dab_advance(dab_state *s) { advance(s); }
 
-int db_to_act(const db_state *s) { return s->phase == DB_PH_OVER ? -1 : s->to_act; }
+int dab_to_act(const dab_state *s) { return s->phase == DAB_PH_OVER ? -1 : s->to_act; }
 
-int db_decision(const db_state *s)
+int dab_decision(const dab_state *s)
 {
     switch (s->phase) {
-    case DB_PH_DRAW:
-    case DB_PH_CLOSE: return DB_DEC_DECLARE;
-    case DB_PH_TRIBUTE: return DB_DEC_TRIBUTE;
-    case DB_PH_RETURN: return DB_DEC_RETURN;
-    case DB_PH_BURY: return DB_DEC_BURY;
-    case DB_PH_JOKERS: return DB_DEC_JOKER;
-    case DB_PH_TAKE: return DB_DEC_TAKE;
-    case DB_PH_TRICKS: return ARB_DEC_PLAY;
+    case DAB_PH_DRAW:
+    case DAB_PH_CLOSE: return DAB_DEC_DECLARE;
+    case DAB_PH_TRIBUTE: return DAB_DEC_TRIBUTE;
+    case DAB_PH_RETURN: return DAB_DEC_RETURN;
+    case DAB_PH_BURY: return DAB_DEC_BURY;
+    case DAB_PH_JOKERS: return DAB_DEC_JOKER;
+    case DAB_PH_TAKE: return DAB_DEC_TAKE;
+    case DAB_PH_TRICKS: return ARB_DEC_PLAY;
     default: return ARB_DEC_NONE;
     }
 }
 
-static int wrong_phase(const db_state *s, int want, char *why, size_t whylen)
+static int wrong_phase(const dab_state *s, int want, char *why, size_t whylen)
 {
-    if (db_decision(s) == want)
+    if (dab_decision(s) == want)
         return 0;
     snprintf(why, whylen, "not the decision asked");
     return ARB_EILLEGAL;
 }
 
-int db_do_declare(db_state *s, const db_decl *d, char *why, size_t whylen)
+int dab_do_declare(dab_state *s, const dab_decl *d, char *why, size_t whylen)
 {
-    if (wrong_phase(s, DB_DEC_DECLARE, why, whylen))
+    if (wrong_phase(s, DAB_DEC_DECLARE, why, whylen))
         return ARB_EILLEGAL;
     int p = s->to_act;
-    if (d->kind == DB_DECL_NONE) {
-        if (s->phase == DB_PH_CLOSE) {
+    if (d->kind == DAB_DECL_NONE) {
+        if (s->phase == DAB_PH_CLOSE) {
             s->close_passes++;
-            s->to_act = (int8_t)((p + 1) % DB_SEATS);
+            s->to_act = (int8_t)((p + 1) % DAB_SEATS);
         }
         advance(s);
         return 0;
     }
     /* The declaration must be exactly the option its bit names: a level
      * declaration of 0 or 4 cards would otherwise land on a neighbour's bit. */
-    int bit = db_decl_bit(d);
-    db_decl named = {DB_DECL_NONE, 0, -1};
+    int bit = dab_decl_bit(d);
+    dab_decl named = {DAB_DECL_NONE, 0, -1};
     if (bit >= 0 && bit <= BIT_BIG)
-        db_decl_of_bit(bit, &named);
+        dab_decl_of_bit(bit, &named);
     if (bit < 0 || bit > BIT_BIG || named.kind != d->kind || named.count != d->count
-        || (d->kind != DB_DECL_BIGJOKER && named.suit != d->suit)
-        || !(db_declare_options(s, p) >> bit & 1u)) {
+        || (d->kind != DAB_DECL_BIGJOKER && named.suit != d->suit)
+        || !(dab_declare_options(s, p) >> bit & 1u)) {
         snprintf(why, whylen, "not a declaration you can make now (DB-42..DB-45)");
         return ARB_EILLEGAL;
     }
     s->decl = *d;
     s->decl_seat = (int8_t)p;
-    if (d->kind == DB_DECL_BIGJOKER) {
+    if (d->kind == DAB_DECL_BIGJOKER) {
         s->decl.suit = -1;
         s->trump_pending = true;                             /* DB-42 */
     }
     memset(s->offered, 0, sizeof s->offered);                /* DB-48 */
     s->evaluated = 0;
-    s->offered[p] = db_declare_options(s, p);
-    if (s->phase == DB_PH_CLOSE) {
+    s->offered[p] = dab_declare_options(s, p);
+    if (s->phase == DAB_PH_CLOSE) {
         /* a new round: his own turn counts, then the three others */
-        s->to_act = (int8_t)((p + 1) % DB_SEATS);
+        s->to_act = (int8_t)((p + 1) % DAB_SEATS);
         s->close_passes = 1;
     }
     advance(s);
@@ -668,43 +668,43 @@ int db_do_declare(db_state *s, const db_decl *d, char *why, size_t whylen)
 }
 
 /* DB-59: the card taken back goes to the seat that buried the joker. */
-static void take_back(db_state *s, int card)
+static void take_back(dab_state *s, int card)
 {
     remove_card(&s->kitty, card);
     add_card(&s->hand[s->to_act], card);
     s->took = (int8_t)card;
-    s->phase = DB_PH_JOKERS;
+    s->phase = DAB_PH_JOKERS;
 }
 
-/* One card of db_card_options, without listing them all. */
-static bool card_ok(const db_state *s, int card)
+/* One card of dab_card_options, without listing them all. */
+static bool card_ok(const dab_state *s, int card)
 {
-    if (card < 0 || card >= DB_NCARDS)
+    if (card < 0 || card >= DAB_NCARDS)
         return false;
-    if (s->phase == DB_PH_TRIBUTE) {
-        const db_hand *h = &s->hand[tribute_giver(s)];
-        if (!h->n[card] || db_card_points(card))
+    if (s->phase == DAB_PH_TRIBUTE) {
+        const dab_hand *h = &s->hand[tribute_giver(s)];
+        if (!h->n[card] || dab_card_points(card))
             return false;
-        for (int c = 0; c < DB_NCARDS; c++)
-            if (h->n[c] && !db_card_points(c) && tribute_key(s, c) > tribute_key(s, card))
+        for (int c = 0; c < DAB_NCARDS; c++)
+            if (h->n[c] && !dab_card_points(c) && tribute_key(s, c) > tribute_key(s, card))
                 return false;
         return true;
     }
-    const db_hand *h = &s->hand[s->dajia];
-    return h->n[card] && !(s->phase == DB_PH_BURY && card == DB_BJ && h->n[DB_RJ]);
+    const dab_hand *h = &s->hand[s->dajia];
+    return h->n[card] && !(s->phase == DAB_PH_BURY && card == DAB_BJ && h->n[DAB_RJ]);
 }
 
-int db_do_card(db_state *s, int card, char *why, size_t whylen)
+int dab_do_card(dab_state *s, int card, char *why, size_t whylen)
 {
-    if (s->phase != DB_PH_TRIBUTE && s->phase != DB_PH_RETURN && s->phase != DB_PH_BURY
-        && s->phase != DB_PH_TAKE) {
+    if (s->phase != DAB_PH_TRIBUTE && s->phase != DAB_PH_RETURN && s->phase != DAB_PH_BURY
+        && s->phase != DAB_PH_TAKE) {
         snprintf(why, whylen, "not the decision asked");
         return ARB_EILLEGAL;
     }
-    if (s->phase == DB_PH_TAKE) {
-        db_hand t;
+    if (s->phase == DAB_PH_TAKE) {
+        dab_hand t;
         smallest_takes(s, &t);
-        if (card < 0 || card >= DB_NCARDS || !t.n[card]) {
+        if (card < 0 || card >= DAB_NCARDS || !t.n[card]) {
             snprintf(why, whylen, "take back one of the kitty's smallest cards that are neither point cards nor "
                                   "jokers (DB-59)");
             return ARB_EILLEGAL;
@@ -715,18 +715,18 @@ int db_do_card(db_state *s, int card, char *why, size_t whylen)
     }
     if (!card_ok(s, card)) {
         snprintf(why, whylen, "%s",
-                 s->phase == DB_PH_TRIBUTE ? "give your highest card that is not a point card (DB-52)"
-                 : s->phase == DB_PH_RETURN ? "give back a card you hold (DB-53)"
+                 s->phase == DAB_PH_TRIBUTE ? "give your highest card that is not a point card (DB-52)"
+                 : s->phase == DAB_PH_RETURN ? "give back a card you hold (DB-53)"
                  : "bury a card you hold; a small joker only without a big joker (DB-57)");
         return ARB_EILLEGAL;
     }
     int p = s->to_act;
     remove_card(&s->hand[p], card);
-    if (s->phase == DB_PH_TRIBUTE) {
+    if (s->phase == DAB_PH_TRIBUTE) {
         add_card(&s->hand[s->dajia], card);
         s->tribute_given[s->ntribute++] = (uint8_t)card;
         s->blood_left--;
-    } else if (s->phase == DB_PH_RETURN) {
+    } else if (s->phase == DAB_PH_RETURN) {
         add_card(&s->hand[tribute_giver(s)], card);
         s->returns_left--;
     } else {
@@ -737,9 +737,9 @@ int db_do_card(db_state *s, int card, char *why, size_t whylen)
     return 0;
 }
 
-int db_do_joker(db_state *s, int joker, char *why, size_t whylen)
+int dab_do_joker(dab_state *s, int joker, char *why, size_t whylen)
 {
-    if (wrong_phase(s, DB_DEC_JOKER, why, whylen))
+    if (wrong_phase(s, DAB_DEC_JOKER, why, whylen))
         return ARB_EILLEGAL;
     if (joker < 0) {
         s->took = -1;
@@ -747,9 +747,9 @@ int db_do_joker(db_state *s, int joker, char *why, size_t whylen)
         advance(s);
         return 0;
     }
-    db_hand j;
-    db_joker_options(s, &j);
-    if (joker >= DB_NCARDS || !j.n[joker]) {
+    dab_hand j;
+    dab_joker_options(s, &j);
+    if (joker >= DAB_NCARDS || !j.n[joker]) {
         snprintf(why, whylen, "bury a big joker before a small one, and only while the kitty has a card to give "
                               "back (DB-57, DB-59)");
         return ARB_EILLEGAL;
@@ -758,32 +758,32 @@ int db_do_joker(db_state *s, int joker, char *why, size_t whylen)
     remove_card(&s->hand[s->to_act], joker);
     add_card(&s->kitty, joker);
     s->kitty_public = true;                                  /* DB-59: shown */
-    db_hand t;
+    dab_hand t;
     smallest_takes(s, &t);
     if (t.total == 1) {
-        for (int c = 0; c < DB_NCARDS; c++)
+        for (int c = 0; c < DAB_NCARDS; c++)
             if (t.n[c])
                 take_back(s, c);
     } else {
-        s->phase = DB_PH_TAKE;                               /* he chooses among equals */
+        s->phase = DAB_PH_TAKE;                               /* he chooses among equals */
     }
     advance(s);
     return 0;
 }
 
-int db_do_play(db_state *s, const db_play *p, char *why, size_t whylen)
+int dab_do_play(dab_state *s, const dab_play *p, char *why, size_t whylen)
 {
     if (wrong_phase(s, ARB_DEC_PLAY, why, whylen))
         return ARB_EILLEGAL;
     int seat = s->to_act;
-    const db_play *led = s->ntrick ? &s->trick[0] : NULL;
-    int rc = db_check_play(&s->trump, &s->hand[seat], led, p, why, whylen);
+    const dab_play *led = s->ntrick ? &s->trick[0] : NULL;
+    int rc = dab_check_play(&s->trump, &s->hand[seat], led, p, why, whylen);
     if (rc)
         return rc;
     for (int i = 0; i < p->n; i++)
         remove_card(&s->hand[seat], p->c[i]);
     s->trick[s->ntrick] = *p;
-    if (s->ntrick == 0 || db_beats(&s->trump, p, &s->trick[s->winner_idx]))
+    if (s->ntrick == 0 || dab_beats(&s->trump, p, &s->trick[s->winner_idx]))
         s->winner_idx = (int8_t)s->ntrick;
     s->ntrick++;
     advance(s);
@@ -793,48 +793,48 @@ int db_do_play(db_state *s, const db_play *p, char *why, size_t whylen)
 /* ---- Random self-play ------------------------------------------------------ */
 
 /* The k-th (0-based) distinct card of h. */
-static int nth_card(const db_hand *h, int k)
+static int nth_card(const dab_hand *h, int k)
 {
-    for (int c = 0; c < DB_NCARDS; c++)
+    for (int c = 0; c < DAB_NCARDS; c++)
         if (h->n[c] && k-- == 0)
             return c;
     return -1;
 }
 
-int db_random_act(db_state *s, arb_rng *rng, char *why, size_t whylen)
+int dab_random_act(dab_state *s, arb_rng *rng, char *why, size_t whylen)
 {
-    switch (db_decision(s)) {
-    case DB_DEC_DECLARE: {
-        uint32_t opts = db_declare_options(s, s->to_act);
+    switch (dab_decision(s)) {
+    case DAB_DEC_DECLARE: {
+        uint32_t opts = dab_declare_options(s, s->to_act);
         int k = (int)arb_rng_below(rng, 1 + (uint64_t)__builtin_popcount(opts));
-        db_decl d = {DB_DECL_NONE, 0, -1};
+        dab_decl d = {DAB_DECL_NONE, 0, -1};
         for (int b = 0; b < 32 && k > 0; b++)
             if (opts >> b & 1u && --k == 0)
-                db_decl_of_bit(b, &d);
-        return db_do_declare(s, &d, why, whylen);
+                dab_decl_of_bit(b, &d);
+        return dab_do_declare(s, &d, why, whylen);
     }
-    case DB_DEC_TRIBUTE:
-    case DB_DEC_RETURN:
-    case DB_DEC_BURY:
-    case DB_DEC_TAKE: {
-        db_hand h;
-        db_card_options(s, &h);
-        return db_do_card(s, nth_card(&h, (int)arb_rng_below(rng, h.total)), why, whylen);
+    case DAB_DEC_TRIBUTE:
+    case DAB_DEC_RETURN:
+    case DAB_DEC_BURY:
+    case DAB_DEC_TAKE: {
+        dab_hand h;
+        dab_card_options(s, &h);
+        return dab_do_card(s, nth_card(&h, (int)arb_rng_below(rng, h.total)), why, whylen);
     }
-    case DB_DEC_JOKER: {
-        db_hand j;
-        db_joker_options(s, &j);
+    case DAB_DEC_JOKER: {
+        dab_hand j;
+        dab_joker_options(s, &j);
         int k = (int)arb_rng_below(rng, 1 + (uint64_t)j.total);
-        return db_do_joker(s, k ? nth_card(&j, k - 1) : -1, why, whylen);
+        return dab_do_joker(s, k ? nth_card(&j, k - 1) : -1, why, whylen);
     }
     case ARB_DEC_PLAY: {
-        db_play p;
-        const db_hand *h = &s->hand[s->to_act];
+        dab_play p;
+        const dab_hand *h = &s->hand[s->to_act];
         if (s->ntrick)
-            db_random_follow(&s->trump, h, &s->trick[0], rng, &p);
+            dab_random_follow(&s->trump, h, &s->trick[0], rng, &p);
         else
-            db_random_lead(&s->trump, h, rng, &p);
-        return db_do_play(s, &p, why, whylen);
+            dab_random_lead(&s->trump, h, rng, &p);
+        return dab_do_play(s, &p, why, whylen);
     }
     default:
         snprintf(why, whylen, "the deal is over");
@@ -844,7 +844,7 @@ int db_random_act(db_state *s, arb_rng *rng, char *why, size_t whylen)
 
 /* ---- The match (DB-70..DB-73) ---------------------------------------------- */
 
-void db_match_init(db_match *m, const db_rules *r, uint32_t deal_limit)
+void dab_match_init(dab_match *m, const dab_rules *r, uint32_t deal_limit)
 {
     memset(m, 0, sizeof *m);
     m->rules = *r;
@@ -859,13 +859,13 @@ void db_match_init(db_match *m, const db_rules *r, uint32_t deal_limit)
  * of the seats it holds (players p and p + 2 are partners). */
 static int seat_of(const uint8_t *player_at, int player)
 {
-    for (int s = 0; s < DB_SEATS; s++)
+    for (int s = 0; s < DAB_SEATS; s++)
         if (player_at[s] == player)
             return s;
     return -1;
 }
 
-void db_match_context(const db_match *m, const uint8_t *player_at, db_context *ctx)
+void dab_match_context(const dab_match *m, const uint8_t *player_at, dab_context *ctx)
 {
     memset(ctx, 0, sizeof *ctx);
     ctx->first = m->dajia_player < 0;
@@ -877,16 +877,16 @@ void db_match_context(const db_match *m, const uint8_t *player_at, db_context *c
     ctx->blood = m->blood;
 }
 
-void db_match_fold(db_match *m, const db_state *s, const uint8_t *player_at, int forfeit_seat)
+void dab_match_fold(dab_match *m, const dab_state *s, const uint8_t *player_at, int forfeit_seat)
 {
     m->played++;
     m->blood = 0;
-    if (s && s->phase == DB_PH_OVER && forfeit_seat < 0) {
-        const db_outcome *o = &s->out;
+    if (s && s->phase == DAB_PH_OVER && forfeit_seat < 0) {
+        const dab_outcome *o = &s->out;
         for (int t = 0; t < 2; t++) {
             m->level[player_at[t] % 2] = o->level_after[t] > m->rules.goal_level ? m->rules.goal_level
                                                                                    : o->level_after[t];
-            if (o->level_after[t] == DB_LEVEL_PASSED)
+            if (o->level_after[t] == DAB_LEVEL_PASSED)
                 m->passed[player_at[t] % 2] = true;
         }
         m->dajia_player = (int8_t)player_at[o->next_dajia];
@@ -896,14 +896,14 @@ void db_match_fold(db_match *m, const db_state *s, const uint8_t *player_at, int
             m->winner = (int8_t)(player_at[o->winner] % 2);
         return;
     }
-    if (forfeit_seat < 0 || forfeit_seat >= DB_SEATS)
+    if (forfeit_seat < 0 || forfeit_seat >= DAB_SEATS)
         return;
     /* DB-72: the other side wins the deal by the base step */
     int win = 1 - player_at[forfeit_seat] % 2;
     int dseat = m->dajia_player >= 0 ? seat_of(player_at, m->dajia_player) : -1;
     bool declaring = m->stage_team == win;
     if (dseat < 0)
-        dseat = (forfeit_seat + 1) % DB_SEATS;   /* first deal: the winners' seat after the offender */
+        dseat = (forfeit_seat + 1) % DAB_SEATS;   /* first deal: the winners' seat after the offender */
     if (declaring && m->level[win] == m->rules.goal_level) {
         m->winner = (int8_t)win;
         m->passed[win] = true;
@@ -911,15 +911,15 @@ void db_match_fold(db_match *m, const db_state *s, const uint8_t *player_at, int
         int l = m->level[win] + m->rules.base_step;
         m->level[win] = (uint8_t)(l > m->rules.goal_level ? m->rules.goal_level : l);
     }
-    int next = declaring ? (m->rules.next_same ? dseat : (dseat + 2) % DB_SEATS)
-               : player_at[dseat] % 2 == win ? dseat : (dseat + 1) % DB_SEATS;
+    int next = declaring ? (m->rules.next_same ? dseat : (dseat + 2) % DAB_SEATS)
+               : player_at[dseat] % 2 == win ? dseat : (dseat + 1) % DAB_SEATS;
     m->dajia_player = (int8_t)player_at[next];
     m->stage_team = (int8_t)win;
 }
 
-bool db_match_over(const db_match *m) { return m->winner >= 0 || m->played >= m->limit; }
+bool dab_match_over(const dab_match *m) { return m->winner >= 0 || m->played >= m->limit; }
 
-int db_match_winner(const db_match *m)
+int dab_match_winner(const dab_match *m)
 {
     if (m->winner >= 0)
         return m->winner;

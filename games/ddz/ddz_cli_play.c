@@ -1,4 +1,4 @@
-/* ddz_play.c — `arbiter play` for Dou Dizhu: seeded self-play deals
+/* ddz_cli_play.c — `arbiter play` for Dou Dizhu: seeded self-play deals
  * printed move by move, with built-in policies. Shows the engine honestly:
  * the same seed prints the same deal on every machine. */
 #include "ddz_cli.h"

@@ -1,4 +1,4 @@
-/* ddz_bench.c — `arbiter bench rules` for Dou Dizhu: throughput of the
+/* ddz_cli_bench.c — `arbiter bench rules` for Dou Dizhu: throughput of the
  * rules engine, one core, printed as "name value unit" lines or JSON
  * (medians of several runs). Not a test: it never fails on time; it
  * reports. */

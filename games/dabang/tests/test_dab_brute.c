@@ -1,10 +1,10 @@
-/* test_db_brute.c — Da Bang's follow enumerator against brute force: on
+/* test_dab_brute.c — Da Bang's follow enumerator against brute force: on
  * many small random hands, every sub-multiset of the led play's size is
  * classified by a naive reading of docs/rules/dabang.md DB-21..DB-24,
  * written here apart from the engine, and the legal ones must be exactly
- * db_follows' list; db_check_play must accept those and refuse the rest.
- * Leads (DB-20) and db_random_follow are checked the same way.
- * Usage: test_db_brute [HANDS] */
+ * dab_follows' list; dab_check_play must accept those and refuse the rest.
+ * Leads (DB-20) and dab_random_follow are checked the same way.
+ * Usage: test_dab_brute [HANDS] */
 #include "dabang.h"
 #include "arb_rng.h"
 
@@ -78,7 +78,7 @@ static unsigned key3(int n, const int *cards)
     return k;
 }
 
-static unsigned key_play(const db_play *p)
+static unsigned key_play(const dab_play *p)
 {
     int c[3] = {p->c[0], p->c[1], p->c[2]};
     return key3(p->n, c);
@@ -91,10 +91,10 @@ static int cmp_u(const void *a, const void *b)
 }
 
 /* Every distinct sub-multiset of n cards of the hand, as sorted keys. */
-static int submultisets(const db_hand *h, int n, unsigned *out)
+static int submultisets(const dab_hand *h, int n, unsigned *out)
 {
-    int inst[DB_HAND], ni = 0, k = 0;
-    for (int c = 0; c < DB_NCARDS; c++)
+    int inst[DAB_HAND], ni = 0, k = 0;
+    for (int c = 0; c < DAB_NCARDS; c++)
         for (int j = 0; j < h->n[c]; j++)
             inst[ni++] = c;
     for (unsigned m = 0; m < 1u << ni; m++) {
@@ -114,7 +114,7 @@ static int submultisets(const db_hand *h, int n, unsigned *out)
     return d;
 }
 
-static void play_of_key(unsigned k, db_play *p)
+static void play_of_key(unsigned k, dab_play *p)
 {
     memset(p, 0, sizeof *p);
     for (int i = 2; i >= 0; i--) {
@@ -124,22 +124,22 @@ static void play_of_key(unsigned k, db_play *p)
     p->n = (uint8_t)k;
 }
 
-static void report(const char *what, const db_hand *h, const db_play *led, int level, int trump, unsigned key)
+static void report(const char *what, const dab_hand *h, const dab_play *led, int level, int trump, unsigned key)
 {
     char hs[128], ls[16] = "-", ps[16];
-    db_play p;
-    db_format_hand(h, hs, sizeof hs);
+    dab_play p;
+    dab_format_hand(h, hs, sizeof hs);
     if (led)
-        db_format_play(led, ls, sizeof ls);
+        dab_format_play(led, ls, sizeof ls);
     play_of_key(key, &p);
-    db_format_play(&p, ps, sizeof ps);
+    dab_format_play(&p, ps, sizeof ps);
     fprintf(stderr, "  %s: level=%c,trump=%c hand %s led %s play %s\n", what, "3456789T"[level], "SHCD"[trump], hs,
             ls, ps);
 }
 
 /* A random small hand, often with pairs and triples of a few cards, often
  * in the led suit. */
-static void random_hand(arb_rng *rng, const db_trump *t, int f, db_hand *h)
+static void random_hand(arb_rng *rng, const dab_trump *t, int f, dab_hand *h)
 {
     memset(h, 0, sizeof *h);
     int size = 3 + (int)arb_rng_below(rng, 7);   /* 3..9 */
@@ -148,20 +148,20 @@ static void random_hand(arb_rng *rng, const db_trump *t, int f, db_hand *h)
         if (arb_rng_below(rng, 2))
             pool[i] = t->member[f][arb_rng_below(rng, t->nmember[f])];
         else
-            pool[i] = (int)arb_rng_below(rng, DB_NCARDS);
+            pool[i] = (int)arb_rng_below(rng, DAB_NCARDS);
     }
     while (h->total < size) {
         int c = arb_rng_below(rng, 4) ? pool[arb_rng_below(rng, (uint64_t)npool)]
-                                      : (int)arb_rng_below(rng, DB_NCARDS);
-        if (h->n[c] < DB_COPIES) {
+                                      : (int)arb_rng_below(rng, DAB_NCARDS);
+        if (h->n[c] < DAB_COPIES) {
             h->n[c]++;
             h->total++;
         }
     }
 }
 
-static db_play plays[DB_MAX_PLAYS];
-static unsigned all[1 << 9], want[1 << 9], got[DB_MAX_PLAYS];
+static dab_play plays[DAB_MAX_PLAYS];
+static unsigned all[1 << 9], want[1 << 9], got[DAB_MAX_PLAYS];
 
 int main(int argc, char **argv)
 {
@@ -172,15 +172,15 @@ int main(int argc, char **argv)
     long by_shape[4] = {0};
     for (long it = 0; it < hands; it++) {
         int level = (int)arb_rng_below(&rng, 8), trump = (int)arb_rng_below(&rng, 4);
-        db_trump t;
-        db_trump_init(&t, level, trump);
+        dab_trump t;
+        dab_trump_init(&t, level, trump);
         /* the led play: a single, pair or triple of a random card */
-        int lc = (int)arb_rng_below(&rng, DB_NCARDS);
-        db_play led = {(uint8_t)(1 + arb_rng_below(&rng, 3)), {0}};
+        int lc = (int)arb_rng_below(&rng, DAB_NCARDS);
+        dab_play led = {(uint8_t)(1 + arb_rng_below(&rng, 3)), {0}};
         for (int i = 0; i < led.n; i++)
             led.c[i] = (uint8_t)lc;
         int f = naive_suit(lc, level, trump);
-        db_hand h;
+        dab_hand h;
         random_hand(&rng, &t, t.fsuit[lc], &h);
         int hand[54], pc[54];
         for (int c = 0; c < 54; c++)
@@ -189,7 +189,7 @@ int main(int argc, char **argv)
         /* follows: brute force against the enumerator and the checker */
         int na = submultisets(&h, led.n, all), nw = 0;
         for (int i = 0; i < na; i++) {
-            db_play p;
+            dab_play p;
             play_of_key(all[i], &p);
             memset(pc, 0, sizeof pc);
             for (int j = 0; j < p.n; j++)
@@ -198,16 +198,16 @@ int main(int argc, char **argv)
             if (legal)
                 want[nw++] = all[i];
             char why[200];
-            bool ok = db_check_play(&t, &h, &led, &p, why, sizeof why) == 0;
+            bool ok = dab_check_play(&t, &h, &led, &p, why, sizeof why) == 0;
             if (ok != legal) {
                 mismatches++;
                 if (shown++ < 20)
-                    report(legal ? "db_check_play refuses a legal follow" : "db_check_play accepts an illegal follow",
+                    report(legal ? "dab_check_play refuses a legal follow" : "dab_check_play accepts an illegal follow",
                            &h, &led, level, trump, all[i]);
             }
             subsets++;
         }
-        int n = db_follows(&t, &h, &led, plays, DB_MAX_PLAYS);
+        int n = dab_follows(&t, &h, &led, plays, DAB_MAX_PLAYS);
         CHECK(n >= 0);
         for (int i = 0; i < n; i++)
             got[i] = key_play(&plays[i]);
@@ -219,9 +219,9 @@ int main(int argc, char **argv)
                 int i = 0, j = 0;
                 while (i < n || j < nw) {
                     if (j >= nw || (i < n && got[i] < want[j]))
-                        report("db_follows lists an illegal follow", &h, &led, level, trump, got[i++]);
+                        report("dab_follows lists an illegal follow", &h, &led, level, trump, got[i++]);
                     else if (i >= n || want[j] < got[i])
-                        report("db_follows misses a legal follow", &h, &led, level, trump, want[j++]);
+                        report("dab_follows misses a legal follow", &h, &led, level, trump, want[j++]);
                     else
                         i++, j++;
                 }
@@ -230,20 +230,20 @@ int main(int argc, char **argv)
         CHECK(nw > 0);                      /* some follow is always legal */
         by_shape[led.n]++;
 
-        /* db_random_follow: always one of the legal follows; with a small
+        /* dab_random_follow: always one of the legal follows; with a small
          * list, every one of them comes out within many draws */
         if (nw > 0 && nw <= 12 && it % 8 == 0) {
             bool seen[1 << 9] = {false};
             int nseen = 0;
             for (int k = 0; k < 600; k++) {
-                db_play p;
-                db_random_follow(&t, &h, &led, &rng, &p);
+                dab_play p;
+                dab_random_follow(&t, &h, &led, &rng, &p);
                 unsigned key = key_play(&p);
                 unsigned *at = bsearch(&key, want, (size_t)nw, sizeof *want, cmp_u);
                 if (!at) {
                     mismatches++;
                     if (shown++ < 20)
-                        report("db_random_follow plays an illegal follow", &h, &led, level, trump, key);
+                        report("dab_random_follow plays an illegal follow", &h, &led, level, trump, key);
                     break;
                 }
                 if (!seen[at - want]) {
@@ -260,27 +260,27 @@ int main(int argc, char **argv)
             for (int size = 1; size <= 3; size++) {
                 int ns = submultisets(&h, size, all);
                 for (int i = 0; i < ns; i++) {
-                    db_play p;
+                    dab_play p;
                     play_of_key(all[i], &p);
                     bool ident = p.c[0] == p.c[p.n - 1];
                     char why[200];
-                    if ((db_check_play(&t, &h, NULL, &p, why, sizeof why) == 0) != ident) {
+                    if ((dab_check_play(&t, &h, NULL, &p, why, sizeof why) == 0) != ident) {
                         mismatches++;
                         if (shown++ < 20)
-                            report("db_check_play misjudges a lead", &h, NULL, level, trump, all[i]);
+                            report("dab_check_play misjudges a lead", &h, NULL, level, trump, all[i]);
                     }
                     if (ident)
                         want[nl++] = all[i];
                 }
             }
             qsort(want, (size_t)nl, sizeof *want, cmp_u);
-            n = db_leads(&t, &h, plays, DB_MAX_PLAYS);
+            n = dab_leads(&t, &h, plays, DAB_MAX_PLAYS);
             for (int i = 0; i < n; i++)
                 got[i] = key_play(&plays[i]);
             qsort(got, (size_t)(n > 0 ? n : 0), sizeof *got, cmp_u);
             CHECKF(n == nl && memcmp(got, want, (size_t)nl * sizeof *got) == 0, "leads differ (%d vs %d)", n, nl);
-            db_play p;
-            db_random_lead(&t, &h, &rng, &p);
+            dab_play p;
+            dab_random_lead(&t, &h, &rng, &p);
             unsigned key = key_play(&p);
             CHECK(bsearch(&key, want, (size_t)nl, sizeof *want, cmp_u) != NULL);
         }
@@ -289,5 +289,5 @@ int main(int argc, char **argv)
     CHECK(by_shape[1] > 0 && by_shape[2] > 0 && by_shape[3] > 0);
     printf("%ld hands (%ld singles, %ld pairs, %ld triples led), %ld subsets classified\n", hands, by_shape[1],
            by_shape[2], by_shape[3], subsets);
-    return TEST_DONE("db-brute");
+    return TEST_DONE("dab-brute");
 }

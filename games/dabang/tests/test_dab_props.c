@@ -1,4 +1,4 @@
-/* test_db_props.c — properties of Da Bang over many seeded random deals,
+/* test_dab_props.c — properties of Da Bang over many seeded random deals,
  * played as whole matches with random choices at every decision (random
  * declaring, tribute, burying, jokers, plays): the 162 cards are conserved
  * at every step, every enumerated play validates, the points add up to 300
@@ -8,7 +8,7 @@
  * match ends with a winner (DB-70, DB-71). Most deals run on the engine's
  * own API with its random follow (fast); every 20th match runs through the
  * arb_game interface with the full legal lists, each action checked and
- * its text read back. Usage: test_db_props [DEALS] */
+ * its text read back. Usage: test_dab_props [DEALS] */
 #include "dabang.h"
 #include "arb_error.h"
 #include "arb_rng.h"
@@ -38,60 +38,60 @@ static int shown;
 
 /* Cards everywhere: the hands, the kitty, the undrawn deck, the cards
  * played (`played`: finished tricks and the current one). */
-static void conserved(const db_state *s, const db_hand *played, bool per_card, const char *where)
+static void conserved(const dab_state *s, const dab_hand *played, bool per_card, const char *where)
 {
-    int total = played->total + s->kitty.total + (DB_DECK - DB_KITTY - s->drawn);
-    for (int p = 0; p < DB_SEATS; p++)
+    int total = played->total + s->kitty.total + (DAB_DECK - DAB_KITTY - s->drawn);
+    for (int p = 0; p < DAB_SEATS; p++)
         total += s->hand[p].total;
-    if (total != DB_DECK)
+    if (total != DAB_DECK)
         FAILF("%s: seed %llu phase %d: %d cards", where, (unsigned long long)s->seed, s->phase, total);
     if (!per_card)
         return;
-    int n[DB_NCARDS] = {0};
-    for (int c = 0; c < DB_NCARDS; c++) {
+    int n[DAB_NCARDS] = {0};
+    for (int c = 0; c < DAB_NCARDS; c++) {
         n[c] = played->n[c] + s->kitty.n[c];
-        for (int p = 0; p < DB_SEATS; p++)
+        for (int p = 0; p < DAB_SEATS; p++)
             n[c] += s->hand[p].n[c];
     }
-    for (int i = s->drawn; i < DB_DECK - DB_KITTY; i++)
+    for (int i = s->drawn; i < DAB_DECK - DAB_KITTY; i++)
         n[s->deck[i]]++;
-    for (int c = 0; c < DB_NCARDS; c++)
-        if (n[c] != DB_COPIES) {
+    for (int c = 0; c < DAB_NCARDS; c++)
+        if (n[c] != DAB_COPIES) {
             FAILF("%s: seed %llu phase %d: card %d is there %d times", where, (unsigned long long)s->seed, s->phase,
                   c, n[c]);
             return;
         }
     /* the current trick's plays are among the played cards */
-    db_hand cur = {0};
+    dab_hand cur = {0};
     for (int i = 0; i < s->ntrick; i++)
         for (int j = 0; j < s->trick[i].n; j++)
             cur.n[s->trick[i].c[j]]++;
-    for (int c = 0; c < DB_NCARDS; c++)
+    for (int c = 0; c < DAB_NCARDS; c++)
         if (cur.n[c] > played->n[c])
             FAILF("%s: the trick holds cards not played", where);
 }
 
 /* ---- The outcome against the rules (DB-30..DB-32, DB-50, DB-51, DB-60..DB-64) */
 
-static void check_outcome(const db_state *s)
+static void check_outcome(const dab_state *s)
 {
-    const db_outcome *o = &s->out;
-    const db_rules *r = &s->rules;
-    int dteam = db_team(s->dajia), ateam = 1 - dteam;
-    for (int p = 0; p < DB_SEATS; p++)
+    const dab_outcome *o = &s->out;
+    const dab_rules *r = &s->rules;
+    int dteam = dab_team(s->dajia), ateam = 1 - dteam;
+    for (int p = 0; p < DAB_SEATS; p++)
         CHECK(s->hand[p].total == 0);                              /* DB-29 */
-    CHECK(s->kitty.total == DB_KITTY);
-    int kp = db_hand_points(&s->kitty);
+    CHECK(s->kitty.total == DAB_KITTY);
+    int kp = dab_hand_points(&s->kitty);
     CHECK(o->kitty_points == kp);
     CHECKF(s->points[0] + s->points[1] + kp == 300, "points %d + %d + kitty %d", s->points[0], s->points[1], kp);
-    bool dug = db_team(s->last_winner) == ateam;                   /* DB-31 */
+    bool dug = dab_team(s->last_winner) == ateam;                   /* DB-31 */
     CHECK(o->dug == dug);
     int a = s->points[ateam] + (dug ? kp * r->kitty_multiplier : 0);
     CHECKF(o->points == a, "attackers %d, expected %d", o->points, a);
     int kase = a < 120 ? (dug ? 2 : 1) : (dug ? 4 : 3);            /* DB-32 */
     CHECK(o->kase == kase);
     st.kase[kase]++;
-    int nrj = s->dry ? 0 : s->kitty.n[DB_RJ], nbj = s->dry ? 0 : s->kitty.n[DB_BJ];
+    int nrj = s->dry ? 0 : s->kitty.n[DAB_RJ], nbj = s->dry ? 0 : s->kitty.n[DAB_BJ];
     bool enjoy = kase != 2;                                        /* DB-51 */
     int jokers = enjoy ? 2 * nrj + nbj : 0;
     uint8_t before[2] = {s->ctx.level[0], s->ctx.level[1]};
@@ -104,7 +104,7 @@ static void check_outcome(const db_state *s)
         int rise = r->base_step + jokers;
         CHECK(o->rise == rise);
         if (rise_team == dteam && before[rise_team] == r->goal_level)
-            after[rise_team] = DB_LEVEL_PASSED;                    /* DB-62 */
+            after[rise_team] = DAB_LEVEL_PASSED;                    /* DB-62 */
         else
             after[rise_team] = (uint8_t)(before[rise_team] + rise > r->goal_level ? r->goal_level
                                                                                   : before[rise_team] + rise);
@@ -119,7 +119,7 @@ static void check_outcome(const db_state *s)
     blood += jokers;                                               /* DB-51 */
     CHECKF(o->blood_next == (r->tribute ? blood : 0), "blood %d, expected %d", o->blood_next, blood);
     int winner = -1;
-    if (rise_team >= 0 && after[rise_team] == DB_LEVEL_PASSED) {
+    if (rise_team >= 0 && after[rise_team] == DAB_LEVEL_PASSED) {
         winner = rise_team;
         st.passed10++;
     }
@@ -133,26 +133,26 @@ static void check_outcome(const db_state *s)
     }
     CHECKF(o->winner == winner, "winner %d, expected %d", o->winner, winner);
     /* scores: zero-sum, the rising side's levels */
-    int64_t sc[DB_SEATS];
+    int64_t sc[DAB_SEATS];
     const arb_game *g = arb_game_find("dabang");
-    CHECK(g->score(s, sc, DB_SEATS) == 0);
+    CHECK(g->score(s, sc, DAB_SEATS) == 0);
     CHECK(sc[0] + sc[1] + sc[2] + sc[3] == 0);
-    for (int p = 0; p < DB_SEATS; p++)
-        CHECK(sc[p] == (rise_team < 0 ? 0 : db_team(p) == rise_team ? o->rise : -o->rise));
+    for (int p = 0; p < DAB_SEATS; p++)
+        CHECK(sc[p] == (rise_team < 0 ? 0 : dab_team(p) == rise_team ? o->rise : -o->rise));
 }
 
 /* ---- Playing a deal -------------------------------------------------------- */
 
 /* Checks made once the tribute is over (the first state seen past it). */
-static void check_tribute(const db_state *s)
+static void check_tribute(const dab_state *s)
 {
     int owed = s->ctx.first || !s->rules.tribute ? 0 : s->ctx.blood;
     CHECKF(s->ntribute <= owed, "%d tribute cards for %d blood", s->ntribute, owed);
     if (s->ntribute < owed) {
         /* DB-52: only when the giver has no non-point card left */
-        const db_hand *h = &s->hand[(s->dajia + 3) % 4];
-        for (int c = 0; c < DB_NCARDS; c++)
-            if (h->n[c] && !db_card_points(c)) {
+        const dab_hand *h = &s->hand[(s->dajia + 3) % 4];
+        for (int c = 0; c < DAB_NCARDS; c++)
+            if (h->n[c] && !dab_card_points(c)) {
                 FAILF("seed %llu: tribute stopped at %d of %d with non-point cards held",
                       (unsigned long long)s->seed, s->ntribute, owed);
                 break;
@@ -185,20 +185,20 @@ static void check_tribute(const db_state *s)
 }
 
 /* DB-52: the tribute options are the giver's highest non-point cards. */
-static void check_tribute_options(const db_state *s, const db_hand *opts)
+static void check_tribute_options(const dab_state *s, const dab_hand *opts)
 {
-    const db_hand *h = &s->hand[s->to_act];
+    const dab_hand *h = &s->hand[s->to_act];
     int best = -1;
     CHECK(s->to_act == (s->dajia + 3) % 4);
-    for (int c = 0; c < DB_NCARDS; c++)
-        if (h->n[c] && !db_card_points(c)) {
-            int k = db_is_trump(&s->trump, c) ? 100 + s->trump.power[c] : db_rank(c);
+    for (int c = 0; c < DAB_NCARDS; c++)
+        if (h->n[c] && !dab_card_points(c)) {
+            int k = dab_is_trump(&s->trump, c) ? 100 + s->trump.power[c] : dab_rank(c);
             best = k > best ? k : best;
         }
-    for (int c = 0; c < DB_NCARDS; c++)
+    for (int c = 0; c < DAB_NCARDS; c++)
         if (opts->n[c]) {
-            int k = db_is_trump(&s->trump, c) ? 100 + s->trump.power[c] : db_rank(c);
-            CHECK(h->n[c] && !db_card_points(c) && k == best);
+            int k = dab_is_trump(&s->trump, c) ? 100 + s->trump.power[c] : dab_rank(c);
+            CHECK(h->n[c] && !dab_card_points(c) && k == best);
         }
 }
 
@@ -211,52 +211,52 @@ static int pick_bit(uint32_t m, arb_rng *rng)
     return n ? bits[arb_rng_below(rng, (uint64_t)n)] : -1;
 }
 
-static int pick_card(const db_hand *h, arb_rng *rng)
+static int pick_card(const dab_hand *h, arb_rng *rng)
 {
-    int ids[DB_NCARDS], n = 0;
-    for (int c = 0; c < DB_NCARDS; c++)
+    int ids[DAB_NCARDS], n = 0;
+    for (int c = 0; c < DAB_NCARDS; c++)
         if (h->n[c])
             ids[n++] = c;
     return n ? ids[arb_rng_below(rng, (uint64_t)n)] : -1;
 }
 
-static db_play plays[DB_MAX_PLAYS];
+static dab_play plays[DAB_MAX_PLAYS];
 
 /* One decision through the engine's API. */
-static void step_direct(db_state *s, arb_rng *rng, db_hand *played, bool full)
+static void step_direct(dab_state *s, arb_rng *rng, dab_hand *played, bool full)
 {
     char why[200] = "";
     int rc = 0;
-    switch (db_decision(s)) {
-    case DB_DEC_DECLARE: {
-        uint32_t m = db_declare_options(s, s->to_act);
+    switch (dab_decision(s)) {
+    case DAB_DEC_DECLARE: {
+        uint32_t m = dab_declare_options(s, s->to_act);
         CHECK(m != 0);                                             /* DB-48: asked only with something to declare */
-        db_decl d = {DB_DECL_NONE, 0, -1};
+        dab_decl d = {DAB_DECL_NONE, 0, -1};
         if (arb_rng_below(rng, 5) < 2)
-            db_decl_of_bit(pick_bit(m, rng), &d);
-        rc = db_do_declare(s, &d, why, sizeof why);
+            dab_decl_of_bit(pick_bit(m, rng), &d);
+        rc = dab_do_declare(s, &d, why, sizeof why);
         break;
     }
-    case DB_DEC_TRIBUTE:
-    case DB_DEC_RETURN:
-    case DB_DEC_BURY: {
-        db_hand opts;
-        db_card_options(s, &opts);
+    case DAB_DEC_TRIBUTE:
+    case DAB_DEC_RETURN:
+    case DAB_DEC_BURY: {
+        dab_hand opts;
+        dab_card_options(s, &opts);
         CHECK(opts.total > 0);
-        if (db_decision(s) == DB_DEC_TRIBUTE)
+        if (dab_decision(s) == DAB_DEC_TRIBUTE)
             check_tribute_options(s, &opts);
-        if (db_decision(s) == DB_DEC_BURY && opts.n[DB_BJ])
-            CHECK(s->hand[s->dajia].n[DB_RJ] == 0);               /* DB-57 */
+        if (dab_decision(s) == DAB_DEC_BURY && opts.n[DAB_BJ])
+            CHECK(s->hand[s->dajia].n[DAB_RJ] == 0);               /* DB-57 */
         /* bury jokers often enough that DB-58, DB-59 and DB-64 occur */
         int c = pick_card(&opts, rng);
-        if (db_decision(s) == DB_DEC_BURY && arb_rng_below(rng, 16) == 0)
-            c = opts.n[DB_RJ] ? DB_RJ : opts.n[DB_BJ] ? DB_BJ : c;
-        rc = db_do_card(s, c, why, sizeof why);
+        if (dab_decision(s) == DAB_DEC_BURY && arb_rng_below(rng, 16) == 0)
+            c = opts.n[DAB_RJ] ? DAB_RJ : opts.n[DAB_BJ] ? DAB_BJ : c;
+        rc = dab_do_card(s, c, why, sizeof why);
         break;
     }
-    case DB_DEC_JOKER: {
-        db_hand j;
-        db_joker_options(s, &j);
+    case DAB_DEC_JOKER: {
+        dab_hand j;
+        dab_joker_options(s, &j);
         CHECK(j.total == 1);                                       /* DB-59: asked only when he may */
         int joker = -1;
         if (arb_rng_below(rng, 2)) {
@@ -264,54 +264,54 @@ static void step_direct(db_state *s, arb_rng *rng, db_hand *played, bool full)
             st.others_jokers++;
         }
         int seat = s->to_act;
-        db_hand kitty = s->kitty;
-        rc = db_do_joker(s, joker, why, sizeof why);
+        dab_hand kitty = s->kitty;
+        rc = dab_do_joker(s, joker, why, sizeof why);
         if (joker >= 0 && rc == 0) {
             /* DB-59: shown, and a card taken back at once unless he
              * chooses among equals */
             CHECK(s->kitty_public && s->kitty.n[joker] == kitty.n[joker] + 1);
-            if (s->phase == DB_PH_TAKE) {
+            if (s->phase == DAB_PH_TAKE) {
                 CHECK(s->to_act == seat);
                 st.take_choices++;
             } else {
-                CHECK(s->took >= 0 && !db_card_points(s->took) && !db_joker(s->took));
-                CHECK(s->kitty.n[s->took] + 1 == kitty.n[s->took] && s->kitty.total == DB_KITTY);
+                CHECK(s->took >= 0 && !dab_card_points(s->took) && !dab_joker(s->took));
+                CHECK(s->kitty.n[s->took] + 1 == kitty.n[s->took] && s->kitty.total == DAB_KITTY);
             }
         }
         break;
     }
-    case DB_DEC_TAKE: {
-        db_hand t;
-        db_card_options(s, &t);
+    case DAB_DEC_TAKE: {
+        dab_hand t;
+        dab_card_options(s, &t);
         CHECK(t.total >= 2);                                       /* a choice among equals */
         int take = pick_card(&t, rng);
-        CHECK(!db_card_points(take) && !db_joker(take));
-        rc = db_do_card(s, take, why, sizeof why);
-        CHECK(rc != 0 || (s->took == take && s->kitty.total == DB_KITTY));
+        CHECK(!dab_card_points(take) && !dab_joker(take));
+        rc = dab_do_card(s, take, why, sizeof why);
+        CHECK(rc != 0 || (s->took == take && s->kitty.total == DAB_KITTY));
         break;
     }
     case ARB_DEC_PLAY: {
-        const db_hand *h = &s->hand[s->to_act];
-        db_play p;
-        const db_play *led = s->ntrick ? &s->trick[0] : NULL;
+        const dab_hand *h = &s->hand[s->to_act];
+        dab_play p;
+        const dab_play *led = s->ntrick ? &s->trick[0] : NULL;
         if (full) {
-            int n = led ? db_follows(&s->trump, h, led, plays, DB_MAX_PLAYS)
-                        : db_leads(&s->trump, h, plays, DB_MAX_PLAYS);
+            int n = led ? dab_follows(&s->trump, h, led, plays, DAB_MAX_PLAYS)
+                        : dab_leads(&s->trump, h, plays, DAB_MAX_PLAYS);
             CHECK(n > 0);
             for (int i = 0; i < n; i++)
-                if (db_check_play(&s->trump, h, led, &plays[i], why, sizeof why))
+                if (dab_check_play(&s->trump, h, led, &plays[i], why, sizeof why))
                     FAILF("enumerated play does not validate: %s", why);
             p = plays[arb_rng_below(rng, (uint64_t)n)];
         } else if (led) {
-            db_random_follow(&s->trump, h, led, rng, &p);
+            dab_random_follow(&s->trump, h, led, rng, &p);
         } else {
-            db_random_lead(&s->trump, h, rng, &p);
+            dab_random_lead(&s->trump, h, rng, &p);
         }
         for (int i = 0; i < p.n; i++) {
             played->n[p.c[i]]++;
             played->total++;
         }
-        rc = db_do_play(s, &p, why, sizeof why);
+        rc = dab_do_play(s, &p, why, sizeof why);
         break;
     }
     default:
@@ -319,27 +319,27 @@ static void step_direct(db_state *s, arb_rng *rng, db_hand *played, bool full)
         return;
     }
     if (rc)
-        FAILF("seed %llu: decision %d refused: %s", (unsigned long long)s->seed, db_decision(s), why);
+        FAILF("seed %llu: decision %d refused: %s", (unsigned long long)s->seed, dab_decision(s), why);
 }
 
 /* Play the deal set up in *s to its end; 0, or -1 past the bound. */
-static int play_direct(db_state *s, arb_rng *rng, bool full, bool per_card)
+static int play_direct(dab_state *s, arb_rng *rng, bool full, bool per_card)
 {
-    db_hand played = {0};
+    dab_hand played = {0};
     bool tribute_seen = false;
     int redeals = s->redeals;
     long decisions = 0;
-    while (s->phase != DB_PH_OVER) {
+    while (s->phase != DAB_PH_OVER) {
         if (s->redeals != redeals) {
             memset(&played, 0, sizeof played);
             redeals = s->redeals;
         }
-        if (!tribute_seen && s->phase > DB_PH_TRIBUTE) {
+        if (!tribute_seen && s->phase > DAB_PH_TRIBUTE) {
             tribute_seen = true;
             check_tribute(s);
             conserved(s, &played, true, "after the tribute");
         }
-        if (s->phase == DB_PH_JOKERS && s->buried == DB_KITTY && (s->kitty.n[DB_RJ] || s->kitty.n[DB_BJ]))
+        if (s->phase == DAB_PH_JOKERS && s->buried == DAB_KITTY && (s->kitty.n[DAB_RJ] || s->kitty.n[DAB_BJ]))
             CHECK(s->kitty_public);                               /* DB-58 */
         step_direct(s, rng, &played, full);
         conserved(s, &played, per_card, "step");
@@ -353,7 +353,7 @@ static int play_direct(db_state *s, arb_rng *rng, bool full, bool per_card)
     if (decisions > st.max_decisions)
         st.max_decisions = decisions;
     conserved(s, &played, true, "end");
-    if (!s->dry && (s->kitty.n[DB_RJ] || s->kitty.n[DB_BJ])) {
+    if (!s->dry && (s->kitty.n[DAB_RJ] || s->kitty.n[DAB_BJ])) {
         st.dajia_jokers++;
         CHECK(s->kitty_public);
     }
@@ -362,7 +362,7 @@ static int play_direct(db_state *s, arb_rng *rng, bool full, bool per_card)
 
 /* ---- Through the game interface ---------------------------------------------- */
 
-static arb_action acts[DB_MAX_PLAYS + 64];
+static arb_action acts[DAB_MAX_PLAYS + 64];
 
 static void step_game(const arb_game *g, void *state, arb_rng *rng)
 {
@@ -397,7 +397,7 @@ static void step_game(const arb_game *g, void *state, arb_rng *rng)
     char why[200];
     int k = (int)arb_rng_below(rng, (uint64_t)n);
     /* the others bury jokers and the 打家 buries them: often enough */
-    if (acts[0].decision == DB_DEC_JOKER && n > 1 && arb_rng_below(rng, 2))
+    if (acts[0].decision == DAB_DEC_JOKER && n > 1 && arb_rng_below(rng, 2))
         k = 1 + (int)arb_rng_below(rng, (uint64_t)(n - 1));
     CHECK(g->check(state, &acts[k], &fixed, why, sizeof why) == 0);
     CHECK(g->apply(state, &fixed) == 0);
@@ -415,10 +415,10 @@ static void seating(arb_rng *rng, uint8_t *player_at)
     player_at[3] = (uint8_t)((y + 2) % 4);
 }
 
-static void check_match_end(const db_match *m, const arb_game *g)
+static void check_match_end(const dab_match *m, const arb_game *g)
 {
-    CHECK(db_match_over(m));
-    int w = db_match_winner(m);
+    CHECK(dab_match_over(m));
+    int w = dab_match_winner(m);
     CHECK(w == 0 || w == 1);
     if (m->winner >= 0) {
         CHECK(w == m->winner);
@@ -432,7 +432,7 @@ static void check_match_end(const db_match *m, const arb_game *g)
     arb_standing out;
     CHECK(g->match_result(m, &out) == 0);
     CHECK(out.decided && out.winner_team == w && out.nteams == 2);
-    for (int p = 0; p < DB_SEATS; p++)
+    for (int p = 0; p < DAB_SEATS; p++)
         CHECK(out.team[p] == p % 2 && out.score[p] == out.team_score[p % 2]);
     for (int t = 0; t < 2; t++) {
         CHECK(out.team_score[t] >= 3 && out.team_score[t] <= 11);
@@ -444,9 +444,9 @@ static void check_match_end(const db_match *m, const arb_game *g)
 }
 
 /* What a deal must do to the match (DB-60..DB-62, DB-70). */
-static void check_fold(const db_match *before, const db_match *after, const db_state *s, const uint8_t *player_at)
+static void check_fold(const dab_match *before, const dab_match *after, const dab_state *s, const uint8_t *player_at)
 {
-    const db_outcome *o = &s->out;
+    const dab_outcome *o = &s->out;
     CHECK(after->played == before->played + 1);
     for (int seat = 0; seat < 2; seat++) {
         int team = player_at[seat] % 2;
@@ -461,14 +461,14 @@ static void check_fold(const db_match *before, const db_match *after, const db_s
 
 /* DB-72: a forfeited deal — the other side wins it by the base step, no
  * jokers, no blood; the stage goes to (or stays with) the winners. */
-static void forfeit(db_match *m, const db_state *s, const uint8_t *player_at, int seat)
+static void forfeit(dab_match *m, const dab_state *s, const uint8_t *player_at, int seat)
 {
-    db_match before = *m;
+    dab_match before = *m;
     int win = 1 - player_at[seat] % 2;
-    int64_t sc[DB_SEATS];
+    int64_t sc[DAB_SEATS];
     const arb_game *g = arb_game_find("dabang");
     CHECK(g->forfeit(m, seat, 2, sc) == 0 && sc[0] + sc[1] + sc[2] + sc[3] == 0 && sc[seat] == -2);
-    db_match_fold(m, s, player_at, seat);
+    dab_match_fold(m, s, player_at, seat);
     CHECK(m->played == before.played + 1 && m->blood == 0);
     CHECK(m->stage_team == win && m->dajia_player >= 0 && m->dajia_player % 2 == win);
     CHECK(m->level[1 - win] == before.level[1 - win]);
@@ -496,13 +496,13 @@ static const char *const variants[][3] = {
 };
 enum { NVARIANTS = sizeof variants / sizeof variants[0] };
 
-static void rules_of(int v, db_rules *r)
+static void rules_of(int v, dab_rules *r)
 {
     char err[200];
-    db_rules_preset(r, variants[v][0]);
+    dab_rules_preset(r, variants[v][0]);
     if (variants[v][1])
-        CHECK(db_rules_set(r, variants[v][1], variants[v][2], err, sizeof err) == 0);
-    CHECK(db_rules_check(r, err, sizeof err) == 0);
+        CHECK(dab_rules_set(r, variants[v][1], variants[v][2], err, sizeof err) == 0);
+    CHECK(dab_rules_check(r, err, sizeof err) == 0);
 }
 
 /* A match on the engine's API; deals counted into *deals. */
@@ -510,23 +510,23 @@ static void match_direct(uint64_t mseed, long *deals)
 {
     arb_rng rng;
     arb_rng_seed(&rng, arb_seed_child(mseed, "choices"));
-    db_rules r;
+    dab_rules r;
     rules_of((int)(mseed % NVARIANTS), &r);
-    db_match m;
-    db_match_init(&m, &r, 0);
-    static db_state s, again;
-    for (uint32_t d = 0; !db_match_over(&m); d++) {
-        uint8_t player_at[DB_SEATS];
+    dab_match m;
+    dab_match_init(&m, &r, 0);
+    static dab_state s, again;
+    for (uint32_t d = 0; !dab_match_over(&m); d++) {
+        uint8_t player_at[DAB_SEATS];
         seating(&rng, player_at);
-        db_context ctx;
-        db_match_context(&m, player_at, &ctx);
+        dab_context ctx;
+        dab_match_context(&m, player_at, &ctx);
         CHECK(ctx.first == (d == 0));
         uint64_t seed = arb_seed_childn(mseed, "deal", d);
-        CHECK(db_deal(&s, &r, seed) == 0 && db_setup(&s, &ctx) == 0);
+        CHECK(dab_deal(&s, &r, seed) == 0 && dab_setup(&s, &ctx) == 0);
         if (ctx.first)
             st.first_deals++;
         if (arb_rng_below(&rng, 60) == 0) {
-            forfeit(&m, &s, player_at, (int)arb_rng_below(&rng, DB_SEATS));
+            forfeit(&m, &s, player_at, (int)arb_rng_below(&rng, DAB_SEATS));
             continue;
         }
         uint64_t cseed = arb_rng_next(&rng);
@@ -540,14 +540,14 @@ static void match_direct(uint64_t mseed, long *deals)
         check_outcome(&s);
         if (*deals % 97 == 0) {
             /* same seed, same choices: the same bytes */
-            CHECK(db_deal(&again, &r, seed) == 0 && db_setup(&again, &ctx) == 0);
+            CHECK(dab_deal(&again, &r, seed) == 0 && dab_setup(&again, &ctx) == 0);
             arb_rng_seed(&crng, cseed);
             play_direct(&again, &crng, full, false);
             CHECK(memcmp(&s, &again, sizeof s) == 0);
             st.same_seed++;
         }
-        db_match before = m;
-        db_match_fold(&m, &s, player_at, -1);
+        dab_match before = m;
+        dab_match_fold(&m, &s, player_at, -1);
         check_fold(&before, &m, &s, player_at);
         (*deals)++;
         st.deals++;
@@ -564,18 +564,18 @@ static void match_game(uint64_t mseed, long *deals)
     _Alignas(16) static unsigned char rules[256], mstate[256], state[4096];
     CHECK(g->rules_size <= sizeof rules && g->match_state_size <= sizeof mstate && g->state_size <= sizeof state);
     memset(rules, 0, sizeof rules);
-    rules_of((int)(mseed % NVARIANTS), (db_rules *)rules);
+    rules_of((int)(mseed % NVARIANTS), (dab_rules *)rules);
     CHECK(g->match_init(mstate, rules, 0) == 0);
     for (uint32_t d = 0; !g->match_over(mstate); d++) {
-        uint8_t player_at[DB_SEATS];
+        uint8_t player_at[DAB_SEATS];
         seating(&rng, player_at);
         CHECK(g->deal(state, rules, arb_seed_childn(mseed, "deal", d)) == 0);
         CHECK(g->deal_setup(state, mstate, player_at) == 0);
         long decisions = 0;
         bool tribute_seen = false;
         while (!g->over(state)) {
-            const db_state *s = (const db_state *)state;
-            if (!tribute_seen && s->phase > DB_PH_TRIBUTE) {
+            const dab_state *s = (const dab_state *)state;
+            if (!tribute_seen && s->phase > DAB_PH_TRIBUTE) {
                 tribute_seen = true;
                 check_tribute(s);
             }
@@ -586,48 +586,48 @@ static void match_game(uint64_t mseed, long *deals)
                 return;
             }
         }
-        const db_state *s = (const db_state *)state;
+        const dab_state *s = (const dab_state *)state;
         if (!tribute_seen)
             check_tribute(s);
         check_outcome(s);
-        int64_t sc[DB_SEATS];
-        CHECK(g->score(state, sc, DB_SEATS) == 0);
-        db_match before = *(db_match *)mstate;
+        int64_t sc[DAB_SEATS];
+        CHECK(g->score(state, sc, DAB_SEATS) == 0);
+        dab_match before = *(dab_match *)mstate;
         CHECK(g->match_deal_done(mstate, state, player_at, sc, -1) == 0);
-        check_fold(&before, (db_match *)mstate, s, player_at);
+        check_fold(&before, (dab_match *)mstate, s, player_at);
         (*deals)++;
         st.deals++;
         st.full_enum++;
     }
-    check_match_end((db_match *)mstate, g);
+    check_match_end((dab_match *)mstate, g);
 }
 
 /* The engine's own entry points refuse malformed decisions and leave the
  * state as it was: a declaration whose kind, count and suit do not name
- * one of the options (db_do_declare once took a level declaration of 0 or
+ * one of the options (dab_do_declare once took a level declaration of 0 or
  * 5 cards for whatever option its bit number fell on). */
 static void malformed_decisions(void)
 {
-    db_rules r;
-    db_rules_preset(&r, "standard");
+    dab_rules r;
+    dab_rules_preset(&r, "standard");
     int tried = 0;
     for (uint64_t seed = 1; seed < 200 && tried < 20; seed++) {
-        db_state s, copy;
-        db_context ctx = {false, (int8_t)(seed % 4), {1, 3}, 0};
-        db_deal(&s, &r, seed);
-        db_setup(&s, &ctx);
-        if (db_decision(&s) != DB_DEC_DECLARE)
+        dab_state s, copy;
+        dab_context ctx = {false, (int8_t)(seed % 4), {1, 3}, 0};
+        dab_deal(&s, &r, seed);
+        dab_setup(&s, &ctx);
+        if (dab_decision(&s) != DAB_DEC_DECLARE)
             continue;
-        uint32_t m = db_declare_options(&s, s.to_act);
-        static const db_decl bad[] = {
-            {DB_DECL_LEVEL, 0, 1}, {DB_DECL_LEVEL, 4, 0}, {DB_DECL_LEVEL, 5, 2}, {DB_DECL_LEVEL, -1, 3},
-            {DB_DECL_LEVEL, 1, 4}, {DB_DECL_LEVEL, 1, -1}, {DB_DECL_BJ3, 1, 0}, {DB_DECL_RJ3, 2, 1},
-            {DB_DECL_BJ3, 3, 7}, {DB_DECL_BIGJOKER, 1, -1}, {9, 1, 0}, {-3, 1, 0},
+        uint32_t m = dab_declare_options(&s, s.to_act);
+        static const dab_decl bad[] = {
+            {DAB_DECL_LEVEL, 0, 1}, {DAB_DECL_LEVEL, 4, 0}, {DAB_DECL_LEVEL, 5, 2}, {DAB_DECL_LEVEL, -1, 3},
+            {DAB_DECL_LEVEL, 1, 4}, {DAB_DECL_LEVEL, 1, -1}, {DAB_DECL_BJ3, 1, 0}, {DAB_DECL_RJ3, 2, 1},
+            {DAB_DECL_BJ3, 3, 7}, {DAB_DECL_BIGJOKER, 1, -1}, {9, 1, 0}, {-3, 1, 0},
         };
         for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
             char why[200];
             copy = s;
-            int rc = db_do_declare(&copy, &bad[i], why, sizeof why);
+            int rc = dab_do_declare(&copy, &bad[i], why, sizeof why);
             CHECKF(rc == ARB_EILLEGAL && memcmp(&copy, &s, sizeof s) == 0,
                    "seed %llu: declaration {%d,%d,%d} accepted (options %#x)", (unsigned long long)seed, bad[i].kind,
                    bad[i].count, bad[i].suit, m);
@@ -635,20 +635,20 @@ static void malformed_decisions(void)
         /* and the options themselves are taken */
         for (int b = 0; b < 32; b++)
             if (m >> b & 1u) {
-                db_decl d;
+                dab_decl d;
                 char why[200];
-                db_decl_of_bit(b, &d);
+                dab_decl_of_bit(b, &d);
                 copy = s;
-                CHECK(db_do_declare(&copy, &d, why, sizeof why) == 0 && copy.decl.kind == d.kind
+                CHECK(dab_do_declare(&copy, &d, why, sizeof why) == 0 && copy.decl.kind == d.kind
                       && copy.decl.count == d.count && copy.decl.suit == d.suit && copy.decl_seat == s.to_act);
             }
         /* cards and jokers out of turn */
         char why[200];
         copy = s;
-        CHECK(db_do_card(&copy, 0, why, sizeof why) == ARB_EILLEGAL && db_do_joker(&copy, DB_RJ, why, sizeof why)
+        CHECK(dab_do_card(&copy, 0, why, sizeof why) == ARB_EILLEGAL && dab_do_joker(&copy, DAB_RJ, why, sizeof why)
               == ARB_EILLEGAL && memcmp(&copy, &s, sizeof s) == 0);
-        db_play p = {1, {0}};
-        CHECK(db_do_play(&copy, &p, why, sizeof why) == ARB_EILLEGAL && memcmp(&copy, &s, sizeof s) == 0);
+        dab_play p = {1, {0}};
+        CHECK(dab_do_play(&copy, &p, why, sizeof why) == ARB_EILLEGAL && memcmp(&copy, &s, sizeof s) == 0);
         tried++;
     }
     CHECK(tried > 0);
@@ -659,7 +659,7 @@ int main(int argc, char **argv)
     long want = argc > 1 ? atol(argv[1]) : 100000;
     const arb_game *g = arb_game_find("dabang");
     CHECK(g != NULL && arb_game_missing(g) == NULL);
-    CHECK(g->state_size == sizeof(db_state) && g->match_state_size == sizeof(db_match));
+    CHECK(g->state_size == sizeof(dab_state) && g->match_state_size == sizeof(dab_match));
     malformed_decisions();
     long deals = 0;
     for (uint64_t mi = 0; deals < want; mi++) {
@@ -688,5 +688,5 @@ int main(int argc, char **argv)
     CHECK(st.kase[1] > 0 && st.kase[2] > 0 && st.kase[3] > 0 && st.kase[4] > 0);
     CHECK(st.passed10 > 0 && st.match_outright > 0 && st.match_by_limit > 0);
     CHECK(st.same_seed > 0 && st.roundtrips > 0 && st.forfeits > 0);
-    return TEST_DONE("db-props");
+    return TEST_DONE("dab-props");
 }
