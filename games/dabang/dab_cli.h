@@ -6,6 +6,8 @@
 #include "game_cli.h"
 #include "dabang.h"
 
+extern const game_cli game_cli_dabang;
+
 int dab_cli_moves(const void *rules, const cli_context *ctx, bool readings);
 int dab_cli_trick(const void *rules, const cli_context *ctx);
 int dab_cli_play(const void *rules, const cli_play_options *o);

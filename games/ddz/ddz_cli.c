@@ -4,6 +4,12 @@
 
 #include <stdio.h>
 
+/* DouZero's protocol: no bidding, the landlord in seat 0 takes the kitty. */
+static const game_cli_roles eval_roles = {
+    .options = "bidding=fixed,fixed_landlord=0",
+    .name = {"landlord", "peasants"},
+};
+
 const game_cli game_cli_doudizhu = {
     .game = "doudizhu",
     .moves = ddz_cli_moves,
@@ -18,6 +24,8 @@ const game_cli game_cli_doudizhu = {
     .play_policies = "greedy|random",
     .bench_rules = ddz_cli_bench,
     .show_deal = ddz_cli_show_deal,
+    .eval_preset = "douzero",
+    .eval_roles = &eval_roles,
 };
 
 /* Who became the landlord and what the kitty held: the kitty is told to the

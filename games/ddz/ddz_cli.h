@@ -5,6 +5,8 @@
 #include "game_cli.h"
 #include "ddz.h"
 
+extern const game_cli game_cli_doudizhu;
+
 int ddz_cli_moves(const void *rules, const cli_context *ctx, bool readings);
 int ddz_cli_play(const void *rules, const cli_play_options *o);
 int ddz_cli_bench(const void *rules, double seconds, cli_format format);

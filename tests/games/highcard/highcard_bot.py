@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# highcard_bot.py — a bot for the test game "high card" (tests/games/
+# highcard_bot.py — a bot for the test game "high card" (tests/games/highcard/
 # highcard.c), no SDK: the protocol by hand. "high" plays its highest
 # legal card, "low" its lowest. It checks what it is told: a request must
 # list only cards of its own hand, or it exits with an error (the test

@@ -12,7 +12,7 @@
 #include "transcript.h"
 #include "arb_error.h"
 #include "arb_kdf.h"
-#include "../unit/test_util.h"
+#include "../../unit/test_util.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # test_tiny_game.sh — a game the arbiter was not written for, played end
-# to end: "high card" (tests/games/highcard.c) registered in
+# to end: "high card" (tests/games/highcard/highcard.c) registered in
 # arbiter-testgames is played by two bot programs through `match`, its
 # transcript re-judged by `replay`, and a round robin of three entrants
 # run by `run` on a real PostgreSQL. The plain `arbiter` does not know
 # the game: the registration is all it takes.
-# Usage: test_tiny_game.sh ARBITER_TESTGAMES TESTS_GAMES_DIR
+# Usage: test_tiny_game.sh ARBITER_TESTGAMES HIGHCARD_DIR
 set -u
 ARB=$1 DIR=$2
-PLAIN=$(dirname "$ARB")/../../cli/arbiter
-. "$(dirname "$0")/../lib/test_sh.sh" tiny-game
+PLAIN=$(dirname "$ARB")/../../../cli/arbiter
+. "$(dirname "$0")/../../lib/test_sh.sh" tiny-game
 
 cp "$DIR/highcard_bot.py" "$T/"
 chmod 755 "$T/highcard_bot.py"
@@ -61,6 +61,10 @@ assert len(r[\"tables\"]) == 2 and r[\"games\"] == sum(t[\"games\"] for t in r[\
 "$ARB" match --game highcard --bot a="$BOT high" --bot b="$BOT low" --bot c="$BOT low" --secret-file "$T/secret" \
   > "$T/n.out" 2>&1
 check "three bots for a two-seat game are refused" '[ $? = 2 ] && grep -q "seats 2 players, 3 bots given" "$T/n.out"'
+# eval needs two fixed teams of two or the roles a game's command-line
+# module fixes (game_cli_roles): high card for two has neither
+"$ARB" eval --game highcard --deals 1 > "$T/e.out" 2>&1
+check "eval refuses a game without eval roles or fixed teams" '[ $? = 4 ] && grep -q "highcard has neither roles for eval" "$T/e.out"'
 if [ -x "$PLAIN" ]; then
   "$PLAIN" match --game highcard --bot hi="$BOT high" --bot lo="$BOT low" > "$T/u.out" 2>&1
   check "the plain arbiter does not know the game" '[ $? = 2 ] && grep -q "unknown game \"highcard\"" "$T/u.out"'
