@@ -41,7 +41,7 @@ static bool context_trump(const char *command, const cli_context *ctx, dab_trump
 static int words(char *line, char **w, int max)
 {
     int n = 0;
-    for (char *p = strtok(line, " \t"); p; p = strtok(NULL, " \t")) {
+    for (char *save = NULL, *p = strtok_r(line, " \t", &save); p; p = strtok_r(NULL, " \t", &save)) {
         if (n == max)
             return max + 1;
         w[n++] = p;

@@ -52,7 +52,7 @@ static void answer(const ddz_rules *r, char *line, ddz_move *buf, size_t cap, bo
 {
     char *tok[3];
     int nt = 0;
-    for (char *p = strtok(line, " \t"); p; p = strtok(NULL, " \t")) {
+    for (char *save = NULL, *p = strtok_r(line, " \t", &save); p; p = strtok_r(NULL, " \t", &save)) {
         if (nt == 2) {
             printf("error: expected HAND or HAND PREV, got more words\n");
             return;

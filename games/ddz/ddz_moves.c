@@ -5,7 +5,7 @@
  * the benchmarks call it for every decision), so it works on the packed
  * count representation (ddz_cards), writes into a caller-owned array, and
  * never allocates. The classifier is the slow, obviously-correct twin used to
- * validate a play; tests/unit/test_ddz_exhaustive.c checks that the two agree
+ * validate a play; games/ddz/tests/test_ddz_exhaustive.c checks that the two agree
  * on every sub-multiset of hundreds of thousands of hands. */
 #include "ddz.h"
 #include "arb_error.h"

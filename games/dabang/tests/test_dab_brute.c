@@ -6,6 +6,7 @@
  * Leads (DB-20) and dab_random_follow are checked the same way.
  * Usage: test_dab_brute [HANDS] */
 #include "dabang.h"
+#include "test_num.h"
 #include "arb_rng.h"
 
 #include <stdio.h>
@@ -165,7 +166,7 @@ static unsigned all[1 << 9], want[1 << 9], got[DAB_MAX_PLAYS];
 
 int main(int argc, char **argv)
 {
-    long hands = argc > 1 ? atol(argv[1]) : 200000;
+    long hands = argc > 1 ? test_num(argv[1], 0, LONG_MAX) : 200000;
     arb_rng rng;
     arb_rng_seed(&rng, 20240612);
     long mismatches = 0, subsets = 0, shown = 0;

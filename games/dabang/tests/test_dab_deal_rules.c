@@ -1,10 +1,11 @@
 /* test_dab_deal_rules.c — runs Da Bang's data-driven scenario files in
- * tests/data/dabang/deal/: deals built at one step (a stacked deck, the
+ * games/dabang/tests/data/deal/: deals built at one step (a stacked deck, the
  * closing round, the tribute, a buried kitty) or from a seed, then the
  * options the engine offers, decisions applied through dab_do_*, and the
  * state they lead to; and matches fed deal by deal. The language is in
- * tests/data/dabang/README.md ("Deal scenarios"). */
+ * games/dabang/tests/data/README.md ("Deal scenarios"). */
 #include "dabang.h"
+#include "test_num.h"
 #include "arb_error.h"
 #include "arb_rng.h"
 #include "game.h"
@@ -162,7 +163,7 @@ static void compare_sets(const char *what, char got[][24], int n, char *rhs)
 {
     char *want[128], *gp[128];
     int nw = 0;
-    for (char *t = strtok(rhs, " \t"); t && nw < 128; t = strtok(NULL, " \t"))
+    for (char *save = NULL, *t = strtok_r(rhs, " \t", &save); t && nw < 128; t = strtok_r(NULL, " \t", &save))
         if (strcmp(t, "-") != 0)
             want[nw++] = t;
     for (int i = 0; i < n; i++)
@@ -232,11 +233,11 @@ static int parse_keys(char **w, int nw, keys *k)
             return -1;
         *eq = 0;
         const char *v = eq + 1;
-        if (strcmp(w[i], "first") == 0) k->first = atoi(v);
-        else if (strcmp(w[i], "dajia") == 0) k->dajia = atoi(v);
-        else if (strcmp(w[i], "drawer") == 0) k->drawer = atoi(v);
-        else if (strcmp(w[i], "blood") == 0) k->blood = atoi(v);
-        else if (strcmp(w[i], "shown") == 0) k->shown = atoi(v);
+        if (strcmp(w[i], "first") == 0) k->first = (int)test_num(v, INT_MIN, INT_MAX);
+        else if (strcmp(w[i], "dajia") == 0) k->dajia = (int)test_num(v, INT_MIN, INT_MAX);
+        else if (strcmp(w[i], "drawer") == 0) k->drawer = (int)test_num(v, INT_MIN, INT_MAX);
+        else if (strcmp(w[i], "blood") == 0) k->blood = (int)test_num(v, INT_MIN, INT_MAX);
+        else if (strcmp(w[i], "shown") == 0) k->shown = (int)test_num(v, INT_MIN, INT_MAX);
         else if (strcmp(w[i], "seed") == 0) k->seed = strtoull(v, NULL, 10);
         else if (strcmp(w[i], "decl") == 0) snprintf(k->decl, sizeof k->decl, "%s", v);
         else return -1;
@@ -358,7 +359,7 @@ static void build_state(world *w, char **wd, int nw)
         *at = 0;
         if (parse_decl(k.decl, w->level, &s->decl))
             FAIL("bad declaration %s", k.decl);
-        s->decl_seat = (int8_t)atoi(at + 1);
+        s->decl_seat = (int8_t)(int)test_num(at + 1, INT_MIN, INT_MAX);
         if (s->decl.kind == DAB_DECL_BIGJOKER)
             s->decl.suit = (int8_t)w->suit;
     }
@@ -425,7 +426,7 @@ static void run_declare_options(world *w, char **wd, int nw, char *rhs)
 {
     if (w->mode != DEAL || nw != 2 || !rhs)
         FAIL("bad declare-options");
-    int seat = atoi(wd[1]);
+    int seat = (int)test_num(wd[1], INT_MIN, INT_MAX);
     if (seat < 0 || seat >= DAB_SEATS)
         FAIL("bad seat");
     char got[32][24];
@@ -551,7 +552,7 @@ static void run_pass_all(world *w, char *rhs)
     int asked = pass_all(&w->s);
     if (asked < 0)
         FAIL("a pass was refused");
-    if (rhs && atoi(rhs) != asked)
+    if (rhs && (int)test_num(rhs, INT_MIN, INT_MAX) != asked)
         FAIL("%d questions, expected %s", asked, rhs);
     passed++;
 }
@@ -785,7 +786,7 @@ static void run_sweep(world *w, char **wd, int nw)
     if (nw < 4 || (strcmp(wd[3], "first") && strcmp(wd[3], "later")) || parse_keys(wd + 4, nw - 4, &k))
         FAIL("sweep N deal|ask first|later [dajia=D blood=N]");
     k.first = strcmp(wd[3], "first") == 0;
-    long n = atol(wd[1]);
+    long n = test_num(wd[1], LONG_MIN, LONG_MAX);
     bool ask = strcmp(wd[2], "ask") == 0;
     if (n <= 0 || (!ask && strcmp(wd[2], "deal") != 0))
         FAIL("bad sweep");
@@ -855,7 +856,7 @@ static void build_match(world *w, char **wd, int nw)
     uint32_t limit = 0;
     for (int i = 1; i < nw; i++)
         if (strncmp(wd[i], "limit=", 6) == 0)
-            limit = (uint32_t)atol(wd[i] + 6);
+            limit = (uint32_t)test_num(wd[i] + 6, 0, UINT32_MAX);
         else
             FAIL("bad @match key %s", wd[i]);
     dab_match_init(&w->m, &w->rules, limit);
@@ -891,14 +892,14 @@ static void run_match_deal(world *w, char **wd, int nw)
 {
     if (w->mode != MATCH || nw < 2)
         FAIL("bad deal");
-    int a = atoi(wd[1]), dug = 0, dajia = -1;
+    int a = (int)test_num(wd[1], INT_MIN, INT_MAX), dug = 0, dajia = -1;
     dab_hand kitty;
     parse_hand("3C3C3C4D4D4D", &kitty);
     for (int i = 2; i < nw; i++) {
         if (strncmp(wd[i], "dug=", 4) == 0)
-            dug = atoi(wd[i] + 4);
+            dug = (int)test_num(wd[i] + 4, INT_MIN, INT_MAX);
         else if (strncmp(wd[i], "dajia=", 6) == 0)
-            dajia = atoi(wd[i] + 6);
+            dajia = (int)test_num(wd[i] + 6, INT_MIN, INT_MAX);
         else if (strncmp(wd[i], "kitty=", 6) != 0 || parse_hand(wd[i] + 6, &kitty) || kitty.total != DAB_KITTY)
             FAIL("bad deal key %s", wd[i]);
     }
@@ -958,7 +959,7 @@ static void run_forfeit(world *w, char **wd, int nw)
 {
     if (w->mode != MATCH || nw != 2)
         FAIL("bad forfeit");
-    int seat = atoi(wd[1]);
+    int seat = (int)test_num(wd[1], INT_MIN, INT_MAX);
     if (seat < 0 || seat >= DAB_SEATS)
         FAIL("bad seat");
     dab_match_fold(&w->m, NULL, w->player_at, seat);
@@ -984,7 +985,7 @@ static void run_line(world *w, char *line)
     }
     char *wd[48];
     int nw = 0;
-    for (char *t = strtok(line, " \t"); t && nw < 48; t = strtok(NULL, " \t"))
+    for (char *save = NULL, *t = strtok_r(line, " \t", &save); t && nw < 48; t = strtok_r(NULL, " \t", &save))
         wd[nw++] = t;
     if (nw == 0)
         FAIL("empty directive");

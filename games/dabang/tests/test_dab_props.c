@@ -10,6 +10,7 @@
  * arb_game interface with the full legal lists, each action checked and
  * its text read back. Usage: test_dab_props [DEALS] */
 #include "dabang.h"
+#include "test_num.h"
 #include "arb_error.h"
 #include "arb_rng.h"
 #include "game.h"
@@ -656,7 +657,7 @@ static void malformed_decisions(void)
 
 int main(int argc, char **argv)
 {
-    long want = argc > 1 ? atol(argv[1]) : 100000;
+    long want = argc > 1 ? test_num(argv[1], 0, LONG_MAX) : 100000;
     const arb_game *g = arb_game_find("dabang");
     CHECK(g != NULL && arb_game_missing(g) == NULL);
     CHECK(g->state_size == sizeof(dab_state) && g->match_state_size == sizeof(dab_match));

@@ -1,8 +1,9 @@
 /* test_dab_rules.c — runs Da Bang's data-driven rule files in
- * tests/data/dabang/: each line a position and its expected legal plays,
- * verdicts, trick winners or scores (format in tests/data/dabang/README.md),
+ * games/dabang/tests/data/: each line a position and its expected legal plays,
+ * verdicts, trick winners or scores (format in games/dabang/tests/data/README.md),
  * so the cases read against docs/rules/dabang.md rule by rule. */
 #include "dabang.h"
+#include "test_num.h"
 #include "arb_error.h"
 
 #include <stdio.h>
@@ -138,7 +139,7 @@ static void run_enum(setting *st, char **w, int nw, char *rhs)
     if (!rhs)
         FAIL("missing =>");
     int nwant = 0;
-    for (char *t = strtok(rhs, " \t"); t; t = strtok(NULL, " \t")) {
+    for (char *save = NULL, *t = strtok_r(rhs, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
         dab_play p;
         if (nwant >= DAB_MAX_PLAYS || parse_play(t, &p))
             FAIL("bad expected play %s", t);
@@ -270,7 +271,7 @@ static void run_parse(char **w, int nw, char *rhs)
     memset(&h, 0, sizeof h);
     int rc = dab_parse_cards(w[1], DAB_DECK, &h, err, sizeof err);
     if (strcmp(w[0], "points") == 0) {
-        if (rc || dab_hand_points(&h) != atoi(exp))
+        if (rc || dab_hand_points(&h) != (int)test_num(exp, INT_MIN, INT_MAX))
             FAIL("points of %s: %d, expected %s", w[1], dab_hand_points(&h), exp);
         passed++;
         return;
@@ -314,7 +315,7 @@ static void run_last(setting *st, char **w, int nw, char *rhs)
     s.last_leader = -1;
     s.out.rise_team = -1;
     s.out.winner = -1;
-    int leader = atoi(w[2]);
+    int leader = (int)test_num(w[2], INT_MIN, INT_MAX);
     if (leader < 0 || leader >= DAB_SEATS || parse_hand(w[7], &s.kitty) || s.kitty.total != DAB_KITTY)
         FAIL("bad leader or kitty");
     dab_play p[DAB_SEATS];
@@ -325,7 +326,7 @@ static void run_last(setting *st, char **w, int nw, char *rhs)
         dab_play_to_hand(&p[i], &s.hand[(leader + i) % DAB_SEATS]);
         trick_pts += dab_play_points(&p[i]);
     }
-    int a = atoi(w[1]);
+    int a = (int)test_num(w[1], INT_MIN, INT_MAX);
     s.points[1] = (int16_t)a;
     s.points[0] = (int16_t)(300 - a - trick_pts - dab_hand_points(&s.kitty));
     if (s.points[0] < 0)
@@ -350,10 +351,11 @@ static void run_last(setting *st, char **w, int nw, char *rhs)
         FAIL("expected %d points case %d, got %d points case %d", wp, wk, o->points, o->kase);
     if (s.points[0] + s.points[1] + o->kitty_points != 300)
         FAIL("the tricks and the kitty hold %d points", s.points[0] + s.points[1] + o->kitty_points);
-    strtok(kv, " \t");
-    strtok(NULL, " \t");
+    char *save = NULL;
+    strtok_r(kv, " \t", &save);
+    strtok_r(NULL, " \t", &save);
     static const char lv[] = "3456789TW";
-    for (char *t = strtok(NULL, " \t"); t; t = strtok(NULL, " \t")) {
+    for (char *t = strtok_r(NULL, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
         char *eq = strchr(t, '=');
         if (!eq)
             FAIL("bad key %s", t);
@@ -399,7 +401,7 @@ static void run_line(setting *st, char *line)
     }
     char *w[10];
     int nw = 0;
-    for (char *t = strtok(line, " \t"); t && nw < 10; t = strtok(NULL, " \t"))
+    for (char *save = NULL, *t = strtok_r(line, " \t", &save); t && nw < 10; t = strtok_r(NULL, " \t", &save))
         w[nw++] = t;
     if (nw == 0)
         FAIL("empty directive");

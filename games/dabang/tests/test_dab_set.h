@@ -1,5 +1,5 @@
 /* test_dab_set.h — the "@set k=v,..." directive of the Da Bang rule files
- * (tests/data/dabang/), shared by test_dab_rules and test_dab_deal_rules:
+ * (games/dabang/tests/data/), shared by test_dab_rules and test_dab_deal_rules:
  * level, trump and other (the other team's level) name the deal; any other
  * key is a rule option. */
 #ifndef ARB_TEST_DB_SET_H
@@ -14,7 +14,7 @@
 static inline const char *dab_test_set(char *list, dab_rules *rules, int *level, int *suit, int *other, char *err,
                                       size_t errlen)
 {
-    for (char *kv = strtok(list, ","); kv; kv = strtok(NULL, ",")) {
+    for (char *save = NULL, *kv = strtok_r(list, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '=');
         char why[200] = "";
         if (!eq) {

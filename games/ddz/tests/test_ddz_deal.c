@@ -4,6 +4,7 @@
  * conserved, every enumerated move validates, every deal ends, scores sum to
  * zero, and the same seed gives the same deal. */
 #include "ddz.h"
+#include "test_num.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_rng.h"
@@ -559,7 +560,7 @@ static void test_options(void)
 
 int main(int argc, char **argv)
 {
-    long deals = argc > 1 ? atol(argv[1]) : 100000;
+    long deals = argc > 1 ? test_num(argv[1], 0, LONG_MAX) : 100000;
     buf = malloc(ARB_MAX_MOVES * sizeof *buf);
     if (!buf)
         return 1;

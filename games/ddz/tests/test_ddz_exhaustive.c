@@ -5,6 +5,7 @@
  * return, with the same reading. Run for every preset and for a permissive
  * rule set with every optional category and kicker switch turned on. */
 #include "ddz.h"
+#include "test_num.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_rng.h"
@@ -152,7 +153,7 @@ static void run_rules(const char *label, const ddz_rules *r, long samples, uint6
 
 int main(int argc, char **argv)
 {
-    long samples = argc > 1 ? atol(argv[1]) : 20000;
+    long samples = argc > 1 ? test_num(argv[1], 0, LONG_MAX) : 20000;
     buf = malloc(ARB_MAX_MOVES * sizeof *buf);
     buf2 = malloc(ARB_MAX_MOVES * sizeof *buf2);
     brute = malloc((1 << 16) * sizeof *brute);

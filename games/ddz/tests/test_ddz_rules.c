@@ -1,8 +1,9 @@
-/* test_ddz_rules.c — runs the data-driven rule files in tests/data/rules/:
+/* test_ddz_rules.c — runs the data-driven rule files in games/ddz/tests/data/rules/:
  * each line a position and its expected legal moves, readings or verdicts
- * (format in tests/data/rules/README.md). A file of positions is easier to
+ * (format in games/ddz/tests/data/rules/README.md). A file of positions is easier to
  * review against docs/rules/doudizhu.md than code is. */
 #include "ddz.h"
+#include "test_num.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 
@@ -49,11 +50,19 @@ static void reading_text(const ddz_move *m, char *out, size_t len)
     }
 }
 
+/* Add word to the words in buf (a blank between), cut short at cap. */
+static void append_word(char *out, size_t cap, const char *word)
+{
+    size_t l = strlen(out);
+    if (l + 1 < cap)
+        snprintf(out + l, cap - l, "%s%s", l ? " " : "", word);
+}
+
 /* Parse a list of plays ("pass" allowed) into sorted card sets. */
 static int parse_list(const ddz_rules *r, char *text, uint64_t *out, int cap)
 {
     int n = 0;
-    for (char *t = strtok(text, " \t"); t; t = strtok(NULL, " \t")) {
+    for (char *save = NULL, *t = strtok_r(text, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
         ddz_cards c, p;
         if (n >= cap || ddz_play_parse(r, t, &c, &p))
             return -1;
@@ -119,7 +128,7 @@ static void run_line(ddz_rules *r, char *line)
     }
     char *words[4];
     int nw = 0;
-    for (char *t = strtok(line, " \t"); t && nw < 4; t = strtok(NULL, " \t"))
+    for (char *save = NULL, *t = strtok_r(line, " \t", &save); t && nw < 4; t = strtok_r(NULL, " \t", &save))
         words[nw++] = t;
     if (nw == 0)
         FAIL("empty directive");
@@ -166,7 +175,7 @@ static void run_line(ddz_rules *r, char *line)
             if (got[i] == got[i - 1])
                 FAIL("enumerator produced a set of cards twice");
         if (strcmp(op, "count") == 0) {
-            int want_n = atoi(rhs);
+            int want_n = (int)test_num(rhs, INT_MIN, INT_MAX);
             if (n != want_n)
                 FAIL("expected %d leads, got %d", want_n, n);
             passed++;
@@ -209,9 +218,7 @@ static void run_line(ddz_rules *r, char *line)
         for (int i = 0; i < n; i++) {
             char t[64];
             reading_text(&rd[i], t, sizeof t);
-            if (i)
-                strcat(got, " ");
-            strcat(got, t);
+            append_word(got, sizeof got, t);
         }
         if (strcmp(op, "illegal") == 0) {
             if (n != 0)
@@ -220,10 +227,8 @@ static void run_line(ddz_rules *r, char *line)
             return;
         }
         char want[1024] = "";
-        for (char *t = strtok(rhs ? rhs : (char *)"", " \t"); t; t = strtok(NULL, " \t")) {
-            if (*want)
-                strcat(want, " ");
-            strncat(want, t, sizeof want - strlen(want) - 1);
+        for (char *save = NULL, *t = strtok_r(rhs ? rhs : (char *)"", " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+            append_word(want, sizeof want, t);
         }
         if (strcmp(got, want) != 0)
             FAIL("readings: expected \"%s\", got \"%s\"", want, got);
@@ -301,8 +306,10 @@ static void run_path(const char *p)
         for (struct dirent *e; d && (e = readdir(d)) && n < 512;) {
             size_t l = strlen(e->d_name);
             if (l > 4 && strcmp(e->d_name + l - 4, ".txt") == 0) {
-                names[n] = malloc(strlen(p) + l + 2);
-                sprintf(names[n++], "%s/%s", p, e->d_name);
+                size_t cap = strlen(p) + l + 2;
+                names[n] = malloc(cap);
+                if (names[n])
+                    snprintf(names[n++], cap, "%s/%s", p, e->d_name);
             }
         }
         if (d)

@@ -6,6 +6,7 @@
  * forfeits, duplicate play at tables for a match that may end early, and
  * a recorded transcript that re-judges. */
 #include "game.h"
+#include "../../unit/test_num.h"
 #include "match.h"
 #include "record.h"
 #include "replay.h"
@@ -114,7 +115,7 @@ static int event_in_deal(const char *log, uint32_t game, const char *word, bool 
     size_t wl = strlen(word);
     for (const char *l = p; l && (!end || l < end); l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
         if (strncmp(l, word, wl) == 0 && l[wl] == ' ') {
-            found = atoi(l + wl + 1);
+            found = (int)test_num(l + wl + 1, INT_MIN, INT_MAX);
             if (!last)
                 break;
         }

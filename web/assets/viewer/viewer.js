@@ -191,7 +191,7 @@
 
   /* ---------- the games' renderers ---------- */
 
-  /* name → renderer. A renderer (see games/ddz/viewer_ddz.js) has:
+  /* name → renderer. A renderer (games/<game>/viewer_<game>.js) has:
    *   title(cfg)            the match's title
    *   suited                cards are rank+suit (else ranks)
    *   cards(text)           a card list of the protocol → card strings
