@@ -1,5 +1,5 @@
 /* abot_dabang.c — the Da Bang view of the C bot library (arbiter_bot.h,
- * abot_db_*): tracks what the seat has seen from the events
+ * abot_dab_*): tracks what the seat has seen from the events
  * (games/dab_game.c writes them; docs/game-interface.md "How Da Bang
  * fits"), computes the legal plays with the rules engine (dabang.h), reads
  * the legal items of the other decisions and words the replies; the
@@ -18,9 +18,9 @@
 #define MAX_ITEMS 256
 
 typedef struct bot {
-    abot_db_choose choose;
+    abot_dab_choose choose;
     void *ctx;
-    abot_db_observe observe;
+    abot_dab_observe observe;
 
     char *reply;
     size_t reply_cap;
@@ -31,12 +31,12 @@ typedef struct bot {
 
     dab_rules rules;
     dab_trump trump;
-    abot_db_view v;
-    abot_db_result *results;
+    abot_dab_view v;
+    abot_dab_result *results;
     int results_cap;
 } bot;
 
-/* By abot_db_decision: the request's word and the reply's. */
+/* By abot_dab_decision: the request's word and the reply's. */
 static const char *const decision_words[] = {"declare", "tribute", "return", "bury", "joker", "takeback", "play"};
 
 /* ---- Small parsers ------------------------------------------------------ */
@@ -104,7 +104,7 @@ static void hand_add_all(dab_hand *h, const dab_hand *add)
 
 static void reset_trick(bot *b)
 {
-    abot_db_view *v = &b->v;
+    abot_dab_view *v = &b->v;
     v->leader = -1;
     v->ntrick = 0;
     v->winner = -1;
@@ -114,7 +114,7 @@ static void reset_trick(bot *b)
 /* What drawing starts from (a new deal or a redeal). */
 static void reset_draw(bot *b)
 {
-    abot_db_view *v = &b->v;
+    abot_dab_view *v = &b->v;
     memset(&v->hand, 0, sizeof v->hand);
     memset(&v->decl_cards, 0, sizeof v->decl_cards);
     memset(&v->kitty, 0, sizeof v->kitty);
@@ -135,7 +135,7 @@ static void reset_draw(bot *b)
 
 static void reset_deal(bot *b, int deal, int seat)
 {
-    abot_db_view *v = &b->v;
+    abot_dab_view *v = &b->v;
     v->deal = deal;
     v->seat = seat;
     v->partner = (seat + 2) % DAB_SEATS;
@@ -151,7 +151,7 @@ static void reset_deal(bot *b, int deal, int seat)
 
 static void on_play(bot *b, int s, const dab_play *p)
 {
-    abot_db_view *v = &b->v;
+    abot_dab_view *v = &b->v;
     for (int i = 0; i < p->n; i++) {
         if (s == v->seat && !hand_remove(&v->hand, p->c[i]))
             abot__diag("played a card that is not in the tracked hand");
@@ -174,7 +174,7 @@ static void on_play(bot *b, int s, const dab_play *p)
 
 static void add_result(bot *b, char **w, int n)
 {
-    abot_db_view *v = &b->v;
+    abot_dab_view *v = &b->v;
     if (n - 1 != DAB_SEATS) {
         abot__diag("a result with %d scores for %d players", n - 1, DAB_SEATS);
         return;
@@ -190,10 +190,10 @@ static void add_result(bot *b, char **w, int n)
             b->results = grown;
         }
         v->results = b->results;
-        b->results[v->nresults++] = (abot_db_result){.deal = v->deal, .seat = v->seat, .dajia = v->dajia,
+        b->results[v->nresults++] = (abot_dab_result){.deal = v->deal, .seat = v->seat, .dajia = v->dajia,
                                                      .rise_team = -1};
     }
-    abot_db_result *r = &b->results[v->nresults - 1];
+    abot_dab_result *r = &b->results[v->nresults - 1];
     for (int i = 0; i < DAB_SEATS; i++) {
         long long x;
         if (!abot__to_ll(w[i + 1], INT64_MIN / 4, INT64_MAX / 4, &x)) {
@@ -210,8 +210,8 @@ static void add_result(bot *b, char **w, int n)
  * L0 L1 next SEAT blood B winner TEAM`: opens the deal's record. */
 static bool game_result(bot *b, char **w, int n)
 {
-    abot_db_view *v = &b->v;
-    abot_db_result r = {.deal = v->deal, .seat = v->seat, .dajia = v->dajia, .rise_team = -1};
+    abot_dab_view *v = &b->v;
+    abot_dab_result r = {.deal = v->deal, .seat = v->seat, .dajia = v->dajia, .rise_team = -1};
     for (int i = 1; i + 1 < n; i++) {
         if (strcmp(w[i], "points") == 0 && !abot__to_int(w[i + 1], 0, 10000, &r.points))
             return false;
@@ -250,7 +250,7 @@ static bool game_result(bot *b, char **w, int n)
  * levels L0 L1 blood B` (the game's line after the referee's `deal N seat S`). */
 static bool game_deal(bot *b, char **w, int n)
 {
-    abot_db_view *v = &b->v;
+    abot_dab_view *v = &b->v;
     for (int i = 1; i + 1 < n; i++) {
         if (strcmp(w[i], "drawer") == 0) {
             if (!to_seat(w[i + 1], &v->first_drawer))
@@ -282,7 +282,7 @@ static bool on_deal_event(void *view, const abot_match *m, char **w, int n)
 {
     (void)m;
     bot *b = view;
-    abot_db_view *v = &b->v;
+    abot_dab_view *v = &b->v;
     const char *e = w[0];
     int s, x, c;
     dab_hand h;
@@ -434,7 +434,7 @@ static bool on_deal_event(void *view, const abot_match *m, char **w, int n)
 /* The reply line for the core to write; always true (the reply is ready). */
 #define reply(b, ...) abot__reply((b)->reply, (b)->reply_cap, __VA_ARGS__)
 
-static int pick(bot *b, const abot_db_request *r)
+static int pick(bot *b, const abot_dab_request *r)
 {
     int i = b->choose(&b->v, r, b->ctx);
     if (i == ABOT_NO_REPLY)
@@ -447,33 +447,33 @@ static int pick(bot *b, const abot_db_request *r)
 }
 
 /* One legal item as cards (and a suit for three jokers). */
-static bool read_item(abot_db_decision d, const char *item, dab_play *p, int8_t *suit)
+static bool read_item(abot_dab_decision d, const char *item, dab_play *p, int8_t *suit)
 {
     *suit = -1;
     memset(p, 0, sizeof *p);
     if (strcmp(item, "pass") == 0)
-        return d == ABOT_DB_DECLARE || d == ABOT_DB_JOKER;
+        return d == ABOT_DAB_DECLARE || d == ABOT_DAB_JOKER;
     char cards[32];
     snprintf(cards, sizeof cards, "%s", item);
     char *colon = strchr(cards, ':');
     if (colon) {
-        if (d != ABOT_DB_DECLARE || (*suit = (int8_t)dab_suit_parse(colon + 1)) < 0)
+        if (d != ABOT_DAB_DECLARE || (*suit = (int8_t)dab_suit_parse(colon + 1)) < 0)
             return false;
         *colon = 0;
     }
     if (!to_play(cards, p))
         return false;
-    return d == ABOT_DB_DECLARE || d == ABOT_DB_PLAY || p->n == 1;
+    return d == ABOT_DAB_DECLARE || d == ABOT_DAB_PLAY || p->n == 1;
 }
 
-static bool ask(bot *b, abot_db_request *r, char **items, int nitems, bool have_list, const dab_play *led)
+static bool ask(bot *b, abot_dab_request *r, char **items, int nitems, bool have_list, const dab_play *led)
 {
-    abot_db_view *v = &b->v;
+    abot_dab_view *v = &b->v;
     int k = 0, bad = 0;
     const char *first_bad = NULL;
     bool verbatim = have_list;
     if (have_list) {
-        int cap = r->decision == ABOT_DB_PLAY ? DAB_MAX_PLAYS : MAX_ITEMS;
+        int cap = r->decision == ABOT_DAB_PLAY ? DAB_MAX_PLAYS : MAX_ITEMS;
         for (int i = 0; i < nitems && k < cap; i++) {
             int8_t suit;
             if (!read_item(r->decision, items[i], &b->choices[k], &suit)) {
@@ -488,14 +488,14 @@ static bool ask(bot *b, abot_db_request *r, char **items, int nitems, bool have_
         if (bad)
             abot__diag("%d legal item(s) of ask %s unreadable, the first \"%.80s\"; left out", bad,
                        decision_words[r->decision], first_bad);
-    } else if (r->decision == ABOT_DB_PLAY && v->trump) {
+    } else if (r->decision == ABOT_DAB_PLAY && v->trump) {
         k = led ? dab_follows(v->trump, &v->hand, led, b->choices, DAB_MAX_PLAYS)
                 : dab_leads(v->trump, &v->hand, b->choices, DAB_MAX_PLAYS);
         if (k < 0) {
             abot__diag("no legal play (%s)", arb_strerror(k));
             k = 0;
         }
-    } else if (r->decision == ABOT_DB_PLAY) {
+    } else if (r->decision == ABOT_DAB_PLAY) {
         abot__diag("asked to play before the trump is known");
     }
     if (k == 0) {
@@ -504,7 +504,7 @@ static bool ask(bot *b, abot_db_request *r, char **items, int nitems, bool have_
     }
     r->choices = b->choices;
     r->nchoices = k;
-    r->suits = r->decision == ABOT_DB_DECLARE ? b->suits : NULL;
+    r->suits = r->decision == ABOT_DAB_DECLARE ? b->suits : NULL;
     int i = pick(b, r);
     if (i == ABOT_NO_REPLY)
         return false;
@@ -520,7 +520,7 @@ static bool ask(bot *b, abot_db_request *r, char **items, int nitems, bool have_
 /* ask DECISION [follow SEAT LED winner SEAT PLAY] time MOVE DEAL BANK [legal ITEM ...] */
 static bool on_ask(bot *b, char **w, int n)
 {
-    abot_db_request r = {.move_ms = -1, .deal_ms = -1, .bank_ms = -1};
+    abot_dab_request r = {.move_ms = -1, .deal_ms = -1, .bank_ms = -1};
     int d = -1;
     for (int i = 0; i < (int)(sizeof decision_words / sizeof decision_words[0]); i++)
         if (n >= 2 && strcmp(w[1], decision_words[i]) == 0)
@@ -529,7 +529,7 @@ static bool on_ask(bot *b, char **w, int n)
         abot__diag("unknown request \"%.40s\"; passing", n >= 2 ? w[1] : "");
         return reply(b, "pass");
     }
-    r.decision = (abot_db_decision)d;
+    r.decision = (abot_dab_decision)d;
     bool follow = false, have_list = false;
     dab_play led = {0};
     int legal_at = n;
@@ -559,7 +559,7 @@ static bool on_ask(bot *b, char **w, int n)
             abot__diag("unexpected \"%.40s\" in ask %s; ignored", w[i], w[1]);
         }
     }
-    if (r.decision == ABOT_DB_PLAY && !follow && b->v.ntrick)
+    if (r.decision == ABOT_DAB_PLAY && !follow && b->v.ntrick)
         reset_trick(b);     /* the request says this seat leads */
     return ask(b, &r, w + legal_at, n - legal_at, have_list, follow ? &led : NULL);
 }
@@ -569,7 +569,7 @@ static bool on_ask(bot *b, char **w, int n)
 static void on_match(void *view, const abot_match *m, char **w, int n)
 {
     bot *b = view;
-    abot_db_view *v = &b->v;
+    abot_dab_view *v = &b->v;
     dab_rules_preset(&b->rules, "standard");
     for (int i = 1; i + 1 < n; i += 2) {
         if (strcmp(w[i], "players") == 0 && m->players != DAB_SEATS)
@@ -613,14 +613,14 @@ static const abot_game dab_game = {
     .observed = dab_observed,
 };
 
-int abot_db_run_fds(const char *name, int in_fd, int out_fd, abot_db_choose choose, void *ctx,
-                    const abot_db_options *opt)
+int abot_dab_run_fds(const char *name, int in_fd, int out_fd, abot_dab_choose choose, void *ctx,
+                    const abot_dab_options *opt)
 {
     int rc = 0;
     bot *b = calloc(1, sizeof *b);
     if (!b)
         return ARB_ENOMEM;
-    abot_db_view *v = &b->v;
+    abot_dab_view *v = &b->v;
     b->choose = choose;
     b->ctx = ctx;
     b->observe = opt ? opt->observe : NULL;
@@ -643,15 +643,15 @@ out:
     return rc;
 }
 
-int abot_db_run(const char *name, abot_db_choose choose, void *ctx)
+int abot_dab_run(const char *name, abot_dab_choose choose, void *ctx)
 {
-    abot_db_options opt = {.verbose = abot__env_verbose()};
-    return abot_db_run_fds(name, 0, 1, choose, ctx, &opt);
+    abot_dab_options opt = {.verbose = abot__env_verbose()};
+    return abot_dab_run_fds(name, 0, 1, choose, ctx, &opt);
 }
 
 /* ---- Helpers for strategies ---------------------------------------------- */
 
-dab_hand abot_db_outstanding(const abot_db_view *v)
+dab_hand abot_dab_outstanding(const abot_dab_view *v)
 {
     dab_hand out = {0};
     for (int c = 0; c < DAB_NCARDS; c++) {
@@ -664,7 +664,7 @@ dab_hand abot_db_outstanding(const abot_db_view *v)
     return out;
 }
 
-int abot_db_trumps(const abot_db_view *v, const dab_hand *h)
+int abot_dab_trumps(const abot_dab_view *v, const dab_hand *h)
 {
     int n = 0;
     if (v->trump)
@@ -674,7 +674,7 @@ int abot_db_trumps(const abot_db_view *v, const dab_hand *h)
     return n;
 }
 
-int abot_db_power(const abot_db_view *v, const dab_play *p)
+int abot_dab_power(const abot_dab_view *v, const dab_play *p)
 {
     int best = -1;
     for (int i = 0; i < p->n; i++) {

@@ -1,5 +1,5 @@
 /* test_botsdk_dabang.c — the C bot library's Da Bang view (arbiter_bot.h,
- * abot_db_*) against the rules engine: the library runs in a thread on
+ * abot_dab_*) against the rules engine: the library runs in a thread on
  * pipes, the test plays the referee with the game's own interface
  * (arb_game_dabang: what each seat is told, the requests, the legal
  * items), the bot sits in seat 0 of whole matches and the other seats play
@@ -22,16 +22,16 @@
 typedef struct harness {
     int to_bot[2], from_bot[2];
     pthread_t thread;
-    abot_db_options opt;
+    abot_dab_options opt;
     int rc;
     pthread_mutex_t lock;
     /* what the bot function saw at its last call */
     int calls;
-    abot_db_view v;
+    abot_dab_view v;
     dab_trump trump;
     bool has_trump, has_winning;
     dab_play winning;
-    abot_db_request r;
+    abot_dab_request r;
     dab_play *choices;          /* DAB_MAX_PLAYS */
     int pick_salt;
     bool observed_over;
@@ -40,7 +40,7 @@ typedef struct harness {
     char line[ARB_MAX_LINE + 2];
 } harness;
 
-static int choose(const abot_db_view *v, const abot_db_request *r, void *ctx)
+static int choose(const abot_dab_view *v, const abot_dab_request *r, void *ctx)
 {
     harness *h = ctx;
     pthread_mutex_lock(&h->lock);
@@ -60,7 +60,7 @@ static int choose(const abot_db_view *v, const abot_db_request *r, void *ctx)
     return pick;
 }
 
-static void observe(const abot_db_view *v, const char *line, void *ctx)
+static void observe(const abot_dab_view *v, const char *line, void *ctx)
 {
     harness *h = ctx;
     (void)line;
@@ -72,7 +72,7 @@ static void observe(const abot_db_view *v, const char *line, void *ctx)
 static void *bot_thread(void *arg)
 {
     harness *h = arg;
-    h->rc = abot_db_run_fds("dbtest", h->to_bot[0], h->from_bot[1], choose, h, &h->opt);
+    h->rc = abot_dab_run_fds("dbtest", h->to_bot[0], h->from_bot[1], choose, h, &h->opt);
     close(h->to_bot[0]);
     close(h->from_bot[1]);
     return NULL;
@@ -163,7 +163,7 @@ static bool same_play(const dab_play *a, const dab_play *b)
 /* The bot's view at its decision against the engine's state. */
 static void check_view(harness *h, const dab_state *s, int deal, const dab_hand played[DAB_SEATS])
 {
-    const abot_db_view *v = &h->v;
+    const abot_dab_view *v = &h->v;
     CHECKF(v->seat == 0 && v->partner == 2 && v->deal == deal, "seat %d partner %d deal %d", v->seat, v->partner,
            v->deal);
     CHECKF(same_hand(&v->hand, &s->hand[0]), "deal %d: tracked hand of %d cards, the engine's %d", deal,
@@ -201,9 +201,9 @@ static void check_view(harness *h, const dab_state *s, int deal, const dab_hand 
  * anything else as many as the legal actions. */
 static void check_choices(harness *h, const dab_state *s, int nlegal, bool listed)
 {
-    const abot_db_request *r = &h->r;
+    const abot_dab_request *r = &h->r;
     if (dab_decision(s) == ARB_DEC_PLAY) {
-        CHECK(r->decision == ABOT_DB_PLAY);
+        CHECK(r->decision == ABOT_DAB_PLAY);
         static dab_play want[DAB_MAX_PLAYS];
         int n = s->ntrick ? dab_follows(&s->trump, &s->hand[0], &s->trick[0], want, DAB_MAX_PLAYS)
                           : dab_leads(&s->trump, &s->hand[0], want, DAB_MAX_PLAYS);
@@ -214,8 +214,8 @@ static void check_choices(harness *h, const dab_state *s, int nlegal, bool liste
                 CHECK(same_play(&h->choices[i], &want[i]));
     } else {
         CHECKF(r->nchoices == nlegal, "decision %d: %d choices, %d legal", dab_decision(s), r->nchoices, nlegal);
-        CHECK(r->decision != ABOT_DB_PLAY);
-        CHECK((r->decision == ABOT_DB_DECLARE) == (r->suits != NULL));
+        CHECK(r->decision != ABOT_DAB_PLAY);
+        CHECK((r->decision == ABOT_DAB_DECLARE) == (r->suits != NULL));
     }
 }
 
@@ -326,7 +326,7 @@ static int play_match(bool ask_legal, uint64_t seed, int salt)
         pthread_mutex_lock(&h->lock);
         CHECKF(h->v.nresults == deal + 1, "%d results after deal %d", h->v.nresults, deal);
         if (h->v.nresults == deal + 1) {
-            const abot_db_result *r = &h->v.results[deal];
+            const abot_dab_result *r = &h->v.results[deal];
             CHECK(r->scores[0] == sc[0] && r->scores[1] == sc[1] && r->points == s.out.points);
             CHECK(r->rise_team == s.out.rise_team && r->rise == s.out.rise);
             CHECK(r->levels_after[0] == s.out.level_after[0] && r->levels_after[1] == s.out.level_after[1]);
@@ -364,7 +364,7 @@ static void test_garbage(void)
     CHECK(h->v.seat == 1 && h->v.partner == 3 && h->v.first && h->v.first_drawer == 2);
     CHECK(h->v.trump == NULL);
     CHECKF(h->r.nchoices == 4, "%d choices", h->r.nchoices);    /* ZZ left out */
-    CHECK(h->r.decision == ABOT_DB_DECLARE && h->r.suits && h->r.suits[3] == 0 && h->r.suits[1] == -1);
+    CHECK(h->r.decision == ABOT_DAB_DECLARE && h->r.suits && h->r.suits[3] == 0 && h->r.suits[1] == -1);
     CHECK(h->choices[0].n == 0 && h->choices[2].n == 2 && h->choices[3].n == 3);
     int pick = (h->calls * 7919) % 4;
     pthread_mutex_unlock(&h->lock);

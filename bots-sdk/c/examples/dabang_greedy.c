@@ -13,7 +13,7 @@
 #include "arbiter_bot.h"
 
 /* How dear a card is to give away: points first, then trumps, then power. */
-static int card_cost(const abot_db_view *v, int c)
+static int card_cost(const abot_dab_view *v, int c)
 {
     int cost = 8 * dab_card_points(c);
     if (v->trump)
@@ -23,7 +23,7 @@ static int card_cost(const abot_db_view *v, int c)
     return cost;
 }
 
-static int play_cost(const abot_db_view *v, const dab_play *p)
+static int play_cost(const abot_dab_view *v, const dab_play *p)
 {
     int cost = 0;
     for (int i = 0; i < p->n; i++)
@@ -32,7 +32,7 @@ static int play_cost(const abot_db_view *v, const dab_play *p)
 }
 
 /* The cheapest choice (fewest cards first when `fewer`), or -1. */
-static int cheapest(const abot_db_view *v, const abot_db_request *r)
+static int cheapest(const abot_dab_view *v, const abot_dab_request *r)
 {
     int best = -1, best_cost = 0;
     for (int i = 0; i < r->nchoices; i++) {
@@ -47,7 +47,7 @@ static int cheapest(const abot_db_view *v, const abot_db_request *r)
     return best < 0 ? 0 : best;
 }
 
-static int pass_index(const abot_db_request *r)
+static int pass_index(const abot_dab_request *r)
 {
     for (int i = 0; i < r->nchoices; i++)
         if (r->choices[i].n == 0)
@@ -56,7 +56,7 @@ static int pass_index(const abot_db_request *r)
 }
 
 /* Cards that would be trumps with this level and suit. */
-static int trumps_with(const abot_db_view *v, int suit)
+static int trumps_with(const abot_dab_view *v, int suit)
 {
     dab_trump t;
     dab_trump_init(&t, v->level, suit);
@@ -67,7 +67,7 @@ static int trumps_with(const abot_db_view *v, int suit)
     return n;
 }
 
-static int declare(const abot_db_view *v, const abot_db_request *r)
+static int declare(const abot_dab_view *v, const abot_dab_request *r)
 {
     int best = -1, best_n = -1;
     for (int i = 0; i < r->nchoices; i++) {
@@ -92,7 +92,7 @@ static int declare(const abot_db_view *v, const abot_db_request *r)
     return best;
 }
 
-static int play(const abot_db_view *v, const abot_db_request *r)
+static int play(const abot_dab_view *v, const abot_dab_request *r)
 {
     if (!v->trump)
         return 0;
@@ -121,7 +121,7 @@ static int play(const abot_db_view *v, const abot_db_request *r)
     int points = 0;
     for (int i = 0; i < v->ntrick; i++)
         points += dab_play_points(&v->trick[i]);
-    if (abot_db_partner(v, v->winner)) {
+    if (abot_dab_partner(v, v->winner)) {
         /* the partner is winning: give it the most points, then cheaply */
         int best = 0, best_key = 0;
         for (int i = 0; i < r->nchoices; i++) {
@@ -156,26 +156,26 @@ static int play(const abot_db_view *v, const abot_db_request *r)
     return cheapest(v, r);
 }
 
-static int choose(const abot_db_view *v, const abot_db_request *r, void *ctx)
+static int choose(const abot_dab_view *v, const abot_dab_request *r, void *ctx)
 {
     (void)ctx;
     switch (r->decision) {
-    case ABOT_DB_DECLARE:
+    case ABOT_DAB_DECLARE:
         return declare(v, r);
-    case ABOT_DB_JOKER: {
+    case ABOT_DAB_JOKER: {
         int pass = pass_index(r);
-        bool strong = 2 * abot_db_trumps(v, &v->hand) >= v->hand.total;
+        bool strong = 2 * abot_dab_trumps(v, &v->hand) >= v->hand.total;
         for (int i = 0; strong && i < r->nchoices; i++)
             if (i != pass)
                 return i;      /* the joker */
         return pass >= 0 ? pass : 0;
     }
-    case ABOT_DB_PLAY:
+    case ABOT_DAB_PLAY:
         return play(v, r);
-    case ABOT_DB_TRIBUTE:      /* the list is the highest non-point cards: any */
-    case ABOT_DB_RETURN:
-    case ABOT_DB_BURY:
-    case ABOT_DB_TAKEBACK:
+    case ABOT_DAB_TRIBUTE:      /* the list is the highest non-point cards: any */
+    case ABOT_DAB_RETURN:
+    case ABOT_DAB_BURY:
+    case ABOT_DAB_TAKEBACK:
     default:
         return cheapest(v, r);
     }
@@ -183,5 +183,5 @@ static int choose(const abot_db_view *v, const abot_db_request *r, void *ctx)
 
 int main(int argc, char **argv)
 {
-    return abot_db_run(abot_name_arg(argc, argv, "dabang_greedy"), choose, NULL) == 0 ? 0 : 1;
+    return abot_dab_run(abot_name_arg(argc, argv, "dabang_greedy"), choose, NULL) == 0 ? 0 : 1;
 }
