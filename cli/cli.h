@@ -129,9 +129,9 @@ int cli_bot_ends_walk(const uint8_t *data, size_t len, cli_bot_ends *c);
 
 /* ---- the game a command is about ---------------------------------------- */
 
-/* What `--game` means when it is not given: the README's commands predate
- * other games. The one place the CLI names a default game. */
-#define CLI_DEFAULT_GAME "doudizhu"
+/* What `--game` means when it is not given: the registry's default
+ * (games/game.h), which the README's commands predate other games with. */
+#define CLI_DEFAULT_GAME ARB_DEFAULT_GAME
 /* The registered game called name (NULL: CLI_DEFAULT_GAME), or NULL after
  * "arbiter: unknown game ..." with the registered names on stderr. */
 const arb_game *cli_game(const char *name);

@@ -321,7 +321,7 @@ int bench_match(int argc, char **argv)
     }
     if (!bench_bot_usable("match", bot))
         return CLI_EXIT_USAGE;
-    const arb_game *g = cli_game("doudizhu");
+    const arb_game *g = cli_game(CLI_DEFAULT_GAME);
     if (!g)
         return CLI_EXIT_FAIL;
 
@@ -421,6 +421,8 @@ int bench_match(int argc, char **argv)
     }
     free(mf);
     free(v);
-    bench_print(format == CLI_FORMAT_JSON ? "match doudizhu duplicate rotate" : NULL, figs, nf, format);
+    char title[96];
+    snprintf(title, sizeof title, "match %s duplicate rotate", g->name);
+    bench_print(format == CLI_FORMAT_JSON ? title : NULL, figs, nf, format);
     return 0;
 }

@@ -6,6 +6,7 @@
  * optional SPRT; deal sets exported and imported as JSON lines
  * (docs/evaluation.md). */
 #include "cli.h"
+#include "game_cli.h"
 #include "eval_stats.h"
 #include "arb_text.h"
 #include "live.h"
@@ -21,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,10 +40,11 @@ static void usage(FILE *f)
         "       arbiter eval --export-deals FILE --seed S --deals N [--game G] [--rules P] [--set k=v]\n"
         "\n"
         "Compares two agents over a fixed set of deals, each deal played in both\n"
-        "roles: Dou Dizhu (DouZero's protocol, no bidding, the landlord in seat 0\n"
-        "takes the kitty): A as landlord against B in every peasant seat, then B as\n"
-        "landlord against A; Da Bang: each deal a match of its own at two tables,\n"
-        "A's team in seats 0+2, then in seats 1+3. Reports per role the win\n"
+        "roles: in a game of two fixed teams of two, each deal a match of its own at\n"
+        "two tables, A's team in seats 0+2, then in seats 1+3; in another game, the\n"
+        "roles its command-line module fixes (Dou Dizhu: DouZero's protocol, no\n"
+        "bidding, the landlord in seat 0 takes the kitty): A in seat 0 against B in\n"
+        "every other seat, then B against A. Reports per role the win\n"
         "percentage (WP, Wilson 95%% interval) and the average points per deal (ADP,\n"
         "Student's t 95%% interval), the Elo difference of A over B with its\n"
         "interval, and with --sprt a sequential test that may stop early.\n"
@@ -49,7 +52,8 @@ static void usage(FILE *f)
         "\n"
         "  --bot NAME=CMD         twice: agent A, then agent B\n"
         "  --game NAME            the game (default " CLI_DEFAULT_GAME "; a deals file names its own)\n"
-        "  --rules PRESET         the preset (default douzero for doudizhu, else the game's)\n"
+        "  --rules PRESET         the preset (default: the one the game's module names for\n"
+        "                         eval, douzero for Dou Dizhu, else the game's default)\n"
         "  --set k=v,...          rule options\n"
         "  --seed S               the deal set: deal i has seed child(S, \"eval/i\") (default 1)\n"
         "  --deals N              deals in the set (default 100)\n"
@@ -58,7 +62,8 @@ static void usage(FILE *f)
         "  --sprt E0,E1,A,B       stop when the SPRT of H0 elo=E0 against H1 elo=E1\n"
         "                         (logistic Elo over deal pairs, fishtest's GSPRT, error\n"
         "                         rates alpha A, beta B) decides; never before %d pairs\n"
-        "  --batch N              deals per pair of matches (Dou Dizhu; default 25)\n"
+        "  --batch N              deals per pair of matches (roles fixed by the game;\n"
+        "                         default 25)\n"
         "  --bot-seed N           the bots' seeds' source (default 1)\n"
         "  --format table|json|csv  the summary (table, default), everything as one\n"
         "                         JSON object, or the per-deal rows as CSV\n"
@@ -926,66 +931,74 @@ static int parse_sprt(const char *v, sprt_cfg *sp)
     return 0;
 }
 
-int cmd_eval(int argc, char **argv)
+/* ---- The command ---------------------------------------------------------- */
+
+/* What the command line asks for, before the game and the deal set are
+ * known. */
+typedef struct eval_opts {
+    const char *game, *preset;       /* NULL: from the deals file, else the defaults */
+    const char *deals_file, *export_path, *json_path, *csv_path;
+    char sets[ARB_MAX_OPTIONS_TEXT]; /* --set, then the game's role options */
+    uint64_t seed;
+    size_t ndeals, batch;
+    int nbots;                       /* --bot given: A, then B */
+    cli_format format;
+    int64_t move_ms, deal_ms, bank_ms, startup_ms;   /* -2: not given */
+} eval_opts;
+
+static const struct option eval_longopts[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"bot", required_argument, NULL, 'b'},
+    {"game", required_argument, NULL, 'g'},
+    {"rules", required_argument, NULL, 'r'},
+    {"set", required_argument, NULL, 's'},
+    {"seed", required_argument, NULL, 'S'},
+    {"deals", required_argument, NULL, 'd'},
+    {"deals-file", required_argument, NULL, 'F'},
+    {"export-deals", required_argument, NULL, 'E'},
+    {"sprt", required_argument, NULL, 'P'},
+    {"batch", required_argument, NULL, 'n'},
+    {"bot-seed", required_argument, NULL, 'Q'},
+    {"format", required_argument, NULL, 'f'},
+    {"output-json", required_argument, NULL, 'J'},
+    {"output-csv", required_argument, NULL, 'C'},
+    {"move-ms", required_argument, NULL, 'm'},
+    {"deal-ms", required_argument, NULL, 'M'},
+    {"bank-ms", required_argument, NULL, 'B'},
+    {"startup-ms", required_argument, NULL, 'u'},
+    {"sandbox", required_argument, NULL, 'x'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"keep", required_argument, NULL, 'K'},
+    {NULL, 0, NULL, 0},
+};
+
+/* The options into *o, the agents and run flags into *e, --sprt into *sp.
+ * -1 when the command goes on, else its exit code. */
+static int parse_options(int argc, char **argv, eval_opts *o, eval_run *e, sprt_cfg *sp)
 {
-    static const struct option opts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"bot", required_argument, NULL, 'b'},
-        {"game", required_argument, NULL, 'g'},
-        {"rules", required_argument, NULL, 'r'},
-        {"set", required_argument, NULL, 's'},
-        {"seed", required_argument, NULL, 'S'},
-        {"deals", required_argument, NULL, 'd'},
-        {"deals-file", required_argument, NULL, 'F'},
-        {"export-deals", required_argument, NULL, 'E'},
-        {"sprt", required_argument, NULL, 'P'},
-        {"batch", required_argument, NULL, 'n'},
-        {"bot-seed", required_argument, NULL, 'Q'},
-        {"format", required_argument, NULL, 'f'},
-        {"output-json", required_argument, NULL, 'J'},
-        {"output-csv", required_argument, NULL, 'C'},
-        {"move-ms", required_argument, NULL, 'm'},
-        {"deal-ms", required_argument, NULL, 'M'},
-        {"bank-ms", required_argument, NULL, 'B'},
-        {"startup-ms", required_argument, NULL, 'u'},
-        {"sandbox", required_argument, NULL, 'x'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"keep", required_argument, NULL, 'K'},
-        {NULL, 0, NULL, 0},
-    };
-    eval_run e = {0};
-    sprt_cfg sp = {0};
-    eval_set set = {0};
-    const char *game = NULL, *preset = NULL, *deals_file = NULL, *export_path = NULL;
-    const char *json_path = NULL, *csv_path = NULL;
-    char sets[ARB_MAX_OPTIONS_TEXT] = "";
-    uint64_t seed = 1;
-    size_t ndeals = 100, batch = 25;
-    int nbots = 0;
-    cli_format format = CLI_FORMAT_TABLE;
-    e.bot_seed = 1;
-    int64_t move_ms = -2, deal_ms = -2, bank_ms = -2, startup_ms = -2;
-    int opt, status = CLI_EXIT_USAGE;
-    void *rules = NULL;
+    *o = (eval_opts){.seed = 1, .ndeals = 100, .batch = 25, .format = CLI_FORMAT_TABLE,
+                     .move_ms = -2, .deal_ms = -2, .bank_ms = -2, .startup_ms = -2};
+    e->bot_seed = 1;
+    int opt;
     cli_opts_begin();
-    while ((opt = cli_getopt("eval", argc, argv, ":h", opts)) != -1) {
+    while ((opt = cli_getopt("eval", argc, argv, ":h", eval_longopts)) != -1) {
         const char *v = optarg;
         long long n;
         switch (opt) {
         case 'h': usage(stdout); return CLI_EXIT_OK;
         case 'b':
-            if (nbots >= 2) {
+            if (o->nbots >= 2) {
                 fprintf(stderr, "arbiter: eval: --bot twice: A, then B\n");
                 return CLI_EXIT_USAGE;
             }
-            if (parse_bot(v, nbots ? &e.b : &e.a))
+            if (parse_bot(v, o->nbots ? &e->b : &e->a))
                 return CLI_EXIT_USAGE;
-            nbots++;
+            o->nbots++;
             break;
-        case 'g': game = v; break;
-        case 'r': preset = v; break;
+        case 'g': o->game = v; break;
+        case 'r': o->preset = v; break;
         case 's':
-            if (cli_append_option(sets, sizeof sets, v)) {
+            if (cli_append_option(o->sets, sizeof o->sets, v)) {
                 fprintf(stderr, "arbiter: eval: --set: too many options\n");
                 return CLI_EXIT_USAGE;
             }
@@ -993,7 +1006,7 @@ int cmd_eval(int argc, char **argv)
         case 'S': {
             char *end;
             errno = 0;
-            seed = strtoull(v, &end, 0);
+            o->seed = strtoull(v, &end, 0);
             if (errno || *end || end == v || v[0] == '-') {
                 fprintf(stderr, "arbiter: eval: --seed \"%s\": expected a non-negative integer\n", v);
                 return CLI_EXIT_USAGE;
@@ -1002,53 +1015,53 @@ int cmd_eval(int argc, char **argv)
         }
         case 'Q':
             if (cli_int_arg("eval", "bot-seed", v, 0, INT64_MAX, &n)) return CLI_EXIT_USAGE;
-            e.bot_seed = (uint64_t)n;
+            e->bot_seed = (uint64_t)n;
             break;
         case 'd':
             if (cli_int_arg("eval", "deals", v, 1, ARB_MAX_DEALS, &n)) return CLI_EXIT_USAGE;
-            ndeals = (size_t)n;
+            o->ndeals = (size_t)n;
             break;
         case 'n':
             if (cli_int_arg("eval", "batch", v, 1, ARB_MAX_DEALS, &n)) return CLI_EXIT_USAGE;
-            batch = (size_t)n;
+            o->batch = (size_t)n;
             break;
-        case 'F': deals_file = v; break;
-        case 'E': export_path = v; break;
+        case 'F': o->deals_file = v; break;
+        case 'E': o->export_path = v; break;
         case 'P':
-            if (parse_sprt(v, &sp)) return CLI_EXIT_USAGE;
+            if (parse_sprt(v, sp)) return CLI_EXIT_USAGE;
             break;
         case 'f':
-            if (cli_format_parse("eval", v, CLI_FORMATS_ALL, &format)) return CLI_EXIT_USAGE;
+            if (cli_format_parse("eval", v, CLI_FORMATS_ALL, &o->format)) return CLI_EXIT_USAGE;
             break;
-        case 'J': json_path = v; break;
-        case 'C': csv_path = v; break;
+        case 'J': o->json_path = v; break;
+        case 'C': o->csv_path = v; break;
         case 'm':
             if (cli_int_arg("eval", "move-ms", v, 1, 3600000, &n)) return CLI_EXIT_USAGE;
-            move_ms = n;
+            o->move_ms = n;
             break;
         case 'M':
             if (cli_int_arg("eval", "deal-ms", v, -1, 86400000, &n)) return CLI_EXIT_USAGE;
-            deal_ms = n;
+            o->deal_ms = n;
             break;
         case 'B':
             if (cli_int_arg("eval", "bank-ms", v, 0, 86400000, &n)) return CLI_EXIT_USAGE;
-            bank_ms = n;
+            o->bank_ms = n;
             break;
         case 'u':
             if (cli_int_arg("eval", "startup-ms", v, 1, 600000, &n)) return CLI_EXIT_USAGE;
-            startup_ms = n;
+            o->startup_ms = n;
             break;
         case 'x':
-            if (strcmp(v, "auto") == 0) e.lo.sandbox = LIVE_SANDBOX_AUTO;
-            else if (strcmp(v, "none") == 0) e.lo.sandbox = LIVE_SANDBOX_NONE;
-            else if (strcmp(v, "bwrap") == 0) e.lo.sandbox = LIVE_SANDBOX_BWRAP;
+            if (strcmp(v, "auto") == 0) e->lo.sandbox = LIVE_SANDBOX_AUTO;
+            else if (strcmp(v, "none") == 0) e->lo.sandbox = LIVE_SANDBOX_NONE;
+            else if (strcmp(v, "bwrap") == 0) e->lo.sandbox = LIVE_SANDBOX_BWRAP;
             else {
                 fprintf(stderr, "arbiter: eval: --sandbox \"%s\": expected auto, bwrap or none\n", v);
                 return CLI_EXIT_USAGE;
             }
             break;
-        case 'q': e.quiet = true; break;
-        case 'K': e.keep = v; break;
+        case 'q': e->quiet = true; break;
+        case 'K': e->keep = v; break;
         default: usage(stderr); return CLI_EXIT_USAGE;
         }
     }
@@ -1056,126 +1069,153 @@ int cmd_eval(int argc, char **argv)
         fprintf(stderr, "arbiter: eval: unexpected \"%s\" (arbiter eval --help)\n", argv[optind]);
         return CLI_EXIT_USAGE;
     }
-    if (deals_file && export_path) {
+    if (o->deals_file && o->export_path) {
         fprintf(stderr, "arbiter: eval: --export-deals writes a set from --seed; --deals-file reads one\n");
         return CLI_EXIT_USAGE;
     }
-    if (deals_file) {
-        if (set_from_file(&set, deals_file))
-            return CLI_EXIT_USAGE;
-        if (set.game[0] && game && strcmp(game, set.game)) {
-            fprintf(stderr, "arbiter: eval: %s holds %s deals, not %s\n", deals_file, set.game, game);
-            goto out;
-        }
-        if (set.preset[0] && preset && strcmp(preset, set.preset)) {
-            fprintf(stderr, "arbiter: eval: %s holds deals of the %s rules, not %s\n", deals_file, set.preset, preset);
-            goto out;
-        }
-        if (!game && set.game[0])
-            game = set.game;
-        if (!preset && set.preset[0])
-            preset = set.preset;
-    }
-    e.g = cli_game(game);
-    if (!e.g)
-        goto out;
-    if (!preset)
-        preset = strcmp(e.g->name, "doudizhu") == 0 ? "douzero" : e.g->default_preset;
-    /* The rules: the preset, the user's options, and for a game without
-     * fixed teams (Dou Dizhu) no bidding with the landlord in seat 0. */
-    match_config_init(&e.base, e.g);
-    snprintf(e.base.preset, sizeof e.base.preset, "%s", preset);
-    rules = cli_rules_new(e.g, preset, sets[0] ? sets : NULL);
-    if (!rules)
-        goto out;
-    int8_t team_of_seat[ARB_MAX_SEATS];
-    e.partnership = e.g->teams(rules, team_of_seat) == 2 && e.g->seats(rules) == 4;
-    e.nseats = e.g->seats(rules);
-    if (!e.partnership) {
-        if (strcmp(e.g->name, "doudizhu") != 0) {
-            fprintf(stderr, "arbiter: eval: %s has neither a landlord nor two fixed teams of two: no protocol\n",
-                    e.g->name);
-            status = CLI_EXIT_UNSUPPORTED;
-            goto out;
-        }
-        if (cli_append_option(sets, sizeof sets, "bidding=fixed") || cli_append_option(sets, sizeof sets, "fixed_landlord=0")) {
-            fprintf(stderr, "arbiter: eval: --set: too many options\n");
-            goto out;
-        }
-        free(rules);
-        rules = cli_rules_new(e.g, preset, sets);
-        if (!rules)
-            goto out;
-    }
-    snprintf(e.base.options, sizeof e.base.options, "%s", sets);
-    e.role_name[0] = e.partnership ? "seats-0-2" : "landlord";
-    e.role_name[1] = e.partnership ? "seats-1-3" : "peasants";
+    return -1;
+}
 
-    if (export_path) {
-        status = export_deals(e.g, preset, rules, seed, ndeals, export_path);
-        goto out;
+/* A deals file names its game and preset: read it into *set, and take
+ * them from it unless the command line named others (an error). */
+static int read_deals_file(eval_opts *o, eval_set *set)
+{
+    if (set_from_file(set, o->deals_file))
+        return -1;
+    if (set->game[0] && o->game && strcmp(o->game, set->game)) {
+        fprintf(stderr, "arbiter: eval: %s holds %s deals, not %s\n", o->deals_file, set->game, o->game);
+        return -1;
     }
-    if (nbots != 2) {
+    if (set->preset[0] && o->preset && strcmp(o->preset, set->preset)) {
+        fprintf(stderr, "arbiter: eval: %s holds deals of the %s rules, not %s\n", o->deals_file, set->preset,
+                o->preset);
+        return -1;
+    }
+    if (!o->game && set->game[0])
+        o->game = set->game;
+    if (!o->preset && set->preset[0])
+        o->preset = set->preset;
+    return 0;
+}
+
+/* The game, its preset and rules (*rules, the caller frees them), and how
+ * A and B meet: two tables of two fixed teams of two, or the roles the
+ * game's command-line module fixes (game_cli_roles, added to the rules).
+ * -1 when the command goes on, else its exit code. */
+static int choose_rules(eval_run *e, eval_opts *o, void **rules)
+{
+    e->g = cli_game(o->game);
+    if (!e->g)
+        return CLI_EXIT_USAGE;
+    const game_cli *m = game_cli_find(e->g);
+    if (!o->preset)
+        o->preset = m && m->eval_preset ? m->eval_preset : e->g->default_preset;
+    match_config_init(&e->base, e->g);
+    snprintf(e->base.preset, sizeof e->base.preset, "%s", o->preset);
+    *rules = cli_rules_new(e->g, o->preset, o->sets[0] ? o->sets : NULL);
+    if (!*rules)
+        return CLI_EXIT_USAGE;
+    int8_t team_of_seat[ARB_MAX_SEATS];
+    e->partnership = e->g->teams(*rules, team_of_seat) == 2 && e->g->seats(*rules) == 4;
+    e->nseats = e->g->seats(*rules);
+    if (e->partnership) {
+        e->role_name[0] = "seats-0-2";
+        e->role_name[1] = "seats-1-3";
+    } else {
+        const game_cli_roles *r = m ? m->eval_roles : NULL;
+        if (!r) {
+            fprintf(stderr, "arbiter: eval: %s has neither roles for eval (cli/game_cli.h) nor two fixed teams "
+                    "of two: no protocol\n", e->g->name);
+            return CLI_EXIT_UNSUPPORTED;
+        }
+        if (r->options && cli_append_option(o->sets, sizeof o->sets, r->options)) {
+            fprintf(stderr, "arbiter: eval: --set: too many options\n");
+            return CLI_EXIT_USAGE;
+        }
+        free(*rules);
+        *rules = cli_rules_new(e->g, o->preset, o->sets);
+        if (!*rules)
+            return CLI_EXIT_USAGE;
+        e->role_name[0] = r->name[0];
+        e->role_name[1] = r->name[1];
+    }
+    snprintf(e->base.options, sizeof e->base.options, "%s", o->sets);
+    return -1;
+}
+
+/* Before the first match: two distinct agents a bot's uid can reach, the
+ * --keep directory (0700, hidden from the bots; its real path into
+ * keep_real), the deal set, the clocks. -1 when the command goes on. */
+static int prepare_run(eval_run *e, const eval_opts *o, eval_set *set, const void *rules, char *keep_real,
+                       size_t keep_len)
+{
+    if (o->nbots != 2) {
         fprintf(stderr, "arbiter: eval: --bot A=CMD --bot B=CMD: the two agents\n");
-        goto out;
+        return CLI_EXIT_USAGE;
     }
-    if (strcmp(e.a.name, e.b.name) == 0) {
-        fprintf(stderr, "arbiter: eval: two agents named \"%s\"\n", e.a.name);
-        goto out;
+    if (strcmp(e->a.name, e->b.name) == 0) {
+        fprintf(stderr, "arbiter: eval: two agents named \"%s\"\n", e->a.name);
+        return CLI_EXIT_USAGE;
     }
     /* as root, a bot its own uid cannot reach would forfeit every deal:
      * refused before the first match (cli_bots_reachable) */
-    match_bot_cfg agents[2] = {e.a, e.b};
+    match_bot_cfg agents[2] = {e->a, e->b};
     if (cli_bots_reachable("eval", agents, 2) != 0)
-        goto out;
-    /* --keep DIR holds every hand: 0700, and hidden from the bots */
-    char keep_real[4096];
-    if (e.keep) {
+        return CLI_EXIT_USAGE;
+    if (e->keep) {
         char err[600];
-        if (arb_make_dir(e.keep, 0700, "--keep directory", err, sizeof err) != 0) {
+        if (arb_make_dir(e->keep, 0700, "--keep directory", err, sizeof err) != 0) {
             fprintf(stderr, "arbiter: eval: %s\n", err);
-            goto out;
+            return CLI_EXIT_USAGE;
         }
-        if (!realpath(e.keep, keep_real)) {
-            fprintf(stderr, "arbiter: eval: --keep %s: %s\n", e.keep, strerror(errno));
-            goto out;
+        if (keep_len < PATH_MAX || !realpath(e->keep, keep_real)) {
+            fprintf(stderr, "arbiter: eval: --keep %s: %s\n", e->keep, strerror(errno));
+            return CLI_EXIT_USAGE;
         }
-        e.lo.hide[0] = keep_real;
+        e->lo.hide[0] = keep_real;
     }
-    if (!deals_file && set_from_seed(&set, seed, ndeals)) {
-        status = CLI_EXIT_FAIL;
-        goto out;
-    }
-    if (deals_file && set_check(e.g, &set, rules, deals_file))
-        goto out;
-    if (move_ms != -2) e.base.move_ms = move_ms;
-    if (deal_ms != -2) e.base.deal_ms = deal_ms;
-    if (bank_ms != -2) e.base.bank_ms = bank_ms;
-    if (startup_ms != -2) e.base.startup_ms = startup_ms;
-    e.base.seed = seed;
+    if (!o->deals_file && set_from_seed(set, o->seed, o->ndeals))
+        return CLI_EXIT_FAIL;
+    if (o->deals_file && set_check(e->g, set, rules, o->deals_file))
+        return CLI_EXIT_USAGE;
+    if (o->move_ms != -2) e->base.move_ms = o->move_ms;
+    if (o->deal_ms != -2) e->base.deal_ms = o->deal_ms;
+    if (o->bank_ms != -2) e->base.bank_ms = o->bank_ms;
+    if (o->startup_ms != -2) e->base.startup_ms = o->startup_ms;
+    e->base.seed = o->seed;
+    return -1;
+}
 
-    /* Batches of deals in both roles, the SPRT looked at after each. */
-    status = CLI_EXIT_OK;
-    size_t step = e.partnership ? 1 : batch;
-    for (size_t base = 0; base < set.n && status == CLI_EXIT_OK; base += step) {
-        size_t n = set.n - base < step ? set.n - base : step;
-        status = play_batch(&e, &set, base, n);
-        if (status == CLI_EXIT_OK && sp.on) {
-            es_penta ps = pairs_of(&e, NULL);
-            sp.verdict = es_sprt_decide(&sp.t, &ps, &sp.llr);
-            if (sp.verdict)
+/* Batches of deals in both roles, the SPRT looked at after each. */
+static int play_set(eval_run *e, const eval_set *set, size_t batch, sprt_cfg *sp)
+{
+    int status = CLI_EXIT_OK;
+    size_t step = e->partnership ? 1 : batch;
+    for (size_t base = 0; base < set->n && status == CLI_EXIT_OK; base += step) {
+        size_t n = set->n - base < step ? set->n - base : step;
+        status = play_batch(e, set, base, n);
+        if (status == CLI_EXIT_OK && sp->on) {
+            es_penta ps = pairs_of(e, NULL);
+            sp->verdict = es_sprt_decide(&sp->t, &ps, &sp->llr);
+            if (sp->verdict)
                 break;
         }
     }
-    if (status != CLI_EXIT_OK)
-        goto out;
-    if (format == CLI_FORMAT_JSON)
-        write_json(stdout, &e, preset, &sp, set.n);
-    else if (format == CLI_FORMAT_CSV)
-        write_csv(stdout, &e);
+    return status;
+}
+
+/* The summary on stdout in the chosen format, and the JSON object and the
+ * CSV rows to their files when asked. */
+static int report(const eval_run *e, const eval_opts *o, const sprt_cfg *sp, size_t set_size)
+{
+    int status = CLI_EXIT_OK;
+    if (o->format == CLI_FORMAT_JSON)
+        write_json(stdout, e, o->preset, sp, set_size);
+    else if (o->format == CLI_FORMAT_CSV)
+        write_csv(stdout, e);
     else
-        print_table(&e, preset, &sp, set.n);
-    const char *paths[2] = {json_path, csv_path};
+        print_table(e, o->preset, sp, set_size);
+    const char *paths[2] = {o->json_path, o->csv_path};
     for (int k = 0; k < 2; k++) {
         if (!paths[k])
             continue;
@@ -1186,14 +1226,44 @@ int cmd_eval(int argc, char **argv)
             continue;
         }
         if (k == 0)
-            write_json(f, &e, preset, &sp, set.n);
+            write_json(f, e, o->preset, sp, set_size);
         else
-            write_csv(f, &e);
+            write_csv(f, e);
         if (fclose(f) != 0) {
             fprintf(stderr, "arbiter: eval: %s: %s\n", paths[k], strerror(errno));
             status = CLI_EXIT_FAIL;
         }
     }
+    return status;
+}
+
+int cmd_eval(int argc, char **argv)
+{
+    eval_run e = {0};
+    sprt_cfg sp = {0};
+    eval_set set = {0};
+    eval_opts o;
+    void *rules = NULL;
+    char keep_real[PATH_MAX];
+    int status = parse_options(argc, argv, &o, &e, &sp);
+    if (status != -1)
+        return status;
+    status = CLI_EXIT_USAGE;
+    if (o.deals_file && read_deals_file(&o, &set))
+        goto out;
+    status = choose_rules(&e, &o, &rules);
+    if (status != -1)
+        goto out;
+    if (o.export_path) {
+        status = export_deals(e.g, o.preset, rules, o.seed, o.ndeals, o.export_path);
+        goto out;
+    }
+    status = prepare_run(&e, &o, &set, rules, keep_real, sizeof keep_real);
+    if (status != -1)
+        goto out;
+    status = play_set(&e, &set, o.batch, &sp);
+    if (status == CLI_EXIT_OK)
+        status = report(&e, &o, &sp, set.n);
 out:
     free(rules);
     free(e.rows);

@@ -21,9 +21,11 @@
 
 static void usage(FILE *f)
 {
+    /* the default game's forfeit stake, as an example of "the game's own" */
+    const arb_game *dg = arb_game_find(CLI_DEFAULT_GAME);
     fprintf(f,
         "usage: arbiter match --bot NAME=CMD --bot NAME=CMD ... [options]   (a --bot per seat)\n"
-        "       arbiter match --game dabang --team NAME=CMD1,CMD2 --team NAME=CMD3,CMD4 [options]\n"
+        "       arbiter match --game GAME --team NAME=CMD1,CMD2 --team NAME=CMD3,CMD4 [options]\n"
         "\n"
         "Plays one match between bot programs and prints the result. CMD is a\n"
         "program and its arguments separated by spaces (no shell); the program is\n"
@@ -56,7 +58,7 @@ static void usage(FILE *f)
         "  --startup-ms N         time to answer the handshake (default 5000)\n"
         "  --policy P             autoplay | forfeit-deal | forfeit-match (default autoplay)\n"
         "  --strikes N            autoplay strikes before forfeiting the match (default 3)\n"
-        "  --forfeit-points N     the forfeit stake P (default: the game's own, 6 for doudizhu)\n"
+        "  --forfeit-points N     the forfeit stake P (default: the game's own, %lld for %s)\n"
         "  --transcript FILE      write the transcript (msgpack, SHA-256 digest)\n"
         "  --sandbox MODE         auto | bwrap | none (default auto: bubblewrap when it works)\n"
         "  --workdir DIR          where the bots' working directories go (default a temp dir)\n"
@@ -65,7 +67,8 @@ static void usage(FILE *f)
         "                         itself before it is killed (default 1000)\n"
         "  --format table|json    the result as a table (default) or one JSON object\n"
         "  --json                 the same as --format json\n"
-        "  --quiet                no per-penalty lines\n");
+        "  --quiet                no per-penalty lines\n",
+        dg ? (long long)dg->default_forfeit_points : 0LL, dg ? dg->name : "?");
 }
 
 typedef struct show_ctx {
@@ -777,7 +780,7 @@ static int ready_to_play(const match_args *a, uint8_t secret[32])
     }
     if (a->compare_deals && (a->cfg.duplicate != MATCH_DUP_SWAP || match_tables(&a->cfg) == 0)) {
         fprintf(stderr, "arbiter: match: --compare-deals needs --duplicate swap and a game whose match may end "
-                        "early (a partnership game such as dabang)\n");
+                        "early (a game of fixed partnerships)\n");
         return CLI_EXIT_USAGE;
     }
     return 0;

@@ -13,7 +13,14 @@ static void usage(FILE *f, const game_cli *m)
 {
     fprintf(f, "usage: arbiter trick [--game NAME] [--rules PRESET] [--set key=value,...]\n"
                "  The trick judge: answers each trick read from stdin with its winner and points.\n"
-               "  --game NAME  the game (default %s; a trick-taking game: dabang)\n", CLI_DEFAULT_GAME);
+               "  --game NAME  the game (default %s; a trick-taking game:", CLI_DEFAULT_GAME);
+    /* the games whose command-line module judges tricks */
+    for (const arb_game *const *g = arb_games(); *g; g++) {
+        const game_cli *gm = game_cli_find(*g);
+        if (gm && gm->trick)
+            fprintf(f, " %s", (*g)->name);
+    }
+    fputs(")\n", f);
     if (m && m->trick_help)
         fputs(m->trick_help, f);
 }

@@ -1,11 +1,17 @@
-/* game_cli.c — the per-game command-line modules (game_cli.h): one line
- * per game that has one. */
+/* game_cli.c — the per-game command-line modules (game_cli.h), listed by
+ * the build from the game folders (games/<game>/meson.build). */
 #include "game_cli.h"
+#include "game_cli_list.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static const game_cli *const modules[] = {&game_cli_doudizhu, &game_cli_dabang, NULL};
+#define DECLARE(m) extern const game_cli m;
+GAME_CLI_MODULES(DECLARE)
+#undef DECLARE
+#define ENTRY(m) &m,
+static const game_cli *const modules[] = {GAME_CLI_MODULES(ENTRY) NULL};
+#undef ENTRY
 
 const game_cli *game_cli_find(const arb_game *g)
 {

@@ -2,7 +2,8 @@
  * rules oracle (`arbiter moves`), the trick judge of a trick-taking game
  * (`arbiter trick`), self-play with built-in policies (`arbiter play`),
  * the rules engine's benchmark (`arbiter bench rules`). Each game with such
- * commands has a module cli/<game>_*.c and one entry in game_cli.c; the
+ * commands has a module in its folder (games/<game>/, its game_cli table
+ * named in its meson.build's game_cli_modules); the
  * commands themselves (cmd_moves.c, cmd_trick.c, cmd_play.c, cmd_bench.c)
  * parse the generic options, build the rules through the arb_game
  * interface and hand over. A game without a module, or a module
@@ -40,6 +41,16 @@ typedef struct cli_context {
 /* The value given for key (the last one when given twice), or NULL. */
 const char *cli_context_get(const cli_context *c, const char *key);
 
+/* How `arbiter eval` (cmd_eval.c) seats agent A and agent B in a game
+ * whose sides are not two fixed teams of two: options added to the rules
+ * that fix role 0 to seat 0 and role 1 to every other seat (Dou Dizhu: no
+ * bidding, the landlord in seat 0), and the roles' names in the report.
+ * Eval plays each deal with A in role 0 against B, then the other way. */
+typedef struct game_cli_roles {
+    const char *options;     /* "k=v,k=v" added to the user's --set */
+    const char *name[2];     /* role 0 (seat 0), role 1 (the other seats) */
+} game_cli_roles;
+
 typedef struct game_cli {
     const char *game;       /* the arb_game's name */
     /* --set keys that are the oracle's context (moves, trick), not rules;
@@ -64,6 +75,14 @@ typedef struct game_cli {
      * indented by two; names[s] is the bot at seat s. NULL: nothing more
      * than the moves. */
     void (*show_deal)(const void *state, const char *const *names);
+    /* `arbiter eval`: the preset it plays when none is named (NULL: the
+     * game's default preset). */
+    const char *eval_preset;
+    /* `arbiter eval` in a game without two fixed teams of two: how A and
+     * B take the roles. NULL: eval plays such a game not at all (a game of
+     * two fixed teams of two needs nothing here: A's team sits in seats
+     * 0+2 at one table and 1+3 at the other). */
+    const game_cli_roles *eval_roles;
 } game_cli;
 
 /* The module of game g, or NULL when the game has none. */
@@ -106,8 +125,5 @@ int game_cli_read_line(FILE *in, char *buf);
  * says why; stdout is flushed after each answer, so that a caller writing
  * a line and reading its answer is never kept waiting. */
 void game_cli_answer_lines(FILE *in, void (*answer)(void *ctx, char *line), void *ctx);
-
-extern const game_cli game_cli_doudizhu;
-extern const game_cli game_cli_dabang;
 
 #endif

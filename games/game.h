@@ -212,6 +212,9 @@ int arb_game_register(const arb_game *g);
 /* The first entry a table lacks, or NULL when it is complete. */
 const char *arb_game_missing(const arb_game *g);
 
+/* The game a command or tournament plays when it names none. */
+#define ARB_DEFAULT_GAME "doudizhu"
+
 extern const arb_game arb_game_doudizhu;
 extern const arb_game arb_game_dabang;
 

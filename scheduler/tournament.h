@@ -20,8 +20,9 @@ typedef enum tn_format {
 } tn_format;
 
 
-/* The game of a tournament file that names none (`game:`). */
-#define TN_DEFAULT_GAME "doudizhu"
+/* The game of a tournament file that names none (`game:`): the registry's
+ * default (games/game.h). */
+#define TN_DEFAULT_GAME ARB_DEFAULT_GAME
 
 /* The rating system a tournament keeps in its record (docs/ratings.md). */
 typedef enum tn_rating {

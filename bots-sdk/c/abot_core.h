@@ -8,9 +8,9 @@
  * seed), `clock` and `end`, shows `note`/`error` to the author, and writes
  * exactly one reply line per request. Everything else — what the seat has
  * seen, the legal moves, the reply's words — belongs to the game's view,
- * one module per game behind an abot_game table: abot_ddz.c for Dou Dizhu
- * (the public abot_view / abot_run of arbiter_bot.h), abot_dabang.c for
- * Da Bang (abot_db_view / abot_db_run), over this same core.
+ * one module per game behind an abot_game table: games/ddz/abot_ddz.c for Dou Dizhu
+ * (the public abot_view / abot_run of arbiter_bot.h), games/dabang/abot_dabang.c for
+ * Da Bang (abot_dab_view / abot_dab_run), over this same core.
  *
  * Internal to the library: not installed. Names with two underscores are
  * the library's own. */
@@ -59,7 +59,7 @@ typedef struct abot_game {
 } abot_game;
 
 /* The fields of a view's public struct that mean the same in every game
- * (abot_view, abot_db_view): the core fills them from `clock` and `end`. */
+ * (abot_view, abot_dab_view): the core fills them from `clock` and `end`. */
 typedef struct abot_view_fields {
     int64_t *clock_move_ms;  /* `clock move MS deal MS bank MS` */
     int64_t *clock_deal_ms;

@@ -146,43 +146,43 @@ ddz_cards abot_outstanding(const abot_view *v);
 /* ---- Da Bang (打棒) ---------------------------------------------------------
  *
  * The same library for the four-player partnership game (dabang.h, the
- * rules in docs/rules/dabang.md): abot_db_run plays a match of Da Bang on
- * stdin/stdout with an abot_db_choose. The plays come from the engine
- * (db_leads / db_follows with the deal's trumps); the other decisions
+ * rules in docs/rules/dabang.md): abot_dab_run plays a match of Da Bang on
+ * stdin/stdout with an abot_dab_choose. The plays come from the engine
+ * (dab_leads / dab_follows with the deal's trumps); the other decisions
  * (declare, tribute, return, bury, joker, takeback) from the legal items
  * the referee lists with every such request. Seats 0 and 2 play against
  * 1 and 3; a seat's partner sits opposite (seat + 2). */
 
-typedef enum abot_db_decision {
-    ABOT_DB_DECLARE = 0,   /* choices: pass (no cards), level cards, three jokers and a suit, RJ */
-    ABOT_DB_TRIBUTE,       /* one card to give the 打家 */
-    ABOT_DB_RETURN,        /* one card the 打家 gives back */
-    ABOT_DB_BURY,          /* one card the 打家 buries in the kitty */
-    ABOT_DB_JOKER,         /* a joker to bury, or pass */
-    ABOT_DB_TAKEBACK,      /* which of the kitty's equal smallest cards to take back */
-    ABOT_DB_PLAY,          /* a lead or a follow */
-} abot_db_decision;
+typedef enum abot_dab_decision {
+    ABOT_DAB_DECLARE = 0,   /* choices: pass (no cards), level cards, three jokers and a suit, RJ */
+    ABOT_DAB_TRIBUTE,       /* one card to give the 打家 */
+    ABOT_DAB_RETURN,        /* one card the 打家 gives back */
+    ABOT_DAB_BURY,          /* one card the 打家 buries in the kitty */
+    ABOT_DAB_JOKER,         /* a joker to bury, or pass */
+    ABOT_DAB_TAKEBACK,      /* which of the kitty's equal smallest cards to take back */
+    ABOT_DAB_PLAY,          /* a lead or a follow */
+} abot_dab_decision;
 
 /* One finished deal: the game's `result points ...` line and the
  * referee's scores. */
-typedef struct abot_db_result {
+typedef struct abot_dab_result {
     int     deal;
     int     seat;                 /* this bot's seat in that deal */
     int     dajia;                /* the deal's 打家 */
     int     points;               /* the attackers' points, kitty included */
     int     rise_team;            /* the team that went up (seat % 2), -1 none */
     int     rise;                 /* levels */
-    int     levels_after[2];      /* per team: rank 0..7, DB_LEVEL_PASSED once past 10 */
-    int64_t scores[DB_SEATS];     /* per seat, sum zero: levels gained and lost */
-} abot_db_result;
+    int     levels_after[2];      /* per team: rank 0..7, DAB_LEVEL_PASSED once past 10 */
+    int64_t scores[DAB_SEATS];     /* per seat, sum zero: levels gained and lost */
+} abot_dab_result;
 
-/* What the seat has seen. Cards are db_hand multisets (three packs). */
-typedef struct abot_db_view {
+/* What the seat has seen. Cards are dab_hand multisets (three packs). */
+typedef struct abot_dab_view {
     int        seat;              /* this deal's seat, 0..3 */
     int        partner;           /* seat + 2 mod 4 */
     int        deal;              /* deal number in the match, from 0 (-1 before the first) */
     int        deals;             /* the match's deal limit */
-    const db_rules *rules;        /* the match's rules, every option applied */
+    const dab_rules *rules;        /* the match's rules, every option applied */
     uint64_t   seed;              /* this bot's own seed for the match */
     int64_t    clock_move_ms;     /* the match's clock, -1 none (see abot_view) */
     int64_t    clock_deal_ms;
@@ -197,72 +197,72 @@ typedef struct abot_db_view {
     int        dajia;             /* the 打家 (declarer), -1 until known */
     int        redeals;
     int        decl_seat;         /* the standing declaration: who, -1 none */
-    db_hand    decl_cards;        /* ... and the cards shown */
+    dab_hand    decl_cards;        /* ... and the cards shown */
     int        trump_suit;        /* 0..3 (S H C D), -1 until known */
-    const db_trump *trump;        /* powers and following suits, NULL until known */
+    const dab_trump *trump;        /* powers and following suits, NULL until known */
     bool       kitty_known;       /* the six kitty cards were seen (shown, or taken by this 打家) */
-    db_hand    kitty;             /* ... as drawn */
+    dab_hand    kitty;             /* ... as drawn */
     bool       buried_known;      /* the buried kitty is known (this bot buried it, or it was shown) */
-    db_hand    buried;            /* ... as it lies now (jokers buried and cards taken back included) */
+    dab_hand    buried;            /* ... as it lies now (jokers buried and cards taken back included) */
     bool       dry;               /* dry pot (干锅): no kitty taken */
 
     /* Play. */
-    db_hand    hand;              /* the cards in hand now */
+    dab_hand    hand;              /* the cards in hand now */
     int        points[2];         /* per team, from the tricks so far */
     int        tricks;            /* tricks finished this deal */
     int        leader;            /* who led the current trick, -1 before its lead */
     int        ntrick;            /* plays in the current trick */
-    db_play    trick[DB_SEATS];   /* by playing order, trick[0] the lead */
+    dab_play    trick[DAB_SEATS];   /* by playing order, trick[0] the lead */
     int        winner;            /* who is winning the current trick, -1 before its lead */
-    const db_play *winning;       /* ... with what (NULL before the lead) */
+    const dab_play *winning;       /* ... with what (NULL before the lead) */
     int        last_winner;       /* who won the last finished trick, -1 none */
-    db_hand    played[DB_SEATS];  /* cards each seat has played this deal */
-    db_hand    seen;              /* every card seen played this deal */
+    dab_hand    played[DAB_SEATS];  /* cards each seat has played this deal */
+    dab_hand    seen;              /* every card seen played this deal */
 
     /* The match so far. */
-    int        penalties[DB_SEATS];
+    int        penalties[DAB_SEATS];
     int        own_penalties;
-    const abot_db_result *results;   /* every finished deal, oldest first */
+    const abot_dab_result *results;   /* every finished deal, oldest first */
     int        nresults;
     int64_t    total;             /* this bot's total: the sum of its scores, then `end` */
     bool       over;
-} abot_db_view;
+} abot_dab_view;
 
-typedef struct abot_db_request {
-    abot_db_decision decision;
+typedef struct abot_dab_request {
+    abot_dab_decision decision;
     /* Every legal choice as cards: a play, the card to give, bury or take
      * back, the joker, the cards of a declaration; n == 0 is the pass. */
-    const db_play *choices;
+    const dab_play *choices;
     int            nchoices;
-    const int8_t  *suits;         /* ABOT_DB_DECLARE: the suit named with three jokers, else -1 */
+    const int8_t  *suits;         /* ABOT_DAB_DECLARE: the suit named with three jokers, else -1 */
     int64_t        move_ms;
     int64_t        deal_ms;
     int64_t        bank_ms;
-} abot_db_request;
+} abot_dab_request;
 
 /* Returns an index into r->choices (out of range: reported, the first is
  * played; ABOT_NO_REPLY as for abot_choose). */
-typedef int (*abot_db_choose)(const abot_db_view *v, const abot_db_request *r, void *ctx);
-typedef void (*abot_db_observe)(const abot_db_view *v, const char *line, void *ctx);
+typedef int (*abot_dab_choose)(const abot_dab_view *v, const abot_dab_request *r, void *ctx);
+typedef void (*abot_dab_observe)(const abot_dab_view *v, const char *line, void *ctx);
 
-typedef struct abot_db_options {
+typedef struct abot_dab_options {
     bool ask_legal;             /* plays from the referee's list, not the engine */
     bool verbose;
-    abot_db_observe observe;    /* may be NULL */
-} abot_db_options;
+    abot_dab_observe observe;    /* may be NULL */
+} abot_dab_options;
 
-int abot_db_run(const char *name, abot_db_choose choose, void *ctx);
-int abot_db_run_fds(const char *name, int in_fd, int out_fd, abot_db_choose choose, void *ctx,
-                    const abot_db_options *opt);
+int abot_dab_run(const char *name, abot_dab_choose choose, void *ctx);
+int abot_dab_run_fds(const char *name, int in_fd, int out_fd, abot_dab_choose choose, void *ctx,
+                    const abot_dab_options *opt);
 
 /* Helpers for strategies. */
-static inline bool abot_db_partner(const abot_db_view *v, int seat) { return seat >= 0 && seat % 2 == v->seat % 2; }
+static inline bool abot_dab_partner(const abot_dab_view *v, int seat) { return seat >= 0 && seat % 2 == v->seat % 2; }
 /* Cards not in this hand and not seen played: what the other hands and an
  * unknown kitty hold between them (the buried kitty left out when known). */
-db_hand abot_db_outstanding(const abot_db_view *v);
+dab_hand abot_dab_outstanding(const abot_dab_view *v);
 /* Trumps in a hand (0 while the trump is unknown). */
-int abot_db_trumps(const abot_db_view *v, const db_hand *h);
+int abot_dab_trumps(const abot_dab_view *v, const dab_hand *h);
 /* The play's strength for winning: its highest card's power (DB-11). */
-int abot_db_power(const abot_db_view *v, const db_play *p);
+int abot_dab_power(const abot_dab_view *v, const dab_play *p);
 
 #endif

@@ -530,7 +530,7 @@ class DocumentedExamples(unittest.TestCase):
         blocks = [b for b in python_blocks(path) if "arbiter_bot.dabang" in b] if os.path.exists(path) else []
         if not blocks:
             self.skipTest("docs/bot-authors.md has no Da Bang example")
-        lines = DB_HEADER + ["draw 3D", "draw KD", "draw 7D", "trump S level 5 dajia 0 by flip",
+        lines = DAB_HEADER + ["draw 3D", "draw KD", "draw 7D", "trump S level 5 dajia 0 by flip",
                              "play 0 AD", "play 1 4D",
                              "ask play follow 0 AD winner 0 AD time 1000 -1 30000 legal 3D 7D KD",
                              "play 2 KD", "play 3 9D", "trick 0 10 points 10 0",
@@ -544,7 +544,7 @@ class DocumentedExamples(unittest.TestCase):
 
 import arbiter_bot.dabang as db   # noqa: E402  (beside the Dou Dizhu tests it extends)
 
-DB_HEADER = [
+DAB_HEADER = [
     "arbiter 1 dabang",
     "match players 4 deals 1 rules standard seed 9",
     "option tribute=true",
@@ -555,7 +555,7 @@ DB_HEADER = [
 ]
 
 
-def db_converse(choose, lines):
+def dab_converse(choose, lines):
     out = io.BytesIO()
     seen = {"requests": []}
 
@@ -620,14 +620,14 @@ class DaBangCards(unittest.TestCase):
 
 class DaBangView(unittest.TestCase):
     def test_a_deal_is_tracked_from_the_events(self):
-        lines = DB_HEADER + ["draw 5H", "draw KS", "draw 3D", "draw 3D", "draw AS", "draw RJ",
+        lines = DAB_HEADER + ["draw 5H", "draw KS", "draw 3D", "draw 3D", "draw AS", "draw RJ",
                              "declare 0 5S", "trump S level 5 dajia 0 by declared",
                              "tribute 1", "return 0", "kitty 3S4S6S7S8S9S", "take 0", "bury 0", "joker 0 BJ",
                              "buried 3S4S6S7S9SBJ", "takeback 0 8S",
                              "play 0 KD", "play 1 AD",
                              "ask play follow 0 KD winner 1 AD time 1000 -1 30000 legal 3D",
                              "play 2 3D", "play 3 TD", "trick 1 20 points 0 20", "end 4"]
-        replies, seen = db_converse(lambda v, r: 0, lines)
+        replies, seen = dab_converse(lambda v, r: 0, lines)
         v, r = seen["view"], seen["requests"][0]
         self.assertEqual(replies, ["bot 1 tester legal", "3D"])
         self.assertEqual((v.seat, v.team, v.partner_seat, v.first_drawer), (2, 0, 0, 0))
@@ -651,7 +651,7 @@ class DaBangView(unittest.TestCase):
                  "take 3S3S4D6D8DQD", "ask bury time 1000 -1 30000 legal 3S 4D", "bury 0 3S",
                  "ask play time 1000 -1 30000 legal 2S", "result points 40 kitty 3S dug 0 case 2 rise 0 1 "
                  "levels 5 3 next 2 blood 0 winner -1", "result 1 -1 1 -1", "end 5"]
-        replies, seen = db_converse(lambda v, r: 0, lines)
+        replies, seen = dab_converse(lambda v, r: 0, lines)
         v = seen["view"]
         self.assertEqual(replies[1:], ["7C", "3S", "2S"])
         self.assertEqual((v.levels, v.blood, v.dajia, v.attacking()), (["4", "3"], 1, 0, True))
@@ -664,18 +664,18 @@ class DaBangView(unittest.TestCase):
         self.assertEqual(seen["requests"][2].leading, True)
 
     def test_another_seat_sees_a_pass_and_no_cards(self):
-        lines = DB_HEADER + ["draw 5H", "ask declare time 1000 -1 30000 legal pass 5H",
+        lines = DAB_HEADER + ["draw 5H", "ask declare time 1000 -1 30000 legal pass 5H",
                              "declare 2 pass", "tribute 1", "bury 0", "redeal 1", "draw 4C", "end 0"]
-        replies, seen = db_converse(lambda v, r: "pass", lines)
+        replies, seen = dab_converse(lambda v, r: "pass", lines)
         v = seen["view"]
         self.assertEqual(replies[1], "pass")
         self.assertEqual((v.declarations, v.tribute, v.buried, v.hand_text()), ([], [(1, None)], [(0, None)], "4C"))
 
     def test_replies_written_another_way(self):
-        lines = DB_HEADER + ["ask declare time 1000 -1 30000 legal pass 5H5H BJBJBJ:S", "end 0"]
-        replies, _ = db_converse(lambda v, r: "bjBJbj:s", lines)
+        lines = DAB_HEADER + ["ask declare time 1000 -1 30000 legal pass 5H5H BJBJBJ:S", "end 0"]
+        replies, _ = dab_converse(lambda v, r: "bjBJbj:s", lines)
         self.assertEqual(replies[1], "BJBJBJ:S")
-        replies, _ = db_converse(lambda v, r: "5h5H", lines)
+        replies, _ = dab_converse(lambda v, r: "5h5H", lines)
         self.assertEqual(replies[1], "5H5H")
 
 
@@ -686,22 +686,22 @@ class DaBangBots(unittest.TestCase):
 
     def greedy(self, lines):
         import dabang_greedy_bot
-        return db_converse(dabang_greedy_bot.choose, lines)[0][1:]
+        return dab_converse(dabang_greedy_bot.choose, lines)[0][1:]
 
     def test_greedy_adds_points_to_its_partners_trick(self):
-        lines = DB_HEADER + ["draw 3D", "draw KD", "draw 7D", "trump S level 5 dajia 0 by flip",
+        lines = DAB_HEADER + ["draw 3D", "draw KD", "draw 7D", "trump S level 5 dajia 0 by flip",
                              "play 0 AD", "play 1 4D",
                              "ask play follow 0 AD winner 0 AD time 1000 -1 30000 legal 3D 7D KD", "end 0"]
         self.assertEqual(self.greedy(lines), ["KD"])
 
     def test_greedy_trumps_a_trick_with_points_when_void(self):
-        lines = DB_HEADER + ["draw 3S", "draw 4C", "draw 2C", "trump S level 5 dajia 1 by flip",
+        lines = DAB_HEADER + ["draw 3S", "draw 4C", "draw 2C", "trump S level 5 dajia 1 by flip",
                              "play 1 KD",
                              "ask play follow 1 KD winner 1 KD time 1000 -1 30000 legal 3S 4C 2C", "end 0"]
         self.assertEqual(self.greedy(lines), ["3S"])            # the cheapest trump wins it
 
     def test_greedy_follows_cheaply_without_points(self):
-        lines = DB_HEADER + ["draw 3D", "draw KD", "draw 9D", "trump S level 5 dajia 1 by flip",
+        lines = DAB_HEADER + ["draw 3D", "draw KD", "draw 9D", "trump S level 5 dajia 1 by flip",
                              "play 1 AD",
                              "ask play follow 1 AD winner 1 AD time 1000 -1 30000 legal 3D 9D KD", "end 0"]
         self.assertEqual(self.greedy(lines), ["3D"])
@@ -709,29 +709,29 @@ class DaBangBots(unittest.TestCase):
     def test_greedy_declaring_counts_trumps_and_cards_shown(self):
         # an overturn with a pair when the count favours it: hearts make 6 trumps + 2 shown
         hand = ["draw %s" % c for c in "5H 5H AH KH 2S 3C 4C 6D 7D 8S".split()]
-        lines = DB_HEADER + hand + ["declare 1 5S", "ask declare time 1000 -1 30000 legal pass 5H5H", "end 0"]
+        lines = DAB_HEADER + hand + ["declare 1 5S", "ask declare time 1000 -1 30000 legal pass 5H5H", "end 0"]
         self.assertEqual(self.greedy(lines), ["5H5H"])
         # the suit with more trumps wins among the items; three jokers count with the suit they name
         hand = ["draw %s" % c for c in "5H 5C BJ BJ BJ AC KC QC JC 3S".split()]
-        lines = DB_HEADER + hand + ["ask declare time 1000 -1 30000 legal pass 5H 5C BJBJBJ:C", "end 0"]
+        lines = DAB_HEADER + hand + ["ask declare time 1000 -1 30000 legal pass 5H 5C BJBJBJ:C", "end 0"]
         self.assertEqual(self.greedy(lines), ["BJBJBJ:C"])
         # the first deal's big joker names no suit yet: its best suit counts
         hand = ["draw %s" % c for c in "RJ 2D AD KD QD JD 3S 4C".split()]
-        lines = DB_HEADER + hand + ["ask declare time 1000 -1 30000 legal pass RJ", "end 0"]
+        lines = DAB_HEADER + hand + ["ask declare time 1000 -1 30000 legal pass RJ", "end 0"]
         self.assertEqual(self.greedy(lines), ["RJ"])
 
     def test_greedy_declares_with_many_trumps_and_buries_low(self):
         draws = ["draw %s" % c for c in "5H 2H 2S RJ BJ AH KH QH JH 9H 8H 7H 6H 4C".split()]
-        lines = DB_HEADER + draws + ["ask declare time 1000 -1 30000 legal pass 5H", "end 0"]
+        lines = DAB_HEADER + draws + ["ask declare time 1000 -1 30000 legal pass 5H", "end 0"]
         self.assertEqual(self.greedy(lines), ["5H"])
         # one trump in twelve cards: the count (1 trump + 1 shown) is under a third of the hand plus one
         few = ["draw %s" % c for c in "5H 3C 4C 6C 7C 8C 9C 3D 4D 6D 7D 8D".split()]
-        lines = DB_HEADER + few + ["ask declare time 1000 -1 30000 legal pass 5H", "end 0"]
+        lines = DAB_HEADER + few + ["ask declare time 1000 -1 30000 legal pass 5H", "end 0"]
         self.assertEqual(self.greedy(lines), ["pass"])
         # early in the draw a few trumps suffice (3 trumps + 1 shown >= 3/3 + 1), as the C greedy bot
-        lines = DB_HEADER + draws[:3] + ["ask declare time 1000 -1 30000 legal pass 5H", "end 0"]
+        lines = DAB_HEADER + draws[:3] + ["ask declare time 1000 -1 30000 legal pass 5H", "end 0"]
         self.assertEqual(self.greedy(lines), ["5H"])
-        lines = DB_HEADER + ["draw 3C", "draw KC", "draw 4D", "draw 3H", "trump H level 5 dajia 2 by flip",
+        lines = DAB_HEADER + ["draw 3C", "draw KC", "draw 4D", "draw 3H", "trump H level 5 dajia 2 by flip",
                              "ask bury time 1000 -1 30000 legal 3C 3H 4D KC", "end 0"]
         self.assertEqual(self.greedy(lines), ["3C"])
 

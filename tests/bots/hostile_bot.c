@@ -5,7 +5,7 @@
  *
  *   hostile_bot [--dabang] MODE [N] [ARG]
  *
- * With --dabang it sits at a Da Bang table (abot_db_run) and misbehaves
+ * With --dabang it sits at a Da Bang table (abot_dab_run) and misbehaves
  * the same way; its honest choice is then a random item of the request.
  *
  *   sleep        sleep forever
@@ -323,38 +323,38 @@ static int misbehave(hostile *h, const abot_view *v, const abot_request *r, int 
 /* The same at a Da Bang table: illegal cheats at a declaration or a play,
  * othercards at a play (the lead or a follow: as many cards as the trick
  * needs); else they wait. */
-static int misbehave_db(hostile *h, const abot_db_view *v, const abot_db_request *r, int honest)
+static int misbehave_dab(hostile *h, const abot_dab_view *v, const abot_dab_request *r, int honest)
 {
     int common = misbehave_common(h, honest);
     if (common != -1)
         return common;
     /* ARG "declare" or "play": cheat at that decision only */
-    if (h->arg && strcmp(h->arg, r->decision == ABOT_DB_DECLARE ? "declare" : "play") != 0)
+    if (h->arg && strcmp(h->arg, r->decision == ABOT_DAB_DECLARE ? "declare" : "play") != 0)
         return -1;
-    if (r->decision == ABOT_DB_DECLARE && strcmp(h->mode, "illegal") == 0) {
+    if (r->decision == ABOT_DAB_DECLARE && strcmp(h->mode, "illegal") == 0) {
         /* three jokers it does not hold: well formed, not offered */
-        int joker = v->hand.n[DB_RJ] < 3 ? DB_RJ : v->hand.n[DB_BJ] < 3 ? DB_BJ : -1;
+        int joker = v->hand.n[DAB_RJ] < 3 ? DAB_RJ : v->hand.n[DAB_BJ] < 3 ? DAB_BJ : -1;
         if (joker < 0)
             return -1;
-        say(joker == DB_RJ ? "RJRJRJ:S\n" : "BJBJBJ:S\n");
+        say(joker == DAB_RJ ? "RJRJRJ:S\n" : "BJBJBJ:S\n");
         return ABOT_NO_REPLY;
     }
-    if (r->decision != ABOT_DB_PLAY)
+    if (r->decision != ABOT_DAB_PLAY)
         return -1;
     bool elsewhere = strcmp(h->mode, "othercards") == 0;
-    db_hand out = abot_db_outstanding(v);
+    dab_hand out = abot_dab_outstanding(v);
     int card = -1;
-    for (int c = 0; c < DB_NCARDS && card < 0; c++)
+    for (int c = 0; c < DAB_NCARDS && card < 0; c++)
         if (v->hand.n[c] == 0 && (!elsewhere || out.n[c] > 0))
             card = c;
     if (card < 0)
         return -1;
     int need = v->ntrick > 0 ? v->trick[0].n : 1;     /* a follow: as many as were led */
-    db_play p = {.n = (uint8_t)need};
+    dab_play p = {.n = (uint8_t)need};
     for (int i = 0; i < need; i++)
         p.c[i] = (uint8_t)card;
-    char text[4 * DB_MAX_PLAY + 1], line[sizeof text + 16];
-    db_format_play(&p, text, sizeof text);
+    char text[4 * DAB_MAX_PLAY + 1], line[sizeof text + 16];
+    dab_format_play(&p, text, sizeof text);
     snprintf(line, sizeof line, "play %s\n", text);
     say(line);
     return ABOT_NO_REPLY;
@@ -379,7 +379,7 @@ static int choose(const abot_view *v, const abot_request *r, void *ctx)
     return honest;
 }
 
-static int choose_db(const abot_db_view *v, const abot_db_request *r, void *ctx)
+static int choose_dab(const abot_dab_view *v, const abot_dab_request *r, void *ctx)
 {
     hostile *h = ctx;
     if (!h->seeded) {
@@ -388,7 +388,7 @@ static int choose_db(const abot_db_view *v, const abot_db_request *r, void *ctx)
     }
     int honest = r->nchoices > 0 ? (int)arb_rng_below(&h->rng, (uint64_t)r->nchoices) : 0;
     if (!h->done && ++h->decisions >= h->when) {
-        int i = misbehave_db(h, v, r, honest);
+        int i = misbehave_dab(h, v, r, honest);
         if (i != -1) {
             h->done = true;
             return i;
@@ -443,6 +443,6 @@ int main(int argc, char **argv)
         return 0;
     }
     if (dabang)
-        return abot_db_run("hostile", choose_db, &h) == 0 ? 0 : 1;
+        return abot_dab_run("hostile", choose_dab, &h) == 0 ? 0 : 1;
     return abot_run("hostile", choose, &h) == 0 ? 0 : 1;
 }

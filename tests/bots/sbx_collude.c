@@ -483,7 +483,7 @@ static int choose(const abot_view *v, const abot_request *r, void *ctx)
     return (int)arb_rng_below(&c->rng, (uint64_t)n);
 }
 
-static int choose_db(const abot_db_view *v, const abot_db_request *r, void *ctx)
+static int choose_dab(const abot_dab_view *v, const abot_dab_request *r, void *ctx)
 {
     colluder *c = ctx;
     if (c->sender)
@@ -519,6 +519,6 @@ int main(int argc, char **argv)
         return 2;
     setvbuf(stderr, NULL, _IOLBF, 0);
     if (dabang)
-        return abot_db_run(c.sender ? "sender" : "receiver", choose_db, &c) == 0 ? 0 : 1;
+        return abot_dab_run(c.sender ? "sender" : "receiver", choose_dab, &c) == 0 ? 0 : 1;
     return abot_run(c.sender ? "sender" : "receiver", choose, &c) == 0 ? 0 : 1;
 }

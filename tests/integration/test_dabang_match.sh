@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_dabang_match.sh — whole Da Bang matches between C bots on the bot
-# library (bots-sdk/c, abot_db_*): the greedy team (seats 0 and 2) against
+# library (bots-sdk/c, abot_dab_*): the greedy team (seats 0 and 2) against
 # the random team plays to the end of the match with no penalty; its
 # transcript re-judges (`arbiter replay`) and the bots' replies reproduce
 # (`replay --rerun`). Then a seeded comparison of at least 100 deals in

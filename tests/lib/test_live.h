@@ -1,5 +1,5 @@
 /* test_live.h — a match between real bot processes played into a
- * transcript, for the tests that link the referee (test_match, db_hostile,
+ * transcript, for the tests that link the referee (test_match, dab_hostile,
  * deal_test), with what they share around it: a bot's command, the
  * transcript read back, and the processes a match left behind. A match is:
  * the live driver at a sandbox level (sanitizer builds lift the address

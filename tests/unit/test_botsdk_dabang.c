@@ -1,11 +1,11 @@
 /* test_botsdk_dabang.c — the C bot library's Da Bang view (arbiter_bot.h,
- * abot_db_*) against the rules engine: the library runs in a thread on
+ * abot_dab_*) against the rules engine: the library runs in a thread on
  * pipes, the test plays the referee with the game's own interface
  * (arb_game_dabang: what each seat is told, the requests, the legal
  * items), the bot sits in seat 0 of whole matches and the other seats play
  * at random. At every decision the view the bot was shown is compared
  * with the engine's state (hand, trumps, 打家, level, points, the trick and
- * its winner, cards played), the plays with db_leads / db_follows, the
+ * its winner, cards played), the plays with dab_leads / dab_follows, the
  * other choices with the legal list, and every reply must be legal. */
 #include "arbiter_bot.h"
 #include "arb_limits.h"
@@ -22,17 +22,17 @@
 typedef struct harness {
     int to_bot[2], from_bot[2];
     pthread_t thread;
-    abot_db_options opt;
+    abot_dab_options opt;
     int rc;
     pthread_mutex_t lock;
     /* what the bot function saw at its last call */
     int calls;
-    abot_db_view v;
-    db_trump trump;
+    abot_dab_view v;
+    dab_trump trump;
     bool has_trump, has_winning;
-    db_play winning;
-    abot_db_request r;
-    db_play *choices;          /* DB_MAX_PLAYS */
+    dab_play winning;
+    abot_dab_request r;
+    dab_play *choices;          /* DAB_MAX_PLAYS */
     int pick_salt;
     bool observed_over;
     char in[1 << 16];
@@ -40,7 +40,7 @@ typedef struct harness {
     char line[ARB_MAX_LINE + 2];
 } harness;
 
-static int choose(const abot_db_view *v, const abot_db_request *r, void *ctx)
+static int choose(const abot_dab_view *v, const abot_dab_request *r, void *ctx)
 {
     harness *h = ctx;
     pthread_mutex_lock(&h->lock);
@@ -60,7 +60,7 @@ static int choose(const abot_db_view *v, const abot_db_request *r, void *ctx)
     return pick;
 }
 
-static void observe(const abot_db_view *v, const char *line, void *ctx)
+static void observe(const abot_dab_view *v, const char *line, void *ctx)
 {
     harness *h = ctx;
     (void)line;
@@ -72,7 +72,7 @@ static void observe(const abot_db_view *v, const char *line, void *ctx)
 static void *bot_thread(void *arg)
 {
     harness *h = arg;
-    h->rc = abot_db_run_fds("dbtest", h->to_bot[0], h->from_bot[1], choose, h, &h->opt);
+    h->rc = abot_dab_run_fds("dbtest", h->to_bot[0], h->from_bot[1], choose, h, &h->opt);
     close(h->to_bot[0]);
     close(h->from_bot[1]);
     return NULL;
@@ -83,7 +83,7 @@ static harness *start(bool ask_legal, int salt)
     harness *h = calloc(1, sizeof *h);
     if (!h || pipe(h->to_bot) || pipe(h->from_bot))
         exit(2);
-    h->choices = malloc(DB_MAX_PLAYS * sizeof *h->choices);
+    h->choices = malloc(DAB_MAX_PLAYS * sizeof *h->choices);
     if (!h->choices)
         exit(2);
     h->opt.ask_legal = ask_legal;
@@ -150,20 +150,20 @@ static int finish(harness *h)
     return rc;
 }
 
-static bool same_hand(const db_hand *a, const db_hand *b)
+static bool same_hand(const dab_hand *a, const dab_hand *b)
 {
     return a->total == b->total && memcmp(a->n, b->n, sizeof a->n) == 0;
 }
 
-static bool same_play(const db_play *a, const db_play *b)
+static bool same_play(const dab_play *a, const dab_play *b)
 {
     return a->n == b->n && memcmp(a->c, b->c, a->n) == 0;
 }
 
 /* The bot's view at its decision against the engine's state. */
-static void check_view(harness *h, const db_state *s, int deal, const db_hand played[DB_SEATS])
+static void check_view(harness *h, const dab_state *s, int deal, const dab_hand played[DAB_SEATS])
 {
-    const abot_db_view *v = &h->v;
+    const abot_dab_view *v = &h->v;
     CHECKF(v->seat == 0 && v->partner == 2 && v->deal == deal, "seat %d partner %d deal %d", v->seat, v->partner,
            v->deal);
     CHECKF(same_hand(&v->hand, &s->hand[0]), "deal %d: tracked hand of %d cards, the engine's %d", deal,
@@ -176,46 +176,46 @@ static void check_view(harness *h, const db_state *s, int deal, const db_hand pl
     } else {
         CHECK(!h->has_trump && v->trump_suit == -1);
     }
-    if (s->phase == DB_PH_TRICKS) {
+    if (s->phase == DAB_PH_TRICKS) {
         CHECK(v->points[0] == s->points[0] && v->points[1] == s->points[1]);
         CHECK(v->tricks == s->tricks_done);
         CHECKF(v->ntrick == s->ntrick, "trick of %d plays, the engine's %d", v->ntrick, s->ntrick);
         if (s->ntrick) {
             CHECK(v->leader == s->leader);
-            CHECKF(v->winner == (s->leader + s->winner_idx) % DB_SEATS, "winner %d, the engine's %d", v->winner,
-                   (s->leader + s->winner_idx) % DB_SEATS);
+            CHECKF(v->winner == (s->leader + s->winner_idx) % DAB_SEATS, "winner %d, the engine's %d", v->winner,
+                   (s->leader + s->winner_idx) % DAB_SEATS);
             CHECK(h->has_winning && same_play(&h->winning, &s->trick[s->winner_idx]));
             for (int i = 0; i < s->ntrick; i++)
                 CHECK(same_play(&v->trick[i], &s->trick[i]));
         }
-        for (int p = 0; p < DB_SEATS; p++)
+        for (int p = 0; p < DAB_SEATS; p++)
             CHECK(same_hand(&v->played[p], &played[p]));
     }
-    if (s->dajia == 0 && s->phase >= DB_PH_BURY && !s->dry) {
+    if (s->dajia == 0 && s->phase >= DAB_PH_BURY && !s->dry) {
         CHECK(v->kitty_known);
         CHECK(v->buried_known);
     }
 }
 
-/* The choices against the engine: plays as db_leads/db_follows list them,
+/* The choices against the engine: plays as dab_leads/dab_follows list them,
  * anything else as many as the legal actions. */
-static void check_choices(harness *h, const db_state *s, int nlegal, bool listed)
+static void check_choices(harness *h, const dab_state *s, int nlegal, bool listed)
 {
-    const abot_db_request *r = &h->r;
-    if (db_decision(s) == ARB_DEC_PLAY) {
-        CHECK(r->decision == ABOT_DB_PLAY);
-        static db_play want[DB_MAX_PLAYS];
-        int n = s->ntrick ? db_follows(&s->trump, &s->hand[0], &s->trick[0], want, DB_MAX_PLAYS)
-                          : db_leads(&s->trump, &s->hand[0], want, DB_MAX_PLAYS);
+    const abot_dab_request *r = &h->r;
+    if (dab_decision(s) == ARB_DEC_PLAY) {
+        CHECK(r->decision == ABOT_DAB_PLAY);
+        static dab_play want[DAB_MAX_PLAYS];
+        int n = s->ntrick ? dab_follows(&s->trump, &s->hand[0], &s->trick[0], want, DAB_MAX_PLAYS)
+                          : dab_leads(&s->trump, &s->hand[0], want, DAB_MAX_PLAYS);
         CHECKF(r->nchoices == n && (listed || n == nlegal), "%d plays, the engine %d, legal %d", r->nchoices, n,
                nlegal);
         if (!listed && r->nchoices == n)
             for (int i = 0; i < n; i++)
                 CHECK(same_play(&h->choices[i], &want[i]));
     } else {
-        CHECKF(r->nchoices == nlegal, "decision %d: %d choices, %d legal", db_decision(s), r->nchoices, nlegal);
-        CHECK(r->decision != ABOT_DB_PLAY);
-        CHECK((r->decision == ABOT_DB_DECLARE) == (r->suits != NULL));
+        CHECKF(r->nchoices == nlegal, "decision %d: %d choices, %d legal", dab_decision(s), r->nchoices, nlegal);
+        CHECK(r->decision != ABOT_DAB_PLAY);
+        CHECK((r->decision == ABOT_DAB_DECLARE) == (r->suits != NULL));
     }
 }
 
@@ -234,11 +234,11 @@ static int play_match(bool ask_legal, uint64_t seed, int salt)
              (unsigned long long)seed);
     send_line(h, line);
     send_line(h, "clock move 1000 deal -1 bank 30000");
-    db_rules rules;
-    db_rules_preset(&rules, "standard");
-    db_match m;
+    dab_rules rules;
+    dab_rules_preset(&rules, "standard");
+    dab_match m;
     g->match_init(&m, &rules, DEALS);
-    static const uint8_t player_at[DB_SEATS] = {0, 1, 2, 3};
+    static const uint8_t player_at[DAB_SEATS] = {0, 1, 2, 3};
     static arb_action legal[ARB_MAX_MOVES];
     arb_rng rng;
     arb_rng_seed(&rng, seed);
@@ -246,7 +246,7 @@ static int play_match(bool ask_legal, uint64_t seed, int salt)
     int deal = 0;
     static char req[ARB_MAX_REQUEST];
     for (; deal < DEALS && !g->match_over(&m); deal++) {
-        db_state s, before;
+        dab_state s, before;
         if (g->deal(&s, &rules, seed * 131 + (uint64_t)deal) || g->deal_setup(&s, &m, player_at)) {
             CHECK(!"deal");
             break;
@@ -254,7 +254,7 @@ static int play_match(bool ask_legal, uint64_t seed, int salt)
         snprintf(line, sizeof line, "deal %d seat 0", deal);
         send_line(h, line);
         g->start_events(&s, 0, emit_to_bot, h);
-        db_hand played[DB_SEATS];
+        dab_hand played[DAB_SEATS];
         memset(played, 0, sizeof played);
         while (!g->over(&s)) {
             int nl = g->legal(&s, legal, ARB_MAX_MOVES);
@@ -306,15 +306,15 @@ static int play_match(bool ask_legal, uint64_t seed, int salt)
             before = s;
             g->apply(&s, &fixed);
             if (fixed.decision == ARB_DEC_PLAY) {
-                db_hand ph;
-                db_unpack(fixed.cards, &ph);
-                for (int c = 0; c < DB_NCARDS; c++)
+                dab_hand ph;
+                dab_unpack(fixed.cards, &ph);
+                for (int c = 0; c < DAB_NCARDS; c++)
                     played[actor].n[c] = (uint8_t)(played[actor].n[c] + ph.n[c]), played[actor].total += ph.n[c];
             }
             g->action_events(&before, &s, actor, &fixed, 0, emit_to_bot, h);
         }
-        int64_t sc[DB_SEATS] = {0};
-        g->score(&s, sc, DB_SEATS);
+        int64_t sc[DAB_SEATS] = {0};
+        g->score(&s, sc, DAB_SEATS);
         snprintf(line, sizeof line, "result %lld %lld %lld %lld", (long long)sc[0], (long long)sc[1],
                  (long long)sc[2], (long long)sc[3]);
         send_line(h, line);
@@ -326,7 +326,7 @@ static int play_match(bool ask_legal, uint64_t seed, int salt)
         pthread_mutex_lock(&h->lock);
         CHECKF(h->v.nresults == deal + 1, "%d results after deal %d", h->v.nresults, deal);
         if (h->v.nresults == deal + 1) {
-            const abot_db_result *r = &h->v.results[deal];
+            const abot_dab_result *r = &h->v.results[deal];
             CHECK(r->scores[0] == sc[0] && r->scores[1] == sc[1] && r->points == s.out.points);
             CHECK(r->rise_team == s.out.rise_team && r->rise == s.out.rise);
             CHECK(r->levels_after[0] == s.out.level_after[0] && r->levels_after[1] == s.out.level_after[1]);
@@ -360,11 +360,11 @@ static void test_garbage(void)
     send_line(h, "ask declare time 1000 -1 30000 legal pass 5H 5H5H BJBJBJ:S ZZ");
     const char *rep = recv_line(h);
     pthread_mutex_lock(&h->lock);
-    CHECK(h->v.hand.total == 2 && h->v.hand.n[db_parse_card(&(const char *){"5H"})] == 2);
+    CHECK(h->v.hand.total == 2 && h->v.hand.n[dab_parse_card(&(const char *){"5H"})] == 2);
     CHECK(h->v.seat == 1 && h->v.partner == 3 && h->v.first && h->v.first_drawer == 2);
     CHECK(h->v.trump == NULL);
     CHECKF(h->r.nchoices == 4, "%d choices", h->r.nchoices);    /* ZZ left out */
-    CHECK(h->r.decision == ABOT_DB_DECLARE && h->r.suits && h->r.suits[3] == 0 && h->r.suits[1] == -1);
+    CHECK(h->r.decision == ABOT_DAB_DECLARE && h->r.suits && h->r.suits[3] == 0 && h->r.suits[1] == -1);
     CHECK(h->choices[0].n == 0 && h->choices[2].n == 2 && h->choices[3].n == 3);
     int pick = (h->calls * 7919) % 4;
     pthread_mutex_unlock(&h->lock);

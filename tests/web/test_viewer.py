@@ -48,12 +48,21 @@ def load(path):
         return [json.loads(line) for line in f if line.strip()]
 
 
+def viewer_file(viewer_dir, name):
+    """A file of the viewer: viewer.js as the build assembles it (its core
+    followed by each game's renderer, $ARB_VIEWER_JS), the rest from the
+    sources."""
+    if name == "viewer.js" and os.environ.get("ARB_VIEWER_JS"):
+        return os.environ["ARB_VIEWER_JS"]
+    return os.path.join(viewer_dir, name)
+
+
 def page_dir(root, name, records, viewer_dir, html_extra=None):
     """A directory with the viewer's assets and transcript.js for records."""
     d = os.path.join(root, name)
     os.makedirs(d, exist_ok=True)
     for f in ("viewer.html", "viewer.css", "viewer.js"):
-        shutil.copy(os.path.join(viewer_dir, f), d)
+        shutil.copy(viewer_file(viewer_dir, f), d)
     with open(os.path.join(d, "transcript.js"), "w") as f:
         f.write("window.ARB_TRANSCRIPT = ")
         json.dump(records, f, separators=(",", ":"))
@@ -258,7 +267,7 @@ def test_big(b, root, viewer_dir, arbiter, bots, artifacts):
     with open(os.path.join(d, "big.jsonl"), "w") as f:
         subprocess.run([arbiter, "replay", arbt, "--json"], check=True, stdout=f)
     for fn in ("viewer.css", "viewer.js"):
-        shutil.copy(os.path.join(viewer_dir, fn), d)
+        shutil.copy(viewer_file(viewer_dir, fn), d)
     html = open(os.path.join(viewer_dir, "viewer.html")).read()
     html = html.replace('data-src="transcript.jsonl"', 'data-src="big.jsonl"').replace(
         '<script src="transcript.js"></script>\n', "")

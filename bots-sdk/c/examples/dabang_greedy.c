@@ -13,17 +13,17 @@
 #include "arbiter_bot.h"
 
 /* How dear a card is to give away: points first, then trumps, then power. */
-static int card_cost(const abot_db_view *v, int c)
+static int card_cost(const abot_dab_view *v, int c)
 {
-    int cost = 8 * db_card_points(c);
+    int cost = 8 * dab_card_points(c);
     if (v->trump)
-        cost += v->trump->power[c] + (db_is_trump(v->trump, c) ? 30 : 0);
+        cost += v->trump->power[c] + (dab_is_trump(v->trump, c) ? 30 : 0);
     else
-        cost += db_joker(c) ? 60 : 3 * ((db_rank(c) - v->level + 13) % 13);
+        cost += dab_joker(c) ? 60 : 3 * ((dab_rank(c) - v->level + 13) % 13);
     return cost;
 }
 
-static int play_cost(const abot_db_view *v, const db_play *p)
+static int play_cost(const abot_dab_view *v, const dab_play *p)
 {
     int cost = 0;
     for (int i = 0; i < p->n; i++)
@@ -32,7 +32,7 @@ static int play_cost(const abot_db_view *v, const db_play *p)
 }
 
 /* The cheapest choice (fewest cards first when `fewer`), or -1. */
-static int cheapest(const abot_db_view *v, const abot_db_request *r)
+static int cheapest(const abot_dab_view *v, const abot_dab_request *r)
 {
     int best = -1, best_cost = 0;
     for (int i = 0; i < r->nchoices; i++) {
@@ -47,7 +47,7 @@ static int cheapest(const abot_db_view *v, const abot_db_request *r)
     return best < 0 ? 0 : best;
 }
 
-static int pass_index(const abot_db_request *r)
+static int pass_index(const abot_dab_request *r)
 {
     for (int i = 0; i < r->nchoices; i++)
         if (r->choices[i].n == 0)
@@ -56,25 +56,25 @@ static int pass_index(const abot_db_request *r)
 }
 
 /* Cards that would be trumps with this level and suit. */
-static int trumps_with(const abot_db_view *v, int suit)
+static int trumps_with(const abot_dab_view *v, int suit)
 {
-    db_trump t;
-    db_trump_init(&t, v->level, suit);
+    dab_trump t;
+    dab_trump_init(&t, v->level, suit);
     int n = 0;
-    for (int c = 0; c < DB_NCARDS; c++)
-        if (db_is_trump(&t, c))
+    for (int c = 0; c < DAB_NCARDS; c++)
+        if (dab_is_trump(&t, c))
             n += v->hand.n[c];
     return n;
 }
 
-static int declare(const abot_db_view *v, const abot_db_request *r)
+static int declare(const abot_dab_view *v, const abot_dab_request *r)
 {
     int best = -1, best_n = -1;
     for (int i = 0; i < r->nchoices; i++) {
-        const db_play *p = &r->choices[i];
+        const dab_play *p = &r->choices[i];
         if (p->n == 0)
             continue;
-        int suit = r->suits[i] >= 0 ? r->suits[i] : db_suit(p->c[0]);
+        int suit = r->suits[i] >= 0 ? r->suits[i] : dab_suit(p->c[0]);
         /* the first deal's big joker names no suit yet: its best suit counts */
         int n = 0;
         for (int u = 0; u < 4; u++)
@@ -92,7 +92,7 @@ static int declare(const abot_db_view *v, const abot_db_request *r)
     return best;
 }
 
-static int play(const abot_db_view *v, const abot_db_request *r)
+static int play(const abot_dab_view *v, const abot_dab_request *r)
 {
     if (!v->trump)
         return 0;
@@ -100,8 +100,8 @@ static int play(const abot_db_view *v, const abot_db_request *r)
         /* lead: side aces, the more the better; else the cheapest side play */
         int best = -1;
         for (int i = 0; i < r->nchoices; i++) {
-            const db_play *p = &r->choices[i];
-            if (db_rank(p->c[0]) == DB_RA && !db_is_trump(v->trump, p->c[0])
+            const dab_play *p = &r->choices[i];
+            if (dab_rank(p->c[0]) == DAB_RA && !dab_is_trump(v->trump, p->c[0])
                 && (best < 0 || p->n > r->choices[best].n))
                 best = i;
         }
@@ -109,7 +109,7 @@ static int play(const abot_db_view *v, const abot_db_request *r)
             return best;
         int cost = 0;
         for (int i = 0; i < r->nchoices; i++) {
-            const db_play *p = &r->choices[i];
+            const dab_play *p = &r->choices[i];
             int c = play_cost(v, p) * 2 / p->n - 4 * p->n;   /* per card, sets first */
             if (best < 0 || c < cost) {
                 best = i;
@@ -120,14 +120,14 @@ static int play(const abot_db_view *v, const abot_db_request *r)
     }
     int points = 0;
     for (int i = 0; i < v->ntrick; i++)
-        points += db_play_points(&v->trick[i]);
-    if (abot_db_partner(v, v->winner)) {
+        points += dab_play_points(&v->trick[i]);
+    if (abot_dab_partner(v, v->winner)) {
         /* the partner is winning: give it the most points, then cheaply */
         int best = 0, best_key = 0;
         for (int i = 0; i < r->nchoices; i++) {
-            const db_play *p = &r->choices[i];
-            int key = 100 * db_play_points(p) - play_cost(v, p);
-            if (db_beats(v->trump, p, v->winning))
+            const dab_play *p = &r->choices[i];
+            int key = 100 * dab_play_points(p) - play_cost(v, p);
+            if (dab_beats(v->trump, p, v->winning))
                 key -= 5;      /* no need to take it over */
             if (i == 0 || key > best_key) {
                 best = i;
@@ -136,46 +136,46 @@ static int play(const abot_db_view *v, const abot_db_request *r)
         }
         return best;
     }
-    bool led_trump = db_is_trump(v->trump, v->trick[0].c[0]);
+    bool led_trump = dab_is_trump(v->trump, v->trick[0].c[0]);
     int win = -1, win_cost = 0;
     for (int i = 0; i < r->nchoices; i++) {
-        const db_play *p = &r->choices[i];
-        if (!db_beats(v->trump, p, v->winning))
+        const dab_play *p = &r->choices[i];
+        if (!dab_beats(v->trump, p, v->winning))
             continue;
-        int c = play_cost(v, p) - 8 * db_play_points(p);   /* points of our own are safe when we win */
+        int c = play_cost(v, p) - 8 * dab_play_points(p);   /* points of our own are safe when we win */
         if (win < 0 || c < win_cost) {
             win = i;
             win_cost = c;
         }
     }
     if (win >= 0) {
-        bool trumping = !led_trump && db_is_trump(v->trump, r->choices[win].c[0]);
-        if (points > 0 || trumping || db_play_points(&r->choices[win]) > 0)
+        bool trumping = !led_trump && dab_is_trump(v->trump, r->choices[win].c[0]);
+        if (points > 0 || trumping || dab_play_points(&r->choices[win]) > 0)
             return win;
     }
     return cheapest(v, r);
 }
 
-static int choose(const abot_db_view *v, const abot_db_request *r, void *ctx)
+static int choose(const abot_dab_view *v, const abot_dab_request *r, void *ctx)
 {
     (void)ctx;
     switch (r->decision) {
-    case ABOT_DB_DECLARE:
+    case ABOT_DAB_DECLARE:
         return declare(v, r);
-    case ABOT_DB_JOKER: {
+    case ABOT_DAB_JOKER: {
         int pass = pass_index(r);
-        bool strong = 2 * abot_db_trumps(v, &v->hand) >= v->hand.total;
+        bool strong = 2 * abot_dab_trumps(v, &v->hand) >= v->hand.total;
         for (int i = 0; strong && i < r->nchoices; i++)
             if (i != pass)
                 return i;      /* the joker */
         return pass >= 0 ? pass : 0;
     }
-    case ABOT_DB_PLAY:
+    case ABOT_DAB_PLAY:
         return play(v, r);
-    case ABOT_DB_TRIBUTE:      /* the list is the highest non-point cards: any */
-    case ABOT_DB_RETURN:
-    case ABOT_DB_BURY:
-    case ABOT_DB_TAKEBACK:
+    case ABOT_DAB_TRIBUTE:      /* the list is the highest non-point cards: any */
+    case ABOT_DAB_RETURN:
+    case ABOT_DAB_BURY:
+    case ABOT_DAB_TAKEBACK:
     default:
         return cheapest(v, r);
     }
@@ -183,5 +183,5 @@ static int choose(const abot_db_view *v, const abot_db_request *r, void *ctx)
 
 int main(int argc, char **argv)
 {
-    return abot_db_run(abot_name_arg(argc, argv, "dabang_greedy"), choose, NULL) == 0 ? 0 : 1;
+    return abot_dab_run(abot_name_arg(argc, argv, "dabang_greedy"), choose, NULL) == 0 ? 0 : 1;
 }

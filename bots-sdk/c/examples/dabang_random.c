@@ -10,7 +10,7 @@ typedef struct state {
     bool seeded;
 } state;
 
-static int choose(const abot_db_view *v, const abot_db_request *r, void *ctx)
+static int choose(const abot_dab_view *v, const abot_dab_request *r, void *ctx)
 {
     state *st = ctx;
     /* the seed arrives with `match`, after the bot started */
@@ -25,5 +25,5 @@ static int choose(const abot_db_view *v, const abot_db_request *r, void *ctx)
 int main(int argc, char **argv)
 {
     state st = {0};
-    return abot_db_run(abot_name_arg(argc, argv, "dabang_random"), choose, &st) == 0 ? 0 : 1;
+    return abot_dab_run(abot_name_arg(argc, argv, "dabang_random"), choose, &st) == 0 ? 0 : 1;
 }

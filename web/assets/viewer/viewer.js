@@ -1,7 +1,10 @@
 /* viewer.js — arbiter's replay viewer: steps through a match transcript
  * (the records of `arbiter replay FILE --json`) decision by decision and
  * draws every seat's hand, the auction, the kitty, the trick, the clocks
- * and the penalties, for Dou Dizhu (3 and 4 players) and Da Bang.
+ * and the penalties. This is the core, which knows no game: each game's
+ * renderer (games/<game>/viewer_<game>.js) registers itself by the game's
+ * name with ArbViewer.register, and the build appends the renderers to
+ * this file (web/meson.build), so the page loads one script.
  *
  * Data contract (docs/web.md, "Replay viewer"): window.ARB_TRANSCRIPT, an
  * array of record objects or one string of NDJSON, when a page defines it
@@ -141,31 +144,9 @@
 
   /* ---------- cards ---------- */
 
-  var DDZ_ORDER = '3456789TJQKA2BR';
   var SUIT_SYMBOL = { S: '\u2660', H: '\u2665', C: '\u2663', D: '\u2666' };
   var SUIT_NAME = { S: 'spades', H: 'hearts', C: 'clubs', D: 'diamonds' };
   var RANK_NAME = { T: '10' };
-
-  /* Dou Dizhu cards are ranks: "555666+4K" → ["5","5","5","6","6","6","4","K"] */
-  function ddzCards(text) {
-    var out = [];
-    for (var i = 0; i < text.length; i++) {
-      var c = text[i].toUpperCase();
-      if (DDZ_ORDER.indexOf(c) >= 0) out.push(c);
-    }
-    return out;
-  }
-
-  /* Da Bang cards are rank+suit, jokers BJ and RJ: "4SKSKS" → ["4S","KS","KS"] */
-  function dbCards(text) {
-    var out = [];
-    var s = text.toUpperCase();
-    for (var i = 0; i + 1 < s.length; i += 2) {
-      if (s[i] === ':') break;
-      out.push(s.slice(i, i + 2));
-    }
-    return out;
-  }
 
   function removeCards(hand, cards) {
     cards.forEach(function (c) {
@@ -174,28 +155,8 @@
     });
   }
 
-  function ddzSort(cards) {
-    return cards.slice().sort(function (a, b) { return DDZ_ORDER.indexOf(a) - DDZ_ORDER.indexOf(b); });
-  }
-
-  var DB_RANKS = '3456789TJQKA2';
-  var DB_SUITS = 'SHCD';
-  /* Da Bang hands sorted as a player holds them: side suits by suit, then
-   * the trumps (trump suit, level cards, 2s, jokers, DB-11) on the right. */
-  function dbSort(cards, trump, level) {
-    function key(c) {
-      if (c === 'BJ') return 1000;
-      if (c === 'RJ') return 1001;
-      var r = DB_RANKS.indexOf(c[0]), s = DB_SUITS.indexOf(c[1]);
-      var trumpCard = c[1] === trump || c[0] === level || c[0] === '2';
-      if (!trumpCard) return s * 20 + r;
-      if (c[0] === level) return 900 + (c[1] === trump ? 10 : s);
-      if (c[0] === '2') return 800 + (c[1] === trump ? 10 : s);
-      return 700 + r;
-    }
-    return cards.slice().sort(function (a, b) { return key(a) - key(b); });
-  }
-
+  /* A card as the game writes it: a rank, or with a suited game's renderer
+   * (suited: true) rank then suit; jokers B/R or BJ/RJ. */
   function cardNode(card, game) {
     var joker = card === 'B' || card === 'R' || card === 'BJ' || card === 'RJ';
     if (joker) {
@@ -207,7 +168,7 @@
     }
     var rank = card[0];
     var shown = RANK_NAME[rank] || rank;
-    if (game === 'dabang') {
+    if (rendererOf(game).suited) {
       var suit = card[1];
       return el('li', { class: 'card ' + (suit === 'H' || suit === 'D' ? 'red' : 'black'),
                         title: shown + ' of ' + (SUIT_NAME[suit] || suit) },
@@ -228,23 +189,65 @@
     return ul;
   }
 
+  /* ---------- the games' renderers ---------- */
+
+  /* name → renderer. A renderer (games/<game>/viewer_<game>.js) has:
+   *   title(cfg)            the match's title
+   *   suited                cards are rank+suit (else ranks)
+   *   cards(text)           a card list of the protocol → card strings
+   *   sort(cards, s)        a hand as its player holds it
+   *   init(s)               the game's fields of a fresh state
+   *   isPrivate(words)      a line only its receiver sees, beyond hand/note (optional)
+   *   applyPrivate(s, seat, words)  a line as its receiver sees it (optional)
+   *   apply(s, words, line) a public event, applied once
+   *   role(s, seat)         the seat's role, '' for none
+   *   dealtNote             said after "the cards are dealt" ('' for none)
+   *   center(v, model, s)   the sections before the trick (auction, kitty…)
+   *   trickTitle(s)         the heading of the current trick
+   *   afterTrick(v, model, s)  sections after it (optional)
+   *   resultInfo(s)         a line under the scores, or null (optional) */
+  var RENDERERS = {};
+
+  /* A game no renderer knows: its cards shown as the words the bots got. */
+  var PLAIN = {
+    title: function (cfg) { return String(cfg.game || 'an unknown game'); },
+    suited: false,
+    cards: function (text) { return text ? [text] : []; },
+    sort: function (cards) { return cards; },
+    init: function () {},
+    apply: function (s, words, line) {
+      if (words[0] === 'result') s.result = words.slice(1).map(Number);
+      else if (['counts', 'penalty', 'deal', 'end'].indexOf(words[0]) < 0) s.events.push(line);
+    },
+    role: function () { return ''; },
+    dealtNote: '',
+    center: function () { return []; },
+    trickTitle: function () { return 'Round'; }
+  };
+
+  function rendererOf(game) { return RENDERERS[game] || PLAIN; }
+
+  window.ArbViewer = {
+    register: function (name, renderer) { RENDERERS[name] = renderer; },
+    el: el, fill: fill, cardList: cardList, cardBacks: cardBacks, removeCards: removeCards,
+    SUIT_SYMBOL: SUIT_SYMBOL, SUIT_NAME: SUIT_NAME, RANK_NAME: RANK_NAME
+  };
+
   /* ---------- a game's replay: records → a snapshot per decision ---------- */
 
-  function newState(game, deal, nseats) {
+  function newState(game, deal, nseats, r) {
     var s = {
       game: game, nseats: nseats, botAt: deal.bot_at || [],
       hands: [], last: [], clocks: [],
-      auction: [], first: -1, landlord: -1, stake: 0, kitty: [], shown: [],
-      round: [], passes: 0, lastTrick: null, trickNo: 0,
-      trump: '', level: '', dajia: -1, levels: null, blood: 0, drawer: -1,
-      declares: [], flip: [], buried: [], teamPoints: [0, 0], kittyState: '',
-      result: null, resultInfo: null, trickDone: null, penalties: [], notes: [],
+      round: [], trickNo: 0,
+      result: null, penalties: [], notes: [],
       actor: -1, action: null, decision: 0, byReferee: false, kind: '', events: []
     };
     for (var i = 0; i < nseats; i++) {
       s.hands.push([]); s.last.push(null);
       s.clocks.push({ move: null, bank: null, deal: null, wall: null, cpu: null, kind: '' });
     }
+    r.init(s);
     return s;
   }
 
@@ -261,160 +264,21 @@
 
   function gameName(idx) {
     var cfg = idx.header && idx.header.config;
-    return cfg && cfg.game === 'dabang' ? 'dabang' : 'doudizhu';
+    return cfg && typeof cfg.game === 'string' ? cfg.game : '';
   }
 
   /* Lines only their receiver sees: never counted as public events. */
-  function isPrivate(words) {
+  function isPrivate(words, r) {
     var w = words[0];
-    if (w === 'hand' || w === 'draw' || w === 'note') return true;
-    if ((w === 'declare' || w === 'joker') && words[2] === 'pass') return true;
-    return false;
+    if (w === 'hand' || w === 'note') return true;
+    return r.isPrivate ? r.isPrivate(words) : false;
   }
 
-  function applyPrivate(s, seat, words, game) {
+  function applyPrivate(s, seat, words, r) {
     var w = words[0];
-    if (w === 'hand') {
-      s.hands[seat] = game === 'dabang' ? dbCards(words[1] || '') : ddzCards(words[1] || '');
-    } else if (w === 'draw') {
-      s.hands[seat] = s.hands[seat].concat(dbCards(words[1] || ''));
-    } else if (w === 'note') {
-      s.notes.push({ seat: seat, text: words.slice(1).join(' ') });
-    } else if ((w === 'declare' || w === 'joker') && words[2] === 'pass') {
-      s.events.push('seat ' + words[1] + ' ' + w + ': pass');
-    } else if (game === 'dabang' && words.length >= 3) {
-      /* card-bearing versions of shared events, from the seat that sees the card */
-      var who = Number(words[1]), cards = dbCards(words[2]);
-      if (w === 'bury' && who === seat) {
-        removeCards(s.hands[seat], cards); s.buried = s.buried.concat(cards);
-      } else if (w === 'tribute' && who === seat && s.dajia >= 0) {
-        removeCards(s.hands[seat], cards); s.hands[s.dajia] = s.hands[s.dajia].concat(cards);
-      } else if (w === 'return' && who !== seat) {
-        removeCards(s.hands[who], cards); s.hands[seat] = s.hands[seat].concat(cards);
-      }
-    } else if (game === 'dabang' && w === 'take' && words.length === 2 && !/^[0-9]$/.test(words[1])) {
-      s.hands[seat] = s.hands[seat].concat(dbCards(words[1]));
-    }
-  }
-
-  function applyDdz(s, words, line) {
-    var w = words[0], seat = Number(words[1]);
-    switch (w) {
-      case 'first': s.first = seat; break;
-      case 'redeal':
-        s.auction = []; s.landlord = -1; s.kitty = [];
-        s.events.push('redeal ' + (words[1] || ''));
-        break;
-      case 'bid':
-        s.auction.push({ seat: seat, text: words[2] === '0' ? 'pass' : 'bid ' + words[2] }); break;
-      case 'call': case 'rob': case 'double': case 'show': case 'claim':
-        s.auction.push({ seat: seat, text: words[2] === '1' ? w : 'no ' + w }); break;
-      case 'landlord': s.landlord = seat; s.stake = Number(words[2]); break;
-      case 'kitty':
-        s.kitty = ddzCards(words[1] || '');
-        if (s.landlord >= 0) s.hands[s.landlord] = s.hands[s.landlord].concat(s.kitty);
-        break;
-      case 'wild': s.events.push('wild ' + words.slice(1).join(' ')); break;
-      case 'shown': s.shown.push(seat); break;
-      case 'play': {
-        if (s.round.length === 0 || s.passes >= s.nseats - 1) {
-          s.round = []; s.last = s.last.map(function () { return null; }); s.trickNo++;
-        }
-        var cards = ddzCards(words[2] || '');
-        removeCards(s.hands[seat], cards);
-        var p = { seat: seat, text: words[2] || '', kind: words[3] || '', cards: cards };
-        s.round.push(p); s.last[seat] = p; s.passes = 0; s.kind = p.kind;
-        break;
-      }
-      case 'pass': {
-        var q = { seat: seat, text: 'pass', kind: '', cards: [], pass: true };
-        s.round.push(q); s.last[seat] = q; s.passes++;
-        break;
-      }
-      case 'result':
-        s.result = words.slice(1).map(Number);
-        break;
-      default:
-        if (w !== 'counts' && w !== 'penalty' && w !== 'deal' && w !== 'end') s.events.push(line);
-    }
-  }
-
-  function applyDb(s, words, line) {
-    var w = words[0], seat = Number(words[1]);
-    switch (w) {
-      case 'deal':
-        if (words[1] === 'seat') {
-          for (var i = 3; i + 1 < words.length; i++) {
-            if (words[i] === 'drawer') s.drawer = Number(words[i + 1]);
-            if (words[i] === 'dajia') s.dajia = Number(words[i + 1]);
-            if (words[i] === 'level') s.level = words[i + 1];
-            if (words[i] === 'blood') s.blood = Number(words[i + 1]);
-            if (words[i] === 'levels') s.levels = [words[i + 1], words[i + 2]];
-          }
-        }
-        break;
-      case 'declare': s.declares.push({ seat: seat, text: words[2] || '' }); break;
-      case 'redeal':
-        s.hands = s.hands.map(function () { return []; }); s.declares = [];
-        s.events.push('redeal ' + (words[1] || ''));
-        break;
-      case 'flip': s.flip = words.slice(1); break;
-      case 'trump':
-        s.trump = words[1] || '';
-        for (var j = 2; j + 1 < words.length; j++) {
-          if (words[j] === 'level') s.level = words[j + 1];
-          if (words[j] === 'dajia') s.dajia = Number(words[j + 1]);
-          if (words[j] === 'by') s.trumpBy = words[j + 1];
-        }
-        break;
-      case 'kitty': s.kitty = dbCards(words[1] || ''); break;
-      case 'dry': s.kittyState = 'dry'; break;
-      case 'joker':
-        if (words[2] && words[2] !== 'pass') {
-          var jc = dbCards(words[2]);
-          removeCards(s.hands[seat], jc); s.buried = s.buried.concat(jc);
-        }
-        break;
-      case 'buried': s.buried = dbCards(words[1] || ''); s.kittyState = 'shown'; break;
-      case 'takeback': {
-        var tc = dbCards(words[2] || '');
-        removeCards(s.buried, tc); s.hands[seat] = s.hands[seat].concat(tc);
-        break;
-      }
-      case 'play': {
-        if (s.trickDone) {
-          s.lastTrick = { plays: s.round, winner: s.trickDone.winner, points: s.trickDone.points, no: s.trickNo };
-          s.round = []; s.trickDone = null; s.last = s.last.map(function () { return null; });
-        }
-        if (s.round.length === 0) s.trickNo++;
-        var cards = dbCards(words[2] || '');
-        removeCards(s.hands[seat], cards);
-        var p = { seat: seat, text: words[2] || '', kind: '', cards: cards };
-        s.round.push(p); s.last[seat] = p;
-        break;
-      }
-      case 'trick':
-        /* the trick stays on the table until the next lead */
-        s.trickDone = { winner: seat, points: Number(words[2]) };
-        s.teamPoints = [Number(words[4]), Number(words[5])];
-        break;
-      case 'result':
-        if (words[1] === 'points') {
-          var info = {};
-          for (var k = 1; k < words.length; k++) {
-            var key = words[k];
-            if (key === 'rise' || key === 'levels') { info[key] = [words[k + 1], words[k + 2]]; k += 2; }
-            else if (['points', 'kitty', 'dug', 'case', 'next', 'blood', 'winner'].indexOf(key) >= 0) { info[key] = words[k + 1]; k += 1; }
-          }
-          s.resultInfo = info;
-        } else {
-          s.result = words.slice(1).map(Number);
-        }
-        break;
-      case 'tribute': case 'return': case 'take': case 'bury': case 'end': case 'penalty':
-        break;
-      default: s.events.push(line);
-    }
+    if (w === 'hand') s.hands[seat] = r.cards(words[1] || '');
+    else if (w === 'note') s.notes.push({ seat: seat, text: words.slice(1).join(' ') });
+    else if (r.applyPrivate) r.applyPrivate(s, seat, words);
   }
 
   /* Replay one game's records; snapshot after each decision. A decision's
@@ -423,10 +287,10 @@
   function analyseGame(idx, src, gi) {
     var g = idx.games[gi];
     if (g.model) return g.model;
-    var game = gameName(idx);
+    var game = gameName(idx), rd = rendererOf(game);
     var deal = g.deal;
     var nseats = nseatsOf(idx, deal);
-    var s = newState(deal.game, deal, nseats);
+    var s = newState(deal.game, deal, nseats, rd);
     var botAt = s.botAt;
     var seatOf = function (bot) { return botAt.indexOf(bot); };
     var pubCount = [], processed = 0, i;
@@ -455,12 +319,12 @@
         seat = seatOf(r.bot);
         if (seat < 0 || typeof r.line !== 'string') continue;
         var words = r.line.split(' ');
-        if (isPrivate(words)) { applyPrivate(s, seat, words, game); continue; }
-        applyPrivate(s, seat, words, game);
+        if (isPrivate(words, rd)) { applyPrivate(s, seat, words, rd); continue; }
+        applyPrivate(s, seat, words, rd);
         pubCount[seat]++;
         if (pubCount[seat] <= processed) continue;
         processed = pubCount[seat];
-        if (game === 'dabang') applyDb(s, words, r.line); else applyDdz(s, words, r.line);
+        rd.apply(s, words, r.line);
       } else if (t === 'ask') {
         seat = seatOf(r.bot);
         if (seat < 0) continue;
@@ -535,8 +399,7 @@
   Viewer.prototype.build = function () {
     var self = this, idx = this.idx;
     var cfg = (idx.header && idx.header.config) || {};
-    var title = this.game === 'dabang' ? 'Da Bang (\u6253\u68d2)' :
-      'Dou Dizhu (\u6597\u5730\u4e3b), ' + (cfg.players || 3) + ' players';
+    var title = rendererOf(this.game).title(cfg);
     function button(id, label, key, fn) {
       var b = el('button', { type: 'button', id: id, 'aria-keyshortcuts': key, title: label + ' (' + key + ')' }, label);
       b.addEventListener('click', fn);
@@ -720,7 +583,7 @@
 
     /* the announcement: what happened at this step */
     var text;
-    if (this.step === 0) text = 'Deal ' + (this.g + 1) + ': the cards are dealt' + (game === 'dabang' ? ' (drawing)' : '') + '.';
+    if (this.step === 0) text = 'Deal ' + (this.g + 1) + ': the cards are dealt' + rendererOf(game).dealtNote + '.';
     else {
       text = 'Decision ' + st.decision + ': ' + this.seatLabel(model, s.actor) + ' ' + (s.action === null ? '(no verdict)' : s.action);
       if (s.kind) text += ' (' + s.kind.replace(/_/g, ' ') + ')';
@@ -745,15 +608,7 @@
   };
 
   Viewer.prototype.roleOf = function (model, s, seat) {
-    if (model.game === 'dabang') {
-      var r = [];
-      r.push('team ' + (seat % 2));
-      if (s.dajia === seat) r.push('\u6253\u5bb6 (declarer)');
-      else if (s.dajia >= 0 && s.dajia % 2 === seat % 2) r.push('declarer\u2019s partner');
-      return r.join(', ');
-    }
-    if (s.landlord < 0) return '';
-    return s.landlord === seat ? 'landlord (\u5730\u4e3b)' : 'peasant';
+    return rendererOf(model.game).role(s, seat);
   };
 
   Viewer.prototype.renderTable = function (model, s) {
@@ -761,7 +616,7 @@
     var seats = [];
     for (var seat = 0; seat < model.nseats; seat++) {
       var hand = s.hands[seat] || [];
-      var sorted = model.game === 'dabang' ? dbSort(hand, s.trump, s.level) : ddzSort(hand);
+      var sorted = rendererOf(model.game).sort(hand, s);
       var visible = this.seatView < 0 || this.seatView === seat;
       var role = this.roleOf(model, s, seat);
       var last = s.last[seat];
@@ -776,7 +631,7 @@
         visible ? cardList(sorted, model.game, 'hand of seat ' + seat) : cardBacks(hand.length),
         el('div', { class: 'last', 'aria-label': 'last play of seat ' + seat },
           last ? (last.pass ? el('span', { class: 'pass' }, 'pass') :
-                  [cardList(model.game === 'dabang' ? last.cards : last.cards, model.game), last.kind ? el('span', { class: 'kind' }, last.kind.replace(/_/g, ' ')) : null])
+                  [cardList(last.cards, model.game), last.kind ? el('span', { class: 'kind' }, last.kind.replace(/_/g, ' ')) : null])
                : null)));
     }
     fill(this.table, seats);
@@ -784,54 +639,17 @@
   };
 
   Viewer.prototype.renderCenter = function (model, s) {
-    var self = this, game = model.game;
-    var parts = [];
-    if (game === 'dabang') {
-      var dl = [];
-      dl.push(el('dt', null, 'Level'), el('dd', { id: 'level' }, s.level ? (RANK_NAME[s.level] || s.level) : '\u2014',
-        s.levels ? ' (team 0 at ' + s.levels[0] + ', team 1 at ' + s.levels[1] + ')' : ''));
-      dl.push(el('dt', null, 'Trumps'), el('dd', { id: 'trump' },
-        s.trump ? [el('span', { class: 'suitname ' + (s.trump === 'H' || s.trump === 'D' ? 'red' : 'black') },
-                      (SUIT_SYMBOL[s.trump] || s.trump) + ' ' + (SUIT_NAME[s.trump] || s.trump)),
-                   s.trumpBy ? ' (' + s.trumpBy + ')' : ''] : 'not fixed yet'));
-      dl.push(el('dt', null, '\u6253\u5bb6 (declarer)'), el('dd', { id: 'dajia' }, s.dajia >= 0 ? this.seatLabel(model, s.dajia) : '\u2014'));
-      if (s.blood) dl.push(el('dt', null, 'Tribute owed'), el('dd', null, String(s.blood)));
-      dl.push(el('dt', null, 'Declarations'), el('dd', { id: 'declares' },
-        s.declares.length ? s.declares.map(function (d) { return 'seat ' + d.seat + ' ' + d.text; }).join(', ') : 'none'));
-      if (s.flip.length) dl.push(el('dt', null, 'Flipped'), el('dd', null, cardList(dbCards(s.flip.join('')), game)));
-      dl.push(el('dt', null, 'Points (attackers)'), el('dd', { id: 'points' }, 'team 0: ' + s.teamPoints[0] + ', team 1: ' + s.teamPoints[1]));
-      parts.push(el('section', { class: 'auction', 'aria-label': 'declaring' }, el('h2', null, 'Declaring and trumps'), el('dl', null, dl)));
-      var showBuried = this.seatView < 0 || this.seatView === s.dajia || s.kittyState === 'shown';
-      parts.push(el('section', { class: 'kitty', id: 'kitty', 'aria-label': 'kitty' }, el('h2', null, 'Kitty (\u6263\u5e95)'),
-        s.kitty.length ? [el('p', null, 'as dealt:'), cardList(s.kitty, game, 'kitty as dealt')] : el('p', null, 'not shown yet'),
-        s.buried.length ? [el('p', null, 'buried (' + s.buried.length + '):'),
-                           showBuried ? cardList(dbSort(s.buried, s.trump, s.level), game, 'buried') : cardBacks(s.buried.length)] : null,
-        s.kittyState === 'dry' ? el('p', null, 'the kitty went dry') : null));
-    } else {
-      var auction = s.auction.map(function (a) { return el('li', null, 'seat ' + a.seat + ': ' + a.text); });
-      parts.push(el('section', { class: 'auction', id: 'auction', 'aria-label': 'auction' }, el('h2', null, 'Auction'),
-        s.first >= 0 ? el('p', null, 'seat ' + s.first + ' speaks first') : null,
-        auction.length ? el('ol', null, auction) : null,
-        el('p', { id: 'landlord' }, s.landlord >= 0 ? 'Landlord (\u5730\u4e3b): ' + this.seatLabel(model, s.landlord) + ', stake ' + s.stake : 'no landlord yet')));
-      parts.push(el('section', { class: 'kitty', id: 'kitty', 'aria-label': 'kitty' }, el('h2', null, 'Kitty (\u5e95\u724c)'),
-        s.kitty.length ? cardList(ddzSort(s.kitty), game, 'kitty') : el('p', null, 'face down')));
-    }
+    var self = this, game = model.game, rd = rendererOf(game);
+    var parts = rd.center(this, model, s);
     var round = s.round.map(function (p) {
       return el('li', { class: 'play' + (p.pass ? ' pass' : '') },
         el('span', { class: 'who' }, 'seat ' + p.seat + ': '),
         p.pass ? 'pass' : [cardList(p.cards, game), p.kind ? el('span', { class: 'kind' }, ' ' + p.kind.replace(/_/g, ' ')) : null]);
     });
     parts.push(el('section', { class: 'trick', id: 'trick', 'aria-label': 'current trick' },
-      el('h2', null, game === 'dabang' ? 'Trick ' + (s.round.length ? s.trickNo : '') +
-        (s.trickDone ? ': won by seat ' + s.trickDone.winner + ', ' + s.trickDone.points + ' points' : '') : 'Round'),
+      el('h2', null, rd.trickTitle(s)),
       round.length ? el('ol', null, round) : el('p', null, 'no play yet')));
-    if (game === 'dabang' && s.lastTrick) {
-      parts.push(el('section', { class: 'trick last-trick', id: 'last-trick', 'aria-label': 'last trick' },
-        el('h2', null, 'Last trick (' + s.lastTrick.no + '): won by seat ' + s.lastTrick.winner + ', ' + s.lastTrick.points + ' points'),
-        el('ol', null, s.lastTrick.plays.map(function (p) {
-          return el('li', { class: 'play' }, el('span', { class: 'who' }, 'seat ' + p.seat + ': '), cardList(p.cards, game));
-        }))));
-    }
+    if (rd.afterTrick) parts = parts.concat(rd.afterTrick(this, model, s));
     if (s.events.length) parts.push(el('ul', { class: 'events' }, s.events.map(function (e) { return el('li', null, e); })));
     fill(this.center, parts);
     void self;
@@ -867,14 +685,8 @@
         el('td', { class: 'num' }, v === null ? '\u2014' : (v > 0 ? '+' : '') + v),
         el('td', { class: 'num' }, String(score ? tb + v : tb))));
     }
-    var info = null;
-    if (s.resultInfo) {
-      var ri = s.resultInfo;
-      info = el('p', { class: 'result-info' }, 'attackers\u2019 points ' + ri.points + ', kitty ' + (ri.kitty || '') +
-        ', dug \u00d7' + ri.dug + ', case ' + ri['case'] +
-        (ri.rise && ri.rise[0] !== '-1' ? ', team ' + ri.rise[0] + ' rises ' + ri.rise[1] : ', nobody rises') +
-        (ri.levels ? ', levels ' + ri.levels.join('/') : '') + (ri.winner && ri.winner !== '-1' ? ', match won by team ' + ri.winner : ''));
-    }
+    var rd = rendererOf(model.game);
+    var info = rd.resultInfo ? rd.resultInfo(s) : null;
     fill(this.scores, el('h2', { id: 'scores-h' }, 'Scores'),
       el('table', null,
         el('thead', null, el('tr', null, el('th', { scope: 'col' }, 'seat'), el('th', { scope: 'col' }, 'this deal'),
@@ -962,6 +774,7 @@
     });
   }
 
+  /* after the whole script: the games' renderers follow this core in it */
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
-  else start();
+  else setTimeout(start, 0);
 })();
