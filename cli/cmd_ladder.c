@@ -107,6 +107,9 @@ static int open_ladder(const opts *o, const char *name, db_place *place, store *
         cli_close_place(place);
         return CLI_EXIT_USAGE;
     }
+    int ready = cli_record_ready("ladder", *st, place);
+    if (ready >= 0)
+        return ready;
     uint64_t seed;
     bool revealed;
     if (store_tournament_named(*st, name, tid, &seed, &revealed) != 1) {

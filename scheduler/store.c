@@ -209,46 +209,63 @@ void store__rollback(store *s)
 }
 
 /* Apply the migrations not yet applied, the caller holding the migration
- * lock: schema_migrations made if missing, then each missing migration in
- * its own transaction with its row. */
+ * lock, all in ONE transaction with their version rows and
+ * schema_migrations itself: a process killed part way (SIGKILL during a
+ * first start) leaves the record as it was, never half migrated (009
+ * applied, 010 not, and readers failing on a missing column). */
 static int migrate_locked(store *s, char *err, size_t errlen)
 {
-    int rc = exec0(s, err, errlen,
-                   "CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, "
-                   "applied_at timestamptz NOT NULL DEFAULT now())", 0, NULL);
+    int rc = exec0(s, err, errlen, "BEGIN", 0, NULL);
     if (rc)
         return rc;
-    for (int i = 0; i < arb_nmigrations; i++) {
+    rc = exec0(s, err, errlen,
+               "CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, "
+               "applied_at timestamptz NOT NULL DEFAULT now())", 0, NULL);
+    for (int i = 0; i < arb_nmigrations && !rc; i++) {
         char v[16];
         snprintf(v, sizeof v, "%d", arb_migration_versions[i]);
         const char *p[] = {v};
         PGresult *r = q(s, err, errlen, "SELECT 1 FROM schema_migrations WHERE version = $1", 1, p);
-        if (!r)
-            return ARB_EIO;
+        if (!r) {
+            rc = ARB_EIO;
+            break;
+        }
         bool applied = PQntuples(r) > 0;
         PQclear(r);
         if (applied)
             continue;
-        if ((rc = exec0(s, err, errlen, "BEGIN", 0, NULL)) != 0)
-            return rc;
         r = PQexec(s->db, arb_migrations[i]);
         if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) {
             char what[64];
             snprintf(what, sizeof what, "migration %03d", arb_migration_versions[i]);
-            fail_msg(err, errlen, what, PQresultErrorMessage(r));
-            PQclear(r);
-            rollback(s);
-            return ARB_EIO;
+            rc = fail_msg(err, errlen, what, PQresultErrorMessage(r));
         }
         PQclear(r);
-        if ((rc = exec0(s, err, errlen, "INSERT INTO schema_migrations (version) VALUES ($1)", 1, p)) != 0) {
-            rollback(s);
-            return rc;
-        }
-        if ((rc = exec0(s, err, errlen, "COMMIT", 0, NULL)) != 0)
-            return rc;
+        if (!rc)
+            rc = exec0(s, err, errlen, "INSERT INTO schema_migrations (version) VALUES ($1)", 1, p);
     }
-    return 0;
+    if (rc) {
+        rollback(s);
+        return rc;
+    }
+    return exec0(s, err, errlen, "COMMIT", 0, NULL);
+}
+
+/* Take the migration lock, run fn, give the lock back (on every path; and
+ * PostgreSQL gives it back if the connection is lost). */
+static int under_migration_lock(store *s, int (*fn)(store *, char *, size_t), char *err, size_t errlen)
+{
+    int rc = exec0(s, err, errlen, "SELECT pg_advisory_lock(" STORE_MIGRATION_LOCK ")", 0, NULL);
+    if (rc)
+        return rc;
+    rc = fn(s, err, errlen);
+    char uerr[256];
+    int urc = exec0(s, uerr, sizeof uerr, "SELECT pg_advisory_unlock(" STORE_MIGRATION_LOCK ")", 0, NULL);
+    if (urc && !rc) {
+        snprintf(err, errlen, "%s", uerr);
+        rc = urc;
+    }
+    return rc;
 }
 
 int store_migrate(store *s, char *err, size_t errlen)
@@ -258,20 +275,37 @@ int store_migrate(store *s, char *err, size_t errlen)
      * against itself (two at once on a fresh database and one fails on
      * pg_type's unique index), and reading which versions are applied
      * must not interleave with another process applying them. A second
-     * process waits here and then finds every version applied. The lock
-     * is released below on every path, and by PostgreSQL if the
-     * connection is lost. */
-    int rc = exec0(s, err, errlen, "SELECT pg_advisory_lock(" STORE_MIGRATION_LOCK ")", 0, NULL);
-    if (rc)
-        return rc;
-    rc = migrate_locked(s, err, errlen);
-    char uerr[256];
-    int urc = exec0(s, uerr, sizeof uerr, "SELECT pg_advisory_unlock(" STORE_MIGRATION_LOCK ")", 0, NULL);
-    if (urc && !rc) {
-        snprintf(err, errlen, "%s", uerr);
-        rc = urc;
-    }
-    return rc;
+     * process waits here and then finds every version applied. */
+    return under_migration_lock(s, migrate_locked, err, errlen);
+}
+
+/* store_ready under the lock: a record (schema_migrations) is brought up
+ * to date; no record is told apart from someone else's tables. */
+static int ready_locked(store *s, char *err, size_t errlen)
+{
+    PGresult *r = q(s, err, errlen,
+                    "SELECT to_regclass('schema_migrations') IS NOT NULL, "
+                    "(SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema())", 0, NULL);
+    if (!r)
+        return ARB_EIO;
+    bool ours = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+    long tables = strtol(PQgetvalue(r, 0, 1), NULL, 10);
+    PQclear(r);
+    if (ours)
+        return migrate_locked(s, err, errlen);
+    const char *db = PQdb(s->db);
+    if (tables == 0)
+        snprintf(err, errlen, "no arbiter record in database \"%s\" (it is empty: start a tournament there with "
+                 "arbiter run FILE --db ..., or name the database that holds the record)", db ? db : "?");
+    else
+        snprintf(err, errlen, "no arbiter record in database \"%s\" (it holds %ld tables of something else and no "
+                 "schema_migrations: name the database that holds the record)", db ? db : "?", tables);
+    return tables == 0 ? ARB_ENOTFOUND : ARB_EINVAL;
+}
+
+int store_ready(store *s, char *err, size_t errlen)
+{
+    return under_migration_lock(s, ready_locked, err, errlen);
 }
 
 /* The line of the file's top-level `name:` (1 when not found). */

@@ -29,10 +29,18 @@ void store_close(store *s);
 #define STORE_MIGRATION_LOCK "4242"
 
 /* Apply the embedded migrations (schemas/sql/NNN_*.sql) not yet applied,
- * each in its own transaction, all of it (schema_migrations created if
+ * all in one transaction with their version rows (a process killed part
+ * way leaves the record as it was), all of it (schema_migrations created if
  * missing, versions read, migrations applied) under the session-level
  * advisory lock STORE_MIGRATION_LOCK, released before returning. */
 int store_migrate(store *s, char *err, size_t errlen);
+/* For a command that reads the record: wait for a process migrating it
+ * (STORE_MIGRATION_LOCK) and apply what migrations this version adds, so
+ * no reader sees a half-migrated schema; but create nothing where there
+ * is no record. 0 when ready; ARB_ENOTFOUND (an empty database) or
+ * ARB_EINVAL (tables of something else, no schema_migrations) with "no
+ * arbiter record in database ..." and what to do in err. */
+int store_ready(store *s, char *err, size_t errlen);
 
 /* The tournament for this configuration: created with its entrants the
  * first time (then *created is true), found again on every later start with
