@@ -49,6 +49,8 @@ for r in $(seq 1 "$ROUNDS"); do
   fi
   check "round $r: every embedded migration recorded once" \
     '[ "$(sql "$D" "SELECT count(*), count(DISTINCT version), max(version) FROM schema_migrations")" = "$nver|$nver|$latest" ]'
+  check "round $r: no bracket_links (015 dropped the table nothing used)" \
+    '[ "$(sql "$D" "SELECT to_regclass('"'bracket_links'"') IS NULL")" = t ]'
   check "round $r: the three ladders submitted" \
     '[ "$(sql "$D" "SELECT count(*) FROM tournaments WHERE name LIKE '"'race ladder %'"'")" = 3 ]'
 done
