@@ -5,7 +5,7 @@
 # `arbiter submit` of ladders, as entrants' submissions racing each other,
 # and three `arbiter dispute list`, the cheapest command that migrates);
 # every one exits 0, every embedded migration is recorded once, the latest
-# is schemas/sql's last, and the three ladders are in the record. Before
+# is record/sql's last, and the three ladders are in the record. Before
 # store_migrate took its advisory lock around everything, schema_migrations
 # itself was created outside the lock and two CREATE TABLE IF NOT EXISTS
 # could collide (duplicate key in pg_type), failing one command.
@@ -18,7 +18,7 @@ ARB=$1 SRC=$2 ROUNDS=${3:-10}
 . "$(dirname "$0")/../lib/test_sh.sh" migrate-test
 test_pg_start 55471
 
-versions=$(ls "$SRC"/schemas/sql/[0-9]*_*.sql | sed 's|.*/0*\([0-9][0-9]*\)_.*|\1|' | sort -n)
+versions=$(ls "$SRC"/record/sql/[0-9]*_*.sql | sed 's|.*/0*\([0-9][0-9]*\)_.*|\1|' | sort -n)
 nver=$(echo "$versions" | wc -l)
 latest=$(echo "$versions" | tail -n 1)
 for i in 1 2 3; do

@@ -1,6 +1,6 @@
 /* store.h — the tournament record in PostgreSQL (libpq). The database is the
  * truth: tournaments, entrants, rounds, matches and their state, seats,
- * deals, penalties, bracket links, events (schemas/sql/). Every write is
+ * deals, penalties, events (record/sql/). Every write is
  * idempotent, matches are claimed with FOR UPDATE SKIP LOCKED and a lease,
  * and a result is accepted only from the lease generation that holds the
  * match, in the same transaction as the state change. All SQL is
@@ -28,7 +28,7 @@ void store_close(store *s);
  * sharing the database must not use it. */
 #define STORE_MIGRATION_LOCK "4242"
 
-/* Apply the embedded migrations (schemas/sql/NNN_*.sql) not yet applied,
+/* Apply the embedded migrations (record/sql/NNN_*.sql) not yet applied,
  * all in one transaction with their version rows (a process killed part
  * way leaves the record as it was), all of it (schema_migrations created if
  * missing, versions read, migrations applied) under the session-level

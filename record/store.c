@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The migrations, embedded at build time from schemas/sql (migrations.c). */
+/* The migrations, embedded at build time from record/sql (migrations.c). */
 extern const char *const arb_migrations[];
 extern const int arb_migration_versions[];
 extern const int arb_nmigrations;

@@ -1,5 +1,5 @@
 /* store_ladder.c — a ladder's entries in the record (store.h, "ladders";
- * schemas/sql/006_ladders.sql): joins and retirements, validation, the
+ * record/sql/006_ladders.sql): joins and retirements, validation, the
  * state matchmaking reads, and its matches. All SQL is parameterised. */
 #include "store_int.h"
 #include "arb_error.h"

@@ -1,5 +1,5 @@
 /* store_dispute.c — disputes in the record (store.h, "disputes";
- * schemas/sql/008_disputes.sql; docs/disputes.md): opened on a match,
+ * record/sql/008_disputes.sql; docs/disputes.md): opened on a match,
  * shown with the record's evidence, resolved by upholding, voiding or
  * rerunning it. A resolution is one transaction under the tournament's
  * row lock: what it replaces is copied into `superseded` first (nothing is
