@@ -119,9 +119,9 @@ int cmd_verify(int argc, char **argv)
     }
     for (int i = 0; i < m.nrows; i++) {
         char label[160], why[2048];
-        snprintf(label, sizeof label, "match|%" PRIu64 "|%s|%s", seed, store_cell(&m, i, 0), store_cell(&m, i, 1));
+        snprintf(label, sizeof label, "match|%" PRIu64 "|%s|%s", seed, store_cell(&m, i, STORE_DONE_ROUND), store_cell(&m, i, STORE_DONE_TABLE));
         checked++;
-        if (verify_one(store_cell(&m, i, 2), store_cell(&m, i, 3), label, secret, why, sizeof why) == 0)
+        if (verify_one(store_cell(&m, i, STORE_DONE_TRANSCRIPT), store_cell(&m, i, STORE_DONE_DIGEST), label, secret, why, sizeof why) == 0)
             continue;
         if (format == CLI_FORMAT_JSON) {
             printf("%s", failed ? "," : "");

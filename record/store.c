@@ -1244,32 +1244,18 @@ static const char *const report_sql[] = {
         "SELECT t.name, m.round, m.tbl, coalesce(m.leased_by, ''), left(coalesce(m.error, ''), 300) "
         "FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.state = 'void' "
         "ORDER BY m.id DESC LIMIT 10",
+    /* (these five: the columns in store_cols.h, what follows them here) */
     [STORE_REPORT_DONE_MATCHES] =
-        "SELECT round, tbl, coalesce(transcript, ''), coalesce(digest, '') FROM matches "
-        "WHERE tournament_id = $1 AND state = 'done' ORDER BY round, tbl",
+        "FROM matches WHERE tournament_id = $1 AND state = 'done' ORDER BY round, tbl",
     [STORE_REPORT_TEAM_CROSSTABLE] =
-        "SELECT team, opponent, matches, won, points FROM team_crosstable "
+        "FROM team_crosstable "
         "WHERE tournament_id = $1 AND team IS NOT NULL AND opponent IS NOT NULL ORDER BY team, opponent",
     [STORE_REPORT_RATINGS] =
-        "SELECT r.entrant, e.name, r.mu, r.sigma, coalesce(r.vol, 0), r.games, t.rating_system, "
-        "  coalesce(t.rating_model, ''), coalesce(to_char(r.updated_at, 'YYYY-MM-DD HH24:MI'), '') "
         "FROM ratings r JOIN entrants e ON e.tournament_id = r.tournament_id AND e.idx = r.entrant "
         "JOIN tournaments t ON t.id = r.tournament_id WHERE r.tournament_id = $1 ORDER BY r.entrant",
     [STORE_REPORT_RATING_HISTORY] =
-        "SELECT h.match_id, h.entrant, h.rank, coalesce(h.side, -1), h.mu_after, h.sigma_after, "
-        "  coalesce(h.vol_after, 0) FROM rating_history h JOIN matches m ON m.id = h.match_id "
-        "WHERE m.tournament_id = $1 ORDER BY h.seq",
-    [STORE_REPORT_LADDER] =   /* lean: one row per entry of a ladder of 10,000 (docs/ladders.md) */
-        "SELECT le.entrant, e.name, le.base, le.version, le.status, le.verdict, r.mu, r.sigma, r.vol, "
-        "  coalesce(r.games, 0), extract(epoch FROM greatest(le.last_started, r.updated_at))::bigint, "
-        "  extract(epoch FROM le.joined_at)::bigint, "
-        "  CASE WHEN le.previous IS NOT NULL THEN (SELECT p.name FROM entrants p "
-        "    WHERE p.tournament_id = $1 AND p.idx = le.previous) END, "
-        "  le.validation_match, le.digest, (SELECT extract(epoch FROM now())::bigint), "
-        "  (SELECT rating_system FROM tournaments WHERE id = $1), "
-        "  (SELECT coalesce(rating_model, '') FROM tournaments WHERE id = $1), "
-        "  (SELECT coalesce(ladder_provisional, 10) FROM tournaments WHERE id = $1), "
-        "  (SELECT coalesce(ladder_inactive_days, 30) FROM tournaments WHERE id = $1) "
+        "FROM rating_history h JOIN matches m ON m.id = h.match_id WHERE m.tournament_id = $1 ORDER BY h.seq",
+    [STORE_REPORT_LADDER] =
         "FROM ladder_entries le JOIN entrants e ON e.tournament_id = le.tournament_id AND e.idx = le.entrant "
         "LEFT JOIN ratings r ON r.tournament_id = le.tournament_id AND r.entrant = le.entrant "
         "WHERE le.tournament_id = $1 ORDER BY le.entrant",
@@ -1299,6 +1285,41 @@ static const char *const report_sql[] = {
         "SELECT n, game, decision, slot, reason, consequence, note FROM penalties WHERE match_id = $1 ORDER BY n",
 };
 
+/* The reports whose columns store_cols.h lists: their SELECT lists. */
+#define STORE_COL_EXPR(name, expr) expr,
+static const char *const ratings_cols[] = {STORE_RATINGS_COLS(STORE_COL_EXPR)};
+static const char *const history_cols[] = {STORE_HISTORY_COLS(STORE_COL_EXPR)};
+static const char *const done_cols[] = {STORE_DONE_COLS(STORE_COL_EXPR)};
+static const char *const teamx_cols[] = {STORE_TEAMX_COLS(STORE_COL_EXPR)};
+static const char *const ladder_cols[] = {STORE_LADDER_COLS(STORE_COL_EXPR)};
+#undef STORE_COL_EXPR
+#define COLS(a) {a, (int)(sizeof a / sizeof *a)}
+static const struct report_cols {
+    const char *const *expr;
+    int n;
+} report_cols[] = {
+    [STORE_REPORT_RATINGS] = COLS(ratings_cols),
+    [STORE_REPORT_RATING_HISTORY] = COLS(history_cols),
+    [STORE_REPORT_DONE_MATCHES] = COLS(done_cols),
+    [STORE_REPORT_TEAM_CROSSTABLE] = COLS(teamx_cols),
+    [STORE_REPORT_LADDER] = COLS(ladder_cols),
+};
+#undef COLS
+
+/* "SELECT " the listed columns, then the rest of the statement. */
+static int report_statement(store_report_kind kind, char *sql, size_t cap)
+{
+    const struct report_cols *c = (size_t)kind < sizeof report_cols / sizeof *report_cols ? &report_cols[kind] : NULL;
+    if (!c || !c->n)
+        return snprintf(sql, cap, "%s", report_sql[kind]) < (int)cap ? 0 : ARB_ETOOBIG;
+    size_t off = 0;
+    for (int i = 0; i < c->n && off < cap; i++)
+        off += (size_t)snprintf(sql + off, cap - off, "%s%s", i ? ", " : "SELECT ", c->expr[i]);
+    if (off < cap)
+        off += (size_t)snprintf(sql + off, cap - off, " %s", report_sql[kind]);
+    return off < cap ? 0 : ARB_ETOOBIG;
+}
+
 int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -1306,11 +1327,15 @@ int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out,
         snprintf(err, errlen, "no such report");
         return ARB_EINVAL;
     }
+    char sql[4096];
+    if (report_statement(kind, sql, sizeof sql) != 0) {
+        snprintf(err, errlen, "report %d: statement longer than %zu bytes", (int)kind, sizeof sql);
+        return ARB_ETOOBIG;
+    }
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
     const char *p[] = {id};
-    PGresult *r = q(s, err, errlen, report_sql[kind],
-                    kind >= STORE_REPORT_DONE_MATCHES ? 1 : 0, p);
+    PGresult *r = q(s, err, errlen, sql, kind >= STORE_REPORT_DONE_MATCHES ? 1 : 0, p);
     if (!r)
         return ARB_EIO;
     return store__rows(r, out, err, errlen);

@@ -8,6 +8,7 @@
 #ifndef ARB_STORE_H
 #define ARB_STORE_H
 #include "match_def.h"
+#include "store_cols.h"
 #include "tournament.h"
 
 #include <stdbool.h>
@@ -246,6 +247,9 @@ typedef enum store_report_kind {
     STORE_REPORT_MATCH_PENALTIES,/* n, game, decision, slot, reason, consequence, note */
     /* (every kind from STORE_REPORT_DONE_MATCHES on is of one tournament or match) */
 } store_report_kind;
+/* The reports DONE_MATCHES, TEAM_CROSSTABLE, RATINGS, RATING_HISTORY and
+ * LADDER list their columns once, in store_cols.h: index their rows by
+ * its names (STORE_LADDER_MU), never by a number. */
 typedef struct store_rows {
     int    nrows, ncols;
     char **cell;                /* nrows * ncols, row by row (owned) */
