@@ -23,6 +23,7 @@
 #include "config.h"
 #include "rating.h"
 #include "scheduler.h"
+#include "bench_fixtures.h"
 #include "store.h"
 #include "arb_error.h"
 #include "arb_time.h"

@@ -364,27 +364,6 @@ int store_dispute_evidence(store *s, int64_t match, store_rows out[STORE_EVIDENC
  * table, state, opened by, opened, reason, resolution. */
 int store_dispute_list(store *s, int64_t tid, store_rows *out, char *err, size_t errlen);
 
-/* `arbiter bench ladder`: a ladder called name (one of that name before is
- * dropped) with `entries` active entries and `matches` rated matches of
- * three seats, their seats and rating history, built inside the server
- * (generate_series) from the indices alone. 0 with its id, or < 0. */
-int store_bench_ladder(store *s, const char *name, int entries, int64_t matches, int64_t *tid, char *err,
-                       size_t errlen);
-
-/* `arbiter bench web`: a finished Swiss called name (one of that name
- * before is dropped) of `entrants` entrants over `rounds` rounds of
- * three-seat tables (the entrants left over sit out the round), every seat
- * with a result (totals, points, ranks from a fixed strength per entrant
- * plus a per-round draw), rated (ratings and a history row per seat),
- * built inside the server from the indices alone: the same record every
- * run. 0 with its id, or < 0. */
-int store_bench_tournament(store *s, const char *name, int entrants, int rounds, int64_t *tid, char *err,
-                           size_t errlen);
-
-/* The benchmark's baseline: the same record without rating updates
- * (system "none"), then with them again. 0 or < 0. */
-int store_bench_set_rating(store *s, int64_t tid, const char *system);
-
 /* The tournament is done: its state, finished_at, and revealed_at (from
  * now on its secret is shown). */
 int store_finish(store *s, int64_t tid);
