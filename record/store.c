@@ -1286,13 +1286,11 @@ static const char *const report_sql[] = {
 };
 
 /* The reports whose columns store_cols.h lists: their SELECT lists. */
-#define STORE_COL_EXPR(name, expr) expr,
 static const char *const ratings_cols[] = {STORE_RATINGS_COLS(STORE_COL_EXPR)};
 static const char *const history_cols[] = {STORE_HISTORY_COLS(STORE_COL_EXPR)};
 static const char *const done_cols[] = {STORE_DONE_COLS(STORE_COL_EXPR)};
 static const char *const teamx_cols[] = {STORE_TEAMX_COLS(STORE_COL_EXPR)};
 static const char *const ladder_cols[] = {STORE_LADDER_COLS(STORE_COL_EXPR)};
-#undef STORE_COL_EXPR
 #define COLS(a) {a, (int)(sizeof a / sizeof *a)}
 static const struct report_cols {
     const char *const *expr;
@@ -1306,18 +1304,23 @@ static const struct report_cols {
 };
 #undef COLS
 
-/* "SELECT " the listed columns, then the rest of the statement. */
+int store__select(char *sql, size_t cap, const char *const *cols, int ncols, const char *rest)
+{
+    size_t off = 0;
+    for (int i = 0; i < ncols && off < cap; i++)
+        off += (size_t)snprintf(sql + off, cap - off, "%s%s", i ? ", " : "SELECT ", cols[i]);
+    if (off < cap)
+        off += (size_t)snprintf(sql + off, cap - off, " %s", rest);
+    return off < cap ? 0 : ARB_ETOOBIG;
+}
+
+/* A report's statement: its listed columns (store_cols.h), or all of it. */
 static int report_statement(store_report_kind kind, char *sql, size_t cap)
 {
     const struct report_cols *c = (size_t)kind < sizeof report_cols / sizeof *report_cols ? &report_cols[kind] : NULL;
     if (!c || !c->n)
         return snprintf(sql, cap, "%s", report_sql[kind]) < (int)cap ? 0 : ARB_ETOOBIG;
-    size_t off = 0;
-    for (int i = 0; i < c->n && off < cap; i++)
-        off += (size_t)snprintf(sql + off, cap - off, "%s%s", i ? ", " : "SELECT ", c->expr[i]);
-    if (off < cap)
-        off += (size_t)snprintf(sql + off, cap - off, " %s", report_sql[kind]);
-    return off < cap ? 0 : ARB_ETOOBIG;
+    return store__select(sql, cap, c->expr, c->n, report_sql[kind]);
 }
 
 int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out, char *err, size_t errlen)
@@ -1327,7 +1330,7 @@ int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out,
         snprintf(err, errlen, "no such report");
         return ARB_EINVAL;
     }
-    char sql[4096];
+    char sql[STORE_SELECT_MAX];
     if (report_statement(kind, sql, sizeof sql) != 0) {
         snprintf(err, errlen, "report %d: statement longer than %zu bytes", (int)kind, sizeof sql);
         return ARB_ETOOBIG;

@@ -291,12 +291,12 @@ int store_ladder_set(store *s, int64_t tid, int entrant, const char *status, con
 /* What the leaderboard reads of the ladder's file: 0 or < 0. */
 int store_ladder_settings(store *s, int64_t tid, int provisional, int inactive_days);
 /* The entries' programs as the scheduler starts them, from entrant `from`
- * on: entrant, name, command, files, dir, digest, status. */
+ * on: columns STORE_PROGRAMS_* (store_cols.h). */
 int store_ladder_programs(store *s, int64_t tid, int from, store_rows *out, char *err, size_t errlen);
 /* Entries waiting for validation: entrant, validation match ("" none yet),
  * its state, the entry's penalties in it, whether it forfeited, the void
  * reason, deals played, the first penalty's reason and consequence, its
- * transcript. */
+ * transcript (columns STORE_PENDING_*, store_cols.h). */
 int store_ladder_pending(store *s, int64_t tid, store_rows *out, char *err, size_t errlen);
 
 /* What matchmaking reads of an active entry (ladder.h's ladder_entry with
@@ -311,7 +311,8 @@ int store_ladder_pending(store *s, int64_t tid, store_rows *out, char *err, size
  *   h  the ladder matches it started in the last hour (only when rate):
  *      number;
  *   n  the database's clock: number (epoch seconds).
- * changed is the row's change number (e, r). 0 or < 0 with a message. */
+ * changed is the row's change number (e, r). Columns STORE_CHANGES_*
+ * (store_cols.h). 0 or < 0 with a message. */
 int store_ladder_changes(store *s, int64_t tid, int64_t since, bool rate, store_rows *out, char *err, size_t errlen);
 /* Create a ladder's round `round`: one table (entrant per slot), the match
  * seed from tseed as store_add_round's; stage "ladder" (rated; each entry's

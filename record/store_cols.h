@@ -71,12 +71,53 @@
     X(LADDER_PROVISIONAL, "(SELECT coalesce(ladder_provisional, 10) FROM tournaments WHERE id = $1)") \
     X(LADDER_INACTIVE_DAYS, "(SELECT coalesce(ladder_inactive_days, 30) FROM tournaments WHERE id = $1)")
 
+/* store_ladder_programs: the entrants from `from` on, by index, with
+ * their ladder entry's program ("" for a tournament's entrants) */
+#define STORE_PROGRAMS_COLS(X)                                                 \
+    X(PROGRAMS_ENTRANT, "e.idx")                                               \
+    X(PROGRAMS_NAME, "e.name")                                                 \
+    X(PROGRAMS_COMMAND, "e.command")                                           \
+    X(PROGRAMS_FILES, "coalesce(le.files, '')")                                \
+    X(PROGRAMS_DIR, "coalesce(le.dir, '')")                                    \
+    X(PROGRAMS_DIGEST, "coalesce(le.digest, '')")                              \
+    X(PROGRAMS_STATUS, "coalesce(le.status, '')")
+
+/* store_ladder_pending: entries waiting for validation, with their
+ * validation match ("" none yet) and what it gave them */
+#define STORE_PENDING_COLS(X)                                                  \
+    X(PENDING_ENTRANT, "le.entrant")                                           \
+    X(PENDING_MATCH, "coalesce(le.validation_match::text, '')")                \
+    X(PENDING_STATE, "coalesce(m.state, '')")                                  \
+    X(PENDING_PENALTIES, "coalesce((SELECT sum(st.penalties) FROM match_seats st WHERE st.match_id = m.id " \
+                         "AND st.entrant = le.entrant), 0)")                   \
+    X(PENDING_FORFEITED, "coalesce((SELECT bool_or(st.forfeited) FROM match_seats st WHERE st.match_id = m.id " \
+                         "AND st.entrant = le.entrant), false)")               \
+    X(PENDING_ERROR, "coalesce(m.error, '')")                                  \
+    X(PENDING_GAMES, "coalesce(m.games, 0)")                                   \
+    X(PENDING_FIRST_PENALTY, "coalesce((SELECT pn.reason || ': ' || pn.consequence FROM penalties pn " \
+                             "JOIN match_seats st ON st.match_id = pn.match_id AND st.slot = pn.slot " \
+                             "WHERE pn.match_id = m.id AND st.entrant = le.entrant ORDER BY pn.n LIMIT 1), '')") \
+    X(PENDING_TRANSCRIPT, "coalesce(m.transcript, '')")
+
+/* store_ladder_changes: one UNION of row kinds ('e' entry, 'r' rating,
+ * 'f' matches in flight, 'h' the last hour's starts, 'n' the clock), so
+ * its columns are named here and written out in each branch, in this
+ * order: kind, entrant, status, recent, seats, a number (last started,
+ * a count, or now), changed, mu, sigma, games. */
+enum {
+    STORE_CHANGES_KIND, STORE_CHANGES_ENTRANT, STORE_CHANGES_STATUS, STORE_CHANGES_RECENT, STORE_CHANGES_SEATS,
+    STORE_CHANGES_NUMBER, STORE_CHANGES_CHANGED, STORE_CHANGES_MU, STORE_CHANGES_SIGMA, STORE_CHANGES_GAMES,
+    STORE_CHANGES_NCOLS
+};
+
 #define STORE_COL_ENUM(name, expr) STORE_##name,
 enum { STORE_RATINGS_COLS(STORE_COL_ENUM) STORE_RATINGS_NCOLS };
 enum { STORE_HISTORY_COLS(STORE_COL_ENUM) STORE_HISTORY_NCOLS };
 enum { STORE_DONE_COLS(STORE_COL_ENUM) STORE_DONE_NCOLS };
 enum { STORE_TEAMX_COLS(STORE_COL_ENUM) STORE_TEAMX_NCOLS };
 enum { STORE_LADDER_COLS(STORE_COL_ENUM) STORE_LADDER_NCOLS };
+enum { STORE_PROGRAMS_COLS(STORE_COL_ENUM) STORE_PROGRAMS_NCOLS };
+enum { STORE_PENDING_COLS(STORE_COL_ENUM) STORE_PENDING_NCOLS };
 #undef STORE_COL_ENUM
 
 #endif

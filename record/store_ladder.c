@@ -245,11 +245,16 @@ int store_ladder_programs(store *s, int64_t tid, int from, store_rows *out, char
     snprintf(id, sizeof id, "%" PRId64, tid);
     snprintf(f, sizeof f, "%d", from);
     const char *p[] = {id, f};
-    return store__rows_q(s,
-                  "SELECT e.idx, e.name, e.command, coalesce(le.files, ''), coalesce(le.dir, ''), "
-                  "  coalesce(le.digest, ''), coalesce(le.status, '') "
-                  "FROM entrants e LEFT JOIN ladder_entries le ON le.tournament_id = e.tournament_id AND le.entrant = e.idx "
-                  "WHERE e.tournament_id = $1 AND e.idx >= $2 ORDER BY e.idx", 2, p, out, err, errlen);
+    static const char *const cols[] = {STORE_PROGRAMS_COLS(STORE_COL_EXPR)};
+    char sql[STORE_SELECT_MAX];
+    if (store__select(sql, sizeof sql, cols, STORE_PROGRAMS_NCOLS,
+                      "FROM entrants e LEFT JOIN ladder_entries le ON le.tournament_id = e.tournament_id "
+                      "AND le.entrant = e.idx WHERE e.tournament_id = $1 AND e.idx >= $2 ORDER BY e.idx") != 0) {
+        memset(out, 0, sizeof *out);
+        snprintf(err, errlen, "ladder programs: statement too long");
+        return ARB_ETOOBIG;
+    }
+    return store__rows_q(s, sql, 2, p, out, err, errlen);
 }
 
 int store_ladder_pending(store *s, int64_t tid, store_rows *out, char *err, size_t errlen)
@@ -257,20 +262,16 @@ int store_ladder_pending(store *s, int64_t tid, store_rows *out, char *err, size
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
     const char *p[] = {id};
-    return store__rows_q(s,
-                  "SELECT le.entrant, coalesce(le.validation_match::text, ''), coalesce(m.state, ''), "
-                  "  coalesce((SELECT sum(st.penalties) FROM match_seats st WHERE st.match_id = m.id "
-                  "            AND st.entrant = le.entrant), 0), "
-                  "  coalesce((SELECT bool_or(st.forfeited) FROM match_seats st WHERE st.match_id = m.id "
-                  "            AND st.entrant = le.entrant), false), "
-                  "  coalesce(m.error, ''), coalesce(m.games, 0), "
-                  "  coalesce((SELECT pn.reason || ': ' || pn.consequence FROM penalties pn JOIN match_seats st "
-                  "     ON st.match_id = pn.match_id AND st.slot = pn.slot "
-                  "   WHERE pn.match_id = m.id AND st.entrant = le.entrant ORDER BY pn.n LIMIT 1), ''), "
-                  "  coalesce(m.transcript, '') "
-                  "FROM ladder_entries le LEFT JOIN matches m ON m.id = le.validation_match "
-                  "WHERE le.tournament_id = $1 AND le.status = 'validating' ORDER BY le.entrant",
-                  1, p, out, err, errlen);
+    static const char *const cols[] = {STORE_PENDING_COLS(STORE_COL_EXPR)};
+    char sql[STORE_SELECT_MAX];
+    if (store__select(sql, sizeof sql, cols, STORE_PENDING_NCOLS,
+                      "FROM ladder_entries le LEFT JOIN matches m ON m.id = le.validation_match "
+                      "WHERE le.tournament_id = $1 AND le.status = 'validating' ORDER BY le.entrant") != 0) {
+        memset(out, 0, sizeof *out);
+        snprintf(err, errlen, "ladder pending: statement too long");
+        return ARB_ETOOBIG;
+    }
+    return store__rows_q(s, sql, 1, p, out, err, errlen);
 }
 
 int store_ladder_changes(store *s, int64_t tid, int64_t since, bool rate, store_rows *out, char *err, size_t errlen)
