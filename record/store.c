@@ -1259,30 +1259,23 @@ static const char *const report_sql[] = {
         "FROM ladder_entries le JOIN entrants e ON e.tournament_id = le.tournament_id AND e.idx = le.entrant "
         "LEFT JOIN ratings r ON r.tournament_id = le.tournament_id AND r.entrant = le.entrant "
         "WHERE le.tournament_id = $1 ORDER BY le.entrant",
-    [STORE_REPORT_MATCHES] =
-        "SELECT m.id, m.round, m.tbl, m.state, coalesce(m.transcript, ''), coalesce(m.digest, ''), s.slot, e.name, "
-        "  coalesce(s.total::text, ''), coalesce(s.points::text, ''), coalesce(s.rank::text, '') "
+    [STORE_REPORT_MATCHES] =   /* (columns: store_cols.h) */
         "FROM matches m JOIN match_seats s ON s.match_id = m.id "
         "JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant "
         "WHERE m.tournament_id = $1 ORDER BY m.round, m.tbl, s.slot",
-    [STORE_REPORT_CROSSTABLE] =
-        "SELECT a.name, b.name, c.matches, c.points, c.score FROM crosstable c "
+    [STORE_REPORT_CROSSTABLE] =   /* (columns: store_cols.h) */
+        "FROM crosstable c "
         "JOIN entrants a ON a.tournament_id = c.tournament_id AND a.idx = c.entrant "
         "JOIN entrants b ON b.tournament_id = c.tournament_id AND b.idx = c.opponent "
         "WHERE c.tournament_id = $1 ORDER BY c.entrant, c.opponent",
-    [STORE_REPORT_MATCH] =
-        "SELECT t.name, m.round, m.tbl, m.state, coalesce(m.transcript, ''), coalesce(m.digest, ''), "
-        "  coalesce(m.error, ''), s.slot, e.name, coalesce(s.total::text, ''), coalesce(s.points::text, ''), "
-        "  coalesce(s.rank::text, ''), coalesce(s.forfeited, false), coalesce(s.penalties, 0), "
-        "  coalesce(m.leased_by, ''), coalesce(m.signer_key, ''), coalesce(m.signature, '') "
+    [STORE_REPORT_MATCH] =   /* (and the next two: columns in store_cols.h) */
         "FROM matches m JOIN tournaments t ON t.id = m.tournament_id JOIN match_seats s ON s.match_id = m.id "
         "JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant "
         "WHERE m.id = $1 ORDER BY s.slot",
     [STORE_REPORT_MATCH_DEALS] =
-        "SELECT game, deal, seating, array_to_string(seat_slots, ','), array_to_string(scores, ','), "
-        "  coalesce(forfeit_slot::text, '') FROM deals WHERE match_id = $1 ORDER BY game",
+        "FROM deals WHERE match_id = $1 ORDER BY game",
     [STORE_REPORT_MATCH_PENALTIES] =
-        "SELECT n, game, decision, slot, reason, consequence, note FROM penalties WHERE match_id = $1 ORDER BY n",
+        "FROM penalties WHERE match_id = $1 ORDER BY n",
 };
 
 /* The reports whose columns store_cols.h lists: their SELECT lists. */
@@ -1291,6 +1284,11 @@ static const char *const history_cols[] = {STORE_HISTORY_COLS(STORE_COL_EXPR)};
 static const char *const done_cols[] = {STORE_DONE_COLS(STORE_COL_EXPR)};
 static const char *const teamx_cols[] = {STORE_TEAMX_COLS(STORE_COL_EXPR)};
 static const char *const ladder_cols[] = {STORE_LADDER_COLS(STORE_COL_EXPR)};
+static const char *const matches_cols[] = {STORE_MATCHES_COLS(STORE_COL_EXPR)};
+static const char *const match_cols[] = {STORE_MATCH_COLS(STORE_COL_EXPR)};
+static const char *const deals_cols[] = {STORE_DEALS_COLS(STORE_COL_EXPR)};
+static const char *const pens_cols[] = {STORE_PENS_COLS(STORE_COL_EXPR)};
+static const char *const xtable_cols[] = {STORE_XTABLE_COLS(STORE_COL_EXPR)};
 #define COLS(a) {a, (int)(sizeof a / sizeof *a)}
 static const struct report_cols {
     const char *const *expr;
@@ -1301,6 +1299,11 @@ static const struct report_cols {
     [STORE_REPORT_DONE_MATCHES] = COLS(done_cols),
     [STORE_REPORT_TEAM_CROSSTABLE] = COLS(teamx_cols),
     [STORE_REPORT_LADDER] = COLS(ladder_cols),
+    [STORE_REPORT_MATCHES] = COLS(matches_cols),
+    [STORE_REPORT_MATCH] = COLS(match_cols),
+    [STORE_REPORT_MATCH_DEALS] = COLS(deals_cols),
+    [STORE_REPORT_MATCH_PENALTIES] = COLS(pens_cols),
+    [STORE_REPORT_CROSSTABLE] = COLS(xtable_cols),
 };
 #undef COLS
 

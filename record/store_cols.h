@@ -71,6 +71,71 @@
     X(LADDER_PROVISIONAL, "(SELECT coalesce(ladder_provisional, 10) FROM tournaments WHERE id = $1)") \
     X(LADDER_INACTIVE_DAYS, "(SELECT coalesce(ladder_inactive_days, 30) FROM tournaments WHERE id = $1)")
 
+/* STORE_REPORT_MATCHES, of one tournament, a row per seat by round,
+ * table, slot ("" for a result not in yet) */
+#define STORE_MATCHES_COLS(X)                                                  \
+    X(MATCHES_ID, "m.id")                                                      \
+    X(MATCHES_ROUND, "m.round")                                                \
+    X(MATCHES_TABLE, "m.tbl")                                                  \
+    X(MATCHES_STATE, "m.state")                                                \
+    X(MATCHES_TRANSCRIPT, "coalesce(m.transcript, '')")                        \
+    X(MATCHES_DIGEST, "coalesce(m.digest, '')")                                \
+    X(MATCHES_SLOT, "s.slot")                                                  \
+    X(MATCHES_ENTRANT, "e.name")                                               \
+    X(MATCHES_TOTAL, "coalesce(s.total::text, '')")                            \
+    X(MATCHES_POINTS, "coalesce(s.points::text, '')")                          \
+    X(MATCHES_RANK, "coalesce(s.rank::text, '')")
+
+/* STORE_REPORT_MATCH, of one match, a row per seat; the match's own
+ * columns repeat on every row */
+#define STORE_MATCH_COLS(X)                                                    \
+    X(MATCH_TOURNAMENT, "t.name")                                              \
+    X(MATCH_ROUND, "m.round")                                                  \
+    X(MATCH_TABLE, "m.tbl")                                                    \
+    X(MATCH_STATE, "m.state")                                                  \
+    X(MATCH_TRANSCRIPT, "coalesce(m.transcript, '')")                          \
+    X(MATCH_DIGEST, "coalesce(m.digest, '')")                                  \
+    X(MATCH_ERROR, "coalesce(m.error, '')")                                    \
+    X(MATCH_SLOT, "s.slot")                                                    \
+    X(MATCH_ENTRANT, "e.name")                                                 \
+    X(MATCH_TOTAL, "coalesce(s.total::text, '')")                              \
+    X(MATCH_POINTS, "coalesce(s.points::text, '')")                            \
+    X(MATCH_RANK, "coalesce(s.rank::text, '')")                                \
+    X(MATCH_FORFEITED, "coalesce(s.forfeited, false)")                         \
+    X(MATCH_PENALTIES, "coalesce(s.penalties, 0)")                             \
+    X(MATCH_REFEREE, "coalesce(m.leased_by, '')")                              \
+    X(MATCH_SIGNER_KEY, "coalesce(m.signer_key, '')")                          \
+    X(MATCH_SIGNATURE, "coalesce(m.signature, '')")
+
+/* STORE_REPORT_MATCH_DEALS, of one match, by game: seat slots and scores
+ * comma-separated, forfeit slot "" for none */
+#define STORE_DEALS_COLS(X)                                                    \
+    X(DEALS_GAME, "game")                                                      \
+    X(DEALS_DEAL, "deal")                                                      \
+    X(DEALS_SEATING, "seating")                                                \
+    X(DEALS_SEAT_SLOTS, "array_to_string(seat_slots, ',')")                    \
+    X(DEALS_SCORES, "array_to_string(scores, ',')")                            \
+    X(DEALS_FORFEIT_SLOT, "coalesce(forfeit_slot::text, '')")
+
+/* STORE_REPORT_MATCH_PENALTIES, of one match, in order */
+#define STORE_PENS_COLS(X)                                                     \
+    X(PENS_N, "n")                                                             \
+    X(PENS_GAME, "game")                                                       \
+    X(PENS_DECISION, "decision")                                               \
+    X(PENS_SLOT, "slot")                                                       \
+    X(PENS_REASON, "reason")                                                   \
+    X(PENS_CONSEQUENCE, "consequence")                                         \
+    X(PENS_NOTE, "note")
+
+/* STORE_REPORT_CROSSTABLE, of one tournament: entrant and opponent by
+ * name, over their done matches */
+#define STORE_XTABLE_COLS(X)                                                   \
+    X(XTABLE_ENTRANT, "a.name")                                                \
+    X(XTABLE_OPPONENT, "b.name")                                               \
+    X(XTABLE_MATCHES, "c.matches")                                             \
+    X(XTABLE_POINTS, "c.points")                                               \
+    X(XTABLE_SCORE, "c.score")
+
 /* store_ladder_programs: the entrants from `from` on, by index, with
  * their ladder entry's program ("" for a tournament's entrants) */
 #define STORE_PROGRAMS_COLS(X)                                                 \
@@ -117,6 +182,11 @@ enum { STORE_DONE_COLS(STORE_COL_ENUM) STORE_DONE_NCOLS };
 enum { STORE_TEAMX_COLS(STORE_COL_ENUM) STORE_TEAMX_NCOLS };
 enum { STORE_LADDER_COLS(STORE_COL_ENUM) STORE_LADDER_NCOLS };
 enum { STORE_PROGRAMS_COLS(STORE_COL_ENUM) STORE_PROGRAMS_NCOLS };
+enum { STORE_MATCHES_COLS(STORE_COL_ENUM) STORE_MATCHES_NCOLS };
+enum { STORE_MATCH_COLS(STORE_COL_ENUM) STORE_MATCH_NCOLS };
+enum { STORE_DEALS_COLS(STORE_COL_ENUM) STORE_DEALS_NCOLS };
+enum { STORE_PENS_COLS(STORE_COL_ENUM) STORE_PENS_NCOLS };
+enum { STORE_XTABLE_COLS(STORE_COL_ENUM) STORE_XTABLE_NCOLS };
 enum { STORE_PENDING_COLS(STORE_COL_ENUM) STORE_PENDING_NCOLS };
 #undef STORE_COL_ENUM
 
