@@ -136,6 +136,50 @@
     X(XTABLE_POINTS, "c.points")                                               \
     X(XTABLE_SCORE, "c.score")
 
+/* STORE_WEB_SEATS and STORE_WEB_ENTRANT_SEATS, a row per seat by
+ * round, table, slot ("" for a result not in yet; stage "main" for a
+ * round without one) */
+#define STORE_WSEATS_COLS(X)                                                   \
+    X(WSEATS_MATCH, "m.id")                                                    \
+    X(WSEATS_ROUND, "m.round")                                                 \
+    X(WSEATS_STAGE, "coalesce(r.stage, 'main')")                               \
+    X(WSEATS_TABLE, "m.tbl")                                                   \
+    X(WSEATS_STATE, "m.state")                                                 \
+    X(WSEATS_SLOT, "s.slot")                                                   \
+    X(WSEATS_ENTRANT, "s.entrant")                                             \
+    X(WSEATS_NAME, "e.name")                                                   \
+    X(WSEATS_TOTAL, "coalesce(s.total::text, '')")                             \
+    X(WSEATS_POINTS, "coalesce(s.points::text, '')")                           \
+    X(WSEATS_RANK, "coalesce(s.rank::text, '')")
+
+/* STORE_WEB_MATCH, one row. to_jsonb(m): the signature's columns when the
+ * record has them (migration 011), NULL before, one statement for both */
+#define STORE_WMATCH_COLS(X)                                                   \
+    X(WMATCH_ID, "m.id")                                                       \
+    X(WMATCH_TOURNAMENT_ID, "m.tournament_id")                                 \
+    X(WMATCH_TOURNAMENT, "t.name")                                             \
+    X(WMATCH_ROUND, "m.round")                                                 \
+    X(WMATCH_TABLE, "m.tbl")                                                   \
+    X(WMATCH_STATE, "m.state")                                                 \
+    X(WMATCH_DIGEST, "coalesce(m.digest, '')")                                 \
+    X(WMATCH_TRANSCRIPT, "coalesce(m.transcript, '')")                         \
+    X(WMATCH_ERROR, "coalesce(m.error, '')")                                   \
+    X(WMATCH_GAMES, "coalesce(m.games::text, '')")                             \
+    X(WMATCH_DECISIONS, "coalesce(m.decisions::text, '')")                     \
+    X(WMATCH_WALL_MS, "coalesce(m.wall_ms::text, '')")                         \
+    X(WMATCH_FINISHED, "coalesce(to_char(m.finished_at, 'YYYY-MM-DD HH24:MI:SS'), '')") \
+    X(WMATCH_REFEREE, "coalesce(m.leased_by, '')")                             \
+    X(WMATCH_SIGNER_KEY, "coalesce(to_jsonb(m) ->> 'signer_key', '')")         \
+    X(WMATCH_SIGNATURE, "coalesce(to_jsonb(m) ->> 'signature', '')")           \
+    X(WMATCH_FORMAT, "t.format")
+
+/* STORE_WEB_HISTORY: the rating history of some entrants, in order */
+#define STORE_WHISTORY_COLS(X)                                                 \
+    X(WHISTORY_ENTRANT, "h.entrant")                                           \
+    X(WHISTORY_MATCH, "h.match_id")                                            \
+    X(WHISTORY_MU, "h.mu_after")                                               \
+    X(WHISTORY_SIGMA, "h.sigma_after")
+
 /* store_ladder_programs: the entrants from `from` on, by index, with
  * their ladder entry's program ("" for a tournament's entrants) */
 #define STORE_PROGRAMS_COLS(X)                                                 \
@@ -187,6 +231,9 @@ enum { STORE_MATCH_COLS(STORE_COL_ENUM) STORE_MATCH_NCOLS };
 enum { STORE_DEALS_COLS(STORE_COL_ENUM) STORE_DEALS_NCOLS };
 enum { STORE_PENS_COLS(STORE_COL_ENUM) STORE_PENS_NCOLS };
 enum { STORE_XTABLE_COLS(STORE_COL_ENUM) STORE_XTABLE_NCOLS };
+enum { STORE_WSEATS_COLS(STORE_COL_ENUM) STORE_WSEATS_NCOLS };
+enum { STORE_WMATCH_COLS(STORE_COL_ENUM) STORE_WMATCH_NCOLS };
+enum { STORE_WHISTORY_COLS(STORE_COL_ENUM) STORE_WHISTORY_NCOLS };
 enum { STORE_PENDING_COLS(STORE_COL_ENUM) STORE_PENDING_NCOLS };
 #undef STORE_COL_ENUM
 

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* By store_web_kind; $1 is the id, $2 (when used) the argument. */
+/* By store_web_kind; $1 is the id, $2 (when used) the argument. The
+ * kinds in web_cols below start after their columns (store_cols.h). */
 static const char *const web_sql[] = {
     [STORE_WEB_TOURNAMENT] =
         "SELECT t.id, t.name, t.game, t.rules, t.format, t.state, "
@@ -20,8 +21,6 @@ static const char *const web_sql[] = {
         "  EXISTS (SELECT 1 FROM teams tm WHERE tm.tournament_id = t.id) "
         "FROM tournaments t WHERE t.id = $1",
     [STORE_WEB_SEATS] =
-        "SELECT m.id, m.round, coalesce(r.stage, 'main'), m.tbl, m.state, s.slot, s.entrant, e.name, "
-        "  coalesce(s.total::text, ''), coalesce(s.points::text, ''), coalesce(s.rank::text, '') "
         "FROM matches m JOIN match_seats s ON s.match_id = m.id "
         "JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant "
         "LEFT JOIN rounds r ON r.tournament_id = m.tournament_id AND r.round = m.round "
@@ -34,14 +33,7 @@ static const char *const web_sql[] = {
         "FROM penalties p JOIN matches m ON m.id = p.match_id "
         "JOIN match_seats s ON s.match_id = m.id AND s.slot = p.slot "
         "WHERE m.tournament_id = $1 AND s.entrant = $2::int ORDER BY m.round, m.tbl, p.n",
-    /* to_jsonb(m): the signature's columns when the record has them
-     * (migration 011), NULL before, with one statement for both */
     [STORE_WEB_MATCH] =
-        "SELECT m.id, m.tournament_id, t.name, m.round, m.tbl, m.state, coalesce(m.digest, ''), "
-        "  coalesce(m.transcript, ''), coalesce(m.error, ''), coalesce(m.games::text, ''), "
-        "  coalesce(m.decisions::text, ''), coalesce(m.wall_ms::text, ''), "
-        "  coalesce(to_char(m.finished_at, 'YYYY-MM-DD HH24:MI:SS'), ''), coalesce(m.leased_by, ''), "
-        "  coalesce(to_jsonb(m) ->> 'signer_key', ''), coalesce(to_jsonb(m) ->> 'signature', ''), t.format "
         "FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.id = $1",
     /* the counts by state from the index matches_claim alone, the last
      * round and the last result's time each one index probe (matches_finished,
@@ -68,14 +60,11 @@ static const char *const web_sql[] = {
         "ORDER BY m.finished_at, m.id, s.slot",
     /* the rating history of the entrants in $2 (an int array), in order */
     [STORE_WEB_HISTORY] =
-        "SELECT h.entrant, h.match_id, h.mu_after, h.sigma_after "
         "FROM rating_history h JOIN matches m ON m.id = h.match_id "
         "WHERE m.tournament_id = $1 AND h.entrant = ANY ($2::int[]) ORDER BY h.seq",
     /* STORE_WEB_SEATS for one entrant: its matches found by its seats
      * (index match_seats_entrant), not by reading the tournament's */
     [STORE_WEB_ENTRANT_SEATS] =
-        "SELECT m.id, m.round, coalesce(r.stage, 'main'), m.tbl, m.state, s.slot, s.entrant, e.name, "
-        "  coalesce(s.total::text, ''), coalesce(s.points::text, ''), coalesce(s.rank::text, '') "
         "FROM (SELECT mm.* FROM match_seats me JOIN matches mm ON mm.id = me.match_id "
         "      WHERE me.entrant = $2::int AND mm.tournament_id = $1) m "
         "JOIN match_seats s ON s.match_id = m.id "
@@ -83,6 +72,21 @@ static const char *const web_sql[] = {
         "LEFT JOIN rounds r ON r.tournament_id = m.tournament_id AND r.round = m.round "
         "ORDER BY m.round, m.tbl, s.slot",
 };
+
+static const char *const wseats_cols[] = {STORE_WSEATS_COLS(STORE_COL_EXPR)};
+static const char *const wmatch_cols[] = {STORE_WMATCH_COLS(STORE_COL_EXPR)};
+static const char *const whistory_cols[] = {STORE_WHISTORY_COLS(STORE_COL_EXPR)};
+#define COLS(a) {a, (int)(sizeof a / sizeof *a)}
+static const struct web_cols {
+    const char *const *expr;
+    int n;
+} web_cols[] = {
+    [STORE_WEB_SEATS] = COLS(wseats_cols),
+    [STORE_WEB_ENTRANT_SEATS] = COLS(wseats_cols),
+    [STORE_WEB_MATCH] = COLS(wmatch_cols),
+    [STORE_WEB_HISTORY] = COLS(whistory_cols),
+};
+#undef COLS
 
 /* How many parameters each statement takes. */
 static int web_params(store_web_kind kind)
@@ -109,7 +113,15 @@ int store_web(store *s, store_web_kind kind, int64_t id, const char *arg, store_
     char ids[24];
     snprintf(ids, sizeof ids, "%" PRId64, id);
     const char *p[] = {ids, arg ? arg : ""};
-    return store__rows_q(s, web_sql[kind], web_params(kind), p, out, err, errlen);
+    const struct web_cols *c = (size_t)kind < sizeof web_cols / sizeof *web_cols ? &web_cols[kind] : NULL;
+    if (!c || !c->n)
+        return store__rows_q(s, web_sql[kind], web_params(kind), p, out, err, errlen);
+    char sql[STORE_SELECT_MAX];
+    if (store__select(sql, sizeof sql, c->expr, c->n, web_sql[kind]) != 0) {
+        snprintf(err, errlen, "web query %d: statement longer than %zu bytes", (int)kind, sizeof sql);
+        return ARB_ETOOBIG;
+    }
+    return store__rows_q(s, sql, web_params(kind), p, out, err, errlen);
 }
 
 int store_read_only(store *s, char *err, size_t errlen)
