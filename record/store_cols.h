@@ -237,4 +237,102 @@ enum { STORE_WHISTORY_COLS(STORE_COL_ENUM) STORE_WHISTORY_NCOLS };
 enum { STORE_PENDING_COLS(STORE_COL_ENUM) STORE_PENDING_NCOLS };
 #undef STORE_COL_ENUM
 
+/* The evidence on a match (store_dispute_evidence, six parts) and the
+ * disputes list: X(NAME, "json key", SQL expression), the key being what
+ * `arbiter dispute show|list --format json` calls the column. */
+#define STORE_EVM_COLS(X)                                                      \
+    X(EVM_ID, "id", "m.id")                                                    \
+    X(EVM_TOURNAMENT, "tournament", "t.name")                                  \
+    X(EVM_ROUND, "round", "m.round")                                           \
+    X(EVM_TABLE, "table", "m.tbl")                                             \
+    X(EVM_STATE, "state", "m.state")                                           \
+    X(EVM_ATTEMPT, "attempt", "m.attempt")                                     \
+    X(EVM_DIGEST, "digest", "coalesce(m.digest, '')")                          \
+    X(EVM_TRANSCRIPT, "transcript", "coalesce(m.transcript, '')")              \
+    X(EVM_GAMES, "games", "coalesce(m.games, 0)")                              \
+    X(EVM_DECISIONS, "decisions", "coalesce(m.decisions, 0)")                  \
+    X(EVM_WALL_MS, "wall_ms", "coalesce(m.wall_ms, 0)")                        \
+    X(EVM_ERROR, "error", "coalesce(m.error, '')")                             \
+    X(EVM_FINISHED, "finished", "coalesce(to_char(m.finished_at, 'YYYY-MM-DD HH24:MI:SS'), '')") \
+    X(EVM_WORKER, "worker", "coalesce(m.leased_by, '')")                       \
+    X(EVM_MATCH_SEED, "match_seed", "m.seed::text")                            \
+    X(EVM_TOURNAMENT_SEED, "tournament_seed", "t.seed::text")                  \
+    X(EVM_TOURNAMENT_ID, "tournament_id", "t.id")                              \
+    X(EVM_SIGNER_KEY, "signer_key", "coalesce(m.signer_key, '')")              \
+    X(EVM_SIGNATURE, "signature", "coalesce(m.signature, '')")
+
+#define STORE_EVS_COLS(X)                                                      \
+    X(EVS_SLOT, "slot", "st.slot")                                             \
+    X(EVS_ENTRANT, "entrant", "e.name")                                        \
+    X(EVS_TOTAL, "total", "coalesce(st.total::text, '')")                      \
+    X(EVS_RANK, "rank", "coalesce(st.rank::text, '')")                         \
+    X(EVS_FORFEITED, "forfeited", "coalesce(st.forfeited::text, '')")          \
+    X(EVS_DECISIONS, "decisions", "coalesce(st.decisions, 0)")                 \
+    X(EVS_WALL_NS, "wall_ns", "coalesce(st.wall_ns, 0)")                       \
+    X(EVS_CPU_NS, "cpu_ns", "coalesce(st.cpu_ns, 0)")                          \
+    X(EVS_STRIKES, "strikes", "coalesce(st.strikes, 0)")                       \
+    X(EVS_PENALTIES, "penalties", "coalesce(st.penalties, 0)")                 \
+    X(EVS_SANDBOX, "sandbox", "coalesce(st.sandbox, '')")
+
+#define STORE_EVD_COLS(X)                                                      \
+    X(EVD_GAME, "game", "game")                                                \
+    X(EVD_DEAL, "deal", "deal")                                                \
+    X(EVD_SEATING, "seating", "seating")                                       \
+    X(EVD_SEED, "seed", "seed::text")                                          \
+    X(EVD_SEAT_SLOTS, "seat_slots", "seat_slots::text")                        \
+    X(EVD_SCORES, "scores", "scores::text")                                    \
+    X(EVD_FORFEIT_SLOT, "forfeit_slot", "coalesce(forfeit_slot::text, '')")
+
+#define STORE_EVP_COLS(X)                                                      \
+    X(EVP_N, "n", "n")                                                         \
+    X(EVP_GAME, "game", "game")                                                \
+    X(EVP_DECISION, "decision", "decision")                                    \
+    X(EVP_SLOT, "slot", "slot")                                                \
+    X(EVP_REASON, "reason", "reason")                                          \
+    X(EVP_CONSEQUENCE, "consequence", "consequence")                           \
+    X(EVP_NOTE, "note", "note")
+
+#define STORE_EVX_COLS(X)                                                      \
+    X(EVX_ID, "id", "id")                                                      \
+    X(EVX_OPENED, "opened", "to_char(opened_at, 'YYYY-MM-DD HH24:MI:SS')")     \
+    X(EVX_OPENED_BY, "opened_by", "opened_by")                                 \
+    X(EVX_REASON, "reason", "reason")                                          \
+    X(EVX_STATE, "state", "state")                                             \
+    X(EVX_RESOLVED, "resolved", "coalesce(to_char(resolved_at, 'YYYY-MM-DD HH24:MI:SS'), '')") \
+    X(EVX_RESOLVED_BY, "resolved_by", "coalesce(resolved_by, '')")             \
+    X(EVX_RESOLUTION, "resolution", "coalesce(resolution, '')")
+
+#define STORE_EVU_COLS(X)                                                      \
+    X(EVU_ID, "id", "id")                                                      \
+    X(EVU_ATTEMPT, "attempt", "attempt")                                       \
+    X(EVU_WHY, "why", "why")                                                   \
+    X(EVU_AT, "at", "to_char(at, 'YYYY-MM-DD HH24:MI:SS')")                    \
+    X(EVU_DIGEST, "digest", "coalesce(snapshot->'match'->>'digest', '')")      \
+    X(EVU_TRANSCRIPT, "transcript", "coalesce(snapshot->'match'->>'transcript', '')")
+
+#define STORE_DISPUTES_COLS(X)                                                 \
+    X(DISPUTES_ID, "id", "d.id")                                               \
+    X(DISPUTES_MATCH, "match", "d.match_id")                                   \
+    X(DISPUTES_TOURNAMENT, "tournament", "t.name")                             \
+    X(DISPUTES_ROUND, "round", "d.round")                                      \
+    X(DISPUTES_TABLE, "table", "d.tbl")                                        \
+    X(DISPUTES_STATE, "state", "d.state")                                      \
+    X(DISPUTES_OPENED_BY, "opened_by", "d.opened_by")                          \
+    X(DISPUTES_OPENED, "opened", "to_char(d.opened_at, 'YYYY-MM-DD HH24:MI')") \
+    X(DISPUTES_REASON, "reason", "d.reason")                                   \
+    X(DISPUTES_RESOLUTION, "resolution", "coalesce(d.resolution, '')")
+
+#define STORE_COL_ENUM3(name, key, expr) STORE_##name,
+enum { STORE_EVM_COLS(STORE_COL_ENUM3) STORE_EVM_NCOLS };
+enum { STORE_EVS_COLS(STORE_COL_ENUM3) STORE_EVS_NCOLS };
+enum { STORE_EVD_COLS(STORE_COL_ENUM3) STORE_EVD_NCOLS };
+enum { STORE_EVP_COLS(STORE_COL_ENUM3) STORE_EVP_NCOLS };
+enum { STORE_EVX_COLS(STORE_COL_ENUM3) STORE_EVX_NCOLS };
+enum { STORE_EVU_COLS(STORE_COL_ENUM3) STORE_EVU_NCOLS };
+enum { STORE_DISPUTES_COLS(STORE_COL_ENUM3) STORE_DISPUTES_NCOLS };
+#undef STORE_COL_ENUM3
+/* A three-part list's JSON keys, or its expressions. */
+#define STORE_COL_KEY3(name, key, expr) key,
+#define STORE_COL_EXPR3(name, key, expr) expr,
+
 #endif
