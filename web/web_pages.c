@@ -684,7 +684,7 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
     arb_buf *b = p->b;
     int rating_row = -1;
     for (int i = 0; i < rat.nrows; i++)
-        if (strcmp(C(&rat, i, 0), arg) == 0)
+        if (strcmp(C(&rat, i, STORE_RATINGS_ENTRANT), arg) == 0)
             rating_row = i;
     if (json) {
         arb_buf_printf(b, "{\"tournament\":%" PRId64 ",\"entrant\":%s,\"name\":", tid, arg);
@@ -699,7 +699,7 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
             to = match_end(&seats, from);
             bool in = false;
             for (int i = from; i < to; i++)
-                in = in || strcmp(C(&seats, i, 6), arg) == 0;
+                in = in || strcmp(C(&seats, i, STORE_WSEATS_ENTRANT), arg) == 0;
             if (in) {
                 arb_buf_puts(b, shown++ ? "," : "");
                 match_seats_json(b, &seats, from, to);
@@ -718,15 +718,16 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
         if (rating_row < 0)
             arb_buf_puts(b, "null");
         else {
-            arb_buf_printf(b, "{\"mu\":%s,\"sigma\":%s,\"games\":%s,\"system\":", C(&rat, rating_row, 2),
-                           C(&rat, rating_row, 3), C(&rat, rating_row, 5));
-            web_j(b, C(&rat, rating_row, 6));
+            arb_buf_printf(b, "{\"mu\":%s,\"sigma\":%s,\"games\":%s,\"system\":", C(&rat, rating_row, STORE_RATINGS_MU),
+                           C(&rat, rating_row, STORE_RATINGS_SIGMA), C(&rat, rating_row, STORE_RATINGS_GAMES));
+            web_j(b, C(&rat, rating_row, STORE_RATINGS_SYSTEM));
             arb_buf_puts(b, "}");
         }
         arb_buf_puts(b, ",\"history\":[");
         for (int i = 0; i < hist.nrows; i++)
-            arb_buf_printf(b, "%s{\"match\":%s,\"mu\":%s,\"sigma\":%s}", i ? "," : "", C(&hist, i, 1), C(&hist, i, 2),
-                           C(&hist, i, 3));
+            arb_buf_printf(b, "%s{\"match\":%s,\"mu\":%s,\"sigma\":%s}", i ? "," : "",
+                           C(&hist, i, STORE_WHISTORY_MATCH), C(&hist, i, STORE_WHISTORY_MU),
+                           C(&hist, i, STORE_WHISTORY_SIGMA));
         arb_buf_puts(b, "]}\n");
         goto out;
     }
@@ -755,7 +756,7 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
         to = match_end(&seats, from);
         bool in = false;
         for (int i = from; i < to; i++)
-            in = in || strcmp(C(&seats, i, 6), arg) == 0;
+            in = in || strcmp(C(&seats, i, STORE_WSEATS_ENTRANT), arg) == 0;
         if (in)
             match_row_html(p, &seats, from, to);
     }
@@ -780,9 +781,9 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
         arb_buf_puts(b, "<p class=\"muted\">Not rated.</p>\n");
     } else {
         arb_buf_puts(b, "<p>");
-        web_h(b, C(&rat, rating_row, 6));
-        arb_buf_printf(b, ": mu %.3f, sigma %.3f after %s games.</p>\n", atof(C(&rat, rating_row, 2)),
-                       atof(C(&rat, rating_row, 3)), C(&rat, rating_row, 5));
+        web_h(b, C(&rat, rating_row, STORE_RATINGS_SYSTEM));
+        arb_buf_printf(b, ": mu %.3f, sigma %.3f after %s games.</p>\n", atof(C(&rat, rating_row, STORE_RATINGS_MU)),
+                       atof(C(&rat, rating_row, STORE_RATINGS_SIGMA)), C(&rat, rating_row, STORE_RATINGS_GAMES));
         web_series one = {(int)idx, C(&e, 0, 1)};
         web_svg_chart(p, "rating history", &one, 1, &hist);
     }
@@ -839,7 +840,8 @@ static void page_match(web_page *p, int64_t mid, bool json)
         || !rows(p, STORE_REPORT_MATCH_PENALTIES, mid, &pen))
         goto out;
     arb_buf *b = p->b;
-    const char *path = C(&m, 0, 7), *signer = C(&m, 0, 14), *sig = C(&m, 0, 15);
+    const char *path = C(&m, 0, STORE_WMATCH_TRANSCRIPT), *signer = C(&m, 0, STORE_WMATCH_SIGNER_KEY),
+               *sig = C(&m, 0, STORE_WMATCH_SIGNATURE);
     const char *signature = signer[0] && sig[0] ? "signed" : "unsigned";
     char herr[256] = "";
     if (json) {
@@ -856,31 +858,34 @@ static void page_match(web_page *p, int64_t mid, bool json)
         }
         arb_buf_printf(b, ",\"signature_status\":\"%s\",\"seats\":[", signature);
         for (int i = 0; i < seats.nrows; i++) {
-            arb_buf_printf(b, "%s{\"slot\":%s,\"name\":", i ? "," : "", C(&seats, i, 7));
-            web_j(b, C(&seats, i, 8));
+            arb_buf_printf(b, "%s{\"slot\":%s,\"name\":", i ? "," : "", C(&seats, i, STORE_MATCH_SLOT));
+            web_j(b, C(&seats, i, STORE_MATCH_ENTRANT));
             arb_buf_puts(b, ",\"total\":");
-            jnum(b, C(&seats, i, 9));
+            jnum(b, C(&seats, i, STORE_MATCH_TOTAL));
             arb_buf_puts(b, ",\"points\":");
-            jnum(b, C(&seats, i, 10));
+            jnum(b, C(&seats, i, STORE_MATCH_POINTS));
             arb_buf_puts(b, ",\"rank\":");
-            jnum(b, C(&seats, i, 11));
+            jnum(b, C(&seats, i, STORE_MATCH_RANK));
             arb_buf_printf(b, ",\"forfeited\":%s,\"penalties\":%s}",
-                           strcmp(C(&seats, i, 12), "t") == 0 ? "true" : "false", C(&seats, i, 13));
+                           strcmp(C(&seats, i, STORE_MATCH_FORFEITED), "t") == 0 ? "true" : "false",
+                           C(&seats, i, STORE_MATCH_PENALTIES));
         }
         arb_buf_puts(b, "],\"deals\":[");
         for (int i = 0; i < deals.nrows; i++) {
-            const char *ff = C(&deals, i, 5);
+            const char *ff = C(&deals, i, STORE_DEALS_FORFEIT_SLOT);
             arb_buf_printf(b, "%s{\"game\":%s,\"deal\":%s,\"seating\":%s,\"seat_slots\":[%s],\"scores\":[%s],"
-                              "\"forfeit_slot\":%s}", i ? "," : "", C(&deals, i, 0), C(&deals, i, 1), C(&deals, i, 2),
-                           C(&deals, i, 3), C(&deals, i, 4), ff[0] ? ff : "null");
+                              "\"forfeit_slot\":%s}", i ? "," : "", C(&deals, i, STORE_DEALS_GAME),
+                           C(&deals, i, STORE_DEALS_DEAL), C(&deals, i, STORE_DEALS_SEATING),
+                           C(&deals, i, STORE_DEALS_SEAT_SLOTS), C(&deals, i, STORE_DEALS_SCORES), ff[0] ? ff : "null");
         }
         arb_buf_puts(b, "],\"penalties\":[");
         for (int i = 0; i < pen.nrows; i++) {
             arb_buf_printf(b, "%s{\"n\":%s,\"game\":%s,\"decision\":%s,\"slot\":%s,\"reason\":", i ? "," : "",
-                           C(&pen, i, 0), C(&pen, i, 1), C(&pen, i, 2), C(&pen, i, 3));
-            web_j(b, C(&pen, i, 4));
+                           C(&pen, i, STORE_PENS_N), C(&pen, i, STORE_PENS_GAME), C(&pen, i, STORE_PENS_DECISION),
+                           C(&pen, i, STORE_PENS_SLOT));
+            web_j(b, C(&pen, i, STORE_PENS_REASON));
             arb_buf_puts(b, ",\"consequence\":");
-            web_j(b, C(&pen, i, 5));
+            web_j(b, C(&pen, i, STORE_PENS_CONSEQUENCE));
             arb_buf_puts(b, "}");
         }
         arb_buf_puts(b, "],\"bots\":[");
@@ -894,23 +899,23 @@ static void page_match(web_page *p, int64_t mid, bool json)
     snprintf(title, sizeof title, "Match %" PRId64, mid);
     head(p, title, 0);
     arb_buf_printf(b, "<h1>Match %" PRId64 "</h1>\n<p class=\"meta\"><a href=\"", mid);
-    web_link(p, "/t/%s", C(&m, 0, 1));
+    web_link(p, "/t/%s", C(&m, 0, STORE_WMATCH_TOURNAMENT_ID));
     arb_buf_puts(b, "\">");
-    web_h(b, C(&m, 0, 2));
-    arb_buf_printf(b, "</a>, round %s, table %s: ", C(&m, 0, 3), C(&m, 0, 4));
-    web_h(b, C(&m, 0, 5));
-    if (C(&m, 0, 12)[0]) {
+    web_h(b, C(&m, 0, STORE_WMATCH_TOURNAMENT));
+    arb_buf_printf(b, "</a>, round %s, table %s: ", C(&m, 0, STORE_WMATCH_ROUND), C(&m, 0, STORE_WMATCH_TABLE));
+    web_h(b, C(&m, 0, STORE_WMATCH_STATE));
+    if (C(&m, 0, STORE_WMATCH_FINISHED)[0]) {
         arb_buf_puts(b, ", finished ");
-        web_h(b, C(&m, 0, 12));
+        web_h(b, C(&m, 0, STORE_WMATCH_FINISHED));
     }
-    if (C(&m, 0, 13)[0]) {
+    if (C(&m, 0, STORE_WMATCH_REFEREE)[0]) {
         arb_buf_puts(b, " by worker ");
-        web_h(b, C(&m, 0, 13));
+        web_h(b, C(&m, 0, STORE_WMATCH_REFEREE));
     }
     arb_buf_puts(b, "</p>\n");
-    if (C(&m, 0, 8)[0]) {
+    if (C(&m, 0, STORE_WMATCH_ERROR)[0]) {
         arb_buf_puts(b, "<p class=\"bad\">Void: ");
-        web_h(b, C(&m, 0, 8));
+        web_h(b, C(&m, 0, STORE_WMATCH_ERROR));
         arb_buf_puts(b, "</p>\n");
     }
     static const char *const scols[] = {"Slot", "Entrant", "Score", "Points", "Rank", "Forfeited", "Penalties"};
@@ -918,13 +923,14 @@ static void page_match(web_page *p, int64_t mid, bool json)
     th(b, scols, 7);
     arb_buf_puts(b, "<tbody>");
     for (int i = 0; i < seats.nrows; i++) {
-        arb_buf_printf(b, "<tr%s><th scope=\"row\">%s</th>", strcmp(C(&seats, i, 11), "1") == 0 ? " class=\"win\"" : "",
-                       C(&seats, i, 7));
-        td(b, C(&seats, i, 8), false);
+        arb_buf_printf(b, "<tr%s><th scope=\"row\">%s</th>",
+                       strcmp(C(&seats, i, STORE_MATCH_RANK), "1") == 0 ? " class=\"win\"" : "",
+                       C(&seats, i, STORE_MATCH_SLOT));
+        td(b, C(&seats, i, STORE_MATCH_ENTRANT), false);
         for (int k = 9; k <= 11; k++)
             td(b, C(&seats, i, k), true);
-        td(b, strcmp(C(&seats, i, 12), "t") == 0 ? "yes" : "no", false);
-        td(b, C(&seats, i, 13), true);
+        td(b, strcmp(C(&seats, i, STORE_MATCH_FORFEITED), "t") == 0 ? "yes" : "no", false);
+        td(b, C(&seats, i, STORE_MATCH_PENALTIES), true);
         arb_buf_puts(b, "</tr>\n");
     }
     arb_buf_printf(b, "</tbody></table></div>\n<h2>Deals (%d)</h2>\n", deals.nrows);
@@ -938,7 +944,7 @@ static void page_match(web_page *p, int64_t mid, bool json)
         rows_table(p, pcols, 6, &pen, 0xe);
     }
     arb_buf_puts(b, "<h2>Transcript</h2>\n<p>Digest (SHA-256): <code>");
-    web_h(b, C(&m, 0, 6)[0] ? C(&m, 0, 6) : "none (not played)");
+    web_h(b, C(&m, 0, STORE_WMATCH_DIGEST)[0] ? C(&m, 0, STORE_WMATCH_DIGEST) : "none (not played)");
     arb_buf_printf(b, "</code><br>Signature: %s", signature);
     if (signer[0]) {
         arb_buf_puts(b, " (key <code>");
@@ -979,7 +985,7 @@ static void page_replay(web_page *p, int64_t mid)
     store_rows m = {0};
     if (!wrows(p, STORE_WEB_MATCH, mid, NULL, &m))
         return;
-    if (m.nrows != 1 || !C(&m, 0, 7)[0]) {
+    if (m.nrows != 1 || !C(&m, 0, STORE_WMATCH_TRANSCRIPT)[0]) {
         fail(p, 404, m.nrows != 1 ? "no such match in the record" : "this match has no transcript");
         goto out;
     }
@@ -1020,14 +1026,14 @@ static void api_transcript(web_page *p, int64_t mid)
     store_rows m = {0};
     if (!wrows(p, STORE_WEB_MATCH, mid, NULL, &m))
         return;
-    if (m.nrows != 1 || !C(&m, 0, 7)[0] || !p->h || !p->h->json_lines) {
+    if (m.nrows != 1 || !C(&m, 0, STORE_WMATCH_TRANSCRIPT)[0] || !p->h || !p->h->json_lines) {
         fail(p, 404, m.nrows != 1 ? "no such match in the record" : "this match has no transcript to show");
         goto out;
     }
     arb_buf_release(p->b);
     arb_buf_init(p->b, ARB_WEB_TRANSCRIPT_CAP);
     char err[512] = "";
-    int rc = p->h->json_lines(p->h->ctx, C(&m, 0, 7), p->b, err, sizeof err);
+    int rc = p->h->json_lines(p->h->ctx, C(&m, 0, STORE_WMATCH_TRANSCRIPT), p->b, err, sizeof err);
     if (rc) {
         fail(p, rc == ARB_ETOOBIG ? 500 : 404, err[0] ? err : "the transcript cannot be read");
         goto out;
@@ -1076,19 +1082,23 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
     wl_model model = WL_PLACKETT_LUCE;
     int provisional = 10;
     if (r.nrows) {
-        tn_rating_parse(C(&r, 0, 16), &sys);
-        if (C(&r, 0, 17)[0])
-            wl_model_parse(C(&r, 0, 17), &model);
-        provisional = atoi(C(&r, 0, 18));
+        tn_rating_parse(C(&r, 0, STORE_LADDER_SYSTEM), &sys);
+        if (C(&r, 0, STORE_LADDER_MODEL)[0])
+            wl_model_parse(C(&r, 0, STORE_LADDER_MODEL), &model);
+        provisional = atoi(C(&r, 0, STORE_LADDER_PROVISIONAL));
     }
     rated d = rated_default((int)sys, (int)model);
     int n = 0;
     for (int i = 0; i < r.nrows; i++) {
-        const char *st = C(&r, i, 4);
+        const char *st = C(&r, i, STORE_LADDER_STATUS);
         int order = strcmp(st, "active") == 0 ? 0 : strcmp(st, "validating") == 0 ? 2 : strcmp(st, "suspended") == 0 ? 3 : -1;
         if (order < 0)
             continue;
-        rated x = C(&r, i, 6)[0] ? (rated){atof(C(&r, i, 6)), atof(C(&r, i, 7)), atof(C(&r, i, 8)), atoi(C(&r, i, 9))} : d;
+        rated x = C(&r, i, STORE_LADDER_MU)[0] ? (rated){atof(C(&r, i, STORE_LADDER_MU)),
+                                                         atof(C(&r, i, STORE_LADDER_SIGMA)),
+                                                         atof(C(&r, i, STORE_LADDER_VOL)),
+                                                         atoi(C(&r, i, STORE_LADDER_GAMES))}
+                                               : d;
         if (order == 0 && x.games < provisional)
             order = 1;
         e[n++] = (board){i, order, rated_score((int)sys, x)};
@@ -1119,19 +1129,22 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
         arb_buf_puts(b, ",\"leaderboard\":[");
         for (int k = 0; k < n; k++) {
             int i = e[k].row;
-            arb_buf_printf(b, "%s{\"rank\":%d,\"entrant\":%s,\"name\":", k ? "," : "", k + 1, C(&r, i, 0));
-            web_j(b, C(&r, i, 1));
-            arb_buf_printf(b, ",\"version\":%s,\"status\":\"%s\",\"score\":%.6g,\"mu\":", C(&r, i, 3),
+            arb_buf_printf(b, "%s{\"rank\":%d,\"entrant\":%s,\"name\":", k ? "," : "", k + 1,
+                           C(&r, i, STORE_LADDER_ENTRANT));
+            web_j(b, C(&r, i, STORE_LADDER_NAME));
+            arb_buf_printf(b, ",\"version\":%s,\"status\":\"%s\",\"score\":%.6g,\"mu\":",
+                           C(&r, i, STORE_LADDER_VERSION),
                            st_names[e[k].order], e[k].score);
-            jnum(b, C(&r, i, 6));
+            jnum(b, C(&r, i, STORE_LADDER_MU));
             arb_buf_puts(b, ",\"sigma\":");
-            jnum(b, C(&r, i, 7));
-            arb_buf_printf(b, ",\"games\":%s}", C(&r, i, 9));
+            jnum(b, C(&r, i, STORE_LADDER_SIGMA));
+            arb_buf_printf(b, ",\"games\":%s}", C(&r, i, STORE_LADDER_GAMES));
         }
         arb_buf_puts(b, "],\"history\":[");
         for (int i = 0; i < hist.nrows; i++)
-            arb_buf_printf(b, "%s{\"entrant\":%s,\"match\":%s,\"mu\":%s,\"sigma\":%s}", i ? "," : "", C(&hist, i, 0),
-                           C(&hist, i, 1), C(&hist, i, 2), C(&hist, i, 3));
+            arb_buf_printf(b, "%s{\"entrant\":%s,\"match\":%s,\"mu\":%s,\"sigma\":%s}", i ? "," : "",
+                           C(&hist, i, STORE_WHISTORY_ENTRANT), C(&hist, i, STORE_WHISTORY_MATCH),
+                           C(&hist, i, STORE_WHISTORY_MU), C(&hist, i, STORE_WHISTORY_SIGMA));
         arb_buf_puts(b, "]}\n");
         goto out;
     }
@@ -1151,13 +1164,13 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
     for (int k = 0; k < n; k++) {
         int i = e[k].row;
         arb_buf_printf(b, "<tr><th scope=\"row\">%d</th><td><a href=\"", k + 1);
-        web_link(p, "/t/%" PRId64 "/e/%s", tid, C(&r, i, 0));
+        web_link(p, "/t/%" PRId64 "/e/%s", tid, C(&r, i, STORE_LADDER_ENTRANT));
         arb_buf_puts(b, "\">");
-        web_h(b, C(&r, i, 1));
+        web_h(b, C(&r, i, STORE_LADDER_NAME));
         arb_buf_printf(b, "</a></td><td>%s</td><td class=\"num\">%.2f</td>", st_names[e[k].order], e[k].score);
-        td(b, C(&r, i, 6), true);
-        td(b, C(&r, i, 7), true);
-        td(b, C(&r, i, 9), true);
+        td(b, C(&r, i, STORE_LADDER_MU), true);
+        td(b, C(&r, i, STORE_LADDER_SIGMA), true);
+        td(b, C(&r, i, STORE_LADDER_GAMES), true);
         arb_buf_puts(b, "</tr>\n");
     }
     arb_buf_puts(b, "</tbody></table></div>\n<h2>Rating history of the leaders</h2>\n");
