@@ -180,6 +180,53 @@
     X(WHISTORY_MU, "h.mu_after")                                               \
     X(WHISTORY_SIGMA, "h.sigma_after")
 
+/* STORE_WEB_TOURNAMENT, one row (secret "" until revealed; teams: t/f) */
+#define STORE_WTOUR_COLS(X)                                                    \
+    X(WTOUR_ID, "t.id")                                                        \
+    X(WTOUR_NAME, "t.name")                                                    \
+    X(WTOUR_GAME, "t.game")                                                    \
+    X(WTOUR_RULES, "t.rules")                                                  \
+    X(WTOUR_FORMAT, "t.format")                                                \
+    X(WTOUR_STATE, "t.state")                                                  \
+    X(WTOUR_CREATED, "to_char(t.created_at, 'YYYY-MM-DD HH24:MI')")            \
+    X(WTOUR_FINISHED, "coalesce(to_char(t.finished_at, 'YYYY-MM-DD HH24:MI'), '')") \
+    X(WTOUR_RATING_SYSTEM, "t.rating_system")                                  \
+    X(WTOUR_COMMITMENT, "coalesce(t.commitment, '')")                          \
+    X(WTOUR_SECRET, "CASE WHEN t.revealed_at IS NOT NULL THEN coalesce(encode(t.secret, 'hex'), '') ELSE '' END") \
+    X(WTOUR_TEAMS, "EXISTS (SELECT 1 FROM teams tm WHERE tm.tournament_id = t.id)")
+
+/* STORE_WEB_ENTRANT, one row */
+#define STORE_WENTRANT_COLS(X)                                                 \
+    X(WENTRANT_IDX, "e.idx")                                                   \
+    X(WENTRANT_NAME, "e.name")                                                 \
+    X(WENTRANT_SEED_RANK, "coalesce(e.seed_rank::text, '')")                   \
+    X(WENTRANT_TEAM, "coalesce(e.team, '')")
+
+/* STORE_WEB_ENTRANT_PENALTIES, by round, table, order */
+#define STORE_WPENS_COLS(X)                                                    \
+    X(WPENS_MATCH, "m.id")                                                     \
+    X(WPENS_ROUND, "m.round")                                                  \
+    X(WPENS_TABLE, "m.tbl")                                                    \
+    X(WPENS_GAME, "p.game")                                                    \
+    X(WPENS_DECISION, "p.decision")                                            \
+    X(WPENS_REASON, "p.reason")                                                \
+    X(WPENS_CONSEQUENCE, "p.consequence")
+
+/* STORE_WEB_PROGRESS, one row: the counts by state from the index
+ * matches_claim alone, the last round and the last result's time (UTC)
+ * each one index probe (matches_finished, migration 014): a live page of
+ * a large ladder polls this */
+#define STORE_WPROGRESS_COLS(X)                                                \
+    X(WPROGRESS_STATE, "t.state")                                              \
+    X(WPROGRESS_PENDING, "coalesce(sum(c.n) FILTER (WHERE c.state = 'pending'), 0)") \
+    X(WPROGRESS_LEASED, "coalesce(sum(c.n) FILTER (WHERE c.state = 'leased'), 0)") \
+    X(WPROGRESS_DONE, "coalesce(sum(c.n) FILTER (WHERE c.state = 'done'), 0)") \
+    X(WPROGRESS_VOID, "coalesce(sum(c.n) FILTER (WHERE c.state = 'void'), 0)") \
+    X(WPROGRESS_ROUND, "coalesce((SELECT max(round) FROM matches WHERE tournament_id = t.id), 0)") \
+    X(WPROGRESS_LAST_RESULT, "coalesce((SELECT to_char(max(finished_at) AT TIME ZONE 'UTC', " \
+                             "'YYYY-MM-DD\"T\"HH24:MI:SS.US') " \
+                             "FROM matches WHERE tournament_id = t.id AND state = 'done'), '')")
+
 /* store_ladder_programs: the entrants from `from` on, by index, with
  * their ladder entry's program ("" for a tournament's entrants) */
 #define STORE_PROGRAMS_COLS(X)                                                 \
@@ -234,6 +281,10 @@ enum { STORE_XTABLE_COLS(STORE_COL_ENUM) STORE_XTABLE_NCOLS };
 enum { STORE_WSEATS_COLS(STORE_COL_ENUM) STORE_WSEATS_NCOLS };
 enum { STORE_WMATCH_COLS(STORE_COL_ENUM) STORE_WMATCH_NCOLS };
 enum { STORE_WHISTORY_COLS(STORE_COL_ENUM) STORE_WHISTORY_NCOLS };
+enum { STORE_WTOUR_COLS(STORE_COL_ENUM) STORE_WTOUR_NCOLS };
+enum { STORE_WENTRANT_COLS(STORE_COL_ENUM) STORE_WENTRANT_NCOLS };
+enum { STORE_WPENS_COLS(STORE_COL_ENUM) STORE_WPENS_NCOLS };
+enum { STORE_WPROGRESS_COLS(STORE_COL_ENUM) STORE_WPROGRESS_NCOLS };
 enum { STORE_PENDING_COLS(STORE_COL_ENUM) STORE_PENDING_NCOLS };
 #undef STORE_COL_ENUM
 

@@ -14,11 +14,6 @@
  * kinds in web_cols below start after their columns (store_cols.h). */
 static const char *const web_sql[] = {
     [STORE_WEB_TOURNAMENT] =
-        "SELECT t.id, t.name, t.game, t.rules, t.format, t.state, "
-        "  to_char(t.created_at, 'YYYY-MM-DD HH24:MI'), coalesce(to_char(t.finished_at, 'YYYY-MM-DD HH24:MI'), ''), "
-        "  t.rating_system, coalesce(t.commitment, ''), "
-        "  CASE WHEN t.revealed_at IS NOT NULL THEN coalesce(encode(t.secret, 'hex'), '') ELSE '' END, "
-        "  EXISTS (SELECT 1 FROM teams tm WHERE tm.tournament_id = t.id) "
         "FROM tournaments t WHERE t.id = $1",
     [STORE_WEB_SEATS] =
         "FROM matches m JOIN match_seats s ON s.match_id = m.id "
@@ -26,25 +21,14 @@ static const char *const web_sql[] = {
         "LEFT JOIN rounds r ON r.tournament_id = m.tournament_id AND r.round = m.round "
         "WHERE m.tournament_id = $1 ORDER BY m.round, m.tbl, s.slot",
     [STORE_WEB_ENTRANT] =
-        "SELECT e.idx, e.name, coalesce(e.seed_rank::text, ''), coalesce(e.team, '') "
         "FROM entrants e WHERE e.tournament_id = $1 AND e.idx = $2::int",
     [STORE_WEB_ENTRANT_PENALTIES] =
-        "SELECT m.id, m.round, m.tbl, p.game, p.decision, p.reason, p.consequence "
         "FROM penalties p JOIN matches m ON m.id = p.match_id "
         "JOIN match_seats s ON s.match_id = m.id AND s.slot = p.slot "
         "WHERE m.tournament_id = $1 AND s.entrant = $2::int ORDER BY m.round, m.tbl, p.n",
     [STORE_WEB_MATCH] =
         "FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.id = $1",
-    /* the counts by state from the index matches_claim alone, the last
-     * round and the last result's time each one index probe (matches_finished,
-     * migration 014): a live page of a large ladder polls this */
     [STORE_WEB_PROGRESS] =
-        "SELECT t.state, coalesce(sum(c.n) FILTER (WHERE c.state = 'pending'), 0), "
-        "  coalesce(sum(c.n) FILTER (WHERE c.state = 'leased'), 0), coalesce(sum(c.n) FILTER (WHERE c.state = 'done'), 0), "
-        "  coalesce(sum(c.n) FILTER (WHERE c.state = 'void'), 0), "
-        "  coalesce((SELECT max(round) FROM matches WHERE tournament_id = t.id), 0), "
-        "  coalesce((SELECT to_char(max(finished_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US') "
-        "            FROM matches WHERE tournament_id = t.id AND state = 'done'), '') "
         "FROM tournaments t "
         "LEFT JOIN (SELECT state, count(*) AS n FROM matches WHERE tournament_id = $1 GROUP BY state) c ON true "
         "WHERE t.id = $1 GROUP BY t.id",
@@ -76,6 +60,10 @@ static const char *const web_sql[] = {
 static const char *const wseats_cols[] = {STORE_WSEATS_COLS(STORE_COL_EXPR)};
 static const char *const wmatch_cols[] = {STORE_WMATCH_COLS(STORE_COL_EXPR)};
 static const char *const whistory_cols[] = {STORE_WHISTORY_COLS(STORE_COL_EXPR)};
+static const char *const wtour_cols[] = {STORE_WTOUR_COLS(STORE_COL_EXPR)};
+static const char *const wentrant_cols[] = {STORE_WENTRANT_COLS(STORE_COL_EXPR)};
+static const char *const wpens_cols[] = {STORE_WPENS_COLS(STORE_COL_EXPR)};
+static const char *const wprogress_cols[] = {STORE_WPROGRESS_COLS(STORE_COL_EXPR)};
 #define COLS(a) {a, (int)(sizeof a / sizeof *a)}
 static const struct web_cols {
     const char *const *expr;
@@ -85,6 +73,10 @@ static const struct web_cols {
     [STORE_WEB_ENTRANT_SEATS] = COLS(wseats_cols),
     [STORE_WEB_MATCH] = COLS(wmatch_cols),
     [STORE_WEB_HISTORY] = COLS(whistory_cols),
+    [STORE_WEB_TOURNAMENT] = COLS(wtour_cols),
+    [STORE_WEB_ENTRANT] = COLS(wentrant_cols),
+    [STORE_WEB_ENTRANT_PENALTIES] = COLS(wpens_cols),
+    [STORE_WEB_PROGRESS] = COLS(wprogress_cols),
 };
 #undef COLS
 

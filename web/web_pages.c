@@ -408,9 +408,10 @@ static bool tournament_row(web_page *p, int64_t tid, store_rows *t)
 static void progress_json(arb_buf *b, const store_rows *g)
 {
     arb_buf_puts(b, "{\"state\":");
-    web_j(b, C(g, 0, 0));
-    arb_buf_printf(b, ",\"pending\":%s,\"leased\":%s,\"done\":%s,\"void\":%s,\"round\":%s}", C(g, 0, 1), C(g, 0, 2),
-                   C(g, 0, 3), C(g, 0, 4), C(g, 0, 5));
+    web_j(b, C(g, 0, STORE_WPROGRESS_STATE));
+    arb_buf_printf(b, ",\"pending\":%s,\"leased\":%s,\"done\":%s,\"void\":%s,\"round\":%s}",
+                   C(g, 0, STORE_WPROGRESS_PENDING), C(g, 0, STORE_WPROGRESS_LEASED),
+                   C(g, 0, STORE_WPROGRESS_DONE), C(g, 0, STORE_WPROGRESS_VOID), C(g, 0, STORE_WPROGRESS_ROUND));
 }
 
 /* The matches of seats rows [from, to) as JSON: seats by slot. */
@@ -515,7 +516,7 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
     standings s = {0};
     if (!tournament_row(p, tid, &t))
         return;
-    if (strcmp(C(&t, 0, 4), "ladder") == 0 && !standings_only) {
+    if (strcmp(C(&t, 0, STORE_WTOUR_FORMAT), "ladder") == 0 && !standings_only) {
         store_rows_release(&t);
         page_ladder(p, tid, json);
         return;
@@ -539,7 +540,7 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
         for (int k = 0; k < 11; k++) {
             arb_buf_printf(b, "%s\"%s\":", k ? "," : "", tkeys[k]);
             if (k == 0)
-                arb_buf_puts(b, C(&t, 0, 0));
+                arb_buf_puts(b, C(&t, 0, STORE_WTOUR_ID));
             else
                 web_j(b, C(&t, 0, k));
         }
@@ -550,10 +551,11 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
         arb_buf_puts(b, ",\"crosstable\":[");
         for (int i = 0; i < x.nrows; i++) {
             arb_buf_puts(b, i ? ",{\"entrant\":" : "{\"entrant\":");
-            web_j(b, C(&x, i, 0));
+            web_j(b, C(&x, i, STORE_XTABLE_ENTRANT));
             arb_buf_puts(b, ",\"opponent\":");
-            web_j(b, C(&x, i, 1));
-            arb_buf_printf(b, ",\"matches\":%s,\"points\":%s,\"score\":%s}", C(&x, i, 2), C(&x, i, 3), C(&x, i, 4));
+            web_j(b, C(&x, i, STORE_XTABLE_OPPONENT));
+            arb_buf_printf(b, ",\"matches\":%s,\"points\":%s,\"score\":%s}", C(&x, i, STORE_XTABLE_MATCHES),
+                           C(&x, i, STORE_XTABLE_POINTS), C(&x, i, STORE_XTABLE_SCORE));
         }
         arb_buf_puts(b, "],\"matches\":[");
         for (int from = 0, to; from < seats.nrows; from = to) {
@@ -565,28 +567,29 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
         arb_buf_puts(b, "]}\n");
         goto out;
     }
-    bool running = strcmp(C(&t, 0, 5), "running") == 0;
-    head(p, C(&t, 0, 1), running ? tid : 0);
+    bool running = strcmp(C(&t, 0, STORE_WTOUR_STATE), "running") == 0;
+    head(p, C(&t, 0, STORE_WTOUR_NAME), running ? tid : 0);
     arb_buf_puts(b, "<h1>");
-    web_h(b, C(&t, 0, 1));
+    web_h(b, C(&t, 0, STORE_WTOUR_NAME));
     arb_buf_puts(b, "</h1>\n<p class=\"meta\">");
-    web_h(b, C(&t, 0, 2));
+    web_h(b, C(&t, 0, STORE_WTOUR_GAME));
     arb_buf_puts(b, ", rules ");
-    web_h(b, C(&t, 0, 3));
+    web_h(b, C(&t, 0, STORE_WTOUR_RULES));
     arb_buf_puts(b, ", ");
-    web_h(b, C(&t, 0, 4));
+    web_h(b, C(&t, 0, STORE_WTOUR_FORMAT));
     arb_buf_printf(b, " — id %" PRId64 ", started ", tid);
-    web_h(b, C(&t, 0, 6));
-    if (C(&t, 0, 7)[0]) {
+    web_h(b, C(&t, 0, STORE_WTOUR_CREATED));
+    if (C(&t, 0, STORE_WTOUR_FINISHED)[0]) {
         arb_buf_puts(b, ", finished ");
-        web_h(b, C(&t, 0, 7));
+        web_h(b, C(&t, 0, STORE_WTOUR_FINISHED));
     }
     arb_buf_puts(b, "</p>\n<p>State <span data-count=\"state\">");
-    web_h(b, C(&g, 0, 0));
+    web_h(b, C(&g, 0, STORE_WPROGRESS_STATE));
     arb_buf_printf(b, "</span>: <span data-count=\"done\">%s</span> matches done, <span data-count=\"leased\">%s</span> "
                       "playing, <span data-count=\"pending\">%s</span> waiting, <span data-count=\"void\">%s</span> "
                       "void; round <span data-count=\"round\">%s</span>.</p>\n",
-                   C(&g, 0, 3), C(&g, 0, 2), C(&g, 0, 1), C(&g, 0, 4), C(&g, 0, 5));
+                   C(&g, 0, STORE_WPROGRESS_DONE), C(&g, 0, STORE_WPROGRESS_LEASED), C(&g, 0, STORE_WPROGRESS_PENDING),
+                   C(&g, 0, STORE_WPROGRESS_VOID), C(&g, 0, STORE_WPROGRESS_ROUND));
     if (running && p->mode == WEB_SERVED)
         arb_buf_puts(b, "<p id=\"live-status\" class=\"muted\" aria-live=\"polite\">This page was current when "
                         "loaded.</p>\n");
@@ -596,7 +599,7 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
     }
     arb_buf_puts(b, "<h2 id=\"standings-heading\">Standings</h2>\n");
     standings_table(p, tid, s.rows, s.n, true, "standings");
-    if (knockout(C(&t, 0, 4))) {
+    if (knockout(C(&t, 0, STORE_WTOUR_FORMAT))) {
         arb_buf_puts(b, "<h2>Bracket</h2>\n");
         /* the champion (a team's members), bold in the last box: a tie at
            the final's table is settled by the chain, not by the ranks */
@@ -604,7 +607,7 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
         for (int i = 0; i < s.n; i++)
             if (strcmp(s.rows[i].reached, "champion") == 0)
                 champ[nchamp++] = s.rows[i].entrant;
-        web_svg_bracket(p, &seats, strcmp(C(&t, 0, 4), "groups-knockout") == 0, champ, nchamp);
+        web_svg_bracket(p, &seats, strcmp(C(&t, 0, STORE_WTOUR_FORMAT), "groups-knockout") == 0, champ, nchamp);
     }
     arb_buf_puts(b, "<h2>Crosstable</h2>\n");
     if (s.n > ARB_WEB_GRID_MAX) {
@@ -624,12 +627,12 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
             continue;
         }
         listed++;
-        int round = atoi(C(&seats, from, 1));
+        int round = atoi(C(&seats, from, STORE_WSEATS_ROUND));
         if (round != last) {
             if (last >= 0)
                 arb_buf_puts(b, "</tbody></table></div>\n");
             arb_buf_printf(b, "<h3>Round %d <span class=\"muted\">(", round);
-            web_h(b, C(&seats, from, 2));
+            web_h(b, C(&seats, from, STORE_WSEATS_STAGE));
             arb_buf_puts(b, ")</span></h3>\n<div class=\"scroll\"><table>");
             th(b, match_cols, 5);
             arb_buf_puts(b, "<tbody>");
@@ -646,9 +649,9 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
         arb_buf_puts(b, "\">JSON</a> and on each entrant's page.</p>\n");
     }
     arb_buf_puts(b, "<h2>Fairness</h2>\n<p>Commitment to the secret: <code>");
-    web_h(b, C(&t, 0, 9)[0] ? C(&t, 0, 9) : "none yet");
+    web_h(b, C(&t, 0, STORE_WTOUR_COMMITMENT)[0] ? C(&t, 0, STORE_WTOUR_COMMITMENT) : "none yet");
     arb_buf_puts(b, "</code><br>Secret: <code>");
-    web_h(b, C(&t, 0, 10)[0] ? C(&t, 0, 10) : "sealed until the tournament is over");
+    web_h(b, C(&t, 0, STORE_WTOUR_SECRET)[0] ? C(&t, 0, STORE_WTOUR_SECRET) : "sealed until the tournament is over");
     arb_buf_puts(b, "</code></p>\n<p><a href=\"");
     web_link(p, "/api/t/%" PRId64, tid);
     arb_buf_puts(b, "\">This page as JSON</a></p>\n");
@@ -688,11 +691,11 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
             rating_row = i;
     if (json) {
         arb_buf_printf(b, "{\"tournament\":%" PRId64 ",\"entrant\":%s,\"name\":", tid, arg);
-        web_j(b, C(&e, 0, 1));
+        web_j(b, C(&e, 0, STORE_WENTRANT_NAME));
         arb_buf_puts(b, ",\"seed_rank\":");
-        jnum(b, C(&e, 0, 2));
+        jnum(b, C(&e, 0, STORE_WENTRANT_SEED_RANK));
         arb_buf_puts(b, ",\"team\":");
-        web_j(b, C(&e, 0, 3));
+        web_j(b, C(&e, 0, STORE_WENTRANT_TEAM));
         arb_buf_puts(b, ",\"matches\":[");
         int shown = 0;
         for (int from = 0, to; from < seats.nrows; from = to) {
@@ -708,10 +711,12 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
         arb_buf_puts(b, "],\"penalties\":[");
         for (int i = 0; i < pen.nrows; i++) {
             arb_buf_printf(b, "%s{\"match\":%s,\"round\":%s,\"table\":%s,\"game\":%s,\"decision\":%s,\"reason\":",
-                           i ? "," : "", C(&pen, i, 0), C(&pen, i, 1), C(&pen, i, 2), C(&pen, i, 3), C(&pen, i, 4));
-            web_j(b, C(&pen, i, 5));
+                           i ? "," : "", C(&pen, i, STORE_WPENS_MATCH), C(&pen, i, STORE_WPENS_ROUND),
+                           C(&pen, i, STORE_WPENS_TABLE), C(&pen, i, STORE_WPENS_GAME),
+                           C(&pen, i, STORE_WPENS_DECISION));
+            web_j(b, C(&pen, i, STORE_WPENS_REASON));
             arb_buf_puts(b, ",\"consequence\":");
-            web_j(b, C(&pen, i, 6));
+            web_j(b, C(&pen, i, STORE_WPENS_CONSEQUENCE));
             arb_buf_puts(b, "}");
         }
         arb_buf_puts(b, "],\"rating\":");
@@ -731,23 +736,23 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
         arb_buf_puts(b, "]}\n");
         goto out;
     }
-    head(p, C(&e, 0, 1), 0);
+    head(p, C(&e, 0, STORE_WENTRANT_NAME), 0);
     arb_buf_puts(b, "<h1>");
-    web_h(b, C(&e, 0, 1));
+    web_h(b, C(&e, 0, STORE_WENTRANT_NAME));
     arb_buf_puts(b, "</h1>\n<p class=\"meta\">Entrant ");
     web_h(b, arg);
     arb_buf_puts(b, " of <a href=\"");
     web_link(p, "/t/%" PRId64, tid);
     arb_buf_puts(b, "\">");
-    web_h(b, C(&t, 0, 1));
+    web_h(b, C(&t, 0, STORE_WTOUR_NAME));
     arb_buf_puts(b, "</a>");
-    if (C(&e, 0, 3)[0]) {
+    if (C(&e, 0, STORE_WENTRANT_TEAM)[0]) {
         arb_buf_puts(b, ", team ");
-        web_h(b, C(&e, 0, 3));
+        web_h(b, C(&e, 0, STORE_WENTRANT_TEAM));
     }
-    if (C(&e, 0, 2)[0]) {
+    if (C(&e, 0, STORE_WENTRANT_SEED_RANK)[0]) {
         arb_buf_puts(b, ", seed ");
-        web_h(b, C(&e, 0, 2));
+        web_h(b, C(&e, 0, STORE_WENTRANT_SEED_RANK));
     }
     arb_buf_puts(b, "</p>\n<h2>Matches</h2>\n<div class=\"scroll\"><table>");
     th(b, match_cols, 5);
@@ -768,8 +773,8 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
         arb_buf_puts(b, "<tbody>");
         for (int i = 0; i < pen.nrows; i++) {
             arb_buf_puts(b, "<tr><th scope=\"row\"><a href=\"");
-            web_link(p, "/m/%s", C(&pen, i, 0));
-            arb_buf_printf(b, "\">%s</a></th>", C(&pen, i, 0));
+            web_link(p, "/m/%s", C(&pen, i, STORE_WPENS_MATCH));
+            arb_buf_printf(b, "\">%s</a></th>", C(&pen, i, STORE_WPENS_MATCH));
             for (int k = 1; k < 7; k++)
                 td(b, C(&pen, i, k), k < 5);
             arb_buf_puts(b, "</tr>\n");
@@ -784,7 +789,7 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
         web_h(b, C(&rat, rating_row, STORE_RATINGS_SYSTEM));
         arb_buf_printf(b, ": mu %.3f, sigma %.3f after %s games.</p>\n", atof(C(&rat, rating_row, STORE_RATINGS_MU)),
                        atof(C(&rat, rating_row, STORE_RATINGS_SIGMA)), C(&rat, rating_row, STORE_RATINGS_GAMES));
-        web_series one = {(int)idx, C(&e, 0, 1)};
+        web_series one = {(int)idx, C(&e, 0, STORE_WENTRANT_NAME)};
         web_svg_chart(p, "rating history", &one, 1, &hist);
     }
     foot(p, false);
@@ -1067,7 +1072,7 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
     board *e = NULL;
     if (!tournament_row(p, tid, &t))
         return;
-    if (strcmp(C(&t, 0, 4), "ladder") != 0) {
+    if (strcmp(C(&t, 0, STORE_WTOUR_FORMAT), "ladder") != 0) {
         fail(p, 404, "this tournament is not a ladder");
         goto out;
     }
@@ -1109,7 +1114,7 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
     web_series lines[ARB_WEB_CHART_LINES];
     char set[ARB_WEB_CHART_LINES * 12 + 4] = "{";
     for (int k = 0; k < nlines; k++) {
-        lines[k] = (web_series){atoi(C(&r, e[k].row, 0)), C(&r, e[k].row, 1)};
+        lines[k] = (web_series){atoi(C(&r, e[k].row, STORE_LADDER_ENTRANT)), C(&r, e[k].row, STORE_LADDER_NAME)};
         snprintf(set + strlen(set), sizeof set - strlen(set), "%s%d", k ? "," : "", lines[k].entrant);
     }
     strcat(set, "}");
@@ -1119,13 +1124,13 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
     static const char *const st_names[] = {"ranked", "provisional", "validating", "suspended"};
     if (json) {
         arb_buf_printf(b, "{\"id\":%" PRId64 ",\"name\":", tid);
-        web_j(b, C(&t, 0, 1));
+        web_j(b, C(&t, 0, STORE_WTOUR_NAME));
         arb_buf_puts(b, ",\"game\":");
-        web_j(b, C(&t, 0, 2));
+        web_j(b, C(&t, 0, STORE_WTOUR_GAME));
         arb_buf_puts(b, ",\"state\":");
-        web_j(b, C(&t, 0, 5));
+        web_j(b, C(&t, 0, STORE_WTOUR_STATE));
         arb_buf_puts(b, ",\"rating_system\":");
-        web_j(b, C(&t, 0, 8));
+        web_j(b, C(&t, 0, STORE_WTOUR_RATING_SYSTEM));
         arb_buf_puts(b, ",\"leaderboard\":[");
         for (int k = 0; k < n; k++) {
             int i = e[k].row;
@@ -1148,13 +1153,13 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
         arb_buf_puts(b, "]}\n");
         goto out;
     }
-    head(p, C(&t, 0, 1), 0);
+    head(p, C(&t, 0, STORE_WTOUR_NAME), 0);
     arb_buf_puts(b, "<h1>");
-    web_h(b, C(&t, 0, 1));
+    web_h(b, C(&t, 0, STORE_WTOUR_NAME));
     arb_buf_puts(b, "</h1>\n<p class=\"meta\">Ladder of ");
-    web_h(b, C(&t, 0, 2));
+    web_h(b, C(&t, 0, STORE_WTOUR_GAME));
     arb_buf_puts(b, ", rated by ");
-    web_h(b, C(&t, 0, 8));
+    web_h(b, C(&t, 0, STORE_WTOUR_RATING_SYSTEM));
     arb_buf_printf(b, "; %d entries shown (provisional: fewer than %d games).</p>\n<h2>Leaderboard</h2>\n", n,
                    provisional);
     static const char *const cols[] = {"Rank", "Entry", "Status", "Score", "Mu", "Sigma", "Games"};
@@ -1277,7 +1282,7 @@ int web_live_progress(store *st, int64_t tid, web_progress *pg)
     arb_buf_init(&pj, sizeof pg->json - 1);
     progress_json(&pj, &g);
     snprintf(pg->json, sizeof pg->json, "%s", arb_buf_str(&pj));
-    snprintf(pg->last, sizeof pg->last, "%s", C(&g, 0, 6));
+    snprintf(pg->last, sizeof pg->last, "%s", C(&g, 0, STORE_WPROGRESS_LAST_RESULT));
     arb_buf_release(&pj);
     store_rows_release(&g);
     return 0;
