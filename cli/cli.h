@@ -182,6 +182,11 @@ void cli_reader_close(cli_reader *r);
 /* "arbiter: CMD: the database cannot be reached: WHY" on stderr, WHY from
  * store_open's err (CLI_EXIT_USAGE follows). */
 void cli_say_unreachable(const char *cmd, char *err);
+/* A reader's record made ready (store_ready: migrations this version adds
+ * applied, a migrating process waited for): -1 to go on; else the message
+ * said, st and the place closed, and the exit code: NORECORD for an empty
+ * database, USAGE for a database of something else or an error. */
+int cli_record_ready(const char *cmd, store *st, db_place *place);
 void cli_close_place(db_place *p);
 
 #endif

@@ -23,6 +23,7 @@
 #include "config.h"
 #include "rating.h"
 #include "scheduler.h"
+#include "bench_fixtures.h"
 #include "store.h"
 #include "arb_error.h"
 #include "arb_time.h"
@@ -53,7 +54,8 @@ static double leaderboard_ms(store *st, int64_t tid)
         return -1;
     double *score = calloc((size_t)rows.nrows + 1, sizeof *score);
     for (int i = 0; score && i < rows.nrows; i++) {
-        rated r = {atof(store_cell(&rows, i, 6)), atof(store_cell(&rows, i, 7)), 0, atoi(store_cell(&rows, i, 9))};
+        rated r = {atof(store_cell(&rows, i, STORE_LADDER_MU)), atof(store_cell(&rows, i, STORE_LADDER_SIGMA)), 0,
+                   atoi(store_cell(&rows, i, STORE_LADDER_GAMES))};
         score[i] = rated_score(TN_RATING_OPENSKILL, r);
     }
     if (score)

@@ -13,6 +13,7 @@
  * a page lost its table) does. */
 #include "cli.h"
 #include "bench_util.h"
+#include "bench_fixtures.h"
 #include "store.h"
 #include "web.h"
 #include "arb_buf.h"

@@ -176,6 +176,17 @@ static void check_transcript(const char *path, const char *digest, const char *s
  * says why; `arbiter replay --stderr` prints all of it. */
 #define SHOW_STDERR_TAIL 2000
 
+/* A cell of the evidence by its column's name (store_cols.h): MV(STATE)
+ * of the match; SV, DV, PV, XV, UV (row, name) of its seats, deals,
+ * penalties, disputes and superseded results; LV of the disputes list. */
+#define MV(col) store_cell(m, 0, STORE_EVM_##col)
+#define SV(i, col) store_cell(seats, (i), STORE_EVS_##col)
+#define DV(i, col) store_cell(deals, (i), STORE_EVD_##col)
+#define PV(i, col) store_cell(pens, (i), STORE_EVP_##col)
+#define XV(i, col) store_cell(disp, (i), STORE_EVX_##col)
+#define UV(i, col) store_cell(sup, (i), STORE_EVU_##col)
+#define LV(i, col) store_cell(&r, (i), STORE_DISPUTES_##col)
+
 /* Each bot's processes as the transcript's botend records tell: the decoded
  * exit status and the end of the stderr the referee kept. */
 static void show_bot_ends(const check *c, const store_rows *seats, const char *path)
@@ -185,8 +196,8 @@ static void show_bot_ends(const check *c, const store_rows *seats, const char *p
     cli_bot_ends be = {.indent = "    ", .tail = SHOW_STDERR_TAIL};
     for (int i = 0; c->data && i < seats->nrows; i++) {
         char name[256];
-        be.bot = atoi(store_cell(seats, i, 0));
-        printf("  slot %d %s\n", be.bot, arb_term(store_cell(seats, i, 1), name, sizeof name));
+        be.bot = atoi(SV(i, SLOT));
+        printf("  slot %d %s\n", be.bot, arb_term(SV(i, ENTRANT), name, sizeof name));
         if (cli_bot_ends_walk(c->data, c->len, &be) != 0)
             printf("    (a corrupt record follows)\n");
         else if (be.processes == 0)
@@ -202,7 +213,7 @@ static void json_bot_ends(const check *c, const store_rows *seats)
     printf(",\"bot_processes\":[");
     cli_bot_ends be = {.json = true, .tail = SHOW_STDERR_TAIL};
     for (int i = 0; c->data && i < seats->nrows; i++) {
-        be.bot = atoi(store_cell(seats, i, 0));
+        be.bot = atoi(SV(i, SLOT));
         cli_bot_ends_walk(c->data, c->len, &be);
     }
     printf("]");
@@ -233,21 +244,16 @@ static int show(const opts *o, store *st, int64_t mid)
     }
     const store_rows *m = &ev[0], *seats = &ev[1], *deals = &ev[2], *pens = &ev[3], *disp = &ev[4], *sup = &ev[5];
     check c;
-    check_transcript(store_cell(m, 0, 7), store_cell(m, 0, 6), store_cell(m, 0, 17), store_cell(m, 0, 13), &c);
+    check_transcript(MV(TRANSCRIPT), MV(DIGEST), MV(SIGNER_KEY), MV(WORKER), &c);
     if (o->format == CLI_FORMAT_JSON) {
-        static const char *const mc[] = {"id", "tournament", "round", "table", "state", "attempt", "digest",
-                                         "transcript", "games", "decisions", "wall_ms", "error", "finished",
-                                         "worker", "match_seed", "tournament_seed", "tournament_id",
-                                         "signer_key", "signature"};
-        static const char *const sc[] = {"slot", "entrant", "total", "rank", "forfeited", "decisions", "wall_ns",
-                                         "cpu_ns", "strikes", "penalties", "sandbox"};
-        static const char *const dc[] = {"game", "deal", "seating", "seed", "seat_slots", "scores", "forfeit_slot"};
-        static const char *const pc[] = {"n", "game", "decision", "slot", "reason", "consequence", "note"};
-        static const char *const xc[] = {"id", "opened", "opened_by", "reason", "state", "resolved", "resolved_by",
-                                         "resolution"};
-        static const char *const uc[] = {"id", "attempt", "why", "at", "digest", "transcript"};
+        static const char *const mc[] = {STORE_EVM_COLS(STORE_COL_KEY3)};
+        static const char *const sc[] = {STORE_EVS_COLS(STORE_COL_KEY3)};
+        static const char *const dc[] = {STORE_EVD_COLS(STORE_COL_KEY3)};
+        static const char *const pc[] = {STORE_EVP_COLS(STORE_COL_KEY3)};
+        static const char *const xc[] = {STORE_EVX_COLS(STORE_COL_KEY3)};
+        static const char *const uc[] = {STORE_EVU_COLS(STORE_COL_KEY3)};
         printf("{\"match\":{");
-        for (int k = 0; k < 19; k++) {
+        for (int k = 0; k < STORE_EVM_NCOLS; k++) {
             printf("%s\"%s\":", k ? "," : "", mc[k]);
             cli_json_string(stdout, store_cell(m, 0, k));
         }
@@ -258,71 +264,71 @@ static int show(const opts *o, store *st, int64_t mid)
         printf(",\"signature\":");
         cli_json_string(stdout, c.sig);
         printf("}");
-        json_rows("seats", seats, sc, 11);
-        json_rows("deals", deals, dc, 7);
-        json_rows("penalties", pens, pc, 7);
+        json_rows("seats", seats, sc, STORE_EVS_NCOLS);
+        json_rows("deals", deals, dc, STORE_EVD_NCOLS);
+        json_rows("penalties", pens, pc, STORE_EVP_NCOLS);
         json_bot_ends(&c, seats);
-        json_rows("disputes", disp, xc, 8);
-        json_rows("superseded", sup, uc, 6);
+        json_rows("disputes", disp, xc, STORE_EVX_NCOLS);
+        json_rows("superseded", sup, uc, STORE_EVU_NCOLS);
         printf("}\n");
     } else {
         char t1[256], t2[600];
-        printf("match %s of %s: round %s, table %s, %s (attempt %s)%s%s\n", store_cell(m, 0, 0),
-               arb_term(store_cell(m, 0, 1), t1, sizeof t1), store_cell(m, 0, 2), store_cell(m, 0, 3),
-               store_cell(m, 0, 4), store_cell(m, 0, 5), store_cell(m, 0, 11)[0] ? ": " : "",
-               arb_term(store_cell(m, 0, 11), t2, sizeof t2));
-        printf("  %s games, %s decisions, %s ms; finished %s by %s; match seed %s\n", store_cell(m, 0, 8),
-               store_cell(m, 0, 9), store_cell(m, 0, 10), store_cell(m, 0, 12)[0] ? store_cell(m, 0, 12) : "-",
-               store_cell(m, 0, 13)[0] ? store_cell(m, 0, 13) : "-", store_cell(m, 0, 14));
+        printf("match %s of %s: round %s, table %s, %s (attempt %s)%s%s\n", MV(ID),
+               arb_term(MV(TOURNAMENT), t1, sizeof t1), MV(ROUND), MV(TABLE),
+               MV(STATE), MV(ATTEMPT), MV(ERROR)[0] ? ": " : "",
+               arb_term(MV(ERROR), t2, sizeof t2));
+        printf("  %s games, %s decisions, %s ms; finished %s by %s; match seed %s\n", MV(GAMES),
+               MV(DECISIONS), MV(WALL_MS), MV(FINISHED)[0] ? MV(FINISHED) : "-",
+               MV(WORKER)[0] ? MV(WORKER) : "-", MV(MATCH_SEED));
         printf("  transcript %s\n  digest     %s\n  check      %s%s\n  signature  %s\n\n",
-               store_cell(m, 0, 7)[0] ? store_cell(m, 0, 7) : "-", store_cell(m, 0, 6)[0] ? store_cell(m, 0, 6) : "-",
+               MV(TRANSCRIPT)[0] ? MV(TRANSCRIPT) : "-", MV(DIGEST)[0] ? MV(DIGEST) : "-",
                c.read && c.digest_ok && c.reproduced ? "OK: " : "FAILED: ", c.what, c.sig);
         printf("%-4s %-24s %7s %4s %9s %9s %10s %10s %7s %9s  %s\n", "slot", "entrant", "total", "rank", "forfeited",
                "decisions", "wall ms", "cpu ms", "strikes", "penalties", "sandbox");
         for (int i = 0; i < seats->nrows; i++)
-            printf("%-4s %-24s %7s %4s %9s %9s %10.1f %10.1f %7s %9s  %s\n", store_cell(seats, i, 0),
-                   arb_term(store_cell(seats, i, 1), t1, sizeof t1), store_cell(seats, i, 2), store_cell(seats, i, 3),
-                   store_cell(seats, i, 4)[0] == 't' ? "yes" : store_cell(seats, i, 4)[0] ? "no" : "",
-                   store_cell(seats, i, 5), atof(store_cell(seats, i, 6)) / 1e6, atof(store_cell(seats, i, 7)) / 1e6,
-                   store_cell(seats, i, 8), store_cell(seats, i, 9), arb_term(store_cell(seats, i, 10), t2, sizeof t2));
+            printf("%-4s %-24s %7s %4s %9s %9s %10.1f %10.1f %7s %9s  %s\n", SV(i, SLOT),
+                   arb_term(SV(i, ENTRANT), t1, sizeof t1), SV(i, TOTAL), SV(i, RANK),
+                   SV(i, FORFEITED)[0] == 't' ? "yes" : SV(i, FORFEITED)[0] ? "no" : "",
+                   SV(i, DECISIONS), atof(SV(i, WALL_NS)) / 1e6, atof(SV(i, CPU_NS)) / 1e6,
+                   SV(i, STRIKES), SV(i, PENALTIES), arb_term(SV(i, SANDBOX), t2, sizeof t2));
         printf("\ndeals (game: seat slots, scores by seat%s)\n", deals->nrows ? "" : ": none recorded");
         for (int i = 0; i < deals->nrows; i++)
-            printf("  %-4s %-12s %-20s%s%s\n", store_cell(deals, i, 0), store_cell(deals, i, 4),
-                   store_cell(deals, i, 5), store_cell(deals, i, 6)[0] ? " forfeited by slot " : "",
-                   store_cell(deals, i, 6));
+            printf("  %-4s %-12s %-20s%s%s\n", DV(i, GAME), DV(i, SEAT_SLOTS),
+                   DV(i, SCORES), DV(i, FORFEIT_SLOT)[0] ? " forfeited by slot " : "",
+                   DV(i, FORFEIT_SLOT));
         int counted = 0;
         for (int i = 0; i < seats->nrows; i++)
-            counted += atoi(store_cell(seats, i, 9));
+            counted += atoi(SV(i, PENALTIES));
         printf("\npenalties%s", pens->nrows ? "" : counted ? "" : ": none");
         if (counted > pens->nrows)
             printf(" (%d in the record of the %d given: the rest are in the transcript)", pens->nrows, counted);
         printf("\n");
         for (int i = 0; i < pens->nrows; i++) {
             char note[ARB_MAX_PENALTY_NOTE * 4 + 1];
-            printf("  game %s, decision %s, slot %s: %s: %s\n", store_cell(pens, i, 1), store_cell(pens, i, 2),
-                   store_cell(pens, i, 3), arb_term(store_cell(pens, i, 4), t1, sizeof t1),
-                   arb_term(store_cell(pens, i, 5), t2, sizeof t2));
-            if (store_cell(pens, i, 6)[0])
-                printf("    %s\n", arb_term(store_cell(pens, i, 6), note, sizeof note));
+            printf("  game %s, decision %s, slot %s: %s: %s\n", PV(i, GAME), PV(i, DECISION),
+                   PV(i, SLOT), arb_term(PV(i, REASON), t1, sizeof t1),
+                   arb_term(PV(i, CONSEQUENCE), t2, sizeof t2));
+            if (PV(i, NOTE)[0])
+                printf("    %s\n", arb_term(PV(i, NOTE), note, sizeof note));
         }
-        show_bot_ends(&c, seats, store_cell(m, 0, 7));
+        show_bot_ends(&c, seats, MV(TRANSCRIPT));
         printf("\ndisputes%s\n", disp->nrows ? "" : ": none");
         for (int i = 0; i < disp->nrows; i++) {
-            printf("  #%s opened %s by %s: %s\n", store_cell(disp, i, 0), store_cell(disp, i, 1),
-                   arb_term(store_cell(disp, i, 2), t1, sizeof t1), arb_term(store_cell(disp, i, 3), t2, sizeof t2));
-            if (strcmp(store_cell(disp, i, 4), "open") != 0)
-                printf("     %s %s by %s: %s\n", store_cell(disp, i, 4), store_cell(disp, i, 5),
-                       arb_term(store_cell(disp, i, 6), t1, sizeof t1), arb_term(store_cell(disp, i, 7), t2, sizeof t2));
+            printf("  #%s opened %s by %s: %s\n", XV(i, ID), XV(i, OPENED),
+                   arb_term(XV(i, OPENED_BY), t1, sizeof t1), arb_term(XV(i, REASON), t2, sizeof t2));
+            if (strcmp(XV(i, STATE), "open") != 0)
+                printf("     %s %s by %s: %s\n", XV(i, STATE), XV(i, RESOLVED),
+                       arb_term(XV(i, RESOLVED_BY), t1, sizeof t1), arb_term(XV(i, RESOLUTION), t2, sizeof t2));
             else
                 printf("     open: arbiter dispute resolve %s --uphold|--void|--rerun --reason TEXT\n",
-                       store_cell(m, 0, 0));
+                       MV(ID));
         }
         if (sup->nrows)
             printf("\nsuperseded results (kept in the record)\n");
         for (int i = 0; i < sup->nrows; i++)
-            printf("  attempt %s, %s %s: transcript %s, digest %.16s\n", store_cell(sup, i, 1), store_cell(sup, i, 2),
-                   store_cell(sup, i, 3), store_cell(sup, i, 5)[0] ? store_cell(sup, i, 5) : "-",
-                   store_cell(sup, i, 4)[0] ? store_cell(sup, i, 4) : "-");
+            printf("  attempt %s, %s %s: transcript %s, digest %.16s\n", UV(i, ATTEMPT), UV(i, WHY),
+                   UV(i, AT), UV(i, TRANSCRIPT)[0] ? UV(i, TRANSCRIPT) : "-",
+                   UV(i, DIGEST)[0] ? UV(i, DIGEST) : "-");
     }
     free(c.data);
     for (int i = 0; i < STORE_EVIDENCE_PARTS; i++)
@@ -349,13 +355,12 @@ static int list(const opts *o, store *st, const char *tournament)
         fprintf(stderr, "arbiter: dispute list: %s\n", err);
         return CLI_EXIT_FAIL;
     }
-    static const char *const cols[] = {"id", "match", "tournament", "round", "table", "state", "opened_by", "opened",
-                                       "reason", "resolution"};
+    static const char *const cols[] = {STORE_DISPUTES_COLS(STORE_COL_KEY3)};
     if (o->format == CLI_FORMAT_JSON) {
         printf("{\"disputes\":[");
         for (int i = 0; i < r.nrows; i++) {
             printf("%s{", i ? "," : "");
-            for (int c = 0; c < 10; c++) {
+            for (int c = 0; c < STORE_DISPUTES_NCOLS; c++) {
                 printf("%s\"%s\":", c ? "," : "", cols[c]);
                 cli_json_string(stdout, store_cell(&r, i, c));
             }
@@ -367,9 +372,9 @@ static int list(const opts *o, store *st, const char *tournament)
                "opened", "reason");
         for (int i = 0; i < r.nrows; i++) {
             char t1[256], t2[600];
-            printf("%-5s %-7s %-24s %-5s %-5s %-8s %-16s %s\n", store_cell(&r, i, 0), store_cell(&r, i, 1),
-                   arb_term(store_cell(&r, i, 2), t1, sizeof t1), store_cell(&r, i, 3), store_cell(&r, i, 4),
-                   store_cell(&r, i, 5), store_cell(&r, i, 7), arb_term(store_cell(&r, i, 8), t2, sizeof t2));
+            printf("%-5s %-7s %-24s %-5s %-5s %-8s %-16s %s\n", LV(i, ID), LV(i, MATCH),
+                   arb_term(LV(i, TOURNAMENT), t1, sizeof t1), LV(i, ROUND), LV(i, TABLE),
+                   LV(i, STATE), LV(i, OPENED), arb_term(LV(i, REASON), t2, sizeof t2));
         }
         if (r.nrows == 0)
             printf("(no disputes)\n");

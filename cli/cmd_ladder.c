@@ -107,6 +107,9 @@ static int open_ladder(const opts *o, const char *name, db_place *place, store *
         cli_close_place(place);
         return CLI_EXIT_USAGE;
     }
+    int ready = cli_record_ready("ladder", *st, place);
+    if (ready >= 0)
+        return ready;
     uint64_t seed;
     bool revealed;
     if (store_tournament_named(*st, name, tid, &seed, &revealed) != 1) {
@@ -265,11 +268,11 @@ int cli_ladder_board(store *st, int64_t tid, const char *ladder, bool all, cli_f
     wl_model model = WL_PLACKETT_LUCE;
     int provisional = 10, inactive_days = 30;
     if (rows.nrows) {
-        tn_rating_parse(store_cell(&rows, 0, 16), &sys);
-        if (store_cell(&rows, 0, 17)[0])
-            wl_model_parse(store_cell(&rows, 0, 17), &model);
-        provisional = atoi(store_cell(&rows, 0, 18));
-        inactive_days = atoi(store_cell(&rows, 0, 19));
+        tn_rating_parse(store_cell(&rows, 0, STORE_LADDER_SYSTEM), &sys);
+        if (store_cell(&rows, 0, STORE_LADDER_MODEL)[0])
+            wl_model_parse(store_cell(&rows, 0, STORE_LADDER_MODEL), &model);
+        provisional = atoi(store_cell(&rows, 0, STORE_LADDER_PROVISIONAL));
+        inactive_days = atoi(store_cell(&rows, 0, STORE_LADDER_INACTIVE_DAYS));
     }
     entry *e = calloc((size_t)rows.nrows + 1, sizeof *e);
     if (!e) {
@@ -281,14 +284,14 @@ int cli_ladder_board(store *st, int64_t tid, const char *ladder, bool all, cli_f
     for (int i = 0; i < rows.nrows; i++) {
         entry *x = &e[n];
         x->row = i;
-        x->order = status_order(store_cell(&rows, i, 4));
-        x->rated = store_cell(&rows, i, 6)[0] != 0;
-        x->r = x->rated ? (rated){atof(store_cell(&rows, i, 6)), atof(store_cell(&rows, i, 7)),
-                                  atof(store_cell(&rows, i, 8)), atoi(store_cell(&rows, i, 9))} : d;
+        x->order = status_order(store_cell(&rows, i, STORE_LADDER_STATUS));
+        x->rated = store_cell(&rows, i, STORE_LADDER_MU)[0] != 0;
+        x->r = x->rated ? (rated){atof(store_cell(&rows, i, STORE_LADDER_MU)), atof(store_cell(&rows, i, STORE_LADDER_SIGMA)),
+                                  atof(store_cell(&rows, i, STORE_LADDER_VOL)), atoi(store_cell(&rows, i, STORE_LADDER_GAMES))} : d;
         x->score = rated_score((int)sys, x->r);
         x->provisional = x->r.games < provisional;
-        const char *last = store_cell(&rows, i, 10);
-        long long idle = last[0] ? atoll(store_cell(&rows, i, 15)) - atoll(last) : -1;
+        const char *last = store_cell(&rows, i, STORE_LADDER_LAST_ACTIVE);
+        long long idle = last[0] ? atoll(store_cell(&rows, i, STORE_LADDER_NOW)) - atoll(last) : -1;
         if (x->order == 0 && idle > (long long)inactive_days * 86400)
             x->order = 1;
         if (!all && x->order >= 4)
@@ -312,23 +315,23 @@ int cli_ladder_board(store *st, int64_t tid, const char *ladder, bool all, cli_f
             else
                 printf("null");
             printf(",\"name\":");
-            cli_json_string(stdout, store_cell(&rows, r, 1));
+            cli_json_string(stdout, store_cell(&rows, r, STORE_LADDER_NAME));
             printf(",\"base\":");
-            cli_json_string(stdout, store_cell(&rows, r, 2));
+            cli_json_string(stdout, store_cell(&rows, r, STORE_LADDER_BASE));
             printf(",\"version\":%s,\"status\":\"%s\",\"inactive\":%s,\"provisional\":%s,\"score\":%.17g,"
                    "\"mu\":%.17g,\"sigma\":%.17g,\"vol\":%.17g,\"games\":%d,\"verdict\":",
-                   store_cell(&rows, r, 3), store_cell(&rows, r, 4), x->order == 1 ? "true" : "false",
+                   store_cell(&rows, r, STORE_LADDER_VERSION), store_cell(&rows, r, STORE_LADDER_STATUS), x->order == 1 ? "true" : "false",
                    x->provisional ? "true" : "false", x->score, x->r.mu, x->r.sigma, x->r.vol, x->r.games);
-            cli_json_string(stdout, store_cell(&rows, r, 5));
+            cli_json_string(stdout, store_cell(&rows, r, STORE_LADDER_VERDICT));
             char when[32];
             printf(",\"last_active\":");
-            cli_json_string(stdout, minute(store_cell(&rows, r, 10), when, sizeof when));
+            cli_json_string(stdout, minute(store_cell(&rows, r, STORE_LADDER_LAST_ACTIVE), when, sizeof when));
             printf(",\"joined\":");
-            cli_json_string(stdout, minute(store_cell(&rows, r, 11), when, sizeof when));
+            cli_json_string(stdout, minute(store_cell(&rows, r, STORE_LADDER_JOINED), when, sizeof when));
             printf(",\"previous\":");
-            cli_json_string(stdout, store_cell(&rows, r, 12));
+            cli_json_string(stdout, store_cell(&rows, r, STORE_LADDER_PREVIOUS));
             printf(",\"digest\":");
-            cli_json_string(stdout, store_cell(&rows, r, 14));
+            cli_json_string(stdout, store_cell(&rows, r, STORE_LADDER_DIGEST));
             printf("}");
         }
         printf("]}\n");
@@ -344,11 +347,11 @@ int cli_ladder_board(store *st, int64_t tid, const char *ladder, bool all, cli_f
             char name[256], verdict[600], rk[16] = "-";
             if (x->order <= 1)
                 snprintf(rk, sizeof rk, "%d", ++rank);
-            const char *stat = x->order == 1 ? "inactive" : store_cell(&rows, r, 4);
-            arb_term(store_cell(&rows, r, 1), name, sizeof name);
-            arb_term(store_cell(&rows, r, 5), verdict, sizeof verdict);
+            const char *stat = x->order == 1 ? "inactive" : store_cell(&rows, r, STORE_LADDER_STATUS);
+            arb_term(store_cell(&rows, r, STORE_LADDER_NAME), name, sizeof name);
+            arb_term(store_cell(&rows, r, STORE_LADDER_VERDICT), verdict, sizeof verdict);
             char when[32];
-            minute(store_cell(&rows, r, 10), when, sizeof when);
+            minute(store_cell(&rows, r, STORE_LADDER_LAST_ACTIVE), when, sizeof when);
             printf("%-4s %-24s %10.3f %9.3f %9.3f %5d%s  %-16s %s%s%s\n", rk, name, x->score, x->r.mu, x->r.sigma,
                    x->r.games, x->provisional ? "*" : " ", when[0] ? when : "never",
                    stat, x->order >= 2 && verdict[0] ? ": " : "", x->order >= 2 ? verdict : "");
@@ -369,8 +372,8 @@ static int history(const opts *o, store *st, int64_t tid, const char *ladder, co
     int entrant = -1;
     if (store_report(st, STORE_REPORT_LADDER, tid, &rows, err, sizeof err) == 0) {
         for (int i = 0; i < rows.nrows; i++)
-            if (strcmp(store_cell(&rows, i, 1), name) == 0)
-                entrant = atoi(store_cell(&rows, i, 0));
+            if (strcmp(store_cell(&rows, i, STORE_LADDER_NAME), name) == 0)
+                entrant = atoi(store_cell(&rows, i, STORE_LADDER_ENTRANT));
         store_rows_release(&rows);
     }
     if (entrant < 0) {

@@ -61,11 +61,20 @@ static void matches_usage(FILE *f)
                "tournament or no such entrant.\n");
 }
 
+/* A cell of a report by its column's name (store_cols.h): MCELL(r, i,
+ * ROUND) of STORE_REPORT_MATCHES; SEAT, DEAL, PEN of one match's seats,
+ * deals, penalties; XCELL of the crosstable. */
+#define MCELL(r, i, col) store_cell((r), (i), STORE_MATCHES_##col)
+#define SEAT(i, col) store_cell(&seats, (i), STORE_MATCH_##col)
+#define DEAL(i, col) store_cell(&deals, (i), STORE_DEALS_##col)
+#define PEN(i, col) store_cell(&pens, (i), STORE_PENS_##col)
+#define XCELL(i, col) store_cell(&r, (i), STORE_XTABLE_##col)
+
 /* Row indexes [from, to) of one match in the per-seat report. */
 static int match_end(const store_rows *r, int from)
 {
     int to = from + 1;
-    while (to < r->nrows && strcmp(store_cell(r, to, 0), store_cell(r, from, 0)) == 0)
+    while (to < r->nrows && strcmp(MCELL(r, to, ID), MCELL(r, from, ID)) == 0)
         to++;
     return to;
 }
@@ -73,7 +82,7 @@ static int match_end(const store_rows *r, int from)
 static bool has_entrant(const store_rows *r, int from, int to, const char *name)
 {
     for (int i = from; i < to; i++)
-        if (strcmp(store_cell(r, i, 7), name) == 0)
+        if (strcmp(MCELL(r, i, ENTRANT), name) == 0)
             return true;
     return false;
 }
@@ -89,21 +98,21 @@ static void joined(const store_rows *r, int from, int to, int c, const char *sep
 
 static void print_match_json(const store_rows *r, int from, int to)
 {
-    printf("{\"id\":%s,\"round\":%s,\"table\":%s,\"state\":", store_cell(r, from, 0), store_cell(r, from, 1),
-           store_cell(r, from, 2));
-    cli_json_string(stdout, store_cell(r, from, 3));
+    printf("{\"id\":%s,\"round\":%s,\"table\":%s,\"state\":", MCELL(r, from, ID), MCELL(r, from, ROUND),
+           MCELL(r, from, TABLE));
+    cli_json_string(stdout, MCELL(r, from, STATE));
     printf(",\"seats\":[");
     for (int i = from; i < to; i++) {
-        const char *tot = store_cell(r, i, 8), *pts = store_cell(r, i, 9), *rank = store_cell(r, i, 10);
-        printf("%s{\"slot\":%s,\"entrant\":", i > from ? "," : "", store_cell(r, i, 6));
-        cli_json_string(stdout, store_cell(r, i, 7));
+        const char *tot = MCELL(r, i, TOTAL), *pts = MCELL(r, i, POINTS), *rank = MCELL(r, i, RANK);
+        printf("%s{\"slot\":%s,\"entrant\":", i > from ? "," : "", MCELL(r, i, SLOT));
+        cli_json_string(stdout, MCELL(r, i, ENTRANT));
         printf(",\"total\":%s,\"points\":%s,\"rank\":%s}", tot[0] ? tot : "null", pts[0] ? pts : "null",
                rank[0] ? rank : "null");
     }
     printf("],\"transcript\":");
-    cli_json_string(stdout, store_cell(r, from, 4));
+    cli_json_string(stdout, MCELL(r, from, TRANSCRIPT));
     printf(",\"digest\":");
-    cli_json_string(stdout, store_cell(r, from, 5));
+    cli_json_string(stdout, MCELL(r, from, DIGEST));
     printf("}");
 }
 
@@ -155,7 +164,7 @@ int cmd_matches(int argc, char **argv)
     if (entrant) {
         bool known = false;
         for (int i = 0; i < r.nrows && !known; i++)
-            known = strcmp(store_cell(&r, i, 7), entrant) == 0;
+            known = strcmp(MCELL(&r, i, ENTRANT), entrant) == 0;
         if (!known) {
             char b[300], t[300];
             fprintf(stderr, "arbiter: matches: --entrant \"%s\": no entrant of that name played in \"%s\"\n",
@@ -175,7 +184,7 @@ int cmd_matches(int argc, char **argv)
     int shown = 0;
     for (int from = 0, to; from < r.nrows; from = to) {
         to = match_end(&r, from);
-        if ((round >= 0 && atoll(store_cell(&r, from, 1)) != round) || (entrant && !has_entrant(&r, from, to, entrant)))
+        if ((round >= 0 && atoll(MCELL(&r, from, ROUND)) != round) || (entrant && !has_entrant(&r, from, to, entrant)))
             continue;
         if (f == CLI_FORMAT_JSON) {
             printf("%s", shown ? "," : "");
@@ -183,22 +192,22 @@ int cmd_matches(int argc, char **argv)
         } else {
             char seats[800], scores[200], points[200], ranks[100], b[2][900];
             const char *sep = f == CLI_FORMAT_CSV ? ";" : " ";
-            joined(&r, from, to, 7, sep, seats, sizeof seats);
-            joined(&r, from, to, 8, sep, scores, sizeof scores);
-            joined(&r, from, to, 9, sep, points, sizeof points);
-            joined(&r, from, to, 10, sep, ranks, sizeof ranks);
+            joined(&r, from, to, STORE_MATCHES_ENTRANT, sep, seats, sizeof seats);
+            joined(&r, from, to, STORE_MATCHES_TOTAL, sep, scores, sizeof scores);
+            joined(&r, from, to, STORE_MATCHES_POINTS, sep, points, sizeof points);
+            joined(&r, from, to, STORE_MATCHES_RANK, sep, ranks, sizeof ranks);
             if (f == CLI_FORMAT_TABLE) {
-                printf("%-8s %5s %5s %-6s %-32s %-20s %-12s %s %s\n", store_cell(&r, from, 0),
-                       store_cell(&r, from, 1), store_cell(&r, from, 2), store_cell(&r, from, 3),
-                       term(seats, b[0], sizeof b[0]), scores, ranks, term(store_cell(&r, from, 4), b[1], sizeof b[1]),
-                       store_cell(&r, from, 5));
+                printf("%-8s %5s %5s %-6s %-32s %-20s %-12s %s %s\n", MCELL(&r, from, ID),
+                       MCELL(&r, from, ROUND), MCELL(&r, from, TABLE), MCELL(&r, from, STATE),
+                       term(seats, b[0], sizeof b[0]), scores, ranks,
+                       term(MCELL(&r, from, TRANSCRIPT), b[1], sizeof b[1]), MCELL(&r, from, DIGEST));
             } else {
-                printf("%s,%s,%s,%s,", store_cell(&r, from, 0), store_cell(&r, from, 1), store_cell(&r, from, 2),
-                       store_cell(&r, from, 3));
+                printf("%s,%s,%s,%s,", MCELL(&r, from, ID), MCELL(&r, from, ROUND), MCELL(&r, from, TABLE),
+                       MCELL(&r, from, STATE));
                 cli_csv_field(stdout, seats);
                 printf(",%s,%s,%s,", scores, points, ranks);
-                cli_csv_field(stdout, store_cell(&r, from, 4));
-                printf(",%s\n", store_cell(&r, from, 5));
+                cli_csv_field(stdout, MCELL(&r, from, TRANSCRIPT));
+                printf(",%s\n", MCELL(&r, from, DIGEST));
             }
         }
         shown++;
@@ -248,11 +257,13 @@ int cmd_match_info(int argc, char **argv)
     }
     if (rd.format == CLI_FORMAT_JSON) {
         printf("{\"id\":%" PRId64 ",\"tournament\":", id);
-        cli_json_string(stdout, store_cell(&seats, 0, 0));
-        printf(",\"round\":%s,\"table\":%s,\"state\":", store_cell(&seats, 0, 1), store_cell(&seats, 0, 2));
-        cli_json_string(stdout, store_cell(&seats, 0, 3));
+        cli_json_string(stdout, SEAT(0, TOURNAMENT));
+        printf(",\"round\":%s,\"table\":%s,\"state\":", SEAT(0, ROUND), SEAT(0, TABLE));
+        cli_json_string(stdout, SEAT(0, STATE));
         static const struct { const char *key; int col; } texts[] = {
-            {"transcript", 4}, {"digest", 5}, {"error", 6}, {"referee", 14}, {"signer_key", 15}, {"signature", 16},
+            {"transcript", STORE_MATCH_TRANSCRIPT}, {"digest", STORE_MATCH_DIGEST}, {"error", STORE_MATCH_ERROR},
+            {"referee", STORE_MATCH_REFEREE}, {"signer_key", STORE_MATCH_SIGNER_KEY},
+            {"signature", STORE_MATCH_SIGNATURE},
         };
         for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
             printf(",\"%s\":", texts[k].key);
@@ -260,68 +271,68 @@ int cmd_match_info(int argc, char **argv)
         }
         printf(",\"seats\":[");
         for (int i = 0; i < seats.nrows; i++) {
-            const char *tot = store_cell(&seats, i, 9), *pts = store_cell(&seats, i, 10), *rk = store_cell(&seats, i, 11);
-            printf("%s{\"slot\":%s,\"entrant\":", i ? "," : "", store_cell(&seats, i, 7));
-            cli_json_string(stdout, store_cell(&seats, i, 8));
+            const char *tot = SEAT(i, TOTAL), *pts = SEAT(i, POINTS), *rk = SEAT(i, RANK);
+            printf("%s{\"slot\":%s,\"entrant\":", i ? "," : "", SEAT(i, SLOT));
+            cli_json_string(stdout, SEAT(i, ENTRANT));
             printf(",\"total\":%s,\"points\":%s,\"rank\":%s,\"forfeited\":%s,\"penalties\":%s}", tot[0] ? tot : "null",
                    pts[0] ? pts : "null", rk[0] ? rk : "null",
-                   strcmp(store_cell(&seats, i, 12), "t") == 0 ? "true" : "false", store_cell(&seats, i, 13));
+                   strcmp(SEAT(i, FORFEITED), "t") == 0 ? "true" : "false", SEAT(i, PENALTIES));
         }
         printf("],\"penalties\":[");
         for (int i = 0; i < pens.nrows; i++) {
             printf("%s{\"n\":%s,\"game\":%s,\"decision\":%s,\"slot\":%s,\"reason\":", i ? "," : "",
-                   store_cell(&pens, i, 0), store_cell(&pens, i, 1), store_cell(&pens, i, 2), store_cell(&pens, i, 3));
-            cli_json_string(stdout, store_cell(&pens, i, 4));
+                   PEN(i, N), PEN(i, GAME), PEN(i, DECISION), PEN(i, SLOT));
+            cli_json_string(stdout, PEN(i, REASON));
             printf(",\"consequence\":");
-            cli_json_string(stdout, store_cell(&pens, i, 5));
+            cli_json_string(stdout, PEN(i, CONSEQUENCE));
             printf(",\"note\":");
-            cli_json_string(stdout, store_cell(&pens, i, 6));
+            cli_json_string(stdout, PEN(i, NOTE));
             printf("}");
         }
         printf("],\"deals\":[");
         for (int i = 0; i < deals.nrows; i++) {
-            const char *ff = store_cell(&deals, i, 5);
+            const char *ff = DEAL(i, FORFEIT_SLOT);
             printf("%s{\"game\":%s,\"deal\":%s,\"seating\":%s,\"seat_slots\":[%s],\"scores\":[%s],\"forfeit_slot\":%s}",
-                   i ? "," : "", store_cell(&deals, i, 0), store_cell(&deals, i, 1), store_cell(&deals, i, 2),
-                   store_cell(&deals, i, 3), store_cell(&deals, i, 4), ff[0] ? ff : "null");
+                   i ? "," : "", DEAL(i, GAME), DEAL(i, DEAL), DEAL(i, SEATING),
+                   DEAL(i, SEAT_SLOTS), DEAL(i, SCORES), ff[0] ? ff : "null");
         }
         printf("]}\n");
         goto out;
     }
     char b[2][900];
-    printf("match %" PRId64 ": %s round %s table %s, %s\n", id, term(store_cell(&seats, 0, 0), b[0], sizeof b[0]),
-           store_cell(&seats, 0, 1), store_cell(&seats, 0, 2), store_cell(&seats, 0, 3));
-    printf("transcript %s\ndigest %s\n", term(store_cell(&seats, 0, 4), b[1], sizeof b[1]), store_cell(&seats, 0, 5));
-    if (store_cell(&seats, 0, 15)[0])
+    printf("match %" PRId64 ": %s round %s table %s, %s\n", id, term(SEAT(0, TOURNAMENT), b[0], sizeof b[0]),
+           SEAT(0, ROUND), SEAT(0, TABLE), SEAT(0, STATE));
+    printf("transcript %s\ndigest %s\n", term(SEAT(0, TRANSCRIPT), b[1], sizeof b[1]), SEAT(0, DIGEST));
+    if (SEAT(0, SIGNER_KEY)[0])
         printf("signed by referee %s, ed25519 key %s (check: arbiter replay FILE --signer KEY)\n",
-               term(store_cell(&seats, 0, 14), b[0], sizeof b[0]), store_cell(&seats, 0, 15));
-    if (store_cell(&seats, 0, 6)[0])
-        printf("void: %s\n", term(store_cell(&seats, 0, 6), b[0], sizeof b[0]));
+               term(SEAT(0, REFEREE), b[0], sizeof b[0]), SEAT(0, SIGNER_KEY));
+    if (SEAT(0, ERROR)[0])
+        printf("void: %s\n", term(SEAT(0, ERROR), b[0], sizeof b[0]));
     printf("\nslot entrant              score   points rank forfeited penalties\n");
     for (int i = 0; i < seats.nrows; i++)
-        printf("%-4s %-20s %6s %8s %4s %-9s %s\n", store_cell(&seats, i, 7), term(store_cell(&seats, i, 8), b[0], 64),
-               store_cell(&seats, i, 9), store_cell(&seats, i, 10), store_cell(&seats, i, 11),
-               strcmp(store_cell(&seats, i, 12), "t") == 0 ? "yes" : "no", store_cell(&seats, i, 13));
+        printf("%-4s %-20s %6s %8s %4s %-9s %s\n", SEAT(i, SLOT), term(SEAT(i, ENTRANT), b[0], 64),
+               SEAT(i, TOTAL), SEAT(i, POINTS), SEAT(i, RANK),
+               strcmp(SEAT(i, FORFEITED), "t") == 0 ? "yes" : "no", SEAT(i, PENALTIES));
     int counted = 0;
     for (int i = 0; i < seats.nrows; i++)
-        counted += atoi(store_cell(&seats, i, 13));
+        counted += atoi(SEAT(i, PENALTIES));
     printf("\npenalties: %d", counted > pens.nrows ? counted : pens.nrows);
     if (counted > pens.nrows)   /* the result carries the first ARB_MAX_RESULT_PENALTIES */
         printf(" (the first %d in the record; every one is in the transcript)", pens.nrows);
     printf("\n");
     for (int i = 0; i < pens.nrows; i++) {
         char note[ARB_MAX_PENALTY_NOTE * 4 + 1];
-        printf("  game %s decision %s slot %s: %s: %s\n", store_cell(&pens, i, 1), store_cell(&pens, i, 2),
-               store_cell(&pens, i, 3), term(store_cell(&pens, i, 4), b[0], sizeof b[0]),
-               term(store_cell(&pens, i, 5), b[1], sizeof b[1]));
-        if (store_cell(&pens, i, 6)[0])
-            printf("    %s\n", term(store_cell(&pens, i, 6), note, sizeof note));
+        printf("  game %s decision %s slot %s: %s: %s\n", PEN(i, GAME), PEN(i, DECISION),
+               PEN(i, SLOT), term(PEN(i, REASON), b[0], sizeof b[0]),
+               term(PEN(i, CONSEQUENCE), b[1], sizeof b[1]));
+        if (PEN(i, NOTE)[0])
+            printf("    %s\n", term(PEN(i, NOTE), note, sizeof note));
     }
     printf("\ngame deal seating seat slots  scores\n");
     for (int i = 0; i < deals.nrows; i++)
-        printf("%-4s %4s %7s %-11s %s%s%s\n", store_cell(&deals, i, 0), store_cell(&deals, i, 1),
-               store_cell(&deals, i, 2), store_cell(&deals, i, 3), store_cell(&deals, i, 4),
-               store_cell(&deals, i, 5)[0] ? " forfeit by slot " : "", store_cell(&deals, i, 5));
+        printf("%-4s %4s %7s %-11s %s%s%s\n", DEAL(i, GAME), DEAL(i, DEAL),
+               DEAL(i, SEATING), DEAL(i, SEAT_SLOTS), DEAL(i, SCORES),
+               DEAL(i, FORFEIT_SLOT)[0] ? " forfeit by slot " : "", DEAL(i, FORFEIT_SLOT));
 out:
     store_rows_release(&seats);
     store_rows_release(&deals);
@@ -358,23 +369,23 @@ int cmd_crosstable(int argc, char **argv)
     else
         printf("[");
     for (int i = 0; i < r.nrows; i++) {
-        const char *a = store_cell(&r, i, 0), *o = store_cell(&r, i, 1);
+        const char *a = XCELL(i, ENTRANT), *o = XCELL(i, OPPONENT);
         if (rd.format == CLI_FORMAT_TABLE) {
             char b[2][200];
             printf("%-20s %-20s %7s %8s %8s\n", term(a, b[0], sizeof b[0]), term(o, b[1], sizeof b[1]),
-                   store_cell(&r, i, 2), store_cell(&r, i, 3), store_cell(&r, i, 4));
+                   XCELL(i, MATCHES), XCELL(i, POINTS), XCELL(i, SCORE));
         } else if (rd.format == CLI_FORMAT_CSV) {
             cli_csv_field(stdout, a);
             printf(",");
             cli_csv_field(stdout, o);
-            printf(",%s,%s,%s\n", store_cell(&r, i, 2), store_cell(&r, i, 3), store_cell(&r, i, 4));
+            printf(",%s,%s,%s\n", XCELL(i, MATCHES), XCELL(i, POINTS), XCELL(i, SCORE));
         } else {
             printf("%s{\"entrant\":", i ? "," : "");
             cli_json_string(stdout, a);
             printf(",\"opponent\":");
             cli_json_string(stdout, o);
-            printf(",\"matches\":%s,\"points\":%s,\"score\":%s}", store_cell(&r, i, 2), store_cell(&r, i, 3),
-                   store_cell(&r, i, 4));
+            printf(",\"matches\":%s,\"points\":%s,\"score\":%s}", XCELL(i, MATCHES), XCELL(i, POINTS),
+                   XCELL(i, SCORE));
         }
     }
     if (rd.format == CLI_FORMAT_JSON)

@@ -50,18 +50,18 @@ static double recompute(const store_rows *h, int system, int model, const row *r
     *matches = 0;
     double worst = 0;
     for (int i = 0; i < h->nrows;) {
-        const char *mid = store_cell(h, i, 0);
+        const char *mid = store_cell(h, i, STORE_HISTORY_MATCH);
         int j = i, n = 0, ent[WL_MAX_TEAMS], rank[WL_MAX_TEAMS], side[WL_MAX_TEAMS];
         rated r[WL_MAX_TEAMS];
-        while (j < h->nrows && strcmp(store_cell(h, j, 0), mid) == 0 && n < WL_MAX_TEAMS) {
-            int e = atoi(store_cell(h, j, 1));
+        while (j < h->nrows && strcmp(store_cell(h, j, STORE_HISTORY_MATCH), mid) == 0 && n < WL_MAX_TEAMS) {
+            int e = atoi(store_cell(h, j, STORE_HISTORY_ENTRANT));
             if (e < 0 || e >= cap) {
                 free(seen);
                 return -1;
             }
             ent[n] = e;
-            rank[n] = atoi(store_cell(h, j, 2));
-            side[n] = atoi(store_cell(h, j, 3));
+            rank[n] = atoi(store_cell(h, j, STORE_HISTORY_RANK));
+            side[n] = atoi(store_cell(h, j, STORE_HISTORY_SIDE));
             r[n] = seen[e] ? got[e] : rated_default(system, model);
             n++;
             j++;
@@ -74,7 +74,7 @@ static double recompute(const store_rows *h, int system, int model, const row *r
             got[ent[k]] = r[k];
             seen[ent[k]] = true;
             /* each step against the history's own record of it, too */
-            double d = fmax(fabs(r[k].mu - atof(store_cell(h, i + k, 4))), fabs(r[k].sigma - atof(store_cell(h, i + k, 5))));
+            double d = fmax(fabs(r[k].mu - atof(store_cell(h, i + k, STORE_HISTORY_MU))), fabs(r[k].sigma - atof(store_cell(h, i + k, STORE_HISTORY_SIGMA))));
             worst = fmax(worst, d);
         }
         ++*matches;
@@ -126,9 +126,9 @@ int cmd_ratings(int argc, char **argv)
     }
     tn_rating sys = TN_RATING_NONE;
     wl_model model = WL_PLACKETT_LUCE;
-    tn_rating_parse(store_cell(&rr, 0, 6), &sys);
-    if (store_cell(&rr, 0, 7)[0])
-        wl_model_parse(store_cell(&rr, 0, 7), &model);
+    tn_rating_parse(store_cell(&rr, 0, STORE_RATINGS_SYSTEM), &sys);
+    if (store_cell(&rr, 0, STORE_RATINGS_MODEL)[0])
+        wl_model_parse(store_cell(&rr, 0, STORE_RATINGS_MODEL), &model);
     rows = calloc((size_t)rr.nrows, sizeof *rows);
     got = calloc(ARB_TN_MAX_ENTRANTS, sizeof *got);
     if (!rows || !got) {
@@ -137,12 +137,12 @@ int cmd_ratings(int argc, char **argv)
     }
     for (int i = 0; i < rr.nrows; i++) {
         row *w = &rows[i];
-        w->entrant = atoi(store_cell(&rr, i, 0));
-        w->name = store_cell(&rr, i, 1);
-        w->r = (rated){atof(store_cell(&rr, i, 2)), atof(store_cell(&rr, i, 3)), atof(store_cell(&rr, i, 4)),
-                       atoi(store_cell(&rr, i, 5))};
+        w->entrant = atoi(store_cell(&rr, i, STORE_RATINGS_ENTRANT));
+        w->name = store_cell(&rr, i, STORE_RATINGS_NAME);
+        w->r = (rated){atof(store_cell(&rr, i, STORE_RATINGS_MU)), atof(store_cell(&rr, i, STORE_RATINGS_SIGMA)), atof(store_cell(&rr, i, STORE_RATINGS_VOL)),
+                       atoi(store_cell(&rr, i, STORE_RATINGS_GAMES))};
         w->games = w->r.games;
-        w->updated = store_cell(&rr, i, 8);
+        w->updated = store_cell(&rr, i, STORE_RATINGS_UPDATED);
         w->score = rated_score((int)sys, w->r);
     }
     int matches = 0;

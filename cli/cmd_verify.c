@@ -120,9 +120,9 @@ int cmd_verify(int argc, char **argv)
     }
     for (int i = 0; i < m.nrows; i++) {
         char label[ARB_MAX_KEY_LABEL], why[2048];
-        arb_seeds_match_label(label, seed, atoi(store_cell(&m, i, 0)), atoi(store_cell(&m, i, 1)));
+        arb_seeds_match_label(label, seed, atoi(store_cell(&m, i, STORE_DONE_ROUND)), atoi(store_cell(&m, i, STORE_DONE_TABLE)));
         checked++;
-        if (verify_one(store_cell(&m, i, 2), store_cell(&m, i, 3), label, secret, why, sizeof why) == 0)
+        if (verify_one(store_cell(&m, i, STORE_DONE_TRANSCRIPT), store_cell(&m, i, STORE_DONE_DIGEST), label, secret, why, sizeof why) == 0)
             continue;
         if (format == CLI_FORMAT_JSON) {
             printf("%s", failed ? "," : "");

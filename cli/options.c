@@ -250,7 +250,22 @@ int cli_reader_open(const char *cmd, int argc, char **argv, unsigned formats, bo
         cli_close_place(&r->place);
         return CLI_EXIT_USAGE;
     }
-    return -1;
+    int ready = cli_record_ready(cmd, r->st, &r->place);
+    if (ready >= 0)
+        r->st = NULL;   /* closed with the place */
+    return ready;
+}
+
+int cli_record_ready(const char *cmd, store *st, db_place *place)
+{
+    char err[1024];
+    int rc = store_ready(st, err, sizeof err);
+    if (!rc)
+        return -1;
+    fprintf(stderr, "arbiter: %s: %s\n", cmd, err);
+    store_close(st);
+    cli_close_place(place);
+    return rc == ARB_ENOTFOUND ? CLI_EXIT_NORECORD : CLI_EXIT_USAGE;
 }
 
 void cli_reader_close(cli_reader *r)

@@ -62,7 +62,7 @@ static int sync_programs(sched *s, tour *t, char *err, size_t errlen)
     }
     t->bots = bots;
     for (int i = 0; i < rows.nrows; i++) {
-        int idx = atoi(store_cell(&rows, i, 0));
+        int idx = atoi(store_cell(&rows, i, STORE_PROGRAMS_ENTRANT));
         if (idx != t->nbots) {   /* entrants are numbered from 0 without gaps */
             store_rows_release(&rows);
             snprintf(err, errlen, "entrant %d of the record follows %d", idx, t->nbots - 1);
@@ -75,11 +75,12 @@ static int sync_programs(sched *s, tour *t, char *err, size_t errlen)
             store_rows_release(&rows);
             return ARB_ENOMEM;
         }
-        snprintf(e->name, sizeof e->name, "%s", store_cell(&rows, i, 1));
-        snprintf(e->command, sizeof e->command, "%s", store_cell(&rows, i, 2));
-        snprintf(e->files, sizeof e->files, "%s", store_cell(&rows, i, 3));
-        const char *dir = store_cell(&rows, i, 4), *digest = store_cell(&rows, i, 5),
-                   *status = store_cell(&rows, i, 6);
+        snprintf(e->name, sizeof e->name, "%s", store_cell(&rows, i, STORE_PROGRAMS_NAME));
+        snprintf(e->command, sizeof e->command, "%s", store_cell(&rows, i, STORE_PROGRAMS_COMMAND));
+        snprintf(e->files, sizeof e->files, "%s", store_cell(&rows, i, STORE_PROGRAMS_FILES));
+        const char *dir = store_cell(&rows, i, STORE_PROGRAMS_DIR),
+                   *digest = store_cell(&rows, i, STORE_PROGRAMS_DIGEST),
+                   *status = store_cell(&rows, i, STORE_PROGRAMS_STATUS);
         char why[1024] = "";
         int brc = sched__entrant_bot(s, eb, e, dir[0] ? dir : "/", dir[0] ? dir : "/", why, sizeof why);
         if (brc == 0 && strcmp(eb->digest, digest) != 0) {
@@ -159,8 +160,8 @@ static int validations(sched *s, tour *t, const table_shape *sh, char *err, size
         if (strcmp(cfg->entrants[i].name, cfg->ladder.validation) == 0)
             ref = i;
     for (int i = 0; i < rows.nrows && rc == 0; i++) {
-        int e = atoi(store_cell(&rows, i, 0));
-        const char *vm = store_cell(&rows, i, 1), *state = store_cell(&rows, i, 2);
+        int e = atoi(store_cell(&rows, i, STORE_PENDING_ENTRANT));
+        const char *vm = store_cell(&rows, i, STORE_PENDING_MATCH), *state = store_cell(&rows, i, STORE_PENDING_STATE);
         const char *name = e < t->nbots ? t->bots[e].bot.name : "?";
         char verdict[1200];
         if (strcmp(cfg->ladder.validation, "none") == 0) {
@@ -184,20 +185,23 @@ static int validations(sched *s, tour *t, const table_shape *sh, char *err, size
                 arb_info(SUB, "ladder %s: %s plays its validation match (round %d)", cfg->name, name, t->round);
             }
         } else if (strcmp(state, "done") == 0) {
-            int pens = atoi(store_cell(&rows, i, 3));
-            bool forfeited = store_cell(&rows, i, 4)[0] == 't';
-            int deals = atoi(store_cell(&rows, i, 6));
+            int pens = atoi(store_cell(&rows, i, STORE_PENDING_PENALTIES));
+            bool forfeited = store_cell(&rows, i, STORE_PENDING_FORFEITED)[0] == 't';
+            int deals = atoi(store_cell(&rows, i, STORE_PENDING_GAMES));
             bool ok = pens == 0 && !forfeited;
             if (ok)
                 snprintf(verdict, sizeof verdict, "validated by match %s: %d deals, no penalty", vm, deals);
             else
                 snprintf(verdict, sizeof verdict, "rejected by match %s: %d penalt%s%s%s%.500s; transcript %.400s", vm,
                          pens, pens == 1 ? "y" : "ies", forfeited ? ", forfeited" : "",
-                         store_cell(&rows, i, 7)[0] ? "; first: " : "", store_cell(&rows, i, 7), store_cell(&rows, i, 8));
+                         store_cell(&rows, i, STORE_PENDING_FIRST_PENALTY)[0] ? "; first: " : "",
+                         store_cell(&rows, i, STORE_PENDING_FIRST_PENALTY),
+                         store_cell(&rows, i, STORE_PENDING_TRANSCRIPT));
             arb_info(SUB, "ladder %s: %s %s", cfg->name, name, verdict);
             store_ladder_set(s->o.db, t->tid, e, ok ? "active" : "rejected", verdict);
         } else if (strcmp(state, "void") == 0) {
-            snprintf(verdict, sizeof verdict, "rejected: validation match %s is void: %.900s", vm, store_cell(&rows, i, 5));
+            snprintf(verdict, sizeof verdict, "rejected: validation match %s is void: %.900s", vm,
+                     store_cell(&rows, i, STORE_PENDING_ERROR));
             store_ladder_set(s->o.db, t->tid, e, "rejected", verdict);
         }
     }
@@ -323,9 +327,10 @@ static int view_refresh(store *db, int64_t tid, bool rate, sched_ladder_view *v,
     *now = 0;
     int64_t seen = v->seen;
     for (int i = 0; i < rows.nrows && !rc; i++) {
-        char kind = store_cell(&rows, i, 0)[0];
-        int e = atoi(store_cell(&rows, i, 1));
-        long long num = strtoll(store_cell(&rows, i, 5), NULL, 10), changed = strtoll(store_cell(&rows, i, 6), NULL, 10);
+        char kind = store_cell(&rows, i, STORE_CHANGES_KIND)[0];
+        int e = atoi(store_cell(&rows, i, STORE_CHANGES_ENTRANT));
+        long long num = strtoll(store_cell(&rows, i, STORE_CHANGES_NUMBER), NULL, 10),
+                  changed = strtoll(store_cell(&rows, i, STORE_CHANGES_CHANGED), NULL, 10);
         if (kind == 'n') {
             *now = num;
             continue;
@@ -338,19 +343,19 @@ static int view_refresh(store *db, int64_t tid, bool rate, sched_ladder_view *v,
         switch (kind) {
         case 'e': {
             ve->known = true;
-            ve->active = strcmp(store_cell(&rows, i, 2), "active") == 0;
-            ve->nrecent = int_array(store_cell(&rows, i, 3), ve->recent, LADDER_MAX_RECENT);
+            ve->active = strcmp(store_cell(&rows, i, STORE_CHANGES_STATUS), "active") == 0;
+            ve->nrecent = int_array(store_cell(&rows, i, STORE_CHANGES_RECENT), ve->recent, LADDER_MAX_RECENT);
             int seats[4] = {0};
-            int ns = int_array(store_cell(&rows, i, 4), seats, 4);
+            int ns = int_array(store_cell(&rows, i, STORE_CHANGES_SEATS), seats, 4);
             for (int k = 0; k < 4; k++)
                 ve->seats[k] = k < ns && seats[k] > 0 ? (uint32_t)seats[k] : 0;
             ve->last_started = num;
             break;
         }
         case 'r':
-            ve->mu = strtod(store_cell(&rows, i, 7), NULL);
-            ve->sigma = strtod(store_cell(&rows, i, 8), NULL);
-            ve->games = atoi(store_cell(&rows, i, 9));
+            ve->mu = strtod(store_cell(&rows, i, STORE_CHANGES_MU), NULL);
+            ve->sigma = strtod(store_cell(&rows, i, STORE_CHANGES_SIGMA), NULL);
+            ve->games = atoi(store_cell(&rows, i, STORE_CHANGES_GAMES));
             break;
         case 'f': ve->in_flight = (int)num; break;
         case 'h': ve->last_hour = (int)num; break;

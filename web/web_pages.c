@@ -408,9 +408,10 @@ static bool tournament_row(web_page *p, int64_t tid, store_rows *t)
 static void progress_json(arb_buf *b, const store_rows *g)
 {
     arb_buf_puts(b, "{\"state\":");
-    web_j(b, C(g, 0, 0));
-    arb_buf_printf(b, ",\"pending\":%s,\"leased\":%s,\"done\":%s,\"void\":%s,\"round\":%s}", C(g, 0, 1), C(g, 0, 2),
-                   C(g, 0, 3), C(g, 0, 4), C(g, 0, 5));
+    web_j(b, C(g, 0, STORE_WPROGRESS_STATE));
+    arb_buf_printf(b, ",\"pending\":%s,\"leased\":%s,\"done\":%s,\"void\":%s,\"round\":%s}",
+                   C(g, 0, STORE_WPROGRESS_PENDING), C(g, 0, STORE_WPROGRESS_LEASED),
+                   C(g, 0, STORE_WPROGRESS_DONE), C(g, 0, STORE_WPROGRESS_VOID), C(g, 0, STORE_WPROGRESS_ROUND));
 }
 
 /* The matches of seats rows [from, to) as JSON: seats by slot. */
@@ -515,7 +516,7 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
     standings s = {0};
     if (!tournament_row(p, tid, &t))
         return;
-    if (strcmp(C(&t, 0, 4), "ladder") == 0 && !standings_only) {
+    if (strcmp(C(&t, 0, STORE_WTOUR_FORMAT), "ladder") == 0 && !standings_only) {
         store_rows_release(&t);
         page_ladder(p, tid, json);
         return;
@@ -539,7 +540,7 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
         for (int k = 0; k < 11; k++) {
             arb_buf_printf(b, "%s\"%s\":", k ? "," : "", tkeys[k]);
             if (k == 0)
-                arb_buf_puts(b, C(&t, 0, 0));
+                arb_buf_puts(b, C(&t, 0, STORE_WTOUR_ID));
             else
                 web_j(b, C(&t, 0, k));
         }
@@ -550,10 +551,11 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
         arb_buf_puts(b, ",\"crosstable\":[");
         for (int i = 0; i < x.nrows; i++) {
             arb_buf_puts(b, i ? ",{\"entrant\":" : "{\"entrant\":");
-            web_j(b, C(&x, i, 0));
+            web_j(b, C(&x, i, STORE_XTABLE_ENTRANT));
             arb_buf_puts(b, ",\"opponent\":");
-            web_j(b, C(&x, i, 1));
-            arb_buf_printf(b, ",\"matches\":%s,\"points\":%s,\"score\":%s}", C(&x, i, 2), C(&x, i, 3), C(&x, i, 4));
+            web_j(b, C(&x, i, STORE_XTABLE_OPPONENT));
+            arb_buf_printf(b, ",\"matches\":%s,\"points\":%s,\"score\":%s}", C(&x, i, STORE_XTABLE_MATCHES),
+                           C(&x, i, STORE_XTABLE_POINTS), C(&x, i, STORE_XTABLE_SCORE));
         }
         arb_buf_puts(b, "],\"matches\":[");
         for (int from = 0, to; from < seats.nrows; from = to) {
@@ -565,28 +567,29 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
         arb_buf_puts(b, "]}\n");
         goto out;
     }
-    bool running = strcmp(C(&t, 0, 5), "running") == 0;
-    head(p, C(&t, 0, 1), running ? tid : 0);
+    bool running = strcmp(C(&t, 0, STORE_WTOUR_STATE), "running") == 0;
+    head(p, C(&t, 0, STORE_WTOUR_NAME), running ? tid : 0);
     arb_buf_puts(b, "<h1>");
-    web_h(b, C(&t, 0, 1));
+    web_h(b, C(&t, 0, STORE_WTOUR_NAME));
     arb_buf_puts(b, "</h1>\n<p class=\"meta\">");
-    web_h(b, C(&t, 0, 2));
+    web_h(b, C(&t, 0, STORE_WTOUR_GAME));
     arb_buf_puts(b, ", rules ");
-    web_h(b, C(&t, 0, 3));
+    web_h(b, C(&t, 0, STORE_WTOUR_RULES));
     arb_buf_puts(b, ", ");
-    web_h(b, C(&t, 0, 4));
+    web_h(b, C(&t, 0, STORE_WTOUR_FORMAT));
     arb_buf_printf(b, " — id %" PRId64 ", started ", tid);
-    web_h(b, C(&t, 0, 6));
-    if (C(&t, 0, 7)[0]) {
+    web_h(b, C(&t, 0, STORE_WTOUR_CREATED));
+    if (C(&t, 0, STORE_WTOUR_FINISHED)[0]) {
         arb_buf_puts(b, ", finished ");
-        web_h(b, C(&t, 0, 7));
+        web_h(b, C(&t, 0, STORE_WTOUR_FINISHED));
     }
     arb_buf_puts(b, "</p>\n<p>State <span data-count=\"state\">");
-    web_h(b, C(&g, 0, 0));
+    web_h(b, C(&g, 0, STORE_WPROGRESS_STATE));
     arb_buf_printf(b, "</span>: <span data-count=\"done\">%s</span> matches done, <span data-count=\"leased\">%s</span> "
                       "playing, <span data-count=\"pending\">%s</span> waiting, <span data-count=\"void\">%s</span> "
                       "void; round <span data-count=\"round\">%s</span>.</p>\n",
-                   C(&g, 0, 3), C(&g, 0, 2), C(&g, 0, 1), C(&g, 0, 4), C(&g, 0, 5));
+                   C(&g, 0, STORE_WPROGRESS_DONE), C(&g, 0, STORE_WPROGRESS_LEASED), C(&g, 0, STORE_WPROGRESS_PENDING),
+                   C(&g, 0, STORE_WPROGRESS_VOID), C(&g, 0, STORE_WPROGRESS_ROUND));
     if (running && p->mode == WEB_SERVED)
         arb_buf_puts(b, "<p id=\"live-status\" class=\"muted\" aria-live=\"polite\">This page was current when "
                         "loaded.</p>\n");
@@ -596,7 +599,7 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
     }
     arb_buf_puts(b, "<h2 id=\"standings-heading\">Standings</h2>\n");
     standings_table(p, tid, s.rows, s.n, true, "standings");
-    if (knockout(C(&t, 0, 4))) {
+    if (knockout(C(&t, 0, STORE_WTOUR_FORMAT))) {
         arb_buf_puts(b, "<h2>Bracket</h2>\n");
         /* the champion (a team's members), bold in the last box: a tie at
            the final's table is settled by the chain, not by the ranks */
@@ -604,7 +607,7 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
         for (int i = 0; i < s.n; i++)
             if (strcmp(s.rows[i].reached, "champion") == 0)
                 champ[nchamp++] = s.rows[i].entrant;
-        web_svg_bracket(p, &seats, strcmp(C(&t, 0, 4), "groups-knockout") == 0, champ, nchamp);
+        web_svg_bracket(p, &seats, strcmp(C(&t, 0, STORE_WTOUR_FORMAT), "groups-knockout") == 0, champ, nchamp);
     }
     arb_buf_puts(b, "<h2>Crosstable</h2>\n");
     if (s.n > ARB_WEB_GRID_MAX) {
@@ -624,12 +627,12 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
             continue;
         }
         listed++;
-        int round = atoi(C(&seats, from, 1));
+        int round = atoi(C(&seats, from, STORE_WSEATS_ROUND));
         if (round != last) {
             if (last >= 0)
                 arb_buf_puts(b, "</tbody></table></div>\n");
             arb_buf_printf(b, "<h3>Round %d <span class=\"muted\">(", round);
-            web_h(b, C(&seats, from, 2));
+            web_h(b, C(&seats, from, STORE_WSEATS_STAGE));
             arb_buf_puts(b, ")</span></h3>\n<div class=\"scroll\"><table>");
             th(b, match_cols, 5);
             arb_buf_puts(b, "<tbody>");
@@ -646,9 +649,9 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
         arb_buf_puts(b, "\">JSON</a> and on each entrant's page.</p>\n");
     }
     arb_buf_puts(b, "<h2>Fairness</h2>\n<p>Commitment to the secret: <code>");
-    web_h(b, C(&t, 0, 9)[0] ? C(&t, 0, 9) : "none yet");
+    web_h(b, C(&t, 0, STORE_WTOUR_COMMITMENT)[0] ? C(&t, 0, STORE_WTOUR_COMMITMENT) : "none yet");
     arb_buf_puts(b, "</code><br>Secret: <code>");
-    web_h(b, C(&t, 0, 10)[0] ? C(&t, 0, 10) : "sealed until the tournament is over");
+    web_h(b, C(&t, 0, STORE_WTOUR_SECRET)[0] ? C(&t, 0, STORE_WTOUR_SECRET) : "sealed until the tournament is over");
     arb_buf_puts(b, "</code></p>\n<p><a href=\"");
     web_link(p, "/api/t/%" PRId64, tid);
     arb_buf_puts(b, "\">This page as JSON</a></p>\n");
@@ -684,22 +687,22 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
     arb_buf *b = p->b;
     int rating_row = -1;
     for (int i = 0; i < rat.nrows; i++)
-        if (strcmp(C(&rat, i, 0), arg) == 0)
+        if (strcmp(C(&rat, i, STORE_RATINGS_ENTRANT), arg) == 0)
             rating_row = i;
     if (json) {
         arb_buf_printf(b, "{\"tournament\":%" PRId64 ",\"entrant\":%s,\"name\":", tid, arg);
-        web_j(b, C(&e, 0, 1));
+        web_j(b, C(&e, 0, STORE_WENTRANT_NAME));
         arb_buf_puts(b, ",\"seed_rank\":");
-        jnum(b, C(&e, 0, 2));
+        jnum(b, C(&e, 0, STORE_WENTRANT_SEED_RANK));
         arb_buf_puts(b, ",\"team\":");
-        web_j(b, C(&e, 0, 3));
+        web_j(b, C(&e, 0, STORE_WENTRANT_TEAM));
         arb_buf_puts(b, ",\"matches\":[");
         int shown = 0;
         for (int from = 0, to; from < seats.nrows; from = to) {
             to = match_end(&seats, from);
             bool in = false;
             for (int i = from; i < to; i++)
-                in = in || strcmp(C(&seats, i, 6), arg) == 0;
+                in = in || strcmp(C(&seats, i, STORE_WSEATS_ENTRANT), arg) == 0;
             if (in) {
                 arb_buf_puts(b, shown++ ? "," : "");
                 match_seats_json(b, &seats, from, to);
@@ -708,45 +711,48 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
         arb_buf_puts(b, "],\"penalties\":[");
         for (int i = 0; i < pen.nrows; i++) {
             arb_buf_printf(b, "%s{\"match\":%s,\"round\":%s,\"table\":%s,\"game\":%s,\"decision\":%s,\"reason\":",
-                           i ? "," : "", C(&pen, i, 0), C(&pen, i, 1), C(&pen, i, 2), C(&pen, i, 3), C(&pen, i, 4));
-            web_j(b, C(&pen, i, 5));
+                           i ? "," : "", C(&pen, i, STORE_WPENS_MATCH), C(&pen, i, STORE_WPENS_ROUND),
+                           C(&pen, i, STORE_WPENS_TABLE), C(&pen, i, STORE_WPENS_GAME),
+                           C(&pen, i, STORE_WPENS_DECISION));
+            web_j(b, C(&pen, i, STORE_WPENS_REASON));
             arb_buf_puts(b, ",\"consequence\":");
-            web_j(b, C(&pen, i, 6));
+            web_j(b, C(&pen, i, STORE_WPENS_CONSEQUENCE));
             arb_buf_puts(b, "}");
         }
         arb_buf_puts(b, "],\"rating\":");
         if (rating_row < 0)
             arb_buf_puts(b, "null");
         else {
-            arb_buf_printf(b, "{\"mu\":%s,\"sigma\":%s,\"games\":%s,\"system\":", C(&rat, rating_row, 2),
-                           C(&rat, rating_row, 3), C(&rat, rating_row, 5));
-            web_j(b, C(&rat, rating_row, 6));
+            arb_buf_printf(b, "{\"mu\":%s,\"sigma\":%s,\"games\":%s,\"system\":", C(&rat, rating_row, STORE_RATINGS_MU),
+                           C(&rat, rating_row, STORE_RATINGS_SIGMA), C(&rat, rating_row, STORE_RATINGS_GAMES));
+            web_j(b, C(&rat, rating_row, STORE_RATINGS_SYSTEM));
             arb_buf_puts(b, "}");
         }
         arb_buf_puts(b, ",\"history\":[");
         for (int i = 0; i < hist.nrows; i++)
-            arb_buf_printf(b, "%s{\"match\":%s,\"mu\":%s,\"sigma\":%s}", i ? "," : "", C(&hist, i, 1), C(&hist, i, 2),
-                           C(&hist, i, 3));
+            arb_buf_printf(b, "%s{\"match\":%s,\"mu\":%s,\"sigma\":%s}", i ? "," : "",
+                           C(&hist, i, STORE_WHISTORY_MATCH), C(&hist, i, STORE_WHISTORY_MU),
+                           C(&hist, i, STORE_WHISTORY_SIGMA));
         arb_buf_puts(b, "]}\n");
         goto out;
     }
-    head(p, C(&e, 0, 1), 0);
+    head(p, C(&e, 0, STORE_WENTRANT_NAME), 0);
     arb_buf_puts(b, "<h1>");
-    web_h(b, C(&e, 0, 1));
+    web_h(b, C(&e, 0, STORE_WENTRANT_NAME));
     arb_buf_puts(b, "</h1>\n<p class=\"meta\">Entrant ");
     web_h(b, arg);
     arb_buf_puts(b, " of <a href=\"");
     web_link(p, "/t/%" PRId64, tid);
     arb_buf_puts(b, "\">");
-    web_h(b, C(&t, 0, 1));
+    web_h(b, C(&t, 0, STORE_WTOUR_NAME));
     arb_buf_puts(b, "</a>");
-    if (C(&e, 0, 3)[0]) {
+    if (C(&e, 0, STORE_WENTRANT_TEAM)[0]) {
         arb_buf_puts(b, ", team ");
-        web_h(b, C(&e, 0, 3));
+        web_h(b, C(&e, 0, STORE_WENTRANT_TEAM));
     }
-    if (C(&e, 0, 2)[0]) {
+    if (C(&e, 0, STORE_WENTRANT_SEED_RANK)[0]) {
         arb_buf_puts(b, ", seed ");
-        web_h(b, C(&e, 0, 2));
+        web_h(b, C(&e, 0, STORE_WENTRANT_SEED_RANK));
     }
     arb_buf_puts(b, "</p>\n<h2>Matches</h2>\n<div class=\"scroll\"><table>");
     th(b, match_cols, 5);
@@ -755,7 +761,7 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
         to = match_end(&seats, from);
         bool in = false;
         for (int i = from; i < to; i++)
-            in = in || strcmp(C(&seats, i, 6), arg) == 0;
+            in = in || strcmp(C(&seats, i, STORE_WSEATS_ENTRANT), arg) == 0;
         if (in)
             match_row_html(p, &seats, from, to);
     }
@@ -767,8 +773,8 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
         arb_buf_puts(b, "<tbody>");
         for (int i = 0; i < pen.nrows; i++) {
             arb_buf_puts(b, "<tr><th scope=\"row\"><a href=\"");
-            web_link(p, "/m/%s", C(&pen, i, 0));
-            arb_buf_printf(b, "\">%s</a></th>", C(&pen, i, 0));
+            web_link(p, "/m/%s", C(&pen, i, STORE_WPENS_MATCH));
+            arb_buf_printf(b, "\">%s</a></th>", C(&pen, i, STORE_WPENS_MATCH));
             for (int k = 1; k < 7; k++)
                 td(b, C(&pen, i, k), k < 5);
             arb_buf_puts(b, "</tr>\n");
@@ -780,10 +786,10 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
         arb_buf_puts(b, "<p class=\"muted\">Not rated.</p>\n");
     } else {
         arb_buf_puts(b, "<p>");
-        web_h(b, C(&rat, rating_row, 6));
-        arb_buf_printf(b, ": mu %.3f, sigma %.3f after %s games.</p>\n", atof(C(&rat, rating_row, 2)),
-                       atof(C(&rat, rating_row, 3)), C(&rat, rating_row, 5));
-        web_series one = {(int)idx, C(&e, 0, 1)};
+        web_h(b, C(&rat, rating_row, STORE_RATINGS_SYSTEM));
+        arb_buf_printf(b, ": mu %.3f, sigma %.3f after %s games.</p>\n", atof(C(&rat, rating_row, STORE_RATINGS_MU)),
+                       atof(C(&rat, rating_row, STORE_RATINGS_SIGMA)), C(&rat, rating_row, STORE_RATINGS_GAMES));
+        web_series one = {(int)idx, C(&e, 0, STORE_WENTRANT_NAME)};
         web_svg_chart(p, "rating history", &one, 1, &hist);
     }
     foot(p, false);
@@ -839,7 +845,8 @@ static void page_match(web_page *p, int64_t mid, bool json)
         || !rows(p, STORE_REPORT_MATCH_PENALTIES, mid, &pen))
         goto out;
     arb_buf *b = p->b;
-    const char *path = C(&m, 0, 7), *signer = C(&m, 0, 14), *sig = C(&m, 0, 15);
+    const char *path = C(&m, 0, STORE_WMATCH_TRANSCRIPT), *signer = C(&m, 0, STORE_WMATCH_SIGNER_KEY),
+               *sig = C(&m, 0, STORE_WMATCH_SIGNATURE);
     const char *signature = signer[0] && sig[0] ? "signed" : "unsigned";
     char herr[256] = "";
     if (json) {
@@ -856,31 +863,34 @@ static void page_match(web_page *p, int64_t mid, bool json)
         }
         arb_buf_printf(b, ",\"signature_status\":\"%s\",\"seats\":[", signature);
         for (int i = 0; i < seats.nrows; i++) {
-            arb_buf_printf(b, "%s{\"slot\":%s,\"name\":", i ? "," : "", C(&seats, i, 7));
-            web_j(b, C(&seats, i, 8));
+            arb_buf_printf(b, "%s{\"slot\":%s,\"name\":", i ? "," : "", C(&seats, i, STORE_MATCH_SLOT));
+            web_j(b, C(&seats, i, STORE_MATCH_ENTRANT));
             arb_buf_puts(b, ",\"total\":");
-            jnum(b, C(&seats, i, 9));
+            jnum(b, C(&seats, i, STORE_MATCH_TOTAL));
             arb_buf_puts(b, ",\"points\":");
-            jnum(b, C(&seats, i, 10));
+            jnum(b, C(&seats, i, STORE_MATCH_POINTS));
             arb_buf_puts(b, ",\"rank\":");
-            jnum(b, C(&seats, i, 11));
+            jnum(b, C(&seats, i, STORE_MATCH_RANK));
             arb_buf_printf(b, ",\"forfeited\":%s,\"penalties\":%s}",
-                           strcmp(C(&seats, i, 12), "t") == 0 ? "true" : "false", C(&seats, i, 13));
+                           strcmp(C(&seats, i, STORE_MATCH_FORFEITED), "t") == 0 ? "true" : "false",
+                           C(&seats, i, STORE_MATCH_PENALTIES));
         }
         arb_buf_puts(b, "],\"deals\":[");
         for (int i = 0; i < deals.nrows; i++) {
-            const char *ff = C(&deals, i, 5);
+            const char *ff = C(&deals, i, STORE_DEALS_FORFEIT_SLOT);
             arb_buf_printf(b, "%s{\"game\":%s,\"deal\":%s,\"seating\":%s,\"seat_slots\":[%s],\"scores\":[%s],"
-                              "\"forfeit_slot\":%s}", i ? "," : "", C(&deals, i, 0), C(&deals, i, 1), C(&deals, i, 2),
-                           C(&deals, i, 3), C(&deals, i, 4), ff[0] ? ff : "null");
+                              "\"forfeit_slot\":%s}", i ? "," : "", C(&deals, i, STORE_DEALS_GAME),
+                           C(&deals, i, STORE_DEALS_DEAL), C(&deals, i, STORE_DEALS_SEATING),
+                           C(&deals, i, STORE_DEALS_SEAT_SLOTS), C(&deals, i, STORE_DEALS_SCORES), ff[0] ? ff : "null");
         }
         arb_buf_puts(b, "],\"penalties\":[");
         for (int i = 0; i < pen.nrows; i++) {
             arb_buf_printf(b, "%s{\"n\":%s,\"game\":%s,\"decision\":%s,\"slot\":%s,\"reason\":", i ? "," : "",
-                           C(&pen, i, 0), C(&pen, i, 1), C(&pen, i, 2), C(&pen, i, 3));
-            web_j(b, C(&pen, i, 4));
+                           C(&pen, i, STORE_PENS_N), C(&pen, i, STORE_PENS_GAME), C(&pen, i, STORE_PENS_DECISION),
+                           C(&pen, i, STORE_PENS_SLOT));
+            web_j(b, C(&pen, i, STORE_PENS_REASON));
             arb_buf_puts(b, ",\"consequence\":");
-            web_j(b, C(&pen, i, 5));
+            web_j(b, C(&pen, i, STORE_PENS_CONSEQUENCE));
             arb_buf_puts(b, "}");
         }
         arb_buf_puts(b, "],\"bots\":[");
@@ -894,23 +904,23 @@ static void page_match(web_page *p, int64_t mid, bool json)
     snprintf(title, sizeof title, "Match %" PRId64, mid);
     head(p, title, 0);
     arb_buf_printf(b, "<h1>Match %" PRId64 "</h1>\n<p class=\"meta\"><a href=\"", mid);
-    web_link(p, "/t/%s", C(&m, 0, 1));
+    web_link(p, "/t/%s", C(&m, 0, STORE_WMATCH_TOURNAMENT_ID));
     arb_buf_puts(b, "\">");
-    web_h(b, C(&m, 0, 2));
-    arb_buf_printf(b, "</a>, round %s, table %s: ", C(&m, 0, 3), C(&m, 0, 4));
-    web_h(b, C(&m, 0, 5));
-    if (C(&m, 0, 12)[0]) {
+    web_h(b, C(&m, 0, STORE_WMATCH_TOURNAMENT));
+    arb_buf_printf(b, "</a>, round %s, table %s: ", C(&m, 0, STORE_WMATCH_ROUND), C(&m, 0, STORE_WMATCH_TABLE));
+    web_h(b, C(&m, 0, STORE_WMATCH_STATE));
+    if (C(&m, 0, STORE_WMATCH_FINISHED)[0]) {
         arb_buf_puts(b, ", finished ");
-        web_h(b, C(&m, 0, 12));
+        web_h(b, C(&m, 0, STORE_WMATCH_FINISHED));
     }
-    if (C(&m, 0, 13)[0]) {
+    if (C(&m, 0, STORE_WMATCH_REFEREE)[0]) {
         arb_buf_puts(b, " by worker ");
-        web_h(b, C(&m, 0, 13));
+        web_h(b, C(&m, 0, STORE_WMATCH_REFEREE));
     }
     arb_buf_puts(b, "</p>\n");
-    if (C(&m, 0, 8)[0]) {
+    if (C(&m, 0, STORE_WMATCH_ERROR)[0]) {
         arb_buf_puts(b, "<p class=\"bad\">Void: ");
-        web_h(b, C(&m, 0, 8));
+        web_h(b, C(&m, 0, STORE_WMATCH_ERROR));
         arb_buf_puts(b, "</p>\n");
     }
     static const char *const scols[] = {"Slot", "Entrant", "Score", "Points", "Rank", "Forfeited", "Penalties"};
@@ -918,13 +928,14 @@ static void page_match(web_page *p, int64_t mid, bool json)
     th(b, scols, 7);
     arb_buf_puts(b, "<tbody>");
     for (int i = 0; i < seats.nrows; i++) {
-        arb_buf_printf(b, "<tr%s><th scope=\"row\">%s</th>", strcmp(C(&seats, i, 11), "1") == 0 ? " class=\"win\"" : "",
-                       C(&seats, i, 7));
-        td(b, C(&seats, i, 8), false);
+        arb_buf_printf(b, "<tr%s><th scope=\"row\">%s</th>",
+                       strcmp(C(&seats, i, STORE_MATCH_RANK), "1") == 0 ? " class=\"win\"" : "",
+                       C(&seats, i, STORE_MATCH_SLOT));
+        td(b, C(&seats, i, STORE_MATCH_ENTRANT), false);
         for (int k = 9; k <= 11; k++)
             td(b, C(&seats, i, k), true);
-        td(b, strcmp(C(&seats, i, 12), "t") == 0 ? "yes" : "no", false);
-        td(b, C(&seats, i, 13), true);
+        td(b, strcmp(C(&seats, i, STORE_MATCH_FORFEITED), "t") == 0 ? "yes" : "no", false);
+        td(b, C(&seats, i, STORE_MATCH_PENALTIES), true);
         arb_buf_puts(b, "</tr>\n");
     }
     arb_buf_printf(b, "</tbody></table></div>\n<h2>Deals (%d)</h2>\n", deals.nrows);
@@ -938,7 +949,7 @@ static void page_match(web_page *p, int64_t mid, bool json)
         rows_table(p, pcols, 6, &pen, 0xe);
     }
     arb_buf_puts(b, "<h2>Transcript</h2>\n<p>Digest (SHA-256): <code>");
-    web_h(b, C(&m, 0, 6)[0] ? C(&m, 0, 6) : "none (not played)");
+    web_h(b, C(&m, 0, STORE_WMATCH_DIGEST)[0] ? C(&m, 0, STORE_WMATCH_DIGEST) : "none (not played)");
     arb_buf_printf(b, "</code><br>Signature: %s", signature);
     if (signer[0]) {
         arb_buf_puts(b, " (key <code>");
@@ -979,7 +990,7 @@ static void page_replay(web_page *p, int64_t mid)
     store_rows m = {0};
     if (!wrows(p, STORE_WEB_MATCH, mid, NULL, &m))
         return;
-    if (m.nrows != 1 || !C(&m, 0, 7)[0]) {
+    if (m.nrows != 1 || !C(&m, 0, STORE_WMATCH_TRANSCRIPT)[0]) {
         fail(p, 404, m.nrows != 1 ? "no such match in the record" : "this match has no transcript");
         goto out;
     }
@@ -1020,14 +1031,14 @@ static void api_transcript(web_page *p, int64_t mid)
     store_rows m = {0};
     if (!wrows(p, STORE_WEB_MATCH, mid, NULL, &m))
         return;
-    if (m.nrows != 1 || !C(&m, 0, 7)[0] || !p->h || !p->h->json_lines) {
+    if (m.nrows != 1 || !C(&m, 0, STORE_WMATCH_TRANSCRIPT)[0] || !p->h || !p->h->json_lines) {
         fail(p, 404, m.nrows != 1 ? "no such match in the record" : "this match has no transcript to show");
         goto out;
     }
     arb_buf_release(p->b);
     arb_buf_init(p->b, ARB_WEB_TRANSCRIPT_CAP);
     char err[512] = "";
-    int rc = p->h->json_lines(p->h->ctx, C(&m, 0, 7), p->b, err, sizeof err);
+    int rc = p->h->json_lines(p->h->ctx, C(&m, 0, STORE_WMATCH_TRANSCRIPT), p->b, err, sizeof err);
     if (rc) {
         fail(p, rc == ARB_ETOOBIG ? 500 : 404, err[0] ? err : "the transcript cannot be read");
         goto out;
@@ -1061,7 +1072,7 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
     board *e = NULL;
     if (!tournament_row(p, tid, &t))
         return;
-    if (strcmp(C(&t, 0, 4), "ladder") != 0) {
+    if (strcmp(C(&t, 0, STORE_WTOUR_FORMAT), "ladder") != 0) {
         fail(p, 404, "this tournament is not a ladder");
         goto out;
     }
@@ -1076,19 +1087,23 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
     wl_model model = WL_PLACKETT_LUCE;
     int provisional = 10;
     if (r.nrows) {
-        tn_rating_parse(C(&r, 0, 16), &sys);
-        if (C(&r, 0, 17)[0])
-            wl_model_parse(C(&r, 0, 17), &model);
-        provisional = atoi(C(&r, 0, 18));
+        tn_rating_parse(C(&r, 0, STORE_LADDER_SYSTEM), &sys);
+        if (C(&r, 0, STORE_LADDER_MODEL)[0])
+            wl_model_parse(C(&r, 0, STORE_LADDER_MODEL), &model);
+        provisional = atoi(C(&r, 0, STORE_LADDER_PROVISIONAL));
     }
     rated d = rated_default((int)sys, (int)model);
     int n = 0;
     for (int i = 0; i < r.nrows; i++) {
-        const char *st = C(&r, i, 4);
+        const char *st = C(&r, i, STORE_LADDER_STATUS);
         int order = strcmp(st, "active") == 0 ? 0 : strcmp(st, "validating") == 0 ? 2 : strcmp(st, "suspended") == 0 ? 3 : -1;
         if (order < 0)
             continue;
-        rated x = C(&r, i, 6)[0] ? (rated){atof(C(&r, i, 6)), atof(C(&r, i, 7)), atof(C(&r, i, 8)), atoi(C(&r, i, 9))} : d;
+        rated x = C(&r, i, STORE_LADDER_MU)[0] ? (rated){atof(C(&r, i, STORE_LADDER_MU)),
+                                                         atof(C(&r, i, STORE_LADDER_SIGMA)),
+                                                         atof(C(&r, i, STORE_LADDER_VOL)),
+                                                         atoi(C(&r, i, STORE_LADDER_GAMES))}
+                                               : d;
         if (order == 0 && x.games < provisional)
             order = 1;
         e[n++] = (board){i, order, rated_score((int)sys, x)};
@@ -1099,7 +1114,7 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
     web_series lines[ARB_WEB_CHART_LINES];
     char set[ARB_WEB_CHART_LINES * 12 + 4] = "{";
     for (int k = 0; k < nlines; k++) {
-        lines[k] = (web_series){atoi(C(&r, e[k].row, 0)), C(&r, e[k].row, 1)};
+        lines[k] = (web_series){atoi(C(&r, e[k].row, STORE_LADDER_ENTRANT)), C(&r, e[k].row, STORE_LADDER_NAME)};
         snprintf(set + strlen(set), sizeof set - strlen(set), "%s%d", k ? "," : "", lines[k].entrant);
     }
     strcat(set, "}");
@@ -1109,39 +1124,42 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
     static const char *const st_names[] = {"ranked", "provisional", "validating", "suspended"};
     if (json) {
         arb_buf_printf(b, "{\"id\":%" PRId64 ",\"name\":", tid);
-        web_j(b, C(&t, 0, 1));
+        web_j(b, C(&t, 0, STORE_WTOUR_NAME));
         arb_buf_puts(b, ",\"game\":");
-        web_j(b, C(&t, 0, 2));
+        web_j(b, C(&t, 0, STORE_WTOUR_GAME));
         arb_buf_puts(b, ",\"state\":");
-        web_j(b, C(&t, 0, 5));
+        web_j(b, C(&t, 0, STORE_WTOUR_STATE));
         arb_buf_puts(b, ",\"rating_system\":");
-        web_j(b, C(&t, 0, 8));
+        web_j(b, C(&t, 0, STORE_WTOUR_RATING_SYSTEM));
         arb_buf_puts(b, ",\"leaderboard\":[");
         for (int k = 0; k < n; k++) {
             int i = e[k].row;
-            arb_buf_printf(b, "%s{\"rank\":%d,\"entrant\":%s,\"name\":", k ? "," : "", k + 1, C(&r, i, 0));
-            web_j(b, C(&r, i, 1));
-            arb_buf_printf(b, ",\"version\":%s,\"status\":\"%s\",\"score\":%.6g,\"mu\":", C(&r, i, 3),
+            arb_buf_printf(b, "%s{\"rank\":%d,\"entrant\":%s,\"name\":", k ? "," : "", k + 1,
+                           C(&r, i, STORE_LADDER_ENTRANT));
+            web_j(b, C(&r, i, STORE_LADDER_NAME));
+            arb_buf_printf(b, ",\"version\":%s,\"status\":\"%s\",\"score\":%.6g,\"mu\":",
+                           C(&r, i, STORE_LADDER_VERSION),
                            st_names[e[k].order], e[k].score);
-            jnum(b, C(&r, i, 6));
+            jnum(b, C(&r, i, STORE_LADDER_MU));
             arb_buf_puts(b, ",\"sigma\":");
-            jnum(b, C(&r, i, 7));
-            arb_buf_printf(b, ",\"games\":%s}", C(&r, i, 9));
+            jnum(b, C(&r, i, STORE_LADDER_SIGMA));
+            arb_buf_printf(b, ",\"games\":%s}", C(&r, i, STORE_LADDER_GAMES));
         }
         arb_buf_puts(b, "],\"history\":[");
         for (int i = 0; i < hist.nrows; i++)
-            arb_buf_printf(b, "%s{\"entrant\":%s,\"match\":%s,\"mu\":%s,\"sigma\":%s}", i ? "," : "", C(&hist, i, 0),
-                           C(&hist, i, 1), C(&hist, i, 2), C(&hist, i, 3));
+            arb_buf_printf(b, "%s{\"entrant\":%s,\"match\":%s,\"mu\":%s,\"sigma\":%s}", i ? "," : "",
+                           C(&hist, i, STORE_WHISTORY_ENTRANT), C(&hist, i, STORE_WHISTORY_MATCH),
+                           C(&hist, i, STORE_WHISTORY_MU), C(&hist, i, STORE_WHISTORY_SIGMA));
         arb_buf_puts(b, "]}\n");
         goto out;
     }
-    head(p, C(&t, 0, 1), 0);
+    head(p, C(&t, 0, STORE_WTOUR_NAME), 0);
     arb_buf_puts(b, "<h1>");
-    web_h(b, C(&t, 0, 1));
+    web_h(b, C(&t, 0, STORE_WTOUR_NAME));
     arb_buf_puts(b, "</h1>\n<p class=\"meta\">Ladder of ");
-    web_h(b, C(&t, 0, 2));
+    web_h(b, C(&t, 0, STORE_WTOUR_GAME));
     arb_buf_puts(b, ", rated by ");
-    web_h(b, C(&t, 0, 8));
+    web_h(b, C(&t, 0, STORE_WTOUR_RATING_SYSTEM));
     arb_buf_printf(b, "; %d entries shown (provisional: fewer than %d games).</p>\n<h2>Leaderboard</h2>\n", n,
                    provisional);
     static const char *const cols[] = {"Rank", "Entry", "Status", "Score", "Mu", "Sigma", "Games"};
@@ -1151,13 +1169,13 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
     for (int k = 0; k < n; k++) {
         int i = e[k].row;
         arb_buf_printf(b, "<tr><th scope=\"row\">%d</th><td><a href=\"", k + 1);
-        web_link(p, "/t/%" PRId64 "/e/%s", tid, C(&r, i, 0));
+        web_link(p, "/t/%" PRId64 "/e/%s", tid, C(&r, i, STORE_LADDER_ENTRANT));
         arb_buf_puts(b, "\">");
-        web_h(b, C(&r, i, 1));
+        web_h(b, C(&r, i, STORE_LADDER_NAME));
         arb_buf_printf(b, "</a></td><td>%s</td><td class=\"num\">%.2f</td>", st_names[e[k].order], e[k].score);
-        td(b, C(&r, i, 6), true);
-        td(b, C(&r, i, 7), true);
-        td(b, C(&r, i, 9), true);
+        td(b, C(&r, i, STORE_LADDER_MU), true);
+        td(b, C(&r, i, STORE_LADDER_SIGMA), true);
+        td(b, C(&r, i, STORE_LADDER_GAMES), true);
         arb_buf_puts(b, "</tr>\n");
     }
     arb_buf_puts(b, "</tbody></table></div>\n<h2>Rating history of the leaders</h2>\n");
@@ -1264,7 +1282,7 @@ int web_live_progress(store *st, int64_t tid, web_progress *pg)
     arb_buf_init(&pj, sizeof pg->json - 1);
     progress_json(&pj, &g);
     snprintf(pg->json, sizeof pg->json, "%s", arb_buf_str(&pj));
-    snprintf(pg->last, sizeof pg->last, "%s", C(&g, 0, 6));
+    snprintf(pg->last, sizeof pg->last, "%s", C(&g, 0, STORE_WPROGRESS_LAST_RESULT));
     arb_buf_release(&pj);
     store_rows_release(&g);
     return 0;

@@ -124,17 +124,18 @@ int web_report(store *st, const web_hooks *h, int64_t tid, const char *dir, int 
             rc = put_route(&r, "/api/t/%" PRId64 "/e/%d", tid, sr[i].entrant);
     free(sr);
     for (int i = 0; i < seats.nrows && !rc; i++) {
-        if (i > 0 && strcmp(store_cell(&seats, i, 0), store_cell(&seats, i - 1, 0)) == 0)
+        if (i > 0
+            && strcmp(store_cell(&seats, i, STORE_WSEATS_MATCH), store_cell(&seats, i - 1, STORE_WSEATS_MATCH)) == 0)
             continue;
-        const char *mid = store_cell(&seats, i, 0);
+        const char *mid = store_cell(&seats, i, STORE_WSEATS_MATCH);
         if ((rc = put_route(&r, "/m/%s", mid)) || (rc = put_route(&r, "/api/m/%s", mid)))
             break;
         store_rows m;
         int64_t id = strtoll(mid, NULL, 10);
         if ((rc = store_web(st, STORE_WEB_MATCH, id, NULL, &m, err, errlen)) != 0)
             break;
-        if (m.nrows == 1 && store_cell(&m, 0, 7)[0] && !(rc = put_route(&r, "/m/%s/replay", mid)))
-            rc = put_transcript(&r, mid, store_cell(&m, 0, 7));
+        if (m.nrows == 1 && store_cell(&m, 0, STORE_WMATCH_TRANSCRIPT)[0] && !(rc = put_route(&r, "/m/%s/replay", mid)))
+            rc = put_transcript(&r, mid, store_cell(&m, 0, STORE_WMATCH_TRANSCRIPT));
         store_rows_release(&m);
     }
     size_t na;

@@ -20,7 +20,7 @@ typedef struct box {
     int x, y, h;
 } box;
 
-static int seat_entrant(const store_rows *r, int row) { return atoi(store_cell(r, row, 6)); }
+static int seat_entrant(const store_rows *r, int row) { return atoi(store_cell(r, row, STORE_WSEATS_ENTRANT)); }
 
 /* The box of the first match after box b's round that seats entrant u, or -1. */
 static int next_box(const store_rows *r, const box *bx, int n, int b, int u)
@@ -39,7 +39,7 @@ int web_svg_bracket(web_page *p, const store_rows *r, bool skip_groups, const in
 {
     int cap = 0;
     for (int i = 0; i < r->nrows; i++)
-        cap += i == 0 || strcmp(store_cell(r, i, 0), store_cell(r, i - 1, 0)) != 0;
+        cap += i == 0 || strcmp(store_cell(r, i, STORE_WSEATS_MATCH), store_cell(r, i - 1, STORE_WSEATS_MATCH)) != 0;
     box *bx = calloc((size_t)cap + 1, sizeof *bx);
     int *height = calloc((size_t)cap + 1, sizeof *height);
     if (!bx || !height) {
@@ -50,10 +50,10 @@ int web_svg_bracket(web_page *p, const store_rows *r, bool skip_groups, const in
     int n = 0, ncols = 0, last_round = -1, maxh = 0;
     for (int i = 0; i < r->nrows;) {
         int j = i + 1;
-        while (j < r->nrows && strcmp(store_cell(r, j, 0), store_cell(r, i, 0)) == 0)
+        while (j < r->nrows && strcmp(store_cell(r, j, STORE_WSEATS_MATCH), store_cell(r, i, STORE_WSEATS_MATCH)) == 0)
             j++;
-        int round = atoi(store_cell(r, i, 1));
-        if (!(skip_groups && strcmp(store_cell(r, i, 2), "group") == 0)) {
+        int round = atoi(store_cell(r, i, STORE_WSEATS_ROUND));
+        if (!(skip_groups && strcmp(store_cell(r, i, STORE_WSEATS_STAGE), "group") == 0)) {
             if (round != last_round) {
                 ncols++;
                 last_round = round;
@@ -96,18 +96,18 @@ int web_svg_bracket(web_page *p, const store_rows *r, bool skip_groups, const in
             const box *t = &bx[to];
             int y1 = b->y + 4 + (i - b->first) * ROW_H + ROW_H / 2 + 2, y2 = t->y + t->h / 2;
             int x1 = b->x + BOX_W, x2 = t->x, xm = x1 + (COL_W - BOX_W) / 2;
-            bool won = strcmp(store_cell(r, i, 10), "1") == 0;
+            bool won = strcmp(store_cell(r, i, STORE_WSEATS_RANK), "1") == 0;
             arb_buf_printf(o, "<path class=\"link%s\" d=\"M%d %dH%dV%dH%d\"/>", won ? "" : " lost", x1, y1, xm, y2, x2);
         }
     }
     for (int k = 0; k < n; k++) {
         const box *b = &bx[k];
         arb_buf_printf(o, "<a href=\"");
-        web_link(p, "/m/%s", store_cell(r, b->first, 0));
+        web_link(p, "/m/%s", store_cell(r, b->first, STORE_WSEATS_MATCH));
         arb_buf_printf(o, "\"><rect class=\"box\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"3\"/>", b->x, b->y,
                        BOX_W, b->h);
         for (int i = b->first; i < b->last; i++) {
-            const char *rank = store_cell(r, i, 10), *total = store_cell(r, i, 8);
+            const char *rank = store_cell(r, i, STORE_WSEATS_RANK), *total = store_cell(r, i, STORE_WSEATS_TOTAL);
             bool won = strcmp(rank, "1") == 0;
             if (k == n - 1 && nchampions > 0) {   /* the final: its champion, after any tie-break */
                 won = false;
@@ -116,7 +116,7 @@ int web_svg_bracket(web_page *p, const store_rows *r, bool skip_groups, const in
             }
             arb_buf_printf(o, "<text x=\"%d\" y=\"%d\"%s>", b->x + 6, b->y + 4 + (i - b->first + 1) * ROW_H - 3,
                            won ? " class=\"won\"" : "");
-            web_h(o, store_cell(r, i, 7));
+            web_h(o, store_cell(r, i, STORE_WSEATS_NAME));
             if (total[0]) {
                 arb_buf_puts(o, " (");
                 web_h(o, total);
@@ -150,7 +150,7 @@ int web_svg_chart(web_page *p, const char *title, const web_series *s, int ns, c
     /* h: entrant, match, mu, sigma in the order applied; x is that order */
     double lo = INFINITY, hi = -INFINITY;
     for (int i = 0; i < h->nrows; i++) {
-        double mu = atof(store_cell(h, i, 2));
+        double mu = atof(store_cell(h, i, STORE_WHISTORY_MU));
         lo = mu < lo ? mu : lo;
         hi = mu > hi ? mu : hi;
     }
@@ -176,8 +176,9 @@ int web_svg_chart(web_page *p, const char *title, const web_series *s, int ns, c
         const char *color = palette[k % (int)(sizeof palette / sizeof *palette)];
         arb_buf_printf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", color);
         for (int i = 0; i < h->nrows; i++)
-            if (atoi(store_cell(h, i, 0)) == s[k].entrant)
-                arb_buf_printf(o, "%.1f,%.1f ", PAD_L + i * xs, CHART_H - PAD_B - (atof(store_cell(h, i, 2)) - lo) * ys);
+            if (atoi(store_cell(h, i, STORE_WHISTORY_ENTRANT)) == s[k].entrant)
+                arb_buf_printf(o, "%.1f,%.1f ", PAD_L + i * xs,
+                               CHART_H - PAD_B - (atof(store_cell(h, i, STORE_WHISTORY_MU)) - lo) * ys);
         arb_buf_printf(o, "\"/><rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
                        CHART_W - PAD_R + 10, PAD_T + k * 16, color, CHART_W - PAD_R + 24, PAD_T + k * 16 + 9);
         web_h(o, s[k].name);

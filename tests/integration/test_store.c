@@ -9,6 +9,7 @@
 #include "pgctl.h"
 #include "scheduler.h"
 #include "plan.h"
+#include "bench_fixtures.h"
 #include "store.h"
 #include "wire.h"
 #include "test_db.h"

@@ -1,5 +1,5 @@
 /* store_ladder.c — a ladder's entries in the record (store.h, "ladders";
- * schemas/sql/006_ladders.sql): joins and retirements, validation, the
+ * record/sql/006_ladders.sql): joins and retirements, validation, the
  * state matchmaking reads, and its matches. All SQL is parameterised. */
 #include "store_int.h"
 #include "arb_error.h"
@@ -246,11 +246,16 @@ int store_ladder_programs(store *s, int64_t tid, int from, store_rows *out, char
     snprintf(id, sizeof id, "%" PRId64, tid);
     snprintf(f, sizeof f, "%d", from);
     const char *p[] = {id, f};
-    return store__rows_q(s,
-                  "SELECT e.idx, e.name, e.command, coalesce(le.files, ''), coalesce(le.dir, ''), "
-                  "  coalesce(le.digest, ''), coalesce(le.status, '') "
-                  "FROM entrants e LEFT JOIN ladder_entries le ON le.tournament_id = e.tournament_id AND le.entrant = e.idx "
-                  "WHERE e.tournament_id = $1 AND e.idx >= $2 ORDER BY e.idx", 2, p, out, err, errlen);
+    static const char *const cols[] = {STORE_PROGRAMS_COLS(STORE_COL_EXPR)};
+    char sql[STORE_SELECT_MAX];
+    if (store__select(sql, sizeof sql, cols, STORE_PROGRAMS_NCOLS,
+                      "FROM entrants e LEFT JOIN ladder_entries le ON le.tournament_id = e.tournament_id "
+                      "AND le.entrant = e.idx WHERE e.tournament_id = $1 AND e.idx >= $2 ORDER BY e.idx") != 0) {
+        memset(out, 0, sizeof *out);
+        snprintf(err, errlen, "ladder programs: statement too long");
+        return ARB_ETOOBIG;
+    }
+    return store__rows_q(s, sql, 2, p, out, err, errlen);
 }
 
 int store_ladder_pending(store *s, int64_t tid, store_rows *out, char *err, size_t errlen)
@@ -258,20 +263,16 @@ int store_ladder_pending(store *s, int64_t tid, store_rows *out, char *err, size
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
     const char *p[] = {id};
-    return store__rows_q(s,
-                  "SELECT le.entrant, coalesce(le.validation_match::text, ''), coalesce(m.state, ''), "
-                  "  coalesce((SELECT sum(st.penalties) FROM match_seats st WHERE st.match_id = m.id "
-                  "            AND st.entrant = le.entrant), 0), "
-                  "  coalesce((SELECT bool_or(st.forfeited) FROM match_seats st WHERE st.match_id = m.id "
-                  "            AND st.entrant = le.entrant), false), "
-                  "  coalesce(m.error, ''), coalesce(m.games, 0), "
-                  "  coalesce((SELECT pn.reason || ': ' || pn.consequence FROM penalties pn JOIN match_seats st "
-                  "     ON st.match_id = pn.match_id AND st.slot = pn.slot "
-                  "   WHERE pn.match_id = m.id AND st.entrant = le.entrant ORDER BY pn.n LIMIT 1), ''), "
-                  "  coalesce(m.transcript, '') "
-                  "FROM ladder_entries le LEFT JOIN matches m ON m.id = le.validation_match "
-                  "WHERE le.tournament_id = $1 AND le.status = 'validating' ORDER BY le.entrant",
-                  1, p, out, err, errlen);
+    static const char *const cols[] = {STORE_PENDING_COLS(STORE_COL_EXPR)};
+    char sql[STORE_SELECT_MAX];
+    if (store__select(sql, sizeof sql, cols, STORE_PENDING_NCOLS,
+                      "FROM ladder_entries le LEFT JOIN matches m ON m.id = le.validation_match "
+                      "WHERE le.tournament_id = $1 AND le.status = 'validating' ORDER BY le.entrant") != 0) {
+        memset(out, 0, sizeof *out);
+        snprintf(err, errlen, "ladder pending: statement too long");
+        return ARB_ETOOBIG;
+    }
+    return store__rows_q(s, sql, 1, p, out, err, errlen);
 }
 
 int store_ladder_changes(store *s, int64_t tid, int64_t since, bool rate, store_rows *out, char *err, size_t errlen)
@@ -424,69 +425,4 @@ int store_ladder_history(store *s, int64_t tid, int entrant, store_rows *out, ch
                   "  to_char(h.at, 'YYYY-MM-DD HH24:MI:SS') "
                   "FROM rating_history h JOIN matches m ON m.id = h.match_id "
                   "WHERE m.tournament_id = $1 AND h.entrant = $2 ORDER BY h.seq", 2, p, out, err, errlen);
-}
-
-int store_bench_ladder(store *s, const char *name, int entries, int64_t matches, int64_t *tid, char *err,
-                       size_t errlen)
-{
-    char n[16], m[24];
-    snprintf(n, sizeof n, "%d", entries);
-    snprintf(m, sizeof m, "%" PRId64, matches);
-    const char *p0[] = {name};
-    if (exec0(s, err, errlen, "DELETE FROM tournaments WHERE name = $1", 1, p0) || exec0(s, err, errlen, "BEGIN", 0, NULL))
-        return ARB_EIO;
-    PGresult *r = q(s, err, errlen,
-                    "INSERT INTO tournaments (name, config_digest, config_text, game, rules, format, seed, "
-                    "  rating_system, rating_model) VALUES ($1, 'bench', '', 'doudizhu', 'standard', 'ladder', 1, "
-                    "  'openskill', 'plackett-luce') RETURNING id", 1, p0);
-    if (!r)
-        goto fail;
-    char id[24];
-    snprintf(id, sizeof id, "%s", PQgetvalue(r, 0, 0));
-    *tid = strtoll(id, NULL, 10);
-    PQclear(r);
-    const char *p[] = {id, n, m};
-    /* numbers from the indices alone: the same record every run. A match
-     * r seats entrants (3r + k * step) mod N, k = 0..2, all distinct. */
-    static const char *const gen[] = {
-        "INSERT INTO entrants (tournament_id, idx, name, command) "
-        "SELECT $1, i, 'e' || i, '/bin/true' FROM generate_series(0, $2::int - 1) i",
-        "INSERT INTO ladder_entries (tournament_id, entrant, base, version, status, recent, seats, last_started) "
-        "SELECT $1, i, 'e' || i, 1, 'active', ARRAY[(i + 1) % $2::int, (i + 2) % $2::int], '{33,33,34,0}', "
-        "  now() - (i % 1000) * interval '1 minute' FROM generate_series(0, $2::int - 1) i",
-        "INSERT INTO rounds (tournament_id, round, stage, note, created_at) "
-        "SELECT $1, r, 'ladder', 'bench', now() - ($3::bigint - r) * interval '1 second' "
-        "FROM generate_series(1, $3::bigint) r WHERE $2::int > 0",
-        "INSERT INTO matches (tournament_id, round, tbl, seed, state, rated, finished_at, games) "
-        "SELECT $1, r, 0, r, 'done', true, now(), 3 FROM generate_series(1, $3::bigint) r WHERE $2::int > 0",
-        "INSERT INTO match_seats (match_id, slot, entrant, total, points, rank, forfeited, penalties) "
-        "SELECT m.id, k, ((3 * m.round + k * ($2::int / 3)) % $2::int), 3 - 2 * k, 2 - k, k + 1, false, 0 "
-        "FROM matches m CROSS JOIN generate_series(0, 2) k WHERE m.tournament_id = $1",
-        "INSERT INTO rating_history (match_id, entrant, mu_before, sigma_before, mu_after, sigma_after, rank) "
-        "SELECT s.match_id, s.entrant, 25, 8, 25 + (1 - s.slot) * 0.1, 7.9, s.rank FROM match_seats s "
-        "JOIN matches m ON m.id = s.match_id WHERE m.tournament_id = $1",
-        "INSERT INTO ratings (tournament_id, entrant, mu, sigma, games) "
-        "SELECT $1, i, 20 + (i * 7919 % 1000) / 100.0, 1 + (i * 104729 % 700) / 100.0, "
-        "  3 * $3::bigint / $2::int FROM generate_series(0, $2::int - 1) i",
-    };
-    for (size_t i = 0; i < sizeof gen / sizeof *gen; i++) {
-        int np = strstr(gen[i], "$3") ? 3 : strstr(gen[i], "$2") ? 2 : 1;   /* the server counts them */
-        if (exec0(s, err, errlen, gen[i], np, p))
-            goto fail;
-    }
-    if (exec0(s, err, errlen, "COMMIT", 0, NULL))
-        return ARB_EIO;
-    return exec0(s, err, errlen, "ANALYZE tournaments, entrants, ladder_entries, rounds, matches, match_seats, "
-                                 "rating_history, ratings", 0, NULL);
-fail:
-    rollback(s);
-    return ARB_EIO;
-}
-
-int store_bench_set_rating(store *s, int64_t tid, const char *system)
-{
-    char id[24];
-    snprintf(id, sizeof id, "%" PRId64, tid);
-    const char *p[] = {id, system};
-    return exec0(s, NULL, 0, "UPDATE tournaments SET rating_system = $2 WHERE id = $1", 2, p);
 }

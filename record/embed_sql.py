@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Embed schemas/sql/NNN_*.sql into a C file (the migrations the scheduler
+"""Embed record/sql/NNN_*.sql into a C file (the migrations the record
 applies at start), so an installed arbiter needs no source tree."""
 import os
 import re
@@ -15,7 +15,7 @@ for path in files:
     with open(path, encoding="utf-8") as f:
         bodies.append(f.read())
 with open(out, "w", encoding="utf-8") as f:
-    f.write("/* migrations.c — generated from schemas/sql by scheduler/embed_sql.py. */\n")
+    f.write("/* migrations.c — generated from record/sql by record/embed_sql.py. */\n")
     # byte arrays, not string literals: C caps the length of a literal
     for i, b in enumerate(bodies):
         data = b.encode("utf-8") + b"\0"

@@ -1,5 +1,5 @@
 /* store_dispute.c — disputes in the record (store.h, "disputes";
- * schemas/sql/008_disputes.sql; docs/disputes.md): opened on a match,
+ * record/sql/008_disputes.sql; docs/disputes.md): opened on a match,
  * shown with the record's evidence, resolved by upholding, voiding or
  * rerunning it. A resolution is one transaction under the tournament's
  * row lock: what it replaces is copied into `superseded` first (nothing is
@@ -225,39 +225,34 @@ fail:
 
 int store_dispute_evidence(store *s, int64_t match, store_rows out[STORE_EVIDENCE_PARTS], char *err, size_t errlen)
 {
-    static const char *const sql[STORE_EVIDENCE_PARTS] = {
-        /* the match */
-        "SELECT m.id, t.name, m.round, m.tbl, m.state, m.attempt, coalesce(m.digest, ''), coalesce(m.transcript, ''), "
-        "  coalesce(m.games, 0), coalesce(m.decisions, 0), coalesce(m.wall_ms, 0), coalesce(m.error, ''), "
-        "  coalesce(to_char(m.finished_at, 'YYYY-MM-DD HH24:MI:SS'), ''), coalesce(m.leased_by, ''), m.seed::text, "
-        "  t.seed::text, t.id, coalesce(m.signer_key, ''), coalesce(m.signature, '') "
-        "FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.id = $1",
-        /* its seats */
-        "SELECT st.slot, e.name, coalesce(st.total::text, ''), coalesce(st.rank::text, ''), "
-        "  coalesce(st.forfeited::text, ''), coalesce(st.decisions, 0), coalesce(st.wall_ns, 0), "
-        "  coalesce(st.cpu_ns, 0), coalesce(st.strikes, 0), coalesce(st.penalties, 0), coalesce(st.sandbox, '') "
-        "FROM match_seats st JOIN matches m ON m.id = st.match_id "
-        "JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = st.entrant "
-        "WHERE st.match_id = $1 ORDER BY st.slot",
-        /* its deals */
-        "SELECT game, deal, seating, seed::text, seat_slots::text, scores::text, coalesce(forfeit_slot::text, '') "
-        "FROM deals WHERE match_id = $1 ORDER BY game",
-        /* its penalties */
-        "SELECT n, game, decision, slot, reason, consequence, note FROM penalties WHERE match_id = $1 ORDER BY n",
-        /* its disputes */
-        "SELECT id, to_char(opened_at, 'YYYY-MM-DD HH24:MI:SS'), opened_by, reason, state, "
-        "  coalesce(to_char(resolved_at, 'YYYY-MM-DD HH24:MI:SS'), ''), coalesce(resolved_by, ''), "
-        "  coalesce(resolution, '') FROM disputes WHERE match_id = $1 ORDER BY id",
-        /* the results it replaced */
-        "SELECT id, attempt, why, to_char(at, 'YYYY-MM-DD HH24:MI:SS'), coalesce(snapshot->'match'->>'digest', ''), "
-        "  coalesce(snapshot->'match'->>'transcript', '') FROM superseded WHERE match_id = $1 ORDER BY id",
+    static const char *const mc[] = {STORE_EVM_COLS(STORE_COL_EXPR3)};
+    static const char *const sc[] = {STORE_EVS_COLS(STORE_COL_EXPR3)};
+    static const char *const dc[] = {STORE_EVD_COLS(STORE_COL_EXPR3)};
+    static const char *const pc[] = {STORE_EVP_COLS(STORE_COL_EXPR3)};
+    static const char *const xc[] = {STORE_EVX_COLS(STORE_COL_EXPR3)};
+    static const char *const uc[] = {STORE_EVU_COLS(STORE_COL_EXPR3)};
+    /* the match, its seats, deals, penalties, disputes, the results it replaced */
+    static const struct { const char *const *cols; int n; const char *rest; } part[STORE_EVIDENCE_PARTS] = {
+        {mc, STORE_EVM_NCOLS, "FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.id = $1"},
+        {sc, STORE_EVS_NCOLS, "FROM match_seats st JOIN matches m ON m.id = st.match_id "
+                              "JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = st.entrant "
+                              "WHERE st.match_id = $1 ORDER BY st.slot"},
+        {dc, STORE_EVD_NCOLS, "FROM deals WHERE match_id = $1 ORDER BY game"},
+        {pc, STORE_EVP_NCOLS, "FROM penalties WHERE match_id = $1 ORDER BY n"},
+        {xc, STORE_EVX_NCOLS, "FROM disputes WHERE match_id = $1 ORDER BY id"},
+        {uc, STORE_EVU_NCOLS, "FROM superseded WHERE match_id = $1 ORDER BY id"},
     };
     char mid[24];
     snprintf(mid, sizeof mid, "%" PRId64, match);
     const char *p[] = {mid};
     memset(out, 0, STORE_EVIDENCE_PARTS * sizeof *out);
     for (int i = 0; i < STORE_EVIDENCE_PARTS; i++) {
-        int rc = store__rows_q(s, sql[i], 1, p, &out[i], err, errlen);
+        char sql[STORE_SELECT_MAX];
+        int rc = store__select(sql, sizeof sql, part[i].cols, part[i].n, part[i].rest);
+        if (rc)
+            snprintf(err, errlen, "evidence part %d: statement too long", i);
+        else
+            rc = store__rows_q(s, sql, 1, p, &out[i], err, errlen);
         if (rc) {
             for (int j = 0; j < i; j++)
                 store_rows_release(&out[j]);
@@ -278,9 +273,14 @@ int store_dispute_list(store *s, int64_t tid, store_rows *out, char *err, size_t
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
     const char *p[] = {id};
-    return store__rows_q(s,
-                    "SELECT d.id, d.match_id, t.name, d.round, d.tbl, d.state, d.opened_by, "
-                    "  to_char(d.opened_at, 'YYYY-MM-DD HH24:MI'), d.reason, coalesce(d.resolution, '') "
-                    "FROM disputes d JOIN tournaments t ON t.id = d.tournament_id "
-                    "WHERE $1::bigint = 0 OR d.tournament_id = $1::bigint ORDER BY d.id", 1, p, out, err, errlen);
+    static const char *const cols[] = {STORE_DISPUTES_COLS(STORE_COL_EXPR3)};
+    char sql[STORE_SELECT_MAX];
+    if (store__select(sql, sizeof sql, cols, STORE_DISPUTES_NCOLS,
+                      "FROM disputes d JOIN tournaments t ON t.id = d.tournament_id "
+                      "WHERE $1::bigint = 0 OR d.tournament_id = $1::bigint ORDER BY d.id") != 0) {
+        memset(out, 0, sizeof *out);
+        snprintf(err, errlen, "dispute list: statement too long");
+        return ARB_ETOOBIG;
+    }
+    return store__rows_q(s, sql, 1, p, out, err, errlen);
 }

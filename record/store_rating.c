@@ -1,5 +1,5 @@
 /* store_rating.c — ratings in a result's transaction (docs/ratings.md;
- * schemas/sql/005_ratings.sql).
+ * record/sql/005_ratings.sql).
  *
  * When its tournament keeps ratings, a result rates, in the plan's order
  * (round, table), every finished match not yet rated that has no

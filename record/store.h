@@ -1,6 +1,6 @@
 /* store.h — the tournament record in PostgreSQL (libpq). The database is the
  * truth: tournaments, entrants, rounds, matches and their state, seats,
- * deals, penalties, bracket links, events (schemas/sql/). Every write is
+ * deals, penalties, events (record/sql/). Every write is
  * idempotent, matches are claimed with FOR UPDATE SKIP LOCKED and a lease,
  * and a result is accepted only from the lease generation that holds the
  * match, in the same transaction as the state change. All SQL is
@@ -8,6 +8,7 @@
 #ifndef ARB_STORE_H
 #define ARB_STORE_H
 #include "match_def.h"
+#include "store_cols.h"
 #include "tournament.h"
 
 #include <stdbool.h>
@@ -28,11 +29,19 @@ void store_close(store *s);
  * sharing the database must not use it. */
 #define STORE_MIGRATION_LOCK "4242"
 
-/* Apply the embedded migrations (schemas/sql/NNN_*.sql) not yet applied,
- * each in its own transaction, all of it (schema_migrations created if
+/* Apply the embedded migrations (record/sql/NNN_*.sql) not yet applied,
+ * all in one transaction with their version rows (a process killed part
+ * way leaves the record as it was), all of it (schema_migrations created if
  * missing, versions read, migrations applied) under the session-level
  * advisory lock STORE_MIGRATION_LOCK, released before returning. */
 int store_migrate(store *s, char *err, size_t errlen);
+/* For a command that reads the record: wait for a process migrating it
+ * (STORE_MIGRATION_LOCK) and apply what migrations this version adds, so
+ * no reader sees a half-migrated schema; but create nothing where there
+ * is no record. 0 when ready; ARB_ENOTFOUND (an empty database) or
+ * ARB_EINVAL (tables of something else, no schema_migrations) with "no
+ * arbiter record in database ..." and what to do in err. */
+int store_ready(store *s, char *err, size_t errlen);
 
 /* The tournament for this configuration: created with its entrants the
  * first time (then *created is true), found again on every later start with
@@ -238,6 +247,9 @@ typedef enum store_report_kind {
     STORE_REPORT_MATCH_PENALTIES,/* n, game, decision, slot, reason, consequence, note */
     /* (every kind from STORE_REPORT_DONE_MATCHES on is of one tournament or match) */
 } store_report_kind;
+/* The reports DONE_MATCHES, TEAM_CROSSTABLE, RATINGS, RATING_HISTORY and
+ * LADDER list their columns once, in store_cols.h: index their rows by
+ * its names (STORE_LADDER_MU), never by a number. */
 typedef struct store_rows {
     int    nrows, ncols;
     char **cell;                /* nrows * ncols, row by row (owned) */
@@ -279,12 +291,12 @@ int store_ladder_set(store *s, int64_t tid, int entrant, const char *status, con
 /* What the leaderboard reads of the ladder's file: 0 or < 0. */
 int store_ladder_settings(store *s, int64_t tid, int provisional, int inactive_days);
 /* The entries' programs as the scheduler starts them, from entrant `from`
- * on: entrant, name, command, files, dir, digest, status. */
+ * on: columns STORE_PROGRAMS_* (store_cols.h). */
 int store_ladder_programs(store *s, int64_t tid, int from, store_rows *out, char *err, size_t errlen);
 /* Entries waiting for validation: entrant, validation match ("" none yet),
  * its state, the entry's penalties in it, whether it forfeited, the void
  * reason, deals played, the first penalty's reason and consequence, its
- * transcript. */
+ * transcript (columns STORE_PENDING_*, store_cols.h). */
 int store_ladder_pending(store *s, int64_t tid, store_rows *out, char *err, size_t errlen);
 
 /* What matchmaking reads of an active entry (ladder.h's ladder_entry with
@@ -299,7 +311,8 @@ int store_ladder_pending(store *s, int64_t tid, store_rows *out, char *err, size
  *   h  the ladder matches it started in the last hour (only when rate):
  *      number;
  *   n  the database's clock: number (epoch seconds).
- * changed is the row's change number (e, r). 0 or < 0 with a message. */
+ * changed is the row's change number (e, r). Columns STORE_CHANGES_*
+ * (store_cols.h). 0 or < 0 with a message. */
 int store_ladder_changes(store *s, int64_t tid, int64_t since, bool rate, store_rows *out, char *err, size_t errlen);
 /* Create a ladder's round `round`: one table (entrant per slot), the match
  * seed from tseed as store_add_round's; stage "ladder" (rated; each entry's
@@ -351,27 +364,6 @@ int store_dispute_evidence(store *s, int64_t match, store_rows out[STORE_EVIDENC
 /* Disputes of tournament tid (0: all): id, match, tournament, round,
  * table, state, opened by, opened, reason, resolution. */
 int store_dispute_list(store *s, int64_t tid, store_rows *out, char *err, size_t errlen);
-
-/* `arbiter bench ladder`: a ladder called name (one of that name before is
- * dropped) with `entries` active entries and `matches` rated matches of
- * three seats, their seats and rating history, built inside the server
- * (generate_series) from the indices alone. 0 with its id, or < 0. */
-int store_bench_ladder(store *s, const char *name, int entries, int64_t matches, int64_t *tid, char *err,
-                       size_t errlen);
-
-/* `arbiter bench web`: a finished Swiss called name (one of that name
- * before is dropped) of `entrants` entrants over `rounds` rounds of
- * three-seat tables (the entrants left over sit out the round), every seat
- * with a result (totals, points, ranks from a fixed strength per entrant
- * plus a per-round draw), rated (ratings and a history row per seat),
- * built inside the server from the indices alone: the same record every
- * run. 0 with its id, or < 0. */
-int store_bench_tournament(store *s, const char *name, int entrants, int rounds, int64_t *tid, char *err,
-                           size_t errlen);
-
-/* The benchmark's baseline: the same record without rating updates
- * (system "none"), then with them again. 0 or < 0. */
-int store_bench_set_rating(store *s, int64_t tid, const char *system);
 
 /* The tournament is done: its state, finished_at, and revealed_at (from
  * now on its secret is shown). */

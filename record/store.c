@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The migrations, embedded at build time from schemas/sql (migrations.c). */
+/* The migrations, embedded at build time from record/sql (migrations.c). */
 extern const char *const arb_migrations[];
 extern const int arb_migration_versions[];
 extern const int arb_nmigrations;
@@ -210,46 +210,63 @@ void store__rollback(store *s)
 }
 
 /* Apply the migrations not yet applied, the caller holding the migration
- * lock: schema_migrations made if missing, then each missing migration in
- * its own transaction with its row. */
+ * lock, all in ONE transaction with their version rows and
+ * schema_migrations itself: a process killed part way (SIGKILL during a
+ * first start) leaves the record as it was, never half migrated (009
+ * applied, 010 not, and readers failing on a missing column). */
 static int migrate_locked(store *s, char *err, size_t errlen)
 {
-    int rc = exec0(s, err, errlen,
-                   "CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, "
-                   "applied_at timestamptz NOT NULL DEFAULT now())", 0, NULL);
+    int rc = exec0(s, err, errlen, "BEGIN", 0, NULL);
     if (rc)
         return rc;
-    for (int i = 0; i < arb_nmigrations; i++) {
+    rc = exec0(s, err, errlen,
+               "CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, "
+               "applied_at timestamptz NOT NULL DEFAULT now())", 0, NULL);
+    for (int i = 0; i < arb_nmigrations && !rc; i++) {
         char v[16];
         snprintf(v, sizeof v, "%d", arb_migration_versions[i]);
         const char *p[] = {v};
         PGresult *r = q(s, err, errlen, "SELECT 1 FROM schema_migrations WHERE version = $1", 1, p);
-        if (!r)
-            return ARB_EIO;
+        if (!r) {
+            rc = ARB_EIO;
+            break;
+        }
         bool applied = PQntuples(r) > 0;
         PQclear(r);
         if (applied)
             continue;
-        if ((rc = exec0(s, err, errlen, "BEGIN", 0, NULL)) != 0)
-            return rc;
         r = PQexec(s->db, arb_migrations[i]);
         if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) {
             char what[64];
             snprintf(what, sizeof what, "migration %03d", arb_migration_versions[i]);
-            fail_msg(err, errlen, what, PQresultErrorMessage(r));
-            PQclear(r);
-            rollback(s);
-            return ARB_EIO;
+            rc = fail_msg(err, errlen, what, PQresultErrorMessage(r));
         }
         PQclear(r);
-        if ((rc = exec0(s, err, errlen, "INSERT INTO schema_migrations (version) VALUES ($1)", 1, p)) != 0) {
-            rollback(s);
-            return rc;
-        }
-        if ((rc = exec0(s, err, errlen, "COMMIT", 0, NULL)) != 0)
-            return rc;
+        if (!rc)
+            rc = exec0(s, err, errlen, "INSERT INTO schema_migrations (version) VALUES ($1)", 1, p);
     }
-    return 0;
+    if (rc) {
+        rollback(s);
+        return rc;
+    }
+    return exec0(s, err, errlen, "COMMIT", 0, NULL);
+}
+
+/* Take the migration lock, run fn, give the lock back (on every path; and
+ * PostgreSQL gives it back if the connection is lost). */
+static int under_migration_lock(store *s, int (*fn)(store *, char *, size_t), char *err, size_t errlen)
+{
+    int rc = exec0(s, err, errlen, "SELECT pg_advisory_lock(" STORE_MIGRATION_LOCK ")", 0, NULL);
+    if (rc)
+        return rc;
+    rc = fn(s, err, errlen);
+    char uerr[256];
+    int urc = exec0(s, uerr, sizeof uerr, "SELECT pg_advisory_unlock(" STORE_MIGRATION_LOCK ")", 0, NULL);
+    if (urc && !rc) {
+        snprintf(err, errlen, "%s", uerr);
+        rc = urc;
+    }
+    return rc;
 }
 
 int store_migrate(store *s, char *err, size_t errlen)
@@ -259,20 +276,37 @@ int store_migrate(store *s, char *err, size_t errlen)
      * against itself (two at once on a fresh database and one fails on
      * pg_type's unique index), and reading which versions are applied
      * must not interleave with another process applying them. A second
-     * process waits here and then finds every version applied. The lock
-     * is released below on every path, and by PostgreSQL if the
-     * connection is lost. */
-    int rc = exec0(s, err, errlen, "SELECT pg_advisory_lock(" STORE_MIGRATION_LOCK ")", 0, NULL);
-    if (rc)
-        return rc;
-    rc = migrate_locked(s, err, errlen);
-    char uerr[256];
-    int urc = exec0(s, uerr, sizeof uerr, "SELECT pg_advisory_unlock(" STORE_MIGRATION_LOCK ")", 0, NULL);
-    if (urc && !rc) {
-        snprintf(err, errlen, "%s", uerr);
-        rc = urc;
-    }
-    return rc;
+     * process waits here and then finds every version applied. */
+    return under_migration_lock(s, migrate_locked, err, errlen);
+}
+
+/* store_ready under the lock: a record (schema_migrations) is brought up
+ * to date; no record is told apart from someone else's tables. */
+static int ready_locked(store *s, char *err, size_t errlen)
+{
+    PGresult *r = q(s, err, errlen,
+                    "SELECT to_regclass('schema_migrations') IS NOT NULL, "
+                    "(SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema())", 0, NULL);
+    if (!r)
+        return ARB_EIO;
+    bool ours = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+    long tables = strtol(PQgetvalue(r, 0, 1), NULL, 10);
+    PQclear(r);
+    if (ours)
+        return migrate_locked(s, err, errlen);
+    const char *db = PQdb(s->db);
+    if (tables == 0)
+        snprintf(err, errlen, "no arbiter record in database \"%s\" (it is empty: start a tournament there with "
+                 "arbiter run FILE --db ..., or name the database that holds the record)", db ? db : "?");
+    else
+        snprintf(err, errlen, "no arbiter record in database \"%s\" (it holds %ld tables of something else and no "
+                 "schema_migrations: name the database that holds the record)", db ? db : "?", tables);
+    return tables == 0 ? ARB_ENOTFOUND : ARB_EINVAL;
+}
+
+int store_ready(store *s, char *err, size_t errlen)
+{
+    return under_migration_lock(s, ready_locked, err, errlen);
 }
 
 /* The line of the file's top-level `name:` (1 when not found). */
@@ -1210,60 +1244,87 @@ static const char *const report_sql[] = {
         "SELECT t.name, m.round, m.tbl, coalesce(m.leased_by, ''), left(coalesce(m.error, ''), 300) "
         "FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE m.state = 'void' "
         "ORDER BY m.id DESC LIMIT 10",
+    /* (these five: the columns in store_cols.h, what follows them here) */
     [STORE_REPORT_DONE_MATCHES] =
-        "SELECT round, tbl, coalesce(transcript, ''), coalesce(digest, '') FROM matches "
-        "WHERE tournament_id = $1 AND state = 'done' ORDER BY round, tbl",
+        "FROM matches WHERE tournament_id = $1 AND state = 'done' ORDER BY round, tbl",
     [STORE_REPORT_TEAM_CROSSTABLE] =
-        "SELECT team, opponent, matches, won, points FROM team_crosstable "
+        "FROM team_crosstable "
         "WHERE tournament_id = $1 AND team IS NOT NULL AND opponent IS NOT NULL ORDER BY team, opponent",
     [STORE_REPORT_RATINGS] =
-        "SELECT r.entrant, e.name, r.mu, r.sigma, coalesce(r.vol, 0), r.games, t.rating_system, "
-        "  coalesce(t.rating_model, ''), coalesce(to_char(r.updated_at, 'YYYY-MM-DD HH24:MI'), '') "
         "FROM ratings r JOIN entrants e ON e.tournament_id = r.tournament_id AND e.idx = r.entrant "
         "JOIN tournaments t ON t.id = r.tournament_id WHERE r.tournament_id = $1 ORDER BY r.entrant",
     [STORE_REPORT_RATING_HISTORY] =
-        "SELECT h.match_id, h.entrant, h.rank, coalesce(h.side, -1), h.mu_after, h.sigma_after, "
-        "  coalesce(h.vol_after, 0) FROM rating_history h JOIN matches m ON m.id = h.match_id "
-        "WHERE m.tournament_id = $1 ORDER BY h.seq",
-    [STORE_REPORT_LADDER] =   /* lean: one row per entry of a ladder of 10,000 (docs/ladders.md) */
-        "SELECT le.entrant, e.name, le.base, le.version, le.status, le.verdict, r.mu, r.sigma, r.vol, "
-        "  coalesce(r.games, 0), extract(epoch FROM greatest(le.last_started, r.updated_at))::bigint, "
-        "  extract(epoch FROM le.joined_at)::bigint, "
-        "  CASE WHEN le.previous IS NOT NULL THEN (SELECT p.name FROM entrants p "
-        "    WHERE p.tournament_id = $1 AND p.idx = le.previous) END, "
-        "  le.validation_match, le.digest, (SELECT extract(epoch FROM now())::bigint), "
-        "  (SELECT rating_system FROM tournaments WHERE id = $1), "
-        "  (SELECT coalesce(rating_model, '') FROM tournaments WHERE id = $1), "
-        "  (SELECT coalesce(ladder_provisional, 10) FROM tournaments WHERE id = $1), "
-        "  (SELECT coalesce(ladder_inactive_days, 30) FROM tournaments WHERE id = $1) "
+        "FROM rating_history h JOIN matches m ON m.id = h.match_id WHERE m.tournament_id = $1 ORDER BY h.seq",
+    [STORE_REPORT_LADDER] =
         "FROM ladder_entries le JOIN entrants e ON e.tournament_id = le.tournament_id AND e.idx = le.entrant "
         "LEFT JOIN ratings r ON r.tournament_id = le.tournament_id AND r.entrant = le.entrant "
         "WHERE le.tournament_id = $1 ORDER BY le.entrant",
-    [STORE_REPORT_MATCHES] =
-        "SELECT m.id, m.round, m.tbl, m.state, coalesce(m.transcript, ''), coalesce(m.digest, ''), s.slot, e.name, "
-        "  coalesce(s.total::text, ''), coalesce(s.points::text, ''), coalesce(s.rank::text, '') "
+    [STORE_REPORT_MATCHES] =   /* (columns: store_cols.h) */
         "FROM matches m JOIN match_seats s ON s.match_id = m.id "
         "JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant "
         "WHERE m.tournament_id = $1 ORDER BY m.round, m.tbl, s.slot",
-    [STORE_REPORT_CROSSTABLE] =
-        "SELECT a.name, b.name, c.matches, c.points, c.score FROM crosstable c "
+    [STORE_REPORT_CROSSTABLE] =   /* (columns: store_cols.h) */
+        "FROM crosstable c "
         "JOIN entrants a ON a.tournament_id = c.tournament_id AND a.idx = c.entrant "
         "JOIN entrants b ON b.tournament_id = c.tournament_id AND b.idx = c.opponent "
         "WHERE c.tournament_id = $1 ORDER BY c.entrant, c.opponent",
-    [STORE_REPORT_MATCH] =
-        "SELECT t.name, m.round, m.tbl, m.state, coalesce(m.transcript, ''), coalesce(m.digest, ''), "
-        "  coalesce(m.error, ''), s.slot, e.name, coalesce(s.total::text, ''), coalesce(s.points::text, ''), "
-        "  coalesce(s.rank::text, ''), coalesce(s.forfeited, false), coalesce(s.penalties, 0), "
-        "  coalesce(m.leased_by, ''), coalesce(m.signer_key, ''), coalesce(m.signature, '') "
+    [STORE_REPORT_MATCH] =   /* (and the next two: columns in store_cols.h) */
         "FROM matches m JOIN tournaments t ON t.id = m.tournament_id JOIN match_seats s ON s.match_id = m.id "
         "JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant "
         "WHERE m.id = $1 ORDER BY s.slot",
     [STORE_REPORT_MATCH_DEALS] =
-        "SELECT game, deal, seating, array_to_string(seat_slots, ','), array_to_string(scores, ','), "
-        "  coalesce(forfeit_slot::text, '') FROM deals WHERE match_id = $1 ORDER BY game",
+        "FROM deals WHERE match_id = $1 ORDER BY game",
     [STORE_REPORT_MATCH_PENALTIES] =
-        "SELECT n, game, decision, slot, reason, consequence, note FROM penalties WHERE match_id = $1 ORDER BY n",
+        "FROM penalties WHERE match_id = $1 ORDER BY n",
 };
+
+/* The reports whose columns store_cols.h lists: their SELECT lists. */
+static const char *const ratings_cols[] = {STORE_RATINGS_COLS(STORE_COL_EXPR)};
+static const char *const history_cols[] = {STORE_HISTORY_COLS(STORE_COL_EXPR)};
+static const char *const done_cols[] = {STORE_DONE_COLS(STORE_COL_EXPR)};
+static const char *const teamx_cols[] = {STORE_TEAMX_COLS(STORE_COL_EXPR)};
+static const char *const ladder_cols[] = {STORE_LADDER_COLS(STORE_COL_EXPR)};
+static const char *const matches_cols[] = {STORE_MATCHES_COLS(STORE_COL_EXPR)};
+static const char *const match_cols[] = {STORE_MATCH_COLS(STORE_COL_EXPR)};
+static const char *const deals_cols[] = {STORE_DEALS_COLS(STORE_COL_EXPR)};
+static const char *const pens_cols[] = {STORE_PENS_COLS(STORE_COL_EXPR)};
+static const char *const xtable_cols[] = {STORE_XTABLE_COLS(STORE_COL_EXPR)};
+#define COLS(a) {a, (int)(sizeof a / sizeof *a)}
+static const struct report_cols {
+    const char *const *expr;
+    int n;
+} report_cols[] = {
+    [STORE_REPORT_RATINGS] = COLS(ratings_cols),
+    [STORE_REPORT_RATING_HISTORY] = COLS(history_cols),
+    [STORE_REPORT_DONE_MATCHES] = COLS(done_cols),
+    [STORE_REPORT_TEAM_CROSSTABLE] = COLS(teamx_cols),
+    [STORE_REPORT_LADDER] = COLS(ladder_cols),
+    [STORE_REPORT_MATCHES] = COLS(matches_cols),
+    [STORE_REPORT_MATCH] = COLS(match_cols),
+    [STORE_REPORT_MATCH_DEALS] = COLS(deals_cols),
+    [STORE_REPORT_MATCH_PENALTIES] = COLS(pens_cols),
+    [STORE_REPORT_CROSSTABLE] = COLS(xtable_cols),
+};
+#undef COLS
+
+int store__select(char *sql, size_t cap, const char *const *cols, int ncols, const char *rest)
+{
+    size_t off = 0;
+    for (int i = 0; i < ncols && off < cap; i++)
+        off += (size_t)snprintf(sql + off, cap - off, "%s%s", i ? ", " : "SELECT ", cols[i]);
+    if (off < cap)
+        off += (size_t)snprintf(sql + off, cap - off, " %s", rest);
+    return off < cap ? 0 : ARB_ETOOBIG;
+}
+
+/* A report's statement: its listed columns (store_cols.h), or all of it. */
+static int report_statement(store_report_kind kind, char *sql, size_t cap)
+{
+    const struct report_cols *c = (size_t)kind < sizeof report_cols / sizeof *report_cols ? &report_cols[kind] : NULL;
+    if (!c || !c->n)
+        return snprintf(sql, cap, "%s", report_sql[kind]) < (int)cap ? 0 : ARB_ETOOBIG;
+    return store__select(sql, cap, c->expr, c->n, report_sql[kind]);
+}
 
 int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out, char *err, size_t errlen)
 {
@@ -1272,11 +1333,15 @@ int store_report(store *s, store_report_kind kind, int64_t tid, store_rows *out,
         snprintf(err, errlen, "no such report");
         return ARB_EINVAL;
     }
+    char sql[STORE_SELECT_MAX];
+    if (report_statement(kind, sql, sizeof sql) != 0) {
+        snprintf(err, errlen, "report %d: statement longer than %zu bytes", (int)kind, sizeof sql);
+        return ARB_ETOOBIG;
+    }
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
     const char *p[] = {id};
-    PGresult *r = q(s, err, errlen, report_sql[kind],
-                    kind >= STORE_REPORT_DONE_MATCHES ? 1 : 0, p);
+    PGresult *r = q(s, err, errlen, sql, kind >= STORE_REPORT_DONE_MATCHES ? 1 : 0, p);
     if (!r)
         return ARB_EIO;
     return store__rows(r, out, err, errlen);

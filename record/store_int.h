@@ -80,6 +80,14 @@ int store__rerate(store *s, const char *tid, char *err, size_t errlen);
 int store__rows_q(store *s, const char *sql, int n, const char *const *p, store_rows *out, char *err, size_t errlen);
 
 /* store.c's own short names for them. */
+/* "SELECT " the columns (a store_cols.h list) ", "-separated, then rest,
+ * into sql (cap bytes): 0, or ARB_ETOOBIG when it does not fit. */
+int store__select(char *sql, size_t cap, const char *const *cols, int ncols, const char *rest);
+/* An X-macro column list's expressions, for store__select. */
+#define STORE_COL_EXPR(name, expr) expr,
+/* A statement of store__select's that does not fit in 4 KiB. */
+#define STORE_SELECT_MAX 4096
+
 #define q store__q
 #define exec0 store__exec0
 #define rollback store__rollback
