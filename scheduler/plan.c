@@ -8,6 +8,7 @@
  * `advance` of each table going on. Every random choice comes from the
  * tournament seed; nothing depends on timing or on which worker played. */
 #include "plan.h"
+#include "plan_internal.h"
 #include "arb_error.h"
 #include "arb_kdf.h"
 #include "arb_limits.h"
@@ -35,7 +36,7 @@ static void *build_rules(const tn_config *cfg)
 }
 
 /* Seats at a table: the game's, for these rules (0 when they do not build). */
-static int seats_of(const tn_config *cfg)
+int seats_of(const tn_config *cfg)
 {
     void *rules = build_rules(cfg);
     int k = rules ? cfg->match.game->seats(rules) : 0;
@@ -65,7 +66,7 @@ static const char *unit_name(const tn_config *cfg, int u)
  * (Da Bang: 0+2 against 1+3): the team_of each seat in a fresh deal, into
  * team[]. false when a seat has no team yet (Dou Dizhu: the landlord is
  * not known before the bidding), or the rules do not build. */
-static bool seat_teams(const tn_config *cfg, int k, int *team)
+bool seat_teams(const tn_config *cfg, int k, int *team)
 {
     void *rules = build_rules(cfg);
     const arb_game *g = cfg->match.game;
@@ -95,7 +96,7 @@ int plan_seat_sides(const tn_config *cfg, int *seats, int side_of_seat[ARB_MAX_S
 /* Partners (entrants of the same `team:`) on seats of the same team: a
  * seating that splits them is never chosen. seat_team NULL: the game has
  * no fixed teams, every seating is allowed. */
-static bool keeps_partners(const tn_entrant *ent, const int *seat_team, const int *e, const int *perm, int k)
+bool keeps_partners(const tn_entrant *ent, const int *seat_team, const int *e, const int *perm, int k)
 {
     if (!seat_team || !ent)
         return true;
@@ -116,7 +117,7 @@ static bool keeps_partners(const tn_entrant *ent, const int *seat_team, const in
  * game of fixed teams (seat_team), only seatings that keep partners
  * together are considered (keeps_partners); a table where none does keeps
  * the balance alone. */
-static void balance(store_table *t, int nt, int n, int k, const tn_entrant *ent, const int *seat_team)
+void balance(store_table *t, int nt, int n, int k, const tn_entrant *ent, const int *seat_team)
 {
     uint32_t *count = calloc((size_t)n * (size_t)k, sizeof *count);
     if (!count)
@@ -174,7 +175,7 @@ static void balance(store_table *t, int nt, int n, int k, const tn_entrant *ent,
     free(count);
 }
 
-static void shuffle_tables(store_table *t, int nt, uint64_t seed, const char *label)
+void shuffle_tables(store_table *t, int nt, uint64_t seed, const char *label)
 {
     arb_rng rng;
     arb_rng_seed(&rng, arb_seed_child(seed, label));
@@ -215,7 +216,7 @@ static int subsets(const int *pool, int n, int k, store_table *out, int cap, int
     }
 }
 
-static int all_tables(const tn_config *cfg, int k, int hero, store_table *out, int cap)
+int all_tables(const tn_config *cfg, int k, int hero, store_table *out, int cap)
 {
     int n = tn_units(cfg), pool[ARB_TN_MAX_ENTRANTS], np = 0;
     for (int i = 0; i < n; i++)
@@ -279,7 +280,7 @@ static void seed_order(const tn_config *cfg, uint64_t pseed, int *order)
  * table cannot be played short-handed. When not even one such table fits
  * (k < m < 2k, say), the last m play a final round robin, ranked by points
  * (*final_rr). */
-static int knockout_tables(const int *alive, int m, int k, int a, store_table *out, int cap, int *nbyes, bool *final_rr)
+int knockout_tables(const int *alive, int m, int k, int a, store_table *out, int cap, int *nbyes, bool *final_rr)
 {
     *final_rr = false;
     *nbyes = 0;
@@ -692,15 +693,7 @@ static void groups_of(const tn_config *cfg, uint64_t pseed, int *group)
     }
 }
 
-/* Who has met whom, sparse: a sorted list of pairs (lo << 32 | hi), one
- * entry per meeting. A dense n x n matrix would be 200 MB at 10,000
- * entrants; this is a few hundred KB for a few rounds. */
-typedef struct met_set {
-    uint64_t *pair;
-    size_t n, cap;
-} met_set;
-
-static int met_add(met_set *m, int a, int b)
+int met_add(met_set *m, int a, int b)
 {
     if (m->n == m->cap) {
         size_t cap = m->cap ? 2 * m->cap : 1024;
@@ -722,7 +715,7 @@ static int cmp_u64(const void *x, const void *y)
 }
 
 /* How often a and b met (the list sorted). */
-static int met_count(const met_set *m, int a, int b)
+int met_count(const met_set *m, int a, int b)
 {
     uint32_t lo = (uint32_t)(a < b ? a : b), hi = (uint32_t)(a < b ? b : a);
     uint64_t key = (uint64_t)lo << 32 | hi;
@@ -758,7 +751,7 @@ static int table_cost(const store_table *t, const met_set *met)
  * next ones it has met least (fewest repeat meetings, then the closest in
  * the standings). The n mod k lowest-placed entrants who have played most
  * (have not sat out) sit out. Returns the number of tables. */
-static int swiss_pair(int n, int k, const int *order, const int *played, int round, const met_set *met,
+int swiss_pair(int n, int k, const int *order, const int *played, int round, const met_set *met,
                       store_table *out, int cap)
 {
     bool *placed = calloc((size_t)n, sizeof *placed);

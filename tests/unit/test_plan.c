@@ -1,10 +1,22 @@
 /* test_plan.c — the formats' pure logic on its own (no database): round
  * robin and gauntlet tables, seat balance, knockout rounds for every field
- * size, Swiss pairing. The file includes plan.c to reach its static
- * functions; the database-backed parts are covered end to end by
+ * size, Swiss pairing, through plan_internal.h (linked from the scheduler
+ * library); the database-backed parts are covered end to end by
  * tests/integration/test_tournament.sh. */
-#include "../../scheduler/plan.c"
+#include "plan_internal.h"
+#include "arb_rng.h"
 #include "test_util.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
 
 static uint64_t binom(int n, int k)
 {
