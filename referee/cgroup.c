@@ -296,7 +296,12 @@ static int make_dirs(bcg *g, char base[][BCG_PATH], int nbase, const char *v2_co
         for (int n = 0; n < 4096; n++) {
             int made = 0;
             for (; made < nbase; made++) {
-                snprintf(g->dir[made], BCG_PATH, "%s/b%d", g->parent[made], n);
+                int w = snprintf(g->dir[made], BCG_PATH, "%s/b%d", g->parent[made], n);
+                if (w < 0 || w >= BCG_PATH) {   /* parent is checked above: not reached */
+                    for (int i = 0; i < made; i++)
+                        rmdir(g->dir[i]);
+                    return -1;
+                }
                 if (mkdir(g->dir[made], 0755) != 0)
                     break;
             }

@@ -357,7 +357,9 @@ static bool is_cluster(const char *data, uid_t suid)
 {
     struct stat st;
     char version[700];
-    snprintf(version, sizeof version, "%s/PG_VERSION", data);
+    int w = snprintf(version, sizeof version, "%s/PG_VERSION", data);
+    if (w < 0 || (size_t)w >= sizeof version)
+        return false;   /* a path too long to be ours: never a cut one checked */
     return lstat(data, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == suid && !(st.st_mode & 0007)
            && lstat(version, &st) == 0 && S_ISREG(st.st_mode);
 }
