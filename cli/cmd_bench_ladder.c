@@ -19,6 +19,7 @@
  * and how each grows from the first size to the last. "name value unit"
  * lines (or JSON); never fails on time. */
 #include "cli.h"
+#include "arb_num.h"
 #include "bench_util.h"
 #include "config.h"
 #include "rating.h"
@@ -53,7 +54,7 @@ static double leaderboard_ms(store *st, int64_t tid)
         return -1;
     double *score = calloc((size_t)rows.nrows + 1, sizeof *score);
     for (int i = 0; score && i < rows.nrows; i++) {
-        rated r = {atof(store_cell(&rows, i, 6)), atof(store_cell(&rows, i, 7)), 0, atoi(store_cell(&rows, i, 9))};
+        rated r = {arb_cell_float(store_cell(&rows, i, 6)), arb_cell_float(store_cell(&rows, i, 7)), 0, (int)arb_cell_int(store_cell(&rows, i, 9))};
         score[i] = rated_score(TN_RATING_OPENSKILL, r);
     }
     if (score)
@@ -119,13 +120,13 @@ int bench_ladder(int argc, char **argv)
                    "--db a private PostgreSQL in a temporary directory.\n");
             return CLI_EXIT_OK;
         case 'd': db = optarg; break;
-        case 'p': per = atoi(optarg); break;
+        case 'p': per = cli_count_opt(optarg); break;
         case 's': {
             nsizes = 0;
             char buf[128], *save = NULL;
             snprintf(buf, sizeof buf, "%s", optarg);
             for (char *t = strtok_r(buf, ",", &save); t && nsizes < MAX_SIZES; t = strtok_r(NULL, ",", &save))
-                sizes[nsizes++] = atoi(t);
+                sizes[nsizes++] = cli_count_opt(t);
             break;
         }
         case 'f':

@@ -8,6 +8,7 @@
  * deleted, later matches that depended on it are planned again, ratings
  * follow); `list` lists disputes. */
 #include "cli.h"
+#include "arb_num.h"
 #include "arb_error.h"
 #include "arb_text.h"
 #include "replay.h"
@@ -185,7 +186,7 @@ static void show_bot_ends(const check *c, const store_rows *seats, const char *p
     cli_bot_ends be = {.indent = "    ", .tail = SHOW_STDERR_TAIL};
     for (int i = 0; c->data && i < seats->nrows; i++) {
         char name[256];
-        be.bot = atoi(store_cell(seats, i, 0));
+        be.bot = (int)arb_cell_int(store_cell(seats, i, 0));
         printf("  slot %d %s\n", be.bot, arb_term(store_cell(seats, i, 1), name, sizeof name));
         if (cli_bot_ends_walk(c->data, c->len, &be) != 0)
             printf("    (a corrupt record follows)\n");
@@ -202,7 +203,7 @@ static void json_bot_ends(const check *c, const store_rows *seats)
     printf(",\"bot_processes\":[");
     cli_bot_ends be = {.json = true, .tail = SHOW_STDERR_TAIL};
     for (int i = 0; c->data && i < seats->nrows; i++) {
-        be.bot = atoi(store_cell(seats, i, 0));
+        be.bot = (int)arb_cell_int(store_cell(seats, i, 0));
         cli_bot_ends_walk(c->data, c->len, &be);
     }
     printf("]");
@@ -283,7 +284,7 @@ static int show(const opts *o, store *st, int64_t mid)
             printf("%-4s %-24s %7s %4s %9s %9s %10.1f %10.1f %7s %9s  %s\n", store_cell(seats, i, 0),
                    arb_term(store_cell(seats, i, 1), t1, sizeof t1), store_cell(seats, i, 2), store_cell(seats, i, 3),
                    store_cell(seats, i, 4)[0] == 't' ? "yes" : store_cell(seats, i, 4)[0] ? "no" : "",
-                   store_cell(seats, i, 5), atof(store_cell(seats, i, 6)) / 1e6, atof(store_cell(seats, i, 7)) / 1e6,
+                   store_cell(seats, i, 5), arb_cell_float(store_cell(seats, i, 6)) / 1e6, arb_cell_float(store_cell(seats, i, 7)) / 1e6,
                    store_cell(seats, i, 8), store_cell(seats, i, 9), arb_term(store_cell(seats, i, 10), t2, sizeof t2));
         printf("\ndeals (game: seat slots, scores by seat%s)\n", deals->nrows ? "" : ": none recorded");
         for (int i = 0; i < deals->nrows; i++)
@@ -292,7 +293,7 @@ static int show(const opts *o, store *st, int64_t mid)
                    store_cell(deals, i, 6));
         int counted = 0;
         for (int i = 0; i < seats->nrows; i++)
-            counted += atoi(store_cell(seats, i, 9));
+            counted += (int)arb_cell_int(store_cell(seats, i, 9));
         printf("\npenalties%s", pens->nrows ? "" : counted ? "" : ": none");
         if (counted > pens->nrows)
             printf(" (%d in the record of the %d given: the rest are in the transcript)", pens->nrows, counted);

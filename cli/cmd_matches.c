@@ -2,6 +2,7 @@
  * tournament's matches), `arbiter match-info` (one match, deal by deal),
  * `arbiter crosstable` (entrant against entrant). Read only. */
 #include "cli.h"
+#include "arb_num.h"
 #include "arb_text.h"
 
 #include <inttypes.h>
@@ -175,7 +176,7 @@ int cmd_matches(int argc, char **argv)
     int shown = 0;
     for (int from = 0, to; from < r.nrows; from = to) {
         to = match_end(&r, from);
-        if ((round >= 0 && atoll(store_cell(&r, from, 1)) != round) || (entrant && !has_entrant(&r, from, to, entrant)))
+        if ((round >= 0 && arb_cell_int(store_cell(&r, from, 1)) != round) || (entrant && !has_entrant(&r, from, to, entrant)))
             continue;
         if (f == CLI_FORMAT_JSON) {
             printf("%s", shown ? "," : "");
@@ -304,7 +305,7 @@ int cmd_match_info(int argc, char **argv)
                strcmp(store_cell(&seats, i, 12), "t") == 0 ? "yes" : "no", store_cell(&seats, i, 13));
     int counted = 0;
     for (int i = 0; i < seats.nrows; i++)
-        counted += atoi(store_cell(&seats, i, 13));
+        counted += (int)arb_cell_int(store_cell(&seats, i, 13));
     printf("\npenalties: %d", counted > pens.nrows ? counted : pens.nrows);
     if (counted > pens.nrows)   /* the result carries the first ARB_MAX_RESULT_PENALTIES */
         printf(" (the first %d in the record; every one is in the transcript)", pens.nrows);

@@ -2,6 +2,7 @@
  * private PostgreSQL under a state directory unless a database is given;
  * `arbiter status` and `arbiter standings` read the record. */
 #include "cli.h"
+#include "arb_num.h"
 #include "arb_text.h"
 #include "config.h"
 #include "live.h"
@@ -103,9 +104,9 @@ static void print_team_crosstable(store *st, int64_t tid, const store_standing *
     static char cell[32][32][16];
     memset(cell, 0, sizeof cell);
     for (int i = 0; i < r.nrows; i++) {
-        int a = atoi(store_cell(&r, i, 0)), b = atoi(store_cell(&r, i, 1));
-        int m = atoi(store_cell(&r, i, 2)), won = atoi(store_cell(&r, i, 3));
-        double pts = atof(store_cell(&r, i, 4));
+        int a = (int)arb_cell_int(store_cell(&r, i, 0)), b = (int)arb_cell_int(store_cell(&r, i, 1));
+        int m = (int)arb_cell_int(store_cell(&r, i, 2)), won = (int)arb_cell_int(store_cell(&r, i, 3));
+        double pts = arb_cell_float(store_cell(&r, i, 4));
         int lost = m - won - (int)((pts - won) * 2 + 0.5);   /* points = wins + ties / 2 */
         if (a >= 0 && a < ARB_TN_MAX_ENTRANTS && b >= 0 && b < ARB_TN_MAX_ENTRANTS && pos[a] >= 0 && pos[b] >= 0)
             snprintf(cell[pos[a]][pos[b]], sizeof cell[0][0], "%d-%d", won, lost);

@@ -3,6 +3,7 @@
  * and the live stream's poll. Everything from the record goes out through
  * web_h (HTML) or web_j (JSON). */
 #include "web_int.h"
+#include "arb_num.h"
 #include "rating.h"
 #include "tournament.h"
 
@@ -491,7 +492,7 @@ static void crosstable_html(web_page *p, const standings *s, const store_rows *x
             char buf[64] = "";
             for (int k = 0; i != j && k < x->nrows; k++)
                 if (strcmp(C(x, k, 0), s->rows[i].name) == 0 && strcmp(C(x, k, 1), s->rows[j].name) == 0) {
-                    snprintf(buf, sizeof buf, "%.4g (%s)", atof(C(x, k, 3)), C(x, k, 2));
+                    snprintf(buf, sizeof buf, "%.4g (%s)", arb_cell_float(C(x, k, 3)), C(x, k, 2));
                     cell = buf;
                 }
             td(b, cell, true);
@@ -624,7 +625,7 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
             continue;
         }
         listed++;
-        int round = atoi(C(&seats, from, 1));
+        int round = (int)arb_cell_int(C(&seats, from, 1));
         if (round != last) {
             if (last >= 0)
                 arb_buf_puts(b, "</tbody></table></div>\n");
@@ -781,8 +782,8 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
     } else {
         arb_buf_puts(b, "<p>");
         web_h(b, C(&rat, rating_row, 6));
-        arb_buf_printf(b, ": mu %.3f, sigma %.3f after %s games.</p>\n", atof(C(&rat, rating_row, 2)),
-                       atof(C(&rat, rating_row, 3)), C(&rat, rating_row, 5));
+        arb_buf_printf(b, ": mu %.3f, sigma %.3f after %s games.</p>\n", arb_cell_float(C(&rat, rating_row, 2)),
+                       arb_cell_float(C(&rat, rating_row, 3)), C(&rat, rating_row, 5));
         web_series one = {(int)idx, C(&e, 0, 1)};
         web_svg_chart(p, "rating history", &one, 1, &hist);
     }
@@ -1079,7 +1080,7 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
         tn_rating_parse(C(&r, 0, 16), &sys);
         if (C(&r, 0, 17)[0])
             wl_model_parse(C(&r, 0, 17), &model);
-        provisional = atoi(C(&r, 0, 18));
+        provisional = (int)arb_cell_int(C(&r, 0, 18));
     }
     rated d = rated_default((int)sys, (int)model);
     int n = 0;
@@ -1088,7 +1089,7 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
         int order = strcmp(st, "active") == 0 ? 0 : strcmp(st, "validating") == 0 ? 2 : strcmp(st, "suspended") == 0 ? 3 : -1;
         if (order < 0)
             continue;
-        rated x = C(&r, i, 6)[0] ? (rated){atof(C(&r, i, 6)), atof(C(&r, i, 7)), atof(C(&r, i, 8)), atoi(C(&r, i, 9))} : d;
+        rated x = C(&r, i, 6)[0] ? (rated){arb_cell_float(C(&r, i, 6)), arb_cell_float(C(&r, i, 7)), arb_cell_float(C(&r, i, 8)), (int)arb_cell_int(C(&r, i, 9))} : d;
         if (order == 0 && x.games < provisional)
             order = 1;
         e[n++] = (board){i, order, rated_score((int)sys, x)};
@@ -1099,10 +1100,10 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
     web_series lines[ARB_WEB_CHART_LINES];
     char set[ARB_WEB_CHART_LINES * 12 + 4] = "{";
     for (int k = 0; k < nlines; k++) {
-        lines[k] = (web_series){atoi(C(&r, e[k].row, 0)), C(&r, e[k].row, 1)};
+        lines[k] = (web_series){(int)arb_cell_int(C(&r, e[k].row, 0)), C(&r, e[k].row, 1)};
         snprintf(set + strlen(set), sizeof set - strlen(set), "%s%d", k ? "," : "", lines[k].entrant);
     }
-    strcat(set, "}");
+    snprintf(set + strlen(set), sizeof set - strlen(set), "}");   /* sized for it: never cut */
     if (!wrows(p, STORE_WEB_HISTORY, tid, set, &hist))
         goto out;
     arb_buf *b = p->b;

@@ -114,7 +114,8 @@ static int event_in_deal(const char *log, uint32_t game, const char *word, bool 
     size_t wl = strlen(word);
     for (const char *l = p; l && (!end || l < end); l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
         if (strncmp(l, word, wl) == 0 && l[wl] == ' ') {
-            found = atoi(l + wl + 1);
+            if (sscanf(l + wl + 1, "%d", &found) != 1)
+                found = -1;
             if (!last)
                 break;
         }

@@ -6,6 +6,7 @@
  * cluster under a temporary state directory; each run uses a database of
  * its own. */
 #include "config.h"
+#include "arb_num.h"
 #include "pgctl.h"
 #include "scheduler.h"
 #include "plan.h"
@@ -169,7 +170,7 @@ static void test_store(void)
     /* Exactly the rows written: 2 matches x 3 deals. */
     PGconn *c = PQconnectdb(conninfo);
     PGresult *r = PQexec(c, "SELECT count(*) FROM deals");
-    CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && atoi(PQgetvalue(r, 0, 0)) == 6);
+    CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && (int)arb_cell_int(PQgetvalue(r, 0, 0)) == 6);
     PQclear(r);
     r = PQexecParams(c, "SELECT seed::text, seat_slots::text, scores::text, coalesce(forfeit_slot, -1) FROM deals "
                         "WHERE match_id = $1::bigint ORDER BY game", 1, NULL, (const char *[]){m1id}, NULL, NULL, 0);
@@ -186,7 +187,7 @@ static void test_store(void)
           && strcmp(PQgetvalue(r, 2, 4), "t") == 0 && strcmp(PQgetvalue(r, 1, 4), "f") == 0);
     PQclear(r);
     r = PQexec(c, "SELECT count(*) FROM events WHERE kind IN ('start', 'resume', 'round', 'lease-expired')");
-    CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && atoi(PQgetvalue(r, 0, 0)) == 4);
+    CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && (int)arb_cell_int(PQgetvalue(r, 0, 0)) == 4);
     PQclear(r);
     PQfinish(c);
 
@@ -205,7 +206,7 @@ static void test_store(void)
     CHECK(store_tournament_named(s, "#999999", &named, &seed, &revealed) == 0);
     store_rows rows_r;
     CHECKF(store_report(s, STORE_REPORT_TOURNAMENTS, 0, &rows_r, err, sizeof err) == 0, "%s", err);
-    CHECK(rows_r.nrows == 1 && rows_r.ncols == 10 && atoll(store_cell(&rows_r, 0, 0)) == tid
+    CHECK(rows_r.nrows == 1 && rows_r.ncols == 10 && arb_cell_int(store_cell(&rows_r, 0, 0)) == tid
           && strcmp(store_cell(&rows_r, 0, 1), cfg.name) == 0
           && strcmp(store_cell(&rows_r, 0, 6), "2") == 0 && strcmp(store_cell(&rows_r, 0, 8), "1") == 0
           && strcmp(store_cell(&rows_r, 5, 5), "") == 0);
