@@ -8,6 +8,12 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 . ops/deps.sh
-[ -d build ] || meson setup build >/dev/null
+# A line per step: the first build takes minutes, and the tests as long.
+if [ ! -d build ]; then
+  echo "test.sh: configuring build/ (meson setup)"
+  meson setup build >/dev/null
+fi
+echo "test.sh: building (ninja -C build)"
 ninja -C build
+echo "test.sh: running the tests (meson test -C build; the slow suite is left out)"
 meson test -C build --print-errorlogs "$@"
