@@ -1194,7 +1194,7 @@ static const char *const report_sql[] = {
         "SELECT t.id, t.name, t.format, t.state, "
         "  coalesce(sum(c.n) FILTER (WHERE c.state = 'pending'), 0), coalesce(sum(c.n) FILTER (WHERE c.state = 'leased'), 0), "
         "  coalesce(sum(c.n) FILTER (WHERE c.state = 'done'), 0), coalesce(sum(c.n) FILTER (WHERE c.state = 'void'), 0), "
-        "  coalesce(max(c.r), 0), to_char(t.created_at, 'YYYY-MM-DD HH24:MI') "
+        "  coalesce(max(c.r), 0), to_char(t.created_at, 'YYYY-MM-DD HH24:MI'), t.game "
         "FROM tournaments t LEFT JOIN c ON c.tournament_id = t.id "
         "GROUP BY t.id ORDER BY t.id",
     [STORE_REPORT_SECRETS] =

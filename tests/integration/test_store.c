@@ -206,7 +206,10 @@ static void test_store(void)
     CHECK(store_tournament_named(s, "#999999", &named, &seed, &revealed) == 0);
     store_rows rows_r;
     CHECKF(store_report(s, STORE_REPORT_TOURNAMENTS, 0, &rows_r, err, sizeof err) == 0, "%s", err);
-    CHECK(rows_r.nrows == 1 && rows_r.ncols == 10 && arb_cell_int(store_cell(&rows_r, 0, 0)) == tid
+    /* the game too (the list had no game column) */
+    CHECKF(rows_r.nrows == 1 && rows_r.ncols == 11 && strcmp(store_cell(&rows_r, 0, 10), cfg.match.game->name) == 0,
+           "tournaments report: %d columns, game \"%s\"", rows_r.ncols, rows_r.ncols > 10 ? store_cell(&rows_r, 0, 10) : "");
+    CHECK(rows_r.nrows == 1 && arb_cell_int(store_cell(&rows_r, 0, 0)) == tid
           && strcmp(store_cell(&rows_r, 0, 1), cfg.name) == 0
           && strcmp(store_cell(&rows_r, 0, 6), "2") == 0 && strcmp(store_cell(&rows_r, 0, 8), "1") == 0
           && strcmp(store_cell(&rows_r, 5, 5), "") == 0);
