@@ -8,6 +8,13 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 . ops/deps.sh
-[ -d build ] || meson setup build >/dev/null
-ninja -C build >/dev/null
+# A line per step and ninja's progress, on stderr (stdout is the
+# tournament's): the first build takes minutes.
+if [ ! -d build ]; then
+  echo "run.sh: configuring build/ (meson setup)" >&2
+  meson setup build >/dev/null
+fi
+echo "run.sh: building (ninja -C build)" >&2
+ninja -C build >&2
+echo "run.sh: running ${CONFIG:-config/example-roundrobin.yaml}" >&2
 exec build/cli/arbiter run "${CONFIG:-config/example-roundrobin.yaml}" --state .state "$@"

@@ -1,5 +1,6 @@
 /* bench_util.c — medians and figures for the benchmarks (bench_util.h). */
 #include "bench_util.h"
+#include "arb_file.h"
 #include "arb_time.h"
 
 #include <errno.h>
@@ -103,9 +104,7 @@ void bench_db_close(bench_db *r, const char *bench)
     r->own = false;
     if (!r->dir[0])
         return;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", r->dir);
-    if (system(cmd) != 0)
+    if (arb_remove_tree(r->dir) != 0)
         fprintf(stderr, "arbiter: bench %s: %s left behind\n", bench, r->dir);
 }
 

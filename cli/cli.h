@@ -96,6 +96,10 @@ typedef enum cli_format { CLI_FORMAT_TABLE, CLI_FORMAT_CSV, CLI_FORMAT_JSON } cl
 #define CLI_FORMATS_ALL (CLI_FORMATS_TJ | 1u << CLI_FORMAT_CSV)
 /* --format TEXT among the allowed formats (a mask of 1 << cli_format). */
 int cli_format_parse(const char *cmd, const char *text, unsigned allowed, cli_format *out);
+/* An option's whole number: the int text is, or -1 when it is none ("",
+ * "12x", out of int's range), which every caller's range check refuses
+ * with its usage line (the options it is for take no negative values). */
+int cli_count_opt(const char *text);
 /* s as a JSON string, quotes included: control bytes, quotes and
  * backslashes escaped; bytes of 0x80 and above pass (the text is UTF-8 or
  * the names' restricted alphabet). */

@@ -19,6 +19,7 @@
  * and how each grows from the first size to the last. "name value unit"
  * lines (or JSON); never fails on time. */
 #include "cli.h"
+#include "arb_num.h"
 #include "bench_util.h"
 #include "config.h"
 #include "rating.h"
@@ -54,8 +55,8 @@ static double leaderboard_ms(store *st, int64_t tid)
         return -1;
     double *score = calloc((size_t)rows.nrows + 1, sizeof *score);
     for (int i = 0; score && i < rows.nrows; i++) {
-        rated r = {atof(store_cell(&rows, i, STORE_LADDER_MU)), atof(store_cell(&rows, i, STORE_LADDER_SIGMA)), 0,
-                   atoi(store_cell(&rows, i, STORE_LADDER_GAMES))};
+        rated r = {arb_cell_float(store_cell(&rows, i, STORE_LADDER_MU)), arb_cell_float(store_cell(&rows, i, STORE_LADDER_SIGMA)), 0,
+                   (int)arb_cell_int(store_cell(&rows, i, STORE_LADDER_GAMES))};
         score[i] = rated_score(TN_RATING_OPENSKILL, r);
     }
     if (score)
@@ -121,13 +122,13 @@ int bench_ladder(int argc, char **argv)
                    "--db a private PostgreSQL in a temporary directory.\n");
             return CLI_EXIT_OK;
         case 'd': db = optarg; break;
-        case 'p': per = atoi(optarg); break;
+        case 'p': per = cli_count_opt(optarg); break;
         case 's': {
             nsizes = 0;
             char buf[128], *save = NULL;
             snprintf(buf, sizeof buf, "%s", optarg);
             for (char *t = strtok_r(buf, ",", &save); t && nsizes < MAX_SIZES; t = strtok_r(NULL, ",", &save))
-                sizes[nsizes++] = atoi(t);
+                sizes[nsizes++] = cli_count_opt(t);
             break;
         }
         case 'f':
@@ -172,7 +173,7 @@ int bench_ladder(int argc, char **argv)
         char name[64];
         snprintf(name, sizeof name, "bench ladder %d", n);
         uint64_t t0 = arb_now_ns();
-        if (store_bench_ladder(st, name, n, matches, &tid, err, sizeof err) != 0) {
+        if (store_bench_ladder(st, name, ARB_DEFAULT_GAME, arb_game_find(ARB_DEFAULT_GAME)->default_preset, n, matches, &tid, err, sizeof err) != 0) {
             fprintf(stderr, "arbiter: bench ladder: %s\n", err);
             status = CLI_EXIT_FAIL;
             break;

@@ -8,6 +8,7 @@
  * distribution costs. "name value unit" lines, medians; never fails on
  * time. */
 #include "cli.h"
+#include "arb_file.h"
 #include "bench_util.h"
 #include "config.h"
 #include "live.h"
@@ -23,6 +24,8 @@
 #include "arb_time.h"
 #include "zap.h"
 
+#include <dirent.h>
+#include <fnmatch.h>
 #include <libgen.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -33,6 +36,26 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Remove the referees' program caches, dir/w*-dir (rm -rf dir/w*-dir
+ * without a shell). */
+static int remove_caches(const char *dir)
+{
+    int rc = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return ARB_EIO;
+    for (struct dirent *e; (e = readdir(d));) {
+        char path[1200];
+        if (fnmatch("w*-dir", e->d_name, 0) != 0)
+            continue;
+        int n = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (n < 0 || (size_t)n >= sizeof path || arb_remove_tree(path) != 0)
+            rc = ARB_EIO;
+    }
+    closedir(d);
+    return rc;
+}
 
 #define RUNS 3
 #define ENTRANTS 9   /* C(9, 3) = 84 matches */
@@ -235,9 +258,7 @@ int bench_tournament(int argc, char **argv)
     store_close(st);
     pgctl_stop(&pg);
     tn_config_release(&cfg);
-    char cmd[800];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
+    if (arb_remove_tree(dir) != 0)
         fprintf(stderr, "arbiter: bench: could not remove %s\n", dir);
     return 0;
 }
@@ -390,9 +411,7 @@ int bench_dispatch(int argc, char **argv)
             break;
         }
         pid_t pids[32] = {0};
-        char cmd[800];
-        snprintf(cmd, sizeof cmd, "rm -rf %s/w*-dir", dir);
-        if (system(cmd) != 0)
+        if (remove_caches(dir) != 0)
             fprintf(stderr, "arbiter: bench: could not empty the program caches\n");
         start_referees(exe, dir, sched_endpoint(s), n, pids);
         for (int k = 0; k < 200 && atomic_load(&sched_stats_of(s)->workers) < n; k++)
@@ -417,9 +436,7 @@ int bench_dispatch(int argc, char **argv)
     store_close(st);
     pgctl_stop(&pg);
     tn_config_release(&cfg);
-    char cmd[800];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
+    if (arb_remove_tree(dir) != 0)
         fprintf(stderr, "arbiter: bench: could not remove %s\n", dir);
     return 0;
 }

@@ -12,6 +12,7 @@
  * 200 or does not hold the rows the record has (the builder built nothing,
  * a page lost its table) does. */
 #include "cli.h"
+#include "arb_num.h"
 #include "bench_util.h"
 #include "bench_fixtures.h"
 #include "store.h"
@@ -78,7 +79,13 @@ static double get_ms(int port, const char *path, int *status, arb_buf *body)
         ms = -1;
         goto out;
     }
-    *status = atoi(all + 9);
+    /* "HTTP/1.1 NNN ": three digits, else no status (0) */
+    *status = 0;
+    if (strlen(all) > 12 && all[12] == ' ') {
+        char code[4] = {all[9], all[10], all[11], 0};
+        if (arb_parse_int(code, 100, 599, status) != 0)
+            *status = 0;
+    }
     size_t hl = (size_t)(end + 4 - all);
     memmove(body->data, body->data + hl, body->len - hl);
     body->len -= hl;
@@ -242,11 +249,11 @@ int bench_web(int argc, char **argv)
                    MIN_RUNS, TARGET_MS);
             return CLI_EXIT_OK;
         case 'd': db = optarg; break;
-        case 'e': entrants = atoi(optarg); break;
-        case 'r': rounds = atoi(optarg); break;
-        case 'l': entries = atoi(optarg); break;
-        case 'p': per = atoi(optarg); break;
-        case 'n': runs = atoi(optarg); break;
+        case 'e': entrants = cli_count_opt(optarg); break;
+        case 'r': rounds = cli_count_opt(optarg); break;
+        case 'l': entries = cli_count_opt(optarg); break;
+        case 'p': per = cli_count_opt(optarg); break;
+        case 'n': runs = cli_count_opt(optarg); break;
         case 'f':
             if (cli_format_parse("bench web", optarg, CLI_FORMATS_TJ, &format))
                 return CLI_EXIT_USAGE;
@@ -271,12 +278,12 @@ int bench_web(int argc, char **argv)
     store *st = bdb.st;
     int64_t tid, lid;
     uint64_t t0 = arb_now_ns();
-    if (store_bench_tournament(st, "bench web swiss", entrants, rounds, &tid, err, sizeof err) != 0) {
+    if (store_bench_tournament(st, "bench web swiss", ARB_DEFAULT_GAME, arb_game_find(ARB_DEFAULT_GAME)->default_preset, entrants, rounds, &tid, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: bench web: the tournament: %s\n", err);
         goto out;
     }
     uint64_t t1 = arb_now_ns();
-    if (store_bench_ladder(st, "bench web ladder", entries, (int64_t)entries * per, &lid, err, sizeof err) != 0) {
+    if (store_bench_ladder(st, "bench web ladder", ARB_DEFAULT_GAME, arb_game_find(ARB_DEFAULT_GAME)->default_preset, entries, (int64_t)entries * per, &lid, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: bench web: the ladder: %s\n", err);
         goto out;
     }

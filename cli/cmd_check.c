@@ -10,10 +10,11 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: arbiter check [--programs] FILE...\n\n"
+    fprintf(f, "usage: arbiter check [--no-programs] FILE...\n\n"
                "Loads each tournament file as arbiter run would and says FILE: ok, or\n"
-               "FILE:LINE:COLUMN: what is wrong. --programs also checks that every\n"
-               "entrant's program can be started and its files: are there.\n"
+               "FILE:LINE:COLUMN: what is wrong, and checks that every entrant's program\n"
+               "can be started and its files: are there (--no-programs: the file alone,\n"
+               "for one written on another machine; --programs is accepted, the default).\n"
                "Exit status 0 when every file is ok, 1 when one is not, 2 when one\n"
                "cannot be read.\n");
 }
@@ -23,17 +24,20 @@ int cmd_check(int argc, char **argv)
     static const struct option opts[] = {
         {"help", no_argument, NULL, 'h'},
         {"programs", no_argument, NULL, 'p'},
+        {"no-programs", no_argument, NULL, 'n'},
         {NULL, 0, NULL, 0},
     };
-    /* --programs: also check that every entrant's program can be started,
-     * for every file named, wherever the option stands */
-    bool check_programs = false;
+    /* Every entrant's program must be startable, for every file named
+     * (a missing bot program said ok unless --programs was given);
+     * --no-programs, wherever it stands, checks the files alone. */
+    bool check_programs = true;
     int c;
     cli_opts_begin();
     while ((c = cli_getopt("check", argc, argv, ":h", opts)) != -1) {
         switch (c) {
         case 'h': usage(stdout); return CLI_EXIT_OK;
         case 'p': check_programs = true; break;
+        case 'n': check_programs = false; break;
         default: usage(stderr); return CLI_EXIT_USAGE;
         }
     }

@@ -8,6 +8,7 @@
  * deleted, later matches that depended on it are planned again, ratings
  * follow); `list` lists disputes. */
 #include "cli.h"
+#include "arb_num.h"
 #include "arb_error.h"
 #include "arb_text.h"
 #include "replay.h"
@@ -196,7 +197,7 @@ static void show_bot_ends(const check *c, const store_rows *seats, const char *p
     cli_bot_ends be = {.indent = "    ", .tail = SHOW_STDERR_TAIL};
     for (int i = 0; c->data && i < seats->nrows; i++) {
         char name[256];
-        be.bot = atoi(SV(i, SLOT));
+        be.bot = (int)arb_cell_int(SV(i, SLOT));
         printf("  slot %d %s\n", be.bot, arb_term(SV(i, ENTRANT), name, sizeof name));
         if (cli_bot_ends_walk(c->data, c->len, &be) != 0)
             printf("    (a corrupt record follows)\n");
@@ -213,7 +214,7 @@ static void json_bot_ends(const check *c, const store_rows *seats)
     printf(",\"bot_processes\":[");
     cli_bot_ends be = {.json = true, .tail = SHOW_STDERR_TAIL};
     for (int i = 0; c->data && i < seats->nrows; i++) {
-        be.bot = atoi(SV(i, SLOT));
+        be.bot = (int)arb_cell_int(SV(i, SLOT));
         cli_bot_ends_walk(c->data, c->len, &be);
     }
     printf("]");
@@ -289,7 +290,7 @@ static int show(const opts *o, store *st, int64_t mid)
             printf("%-4s %-24s %7s %4s %9s %9s %10.1f %10.1f %7s %9s  %s\n", SV(i, SLOT),
                    arb_term(SV(i, ENTRANT), t1, sizeof t1), SV(i, TOTAL), SV(i, RANK),
                    SV(i, FORFEITED)[0] == 't' ? "yes" : SV(i, FORFEITED)[0] ? "no" : "",
-                   SV(i, DECISIONS), atof(SV(i, WALL_NS)) / 1e6, atof(SV(i, CPU_NS)) / 1e6,
+                   SV(i, DECISIONS), arb_cell_float(SV(i, WALL_NS)) / 1e6, arb_cell_float(SV(i, CPU_NS)) / 1e6,
                    SV(i, STRIKES), SV(i, PENALTIES), arb_term(SV(i, SANDBOX), t2, sizeof t2));
         printf("\ndeals (game: seat slots, scores by seat%s)\n", deals->nrows ? "" : ": none recorded");
         for (int i = 0; i < deals->nrows; i++)
@@ -298,7 +299,7 @@ static int show(const opts *o, store *st, int64_t mid)
                    DV(i, FORFEIT_SLOT));
         int counted = 0;
         for (int i = 0; i < seats->nrows; i++)
-            counted += atoi(SV(i, PENALTIES));
+            counted += (int)arb_cell_int(SV(i, PENALTIES));
         printf("\npenalties%s", pens->nrows ? "" : counted ? "" : ": none");
         if (counted > pens->nrows)
             printf(" (%d in the record of the %d given: the rest are in the transcript)", pens->nrows, counted);

@@ -5,6 +5,7 @@
  * it, then matches it. retire takes one out of matchmaking. list is the
  * leaderboard, history one entry's ratings match by match. */
 #include "cli.h"
+#include "arb_num.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_names.h"
@@ -239,7 +240,7 @@ static const char *minute(const char *epoch, char *out, size_t len)
     out[0] = 0;
     if (!epoch[0])
         return out;
-    time_t t = (time_t)atoll(epoch);
+    time_t t = (time_t)arb_cell_int(epoch);
     struct tm tm;
     if (gmtime_r(&t, &tm))
         strftime(out, len, "%Y-%m-%d %H:%M", &tm);
@@ -271,8 +272,8 @@ int cli_ladder_board(store *st, int64_t tid, const char *ladder, bool all, cli_f
         tn_rating_parse(store_cell(&rows, 0, STORE_LADDER_SYSTEM), &sys);
         if (store_cell(&rows, 0, STORE_LADDER_MODEL)[0])
             wl_model_parse(store_cell(&rows, 0, STORE_LADDER_MODEL), &model);
-        provisional = atoi(store_cell(&rows, 0, STORE_LADDER_PROVISIONAL));
-        inactive_days = atoi(store_cell(&rows, 0, STORE_LADDER_INACTIVE_DAYS));
+        provisional = (int)arb_cell_int(store_cell(&rows, 0, STORE_LADDER_PROVISIONAL));
+        inactive_days = (int)arb_cell_int(store_cell(&rows, 0, STORE_LADDER_INACTIVE_DAYS));
     }
     entry *e = calloc((size_t)rows.nrows + 1, sizeof *e);
     if (!e) {
@@ -286,12 +287,12 @@ int cli_ladder_board(store *st, int64_t tid, const char *ladder, bool all, cli_f
         x->row = i;
         x->order = status_order(store_cell(&rows, i, STORE_LADDER_STATUS));
         x->rated = store_cell(&rows, i, STORE_LADDER_MU)[0] != 0;
-        x->r = x->rated ? (rated){atof(store_cell(&rows, i, STORE_LADDER_MU)), atof(store_cell(&rows, i, STORE_LADDER_SIGMA)),
-                                  atof(store_cell(&rows, i, STORE_LADDER_VOL)), atoi(store_cell(&rows, i, STORE_LADDER_GAMES))} : d;
+        x->r = x->rated ? (rated){arb_cell_float(store_cell(&rows, i, STORE_LADDER_MU)), arb_cell_float(store_cell(&rows, i, STORE_LADDER_SIGMA)),
+                                  arb_cell_float(store_cell(&rows, i, STORE_LADDER_VOL)), (int)arb_cell_int(store_cell(&rows, i, STORE_LADDER_GAMES))} : d;
         x->score = rated_score((int)sys, x->r);
         x->provisional = x->r.games < provisional;
         const char *last = store_cell(&rows, i, STORE_LADDER_LAST_ACTIVE);
-        long long idle = last[0] ? atoll(store_cell(&rows, i, STORE_LADDER_NOW)) - atoll(last) : -1;
+        long long idle = last[0] ? arb_cell_int(store_cell(&rows, i, STORE_LADDER_NOW)) - arb_cell_int(last) : -1;
         if (x->order == 0 && idle > (long long)inactive_days * 86400)
             x->order = 1;
         if (!all && x->order >= 4)
@@ -373,7 +374,7 @@ static int history(const opts *o, store *st, int64_t tid, const char *ladder, co
     if (store_report(st, STORE_REPORT_LADDER, tid, &rows, err, sizeof err) == 0) {
         for (int i = 0; i < rows.nrows; i++)
             if (strcmp(store_cell(&rows, i, STORE_LADDER_NAME), name) == 0)
-                entrant = atoi(store_cell(&rows, i, STORE_LADDER_ENTRANT));
+                entrant = (int)arb_cell_int(store_cell(&rows, i, STORE_LADDER_ENTRANT));
         store_rows_release(&rows);
     }
     if (entrant < 0) {
@@ -398,7 +399,7 @@ static int history(const opts *o, store *st, int64_t tid, const char *ladder, co
                    ladder, h.nrows, "match", "round", "place", "mu", "sigma", "at");
             for (int i = 0; i < h.nrows; i++)
                 printf("%-8s %-6s %-5s %10.4f %10.4f  %s\n", store_cell(&h, i, 0), store_cell(&h, i, 1),
-                       store_cell(&h, i, 2), atof(store_cell(&h, i, 3)), atof(store_cell(&h, i, 4)), store_cell(&h, i, 6));
+                       store_cell(&h, i, 2), arb_cell_float(store_cell(&h, i, 3)), arb_cell_float(store_cell(&h, i, 4)), store_cell(&h, i, 6));
         }
     }
     store_rows_release(&h);

@@ -2,6 +2,7 @@
  * tournament's matches), `arbiter match-info` (one match, deal by deal),
  * `arbiter crosstable` (entrant against entrant). Read only. */
 #include "cli.h"
+#include "arb_num.h"
 #include "arb_text.h"
 
 #include <inttypes.h>
@@ -184,7 +185,7 @@ int cmd_matches(int argc, char **argv)
     int shown = 0;
     for (int from = 0, to; from < r.nrows; from = to) {
         to = match_end(&r, from);
-        if ((round >= 0 && atoll(MCELL(&r, from, ROUND)) != round) || (entrant && !has_entrant(&r, from, to, entrant)))
+        if ((round >= 0 && arb_cell_int(MCELL(&r, from, ROUND)) != round) || (entrant && !has_entrant(&r, from, to, entrant)))
             continue;
         if (f == CLI_FORMAT_JSON) {
             printf("%s", shown ? "," : "");
@@ -315,7 +316,7 @@ int cmd_match_info(int argc, char **argv)
                strcmp(SEAT(i, FORFEITED), "t") == 0 ? "yes" : "no", SEAT(i, PENALTIES));
     int counted = 0;
     for (int i = 0; i < seats.nrows; i++)
-        counted += atoi(SEAT(i, PENALTIES));
+        counted += (int)arb_cell_int(SEAT(i, PENALTIES));
     printf("\npenalties: %d", counted > pens.nrows ? counted : pens.nrows);
     if (counted > pens.nrows)   /* the result carries the first ARB_MAX_RESULT_PENALTIES */
         printf(" (the first %d in the record; every one is in the transcript)", pens.nrows);

@@ -5,6 +5,7 @@
  * was applied, from newcomers' defaults, through the same rating_match,
  * must land on the stored values (to 1e-9), or the command fails. */
 #include "cli.h"
+#include "arb_num.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_text.h"
@@ -54,14 +55,14 @@ static double recompute(const store_rows *h, int system, int model, const row *r
         int j = i, n = 0, ent[WL_MAX_TEAMS], rank[WL_MAX_TEAMS], side[WL_MAX_TEAMS];
         rated r[WL_MAX_TEAMS];
         while (j < h->nrows && strcmp(store_cell(h, j, STORE_HISTORY_MATCH), mid) == 0 && n < WL_MAX_TEAMS) {
-            int e = atoi(store_cell(h, j, STORE_HISTORY_ENTRANT));
+            int e = (int)arb_cell_int(store_cell(h, j, STORE_HISTORY_ENTRANT));
             if (e < 0 || e >= cap) {
                 free(seen);
                 return -1;
             }
             ent[n] = e;
-            rank[n] = atoi(store_cell(h, j, STORE_HISTORY_RANK));
-            side[n] = atoi(store_cell(h, j, STORE_HISTORY_SIDE));
+            rank[n] = (int)arb_cell_int(store_cell(h, j, STORE_HISTORY_RANK));
+            side[n] = (int)arb_cell_int(store_cell(h, j, STORE_HISTORY_SIDE));
             r[n] = seen[e] ? got[e] : rated_default(system, model);
             n++;
             j++;
@@ -74,7 +75,7 @@ static double recompute(const store_rows *h, int system, int model, const row *r
             got[ent[k]] = r[k];
             seen[ent[k]] = true;
             /* each step against the history's own record of it, too */
-            double d = fmax(fabs(r[k].mu - atof(store_cell(h, i + k, STORE_HISTORY_MU))), fabs(r[k].sigma - atof(store_cell(h, i + k, STORE_HISTORY_SIGMA))));
+            double d = fmax(fabs(r[k].mu - arb_cell_float(store_cell(h, i + k, STORE_HISTORY_MU))), fabs(r[k].sigma - arb_cell_float(store_cell(h, i + k, STORE_HISTORY_SIGMA))));
             worst = fmax(worst, d);
         }
         ++*matches;
@@ -137,10 +138,10 @@ int cmd_ratings(int argc, char **argv)
     }
     for (int i = 0; i < rr.nrows; i++) {
         row *w = &rows[i];
-        w->entrant = atoi(store_cell(&rr, i, STORE_RATINGS_ENTRANT));
+        w->entrant = (int)arb_cell_int(store_cell(&rr, i, STORE_RATINGS_ENTRANT));
         w->name = store_cell(&rr, i, STORE_RATINGS_NAME);
-        w->r = (rated){atof(store_cell(&rr, i, STORE_RATINGS_MU)), atof(store_cell(&rr, i, STORE_RATINGS_SIGMA)), atof(store_cell(&rr, i, STORE_RATINGS_VOL)),
-                       atoi(store_cell(&rr, i, STORE_RATINGS_GAMES))};
+        w->r = (rated){arb_cell_float(store_cell(&rr, i, STORE_RATINGS_MU)), arb_cell_float(store_cell(&rr, i, STORE_RATINGS_SIGMA)), arb_cell_float(store_cell(&rr, i, STORE_RATINGS_VOL)),
+                       (int)arb_cell_int(store_cell(&rr, i, STORE_RATINGS_GAMES))};
         w->games = w->r.games;
         w->updated = store_cell(&rr, i, STORE_RATINGS_UPDATED);
         w->score = rated_score((int)sys, w->r);

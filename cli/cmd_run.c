@@ -2,6 +2,7 @@
  * private PostgreSQL under a state directory unless a database is given;
  * `arbiter status` and `arbiter standings` read the record. */
 #include "cli.h"
+#include "arb_num.h"
 #include "arb_text.h"
 #include "config.h"
 #include "live.h"
@@ -84,6 +85,7 @@ static void print_fairness(store *st, int64_t tid)
  * every entrant's; for the others, the entrants' alone. JSON: an array of
  * entrants, or {"teams": [...], "entrants": [...]} with teams. */
 static void print_standings_of(store_standing *rows, int n, const char *what, cli_format format);
+static void print_standings_csv(const store_standing *rows, int n, const char *kind, bool placed);
 
 /* The teams' crosstable, in standings order: each cell is the row team's
  * wins-losses against the column's (ties are the rest of their
@@ -103,9 +105,9 @@ static void print_team_crosstable(store *st, int64_t tid, const store_standing *
     static char cell[32][32][16];
     memset(cell, 0, sizeof cell);
     for (int i = 0; i < r.nrows; i++) {
-        int a = atoi(store_cell(&r, i, STORE_TEAMX_TEAM)), b = atoi(store_cell(&r, i, STORE_TEAMX_OPPONENT));
-        int m = atoi(store_cell(&r, i, STORE_TEAMX_MATCHES)), won = atoi(store_cell(&r, i, STORE_TEAMX_WON));
-        double pts = atof(store_cell(&r, i, STORE_TEAMX_POINTS));
+        int a = (int)arb_cell_int(store_cell(&r, i, STORE_TEAMX_TEAM)), b = (int)arb_cell_int(store_cell(&r, i, STORE_TEAMX_OPPONENT));
+        int m = (int)arb_cell_int(store_cell(&r, i, STORE_TEAMX_MATCHES)), won = (int)arb_cell_int(store_cell(&r, i, STORE_TEAMX_WON));
+        double pts = arb_cell_float(store_cell(&r, i, STORE_TEAMX_POINTS));
         int lost = m - won - (int)((pts - won) * 2 + 0.5);   /* points = wins + ties / 2 */
         if (a >= 0 && a < ARB_TN_MAX_ENTRANTS && b >= 0 && b < ARB_TN_MAX_ENTRANTS && pos[a] >= 0 && pos[b] >= 0)
             snprintf(cell[pos[a]][pos[b]], sizeof cell[0][0], "%d-%d", won, lost);
@@ -143,11 +145,46 @@ static void print_standings(store *st, int64_t tid, cli_format format)
         printf("}\n");
         return;
     }
+    if (format == CLI_FORMAT_CSV) {
+        /* one table (two one after the other read as one to no CSV reader):
+         * the teams, then the members, told apart by the first column */
+        n = n < 0 ? 0 : n;
+        bool placed = false;
+        for (int i = 0; i < nt; i++)
+            placed = placed || teams[i].place > 0;
+        for (int i = 0; i < n; i++)
+            placed = placed || rows[i].place > 0;
+        printf("kind,rank,name,played,points,score,wins,penalties,forfeited%s\n", placed ? ",reached,tiebreak" : "");
+        print_standings_csv(teams, nt, "team", placed);
+        print_standings_csv(rows, n, "member", placed);
+        return;
+    }
     print_standings_of(teams, nt, "team", format);
     if (format == CLI_FORMAT_TABLE)
         print_team_crosstable(st, tid, teams, nt);
-    printf(format == CLI_FORMAT_CSV ? "\n" : "\nmembers (each bot's own matches, points and penalties)\n");
+    printf("\nmembers (each bot's own matches, points and penalties)\n");
     print_standings_of(rows, n < 0 ? 0 : n, "entrant", format);
+}
+
+/* CSV rows (no header): "KIND," first when kind is not NULL; the
+ * placement's two columns when placed. */
+static void print_standings_csv(const store_standing *rows, int n, const char *kind, bool placed)
+{
+    for (int i = 0; i < n; i++) {
+        if (kind)
+            printf("%s,", kind);
+        printf("%d,", i + 1);
+        cli_csv_field(stdout, rows[i].name);
+        printf(",%d,%.1f,%" PRId64 ",%d,%d,%s", rows[i].played, rows[i].points, rows[i].score, rows[i].wins,
+               rows[i].penalties, rows[i].forfeited ? "true" : "false");
+        if (placed) {
+            printf(",");
+            cli_csv_field(stdout, rows[i].reached);
+            printf(",");
+            cli_csv_field(stdout, rows[i].tiebreak);
+        }
+        printf("\n");
+    }
 }
 
 static void print_standings_of(store_standing *rows, int n, const char *what, cli_format format)
@@ -160,19 +197,7 @@ static void print_standings_of(store_standing *rows, int n, const char *what, cl
     if (format == CLI_FORMAT_CSV) {
         printf("rank,%s,played,points,score,wins,penalties,forfeited%s\n", strcmp(what, "team") == 0 ? "team" : "name",
                placed ? ",reached,tiebreak" : "");
-        for (int i = 0; i < n; i++) {
-            printf("%d,", i + 1);
-            cli_csv_field(stdout, rows[i].name);
-            printf(",%d,%.1f,%" PRId64 ",%d,%d,%s", rows[i].played, rows[i].points, rows[i].score, rows[i].wins,
-                   rows[i].penalties, rows[i].forfeited ? "true" : "false");
-            if (placed) {
-                printf(",");
-                cli_csv_field(stdout, rows[i].reached);
-                printf(",");
-                cli_csv_field(stdout, rows[i].tiebreak);
-            }
-            printf("\n");
-        }
+        print_standings_csv(rows, n, NULL, placed);
         return;
     }
     if (format == CLI_FORMAT_JSON) {
@@ -532,14 +557,14 @@ typedef struct status_report {
     const char *title;
     bool header;
     const char *types;                 /* per column: 's' string, 'n' number */
-    struct { const char *name, *pre; int width; const char *blank; } col[10];
+    struct { const char *name, *pre; int width; const char *blank; } col[11];
 } status_report;
 
 static const status_report status_reports[] = {
-    {STORE_REPORT_TOURNAMENTS, "tournaments", NULL, true, "nsssnnnnns",
+    {STORE_REPORT_TOURNAMENTS, "tournaments", NULL, true, "nsssnnnnnss",
      {{"id", "", -5, NULL}, {"tournament", " ", -24, NULL}, {"format", " ", -18, NULL}, {"state", " ", -8, NULL}, {"pending", " ", 7, NULL},
       {"leased", " ", 6, NULL}, {"done", " ", 5, NULL}, {"void", " ", 4, NULL}, {"round", " ", 5, NULL},
-      {"created", "  ", 0, NULL}}},
+      {"created", "  ", -16, NULL}, {"game", "  ", 0, NULL}}},
     /* Fairness: the commitment from the start, the secret once it is over. */
     {STORE_REPORT_SECRETS, "secrets", "secrets (docs/rng.md)", false, "sss",
      {{"tournament", "  ", -24, NULL}, {"commitment", " commitment ", 0, "(none yet)"},
@@ -564,7 +589,7 @@ static void print_rows_table(const store_rows *r, const status_report *sr)
     if (sr->title)
         printf("\n%s:\n", sr->title);
     for (int i = sr->header ? -1 : 0; i < r->nrows; i++) {
-        for (int k = 0; k < 10 && sr->col[k].name; k++) {
+        for (int k = 0; k < 11 && sr->col[k].name; k++) {
             char b[400];
             const char *v = i < 0 ? sr->col[k].name : store_cell(r, i, k);
             if (!v[0] && sr->col[k].blank)
@@ -609,8 +634,8 @@ int cmd_status(int argc, char **argv)
             break;
         }
         if (json) {
-            const char *names[11] = {0};
-            for (int c = 0; c < 10 && sr->col[c].name; c++)
+            const char *names[12] = {0};
+            for (int c = 0; c < 11 && sr->col[c].name; c++)
                 names[c] = sr->col[c].name;
             printf("%s\"%s\":", k ? "," : "", sr->key);
             print_rows_json(&r, names, sr->types);

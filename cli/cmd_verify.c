@@ -8,6 +8,7 @@
 #include "replay.h"
 #include "transcript.h"
 #include "arb_error.h"
+#include "arb_num.h"
 #include "arb_seeds.h"
 #include "arb_kdf.h"
 #include "store.h"
@@ -120,7 +121,7 @@ int cmd_verify(int argc, char **argv)
     }
     for (int i = 0; i < m.nrows; i++) {
         char label[ARB_MAX_KEY_LABEL], why[2048];
-        arb_seeds_match_label(label, seed, atoi(store_cell(&m, i, STORE_DONE_ROUND)), atoi(store_cell(&m, i, STORE_DONE_TABLE)));
+        arb_seeds_match_label(label, seed, (int)arb_cell_int(store_cell(&m, i, STORE_DONE_ROUND)), (int)arb_cell_int(store_cell(&m, i, STORE_DONE_TABLE)));
         checked++;
         if (verify_one(store_cell(&m, i, STORE_DONE_TRANSCRIPT), store_cell(&m, i, STORE_DONE_DIGEST), label, secret, why, sizeof why) == 0)
             continue;

@@ -2,6 +2,7 @@
  * with messages that name the command and suggest the option meant, output
  * formats, and the game a command is about. */
 #include "cli.h"
+#include "arb_num.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_names.h"
@@ -11,6 +12,7 @@
 #include "arb_file.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -123,6 +125,12 @@ int cli_append_option(char *list, size_t cap, const char *val)
         return 1;
     }
     return 0;
+}
+
+int cli_count_opt(const char *text)
+{
+    int v;
+    return arb_parse_int(text, 0, INT_MAX, &v) == 0 ? v : -1;
 }
 
 static const char *const format_names[] = {"table", "csv", "json", NULL};

@@ -3,6 +3,7 @@
 #include "arb_error.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -200,4 +201,22 @@ int arb_others_can_reach(const char *path, int amode, char *blocked, size_t len)
         return -1;
     snprintf(blocked, len, "%s", prefix);
     return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    int rc = flag == FTW_DP ? rmdir(path) : unlink(path);
+    return rc != 0 && errno != ENOENT ? -1 : 0;
+}
+
+int arb_remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? 0 : ARB_EIO;
+    if (!S_ISDIR(st.st_mode))
+        return unlink(path) == 0 || errno == ENOENT ? 0 : ARB_EIO;
+    return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) == 0 ? 0 : ARB_EIO;
 }

@@ -23,6 +23,12 @@ int arb_read_file(const char *path, size_t max, const char *what, char **out, si
  * or ARB_EIO with "WHAT PATH: REASON: WHAT TO DO" in err. */
 int arb_make_dir(const char *path, unsigned mode, const char *what, char *err, size_t errlen);
 
+/* Remove path and everything under it (rm -rf without a shell: symbolic
+ * links are removed, never followed). A path that does not exist is
+ * removed already. Returns 0, or ARB_EIO (errno set) when something is
+ * left. */
+int arb_remove_tree(const char *path);
+
 /* Can a uid that owns nothing (65534, as a bot's own uid under root owns
  * nothing) reach path with access mode amode (X_OK for a program, R_OK for
  * a script, X_OK for a directory to pass through)? Asked in a child that

@@ -202,7 +202,7 @@ typedef struct arb_game {
 /* Registered games (NULL-terminated), and lookup by name. */
 const arb_game *arb_game_find(const char *name);
 const arb_game *const *arb_games(void);
-/* Add a game to the registry: Dou Dizhu is built in; another engine (a
+/* Add a game to the registry: the games of games/ are built in; another engine (a
  * test game, a game built outside games/) registers itself before use,
  * e.g. from a constructor, at most ARB_MAX_GAMES in all. The table is kept,
  * not copied. ARB_EINVAL when an entry is missing or the name is taken,
@@ -214,8 +214,5 @@ const char *arb_game_missing(const arb_game *g);
 
 /* The game a command or tournament plays when it names none. */
 #define ARB_DEFAULT_GAME "doudizhu"
-
-extern const arb_game arb_game_doudizhu;
-extern const arb_game arb_game_dabang;
 
 #endif

@@ -8,19 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-int store_bench_ladder(store *s, const char *name, int entries, int64_t matches, int64_t *tid, char *err,
-                       size_t errlen)
+int store_bench_ladder(store *s, const char *name, const char *game, const char *rules, int entries, int64_t matches,
+                       int64_t *tid, char *err, size_t errlen)
 {
     char n[16], m[24];
     snprintf(n, sizeof n, "%d", entries);
     snprintf(m, sizeof m, "%" PRId64, matches);
-    const char *p0[] = {name};
+    const char *p0[] = {name, game, rules};
     if (exec0(s, err, errlen, "DELETE FROM tournaments WHERE name = $1", 1, p0) || exec0(s, err, errlen, "BEGIN", 0, NULL))
         return ARB_EIO;
     PGresult *r = q(s, err, errlen,
                     "INSERT INTO tournaments (name, config_digest, config_text, game, rules, format, seed, "
-                    "  rating_system, rating_model) VALUES ($1, 'bench', '', 'doudizhu', 'standard', 'ladder', 1, "
-                    "  'openskill', 'plackett-luce') RETURNING id", 1, p0);
+                    "  rating_system, rating_model) VALUES ($1, 'bench', '', $2, $3, 'ladder', 1, "
+                    "  'openskill', 'plackett-luce') RETURNING id", 3, p0);
     if (!r)
         goto fail;
     char id[24];
@@ -73,21 +73,21 @@ int store_bench_set_rating(store *s, int64_t tid, const char *system)
     return exec0(s, NULL, 0, "UPDATE tournaments SET rating_system = $2 WHERE id = $1", 2, p);
 }
 
-int store_bench_tournament(store *s, const char *name, int entrants, int rounds, int64_t *tid, char *err,
-                           size_t errlen)
+int store_bench_tournament(store *s, const char *name, const char *game, const char *rules, int entrants, int rounds,
+                           int64_t *tid, char *err, size_t errlen)
 {
     char n[16], r[16];
     snprintf(n, sizeof n, "%d", entrants);
     snprintf(r, sizeof r, "%d", rounds);
-    const char *p0[] = {name};
+    const char *p0[] = {name, game, rules};
     if (store__exec0(s, err, errlen, "DELETE FROM tournaments WHERE name = $1", 1, p0)
         || store__exec0(s, err, errlen, "BEGIN", 0, NULL))
         return ARB_EIO;
     PGresult *res = store__q(s, err, errlen,
                              "INSERT INTO tournaments (name, config_digest, config_text, game, rules, format, seed, "
-                             "  rating_system, rating_model, state, finished_at) VALUES ($1, 'bench', '', 'doudizhu', "
-                             "  'standard', 'swiss', 1, 'openskill', 'plackett-luce', 'done', now()) RETURNING id",
-                             1, p0);
+                             "  rating_system, rating_model, state, finished_at) VALUES ($1, 'bench', '', $2, "
+                             "  $3, 'swiss', 1, 'openskill', 'plackett-luce', 'done', now()) RETURNING id",
+                             3, p0);
     if (!res)
         goto fail;
     char id[24];

@@ -8,12 +8,15 @@
 
 #include "store.h"
 
+/* The record names the game and rules the caller gives (a game of three
+ * seats: the fixtures seat three per match); the record knows no game. */
+
 /* `arbiter bench ladder`: a ladder called name (one of that name before is
  * dropped) with `entries` active entries and `matches` rated matches of
  * three seats, their seats and rating history, built inside the server
  * (generate_series) from the indices alone. 0 with its id, or < 0. */
-int store_bench_ladder(store *s, const char *name, int entries, int64_t matches, int64_t *tid, char *err,
-                       size_t errlen);
+int store_bench_ladder(store *s, const char *name, const char *game, const char *rules, int entries, int64_t matches,
+                       int64_t *tid, char *err, size_t errlen);
 
 /* `arbiter bench web`: a finished Swiss called name (one of that name
  * before is dropped) of `entrants` entrants over `rounds` rounds of
@@ -22,8 +25,8 @@ int store_bench_ladder(store *s, const char *name, int entries, int64_t matches,
  * plus a per-round draw), rated (ratings and a history row per seat),
  * built inside the server from the indices alone: the same record every
  * run. 0 with its id, or < 0. */
-int store_bench_tournament(store *s, const char *name, int entrants, int rounds, int64_t *tid, char *err,
-                           size_t errlen);
+int store_bench_tournament(store *s, const char *name, const char *game, const char *rules, int entrants, int rounds,
+                           int64_t *tid, char *err, size_t errlen);
 
 /* The benchmark's baseline: the same record without rating updates
  * (system "none"), then with them again. 0 or < 0. */

@@ -1,5 +1,6 @@
 /* pgctl.c — the private PostgreSQL cluster, closed to everyone but arbiter (pgctl.h). */
 #include "pgctl.h"
+#include "arb_num.h"
 #include "arb_error.h"
 #include "arb_file.h"
 
@@ -28,7 +29,9 @@ static int find_bin(char *out, size_t len)
     int best = -1;
     DIR *d = opendir("/usr/lib/postgresql");
     for (struct dirent *e; d && (e = readdir(d));) {
-        int v = atoi(e->d_name);
+        int v;   /* a major version: "15" */
+        if (arb_parse_int(e->d_name, 0, 9999, &v) != 0)
+            continue;
         char path[600];
         snprintf(path, sizeof path, "/usr/lib/postgresql/%s/bin/initdb", e->d_name);
         if (v > best && access(path, X_OK) == 0) {
@@ -357,7 +360,9 @@ static bool is_cluster(const char *data, uid_t suid)
 {
     struct stat st;
     char version[700];
-    snprintf(version, sizeof version, "%s/PG_VERSION", data);
+    int w = snprintf(version, sizeof version, "%s/PG_VERSION", data);
+    if (w < 0 || (size_t)w >= sizeof version)
+        return false;   /* a path too long to be ours: never a cut one checked */
     return lstat(data, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == suid && !(st.st_mode & 0007)
            && lstat(version, &st) == 0 && S_ISREG(st.st_mode);
 }

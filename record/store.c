@@ -1,5 +1,6 @@
 /* store.c — the tournament record in PostgreSQL (store.h). */
 #include "store_int.h"
+#include "arb_num.h"
 #include "rating.h"
 #include "arb_buf.h"
 #include "arb_error.h"
@@ -541,7 +542,7 @@ static int load_slots(store *s, store_match *m, char *err, size_t errlen)
         return ARB_EIO;
     m->nslots = PQntuples(r) < ARB_MAX_SEATS ? PQntuples(r) : ARB_MAX_SEATS;
     for (int i = 0; i < m->nslots; i++)
-        m->entrant[i] = atoi(PQgetvalue(r, i, 0));
+        m->entrant[i] = (int)arb_cell_int(PQgetvalue(r, i, 0));
     PQclear(r);
     return 0;
 }
@@ -568,10 +569,10 @@ int store_claim(store *s, int64_t tid, const char *worker, int lease_secs, store
     memset(m, 0, sizeof *m);
     m->id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
     m->tournament = tid;
-    m->round = atoi(PQgetvalue(r, 0, 1));
-    m->tbl = atoi(PQgetvalue(r, 0, 2));
+    m->round = (int)arb_cell_int(PQgetvalue(r, 0, 1));
+    m->tbl = (int)arb_cell_int(PQgetvalue(r, 0, 2));
     m->seed = strtoull(PQgetvalue(r, 0, 3), NULL, 10);
-    m->lease_gen = atoi(PQgetvalue(r, 0, 4));
+    m->lease_gen = (int)arb_cell_int(PQgetvalue(r, 0, 4));
     PQclear(r);
     return load_slots(s, m, err, errlen) ? ARB_EIO : 1;
 }
@@ -588,7 +589,7 @@ int store_renew(store *s, const store_match *m, int lease_secs)
                     "WHERE id = $1 AND lease_gen = $2 AND state = 'leased'", 3, p);
     if (!r)
         return ARB_EIO;
-    int n = atoi(PQcmdTuples(r));
+    int n = (int)arb_cell_int(PQcmdTuples(r));
     PQclear(r);
     return n == 1 ? 0 : ARB_ESTATE;
 }
@@ -603,7 +604,7 @@ int store_release_leases(store *s, int64_t tid, const char *worker)
                     "WHERE tournament_id = $1 AND state = 'leased' AND leased_by LIKE $2 || '%'", 2, p);
     if (!r)
         return ARB_EIO;
-    int n = atoi(PQcmdTuples(r));
+    int n = (int)arb_cell_int(PQcmdTuples(r));
     PQclear(r);
     if (n > 0) {
         char detail[64];
@@ -633,10 +634,10 @@ int store_adopt(store *s, int64_t match_id, int gen, const char *worker, int lea
     }
     memset(m, 0, sizeof *m);
     m->id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-    m->round = atoi(PQgetvalue(r, 0, 1));
-    m->tbl = atoi(PQgetvalue(r, 0, 2));
+    m->round = (int)arb_cell_int(PQgetvalue(r, 0, 1));
+    m->tbl = (int)arb_cell_int(PQgetvalue(r, 0, 2));
     m->seed = strtoull(PQgetvalue(r, 0, 3), NULL, 10);
-    m->lease_gen = atoi(PQgetvalue(r, 0, 4));
+    m->lease_gen = (int)arb_cell_int(PQgetvalue(r, 0, 4));
     m->tournament = strtoll(PQgetvalue(r, 0, 5), NULL, 10);
     PQclear(r);
     return load_slots(s, m, NULL, 0) ? ARB_EIO : 1;
@@ -654,7 +655,7 @@ int store_release(store *s, int64_t match_id, int gen, const char *holder)
                     "  AND ($3::text IS NULL OR leased_by = $3::text)", 3, p);
     if (!r)
         return ARB_EIO;
-    int n = atoi(PQcmdTuples(r));
+    int n = (int)arb_cell_int(PQcmdTuples(r));
     PQclear(r);
     return n;
 }
@@ -986,7 +987,7 @@ int store_void(store *s, const store_match *m, const char *why, const char *hold
                     "  AND ($4::text IS NULL OR leased_by = $4::text)", 4, p);
     if (!r)
         return ARB_EIO;
-    int n = atoi(PQcmdTuples(r));
+    int n = (int)arb_cell_int(PQcmdTuples(r));
     PQclear(r);
     return n == 1 ? 0 : ARB_ESTATE;   /* a stale lease, or finished already: nothing written */
 }
@@ -1003,10 +1004,10 @@ int store_counts(store *s, int64_t tid, int round, int *pending, int *leased, in
                     "FROM matches WHERE tournament_id = $1 AND ($2::int < 0 OR round = $2::int)", 2, p);
     if (!r)
         return ARB_EIO;
-    *pending = atoi(PQgetvalue(r, 0, 0));
-    *leased = atoi(PQgetvalue(r, 0, 1));
-    *done = atoi(PQgetvalue(r, 0, 2));
-    *voided = atoi(PQgetvalue(r, 0, 3));
+    *pending = (int)arb_cell_int(PQgetvalue(r, 0, 0));
+    *leased = (int)arb_cell_int(PQgetvalue(r, 0, 1));
+    *done = (int)arb_cell_int(PQgetvalue(r, 0, 2));
+    *voided = (int)arb_cell_int(PQgetvalue(r, 0, 3));
     PQclear(r);
     return 0;
 }
@@ -1019,7 +1020,7 @@ int store_last_round(store *s, int64_t tid)
     PGresult *r = q(s, NULL, 0, "SELECT coalesce(max(round), 0) FROM rounds WHERE tournament_id = $1", 1, p);
     if (!r)
         return ARB_EIO;
-    int n = atoi(PQgetvalue(r, 0, 0));
+    int n = (int)arb_cell_int(PQgetvalue(r, 0, 0));
     PQclear(r);
     return n;
 }
@@ -1045,13 +1046,13 @@ int store_round_results(store *s, int64_t tid, int round, bool teams, store_tabl
     for (int t = 0; t < ntables; t++)
         order[t].nslots = 0;
     for (int i = 0; i < PQntuples(r); i++) {
-        int t = atoi(PQgetvalue(r, i, 0));
+        int t = (int)arb_cell_int(PQgetvalue(r, i, 0));
         if (t < 0 || t >= ntables || order[t].nslots >= ARB_MAX_SEATS)
             continue;
         int place = order[t].nslots++;
-        order[t].entrant[place] = atoi(PQgetvalue(r, i, 1));
+        order[t].entrant[place] = (int)arb_cell_int(PQgetvalue(r, i, 1));
         if (rank)
-            rank[t][place] = atoi(PQgetvalue(r, i, 2));
+            rank[t][place] = (int)arb_cell_int(PQgetvalue(r, i, 2));
         if (total)
             total[t][place] = strtoll(PQgetvalue(r, i, 3), NULL, 10);
     }
@@ -1091,15 +1092,15 @@ static int standings(store *s, int64_t tid, bool teams, bool placed, store_stand
     int n = PQntuples(r) < cap ? PQntuples(r) : cap;
     for (int i = 0; i < n; i++) {
         store_standing *row = &rows[i];
-        row->entrant = atoi(PQgetvalue(r, i, 0));
+        row->entrant = (int)arb_cell_int(PQgetvalue(r, i, 0));
         snprintf(row->name, sizeof row->name, "%s", PQgetvalue(r, i, 1));
-        row->played = atoi(PQgetvalue(r, i, 2));
-        row->wins = atoi(PQgetvalue(r, i, 3));
-        row->points = atof(PQgetvalue(r, i, 4));
+        row->played = (int)arb_cell_int(PQgetvalue(r, i, 2));
+        row->wins = (int)arb_cell_int(PQgetvalue(r, i, 3));
+        row->points = arb_cell_float(PQgetvalue(r, i, 4));
         row->score = strtoll(PQgetvalue(r, i, 5), NULL, 10);
-        row->penalties = atoi(PQgetvalue(r, i, 6));
+        row->penalties = (int)arb_cell_int(PQgetvalue(r, i, 6));
         row->forfeited = PQgetvalue(r, i, 7)[0] == 't';
-        row->place = atoi(PQgetvalue(r, i, 8));
+        row->place = (int)arb_cell_int(PQgetvalue(r, i, 8));
         snprintf(row->reached, sizeof row->reached, "%s", PQgetvalue(r, i, 9));
         snprintf(row->tiebreak, sizeof row->tiebreak, "%s", PQgetvalue(r, i, 10));
     }
@@ -1227,7 +1228,7 @@ static const char *const report_sql[] = {
         "SELECT t.id, t.name, t.format, t.state, "
         "  coalesce(sum(c.n) FILTER (WHERE c.state = 'pending'), 0), coalesce(sum(c.n) FILTER (WHERE c.state = 'leased'), 0), "
         "  coalesce(sum(c.n) FILTER (WHERE c.state = 'done'), 0), coalesce(sum(c.n) FILTER (WHERE c.state = 'void'), 0), "
-        "  coalesce(max(c.r), 0), to_char(t.created_at, 'YYYY-MM-DD HH24:MI') "
+        "  coalesce(max(c.r), 0), to_char(t.created_at, 'YYYY-MM-DD HH24:MI'), t.game "
         "FROM tournaments t LEFT JOIN c ON c.tournament_id = t.id "
         "GROUP BY t.id ORDER BY t.id",
     [STORE_REPORT_SECRETS] =

@@ -222,7 +222,7 @@ int store_tournament_format(store *s, int64_t tid, char *format, size_t len);
  * (every column as PostgreSQL renders it; the caller escapes them for a
  * terminal). */
 typedef enum store_report_kind {
-    STORE_REPORT_TOURNAMENTS,   /* id, name, format, state, pending, leased, done, void, round, created */
+    STORE_REPORT_TOURNAMENTS,   /* id, name, format, state, pending, leased, done, void, round, created, game */
     STORE_REPORT_SECRETS,       /* name, commitment ("" none yet), secret ("" sealed until it is over) */
     STORE_REPORT_POOL,          /* worker, slots, state, running, done, lost, handed back, last heard (200 at most) */
     STORE_REPORT_DONE_BY_WORKER,/* tournament, worker, matches done */

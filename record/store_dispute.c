@@ -8,6 +8,7 @@
  * rating is derived again from the results as they now stand, and the
  * event log says who did what and why. All SQL is parameterised. */
 #include "store_int.h"
+#include "arb_num.h"
 #include "arb_error.h"
 
 #include <inttypes.h>
@@ -47,7 +48,7 @@ int store_dispute_open(store *s, int64_t match, const char *by, const char *reas
     else if (strcmp(PQgetvalue(r, 0, 0), "done") != 0)
         rc = ARB_ESTATE, snprintf(err, errlen, "match %s is %s: only a finished match can be disputed", mid,
                                   PQgetvalue(r, 0, 0));
-    else if (atoi(PQgetvalue(r, 0, 1)) > 0)
+    else if ((int)arb_cell_int(PQgetvalue(r, 0, 1)) > 0)
         rc = ARB_ESTATE, snprintf(err, errlen, "match %s has an open dispute already (arbiter dispute show %s)", mid,
                                   mid);
     PQclear(r);
@@ -148,7 +149,7 @@ int store_dispute_resolve(store *s, int64_t match, store_verdict v, const char *
                   3, pl);
             if (!r)
                 goto fail;
-            later = atoi(PQgetvalue(r, 0, 1));
+            later = (int)arb_cell_int(PQgetvalue(r, 0, 1));
             if (strlen(PQgetvalue(r, 0, 0)) >= sizeof ids) {
                 PQclear(r);
                 rollback(s);

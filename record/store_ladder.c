@@ -2,6 +2,7 @@
  * record/sql/006_ladders.sql): joins and retirements, validation, the
  * state matchmaking reads, and its matches. All SQL is parameterised. */
 #include "store_int.h"
+#include "arb_num.h"
 #include "arb_error.h"
 #include "arb_seeds.h"
 #include "arb_limits.h"
@@ -81,7 +82,7 @@ int store_ladder_join(store *s, int64_t tid, const store_ladder_entry_in *j, int
               p1);
         if (!r)
             goto fail;
-        int next = atoi(PQgetvalue(r, 0, 0)), count = atoi(PQgetvalue(r, 0, 1));
+        int next = (int)arb_cell_int(PQgetvalue(r, 0, 0)), count = (int)arb_cell_int(PQgetvalue(r, 0, 1));
         PQclear(r);
         if (count >= ARB_LADDER_MAX_ENTRIES) {
             snprintf(err, errlen, "the ladder has %d entries, its limit (ARB_LADDER_MAX_ENTRIES)", count);
@@ -97,7 +98,7 @@ int store_ladder_join(store *s, int64_t tid, const store_ladder_entry_in *j, int
           "FROM ladder_entries WHERE tournament_id = $1 AND base = $2", 2, pb);
     if (!r)
         goto fail;
-    *version = atoi(PQgetvalue(r, 0, 0));
+    *version = (int)arb_cell_int(PQgetvalue(r, 0, 0));
     char prev[16] = "";
     if (!PQgetisnull(r, 0, 1))
         snprintf(prev, sizeof prev, "%s", PQgetvalue(r, 0, 1));
@@ -181,7 +182,7 @@ int store_ladder_retire(store *s, int64_t tid, const char *name, char *err, size
                     "  AND le.status IN ('validating', 'active', 'suspended')", 2, p);
     if (!r)
         goto fail;
-    int n = atoi(PQcmdTuples(r));
+    int n = (int)arb_cell_int(PQcmdTuples(r));
     PQclear(r);
     char detail[200];
     snprintf(detail, sizeof detail, "%.100s retired", name);
@@ -399,9 +400,9 @@ int store_ladder_counts(store *s, int64_t tid, int *in_flight, int *pending, int
                     "WHERE m.tournament_id = $1 AND m.state IN ('pending', 'leased')", 1, p);
     if (!r)
         return ARB_EIO;
-    *in_flight = atoi(PQgetvalue(r, 0, 0));
-    *pending = atoi(PQgetvalue(r, 0, 1));
-    *leased = atoi(PQgetvalue(r, 0, 2));
+    *in_flight = (int)arb_cell_int(PQgetvalue(r, 0, 0));
+    *pending = (int)arb_cell_int(PQgetvalue(r, 0, 1));
+    *leased = (int)arb_cell_int(PQgetvalue(r, 0, 2));
     PQclear(r);
     if (!created)
         return 0;

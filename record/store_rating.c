@@ -24,6 +24,7 @@
  * history's key (match, entrant) and matches.rated mean a match never
  * rates twice. */
 #include "store_int.h"
+#include "arb_num.h"
 #include "rating.h"
 #include "arb_buf.h"
 #include "arb_error.h"
@@ -123,7 +124,7 @@ int store__rate_write(store_pipe *p, const PGresult *r, const char *tid, int sys
         int n = 0, entrant[ARB_MAX_SEATS], rank[ARB_MAX_SEATS], side[ARB_MAX_SEATS];
         rated before[ARB_MAX_SEATS], after[ARB_MAX_SEATS];
         for (int k = i; k < j && n < ARB_MAX_SEATS; k++) {
-            int e = atoi(PQgetvalue(r, k, C_ENT));
+            int e = (int)arb_cell_int(PQgetvalue(r, k, C_ENT));
             bool again = false;
             for (int c = 0; c < n && !again; c++)
                 again = entrant[c] == e;
@@ -134,14 +135,14 @@ int store__rate_write(store_pipe *p, const PGresult *r, const char *tid, int sys
                 cu->entrant = e;
                 cu->r = rated_default(sys, model);
                 if (!PQgetisnull(r, k, C_MU))
-                    cu->r = (rated){atof(PQgetvalue(r, k, C_MU)), atof(PQgetvalue(r, k, C_SIGMA)),
-                                    PQgetisnull(r, k, C_VOL) ? 0 : atof(PQgetvalue(r, k, C_VOL)),
-                                    atoi(PQgetvalue(r, k, C_GAMES))};
+                    cu->r = (rated){arb_cell_float(PQgetvalue(r, k, C_MU)), arb_cell_float(PQgetvalue(r, k, C_SIGMA)),
+                                    PQgetisnull(r, k, C_VOL) ? 0 : arb_cell_float(PQgetvalue(r, k, C_VOL)),
+                                    (int)arb_cell_int(PQgetvalue(r, k, C_GAMES))};
             }
-            bool teams = !PQgetisnull(r, k, C_SIDE_RANK) && atoi(PQgetvalue(r, k, C_SIDE)) >= 0;
+            bool teams = !PQgetisnull(r, k, C_SIDE_RANK) && (int)arb_cell_int(PQgetvalue(r, k, C_SIDE)) >= 0;
             entrant[n] = e;
-            side[n] = teams ? atoi(PQgetvalue(r, k, C_SIDE)) : -1;
-            rank[n] = atoi(PQgetvalue(r, k, teams ? C_SIDE_RANK : C_RANK));
+            side[n] = teams ? (int)arb_cell_int(PQgetvalue(r, k, C_SIDE)) : -1;
+            rank[n] = (int)arb_cell_int(PQgetvalue(r, k, teams ? C_SIDE_RANK : C_RANK));
             before[n] = after[n] = cu->r;
             n++;
         }

@@ -1,9 +1,11 @@
 /* cgroup.c — a bot's processes as one: its own control group (v2, else v1),
  * or a scan of /proc where there is none (cgroup.h). */
 #include "cgroup.h"
+#include "arb_num.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 
+#include <limits.h>
 #include <dirent.h>
 #include <errno.h>
 #include <linux/magic.h>
@@ -238,8 +240,8 @@ static void sweep_dead(const char *top)
     for (struct dirent *e; d && (e = readdir(d));) {
         if (e->d_name[0] < '1' || e->d_name[0] > '9')
             continue;
-        long pid = atol(e->d_name);
-        if (pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+        long long pid;
+        if (arb_parse_ll(e->d_name, 1, INT_MAX, &pid) != 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
             continue;
         char dir[BCG_PATH + 32], sub[BCG_PATH + 300], file[BCG_PATH + 340];
         snprintf(dir, sizeof dir, "%s/%s", top, e->d_name);
@@ -296,7 +298,12 @@ static int make_dirs(bcg *g, char base[][BCG_PATH], int nbase, const char *v2_co
         for (int n = 0; n < 4096; n++) {
             int made = 0;
             for (; made < nbase; made++) {
-                snprintf(g->dir[made], BCG_PATH, "%s/b%d", g->parent[made], n);
+                int w = snprintf(g->dir[made], BCG_PATH, "%s/b%d", g->parent[made], n);
+                if (w < 0 || w >= BCG_PATH) {   /* parent is checked above: not reached */
+                    for (int i = 0; i < made; i++)
+                        rmdir(g->dir[i]);
+                    return -1;
+                }
                 if (mkdir(g->dir[made], 0755) != 0)
                     break;
             }
@@ -624,7 +631,10 @@ static bool read_stat(const char *pid, proc_row *r)
     if (n != 8)
         return false;
     r->start = f[7];
-    r->pid = (pid_t)atol(pid);
+    long long id;
+    if (arb_parse_ll(pid, 1, INT_MAX, &id) != 0)
+        return false;
+    r->pid = (pid_t)id;
     r->ppid = (pid_t)f[0];
     r->sid = (pid_t)f[1];
     r->own_ticks = f[2] + f[3];

@@ -2,12 +2,14 @@
  * deadlines and a non-blocking output queue, CPU time, stderr capture, and
  * a kill that takes everything the bot started (seat.h). */
 #include "seat.h"
+#include "arb_num.h"
 #include "cgroup.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_time.h"
 #include "sandbox_seccomp.h"
 
+#include <limits.h>
 #include <dirent.h>
 #include <inttypes.h>
 #include <errno.h>
@@ -1358,12 +1360,14 @@ static void reap_uid_children(uid_t uid, bool zombies_only)
             continue;
         buf[n] = 0;
         const char *st = strstr(buf, "State:"), *pp = strstr(buf, "PPid:"), *u = strstr(buf, "Uid:");
-        if (!pp || !u || atoi(pp + 5) != self || (uid_t)atol(u + 4) != uid)
+        long long pid, ppid, puid;   /* "PPid:\t123\n", "Uid:\t1000\t1000..." */
+        if (!pp || !u || arb_parse_ll(e->d_name, 1, INT_MAX, &pid) != 0 || sscanf(pp + 5, "%lld", &ppid) != 1
+            || sscanf(u + 4, "%lld", &puid) != 1 || ppid != self || puid != (long long)uid)
             continue;
         if (!zombies_only)
-            waitpid((pid_t)atol(e->d_name), NULL, 0);
+            waitpid((pid_t)pid, NULL, 0);
         else if (st && strchr(st + 6, 'Z') && strchr(st + 6, 'Z') < strchr(st, '\n'))
-            waitpid((pid_t)atol(e->d_name), NULL, WNOHANG);
+            waitpid((pid_t)pid, NULL, WNOHANG);
     }
     if (d)
         closedir(d);

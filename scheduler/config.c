@@ -555,6 +555,7 @@ static const char *const top_keys[] = {"name", "game", "rules", "options", "form
 
 typedef struct top_ctx {
     yaml_node_t *options, *entrants, *game, *rules, *gauntlet, *format, *advance, *groups, *deals, *files_root;
+    yaml_node_t *rounds;
     const yaml_node_t *duplicate;   /* the key, where a refusal of the mode points */
     const yaml_node_t *rating_model, *rating, *ladder, *validation;
 } top_ctx;
@@ -626,7 +627,7 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
         return 0;
     }
     if (strcmp(k, "cycles") == 0) { if (!get_int(L, v, "cycles", 1, 1000, &x)) c->cycles = (uint32_t)x; return L->rc; }
-    if (strcmp(k, "rounds") == 0) { if (!get_int(L, v, "rounds", 1, 1000, &x)) c->rounds = (uint32_t)x; return L->rc; }
+    if (strcmp(k, "rounds") == 0) { t->rounds = v; if (!get_int(L, v, "rounds", 1, 1000, &x)) c->rounds = (uint32_t)x; return L->rc; }
     if (strcmp(k, "advance") == 0) { t->advance = v; if (!get_int(L, v, "advance", 1, 3, &x)) c->advance = (uint32_t)x; return L->rc; }
     if (strcmp(k, "groups") == 0) { t->groups = v; if (!get_int(L, v, "groups", 1, 1024, &x)) c->groups = (uint32_t)x; return L->rc; }
     if (strcmp(k, "deals") == 0) { t->deals = v; if (!get_int(L, v, "deals", 1, ARB_MAX_DEALS, &x)) c->match.deals = (uint32_t)x; return L->rc; }
@@ -759,6 +760,30 @@ static int match_checks(loader *L, top_ctx *t, int k)
  * programs: in a partnership game each plays with a copy of itself as
  * partner, so team entrants are refused. It keeps ratings (openskill
  * unless the file says). */
+/* A key that only some formats read is refused under the others (advance:
+ * under a double elimination was accepted and ignored): the place of its
+ * value, the format, and where it applies. */
+static int format_keys(loader *L, const top_ctx *t)
+{
+    const struct {
+        const char *key;
+        const yaml_node_t *node;   /* its value, NULL when absent */
+        unsigned formats;          /* 1 << tn_format where it applies */
+        const char *where;
+    } keys[] = {
+        {"advance", t->advance, 1u << TN_SINGLE_ELIM | 1u << TN_GROUPS_KNOCKOUT, "single-elimination and groups-knockout"},
+        {"groups", t->groups, 1u << TN_GROUPS_KNOCKOUT, "groups-knockout"},
+        {"gauntlet", t->gauntlet, 1u << TN_GAUNTLET, "gauntlet"},
+        {"rounds", t->rounds, 1u << TN_SWISS, "swiss"},
+    };
+    unsigned f = L->cfg->format;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (keys[i].node && !(keys[i].formats >> f & 1))
+            return at(L, keys[i].node, "%s: does not apply to format %s (only to %s)", keys[i].key,
+                      tn_format_name((tn_format)f), keys[i].where);
+    return 0;
+}
+
 static int finish_ladder(loader *L, yaml_node_t *root, top_ctx *t)
 {
     tn_config *c = L->cfg;
@@ -841,6 +866,8 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
     if (files_root(L, t->files_root))
         return L->rc;
     if (t->entrants && entrants(L, t->entrants))
+        return L->rc;
+    if (format_keys(L, t))
         return L->rc;
     int k = c->match.game->seats(L->rules);
     if (ladder)

@@ -19,6 +19,7 @@
  * In a partnership game each entry sits every seat of its side (its
  * partner is a copy of itself): ladder_match pairs entries as sides. */
 #include "sched_int.h"
+#include "arb_num.h"
 #include "ladder.h"
 #include "plan.h"
 #include "rating.h"
@@ -62,7 +63,7 @@ static int sync_programs(sched *s, tour *t, char *err, size_t errlen)
     }
     t->bots = bots;
     for (int i = 0; i < rows.nrows; i++) {
-        int idx = atoi(store_cell(&rows, i, STORE_PROGRAMS_ENTRANT));
+        int idx = (int)arb_cell_int(store_cell(&rows, i, STORE_PROGRAMS_ENTRANT));
         if (idx != t->nbots) {   /* entrants are numbered from 0 without gaps */
             store_rows_release(&rows);
             snprintf(err, errlen, "entrant %d of the record follows %d", idx, t->nbots - 1);
@@ -160,7 +161,7 @@ static int validations(sched *s, tour *t, const table_shape *sh, char *err, size
         if (strcmp(cfg->entrants[i].name, cfg->ladder.validation) == 0)
             ref = i;
     for (int i = 0; i < rows.nrows && rc == 0; i++) {
-        int e = atoi(store_cell(&rows, i, STORE_PENDING_ENTRANT));
+        int e = (int)arb_cell_int(store_cell(&rows, i, STORE_PENDING_ENTRANT));
         const char *vm = store_cell(&rows, i, STORE_PENDING_MATCH), *state = store_cell(&rows, i, STORE_PENDING_STATE);
         const char *name = e < t->nbots ? t->bots[e].bot.name : "?";
         char verdict[1200];
@@ -185,9 +186,9 @@ static int validations(sched *s, tour *t, const table_shape *sh, char *err, size
                 arb_info(SUB, "ladder %s: %s plays its validation match (round %d)", cfg->name, name, t->round);
             }
         } else if (strcmp(state, "done") == 0) {
-            int pens = atoi(store_cell(&rows, i, STORE_PENDING_PENALTIES));
+            int pens = (int)arb_cell_int(store_cell(&rows, i, STORE_PENDING_PENALTIES));
             bool forfeited = store_cell(&rows, i, STORE_PENDING_FORFEITED)[0] == 't';
-            int deals = atoi(store_cell(&rows, i, STORE_PENDING_GAMES));
+            int deals = (int)arb_cell_int(store_cell(&rows, i, STORE_PENDING_GAMES));
             bool ok = pens == 0 && !forfeited;
             if (ok)
                 snprintf(verdict, sizeof verdict, "validated by match %s: %d deals, no penalty", vm, deals);
@@ -328,7 +329,7 @@ static int view_refresh(store *db, int64_t tid, bool rate, sched_ladder_view *v,
     int64_t seen = v->seen;
     for (int i = 0; i < rows.nrows && !rc; i++) {
         char kind = store_cell(&rows, i, STORE_CHANGES_KIND)[0];
-        int e = atoi(store_cell(&rows, i, STORE_CHANGES_ENTRANT));
+        int e = (int)arb_cell_int(store_cell(&rows, i, STORE_CHANGES_ENTRANT));
         long long num = strtoll(store_cell(&rows, i, STORE_CHANGES_NUMBER), NULL, 10),
                   changed = strtoll(store_cell(&rows, i, STORE_CHANGES_CHANGED), NULL, 10);
         if (kind == 'n') {
@@ -355,7 +356,7 @@ static int view_refresh(store *db, int64_t tid, bool rate, sched_ladder_view *v,
         case 'r':
             ve->mu = strtod(store_cell(&rows, i, STORE_CHANGES_MU), NULL);
             ve->sigma = strtod(store_cell(&rows, i, STORE_CHANGES_SIGMA), NULL);
-            ve->games = atoi(store_cell(&rows, i, STORE_CHANGES_GAMES));
+            ve->games = (int)arb_cell_int(store_cell(&rows, i, STORE_CHANGES_GAMES));
             break;
         case 'f': ve->in_flight = (int)num; break;
         case 'h': ve->last_hour = (int)num; break;

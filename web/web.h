@@ -1,7 +1,7 @@
 /* web.h — arbiter in the browser (docs/web.md): the pages and JSON API over
  * the record, served read-only by `arbiter serve` (web_server) or written
  * as static files by `arbiter report` (web_report). The web layer reads
- * the record through the store (scheduler/store.h) and nothing else of the
+ * the record through the store (record/store.h) and nothing else of the
  * scheduler; transcripts come through hooks the caller gives (cli/ passes
  * the referee's reader), so the web layer never links the referee. */
 #ifndef ARB_WEB_H

@@ -3,6 +3,7 @@
  * and the live stream's poll. Everything from the record goes out through
  * web_h (HTML) or web_j (JSON). */
 #include "web_int.h"
+#include "arb_num.h"
 #include "rating.h"
 #include "tournament.h"
 
@@ -492,7 +493,7 @@ static void crosstable_html(web_page *p, const standings *s, const store_rows *x
             char buf[64] = "";
             for (int k = 0; i != j && k < x->nrows; k++)
                 if (strcmp(C(x, k, 0), s->rows[i].name) == 0 && strcmp(C(x, k, 1), s->rows[j].name) == 0) {
-                    snprintf(buf, sizeof buf, "%.4g (%s)", atof(C(x, k, 3)), C(x, k, 2));
+                    snprintf(buf, sizeof buf, "%.4g (%s)", arb_cell_float(C(x, k, 3)), C(x, k, 2));
                     cell = buf;
                 }
             td(b, cell, true);
@@ -627,7 +628,7 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
             continue;
         }
         listed++;
-        int round = atoi(C(&seats, from, STORE_WSEATS_ROUND));
+        int round = (int)arb_cell_int(C(&seats, from, STORE_WSEATS_ROUND));
         if (round != last) {
             if (last >= 0)
                 arb_buf_puts(b, "</tbody></table></div>\n");
@@ -787,8 +788,8 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
     } else {
         arb_buf_puts(b, "<p>");
         web_h(b, C(&rat, rating_row, STORE_RATINGS_SYSTEM));
-        arb_buf_printf(b, ": mu %.3f, sigma %.3f after %s games.</p>\n", atof(C(&rat, rating_row, STORE_RATINGS_MU)),
-                       atof(C(&rat, rating_row, STORE_RATINGS_SIGMA)), C(&rat, rating_row, STORE_RATINGS_GAMES));
+        arb_buf_printf(b, ": mu %.3f, sigma %.3f after %s games.</p>\n", arb_cell_float(C(&rat, rating_row, STORE_RATINGS_MU)),
+                       arb_cell_float(C(&rat, rating_row, STORE_RATINGS_SIGMA)), C(&rat, rating_row, STORE_RATINGS_GAMES));
         web_series one = {(int)idx, C(&e, 0, STORE_WENTRANT_NAME)};
         web_svg_chart(p, "rating history", &one, 1, &hist);
     }
@@ -1090,7 +1091,7 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
         tn_rating_parse(C(&r, 0, STORE_LADDER_SYSTEM), &sys);
         if (C(&r, 0, STORE_LADDER_MODEL)[0])
             wl_model_parse(C(&r, 0, STORE_LADDER_MODEL), &model);
-        provisional = atoi(C(&r, 0, STORE_LADDER_PROVISIONAL));
+        provisional = (int)arb_cell_int(C(&r, 0, STORE_LADDER_PROVISIONAL));
     }
     rated d = rated_default((int)sys, (int)model);
     int n = 0;
@@ -1099,10 +1100,10 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
         int order = strcmp(st, "active") == 0 ? 0 : strcmp(st, "validating") == 0 ? 2 : strcmp(st, "suspended") == 0 ? 3 : -1;
         if (order < 0)
             continue;
-        rated x = C(&r, i, STORE_LADDER_MU)[0] ? (rated){atof(C(&r, i, STORE_LADDER_MU)),
-                                                         atof(C(&r, i, STORE_LADDER_SIGMA)),
-                                                         atof(C(&r, i, STORE_LADDER_VOL)),
-                                                         atoi(C(&r, i, STORE_LADDER_GAMES))}
+        rated x = C(&r, i, STORE_LADDER_MU)[0] ? (rated){arb_cell_float(C(&r, i, STORE_LADDER_MU)),
+                                                         arb_cell_float(C(&r, i, STORE_LADDER_SIGMA)),
+                                                         arb_cell_float(C(&r, i, STORE_LADDER_VOL)),
+                                                         (int)arb_cell_int(C(&r, i, STORE_LADDER_GAMES))}
                                                : d;
         if (order == 0 && x.games < provisional)
             order = 1;
@@ -1114,10 +1115,10 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
     web_series lines[ARB_WEB_CHART_LINES];
     char set[ARB_WEB_CHART_LINES * 12 + 4] = "{";
     for (int k = 0; k < nlines; k++) {
-        lines[k] = (web_series){atoi(C(&r, e[k].row, STORE_LADDER_ENTRANT)), C(&r, e[k].row, STORE_LADDER_NAME)};
+        lines[k] = (web_series){(int)arb_cell_int(C(&r, e[k].row, STORE_LADDER_ENTRANT)), C(&r, e[k].row, STORE_LADDER_NAME)};
         snprintf(set + strlen(set), sizeof set - strlen(set), "%s%d", k ? "," : "", lines[k].entrant);
     }
-    strcat(set, "}");
+    snprintf(set + strlen(set), sizeof set - strlen(set), "}");   /* sized for it: never cut */
     if (!wrows(p, STORE_WEB_HISTORY, tid, set, &hist))
         goto out;
     arb_buf *b = p->b;

@@ -2,6 +2,7 @@
  * (no script needed to see them): a knockout's bracket from the record's
  * matches, and rating histories as lines (web_int.h). */
 #include "web_int.h"
+#include "arb_num.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ typedef struct box {
     int x, y, h;
 } box;
 
-static int seat_entrant(const store_rows *r, int row) { return atoi(store_cell(r, row, STORE_WSEATS_ENTRANT)); }
+static int seat_entrant(const store_rows *r, int row) { return (int)arb_cell_int(store_cell(r, row, STORE_WSEATS_ENTRANT)); }
 
 /* The box of the first match after box b's round that seats entrant u, or -1. */
 static int next_box(const store_rows *r, const box *bx, int n, int b, int u)
@@ -52,7 +53,7 @@ int web_svg_bracket(web_page *p, const store_rows *r, bool skip_groups, const in
         int j = i + 1;
         while (j < r->nrows && strcmp(store_cell(r, j, STORE_WSEATS_MATCH), store_cell(r, i, STORE_WSEATS_MATCH)) == 0)
             j++;
-        int round = atoi(store_cell(r, i, STORE_WSEATS_ROUND));
+        int round = (int)arb_cell_int(store_cell(r, i, STORE_WSEATS_ROUND));
         if (!(skip_groups && strcmp(store_cell(r, i, STORE_WSEATS_STAGE), "group") == 0)) {
             if (round != last_round) {
                 ncols++;
@@ -150,7 +151,7 @@ int web_svg_chart(web_page *p, const char *title, const web_series *s, int ns, c
     /* h: entrant, match, mu, sigma in the order applied; x is that order */
     double lo = INFINITY, hi = -INFINITY;
     for (int i = 0; i < h->nrows; i++) {
-        double mu = atof(store_cell(h, i, STORE_WHISTORY_MU));
+        double mu = arb_cell_float(store_cell(h, i, STORE_WHISTORY_MU));
         lo = mu < lo ? mu : lo;
         hi = mu > hi ? mu : hi;
     }
@@ -176,9 +177,9 @@ int web_svg_chart(web_page *p, const char *title, const web_series *s, int ns, c
         const char *color = palette[k % (int)(sizeof palette / sizeof *palette)];
         arb_buf_printf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", color);
         for (int i = 0; i < h->nrows; i++)
-            if (atoi(store_cell(h, i, STORE_WHISTORY_ENTRANT)) == s[k].entrant)
+            if ((int)arb_cell_int(store_cell(h, i, STORE_WHISTORY_ENTRANT)) == s[k].entrant)
                 arb_buf_printf(o, "%.1f,%.1f ", PAD_L + i * xs,
-                               CHART_H - PAD_B - (atof(store_cell(h, i, STORE_WHISTORY_MU)) - lo) * ys);
+                               CHART_H - PAD_B - (arb_cell_float(store_cell(h, i, STORE_WHISTORY_MU)) - lo) * ys);
         arb_buf_printf(o, "\"/><rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
                        CHART_W - PAD_R + 10, PAD_T + k * 16, color, CHART_W - PAD_R + 24, PAD_T + k * 16 + 9);
         web_h(o, s[k].name);

@@ -334,4 +334,7 @@ bool dab_match_over(const dab_match *m);
 /* The winning team (by player % 2), -1 while the match goes on (DB-71). */
 int  dab_match_winner(const dab_match *m);
 
+/* The game's table in the registry (games/game.c, game.h). */
+extern const struct arb_game arb_game_dabang;
+
 #endif

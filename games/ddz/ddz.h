@@ -407,4 +407,7 @@ int ddz_run_deal(ddz_state *s, const ddz_rules *r, uint64_t seed,
 
 const char *ddz_phase_name(ddz_phase p);
 
+/* The game's table in the registry (games/game.c, game.h). */
+extern const struct arb_game arb_game_doudizhu;
+
 #endif

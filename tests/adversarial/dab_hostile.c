@@ -15,6 +15,7 @@
  * argv: dabang_random hostile_bot */
 /* before live.h: seat.h names a type `seat`, dabang.h a parameter */
 #include "dabang.h"
+#include "arb_file.h"
 #include "live.h"
 #include "match.h"
 #include "replay.h"
@@ -438,9 +439,7 @@ int main(int argc, char **argv)
     test_hostile_suite();
     CHECKF(test_open_fds() == fds, "descriptors: %d before, %d after", fds, test_open_fds());
     CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    if (system(cmd) != 0)
+    if (arb_remove_tree(tmpdir) != 0)
         fprintf(stderr, "could not remove %s\n", tmpdir);
     return TEST_DONE("dab_hostile");
 }

@@ -6,6 +6,7 @@
  * stderr (kept in the transcript) as "deal-invert: deal N: predicted" or
  * "deal-invert: deal N: not predicted". It plays the first legal item. */
 #include "arb_limits.h"
+#include "ddz.h"
 #include "arb_rng.h"
 #include "game.h"
 

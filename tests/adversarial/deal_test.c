@@ -6,6 +6,8 @@
  * 1 transcript. Real bot processes in the real sandbox.
  * argv: deal_invert_bot deal_memory_bot random_bot */
 #include "live.h"
+#include "ddz.h"
+#include "arb_file.h"
 #include "match.h"
 #include "replay.h"
 #include "record.h"
@@ -373,9 +375,7 @@ int main(int argc, char **argv)
     test_memory(MATCH_DUP_ALL, 2, 6);
     test_determinism();
     test_fairness();
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    if (!t_failed && system(cmd) != 0)
+    if (!t_failed && arb_remove_tree(tmpdir) != 0)
         fprintf(stderr, "could not remove %s\n", tmpdir);
     return TEST_DONE("deal");
 }

@@ -6,6 +6,7 @@
  * packing) is refused by bundle_build, which opens exactly the resolved
  * path; what lies inside is packed. Usage: rec_bundle */
 #include "bundle.h"
+#include "arb_file.h"
 #include "arb_error.h"
 #include "test_util.h"
 
@@ -93,9 +94,7 @@ int main(void)
     CHECKF(rc == 0 && b && memmem(b, len, "model", 5) && strcmp(rel[0], "model.bin") == 0, "%d %s", rc, err);
     free(b);
 
-    char cmd[PATH_MAX + 16];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
-    if (system(cmd) != 0)
+    if (arb_remove_tree(root) != 0)
         fprintf(stderr, "could not remove %s\n", root);
     return TEST_DONE("rec_bundle");
 }

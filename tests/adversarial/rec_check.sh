@@ -4,7 +4,8 @@
 # "..", or a symbolic link out are refused with FILE:LINE:COL by check and
 # by run; a link swapped for one pointing out after a clean check is
 # refused by run (the loader resolves again; the scheduler once more when
-# it packs the bundle); "\0" in YAML text is refused; `check FILE
+# it packs the bundle); "\0" in YAML text is refused; `check FILE` checks
+# programs (--no-programs: not); `check FILE
 # --programs` checks programs as `check --programs FILE` does; a round
 # robin of 4,096 entrants that run refuses, check refuses with the same
 # message. Usage: rec_check.sh ARBITER BOTS_DIR
@@ -64,6 +65,12 @@ a=$("$ARB" check --programs p.yaml 2>&1); ra=$?
 b=$("$ARB" check p.yaml --programs 2>&1); rb=$?
 check "check --programs FILE refuses ($ra: $a)" '[ $ra = 1 ] && [[ "$a" == p.yaml:3:* ]]'
 check "check FILE --programs says the same ($rb: $b)" '[ $rb = 1 ] && [ "$a" = "$b" ]'
+# without an option too: a missing program is no "ok" (it was, unless
+# --programs); --no-programs checks the file alone
+c=$("$ARB" check p.yaml 2>&1); rc=$?
+check "check FILE refuses a missing program by default ($rc: $c)" '[ $rc = 1 ] && [ "$c" = "$a" ]'
+d=$("$ARB" check --no-programs p.yaml 2>&1); rd=$?
+check "check --no-programs FILE checks the file alone ($rd: $d)" '[ $rd = 0 ] && [[ "$d" == "p.yaml: ok "* ]]'
 
 # 4,096 entrants in a round robin: what run refuses, check refuses, in the same words
 { echo "name: huge"; echo "format: round-robin"; echo "entrants:"

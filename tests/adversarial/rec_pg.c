@@ -10,12 +10,18 @@
  * failed on the code before the fix (trust, superuser arbiter, a 0755
  * socket directory, a 0777 socket). Usage: rec_pg */
 #include "pgctl.h"
+#include "arb_file.h"
 #include "arb_error.h"
+#include "arb_num.h"
 #include "test_util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libpq-fe.h>
 #include <pwd.h>
+#include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +76,46 @@ static int as_nobody(const char *conninfo, const char *path)
     int status = 0;
     waitpid(pid, &status, 0);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 100;
+}
+
+/* initdb with trust into old/pg, as the old code made clusters (as root,
+ * owned by and run as postgres): posix_spawn with an argv, no shell. */
+static int old_cluster(const char *old, bool root)
+{
+    char bin[600] = "", initdb[700], data[300];
+    DIR *d = opendir("/usr/lib/postgresql");
+    int best = -1;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        int v;
+        if (arb_parse_int(e->d_name, 0, 9999, &v) == 0 && v > best) {
+            best = v;
+            snprintf(bin, sizeof bin, "/usr/lib/postgresql/%s/bin", e->d_name);
+        }
+    }
+    if (d)
+        closedir(d);
+    int n1 = snprintf(initdb, sizeof initdb, "%s/initdb", bin), n2 = snprintf(data, sizeof data, "%s/pg", old);
+    if (best < 0 || n1 < 0 || (size_t)n1 >= sizeof initdb || n2 < 0 || (size_t)n2 >= sizeof data)
+        return -1;
+    if (mkdir(data, 0700) != 0 && errno != EEXIST)
+        return -1;
+    struct passwd *pw = root ? getpwnam("postgres") : NULL;
+    if (root && (!pw || chown(data, pw->pw_uid, pw->pw_gid) != 0))
+        return -1;
+    char *plain[] = {initdb, "-D", data, "-A", "trust", "-U", "arbiter", "--no-sync", "-E", "UTF8", NULL};
+    char *as_pg[] = {"runuser", "-u", "postgres", "--", initdb, "-D", data, "-A", "trust", "-U", "arbiter",
+                     "--no-sync", "-E", "UTF8", NULL};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    int rc = posix_spawnp(&pid, root ? "runuser" : initdb, &fa, NULL, root ? as_pg : plain, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    int status;
+    if (rc != 0 || waitpid(pid, &status, 0) != pid)
+        return -1;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
 int main(void)
@@ -163,27 +209,16 @@ int main(void)
     pgctl_stop(&pg);
 
     /* ---- a cluster the old code made (trust) is refused ---- */
-    char cmd[1200];
     mkdir(old, 0755);
     /* as root the data directory is postgres's and initdb runs as postgres, as the old code did */
-    if (root)
-        snprintf(cmd, sizeof cmd,
-                 "bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1); mkdir -p %s/pg && chown postgres "
-                 "%s/pg && runuser -u postgres -- \"$bin/initdb\" -D %s/pg -A trust -U arbiter --no-sync -E UTF8 "
-                 ">/dev/null 2>&1", old, old, old);
-    else
-        snprintf(cmd, sizeof cmd,
-                 "bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1); \"$bin/initdb\" -D %s/pg -A trust "
-                 "-U arbiter --no-sync -E UTF8 >/dev/null 2>&1", old);
-    CHECKF(system(cmd) == 0, "an old-style cluster made: %s", cmd);
+    CHECKF(old_cluster(old, root) == 0, "an old-style cluster made in %s/pg", old);
     pgctl pg2;
     rc = pgctl_start(&pg2, old, why, sizeof why);
     CHECKF(rc == ARB_ESTATE && strstr(why, "trust") && strstr(why, "mv "), "the old cluster refused: %d %s", rc, why);
     if (rc == 0)
         pgctl_stop(&pg2);
 
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
+    if (arb_remove_tree(dir) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
     return TEST_DONE("rec_pg");
 }

@@ -22,6 +22,7 @@
  *                   then one child of 900 MiB: within every single cap,
  *                   over the bot's total; report "mixhog: ..." */
 #include "arbiter_bot.h"
+#include "arb_num.h"
 #include "arb_rng.h"
 
 #include <errno.h>
@@ -158,7 +159,7 @@ static int choose(const abot_view *v, const abot_request *r, void *ctx)
     bool first = !b->started;
     b->started = true;
     if (strcmp(b->mode, "slow") == 0) {
-        sleep_ms(b->arg ? atol(b->arg) : 20);
+        sleep_ms(arb_num_or(b->arg, 20));
     } else if (strncmp(b->mode, "ponder", 6) == 0) {
         if (first)
             start_ponder(b, strcmp(b->mode, "pondersid") == 0);
@@ -166,15 +167,15 @@ static int choose(const abot_view *v, const abot_request *r, void *ctx)
             fprintf(stderr, "ponder: cpu_ms=%llu progress=%llu\n", (unsigned long long)(b->sp->cpu_ns / 1000000u),
                     (unsigned long long)b->sp->loops);
     } else if (first && strcmp(b->mode, "memhog") == 0) {
-        int k = b->arg ? atoi(b->arg) : 5;
-        int held = memhog(k, b->arg2 ? atol(b->arg2) : 500);
+        int k = (int)arb_num_or(b->arg, 5);
+        int held = memhog(k, arb_num_or(b->arg2, 500));
         fprintf(stderr, "memhog: %d children, %d held\n", k, held);
     } else if (first && strcmp(b->mode, "tmphog") == 0) {
-        fill("/tmp", b->arg ? atol(b->arg) : 2048);
+        fill("/tmp", arb_num_or(b->arg, 2048));
     } else if (first && strcmp(b->mode, "dirhog") == 0) {
-        fill(".", b->arg ? atol(b->arg) : 2048);
+        fill(".", arb_num_or(b->arg, 2048));
     } else if (first && strcmp(b->mode, "mixhog") == 0) {
-        long mb = b->arg ? atol(b->arg) : 240;
+        long mb = arb_num_or(b->arg, 240);
         fill("/tmp", mb);
         fill(".", mb);
         int held = memhog(1, 900);

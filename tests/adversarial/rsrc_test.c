@@ -14,6 +14,8 @@
  * Nth of the four setups (0 bubblewrap+cgroup, 1 bubblewrap, 2 bare+cgroup,
  * 3 bare), for debugging. */
 #include "live.h"
+#include "ddz.h"
+#include "arb_num.h"
 #include "match.h"
 #include "record.h"
 #include "arb_error.h"
@@ -437,7 +439,7 @@ int main(int argc, char **argv)
     };
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         const run_opts *o = &runs[i];
-        if (getenv("RSRC_ONLY") && (size_t)atoi(getenv("RSRC_ONLY")) != i)
+        if (getenv("RSRC_ONLY") && arb_num_or(getenv("RSRC_ONLY"), -1) != (long long)i)
             continue;   /* one configuration only (debugging) */
         test_ponder(o, "ponder");
         test_ponder(o, "pondersid");

@@ -13,6 +13,7 @@
  * rlimits the channels it cannot close do carry the signal, so the probe
  * works. */
 #include "live.h"
+#include "ddz.h"
 #include "match.h"
 #include "record.h"
 #include "arb_error.h"
@@ -131,7 +132,7 @@ static void run_game(bool dabang, int mode, const char *want, const bool closed[
     /* the sender and the receiver: bots 0 and 1 (Dou Dizhu), partners 0 and 2 (Da Bang) */
     int recv_bot = dabang ? 2 : 1;
     if (dabang) {
-        match_config_init(&cfg, &arb_game_dabang);
+        match_config_init(&cfg, arb_game_find("dabang"));
         cfg.deals = 2;
         cfg.nbots = 4;
         set_bot(&cfg.bots[0], "sender", collude_bot, "--dabang", "send", t);

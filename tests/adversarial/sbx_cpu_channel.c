@@ -13,6 +13,7 @@
  * START_MS: the slot clock's origin (CLOCK_MONOTONIC, ms), given to both;
  * SEED: the bits the sender sends (the receiver regenerates them only to
  * count its errors). */
+#include "arb_num.h"
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: sbx_cpu_channel send|recv SLOT_MS NBITS START_MS SEED\n");
         return 2;
     }
-    plan p = {.slot = strtoull(argv[2], NULL, 10) * 1000000u, .nbits = atoi(argv[3]),
+    plan p = {.slot = strtoull(argv[2], NULL, 10) * 1000000u, .nbits = (int)arb_num_or(argv[3], 0),
               .start = strtoull(argv[4], NULL, 10) * 1000000u, .seed = strtoull(argv[5], NULL, 10)};
     if (p.slot == 0 || p.nbits <= 0 || p.nbits > MAX_BITS) {
         fprintf(stderr, "sbx_cpu_channel: SLOT_MS > 0 and 0 < NBITS <= %d\n", MAX_BITS);

@@ -6,6 +6,7 @@
  * start (bwrap, every seat) or fails with a "sandbox:" reason; none runs
  * weaker and no bot is penalised for it. */
 #include "live.h"
+#include "ddz.h"
 #include "match.h"
 #include "seat.h"
 #include "record.h"

@@ -5,6 +5,7 @@
  * readable. The seat gets what referee/worker.c gives it: the worker's
  * directory and the transcript's hidden, the cache as `programs`. */
 #include "seat.h"
+#include "arb_file.h"
 #include "arb_error.h"
 #include "arb_limits.h"
 #include "arb_time.h"
@@ -93,9 +94,7 @@ static int peek(const char *script)
     CHECKF(strstr(line, "transcript:hidden"), "the transcript being written was readable: %s", line);
     CHECKF(strstr(line, "listed:1"), "the cache listed more than the bot's own program: %s", line);
     CHECKF(strstr(line, "own:read"), "the bot's own program files were not readable: %s", line);
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", wd);
-    if (system(cmd) != 0)
+    if (arb_remove_tree(wd) != 0)
         fprintf(stderr, "sbx_peek: could not remove %s\n", wd);
     return 0;
 }

@@ -21,6 +21,8 @@
  * argv[1]: a bot program (the entrants' command). The database:
  * ARBITER_TEST_DB when set, else a private cluster in a temp dir. */
 #include "scheduler.h"
+#include "ddz.h"
+#include "arb_file.h"
 #include "pgctl.h"
 #include "store.h"
 #include "wire.h"
@@ -515,9 +517,7 @@ int main(int argc, char **argv)
     store_close(db);
     PQfinish(pg);
     test_db_close(&tdb);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", state_dir);
-    if (system(cmd) != 0)
+    if (arb_remove_tree(state_dir) != 0)
         fprintf(stderr, "could not remove %s\n", state_dir);
     return TEST_DONE("wrk_pool");
 }

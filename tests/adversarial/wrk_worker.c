@@ -14,6 +14,7 @@
  *
  * argv[1]: a bot program (the SDK's random_bot). */
 #include "worker.h"
+#include "arb_file.h"
 #include "wire.h"
 #include "zap.h"
 #include "arb_error.h"
@@ -338,9 +339,7 @@ int main(int argc, char **argv)
     zmq_close(router);
     zmq_ctx_term(ctx);
     msgpack_sbuffer_destroy(&sb);
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
-    if (system(cmd) != 0)
+    if (arb_remove_tree(tmp) != 0)
         fprintf(stderr, "could not remove %s\n", tmp);
     return TEST_DONE("wrk_worker");
 }

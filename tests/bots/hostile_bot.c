@@ -50,6 +50,7 @@
  * trick needs (ARG "declare" or "play": only that one); othercards waits for a play and plays a card still out
  * (not in its hand, not seen played: another hand or the kitty holds it). */
 #include "arbiter_bot.h"
+#include "arb_num.h"
 #include "arb_rng.h"
 
 #include <arpa/inet.h>
@@ -263,7 +264,7 @@ static int misbehave_common(const hostile *h, int honest)
     }
     if (strcmp(mode, "network") == 0) {
         const char *port = h->arg ? h->arg : getenv("HOSTILE_PORT");
-        try_connect("127.0.0.1", port ? atoi(port) : 9);
+        try_connect("127.0.0.1", (int)arb_num_or(port, 9));
         try_connect("1.1.1.1", 53);
         return honest;
     }
@@ -280,7 +281,7 @@ static int misbehave_common(const hostile *h, int honest)
         return ABOT_NO_REPLY;
     }
     if (strcmp(mode, "late") == 0) {
-        long ms = h->arg ? atol(h->arg) : 1500;
+        long ms = arb_num_or(h->arg, 1500);
         struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
         while (nanosleep(&t, &t) != 0 && errno == EINTR)
             ;
@@ -415,7 +416,7 @@ int main(int argc, char **argv)
         argv++;
         argc--;
     }
-    hostile h = {.mode = argc > 1 ? argv[1] : "honest", .when = argc > 2 ? atoi(argv[2]) : 1,
+    hostile h = {.mode = argc > 1 ? argv[1] : "honest", .when = argc > 2 ? (int)arb_num_or(argv[2], 1) : 1,
                  .arg = argc > 3 ? argv[3] : NULL};
     static const char *const modes[] = {
         "sleep", "spin", "flood", "hugeline", "exit", "crash", "crashsay", "children", "forkbomb", "alloc", "bigfile",

@@ -46,6 +46,7 @@
  * With --dabang first (sbx_collude --dabang send|recv TAG) the two sit at a
  * Da Bang table, as partners: the pair that gains most from a side channel. */
 #include "arbiter_bot.h"
+#include "arb_num.h"
 #include "arb_rng.h"
 
 #include <dirent.h>
@@ -350,7 +351,7 @@ static bool proc_has(const char *needle, const char *also)
     bool found = false;
     DIR *d = opendir("/proc");
     for (struct dirent *e; d && !found && (e = readdir(d));) {
-        if (e->d_name[0] < '1' || e->d_name[0] > '9' || atoi(e->d_name) == getpid())
+        if (e->d_name[0] < '1' || e->d_name[0] > '9' || arb_num_or(e->d_name, 0) == getpid())
             continue;
         char path[300], buf[1024];
         snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
@@ -509,7 +510,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: sbx_collude [--dabang] send|recv TAG\n");
         return 2;
     }
-    colluder c = {.sender = strcmp(argv[1], "send") == 0, .tag = atol(argv[2]), .lock_fd = {-1, -1}, .sock = -1,
+    colluder c = {.sender = strcmp(argv[1], "send") == 0, .tag = arb_num_or(argv[2], 0), .lock_fd = {-1, -1}, .sock = -1,
                   .inotify = -1};
     int k = 0;
     for (size_t i = 0; i < sizeof candidates / sizeof candidates[0] && k < 3; i++)

@@ -455,7 +455,7 @@ static void fuzz_args(const uint8_t *data, size_t size)
             w = malloc(head + strlen(path) + 1);
             MUST(w != NULL);
             memcpy(w, buf + i, head);
-            strcpy(w + head, path);
+            memcpy(w + head, path, strlen(path) + 1);
         } else {
             w = strdup(w);
             MUST(w != NULL);

@@ -160,7 +160,7 @@ check "standings --formt suggests --format" '[ $? = 2 ] && grep -q "did you mean
 "$ARB" match --deals > /dev/null 2> err
 check "an option without its value exits 2" '[ $? = 2 ] && grep -q "needs a value" err'
 "$ARB" moves --game nosuchgame < /dev/null > /dev/null 2> err
-check "an unknown game exits 2 naming the games" '[ $? = 2 ] && grep -q "unknown game \"nosuchgame\"; games: doudizhu" err'
+check "an unknown game exits 2 naming the games" '[ $? = 2 ] && grep -q "unknown game \"nosuchgame\"; games: dabang doudizhu" err'
 "$ARB" rules --format yaml > /dev/null 2> err
 check "an unknown format exits 2" '[ $? = 2 ] && grep -q "expected table, json" err'
 "$SCHED" --heartbeat-m 5 > /dev/null 2> err
@@ -209,6 +209,7 @@ check "a one-match tournament runs" '[ $? = 0 ]' || cat run.out
 "$ARB" status --db "$D" --format json > status.json
 check "status --format json parses" '[ $? = 0 ] && json < status.json'
 check "status --format json has the tournament, done" 'python3 -c "import json; d=json.load(open(\"status.json\")); t=d[\"tournaments\"][0]; assert t[\"tournament\"] == \"cli\" and t[\"done\"] == 1 and t[\"state\"] == \"done\", d"'
+check "status --format json names the game" 'python3 -c "import json; d=json.load(open(\"status.json\")); assert d[\"tournaments\"][0][\"game\"] == \"doudizhu\", d"'
 "$ARB" standings cli --db "$D" --format json > st.json
 check "standings --format json parses with three entrants" 'json < st.json && python3 -c "import json; assert len(json.load(open(\"st.json\"))) == 3"'
 "$ARB" standings cli --db "$D" --format csv > st.csv
@@ -219,6 +220,7 @@ check "standings of a tournament not in the record exits 3" '[ $? = 3 ]'
 check "verify --format json parses and verifies" '[ $? = 0 ] && python3 -c "import json; d=json.load(open(\"v.json\")); assert d[\"verified\"] is True and d[\"checked\"] == 1, d"'
 "$ARB" status --db "$D" > status.txt
 check "status (table) still shows the tournament" '[ $? = 0 ] && grep -Eq "^[0-9]+ +cli " status.txt'
+check "status (table) has a game column" 'grep -Eq "^id .* game$" status.txt && grep -Eq "^[0-9]+ +cli .* doudizhu$" status.txt'
 # The record keeps the text the loader parsed, and its digest: the file is
 # read once. A named pipe can be read only once; a second read of it waited
 # for a writer that never came (and a file changed in between was recorded

@@ -103,6 +103,16 @@ last=$(dabang_results "$DA" | tail -n 1)
 check "the last match was the grand final, won by the champion ($last)" '[ "$(echo "$last" | cut -d"|" -f3)" = "$champ" ] && [ "$(sql "$DA" "SELECT count(*) FROM matches WHERE round = (SELECT max(round) FROM matches)")" = 1 ]'
 check "the printed bracket is the record's: every result in it" \
   'dabang_results "$DA" | while IFS="|" read -r r t w l; do grep -q " $w > $l$" "$T/de-a.bracket" || exit 1; done'
+# CSV: one table (it was two one after the other, which no CSV reader takes):
+# a header, then 8 team rows and 16 member rows, every row as wide as it
+"$ARB" standings de8 --db "$DA" --format csv > "$T/de-a.csv"
+check "standings CSV of teams: one table, kind team/member" 'python3 -c "
+import csv, sys; rows = list(csv.reader(open(sys.argv[1])))
+assert rows[0][:3] == [\"kind\", \"rank\", \"name\"], rows[0]
+assert all(len(r) == len(rows[0]) for r in rows), rows
+kinds = [r[0] for r in rows[1:]]
+assert kinds == [\"team\"] * 8 + [\"member\"] * 16, kinds
+" "$T/de-a.csv"'
 "$ARB" standings de8 --db "$DA" --format json > "$T/de-a.json"
 check "standings JSON: 8 teams and 16 members, each member with its team's matches and wins" 'python3 -c "
 import json, sys; d = json.load(open(sys.argv[1]))

@@ -5,6 +5,7 @@
  * do not stop the server, a taken port and bad addresses refused with a
  * message, and the text writers never passing their cap. */
 #include "arb_http.h"
+#include "arb_num.h"
 #include "../unit/test_util.h"
 #include "test_net.h"
 
@@ -243,7 +244,7 @@ int main(void)
                         "arb_test_requests_total 42\n") == body, "body:\n%s", body);
     CHECKF(strstr(body, "# TYPE arb_test_busy gauge\narb_test_busy{worker=\"w1\"} 0.25\n"
                         "arb_test_busy{worker=\"w2\"} 0.1\n") != NULL, "body:\n%s", body);
-    CHECK(header(resp, "Content-Length", value, sizeof value) && (size_t)atol(value) == strlen(body));
+    CHECK(header(resp, "Content-Length", value, sizeof value) && arb_num_or(value, -1) == (long long)strlen(body));
     /* The counter moves, the next scrape follows. */
     atomic_store(&m.requests, 1234567);
     CHECK(request(port, "GET", "/metrics", resp, sizeof resp) > 0 && status_of(resp) == 200);
@@ -314,7 +315,7 @@ int main(void)
     CHECK(request(port, "GET", "/metrics", resp, sizeof resp) > 0 && status_of(resp) == 200);
     body = body_of(resp);
     CHECKF(strlen(body) > 200000 && strlen(body) < ARB_HTTP_BODY_CAP, "%zu bytes", strlen(body));
-    CHECK(header(resp, "Content-Length", value, sizeof value) && (size_t)atol(value) == strlen(body));
+    CHECK(header(resp, "Content-Length", value, sizeof value) && arb_num_or(value, -1) == (long long)strlen(body));
     static const char last[] = "\narb_test_series_with_a_long_name{n=\"4999\"} 4999\n";
     CHECK(strlen(body) > sizeof last && strcmp(body + strlen(body) - (sizeof last - 1), last) == 0);
     atomic_store(&m.many, 0);

@@ -32,6 +32,17 @@ check() {                     # check "what" 'command'
 meson install -C "$BUILD" --destdir "$DEST" --no-rebuild --quiet > "$T/install.log" 2>&1 \
   || { cat "$T/install.log"; echo "FAIL: meson install"; exit 1; }
 
+# ---- the example bots: in bin/ under arbiter's names only ---------------
+bindir=$DEST$PREFIX/bin
+for b in random greedy heuristic dabang-random dabang-greedy; do
+  check "example bot arbiter-example-$b installed" '[ -x "$bindir/arbiter-example-$b" ]'
+done
+for b in random_bot greedy_bot heuristic_bot dabang_random dabang_greedy; do
+  check "no $b in bin/" '[ ! -e "$bindir/$b" ]'
+done
+check "arbiter-example-random plays" \
+  '[ "$(printf "arbiter 1 doudizhu\n" | "$bindir/arbiter-example-random" | head -n 1 | cut -d" " -f1-2)" = "bot 1" ]'
+
 # ---- the C library -----------------------------------------------------
 pcs=$(find "$DEST" -name arbiter-bot.pc)
 [ "$(printf '%s\n' "$pcs" | grep -c .)" = 1 ] || { echo "FAIL: one arbiter-bot.pc installed (found: $pcs)"; exit 1; }

@@ -6,6 +6,8 @@
  *
  * argv: random_bot hostile_bot first_legal.py */
 #include "live.h"
+#include "ddz.h"
+#include "arb_file.h"
 #include "match.h"
 #include "replay.h"
 #include "record.h"
@@ -102,7 +104,8 @@ static int find_stderr(void *ctx, int type, const uint8_t *rec, size_t n)
     /* botend BOT "sandbox" status <N bytes>: read the raw bytes instead */
     const uint8_t *p = rec + n;
     (void)p;
-    if (strstr(d, "botend ") && atoi(d + 7) == f->bot) {
+    int bot;
+    if (strstr(d, "botend ") && sscanf(d + 7, "%d", &bot) == 1 && bot == f->bot) {
         /* the stderr bin is the last field: find it as the tail of rec */
         const char *needle = "network:";
         const uint8_t *hit = memmem(rec, n, needle, strlen(needle));
@@ -424,9 +427,7 @@ int main(int argc, char **argv)
     test_bank();
     CHECKF(test_open_fds() == fds, "descriptors: %d before, %d after", fds, test_open_fds());
     CHECK(waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD);
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    if (system(cmd) != 0)
+    if (arb_remove_tree(tmpdir) != 0)
         fprintf(stderr, "could not remove %s\n", tmpdir);
     return TEST_DONE("match");
 }

@@ -19,6 +19,9 @@
  * that assignments carry a program bundle to fetch. The database:
  * ARBITER_TEST_DB when set, else a private cluster (as test_store). */
 #include "scheduler.h"
+#include "ddz.h"
+#include "arb_file.h"
+#include "arb_num.h"
 #include "bundle.h"
 #include "pgctl.h"
 #include "store.h"
@@ -96,7 +99,7 @@ static mrow match_row(int64_t id)
     if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1) {
         snprintf(m.state, sizeof m.state, "%s", PQgetvalue(r, 0, 0));
         snprintf(m.by, sizeof m.by, "%s", PQgetvalue(r, 0, 1));
-        m.gen = atoi(PQgetvalue(r, 0, 2));
+        m.gen = (int)arb_cell_int(PQgetvalue(r, 0, 2));
         snprintf(m.error, sizeof m.error, "%s", PQgetvalue(r, 0, 3));
     }
     PQclear(r);
@@ -405,7 +408,7 @@ static void test_admission(sched_stats *st, const char *endpoint)
     worker_state("w-one", state, sizeof state);
     CHECKF(strcmp(state, "connected") == 0, "w-one is %s", state);
     CHECK(q1(slots, sizeof slots, "SELECT slots FROM workers WHERE name = $1", "w-one", NULL)
-          && atoi(slots) == 3);
+          && arb_num_or(slots, -1) == 3);
 
     /* A heartbeat from a worker that never said hello: say hello. */
     fake *ghost = fake_open("w-ghost", 1, 1, -1, endpoint);
@@ -901,9 +904,7 @@ int main(int argc, char **argv)
     store_close(db);
     PQfinish(pg);
     test_db_close(&tdb);
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", state_dir);
-    if (system(cmd) != 0)
+    if (arb_remove_tree(state_dir) != 0)
         fprintf(stderr, "could not remove %s\n", state_dir);
     return TEST_DONE("pool");
 }

@@ -43,14 +43,47 @@ static seat *start(const char *name)
 
 static uint64_t in_ms(int ms) { return arb_now_ns() + (uint64_t)ms * 1000000u; }
 
+/* How long to wait for what must come (a line, the end, a process gone, CPU
+ * burnt): long, because a loaded machine (CI's parallel tests, -j on two
+ * cores) stretches every start and every time slice, and waiting costs
+ * nothing when it comes. Only waits whose expected answer is a timeout stay
+ * short. */
+#define PATIENCE_MS 60000
+
+/* Wait until the seat has used more than ns of CPU (PATIENCE_MS at most):
+ * how much CPU a spinning bot gets in a fixed time depends on the load. */
+static uint64_t cpu_reaches(seat *s, uint64_t base, uint64_t ns)
+{
+    uint64_t end = in_ms(PATIENCE_MS), used = 0;
+    while ((used = seat_cpu_ns(s) - base) <= ns && arb_now_ns() < end)
+        usleep(10000);
+    return used;
+}
+
+/* Wait until the seat's CPU count stops moving (two readings 100 ms apart
+ * within 1 ms, PATIENCE_MS at most): a held sandbox's setup (bubblewrap)
+ * is done, however long a loaded machine made it take. */
+static uint64_t cpu_settles(seat *s)
+{
+    uint64_t end = in_ms(PATIENCE_MS), a = seat_cpu_ns(s);
+    for (;;) {
+        usleep(100000);
+        uint64_t b = seat_cpu_ns(s);
+        if (b - a < 1000000u || arb_now_ns() >= end)
+            return b;
+        a = b;
+    }
+}
+
 /* True when no process of the group is left (kill(-pgid, 0) fails). */
 static bool group_gone(pid_t pgid)
 {
-    for (int i = 0; i < 100; i++) {
+    uint64_t end = in_ms(PATIENCE_MS);
+    do {
         if (kill(-pgid, 0) != 0 && errno == ESRCH)
             return true;
         usleep(10000);
-    }
+    } while (arb_now_ns() < end);
     return false;
 }
 
@@ -58,14 +91,14 @@ static void test_echo(void)
 {
     seat *s = start("echo.sh");
     char line[ARB_MAX_LINE + 1];
-    CHECK(seat_send(s, "hello bot", in_ms(1000)) == 0);
-    CHECK(seat_recv(s, line, sizeof line, in_ms(2000)) == SEAT_LINE);
+    CHECK(seat_send(s, "hello bot", in_ms(PATIENCE_MS)) == 0);
+    CHECK(seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_LINE);
     CHECK(strcmp(line, "echo hello bot") == 0);
     for (int i = 0; i < 200; i++) {
         char msg[32];
         snprintf(msg, sizeof msg, "n %d", i);
-        seat_send(s, msg, in_ms(1000));
-        CHECK(seat_recv(s, line, sizeof line, in_ms(2000)) == SEAT_LINE);
+        seat_send(s, msg, in_ms(PATIENCE_MS));
+        CHECK(seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_LINE);
     }
     CHECK(strcmp(line, "echo n 199") == 0);
     pid_t pg = seat_pid(s);
@@ -89,7 +122,7 @@ static void test_flood(void)
 {
     seat *s = start("flood_no_newline.sh");
     char line[ARB_MAX_LINE + 1];
-    CHECK(seat_recv(s, line, sizeof line, in_ms(2000)) == SEAT_TOO_LONG);
+    CHECK(seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_TOO_LONG);
     pid_t pg = seat_pid(s);
     seat_stop(s);
     CHECK(group_gone(pg));
@@ -101,16 +134,16 @@ static void test_line_bytes(void)
 {
     seat *s = start("sbx_lines.sh");
     char line[ARB_MAX_LINE + 1];
-    CHECK(seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_LINE && strlen(line) == ARB_MAX_LINE);
-    CHECK(seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_LINE && strlen(line) == ARB_MAX_LINE
+    CHECK(seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_LINE && strlen(line) == ARB_MAX_LINE);
+    CHECK(seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_LINE && strlen(line) == ARB_MAX_LINE
           && line[ARB_MAX_LINE - 1] == 'x');
-    CHECK(seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_TOO_LONG);
-    seat_read r = seat_recv(s, line, sizeof line, in_ms(5000));
+    CHECK(seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_TOO_LONG);
+    seat_read r = seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS));
     CHECKF(r == SEAT_LINE && strlen(line) == 9 && strcmp(line, "pass") != 0 && line[4] == SEAT_NUL_MARK,
            "NUL line: %d \"%s\"", r, line);
-    r = seat_recv(s, line, sizeof line, in_ms(5000));
+    r = seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS));
     CHECKF(r == SEAT_LINE && strlen(line) == 5 && line[4] == SEAT_NUL_MARK, "trailing NUL: %d \"%s\"", r, line);
-    CHECK(seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_LINE && strcmp(line, "after") == 0);
+    CHECK(seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_LINE && strcmp(line, "after") == 0);
     seat_stop(s);
 }
 
@@ -118,7 +151,7 @@ static void test_exit_at_once(void)
 {
     seat *s = start("exit_at_once.sh");
     char line[ARB_MAX_LINE + 1];
-    CHECK(seat_recv(s, line, sizeof line, in_ms(2000)) == SEAT_EOF);
+    CHECK(seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_EOF);
     /* Writing to a bot that is gone fails cleanly (no SIGPIPE). */
     int rc = 0;
     for (int i = 0; i < 100 && rc == 0; i++)
@@ -132,7 +165,7 @@ static void test_children(void)
 {
     seat *s = start("leave_children.sh");
     char line[ARB_MAX_LINE + 1];
-    CHECK(seat_recv(s, line, sizeof line, in_ms(2000)) == SEAT_LINE);
+    CHECK(seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_LINE);
     pid_t pg = seat_pid(s);
     CHECK(kill(-pg, 0) == 0);
     seat_stop(s);
@@ -143,7 +176,7 @@ static void test_close_stdout(void)
 {
     seat *s = start("close_stdout.sh");
     char line[ARB_MAX_LINE + 1];
-    CHECK(seat_recv(s, line, sizeof line, in_ms(2000)) == SEAT_EOF);
+    CHECK(seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_EOF);
     pid_t pg = seat_pid(s);
     seat_stop(s);
     CHECK(group_gone(pg));
@@ -153,8 +186,8 @@ static void test_stderr_flood(void)
 {
     seat *s = start("stderr_flood.sh");
     char line[ARB_MAX_LINE + 1];
-    CHECK(seat_send(s, "ping", in_ms(1000)) == 0);
-    CHECK(seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_LINE);
+    CHECK(seat_send(s, "ping", in_ms(PATIENCE_MS)) == 0);
+    CHECK(seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_LINE);
     CHECK(strcmp(line, "ok ping") == 0);
     size_t len;
     const char *err = seat_stderr(s, &len);
@@ -168,7 +201,7 @@ static void test_spin(void)
     seat *s = start("spin.sh");
     char line[ARB_MAX_LINE + 1];
     CHECK(seat_recv(s, line, sizeof line, in_ms(300)) == SEAT_TIMEOUT);
-    uint64_t cpu = seat_cpu_ns(s);
+    uint64_t cpu = cpu_reaches(s, 0, 50000000u);
     CHECKF(cpu > 50000000u, "cpu %llu ns", (unsigned long long)cpu);  /* it did burn CPU */
     seat_stop(s);
 }
@@ -177,7 +210,7 @@ static void test_environment(void)
 {
     seat *s = start("env_and_fds.sh");
     char line[ARB_MAX_LINE + 1];
-    CHECK(seat_recv(s, line, sizeof line, in_ms(2000)) == SEAT_LINE);
+    CHECK(seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_LINE);
     int env = -1, fds = -1;
     char core[16] = "", cwd[256] = "";
     CHECKF(sscanf(line, "env %d fds %d core %15s cwd %255s", &env, &fds, core, cwd) == 4, "%s", line);
@@ -199,7 +232,7 @@ static void test_environment(void)
         int high = dup2(1, 1500);
         CHECK(high == 1500);
         s = start("env_and_fds.sh");
-        CHECK(seat_recv(s, line, sizeof line, in_ms(2000)) == SEAT_LINE);
+        CHECK(seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_LINE);
         fds = -1;
         CHECKF(sscanf(line, "env %d fds %d", &env, &fds) == 2, "%s", line);
         CHECKF(fds <= 4, "with a descriptor at 1500 in the referee, the bot sees %d descriptors", fds);
@@ -230,7 +263,7 @@ static void test_hostile_binaries(void)
     char line[ARB_MAX_LINE + 1];
     /* Allocates without end: RLIMIT_AS (1 GiB) stops it, the referee is fine. */
     seat *s = start_hostile("alloc");
-    seat_read r = seat_recv(s, line, sizeof line, in_ms(20000));
+    seat_read r = seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS));
     CHECKF(r == SEAT_EOF || (r == SEAT_LINE && strncmp(line, "oom after", 9) == 0), "alloc: %d %s", r, line);
     seat_stop(s);
     /* Writes a file without end: RLIMIT_FSIZE (16 MiB) stops it. (In the
@@ -239,7 +272,7 @@ static void test_hostile_binaries(void)
     limits.workdir_size = UINT64_MAX;
     s = start_hostile("bigfile");
     limits.workdir_size = 0;
-    r = seat_recv(s, line, sizeof line, in_ms(20000));
+    r = seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS));
     CHECK(r == SEAT_EOF || r == SEAT_LINE);
     seat_stop(s);
     char big[512];
@@ -255,13 +288,13 @@ static void test_hostile_binaries(void)
     unlink(big);
     /* Crashes: the referee sees the end of its output and the signal. */
     s = start_hostile("crash");
-    CHECK(seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_EOF);
+    CHECK(seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_EOF);
     int status = seat_stop(s);
     CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV && !WCOREDUMP(status));
     /* One enormous line: refused as too long, and the next line still reads. */
     s = start_hostile("hugeline");
-    CHECK(seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_TOO_LONG);
-    CHECK(seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_LINE && strcmp(line, "after") == 0);
+    CHECK(seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_TOO_LONG);
+    CHECK(seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_LINE && strcmp(line, "after") == 0);
     seat_stop(s);
 }
 
@@ -284,7 +317,7 @@ static void test_hidden_files(void)
         lim.hide[0] = secret;
         int err;
         seat *s = seat_start(argv, workdir, &lim, &err);
-        CHECK(s && seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_LINE && strcmp(line, "hidden") == 0);
+        CHECK(s && seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_LINE && strcmp(line, "hidden") == 0);
         if (s)
             seat_stop(s);
     } else {
@@ -294,7 +327,7 @@ static void test_hidden_files(void)
         chmod(secret, 0600);   /* as written by the transcript writer */
         int err;
         seat *s = seat_start(argv, workdir, &limits, &err);
-        CHECK(s && seat_recv(s, line, sizeof line, in_ms(5000)) == SEAT_LINE && strcmp(line, "hidden") == 0);
+        CHECK(s && seat_recv(s, line, sizeof line, in_ms(PATIENCE_MS)) == SEAT_LINE && strcmp(line, "hidden") == 0);
         if (s)
             seat_stop(s);
     }
@@ -342,18 +375,16 @@ static void test_gated(void)
     if (!s)
         return;
     CHECK(seat_gated(s));
-    usleep(200000);
-    uint64_t setup = seat_cpu_ns(s);
+    uint64_t setup = cpu_settles(s);
     usleep(300000);
     uint64_t held = seat_cpu_ns(s) - setup;
     CHECKF(held < 20000000u, "gated: the held bot used %" PRIu64 " ms of CPU in 300 ms", held / 1000000);
     CHECK(seat_gone(s, 0, NULL) == SEAT_RUNNING);
     seat_release(s);
     CHECK(!seat_gated(s));
-    uint64_t t0 = seat_cpu_ns(s);
-    usleep(300000);
-    uint64_t ran = seat_cpu_ns(s) - t0;
-    CHECKF(ran > 100000000u, "gated: released, the bot used only %" PRIu64 " ms of CPU in 300 ms", ran / 1000000);
+    uint64_t ran = cpu_reaches(s, seat_cpu_ns(s), 100000000u);
+    CHECKF(ran > 100000000u, "gated: released, the bot used only %" PRIu64 " ms of CPU in %d s", ran / 1000000,
+           PATIENCE_MS / 1000);
     pid_t pg = seat_pid(s);
     seat_stop(s);
     CHECK(group_gone(pg));

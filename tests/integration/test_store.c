@@ -6,6 +6,8 @@
  * cluster under a temporary state directory; each run uses a database of
  * its own. */
 #include "config.h"
+#include "ddz.h"
+#include "arb_num.h"
 #include "pgctl.h"
 #include "scheduler.h"
 #include "plan.h"
@@ -170,7 +172,7 @@ static void test_store(void)
     /* Exactly the rows written: 2 matches x 3 deals. */
     PGconn *c = PQconnectdb(conninfo);
     PGresult *r = PQexec(c, "SELECT count(*) FROM deals");
-    CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && atoi(PQgetvalue(r, 0, 0)) == 6);
+    CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && (int)arb_cell_int(PQgetvalue(r, 0, 0)) == 6);
     PQclear(r);
     r = PQexecParams(c, "SELECT seed::text, seat_slots::text, scores::text, coalesce(forfeit_slot, -1) FROM deals "
                         "WHERE match_id = $1::bigint ORDER BY game", 1, NULL, (const char *[]){m1id}, NULL, NULL, 0);
@@ -187,7 +189,7 @@ static void test_store(void)
           && strcmp(PQgetvalue(r, 2, 4), "t") == 0 && strcmp(PQgetvalue(r, 1, 4), "f") == 0);
     PQclear(r);
     r = PQexec(c, "SELECT count(*) FROM events WHERE kind IN ('start', 'resume', 'round', 'lease-expired')");
-    CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && atoi(PQgetvalue(r, 0, 0)) == 4);
+    CHECK(PQresultStatus(r) == PGRES_TUPLES_OK && (int)arb_cell_int(PQgetvalue(r, 0, 0)) == 4);
     PQclear(r);
     PQfinish(c);
 
@@ -206,7 +208,10 @@ static void test_store(void)
     CHECK(store_tournament_named(s, "#999999", &named, &seed, &revealed) == 0);
     store_rows rows_r;
     CHECKF(store_report(s, STORE_REPORT_TOURNAMENTS, 0, &rows_r, err, sizeof err) == 0, "%s", err);
-    CHECK(rows_r.nrows == 1 && rows_r.ncols == 10 && atoll(store_cell(&rows_r, 0, 0)) == tid
+    /* the game too (the list had no game column) */
+    CHECKF(rows_r.nrows == 1 && rows_r.ncols == 11 && strcmp(store_cell(&rows_r, 0, 10), cfg.match.game->name) == 0,
+           "tournaments report: %d columns, game \"%s\"", rows_r.ncols, rows_r.ncols > 10 ? store_cell(&rows_r, 0, 10) : "");
+    CHECK(rows_r.nrows == 1 && arb_cell_int(store_cell(&rows_r, 0, 0)) == tid
           && strcmp(store_cell(&rows_r, 0, 1), cfg.name) == 0
           && strcmp(store_cell(&rows_r, 0, 6), "2") == 0 && strcmp(store_cell(&rows_r, 0, 8), "1") == 0
           && strcmp(store_cell(&rows_r, 5, 5), "") == 0);
@@ -240,7 +245,7 @@ static void test_ladder_view(void)
     if (!s || !other)
         return;
     int64_t tid;
-    CHECKF(store_bench_ladder(s, "view test", 12, 40, &tid, err, sizeof err) == 0, "%s", err);
+    CHECKF(store_bench_ladder(s, "view test", "doudizhu", "standard", 12, 40, &tid, err, sizeof err) == 0, "%s", err);
     char path[] = "/tmp/arbiter-view-XXXXXX";
     int fd = mkstemp(path);
     CHECK(fd >= 0);

@@ -1,5 +1,6 @@
 /* test_db.c — a fresh database for a C test (test_db.h). */
 #include "test_db.h"
+#include "arb_file.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
@@ -55,9 +56,7 @@ void test_db_close(test_db *t)
     sql(t->base, stmt, false);
     if (t->own_cluster) {
         pgctl_stop(&t->pg);
-        char cmd[200];
-        snprintf(cmd, sizeof cmd, "rm -rf %s", t->dir);
-        if (system(cmd) != 0)
+        if (arb_remove_tree(t->dir) != 0)
             fprintf(stderr, "could not remove %s\n", t->dir);
     }
 }

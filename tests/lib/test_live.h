@@ -85,7 +85,11 @@ static inline int test_leftovers(int uid_base)
         fclose(f);
         buf[len] = 0;
         const char *pp = strstr(buf, "PPid:"), *uid = strstr(buf, "Uid:");
-        int ppid = pp ? atoi(pp + 5) : -1, u = uid ? atoi(uid + 4) : -1;
+        int ppid = -1, u = -1;   /* "PPid:\t123", "Uid:\t1000\t..." */
+        if (!pp || sscanf(pp + 5, "%d", &ppid) != 1)
+            ppid = -1;
+        if (!uid || sscanf(uid + 4, "%d", &u) != 1)
+            u = -1;
         if (ppid == getpid() || (uid_base > 0 && u >= uid_base && u < uid_base + ARB_MAX_SEATS)) {
             fprintf(stderr, "left over: pid %s ppid %d uid %d\n", e->d_name, ppid, u);
             n++;

@@ -623,7 +623,7 @@ static void test_garbage(void)
     text[big] = 0;
     send_line(h, text);
     /* ... a request with a list far longer than a bot could need */
-    strcpy(text, "ask bid time 1 2 3 legal");
+    snprintf(text, big + 1, "%s", "ask bid time 1 2 3 legal");
     for (size_t n = strlen(text); n + 6 < big; n += 5)
         memcpy(text + n, " pass", 6);
     send_line(h, text);

@@ -7,11 +7,15 @@
 #include "arb_file.h"
 #include "arb_kdf.h"
 #include "arb_log.h"
+#include "arb_num.h"
 #include "arb_rng.h"
 #include "arb_seeds.h"
 #include "arb_time.h"
 #include "test_util.h"
 
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -254,6 +258,60 @@ static void test_seed_labels(void)
     CHECK(arb_seeds_ladder(k, 3) == arb_seed_keyed(k, "ladder/3"));
 }
 
+/* The replacements of atoi and atof (arb_num.h): the whole string or an
+ * error, where atoi read "12abc" as 12, " 12" as 12 and "" as 0. */
+static void test_num(void)
+{
+    long long v = 7;
+    CHECK(arb_parse_ll("12", 0, 100, &v) == 0 && v == 12);
+    CHECK(arb_parse_ll("-5", -10, 10, &v) == 0 && v == -5);
+    v = 7;
+    CHECK(arb_parse_ll("12abc", 0, 100, &v) == ARB_EINVAL && v == 7);
+    CHECK(arb_parse_ll(" 12", 0, 100, &v) == ARB_EINVAL);
+    CHECK(arb_parse_ll("+12", 0, 100, &v) == ARB_EINVAL);
+    CHECK(arb_parse_ll("", 0, 100, &v) == ARB_EINVAL);
+    CHECK(arb_parse_ll("-", 0, 100, &v) == ARB_EINVAL);
+    CHECK(arb_parse_ll(NULL, 0, 100, &v) == ARB_EINVAL);
+    CHECK(arb_parse_ll("101", 0, 100, &v) == ARB_ERANGE && v == 7);
+    CHECK(arb_parse_ll("99999999999999999999", LLONG_MIN, LLONG_MAX, &v) == ARB_ERANGE);
+    int i = 0;
+    CHECK(arb_parse_int("2147483647", 0, INT_MAX, &i) == 0 && i == INT_MAX);
+    CHECK(arb_parse_int("2147483648", 0, INT_MAX, &i) == ARB_ERANGE);
+    double d = 0;
+    CHECK(arb_parse_double("1.5e3", &d) == 0 && d == 1500.0);
+    CHECK(arb_parse_double("1.5x", &d) == ARB_EINVAL);
+    CHECK(arb_parse_double(" 1", &d) == ARB_EINVAL);
+    CHECK(arb_parse_double("inf", &d) == ARB_ERANGE);
+    CHECK(arb_parse_double("1e999", &d) == ARB_ERANGE);
+    CHECK(arb_num_or("42", 5) == 42 && arb_num_or(NULL, 5) == 5 && arb_num_or("4x", 5) == 5);
+    /* what PostgreSQL prints; NULL ("") is 0 */
+    CHECK(arb_cell_int("-3") == -3 && arb_cell_int("") == 0 && arb_cell_int(NULL) == 0);
+    CHECK(arb_cell_float("0.25") == 0.25 && arb_cell_float("") == 0);
+}
+
+/* rm -rf without a shell: a tree with a link out of it goes, what the link
+ * points to stays. */
+static void test_remove_tree(void)
+{
+    char root[] = "/tmp/arbiter-common-rm.XXXXXX", keep[] = "/tmp/arbiter-common-keep.XXXXXX", p[256];
+    CHECK(mkdtemp(root) != NULL && mkdtemp(keep) != NULL);
+    snprintf(p, sizeof p, "%s/a", root);
+    CHECK(mkdir(p, 0700) == 0);
+    snprintf(p, sizeof p, "%s/a/f", root);
+    int fd = open(p, O_WRONLY | O_CREAT, 0600);
+    CHECK(fd >= 0);
+    if (fd >= 0)
+        close(fd);
+    snprintf(p, sizeof p, "%s/a/out", root);
+    CHECK(symlink(keep, p) == 0);
+    CHECK(arb_remove_tree(root) == 0);
+    struct stat st;
+    CHECK(lstat(root, &st) != 0);
+    CHECK(lstat(keep, &st) == 0 && S_ISDIR(st.st_mode));
+    CHECK(arb_remove_tree(root) == 0);            /* gone already */
+    CHECK(arb_remove_tree(keep) == 0 && lstat(keep, &st) != 0);
+}
+
 int main(void)
 {
     test_rng_vectors();
@@ -265,5 +323,7 @@ int main(void)
     test_log_json();
     test_time();
     test_read_file();
+    test_num();
+    test_remove_tree();
     return TEST_DONE("common");
 }

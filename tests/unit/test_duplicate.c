@@ -6,6 +6,8 @@
  * table deals the first table's cards with the teams' seats swapped, the
  * result is per table and per team, and the transcript re-judges. */
 #include "game.h"
+#include "ddz.h"
+#include "dabang.h"
 #include "match.h"
 #include "record.h"
 #include "replay.h"

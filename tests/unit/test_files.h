@@ -79,7 +79,7 @@ static inline int test_each_txt(const char *path, void (*run_file)(const char *f
         if (l > 4 && strcmp(e->d_name + l - 4, ".txt") == 0) {
             names[n] = malloc(strlen(path) + l + 2);
             if (names[n])
-                sprintf(names[n++], "%s/%s", path, e->d_name);
+                snprintf(names[n++], strlen(path) + l + 2, "%s/%s", path, e->d_name);
         }
     }
     if (d)

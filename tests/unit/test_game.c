@@ -3,6 +3,7 @@
  * the way the bot protocol will carry it (format_action -> parse_action ->
  * check -> apply), and results identical to the engine driven directly. */
 #include "game.h"
+#include "dabang.h"
 #include "ddz.h"
 #include "arb_error.h"
 #include "arb_limits.h"

@@ -4,6 +4,8 @@
  * the database-backed parts are covered end to end by
  * tests/integration/test_tournament.sh. */
 #include "plan_int.h"
+#include "ddz.h"
+#include "dabang.h"
 #include "arb_rng.h"
 
 #include <inttypes.h>
