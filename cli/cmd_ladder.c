@@ -391,15 +391,15 @@ static int history(const opts *o, store *st, int64_t tid, const char *ladder, co
             printf(",\"history\":[");
             for (int i = 0; i < h.nrows; i++)
                 printf("%s{\"match\":%s,\"round\":%s,\"rank\":%s,\"mu\":%s,\"sigma\":%s,\"vol\":%s,\"at\":\"%s\"}",
-                       i ? "," : "", store_cell(&h, i, 0), store_cell(&h, i, 1), store_cell(&h, i, 2),
-                       store_cell(&h, i, 3), store_cell(&h, i, 4), store_cell(&h, i, 5), store_cell(&h, i, 6));
+                       i ? "," : "", store_cell(&h, i, STORE_LHISTORY_MATCH), store_cell(&h, i, STORE_LHISTORY_ROUND), store_cell(&h, i, STORE_LHISTORY_RANK),
+                       store_cell(&h, i, STORE_LHISTORY_MU), store_cell(&h, i, STORE_LHISTORY_SIGMA), store_cell(&h, i, STORE_LHISTORY_VOL), store_cell(&h, i, STORE_LHISTORY_AT));
             printf("]}\n");
         } else {
             printf("%s in %s: %d rated matches\n\n%-8s %-6s %-5s %10s %10s  %s\n", arb_term(name, term, sizeof term),
                    ladder, h.nrows, "match", "round", "place", "mu", "sigma", "at");
             for (int i = 0; i < h.nrows; i++)
-                printf("%-8s %-6s %-5s %10.4f %10.4f  %s\n", store_cell(&h, i, 0), store_cell(&h, i, 1),
-                       store_cell(&h, i, 2), arb_cell_float(store_cell(&h, i, 3)), arb_cell_float(store_cell(&h, i, 4)), store_cell(&h, i, 6));
+                printf("%-8s %-6s %-5s %10.4f %10.4f  %s\n", store_cell(&h, i, STORE_LHISTORY_MATCH), store_cell(&h, i, STORE_LHISTORY_ROUND),
+                       store_cell(&h, i, STORE_LHISTORY_RANK), arb_cell_float(store_cell(&h, i, STORE_LHISTORY_MU)), arb_cell_float(store_cell(&h, i, STORE_LHISTORY_SIGMA)), store_cell(&h, i, STORE_LHISTORY_AT));
         }
     }
     store_rows_release(&h);

@@ -152,6 +152,44 @@
     X(WSEATS_POINTS, "coalesce(s.points::text, '')")                           \
     X(WSEATS_RANK, "coalesce(s.rank::text, '')")
 
+/* STORE_WEB_RESULTS_SINCE: a row per seat of the first 50 matches done
+ * after a time, in the order they finished (the live page's events) */
+#define STORE_WRESULTS_COLS(X)                                                 \
+    X(WRESULTS_MATCH, "m.id")                                                  \
+    X(WRESULTS_ROUND, "m.round")                                               \
+    X(WRESULTS_TABLE, "m.tbl")                                                 \
+    X(WRESULTS_FINISHED, "to_char(m.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US')") \
+    X(WRESULTS_SLOT, "s.slot")                                                 \
+    X(WRESULTS_NAME, "e.name")                                                 \
+    X(WRESULTS_TOTAL, "coalesce(s.total::text, '')")                           \
+    X(WRESULTS_POINTS, "coalesce(s.points::text, '')")                         \
+    X(WRESULTS_RANK, "coalesce(s.rank::text, '')")
+
+/* STORE_REPORT_TOURNAMENTS, every tournament by id: the matches counted by
+ * state from the CTE c (per tournament and state) */
+#define STORE_TOURNAMENTS_COLS(X)                                              \
+    X(TOURNAMENTS_ID, "t.id")                                                  \
+    X(TOURNAMENTS_NAME, "t.name")                                              \
+    X(TOURNAMENTS_FORMAT, "t.format")                                          \
+    X(TOURNAMENTS_STATE, "t.state")                                            \
+    X(TOURNAMENTS_PENDING, "coalesce(sum(c.n) FILTER (WHERE c.state = 'pending'), 0)") \
+    X(TOURNAMENTS_LEASED, "coalesce(sum(c.n) FILTER (WHERE c.state = 'leased'), 0)") \
+    X(TOURNAMENTS_DONE, "coalesce(sum(c.n) FILTER (WHERE c.state = 'done'), 0)") \
+    X(TOURNAMENTS_VOID, "coalesce(sum(c.n) FILTER (WHERE c.state = 'void'), 0)") \
+    X(TOURNAMENTS_ROUND, "coalesce(max(c.r), 0)")                              \
+    X(TOURNAMENTS_CREATED, "to_char(t.created_at, 'YYYY-MM-DD HH24:MI')")      \
+    X(TOURNAMENTS_GAME, "t.game")
+
+/* store_ladder_history: one entry's rating after each of its matches */
+#define STORE_LHISTORY_COLS(X)                                                 \
+    X(LHISTORY_MATCH, "h.match_id")                                            \
+    X(LHISTORY_ROUND, "m.round")                                               \
+    X(LHISTORY_RANK, "h.rank")                                                 \
+    X(LHISTORY_MU, "h.mu_after")                                               \
+    X(LHISTORY_SIGMA, "h.sigma_after")                                         \
+    X(LHISTORY_VOL, "coalesce(h.vol_after, 0)")                                \
+    X(LHISTORY_AT, "to_char(h.at, 'YYYY-MM-DD HH24:MI:SS')")
+
 /* STORE_WEB_MATCH, one row. to_jsonb(m): the signature's columns when the
  * record has them (migration 011), NULL before, one statement for both */
 #define STORE_WMATCH_COLS(X)                                                   \
@@ -286,6 +324,9 @@ enum { STORE_WENTRANT_COLS(STORE_COL_ENUM) STORE_WENTRANT_NCOLS };
 enum { STORE_WPENS_COLS(STORE_COL_ENUM) STORE_WPENS_NCOLS };
 enum { STORE_WPROGRESS_COLS(STORE_COL_ENUM) STORE_WPROGRESS_NCOLS };
 enum { STORE_PENDING_COLS(STORE_COL_ENUM) STORE_PENDING_NCOLS };
+enum { STORE_WRESULTS_COLS(STORE_COL_ENUM) STORE_WRESULTS_NCOLS };
+enum { STORE_TOURNAMENTS_COLS(STORE_COL_ENUM) STORE_TOURNAMENTS_NCOLS };
+enum { STORE_LHISTORY_COLS(STORE_COL_ENUM) STORE_LHISTORY_NCOLS };
 #undef STORE_COL_ENUM
 
 /* The evidence on a match (store_dispute_evidence, six parts) and the

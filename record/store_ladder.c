@@ -421,9 +421,13 @@ int store_ladder_history(store *s, int64_t tid, int entrant, store_rows *out, ch
     snprintf(id, sizeof id, "%" PRId64, tid);
     snprintf(ent, sizeof ent, "%d", entrant);
     const char *p[] = {id, ent};
-    return store__rows_q(s,
-                  "SELECT h.match_id, m.round, h.rank, h.mu_after, h.sigma_after, coalesce(h.vol_after, 0), "
-                  "  to_char(h.at, 'YYYY-MM-DD HH24:MI:SS') "
-                  "FROM rating_history h JOIN matches m ON m.id = h.match_id "
-                  "WHERE m.tournament_id = $1 AND h.entrant = $2 ORDER BY h.seq", 2, p, out, err, errlen);
+    static const char *const cols[] = {STORE_LHISTORY_COLS(STORE_COL_EXPR)};
+    char sql[STORE_SELECT_MAX];
+    if (store__select(sql, sizeof sql, cols, STORE_LHISTORY_NCOLS,
+                      "FROM rating_history h JOIN matches m ON m.id = h.match_id "
+                      "WHERE m.tournament_id = $1 AND h.entrant = $2 ORDER BY h.seq") != 0) {
+        snprintf(err, errlen, "ladder history: statement too long");
+        return ARB_ETOOBIG;
+    }
+    return store__rows_q(s, sql, 2, p, out, err, errlen);
 }

@@ -35,8 +35,6 @@ static const char *const web_sql[] = {
     /* the results recorded after $2 (a UTC time as STORE_WEB_PROGRESS
      * gives it), a row per seat, the 50 earliest matches */
     [STORE_WEB_RESULTS_SINCE] =
-        "SELECT m.id, m.round, m.tbl, to_char(m.finished_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US'), "
-        "  s.slot, e.name, coalesce(s.total::text, ''), coalesce(s.points::text, ''), coalesce(s.rank::text, '') "
         "FROM (SELECT * FROM matches WHERE tournament_id = $1 AND state = 'done' "
         "      AND finished_at > ($2::timestamp AT TIME ZONE 'UTC') ORDER BY finished_at, id LIMIT 50) m "
         "JOIN match_seats s ON s.match_id = m.id "
@@ -64,6 +62,7 @@ static const char *const wtour_cols[] = {STORE_WTOUR_COLS(STORE_COL_EXPR)};
 static const char *const wentrant_cols[] = {STORE_WENTRANT_COLS(STORE_COL_EXPR)};
 static const char *const wpens_cols[] = {STORE_WPENS_COLS(STORE_COL_EXPR)};
 static const char *const wprogress_cols[] = {STORE_WPROGRESS_COLS(STORE_COL_EXPR)};
+static const char *const wresults_cols[] = {STORE_WRESULTS_COLS(STORE_COL_EXPR)};
 #define COLS(a) {a, (int)(sizeof a / sizeof *a)}
 static const struct web_cols {
     const char *const *expr;
@@ -77,6 +76,7 @@ static const struct web_cols {
     [STORE_WEB_ENTRANT] = COLS(wentrant_cols),
     [STORE_WEB_ENTRANT_PENALTIES] = COLS(wpens_cols),
     [STORE_WEB_PROGRESS] = COLS(wprogress_cols),
+    [STORE_WEB_RESULTS_SINCE] = COLS(wresults_cols),
 };
 #undef COLS
 

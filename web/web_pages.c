@@ -255,10 +255,17 @@ static void page_tournaments(web_page *p, bool json)
     if (!rows(p, STORE_REPORT_TOURNAMENTS, 0, &r))
         return;
     arb_buf *b = p->b;
-    static const char *const keys[] = {"id", "name", "format", "state", "pending", "leased", "done", "void", "round",
-                                       "created"};
+    /* the columns shown, by name (the game's is not shown here) */
+    static const char *const keys[] = {
+        [STORE_TOURNAMENTS_ID] = "id", [STORE_TOURNAMENTS_NAME] = "name", [STORE_TOURNAMENTS_FORMAT] = "format",
+        [STORE_TOURNAMENTS_STATE] = "state", [STORE_TOURNAMENTS_PENDING] = "pending",
+        [STORE_TOURNAMENTS_LEASED] = "leased", [STORE_TOURNAMENTS_DONE] = "done", [STORE_TOURNAMENTS_VOID] = "void",
+        [STORE_TOURNAMENTS_ROUND] = "round", [STORE_TOURNAMENTS_CREATED] = "created"};
+    enum { SHOWN = STORE_TOURNAMENTS_CREATED + 1 };
+    _Static_assert(sizeof keys / sizeof *keys == SHOWN, "the shown columns come first");
     if (json) {
-        rows_json(b, &r, keys, 10, 1u << 1 | 1u << 2 | 1u << 3 | 1u << 9);
+        rows_json(b, &r, keys, SHOWN, 1u << STORE_TOURNAMENTS_NAME | 1u << STORE_TOURNAMENTS_FORMAT
+                                          | 1u << STORE_TOURNAMENTS_STATE | 1u << STORE_TOURNAMENTS_CREATED);
     } else {
         head(p, "Tournaments", 0);
         arb_buf_puts(b, "<h1>Tournaments</h1>\n");
@@ -266,17 +273,17 @@ static void page_tournaments(web_page *p, bool json)
             arb_buf_puts(b, "<p>The record holds no tournament yet.</p>\n");
         else {
             arb_buf_puts(b, "<div class=\"scroll\"><table>");
-            th(b, keys, 10);
+            th(b, keys, SHOWN);
             arb_buf_puts(b, "<tbody>");
             for (int i = 0; i < r.nrows; i++) {
-                bool ladder = strcmp(C(&r, i, 2), "ladder") == 0;
-                arb_buf_printf(b, "<tr><th scope=\"row\">%s</th><td><a href=\"", C(&r, i, 0));
-                web_link(p, ladder ? "/l/%s" : "/t/%s", C(&r, i, 0));
+                bool ladder = strcmp(C(&r, i, STORE_TOURNAMENTS_FORMAT), "ladder") == 0;
+                arb_buf_printf(b, "<tr><th scope=\"row\">%s</th><td><a href=\"", C(&r, i, STORE_TOURNAMENTS_ID));
+                web_link(p, ladder ? "/l/%s" : "/t/%s", C(&r, i, STORE_TOURNAMENTS_ID));
                 arb_buf_puts(b, "\">");
-                web_h(b, C(&r, i, 1));
+                web_h(b, C(&r, i, STORE_TOURNAMENTS_NAME));
                 arb_buf_puts(b, "</a></td>");
-                for (int k = 2; k < 10; k++)
-                    td(b, C(&r, i, k), k >= 4 && k <= 8);
+                for (int k = STORE_TOURNAMENTS_FORMAT; k < SHOWN; k++)
+                    td(b, C(&r, i, k), k >= STORE_TOURNAMENTS_PENDING && k <= STORE_TOURNAMENTS_ROUND);
                 arb_buf_puts(b, "</tr>\n");
             }
             arb_buf_puts(b, "</tbody></table></div>\n");
@@ -418,20 +425,20 @@ static void progress_json(arb_buf *b, const store_rows *g)
 /* The matches of seats rows [from, to) as JSON: seats by slot. */
 static void match_seats_json(arb_buf *b, const store_rows *r, int from, int to)
 {
-    arb_buf_printf(b, "{\"id\":%s,\"round\":%s,\"stage\":", C(r, from, 0), C(r, from, 1));
-    web_j(b, C(r, from, 2));
-    arb_buf_printf(b, ",\"table\":%s,\"state\":", C(r, from, 3));
-    web_j(b, C(r, from, 4));
+    arb_buf_printf(b, "{\"id\":%s,\"round\":%s,\"stage\":", C(r, from, STORE_WSEATS_MATCH), C(r, from, STORE_WSEATS_ROUND));
+    web_j(b, C(r, from, STORE_WSEATS_STAGE));
+    arb_buf_printf(b, ",\"table\":%s,\"state\":", C(r, from, STORE_WSEATS_TABLE));
+    web_j(b, C(r, from, STORE_WSEATS_STATE));
     arb_buf_puts(b, ",\"seats\":[");
     for (int i = from; i < to; i++) {
-        arb_buf_printf(b, "%s{\"slot\":%s,\"entrant\":%s,\"name\":", i > from ? "," : "", C(r, i, 5), C(r, i, 6));
-        web_j(b, C(r, i, 7));
+        arb_buf_printf(b, "%s{\"slot\":%s,\"entrant\":%s,\"name\":", i > from ? "," : "", C(r, i, STORE_WSEATS_SLOT), C(r, i, STORE_WSEATS_ENTRANT));
+        web_j(b, C(r, i, STORE_WSEATS_NAME));
         arb_buf_puts(b, ",\"total\":");
-        jnum(b, C(r, i, 8));
+        jnum(b, C(r, i, STORE_WSEATS_TOTAL));
         arb_buf_puts(b, ",\"points\":");
-        jnum(b, C(r, i, 9));
+        jnum(b, C(r, i, STORE_WSEATS_POINTS));
         arb_buf_puts(b, ",\"rank\":");
-        jnum(b, C(r, i, 10));
+        jnum(b, C(r, i, STORE_WSEATS_RANK));
         arb_buf_puts(b, "}");
     }
     arb_buf_puts(b, "]}");
@@ -440,7 +447,7 @@ static void match_seats_json(arb_buf *b, const store_rows *r, int from, int to)
 static int match_end(const store_rows *r, int from)
 {
     int to = from + 1;
-    while (to < r->nrows && strcmp(C(r, to, 0), C(r, from, 0)) == 0)
+    while (to < r->nrows && strcmp(C(r, to, STORE_WSEATS_MATCH), C(r, from, STORE_WSEATS_MATCH)) == 0)
         to++;
     return to;
 }
@@ -450,23 +457,23 @@ static void match_row_html(web_page *p, const store_rows *r, int from, int to)
 {
     arb_buf *b = p->b;
     arb_buf_puts(b, "<tr><th scope=\"row\"><a href=\"");
-    web_link(p, "/m/%s", C(r, from, 0));
-    arb_buf_printf(b, "\">%s</a></th><td class=\"num\">%s</td><td class=\"num\">%s</td>", C(r, from, 0), C(r, from, 1),
-                   C(r, from, 3));
-    td(b, C(r, from, 4), false);
+    web_link(p, "/m/%s", C(r, from, STORE_WSEATS_MATCH));
+    arb_buf_printf(b, "\">%s</a></th><td class=\"num\">%s</td><td class=\"num\">%s</td>", C(r, from, STORE_WSEATS_MATCH), C(r, from, STORE_WSEATS_ROUND),
+                   C(r, from, STORE_WSEATS_TABLE));
+    td(b, C(r, from, STORE_WSEATS_STATE), false);
     arb_buf_puts(b, "<td>");
     for (int i = from; i < to; i++) {
         if (i > from)
             arb_buf_puts(b, "; ");
-        bool won = strcmp(C(r, i, 10), "1") == 0;
+        bool won = strcmp(C(r, i, STORE_WSEATS_RANK), "1") == 0;
         arb_buf_puts(b, won ? "<strong>" : "");
-        web_h(b, C(r, i, 7));
+        web_h(b, C(r, i, STORE_WSEATS_NAME));
         arb_buf_puts(b, won ? "</strong>" : "");
-        if (C(r, i, 8)[0]) {
+        if (C(r, i, STORE_WSEATS_TOTAL)[0]) {
             arb_buf_puts(b, " ");
-            web_h(b, C(r, i, 8));
+            web_h(b, C(r, i, STORE_WSEATS_TOTAL));
             arb_buf_puts(b, " (#");
-            web_h(b, C(r, i, 10));
+            web_h(b, C(r, i, STORE_WSEATS_RANK));
             arb_buf_puts(b, ")");
         }
     }
@@ -492,8 +499,8 @@ static void crosstable_html(web_page *p, const standings *s, const store_rows *x
             const char *cell = i == j ? "×" : "·";
             char buf[64] = "";
             for (int k = 0; i != j && k < x->nrows; k++)
-                if (strcmp(C(x, k, 0), s->rows[i].name) == 0 && strcmp(C(x, k, 1), s->rows[j].name) == 0) {
-                    snprintf(buf, sizeof buf, "%.4g (%s)", arb_cell_float(C(x, k, 3)), C(x, k, 2));
+                if (strcmp(C(x, k, STORE_XTABLE_ENTRANT), s->rows[i].name) == 0 && strcmp(C(x, k, STORE_XTABLE_OPPONENT), s->rows[j].name) == 0) {
+                    snprintf(buf, sizeof buf, "%.4g (%s)", arb_cell_float(C(x, k, STORE_XTABLE_POINTS)), C(x, k, STORE_XTABLE_MATCHES));
                     cell = buf;
                 }
             td(b, cell, true);
@@ -1308,21 +1315,21 @@ int web_live_poll(store *st, web_live *lv, const web_progress *pg, arb_buf *out)
                        err, sizeof err);
         for (int from = 0, to; rc == 0 && from < r.nrows; from = to) {
             to = match_end(&r, from);
-            arb_buf_printf(out, "event: result\ndata: {\"id\":%s,\"round\":%s,\"table\":%s,\"seats\":[", C(&r, from, 0),
-                           C(&r, from, 1), C(&r, from, 2));
+            arb_buf_printf(out, "event: result\ndata: {\"id\":%s,\"round\":%s,\"table\":%s,\"seats\":[", C(&r, from, STORE_WRESULTS_MATCH),
+                           C(&r, from, STORE_WRESULTS_ROUND), C(&r, from, STORE_WRESULTS_TABLE));
             for (int i = from; i < to; i++) {
-                arb_buf_printf(out, "%s{\"slot\":%s,\"name\":", i > from ? "," : "", C(&r, i, 4));
-                web_j(out, C(&r, i, 5));
+                arb_buf_printf(out, "%s{\"slot\":%s,\"name\":", i > from ? "," : "", C(&r, i, STORE_WRESULTS_SLOT));
+                web_j(out, C(&r, i, STORE_WRESULTS_NAME));
                 arb_buf_puts(out, ",\"total\":");
-                jnum(out, C(&r, i, 6));
+                jnum(out, C(&r, i, STORE_WRESULTS_TOTAL));
                 arb_buf_puts(out, ",\"points\":");
-                jnum(out, C(&r, i, 7));
+                jnum(out, C(&r, i, STORE_WRESULTS_POINTS));
                 arb_buf_puts(out, ",\"rank\":");
-                jnum(out, C(&r, i, 8));
+                jnum(out, C(&r, i, STORE_WRESULTS_RANK));
                 arb_buf_puts(out, "}");
             }
             arb_buf_puts(out, "]}\n\n");
-            snprintf(lv->since, sizeof lv->since, "%s", C(&r, from, 3));
+            snprintf(lv->since, sizeof lv->since, "%s", C(&r, from, STORE_WRESULTS_FINISHED));
         }
     }
     store_rows_release(&r);

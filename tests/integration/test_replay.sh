@@ -164,5 +164,24 @@ check "--show (Da Bang): each deal names the 打家 and the kitty" '[ $? = 0 ] &
 "$ARB" replay db.arbt --json | json_lines
 check "--json (Da Bang): valid JSON" '[ $? = 0 ]'
 
+# ---- transcripts written before: re-judged by this build -------------------------
+# tests/data/transcripts: a Dou Dizhu match and a Da Bang match written by
+# arbiter at 420d458 (before the games moved into folders of their own, the
+# seeds into one module and Da Bang's prefix became dab_), with the secret
+# their deals were derived from. This build re-judges them: the same
+# digest, every verdict and score reproduced, every deal from seed + secret.
+OLD=$(dirname "$0")/../data/transcripts
+cp "$OLD/secret-420d458" old-secret && chmod 600 old-secret
+for t in "ddz-420d458 dcf537fea2a6e1e7a88d5c976914a801cee06c19891f5ede968c519f7591f756 3 games, 123 decisions; r -18 g +9 h +9" \
+         "dab-420d458 30b442277a9850b84d41dd09cd6be8eb01cda6f2ffdb35d4e13d3135eb2c7297 2 games, 267 decisions; A-1 +4 B-1 +3 A-2 +4 B-2 +3"; do
+  set -- $t
+  name=$1 digest=$2; shift 2
+  want="verdict reproduced: $*"
+  "$ARB" replay "$OLD/$name.arbt" --digest "$digest" --secret-file old-secret > old.out 2>&1
+  check "$name (written at 420d458) re-judges: exit 0, the same verdict ($*)" \
+    '[ $? = 0 ] && grep -qxF "$want" old.out' || cat old.out >&2
+  check "$name: every deal follows from seed + secret" 'grep -q "^fairness: every deal follows from seed + secret: verified" old.out'
+done
+
 echo "replay: $pass passed, $fail failed"
 [ $fail = 0 ]
