@@ -369,6 +369,34 @@ int store_dispute_list(store *s, int64_t tid, store_rows *out, char *err, size_t
  * now on its secret is shown). */
 int store_finish(store *s, int64_t tid);
 
+/* ---- programs (store_program.c; 017_programs.sql) ------------------------ */
+
+/* Keep a program bundle (proto/bundle.h) under its digest, compressed
+ * (zstd): checked against the digest first; kept once (content-addressed:
+ * a digest already there is left as it is). 0, ARB_ECORRUPT (the bytes
+ * are not the digest's), ARB_EINVAL, or ARB_EIO, with a message. */
+int store_program_put(store *s, const char *digest, const uint8_t *b, size_t len, char *err, size_t errlen);
+/* The bundle of that digest, uncompressed and checked against it: 1 with
+ * *out (malloc'ed, the caller frees) and *len; 0 when the record has none;
+ * ARB_ECORRUPT (it does not decompress to its size or digest), ARB_ETOOBIG
+ * (over ARB_WIRE_MAX_BUNDLE) or ARB_EIO, with a message. */
+int store_program_get(store *s, const char *digest, uint8_t **out, size_t *len, char *err, size_t errlen);
+/* Which program an entrant plays and where it goes in its command:
+ * argument argi[k] of the command is the bundle's file path[k]. */
+typedef struct store_entrant_prog {
+    char digest[65];
+    int  nfiles;
+    int  argi[ARB_MAX_BOT_ARGS];
+    char path[ARB_MAX_BOT_ARGS][ARB_BUNDLE_MAX_PATH + 1];
+} store_entrant_prog;
+/* Record it for entrant `entrant` of tournament tid (its bundle is in
+ * programs already): the first one recorded stays (a later call changes
+ * nothing). 0 or < 0 with a message. */
+int store_entrant_program_put(store *s, int64_t tid, int entrant, const store_entrant_prog *p, char *err,
+                              size_t errlen);
+/* The recorded one: 1 with *p filled, 0 none, < 0 with a message. */
+int store_entrant_program_get(store *s, int64_t tid, int entrant, store_entrant_prog *p, char *err, size_t errlen);
+
 /* ---- the web pages (store_web.c; docs/web.md) ----------------------------- */
 
 /* What the pages read besides store_report's reports, as text cells. id is

@@ -79,6 +79,18 @@ int store__rerate(store *s, const char *tid, char *err, size_t errlen);
 /* A statement's rows copied (store__q then store__rows): 0 or < 0. */
 int store__rows_q(store *s, const char *sql, int n, const char *const *p, store_rows *out, char *err, size_t errlen);
 
+/* A statement with some parameters as bytes (binary[i] 1: lengths[i]
+ * bytes), its result as text: as store__q (store_program.c). */
+PGresult *store__qbin(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params,
+                      const int *lengths, const int *binary);
+/* zstd, for what the record keeps compressed (programs, transcripts):
+ * len bytes packed into *out (malloc'ed); and a frame unpacked into *out
+ * (malloc'ed) only if it says it holds exactly size bytes, size <= cap.
+ * 0, or ARB_ENOMEM, ARB_ETOOBIG, ARB_ECORRUPT with a message. */
+int store__zstd_pack(const uint8_t *b, size_t len, uint8_t **out, size_t *outlen, char *err, size_t errlen);
+int store__zstd_unpack(const uint8_t *z, size_t zlen, size_t size, size_t cap, uint8_t **out, char *err,
+                       size_t errlen);
+
 /* store.c's own short names for them. */
 /* "SELECT " the columns (a store_cols.h list) ", "-separated, then rest,
  * into sql (cap bytes): 0, or ARB_ETOOBIG when it does not fit. */
