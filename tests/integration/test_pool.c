@@ -56,6 +56,7 @@
 #define MAX_HELD 8
 
 static PGconn *pg;                /* this test's own view of the record */
+static char bot_copy[700];        /* the entrants' program: a copy of argv[1], removed once recorded */
 
 /* ---- The record, read directly ------------------------------------------ */
 
@@ -568,6 +569,26 @@ static void test_tournament(sched_stats *st, const char *endpoint, pool_state *p
     CHECKF(bundle && blen > 0 && strcmp(got, digest) == 0 && strcmp(bd, digest) == 0 && err[0] == 0,
            "program %s: %zu bytes of digest %s, error \"%s\"", got, blen, bd, err);
     free(pr.data);
+    /* The program is in the record (017_programs.sql), as each entrant's,
+     * and is served from there: with the file it was packed from gone, a
+     * second fetch still gets the bundle of that digest. */
+    CHECK(count_of("SELECT count(*) FROM programs WHERE digest = $1 AND codec = 'zstd' AND size = $2", digest,
+                   (snprintf(bd, sizeof bd, "%zu", blen), bd)) == 1);
+    CHECK(count_of("SELECT count(*) FROM entrant_programs WHERE digest = $1 AND argi = '{0}' AND cardinality(paths) = 1",
+                   digest, NULL) == 3);
+    CHECKF(unlink(bot_copy) == 0, "%s: %s", bot_copy, strerror(errno));
+    if (wire_fetch(digest, &f8, &flen) == 0)
+        send_owned(a, f8, flen);
+    pr = take(a, WIRE_PROGRAM, WAIT_MS);
+    bundle = NULL;
+    err[0] = 0;
+    bd[0] = 0;
+    CHECK(pr.data && wire_decode_program(pr.data, pr.len, got, &bundle, &blen, err, sizeof err) == 0);
+    if (bundle)
+        bundle_digest(bundle, blen, bd);
+    CHECKF(bundle && strcmp(bd, digest) == 0 && err[0] == 0,
+           "with its file gone, program %.12s: digest %s, error \"%s\"", digest, bd, err);
+    free(pr.data);
     char unknown[65];
     memset(unknown, '0', 64);
     unknown[64] = 0;
@@ -842,7 +863,15 @@ int main(int argc, char **argv)
 
     tn_config cfg;
     tn_entrant ent[3];
-    config(&cfg, ent, yaml_path, argv[1]);
+    /* the entrants play a copy of the bot, removed once the record holds it */
+    snprintf(bot_copy, sizeof bot_copy, "%s/bot", state_dir);
+    char *botb = NULL;
+    size_t botn = 0;
+    CHECKF(arb_read_file(argv[1], 64u << 20, "the bot", &botb, &botn, err, sizeof err) == 0, "%s", err);
+    FILE *bf = fopen(bot_copy, "wb");
+    CHECK(bf && fwrite(botb, 1, botn, bf) == botn && fclose(bf) == 0 && chmod(bot_copy, 0755) == 0);
+    free(botb);
+    config(&cfg, ent, yaml_path, bot_copy);
     sched_tournament_options ro = {.cfg = &cfg, .yaml = yaml,
                       .digest = "0000000000000000000000000000000000000000000000000000000000000011"};
 
