@@ -397,6 +397,50 @@ int store_entrant_program_put(store *s, int64_t tid, int entrant, const store_en
 /* The recorded one: 1 with *p filled, 0 none, < 0 with a message. */
 int store_entrant_program_get(store *s, int64_t tid, int entrant, store_entrant_prog *p, char *err, size_t errlen);
 
+/* ---- a tournament's record out and in (store_archive.c; arbiter export,
+ * arbiter import; docs/operations.md "Archiving") ------------------------ */
+
+/* The highest migration applied to the record (its schema's version). */
+int store_schema_version(store *s, int *version, char *err, size_t errlen);
+/* Where the members of an export go, one at a time, in order: 0, or an
+ * error with a message (the export stops). */
+typedef int (*store_sink)(void *ctx, const char *member, const void *data, size_t len, char *err, size_t errlen);
+typedef struct store_export_info {
+    char name[ARB_TN_MAX_NAME + 1];
+    char state[16];           /* running, done */
+    bool revealed;            /* its secret is in the archive (the tournament is over) */
+    int  schema;              /* the record's schema version */
+    int  programs, transcripts;
+} store_export_info;
+/* Tournament tid, from one repeatable-read snapshot, as members to sink in
+ * the order an import reads them: "record/TABLE.NNNNNN.json" (a JSON array
+ * of the table's rows as to_jsonb writes them, at most
+ * ARB_ARCHIVE_CHUNK_ROWS each; an empty table is one "[]") for tournaments,
+ * teams, entrants, rounds, matches, match_seats, match_sides, deals,
+ * penalties, ratings, rating_history, ladder_entries, disputes, superseded,
+ * placements and events; "programs/DIGEST" (each bundle its entrants play,
+ * its bytes, checked against its digest); entrant_programs's rows;
+ * "transcripts/DIGEST" (each transcript of its matches and superseded
+ * results the record holds, its bytes: the record does not parse them, the
+ * caller checks their digest, tr_check_digest). The secret only when
+ * revealed. 0 with *info, or < 0 with a message. */
+int store_export(store *s, int64_t tid, store_sink sink, void *ctx, store_export_info *info, char *err,
+                 size_t errlen);
+/* An import: one transaction, begun here, into which the members go in
+ * the order store_export gives them (store_import_member: each checked —
+ * its name, its place in the order, its rows' columns against this
+ * record's, a program against its digest (a transcript's digest is the
+ * caller's to check: tr_check_digest) — with the
+ * record's ids drawn anew and every reference mapped; a tournament whose
+ * name the record has already is refused, ARB_EEXIST), then committed or
+ * rolled back (store_import_end: commit false, or a member that failed,
+ * writes nothing; *tid is the new tournament's id once committed). */
+typedef struct store_import store_import;
+store_import *store_import_begin(store *s, char *err, size_t errlen);
+int store_import_member(store_import *im, const char *member, const uint8_t *data, size_t len, char *err,
+                        size_t errlen);
+int store_import_end(store_import *im, bool commit, int64_t *tid, char *err, size_t errlen);
+
 /* ---- the web pages (store_web.c; docs/web.md) ----------------------------- */
 
 /* What the pages read besides store_report's reports, as text cells. id is
