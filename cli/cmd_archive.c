@@ -102,11 +102,19 @@ static int write_member(struct archive *a, const char *name, const void *data, s
     return rc;
 }
 
-/* A transcripts/DIGEST member: the transcript its name says (its digest
+/* A programs/DIGEST member: the bundle of that digest; a
+ * transcripts/DIGEST member: the transcript its name says (its digest
  * record covers the bytes before it, docs/transcripts.md). */
-static int check_transcript(const char *name, const void *data, size_t len, char *err, size_t errlen)
+static int check_digest(const char *name, const void *data, size_t len, char *err, size_t errlen)
 {
     char hex[65] = "", why[256] = "";
+    if (strncmp(name, "programs/", 9) == 0) {
+        arb_sha256_hex(data, len, hex);
+        if (strcmp(hex, name + 9) == 0)
+            return 0;
+        snprintf(err, errlen, "%s: not the program of that digest (its bytes have digest %.16s…)", name, hex);
+        return ARB_ECORRUPT;
+    }
     if (strncmp(name, "transcripts/", 12) != 0)
         return 0;
     int rc = tr_check_digest(data, len, hex, why, sizeof why);
@@ -121,7 +129,7 @@ static int sink(void *ctx, const char *name, const void *data, size_t len, char 
 {
     writer *w = ctx;
     char sha[65];
-    int rc = check_transcript(name, data, len, err, errlen);
+    int rc = check_digest(name, data, len, err, errlen);
     if (rc)
         return rc;
     arb_sha256_hex(data, len, sha);
@@ -379,7 +387,8 @@ static struct archive *open_archive(const char *path, char *err, size_t errlen)
     archive_read_support_format_tar(a);
     archive_read_support_filter_zstd(a);
     if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
-        snprintf(err, errlen, "%s", archive_error_string(a) ? archive_error_string(a) : strerror(errno));
+        snprintf(err, errlen, "not an arbiter archive: %s", archive_error_string(a) ? archive_error_string(a)
+                                                                                   : strerror(errno));
         archive_read_free(a);
         return NULL;
     }
@@ -507,7 +516,7 @@ static int check_archive(const char *path, manifest *m, char *err, size_t errlen
             }
             s = grown;
         }
-        rc = check_transcript(name, data, len, err, errlen);
+        rc = check_digest(name, data, len, err, errlen);
         if (rc) {
             free(data);
             break;

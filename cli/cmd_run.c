@@ -448,6 +448,27 @@ static int print_outcome(store *st, const tn_config *cfg, const sched_outcome *o
     return status;
 }
 
+/* Every entrant whose command's files cannot be found has its program in
+ * the record, under the tournament this file resumes (said on stderr). */
+static bool programs_recorded(store *st, const tn_config *cfg)
+{
+    tn_config *one = malloc(sizeof *one);
+    bool all = one != NULL;
+    for (int i = 0; all && i < cfg->nentrants; i++) {
+        char why[1024];
+        *one = *cfg;   /* the one entrant checked alone */
+        one->entrants = &cfg->entrants[i];
+        one->nentrants = 1;
+        if (tn_config_check_commands(one, why, sizeof why) == 0)
+            continue;
+        all = store_program_recorded(st, cfg->name, cfg->digest, i) == 1;
+        if (all)
+            fprintf(stderr, "arbiter: %s: its program in the record plays\n", why);
+    }
+    free(one);
+    return all;
+}
+
 int cmd_run(int argc, char **argv)
 {
     run_opts o;
@@ -470,8 +491,16 @@ int cmd_run(int argc, char **argv)
         return 2;
     }
     tn_config cfg;
-    if (tn_config_load(o.file, &cfg, err, sizeof err) != 0 || tn_config_check_commands(&cfg, err, sizeof err) != 0) {
+    if (tn_config_load(o.file, &cfg, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
+        tn_config_release(&cfg);
+        return 2;
+    }
+    /* a bot's files gone: only a resume whose record holds its program
+     * goes on (the scheduler plays the recorded one, docs/disputes.md) */
+    char missing[1024] = "";
+    if (tn_config_check_commands(&cfg, missing, sizeof missing) != 0 && o.fresh) {
+        fprintf(stderr, "%s\n", missing);
         tn_config_release(&cfg);
         return 2;
     }
@@ -479,6 +508,11 @@ int cmd_run(int argc, char **argv)
     status = 0;
     store *st = open_record(&o, &place, err, sizeof err);
     if (!st) {
+        status = CLI_EXIT_USAGE;
+        goto out;
+    }
+    if (missing[0] && !programs_recorded(st, &cfg)) {
+        fprintf(stderr, "%s\n", missing);
         status = CLI_EXIT_USAGE;
         goto out;
     }

@@ -394,6 +394,10 @@ typedef struct store_entrant_prog {
  * nothing). 0 or < 0 with a message. */
 int store_entrant_program_put(store *s, int64_t tid, int entrant, const store_entrant_prog *p, char *err,
                               size_t errlen);
+/* Whether the latest tournament called name from the file of that digest
+ * (the one a run of that file resumes) has entrant's program recorded: 1
+ * yes, 0 no, < 0 error. */
+int store_program_recorded(store *s, const char *name, const char *config_digest, int entrant);
 /* The recorded one: 1 with *p filled, 0 none, < 0 with a message. */
 int store_entrant_program_get(store *s, int64_t tid, int entrant, store_entrant_prog *p, char *err, size_t errlen);
 

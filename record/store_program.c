@@ -204,6 +204,21 @@ out:
     return rc;
 }
 
+int store_program_recorded(store *s, const char *name, const char *config_digest, int entrant)
+{
+    char idx[16], err[256];
+    snprintf(idx, sizeof idx, "%d", entrant);
+    const char *p[] = {name, config_digest, idx};
+    PGresult *r = q(s, err, sizeof err,
+                    "SELECT count(*) FROM entrant_programs WHERE entrant = $3 AND tournament_id = "
+                    "(SELECT max(id) FROM tournaments WHERE name = $1 AND config_digest = $2)", 3, p);
+    if (!r)
+        return ARB_EIO;
+    int n = PQgetvalue(r, 0, 0)[0] == '1';
+    PQclear(r);
+    return n;
+}
+
 int store_entrant_program_get(store *s, int64_t tid, int entrant, store_entrant_prog *pr, char *err, size_t errlen)
 {
     memset(pr, 0, sizeof *pr);
