@@ -189,34 +189,22 @@ static int export_transcripts(store *s, const char *tid, store_sink sink, void *
             PQclear(r);
             break;
         }
-        /* binary: digest and codec text, raw_size an int8 in network order */
-        char digest[65], codec[8];
+        /* binary: the digest as text, then raw_size, codec, body */
+        char digest[65], why[256] = "";
         snprintf(digest, sizeof digest, "%.*s", PQgetlength(r, 0, 0), PQgetvalue(r, 0, 0));
-        snprintf(codec, sizeof codec, "%.*s", PQgetlength(r, 0, 2), PQgetvalue(r, 0, 2));
-        uint64_t size = 0;
-        for (int k = 0; k < 8 && PQgetlength(r, 0, 1) == 8; k++)
-            size = size << 8 | (uint8_t)PQgetvalue(r, 0, 1)[k];
-        const uint8_t *body = (const uint8_t *)PQgetvalue(r, 0, 3);
-        size_t blen = (size_t)PQgetlength(r, 0, 3);
         uint8_t *raw = NULL;
-        char why[256] = "";
-        if (strcmp(codec, "zstd") == 0)
-            rc = store__zstd_unpack(body, blen, (size_t)size, ARB_MAX_TRANSCRIPT, &raw, why, sizeof why);
-        else if (size == blen && (raw = malloc(blen ? blen : 1)) != NULL)
-            memcpy(raw, body, blen);
-        else
-            rc = ARB_ECORRUPT;
+        size_t size = 0;
+        rc = store__blob(r, 1, ARB_MAX_TRANSCRIPT, &raw, &size, why, sizeof why);
         /* its digest covers the bytes before its digest record
          * (docs/transcripts.md): the caller checks it, as the record does
          * not parse transcripts */
         if (rc == 0) {
             char name[96];
             snprintf(name, sizeof name, "transcripts/%s", digest);
-            rc = emit(sink, ctx, name, raw, (size_t)size, err, errlen);
+            rc = emit(sink, ctx, name, raw, size, err, errlen);
             info->transcripts++;
         } else {
-            snprintf(err, errlen, "transcript %.12s in the record: %s", digest,
-                     why[0] ? why : "it is not what its digest names");
+            snprintf(err, errlen, "transcript %.12s in the record: %s", digest, why);
         }
         free(raw);
         PQclear(r);
@@ -434,21 +422,8 @@ static int import_transcript(store_import *im, const char *digest, const uint8_t
         snprintf(err, errlen, "%zu bytes, over the %u of a transcript", len, ARB_MAX_TRANSCRIPT);
         return ARB_ETOOBIG;
     }
-    uint8_t *z;
-    size_t zlen;
-    int rc = store__zstd_pack(b, len, &z, &zlen, err, errlen);
-    if (rc)
-        return rc;
-    char size[24];
-    snprintf(size, sizeof size, "%zu", len);
-    const char *p[] = {digest, size, (const char *)z};
-    const int lens[] = {0, 0, (int)zlen}, bin[] = {0, 0, 1};
-    PGresult *r = store__qbin(im->s, err, errlen,
-                              "INSERT INTO transcripts (digest, raw_size, codec, body) VALUES ($1, $2, 'zstd', $3) "
-                              "ON CONFLICT (digest) DO NOTHING", 3, p, lens, bin);
-    free(z);
-    PQclear(r);
-    return r ? 0 : ARB_EIO;
+    return store__put_zstd(im->s, "INSERT INTO transcripts (digest, raw_size, codec, body) VALUES ($1, $2, 'zstd', "
+                                  "$3) ON CONFLICT (digest) DO NOTHING", digest, b, len, err, errlen);
 }
 
 int store_import_member(store_import *im, const char *name, const uint8_t *data, size_t len, char *err, size_t errlen)

@@ -90,6 +90,15 @@ PGresult *store__qbin(store *s, char *err, size_t errlen, const char *sql, int n
 int store__zstd_pack(const uint8_t *b, size_t len, uint8_t **out, size_t *outlen, char *err, size_t errlen);
 int store__zstd_unpack(const uint8_t *z, size_t zlen, size_t size, size_t cap, uint8_t **out, char *err,
                        size_t errlen);
+/* A binary result's compressed cell of row 0: columns col (its size
+ * uncompressed, int8), col + 1 (its codec, zstd or none), col + 2 (the
+ * bytes), into *out (malloc'ed) and *len; at most cap bytes. 0, or
+ * ARB_ECORRUPT, ARB_ETOOBIG, ARB_ENOMEM with a message. */
+int store__blob(const PGresult *r, int col, size_t cap, uint8_t **out, size_t *len, char *err, size_t errlen);
+/* len bytes compressed and kept by sql, whose parameters are $1 the
+ * digest, $2 the size uncompressed, $3 the compressed bytes: 0 or < 0. */
+int store__put_zstd(store *s, const char *sql, const char *digest, const uint8_t *b, size_t len, char *err,
+                    size_t errlen);
 
 /* store.c's own short names for them. */
 /* "SELECT " the columns (a store_cols.h list) ", "-separated, then rest,

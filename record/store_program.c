@@ -78,6 +78,50 @@ int store__zstd_unpack(const uint8_t *z, size_t zlen, size_t size, size_t cap, u
     return 0;
 }
 
+int store__put_zstd(store *s, const char *sql, const char *digest, const uint8_t *b, size_t len, char *err,
+                    size_t errlen)
+{
+    uint8_t *z;
+    size_t zlen;
+    int rc = store__zstd_pack(b, len, &z, &zlen, err, errlen);
+    if (rc)
+        return rc;
+    char size[24];
+    snprintf(size, sizeof size, "%zu", len);
+    const char *p[] = {digest, size, (const char *)z};
+    const int lens[] = {0, 0, (int)zlen}, bin[] = {0, 0, 1};
+    PGresult *r = store__qbin(s, err, errlen, sql, 3, p, lens, bin);
+    free(z);
+    PQclear(r);
+    return r ? 0 : ARB_EIO;
+}
+
+int store__blob(const PGresult *r, int col, size_t cap, uint8_t **out, size_t *len, char *err, size_t errlen)
+{
+    /* binary: size an int8 in network order, codec text */
+    uint64_t size = 0;
+    const uint8_t *sz = (const uint8_t *)PQgetvalue(r, 0, col);
+    for (int i = 0; i < 8 && PQgetlength(r, 0, col) == 8; i++)
+        size = size << 8 | sz[i];
+    const char *codec = PQgetvalue(r, 0, col + 1);
+    const uint8_t *body = (const uint8_t *)PQgetvalue(r, 0, col + 2);
+    size_t blen = (size_t)PQgetlength(r, 0, col + 2);
+    *out = NULL;
+    *len = (size_t)size;
+    if (PQgetlength(r, 0, col + 1) == 4 && strncmp(codec, "zstd", 4) == 0)
+        return store__zstd_unpack(body, blen, (size_t)size, cap, out, err, errlen);
+    if (size != blen || blen > cap) {
+        snprintf(err, errlen, "%zu bytes stored, %" PRIu64 " said (at most %zu)", blen, size, cap);
+        return size != blen ? ARB_ECORRUPT : ARB_ETOOBIG;
+    }
+    if (!(*out = malloc(blen ? blen : 1))) {
+        snprintf(err, errlen, "out of memory");
+        return ARB_ENOMEM;
+    }
+    memcpy(*out, body, blen);
+    return 0;
+}
+
 static bool hex64(const char *d)
 {
     if (strlen(d) != 64)
@@ -100,21 +144,8 @@ int store_program_put(store *s, const char *digest, const uint8_t *b, size_t len
         snprintf(err, errlen, "program %.12s: its bytes have digest %.12s", digest, got);
         return ARB_ECORRUPT;
     }
-    uint8_t *z;
-    size_t zlen;
-    int rc = store__zstd_pack(b, len, &z, &zlen, err, errlen);
-    if (rc)
-        return rc;
-    char size[24];
-    snprintf(size, sizeof size, "%zu", len);
-    const char *p[] = {digest, size, (const char *)z};
-    const int lens[] = {0, 0, (int)zlen}, bin[] = {0, 0, 1};
-    PGresult *r = store__qbin(s, err, errlen,
-                              "INSERT INTO programs (digest, size, codec, body) VALUES ($1, $2, 'zstd', $3) "
-                              "ON CONFLICT (digest) DO NOTHING", 3, p, lens, bin);
-    free(z);
-    PQclear(r);
-    return r ? 0 : ARB_EIO;
+    return store__put_zstd(s, "INSERT INTO programs (digest, size, codec, body) VALUES ($1, $2, 'zstd', $3) "
+                              "ON CONFLICT (digest) DO NOTHING", digest, b, len, err, errlen);
 }
 
 int store_program_get(store *s, const char *digest, uint8_t **out, size_t *len, char *err, size_t errlen)
@@ -140,38 +171,25 @@ int store_program_get(store *s, const char *digest, uint8_t **out, size_t *len, 
         snprintf(err, errlen, "program %.12s is not in the record", digest);
         return 0;
     }
-    /* binary: size is an int8 in network order, codec text */
-    uint64_t be = 0;
-    const uint8_t *sz = (const uint8_t *)PQgetvalue(r, 0, 0);
-    for (int i = 0; i < 8 && PQgetlength(r, 0, 0) == 8; i++)
-        be = be << 8 | sz[i];
-    const char *codec = PQgetvalue(r, 0, 1);
-    const uint8_t *body = (const uint8_t *)PQgetvalue(r, 0, 2);
-    size_t blen = (size_t)PQgetlength(r, 0, 2);
-    int rc = 0;
     uint8_t *b = NULL;
-    if (strncmp(codec, "zstd", (size_t)PQgetlength(r, 0, 1)) == 0 && PQgetlength(r, 0, 1) == 4)
-        rc = store__zstd_unpack(body, blen, (size_t)be, ARB_WIRE_MAX_BUNDLE, &b, err, errlen);
-    else if (be == blen && blen <= ARB_WIRE_MAX_BUNDLE && (b = malloc(blen ? blen : 1)) != NULL)
-        memcpy(b, body, blen);
-    else
-        rc = be != blen ? ARB_ECORRUPT : blen > ARB_WIRE_MAX_BUNDLE ? ARB_ETOOBIG : ARB_ENOMEM;
+    size_t blen = 0;
+    int rc = store__blob(r, 0, ARB_WIRE_MAX_BUNDLE, &b, &blen, err, errlen);
     PQclear(r);
     if (rc) {
         char why[256];
         snprintf(why, sizeof why, "%s", err);
-        snprintf(err, errlen, "program %.12s in the record: %s", digest, rc == ARB_ENOMEM ? "out of memory" : why);
+        snprintf(err, errlen, "program %.12s in the record: %s", digest, why);
         return rc;
     }
     char got[65];
-    arb_sha256_hex(b, (size_t)be, got);
+    arb_sha256_hex(b, blen, got);
     if (strcmp(got, digest) != 0) {
         snprintf(err, errlen, "program %.12s in the record has digest %.12s: the record is corrupt", digest, got);
         free(b);
         return ARB_ECORRUPT;
     }
     *out = b;
-    *len = (size_t)be;
+    *len = blen;
     return 1;
 }
 
