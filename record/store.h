@@ -124,6 +124,20 @@ int store_lease_holder(store *s, int64_t match_id, int gen, char *holder, size_t
  * false is "database lost", the scheduler stops; a statement that failed
  * on a live connection concerns one frame only. */
 bool store_connected(store *s);
+/* Whether a failure is one to wait out rather than give up on, by its
+ * SQLSTATE: class 08 (the connection), class 53 (insufficient resources:
+ * 53100 disk full, 53200 out of memory, 53300 too many connections),
+ * 57P01..57P03 (the server shuts down, restarts, cannot take
+ * connections yet), 40001 and 40P01 (a serialization failure, a
+ * deadlock). NULL or "" is not. */
+bool store_sqlstate_transient(const char *sqlstate);
+/* Whether the last statement on s that failed (since the last one that
+ * succeeded) failed for such a passing reason, or the connection is down:
+ * the caller tries again later instead of giving the work up. */
+bool store_failed_transiently(store *s);
+/* That last failure as "SQLSTATE: message" on one line ("" when the last
+ * statement succeeded), for a log line where the caller had no message. */
+const char *store_last_failure(store *s);
 /* The pool as `arbiter status` shows it: a worker said hello, was heard,
  * drains or is gone. state: "connected", "draining" or "gone". */
 int store_worker(store *s, const char *name, int slots, const char *state, int running, int64_t done,

@@ -493,7 +493,7 @@ int sched__pump(sched *s, int ms, char *err, size_t errlen)
     if (s->zapper && !zap_alive(s->zapper)) {
         /* without its gatekeeper the pool would admit anyone */
         snprintf(err, errlen, "the ZAP handler stopped: the scheduler stops");
-        return ARB_EIO;
+        return ARB_ESTATE;   /* not the database's: nothing to wait out */
     }
     zmq_pollitem_t item = {s->router, 0, ZMQ_POLLIN, 0};
     int rc = 0;
