@@ -738,7 +738,8 @@ int store_worker(store *s, const char *name, int slots, const char *state, int r
     return exec0(s, NULL, 0,
                  "INSERT INTO workers (name, slots, state, running, matches_done, leases_lost, leases_handed_back) "
                  "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (name) DO UPDATE SET slots = $2, state = $3, "
-                 "  running = $4, matches_done = $5, leases_lost = $6, leases_handed_back = $7, last_seen = now()",
+                 "  running = $4, matches_done = workers.matches_done + $5, leases_lost = workers.leases_lost + $6, "
+                 "  leases_handed_back = workers.leases_handed_back + $7, last_seen = now()",
                  7, p);
 }
 

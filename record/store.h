@@ -139,7 +139,10 @@ bool store_failed_transiently(store *s);
  * statement succeeded), for a log line where the caller had no message. */
 const char *store_last_failure(store *s);
 /* The pool as `arbiter status` shows it: a worker said hello, was heard,
- * drains or is gone. state: "connected", "draining" or "gone". */
+ * drains or is gone. state: "connected", "draining" or "gone"; slots and
+ * running are set, done, lost and handed_back ADDED to the row's counters
+ * (the caller passes what it counted since its last write), so they add
+ * up over the worker's reconnections and the scheduler's restarts. */
 int store_worker(store *s, const char *name, int slots, const char *state, int running, int64_t done,
                  int64_t lost, int64_t handed_back);
 /* The transcript-signing key a worker announced in its hello (hex), kept
