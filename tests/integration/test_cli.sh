@@ -303,6 +303,16 @@ check "help --help is the general usage, exit 0 (was: unknown command \"--help\"
   --transcript /nonexist/x.arbt > out 2> err
 check "match --transcript in a missing directory exits 2 with nothing on stdout (was: the commitment line first)" \
   '[ $? = 2 ] && [ ! -s out ] && grep -q "transcript /nonexist/x.arbt" err'
+# a full disk is named as such (was: "match failed: input/output error",
+# and a program's unpacking "PATH: write failed")
+if [ -w /dev/full ]; then
+  "$ARB" match --bot a="$RB" --bot b="$RB" --bot c="$RB" --sandbox none --transcript /dev/full > out 2> err; rc=$?
+  check "match --transcript /dev/full fails naming the cause (rc $rc: $(head -c 200 err))" \
+    '[ $rc != 0 ] && grep -q "transcript /dev/full: No space left on device" err'
+  printf 'a:1 b:2\n' | "$ARB" rate --system openskill > /dev/full 2> err; rc=$?
+  check "rate > /dev/full fails naming the cause (rc $rc: $(head -c 200 err))" \
+    '[ $rc != 0 ] && grep -q "cannot write the ratings: No space left on device" err'
+fi
 "$ARB" match --bot a="$RB" --bot b="$RB" --bot c="$RB" --sandbox none --deals 1 \
   --transcript one.arbt --quiet > out 2> err
 check "a one-deal match says \"1 deal\" (was: \"1 deals\")" '[ $? = 0 ] && grep -q "^match doudizhu/standard, 1 deal, " out'
