@@ -134,6 +134,14 @@ for cmd in submit run; do
   check "$cmd --db UNREACHABLE exits 2 (got $rc)" '[ $rc = 2 ]'
   check "$cmd --db UNREACHABLE makes no ./arbiter-state" '[ -z "$(ls -A "$T/sub")" ]'
 done
+# the scheduler daemon too (it made its state directory and lock first)
+(cd "$T/sub" && "$SCHED" --db "host=127.0.0.1 port=1" --state "$T/sub/sched-state" --listen "" --local-workers 1 \
+  --metrics "" > "$T/out" 2> "$T/err")
+rc=$?
+check "arbiter-scheduler --db UNREACHABLE exits 2 (got $rc)" '[ $rc = 2 ]'
+check "arbiter-scheduler --db UNREACHABLE makes no state directory" '[ -z "$(ls -A "$T/sub")" ]'
+check "arbiter-scheduler --db UNREACHABLE says so: nothing was made ($(head -c 300 "$T/err"))" \
+  'grep -q "the database cannot be reached: .*nothing was made (state directory $T/sub/sched-state untouched)" "$T/err"'
 rm -f "$T/out" "$T/err"
 
 # an unreachable database (or a conninfo that does not parse) is exit 2,
