@@ -69,10 +69,14 @@ static void on_progress(void *ctx, const sched_progress *pr)
 static void print_fairness(store *st, int64_t tid)
 {
     char commitment[65], secret[65];
-    if (store_fairness(st, tid, commitment, secret) != 0 || !commitment[0])
+    bool rerun;
+    if (store_fairness(st, tid, commitment, secret, &rerun) != 0 || !commitment[0])
         return;
     printf("\ncommitment (sha256 of the secret): %s\n", commitment);
-    if (secret[0])
+    if (secret[0] && rerun)   /* `arbiter status` says rerun: a dispute reopened it */
+        printf("secret (revealed when the tournament first ended; disputed matches are being played again): %s\n",
+               secret);
+    else if (secret[0])
         printf("secret (revealed: the tournament is over): %s\n", secret);
     else
         printf("secret: sealed until the tournament is over\n");

@@ -453,19 +453,24 @@ fail:
     return ARB_EIO;
 }
 
-int store_fairness(store *s, int64_t tid, char commitment[65], char secret_hex[65])
+int store_fairness(store *s, int64_t tid, char commitment[65], char secret_hex[65], bool *rerun)
 {
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
     const char *p[] = {id};
     commitment[0] = secret_hex[0] = 0;
+    if (rerun)
+        *rerun = false;
     PGresult *r = q(s, NULL, 0, "SELECT coalesce(commitment, ''), CASE WHEN revealed_at IS NOT NULL "
-                                "THEN encode(secret, 'hex') ELSE '' END FROM tournaments WHERE id = $1", 1, p);
+                                "THEN encode(secret, 'hex') ELSE '' END, state = 'running' AND revealed_at IS NOT NULL "
+                                "FROM tournaments WHERE id = $1", 1, p);
     if (!r)
         return ARB_EIO;
     if (PQntuples(r) == 1) {
         snprintf(commitment, 65, "%.64s", PQgetvalue(r, 0, 0));
         snprintf(secret_hex, 65, "%.64s", PQgetvalue(r, 0, 1));
+        if (rerun)
+            *rerun = strcmp(PQgetvalue(r, 0, 2), "t") == 0;
     }
     PQclear(r);
     return 0;

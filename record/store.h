@@ -63,8 +63,9 @@ int store_secret(store *s, int64_t tid, const uint8_t *given, uint8_t secret[32]
                  char *err, size_t errlen);
 /* What may be shown of the secret: the commitment (always, "" when none
  * yet) and, once the tournament is done (revealed_at), the secret as hex
- * (else ""). 0, or < 0. */
-int store_fairness(store *s, int64_t tid, char commitment[65], char secret_hex[65]);
+ * (else ""); *rerun (when not NULL): it was revealed and the tournament
+ * runs again (a dispute's rerun). 0, or < 0. */
+int store_fairness(store *s, int64_t tid, char commitment[65], char secret_hex[65], bool *rerun);
 /* The recorded secret, if any: 1 with secret filled, 0 none, < 0 error. */
 int store_secret_get(store *s, int64_t tid, uint8_t secret[32]);
 
