@@ -465,9 +465,16 @@ static void wait_out_database(sched *s, serve_all *all, const char *why, uint64_
     }
     if (!*out_since)
         *out_since = now;
+    /* the failed statement's own words (SQLSTATE: message, one line), else
+     * what the loop said */
     const char *detail = store_last_failure(s->o.db);
-    arb_warn(SUB, "the database failed (%s%s%s): no tournament is dropped; trying again in %.0f s (failing for "
-             "%.0f s)", why, detail[0] ? "; " : "", detail, (double)*delay_ms / 1000, (double)(now - *out_since) / 1e9);
+    char line[512];
+    snprintf(line, sizeof line, "%s", detail[0] ? detail : why);
+    for (char *c = line; *c; c++)
+        if (*c == '\n' || *c == '\r' || *c == '\t')
+            *c = ' ';
+    arb_warn(SUB, "the database failed (%s): no tournament is dropped; trying again in %.0f s (failing for %.0f s)",
+             line, (double)*delay_ms / 1000, (double)(now - *out_since) / 1e9);
     uint64_t until = now + *delay_ms * 1000000u;
     char perr[256];
     while (!stopping(s) && arb_now_ns() < until)   /* results fail unacknowledged: resent later */
