@@ -514,6 +514,10 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "\n");
     if (rc) {
         fprintf(stderr, "arbiter: %s\n", err);
+        if (rc != ARB_EDISKFULL && store_failed_transiently(st))   /* said, never dropped in silence */
+            fprintf(stderr, "arbiter: the database failed for a passing reason (%s): nothing recorded is lost; run "
+                    "the same command to resume tournament \"%s\" once it answers\n", store_last_failure(st),
+                    cfg.name);
         status = rc == ARB_EEXIST ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
         if (rc == ARB_EEXIST)   /* nothing of it ran: the other tournament's standings would mislead */
             goto out;
