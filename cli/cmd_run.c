@@ -69,10 +69,14 @@ static void on_progress(void *ctx, const sched_progress *pr)
 static void print_fairness(store *st, int64_t tid)
 {
     char commitment[65], secret[65];
-    if (store_fairness(st, tid, commitment, secret) != 0 || !commitment[0])
+    bool rerun;
+    if (store_fairness(st, tid, commitment, secret, &rerun) != 0 || !commitment[0])
         return;
     printf("\ncommitment (sha256 of the secret): %s\n", commitment);
-    if (secret[0])
+    if (secret[0] && rerun)   /* `arbiter status` says rerun: a dispute reopened it */
+        printf("secret (revealed when the tournament first ended; disputed matches are being played again): %s\n",
+               secret);
+    else if (secret[0])
         printf("secret (revealed: the tournament is over): %s\n", secret);
     else
         printf("secret: sealed until the tournament is over\n");
@@ -544,6 +548,10 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "\n");
     if (rc) {
         fprintf(stderr, "arbiter: %s\n", err);
+        if (rc != ARB_EDISKFULL && store_failed_transiently(st))   /* said, never dropped in silence */
+            fprintf(stderr, "arbiter: the database failed for a passing reason (%s): nothing recorded is lost; run "
+                    "the same command to resume tournament \"%s\" once it answers\n", store_last_failure(st),
+                    cfg.name);
         status = rc == ARB_EEXIST ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
         if (rc == ARB_EEXIST)   /* nothing of it ran: the other tournament's standings would mislead */
             goto out;

@@ -279,6 +279,15 @@
  * costs a few statements per loop turn (its counts), so the set stays
  * small; more running ones wait for a place and start when one ends. */
 #define ARB_SCHED_MAX_TOURNAMENTS 32
+/* The scheduler daemon waits out a database that fails for a passing
+ * reason (its disk full, a restart, a lost connection, a deadlock:
+ * store_failed_transiently) and tries again after 1 s, then 2 s, 4 s ...
+ * up to 60 s apart: a restart is back within seconds, a disk freed by an
+ * operator is seen within a minute, and a long outage costs one log line
+ * a minute, not a storm of reconnections. A run of a minute without a
+ * failure starts the doubling again from 1 s. */
+#define ARB_DB_RETRY_FIRST_MS 1000
+#define ARB_DB_RETRY_MAX_MS 60000
 /* Public keys of workers a scheduler admits (worker_keys). */
 #define ARB_ZAP_MAX_KEYS 4096
 

@@ -63,8 +63,9 @@ int store_secret(store *s, int64_t tid, const uint8_t *given, uint8_t secret[32]
                  char *err, size_t errlen);
 /* What may be shown of the secret: the commitment (always, "" when none
  * yet) and, once the tournament is done (revealed_at), the secret as hex
- * (else ""). 0, or < 0. */
-int store_fairness(store *s, int64_t tid, char commitment[65], char secret_hex[65]);
+ * (else ""); *rerun (when not NULL): it was revealed and the tournament
+ * runs again (a dispute's rerun). 0, or < 0. */
+int store_fairness(store *s, int64_t tid, char commitment[65], char secret_hex[65], bool *rerun);
 /* The recorded secret, if any: 1 with secret filled, 0 none, < 0 error. */
 int store_secret_get(store *s, int64_t tid, uint8_t secret[32]);
 
@@ -124,8 +125,25 @@ int store_lease_holder(store *s, int64_t match_id, int gen, char *holder, size_t
  * false is "database lost", the scheduler stops; a statement that failed
  * on a live connection concerns one frame only. */
 bool store_connected(store *s);
+/* Whether a failure is one to wait out rather than give up on, by its
+ * SQLSTATE: class 08 (the connection), class 53 (insufficient resources:
+ * 53100 disk full, 53200 out of memory, 53300 too many connections),
+ * 57P01..57P03 (the server shuts down, restarts, cannot take
+ * connections yet), 40001 and 40P01 (a serialization failure, a
+ * deadlock). NULL or "" is not. */
+bool store_sqlstate_transient(const char *sqlstate);
+/* Whether the last statement on s that failed (since the last one that
+ * succeeded) failed for such a passing reason, or the connection is down:
+ * the caller tries again later instead of giving the work up. */
+bool store_failed_transiently(store *s);
+/* That last failure as "SQLSTATE: message" on one line ("" when the last
+ * statement succeeded), for a log line where the caller had no message. */
+const char *store_last_failure(store *s);
 /* The pool as `arbiter status` shows it: a worker said hello, was heard,
- * drains or is gone. state: "connected", "draining" or "gone". */
+ * drains or is gone. state: "connected", "draining" or "gone"; slots and
+ * running are set, done, lost and handed_back ADDED to the row's counters
+ * (the caller passes what it counted since its last write), so they add
+ * up over the worker's reconnections and the scheduler's restarts. */
 int store_worker(store *s, const char *name, int slots, const char *state, int running, int64_t done,
                  int64_t lost, int64_t handed_back);
 /* The transcript-signing key a worker announced in its hello (hex), kept

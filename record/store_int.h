@@ -12,6 +12,9 @@
 struct store {
     PGconn  *db;
     uint64_t prepared;     /* bit k: statement "arb_k" is prepared on this connection (store__qp) */
+    char     sqlstate[6];  /* the SQLSTATE of the last statement that failed, "" after one succeeds
+                            * (store_failed_transiently) */
+    char     failure[256]; /* its message, on one line (store_last_failure) */
 };
 
 /* A parameterised statement: its result (the caller clears it), or NULL

@@ -47,6 +47,7 @@ typedef struct peer {
     uint64_t last_heard;
     int64_t  done, lost;              /* results recorded; leases lost (silent, or no longer named) */
     int64_t  handed_back;             /* leases it handed back itself (a clean stop, no free slot) */
+    int64_t  done_rec, lost_rec, back_rec; /* of done, lost, handed_back: what its row counts already */
     bool     draining;                /* it said 0 free with slots idle: it stops; a result frees nothing */
     bool     dead;                    /* unroutable: removed at the next sweep */
     bool     local;

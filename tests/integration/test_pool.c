@@ -764,6 +764,9 @@ static void test_adoption(sched_stats *st, const char *endpoint, const pool_stat
        NULL);
     int64_t y = strtoll(other, NULL, 10);
     CHECK(y > 0 && y != x);
+    /* what the first scheduler counted for w-c: this one adds to it */
+    long lost0 = count_of("SELECT leases_lost FROM workers WHERE name = 'w-c'", NULL, NULL);
+    CHECK(lost0 >= 0);
 
     /* A hello naming the lease under the wrong generation (and a pending
      * match another worker held last) adopts nothing. */
@@ -792,6 +795,30 @@ static void test_adoption(sched_stats *st, const char *endpoint, const pool_stat
     WAIT_FOR(ULL(st->leases_expired) == 1);
     CHECK(ULL(st->leases_expired) == 1);
     CHECK(match_is(x, "pending", NULL, 2));
+#define LOST_C count_of("SELECT leases_lost FROM workers WHERE name = 'w-c'", NULL, NULL)
+    WAIT_FOR(LOST_C == lost0 + 1);
+    CHECKF(LOST_C == lost0 + 1, "w-c lost %ld, want %ld", LOST_C, lost0 + 1);
+
+    /* It falls silent and comes back on a new connection: its row's
+     * counters add up over the reconnection (its hello wrote fresh zeros
+     * over them: `arbiter status` said "lost 0" after ten leases lost). */
+    d->beating = false;
+    WAIT_FOR(atomic_load(&st->workers) == 0);
+    CHECK(atomic_load(&st->workers) == 0);
+    fake_close(d);
+    fake *d2 = fake_open("w-c", 1, 2, -1, endpoint);
+    say_hello(d2, &right, 1);   /* x went back to the queue from it, unclaimed since: adopted again */
+    CHECK(take_welcome(d2));
+    hold(d2, x, 2);
+    d2->beating = true;
+    WAIT_FOR(match_is(x, "leased", "w-c", 2));
+    CHECK(match_is(x, "leased", "w-c", 2));
+    pump_all(3 * HEARTBEAT_MS);
+    CHECKF(LOST_C == lost0 + 1, "w-c lost %ld after its reconnection, want %ld", LOST_C, lost0 + 1);
+    unhold(d2, x);   /* lost again: counted on top */
+    WAIT_FOR(LOST_C == lost0 + 2);
+    CHECKF(LOST_C == lost0 + 2, "w-c lost %ld after a second loss, want %ld", LOST_C, lost0 + 2);
+#undef LOST_C
     /* w-c stays until the scheduler stops */
 }
 
