@@ -68,7 +68,7 @@ static void note_failure(store *s, const PGresult *r)
 }
 
 /* A statement's result, or NULL (cleared) with err set when it failed. */
-static PGresult *checked(store *s, PGresult *r, char *err, size_t errlen)
+PGresult *store__checked(store *s, PGresult *r, char *err, size_t errlen)
 {
     ExecStatusType st = PQresultStatus(r);
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
@@ -102,7 +102,7 @@ bool store_failed_transiently(store *s)
 
 PGresult *store__q(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params)
 {
-    return checked(s, PQexecParams(s->db, sql, n, NULL, params, NULL, NULL, 0), err, errlen);
+    return store__checked(s, PQexecParams(s->db, sql, n, NULL, params, NULL, NULL, 0), err, errlen);
 }
 
 PGresult *store__qp(store *s, int k, char *err, size_t errlen, const char *sql, int n, const char *const *params)
@@ -112,13 +112,13 @@ PGresult *store__qp(store *s, int k, char *err, size_t errlen, const char *sql, 
     if (k < 0 || k >= 64)
         return q(s, err, errlen, sql, n, params);
     if (!(s->prepared & (1ull << k))) {
-        PGresult *r = checked(s, PQprepare(s->db, name, sql, n, NULL), err, errlen);
+        PGresult *r = store__checked(s, PQprepare(s->db, name, sql, n, NULL), err, errlen);
         if (!r)
             return NULL;
         PQclear(r);
         s->prepared |= 1ull << k;
     }
-    return checked(s, PQexecPrepared(s->db, name, n, params, NULL, NULL, 0), err, errlen);
+    return store__checked(s, PQexecPrepared(s->db, name, n, params, NULL, NULL, 0), err, errlen);
 }
 
 int store__pipe_begin(store_pipe *p, store *s, char *err, size_t errlen)

@@ -179,12 +179,10 @@ static int export_transcripts(store *s, const char *tid, store_sink sink, void *
     if (rc)
         return rc;
     for (;;) {
-        PGresult *r = PQexecParams(s->db, "FETCH 1 FROM arb_export", 0, NULL, NULL, NULL, NULL, 1);
-        if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-            snprintf(err, errlen, "database: %s", PQresultErrorMessage(r));
-            PQclear(r);
+        PGresult *r = store__checked(s, PQexecParams(s->db, "FETCH 1 FROM arb_export", 0, NULL, NULL, NULL, NULL, 1),
+                                     err, errlen);
+        if (!r)
             return ARB_EIO;
-        }
         if (PQntuples(r) == 0) {
             PQclear(r);
             break;

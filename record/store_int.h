@@ -19,6 +19,10 @@ struct store {
 
 /* A parameterised statement: its result (the caller clears it), or NULL
  * with "database: WHY" in err. */
+/* r as it came back from libpq, or NULL (cleared) with err set and its
+ * SQLSTATE noted (store_failed_transiently) when the statement failed:
+ * every statement the record runs goes through it. */
+PGresult *store__checked(store *s, PGresult *r, char *err, size_t errlen);
 PGresult *store__q(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params);
 /* The same, its result dropped: 0 or ARB_EIO. */
 int store__exec0(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params);

@@ -20,14 +20,7 @@
 PGresult *store__qbin(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params,
                       const int *lengths, const int *binary)
 {
-    PGresult *r = PQexecParams(s->db, sql, n, NULL, params, lengths, binary, 0);
-    ExecStatusType st = PQresultStatus(r);
-    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-        snprintf(err, errlen, "database: %s", PQresultErrorMessage(r));
-        PQclear(r);
-        return NULL;
-    }
-    return r;
+    return store__checked(s, PQexecParams(s->db, sql, n, NULL, params, lengths, binary, 0), err, errlen);
 }
 
 int store__zstd_pack(const uint8_t *b, size_t len, uint8_t **out, size_t *outlen, char *err, size_t errlen)
@@ -159,13 +152,10 @@ int store_program_get(store *s, const char *digest, uint8_t **out, size_t *len, 
     const char *p[] = {digest};
     const int bin[] = {0};
     /* the body as bytes (a binary result), the rest as text */
-    PGresult *r = PQexecParams(s->db, "SELECT size, codec, body FROM programs WHERE digest = $1", 1, NULL, p, NULL,
-                               bin, 1);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-        snprintf(err, errlen, "database: %s", PQresultErrorMessage(r));
-        PQclear(r);
+    PGresult *r = store__checked(s, PQexecParams(s->db, "SELECT size, codec, body FROM programs WHERE digest = $1", 1,
+                                                 NULL, p, NULL, bin, 1), err, errlen);
+    if (!r)
         return ARB_EIO;
-    }
     if (PQntuples(r) == 0) {
         PQclear(r);
         snprintf(err, errlen, "program %.12s is not in the record", digest);

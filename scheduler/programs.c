@@ -146,8 +146,11 @@ static int pack(sched *s, entrant_bot *eb, packing *pk, char *err, size_t errlen
     rc = add_program(s, eb->digest, &p, err, errlen);
     /* new to this run: into the record before any match plays it (the
      * record, not these files, is what a rerun reads) */
-    if (rc == 0 && p && s->o.db)
+    if (rc == 0 && p && s->o.db) {
         rc = store_program_put(s->o.db, eb->digest, b, len, err, errlen);
+        if (rc)   /* not known until the record has it: the next start puts it again */
+            s->nprogs--;
+    }
     free(b);
     if (rc || !p)
         return rc;
