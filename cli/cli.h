@@ -169,6 +169,11 @@ int cli_open_place(db_place *p, const char *state, const char *db, bool exclusiv
  * nothing is created — a state directory without a cluster is
  * ARB_ENOTFOUND with "no record in DIR (...)" in err (CLI_EXIT_NORECORD). */
 int cli_open_record(db_place *p, const char *state, const char *db, char *err, size_t errlen);
+/* A tournament file whose entrants' files cannot all be found may still be
+ * resumed or rerun: true when every such entrant has its program in the
+ * record under the tournament this file is (said on stderr, an entrant a
+ * line). The scheduler then plays the recorded program (programs.c). */
+bool cli_programs_recorded(store *st, const tn_config *cfg);
 /* A command that reads the record (status, standings, verify): its
  * options --state DIR, --db CONNINFO, --format (among `formats`) and, with
  * want_name, one positional NAME, then the record opened (cli_open_record)
