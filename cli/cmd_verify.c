@@ -31,9 +31,12 @@ static void usage(FILE *f)
         "record or no tournament NAME in it.\n");
 }
 
-/* One match: 0 verified, 1 not (why says so, naming the transcript). */
-static int verify_one(const char *path, const char *want_digest, const char *want_label, const uint8_t secret[32],
-                      char *why, size_t whylen)
+/* One match: 0 verified, 1 not (why says so, naming the transcript). Its
+ * transcript comes from the record (store_transcript_load: by the
+ * recorded digest, checked as it is read; the file at path for a record
+ * made before transcripts were kept in it). */
+static int verify_one(store *st, const char *mid, const char *file, const char *want_digest, const char *want_label,
+                      const uint8_t secret[32], char *why, size_t whylen)
 {
     uint8_t *data = NULL;
     size_t len;
@@ -41,10 +44,12 @@ static int verify_one(const char *path, const char *want_digest, const char *wan
     int bad = 1;
     replay_report rep;
     memset(&rep, 0, sizeof rep);
-    if (tr_load(path, &data, &len, err, sizeof err) != 0) {
-        snprintf(why, whylen, "%s: %s", path, err);
+    if (store_transcript_load(st, want_digest, file, &data, &len, err, sizeof err) != 0) {
+        snprintf(why, whylen, "match %s: %s", mid, err);
         return 1;
     }
+    char path[32];   /* what names it below */
+    snprintf(path, sizeof path, "match %.20s", mid);
     if (replay_judge(data, len, NULL, &rep) != 0) {
         snprintf(why, whylen, "%s: %s", path, rep.divergence);
         goto out;
@@ -123,7 +128,8 @@ int cmd_verify(int argc, char **argv)
         char label[ARB_MAX_KEY_LABEL], why[2048];
         arb_seeds_match_label(label, seed, (int)arb_cell_int(store_cell(&m, i, STORE_DONE_ROUND)), (int)arb_cell_int(store_cell(&m, i, STORE_DONE_TABLE)));
         checked++;
-        if (verify_one(store_cell(&m, i, STORE_DONE_TRANSCRIPT), store_cell(&m, i, STORE_DONE_DIGEST), label, secret, why, sizeof why) == 0)
+        if (verify_one(st, store_cell(&m, i, STORE_DONE_ID), store_cell(&m, i, STORE_DONE_TRANSCRIPT),
+                       store_cell(&m, i, STORE_DONE_DIGEST), label, secret, why, sizeof why) == 0)
             continue;
         if (format == CLI_FORMAT_JSON) {
             printf("%s", failed ? "," : "");
