@@ -37,6 +37,7 @@ static const struct command {
     {"dispute", cmd_dispute, "a disputed match: open, show (the evidence), resolve (uphold, void, rerun), list"},
     {"ladder", cmd_ladder, "a ladder's entries: join, retire, list (the leaderboard), history"},
     {"verify", cmd_verify, "prove a finished tournament's deals from seed + revealed secret"},
+    {"transcripts", cmd_transcripts, "the transcripts the record keeps: size, prune (retention)"},
     {"bench", cmd_bench, "benchmarks: `arbiter bench rules`"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -25,6 +25,7 @@ int cmd_match(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_transcripts(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_serve(int argc, char **argv);

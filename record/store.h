@@ -186,8 +186,8 @@ int store_transcript_get(store *s, const char *digest, uint8_t **data, size_t *l
 /* A match's transcript as every reader takes it: from the record by
  * digest; else, for a record made before transcripts were kept in it, the
  * file at path (the bound ARB_MAX_TRANSCRIPT); a transcript removed by
- * retention is ARB_ENOTFOUND with "transcript pruned on DATE by
- * retention" in err. The caller frees *data. */
+ * retention is ARB_ESTATE (its only use here) with "transcript pruned on
+ * DATE by retention" in err. The caller frees *data. */
 int store_transcript_load(store *s, const char *digest, const char *path, uint8_t **data, size_t *len, char *err,
                           size_t errlen);
 /* Retention: remove the transcripts of matches finished more than days

@@ -202,7 +202,7 @@ int store_transcript_load(store *s, const char *digest, const char *path, uint8_
         if (PQntuples(r) == 1) {
             snprintf(err, errlen, "transcript pruned on %s by retention", PQgetvalue(r, 0, 0));
             PQclear(r);
-            return ARB_ENOTFOUND;
+            return ARB_ESTATE;
         }
         PQclear(r);
     }
