@@ -102,9 +102,22 @@ int sched__on_result(sched *s, const sender *from, peer *p, const uint8_t *data,
     size_t blen = 0;
     char twhy[400];
     int took = sched__take_transcript(s, from->id, w->match_id, w->lease_gen, &body, &blen, twhy, sizeof twhy);
-    if (w->ok && took == 0) {
-        /* none, or part of it (a chunk lost, over a bound held): not
-         * acknowledged, so the worker sends it all again */
+    char lease_holder[ZAP_ID_MAX + 1] = "";
+    int held_by = w->ok && took == 0 && !h
+                      ? store_lease_holder(s->o.db, w->match_id, w->lease_gen, lease_holder, sizeof lease_holder) : 1;
+    bool no_transcript = w->ok && took == 0;
+    if (no_transcript && (h || held_by < 0 || strcmp(lease_holder, from->id) == 0)) {
+        /* none, or part of it (a chunk lost, over a bound held), for a
+         * lease the sender holds (or the record could not say): not
+         * acknowledged, so the worker sends it all again. For a lease it
+         * does not hold the record answers below, stale or another's, and
+         * acknowledges; a result is never recorded without its transcript. */
+        if (held_by < 0 && !store_connected(s->o.db)) {
+            snprintf(err, errlen, "database lost");
+            match_result_release(&w->res);
+            free(w);
+            return ARB_EIO;
+        }
         arb_warn(SUB, "match %" PRId64 " generation %d from %s: %s; not acknowledged, the worker will resend it",
                  w->match_id, w->lease_gen, from->id, twhy);
         match_result_release(&w->res);
@@ -112,7 +125,7 @@ int sched__on_result(sched *s, const sender *from, peer *p, const uint8_t *data,
         return 0;
     }
     bool tr_refused = false;
-    if (w->ok) {
+    if (w->ok && !no_transcript) {
         const uint8_t *rec_pk = NULL, *rec_sig = NULL;
         if (took < 0 || trb_check(body, blen, w->digest, &rec_pk, &rec_sig, twhy, sizeof twhy) != 0) {
             tr_refused = true;
@@ -126,7 +139,9 @@ int sched__on_result(sched *s, const sender *from, peer *p, const uint8_t *data,
             snprintf(w->error, sizeof w->error, "a result whose transcript is refused: %.400s", twhy);
         }
     }
-    if (w->ok) {
+    if (no_transcript) {
+        rrc = ARB_ESTATE;   /* not the sender's lease: stale or another's, told apart below */
+    } else if (w->ok) {
         arb_key_hex(sign_pk, key_hex);
         arb_hex(w->signature, sizeof w->signature, sig_hex);
         store_signed sg = {.signer_key = key_hex, .signature = sig_hex};
