@@ -1,24 +1,35 @@
 /* cmd_transcripts.c — `arbiter transcripts`: the transcripts the record
  * keeps (docs/transcripts.md, "In the record"): `size` says how much they
  * take; `prune` removes those of matches older than a number of days
- * (retention), never a disputed or a knockout match's. */
+ * (retention), never a disputed or a knockout match's; `get` writes one
+ * match's transcript out as the file the referee wrote (checked against
+ * its recorded digest as it is read): evidence to hand to anyone. */
 #include "cli.h"
 #include "arb_error.h"
 #include "store.h"
+#include "store_cols.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(FILE *f)
 {
     fprintf(f,
         "usage: arbiter transcripts size [--state DIR | --db CONNINFO]\n"
+        "       arbiter transcripts get MATCH [-o FILE] [--state DIR | --db CONNINFO]\n"
         "       arbiter transcripts prune --older-than DAYS [--tournament NAME | --ladder NAME]\n"
         "                                 [--state DIR | --db CONNINFO]\n"
         "\n"
         "The record keeps every match's transcript, compressed, under its digest.\n"
         "size   how many, their raw and stored bytes, the table's and the database's size.\n"
+        "get    match MATCH's transcript, byte for byte as its referee wrote it (checked\n"
+        "       against the recorded digest), on stdout or into FILE (made 0600): what\n"
+        "       arbiter replay FILE reads, evidence anyone can check with the referee's key.\n"
         "prune  retention: removes the transcripts of matches that finished more than\n"
         "       DAYS days ago (of one tournament or ladder, else of all), and notes each\n"
         "       removal: verify, dispute show and replay then say \"transcript pruned on\n"
@@ -28,34 +39,74 @@ static void usage(FILE *f)
         "       digests and signatures stay.\n");
 }
 
+/* `get`: the bytes of match mid's transcript into output (NULL: stdout). */
+static int get_one(store *st, int64_t mid, const char *output)
+{
+    char err[1024];
+    store_rows m = {0};
+    uint8_t *data = NULL;
+    size_t len = 0;
+    int status = CLI_EXIT_OK;
+    if (store_web(st, STORE_WEB_MATCH, mid, NULL, &m, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: transcripts get: %s\n", err);
+        status = CLI_EXIT_FAIL;
+    } else if (m.nrows != 1) {
+        fprintf(stderr, "arbiter: transcripts get: no match %" PRId64 " in the record\n", mid);
+        status = CLI_EXIT_NORECORD;
+    } else if (store_transcript_load(st, store_cell(&m, 0, STORE_WMATCH_DIGEST),
+                                     store_cell(&m, 0, STORE_WMATCH_TRANSCRIPT), &data, &len, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: transcripts get: match %" PRId64 ": %s\n", mid, err);
+        status = CLI_EXIT_FAIL;
+    } else {
+        /* 0600: a transcript holds every hand */
+        int fd = output ? open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : STDOUT_FILENO;
+        size_t off = 0;
+        while (fd >= 0 && off < len) {
+            ssize_t n = write(fd, data + off, len - off);
+            if (n <= 0)
+                break;
+            off += (size_t)n;
+        }
+        if (fd < 0 || off != len || (output && close(fd) != 0)) {
+            fprintf(stderr, "arbiter: transcripts get: %s: %s\n", output ? output : "stdout", strerror(errno));
+            status = CLI_EXIT_FAIL;
+        }
+    }
+    free(data);
+    store_rows_release(&m);
+    return status;
+}
+
 int cmd_transcripts(int argc, char **argv)
 {
     int rc = cli_sub_help(argc, argv, usage);
     if (rc >= 0)
         return rc;
     const char *sub = argv[1];
-    bool prune = strcmp(sub, "prune") == 0;
-    if (!prune && strcmp(sub, "size") != 0) {
-        fprintf(stderr, "arbiter: transcripts: no subcommand \"%.60s\" (size, prune)\n", sub);
+    bool prune = strcmp(sub, "prune") == 0, get = strcmp(sub, "get") == 0;
+    if (!prune && !get && strcmp(sub, "size") != 0) {
+        fprintf(stderr, "arbiter: transcripts: no subcommand \"%.60s\" (size, get, prune)\n", sub);
         return CLI_EXIT_USAGE;
     }
     static const struct option lo[] = {
         {"help", no_argument, NULL, 'h'},        {"state", required_argument, NULL, 's'},
-        {"db", required_argument, NULL, 'd'},    {"older-than", required_argument, NULL, 'o'},
+        {"db", required_argument, NULL, 'd'},    {"older-than", required_argument, NULL, 'D'},
         {"tournament", required_argument, NULL, 't'}, {"ladder", required_argument, NULL, 'l'},
+        {"output", required_argument, NULL, 'o'},
         {NULL, 0, NULL, 0},
     };
-    const char *state = NULL, *db = NULL, *name = NULL;
+    const char *state = NULL, *db = NULL, *name = NULL, *output = NULL;
     long days = -1;
     char *end;
     int c;
     cli_opts_begin();
-    while ((c = cli_getopt("transcripts", argc - 1, argv + 1, ":h", lo)) != -1) {
+    while ((c = cli_getopt("transcripts", argc - 1, argv + 1, ":ho:", lo)) != -1) {
         switch (c) {
         case 'h': usage(stdout); return CLI_EXIT_OK;
+        case 'o': output = optarg; break;
         case 's': state = optarg; break;
         case 'd': db = optarg; break;
-        case 'o':
+        case 'D':
             days = strtol(optarg, &end, 10);
             if (!*optarg || *end || days < 0 || days > 100000) {
                 fprintf(stderr, "arbiter: transcripts prune: --older-than \"%.40s\": expected a number of days "
@@ -74,8 +125,18 @@ int cmd_transcripts(int argc, char **argv)
         default: usage(stderr); return CLI_EXIT_USAGE;
         }
     }
-    if (optind != argc - 1) {
+    int64_t mid = 0;
+    if (get && (optind != argc - 2 || cli_match_id("transcripts get", "MATCH", argv[1 + optind], &mid))) {
+        if (optind != argc - 2)
+            fprintf(stderr, "arbiter: transcripts get: expected one MATCH\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (!get && optind != argc - 1) {
         fprintf(stderr, "arbiter: transcripts %s: unexpected \"%.60s\"\n", sub, argv[1 + optind]);
+        return CLI_EXIT_USAGE;
+    }
+    if (output && !get) {
+        fprintf(stderr, "arbiter: transcripts %s: -o is for get\n", sub);
         return CLI_EXIT_USAGE;
     }
     if (prune && days < 0) {
@@ -83,7 +144,7 @@ int cmd_transcripts(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     if (!prune && (days >= 0 || name)) {
-        fprintf(stderr, "arbiter: transcripts size: --older-than, --tournament and --ladder are for prune\n");
+        fprintf(stderr, "arbiter: transcripts %s: --older-than, --tournament and --ladder are for prune\n", sub);
         return CLI_EXIT_USAGE;
     }
     char err[1024];
@@ -103,7 +164,9 @@ int cmd_transcripts(int argc, char **argv)
     if (ready >= 0)
         return ready;
     int status = CLI_EXIT_OK;
-    if (prune) {
+    if (get) {
+        status = get_one(st, mid, output);
+    } else if (prune) {
         store_prune_counts pc;
         if (store_transcript_prune(st, name, (int)days, &pc, err, sizeof err) != 0) {
             fprintf(stderr, "arbiter: transcripts prune: %s\n", err);
