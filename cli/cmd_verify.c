@@ -26,7 +26,9 @@ static void usage(FILE *f)
         "\n"
         "For a finished tournament: checks every recorded transcript against the\n"
         "revealed secret (its commitment, the match key, the deals re-dealt) and the\n"
-        "recorded digest. Exit status 0 when every deal follows from seed + secret,\n"
+        "recorded digest; the transcripts come from the record. One pruned by\n"
+        "retention is listed and counted apart, not as a failure. Exit status 0\n"
+        "when every deal checked follows from seed + secret,\n"
         "1 when one does not (or the tournament is not over), 3 when there is no\n"
         "record or no tournament NAME in it.\n");
 }

@@ -9,8 +9,8 @@ command -v meson >/dev/null || need+=(meson)
 command -v ninja >/dev/null || need+=(ninja-build)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 command -v cc >/dev/null || need+=(gcc)
-pkg-config --exists msgpack libsodium libzmq libpq yaml-0.1 libmicrohttpd 2>/dev/null \
-  || need+=(libmsgpack-dev libsodium-dev libzmq3-dev libpq-dev libyaml-dev libmicrohttpd-dev)
+pkg-config --exists msgpack libsodium libzmq libpq yaml-0.1 libmicrohttpd libzstd 2>/dev/null \
+  || need+=(libmsgpack-dev libsodium-dev libzmq3-dev libpq-dev libyaml-dev libmicrohttpd-dev libzstd-dev)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v psql >/dev/null || need+=(postgresql-client)
 command -v bwrap >/dev/null || need+=(bubblewrap)
