@@ -16,7 +16,6 @@
 #include "arb_limits.h"
 #include "arb_mp.h"
 #include "store.h"
-#include "store_cols.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -616,46 +615,19 @@ static int print_verdict(const replay_opts *o, const replay_report *rep, bool af
  * an exit code (said). */
 static int from_record(replay_opts *o, uint8_t **data, size_t *len, char digest[65], char signer[65])
 {
-    char err[1024];
-    db_place place;
-    int rc = cli_open_record(&place, o->state, o->db, err, sizeof err);
-    if (rc) {
-        fprintf(stderr, "arbiter: replay: %s\n", err);
-        return rc == ARB_ENOTFOUND ? CLI_EXIT_NORECORD : CLI_EXIT_USAGE;
-    }
-    store *st = store_open(place.conninfo, err, sizeof err);
-    if (!st) {
-        cli_say_unreachable("replay", err);
-        cli_close_place(&place);
-        return CLI_EXIT_USAGE;
-    }
-    int ready = cli_record_ready("replay", st, &place);
-    if (ready >= 0)
-        return ready;
-    store_rows m = {0};
-    int status = -1;
-    if (store_web(st, STORE_WEB_MATCH, o->match_id, NULL, &m, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: replay: %s\n", err);
-        status = CLI_EXIT_USAGE;
-    } else if (m.nrows != 1) {
-        fprintf(stderr, "arbiter: replay: no match %" PRId64 " in the record\n", o->match_id);
-        status = CLI_EXIT_NORECORD;
-    } else if (store_transcript_load(st, store_cell(&m, 0, STORE_WMATCH_DIGEST),
-                                     store_cell(&m, 0, STORE_WMATCH_TRANSCRIPT), data, len, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: replay: match %" PRId64 ": %s\n", o->match_id, err);
-        status = CLI_EXIT_USAGE;
-    } else {
-        snprintf(digest, 65, "%s", store_cell(&m, 0, STORE_WMATCH_DIGEST));
-        snprintf(signer, 65, "%s", store_cell(&m, 0, STORE_WMATCH_SIGNER_KEY));
-        if (!o->want_digest && digest[0])
-            o->want_digest = digest;
-        if (!o->want_signer && signer[0])
-            o->want_signer = signer;
-    }
-    store_rows_release(&m);
-    store_close(st);
-    cli_close_place(&place);
-    return status;
+    cli_reader rd = {.state = o->state ? o->state : "arbiter-state", .db = o->db};   /* as cli_reader_open */
+    int status = cli_reader_connect("replay", &rd);
+    if (status >= 0)
+        return status;
+    status = cli_match_transcript("replay", rd.st, o->match_id, data, len, digest, signer);
+    cli_reader_close(&rd);
+    if (status != CLI_EXIT_OK)
+        return status;
+    if (!o->want_digest && digest[0])
+        o->want_digest = digest;
+    if (!o->want_signer && signer[0])
+        o->want_signer = signer;
+    return -1;
 }
 
 int cmd_replay(int argc, char **argv)

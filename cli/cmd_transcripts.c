@@ -7,7 +7,6 @@
 #include "cli.h"
 #include "arb_error.h"
 #include "store.h"
-#include "store_cols.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -42,38 +41,26 @@ static void usage(FILE *f)
 /* `get`: the bytes of match mid's transcript into output (NULL: stdout). */
 static int get_one(store *st, int64_t mid, const char *output)
 {
-    char err[1024];
-    store_rows m = {0};
     uint8_t *data = NULL;
     size_t len = 0;
-    int status = CLI_EXIT_OK;
-    if (store_web(st, STORE_WEB_MATCH, mid, NULL, &m, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: transcripts get: %s\n", err);
+    char digest[65], signer[65];
+    int status = cli_match_transcript("transcripts get", st, mid, &data, &len, digest, signer);
+    if (status != CLI_EXIT_OK)
+        return status;
+    /* 0600: a transcript holds every hand */
+    int fd = output ? open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : STDOUT_FILENO;
+    size_t off = 0;
+    while (fd >= 0 && off < len) {
+        ssize_t n = write(fd, data + off, len - off);
+        if (n <= 0)
+            break;
+        off += (size_t)n;
+    }
+    if (fd < 0 || off != len || (output && close(fd) != 0)) {
+        fprintf(stderr, "arbiter: transcripts get: %s: %s\n", output ? output : "stdout", strerror(errno));
         status = CLI_EXIT_FAIL;
-    } else if (m.nrows != 1) {
-        fprintf(stderr, "arbiter: transcripts get: no match %" PRId64 " in the record\n", mid);
-        status = CLI_EXIT_NORECORD;
-    } else if (store_transcript_load(st, store_cell(&m, 0, STORE_WMATCH_DIGEST),
-                                     store_cell(&m, 0, STORE_WMATCH_TRANSCRIPT), &data, &len, err, sizeof err) != 0) {
-        fprintf(stderr, "arbiter: transcripts get: match %" PRId64 ": %s\n", mid, err);
-        status = CLI_EXIT_FAIL;
-    } else {
-        /* 0600: a transcript holds every hand */
-        int fd = output ? open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : STDOUT_FILENO;
-        size_t off = 0;
-        while (fd >= 0 && off < len) {
-            ssize_t n = write(fd, data + off, len - off);
-            if (n <= 0)
-                break;
-            off += (size_t)n;
-        }
-        if (fd < 0 || off != len || (output && close(fd) != 0)) {
-            fprintf(stderr, "arbiter: transcripts get: %s: %s\n", output ? output : "stdout", strerror(errno));
-            status = CLI_EXIT_FAIL;
-        }
     }
     free(data);
-    store_rows_release(&m);
     return status;
 }
 
@@ -148,22 +135,12 @@ int cmd_transcripts(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     char err[1024];
-    db_place place;
-    rc = cli_open_record(&place, state, db, err, sizeof err);
-    if (rc) {
-        fprintf(stderr, "arbiter: transcripts: %s\n", err);
-        return rc == ARB_ENOTFOUND ? CLI_EXIT_NORECORD : CLI_EXIT_USAGE;
-    }
-    store *st = store_open(place.conninfo, err, sizeof err);
-    if (!st) {
-        cli_say_unreachable("transcripts", err);
-        cli_close_place(&place);
-        return CLI_EXIT_USAGE;
-    }
-    int ready = cli_record_ready("transcripts", st, &place);
-    if (ready >= 0)
-        return ready;
-    int status = CLI_EXIT_OK;
+    cli_reader rd = {.state = state ? state : "arbiter-state", .db = db};   /* as cli_reader_open */
+    int status = cli_reader_connect("transcripts", &rd);
+    if (status >= 0)
+        return status;
+    store *st = rd.st;
+    status = CLI_EXIT_OK;
     if (get) {
         status = get_one(st, mid, output);
     } else if (prune) {
@@ -188,7 +165,6 @@ int cmd_transcripts(int argc, char **argv)
                    sz.table, sz.database);
         }
     }
-    store_close(st);
-    cli_close_place(&place);
+    cli_reader_close(&rd);
     return status;
 }
