@@ -7,6 +7,9 @@
 #     replay --match re-judges, the web's transcript route and match page
 #     answer from the record, and the record holds fewer bytes than the
 #     transcripts' (zstd);
+#   - with the bots' files gone too, a match disputed and resolved with
+#     --rerun is played again by a new referee (an empty work directory)
+#     from the programs in the record, with the same result;
 #   - the referee removed each file once acknowledged; one started with
 #     keep_transcripts kept them;
 #   - a stored transcript altered in the record is named by verify;
@@ -23,11 +26,12 @@ stop_ref() { [ -n "$REF_PID" ] && kill "$REF_PID" 2>/dev/null && wait "$REF_PID"
 stop_web() { [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null && wait "$SERVE_PID" 2>/dev/null; SERVE_PID=""; }
 trap 'stop_ref; stop_web; cleanup' EXIT
 
-for k in sched w1 w2; do "$ARB" keygen "$k" > /dev/null; done
-for k in w1 w2; do echo "$(head -1 $k.pub) $k"; done > workers.txt
+for k in sched w1 w2 w3; do "$ARB" keygen "$k" > /dev/null; done
+for k in w1 w2 w3; do echo "$(head -1 $k.pub) $k"; done > workers.txt
+mkdir bots && cp "$BOTS/random_bot" "$BOTS/greedy_bot" bots/   # removed later: the record keeps the programs
 {
   echo "name: kept"; echo "format: round-robin"; echo "deals: 2"; echo "seed: 8"
-  entrants_yaml 5 "$BOTS"
+  entrants_yaml 5 "$T/bots"
 } > t.yaml   # C(5, 3) = 10 matches
 
 # A distributed run: one referee (w1), its own work directory.
@@ -86,6 +90,24 @@ code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$WPORT/m/1/repla
 check "the replay viewer's page is there" '[ "$code" = 200 ]'
 stop_web
 
+# The bots' files gone as well: match 10 disputed and played again by a
+# referee that never saw the tournament, from the programs in the record.
+rm -rf bots
+q_seats="SELECT string_agg(entrant || ':' || total || ':' || rank, ',' ORDER BY slot) FROM match_seats WHERE match_id = 10"
+was=$("$ARB" psql --state remote -qAtc "$q_seats")
+"$ARB" dispute open 10 --reason "play it again" --state remote > /dev/null 2>&1
+"$ARB" dispute resolve 10 --rerun --reason "from the record" --state remote > rr.out 2>&1
+check "dispute resolve --rerun: match 10 pending again" \
+  '[ $? = 0 ] && [ "$("$ARB" psql --state remote -qAtc "SELECT state || attempt FROM matches WHERE id = 10")" = pending2 ]'
+run_remote remote w3
+check "a new referee plays the rerun with the bots' files gone ($(grep -c "program in the record plays" remote.out) entrants from the record)" \
+  '[ $? = 0 ] && [ "$("$ARB" psql --state remote -qAtc "SELECT state || attempt FROM matches WHERE id = 10")" = done2 ] && grep -q "program in the record plays" remote.out'
+check "it fetched the programs from the scheduler, which served them from the record" \
+  '[ "$(ls w3-dir/programs 2>/dev/null | grep -c "^[0-9a-f]\{64\}$")" = 2 ]'
+check "the same result as the first time ($was)" '[ -n "$was" ] && [ "$("$ARB" psql --state remote -qAtc "$q_seats")" = "$was" ]'
+"$ARB" verify kept --state remote > verify-rr.out 2>&1
+check "verify proves the rerun's transcript too" '[ $? = 0 ] && grep -q "verified$" verify-rr.out'
+
 # A transcript altered in the record (its stored bytes changed): what is
 # read back no longer holds its digest, and every reader says so.
 d3=$("$ARB" psql --state remote -qAtc "SELECT digest FROM matches WHERE id = 3")
@@ -97,6 +119,7 @@ check "verify names a transcript altered in the record" \
 check "replay --match refuses it" '[ $? != 0 ] && grep -q "in the record" r3.out'
 
 # keep_transcripts: a second run (its own record), the files stay.
+mkdir bots && cp "$BOTS/random_bot" "$BOTS/greedy_bot" bots/
 run_remote remote2 w2 --keep-transcripts
 check "a referee with keep_transcripts keeps its 10 files" '[ "$(ls w2-dir/transcripts | wc -l)" = 10 ]'
 
