@@ -126,6 +126,7 @@ typedef struct check {
     bool signed_ok;          /* the file's signature verifies and is by the key the record names */
     char what[2048];
     char sig[512];           /* the signature's verdict in words */
+    char where[700];         /* where it was read: the record, or a file */
     uint8_t *data;   /* the transcript, NULL when it could not be read */
     size_t len;
 } check;
@@ -138,6 +139,7 @@ static void check_transcript(store *st, const char *path, const char *digest, co
 {
     memset(c, 0, sizeof *c);
     snprintf(c->sig, sizeof c->sig, "not checked");
+    snprintf(c->where, sizeof c->where, "-");
     if (!path[0] && !digest[0]) {
         snprintf(c->what, sizeof c->what, "no transcript in the record");
         return;
@@ -145,7 +147,15 @@ static void check_transcript(store *st, const char *path, const char *digest, co
     uint8_t *data = NULL;
     size_t len;
     char err[600];
-    if (store_transcript_load(st, digest, path, &data, &len, err, sizeof err) != 0) {
+    if (path[0])
+        snprintf(c->where, sizeof c->where, "%s", path);
+    int rc = digest[0] ? store_transcript_get(st, digest, &data, &len, err, sizeof err) : ARB_ENOTFOUND;
+    if (rc == 0)   /* the referee's own path says only where it once was */
+        snprintf(c->where, sizeof c->where, "in the record%s%.600s%s", path[0] ? " (written by its referee as " : "",
+                 path, path[0] ? ")" : "");
+    else if (rc == ARB_ENOTFOUND)   /* an older record's file, or pruned (said) */
+        rc = store_transcript_load(st, digest, path, &data, &len, err, sizeof err);
+    if (rc != 0) {
         snprintf(c->what, sizeof c->what, "the transcript cannot be read: %s", err);
         return;
     }
@@ -285,7 +295,7 @@ static int show(const opts *o, store *st, int64_t mid)
                MV(DECISIONS), MV(WALL_MS), MV(FINISHED)[0] ? MV(FINISHED) : "-",
                MV(WORKER)[0] ? MV(WORKER) : "-", MV(MATCH_SEED));
         printf("  transcript %s\n  digest     %s\n  check      %s%s\n  signature  %s\n\n",
-               MV(TRANSCRIPT)[0] ? MV(TRANSCRIPT) : "-", MV(DIGEST)[0] ? MV(DIGEST) : "-",
+               c.where, MV(DIGEST)[0] ? MV(DIGEST) : "-",
                c.read && c.digest_ok && c.reproduced ? "OK: " : "FAILED: ", c.what, c.sig);
         printf("%-4s %-24s %7s %4s %9s %9s %10s %10s %7s %9s  %s\n", "slot", "entrant", "total", "rank", "forfeited",
                "decisions", "wall ms", "cpu ms", "strikes", "penalties", "sandbox");

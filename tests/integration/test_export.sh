@@ -118,6 +118,10 @@ check "the transcripts the same (recompressed)" \
   '[ "$(sql "$D" "$q_tr")" = "$(sql "$E" "$q_tr")" ] && [ "$(sql "$E" "SELECT count(*) FROM transcripts WHERE codec = '"'zstd'"'")" = "$ntr" ]'
 "$ARB" verify "archived rr" --db "$E" > "$T/verify.out" 2>&1
 check "arbiter verify passes on the imported record" '[ $? = 0 ]' || tail -n 5 "$T/verify.out" >&2
+M1=$(sql "$E" "SELECT min(id) FROM matches")
+"$ARB" replay --match "$M1" --db "$E" > "$T/replay.out" 2>&1
+check "arbiter replay --match re-judges an imported match from the imported transcript and key" \
+  '[ $? = 0 ] && grep -q "^verdict reproduced" "$T/replay.out" && grep -q "^signature: ok" "$T/replay.out"' || tail -n 5 "$T/replay.out" >&2
 before=$(sql "$E" "SELECT count(*) FROM matches")
 "$ARB" import "$T/a.tar.zst" --db "$E" > "$T/clash.out" 2>&1
 check "a second import of the same tournament refused by name, nothing written" \

@@ -61,6 +61,8 @@ check "verify proves every match from the record ($(tail -1 verify.out))" \
 "$ARB" dispute show 1 --state remote > show.out 2>&1
 check "dispute show exits 0 and re-judges the transcript from the record" \
   '[ $? = 0 ] && grep -q "check      OK: the digest is the record" show.out && grep -q "signature  ok (ed25519" show.out'
+check "dispute show says the transcript was read from the record (the referee's path only as where it was written)" \
+  'grep -q "^  transcript in the record (written by its referee as .*w1-dir/" show.out'
 "$ARB" replay --match 1 --state remote > replay.out 2>&1
 check "replay --match re-judges it, with the recorded digest and referee key" \
   '[ $? = 0 ] && grep -q "^verdict reproduced" replay.out && grep -q "^digest:  ok" replay.out && grep -q "^signature: ok" replay.out'
@@ -102,8 +104,9 @@ check "dispute resolve --rerun: match 10 pending again" \
 run_remote remote w3
 check "a new referee plays the rerun with the bots' files gone ($(grep -c "program in the record plays" remote.out) entrants from the record)" \
   '[ $? = 0 ] && [ "$("$ARB" psql --state remote -qAtc "SELECT state || attempt FROM matches WHERE id = 10")" = done2 ] && grep -q "program in the record plays" remote.out'
+ls -R w3-dir > w3-dir.ls 2>&1
 check "it fetched the programs from the scheduler, which served them from the record" \
-  '[ "$(ls w3-dir/programs 2>/dev/null | grep -c "^[0-9a-f]\{64\}$")" = 2 ]'
+  '[ "$(ls w3-dir/programs 2>/dev/null | grep -c "^[0-9a-f]\{64\}$")" = 2 ]'  || { cat w3-dir.ls; cat w3.log; } >&2
 check "the same result as the first time ($was)" '[ -n "$was" ] && [ "$("$ARB" psql --state remote -qAtc "$q_seats")" = "$was" ]'
 "$ARB" verify kept --state remote > verify-rr.out 2>&1
 check "verify proves the rerun's transcript too" '[ $? = 0 ] && grep -q "verified$" verify-rr.out'
