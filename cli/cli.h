@@ -45,6 +45,8 @@ int cmd_matches(int argc, char **argv);
 int cmd_match_info(int argc, char **argv);
 int cmd_crosstable(int argc, char **argv);
 int cmd_psql(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 /* ---- arbiter rate (cmd_rate.c) ------------------------------------------ */
 

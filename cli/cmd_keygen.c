@@ -7,6 +7,7 @@
 #include "arb_error.h"
 
 #include <fcntl.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,8 +18,16 @@ static int write_file(const char *path, const char *text, int mode)
     if (fd < 0)
         return -1;
     size_t n = strlen(text);
-    int rc = write(fd, text, n) == (ssize_t)n ? 0 : -1;
-    return close(fd) == 0 ? rc : -1;
+    ssize_t w = write(fd, text, n);
+    int cause = w < 0 ? errno : w != (ssize_t)n ? ENOSPC : 0;   /* a short write: the disk filled */
+    if (close(fd) != 0 && !cause)
+        cause = errno;
+    if (cause) {   /* no half key left behind (O_EXCL would refuse the next try) */
+        unlink(path);
+        errno = cause;   /* for the caller's perror: "No space left on device" */
+        return -1;
+    }
+    return 0;
 }
 
 static void usage(FILE *f)

@@ -13,6 +13,7 @@
 #include "arb_limits.h"
 
 #include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,7 +345,7 @@ int rate_openskill(wl_model model, FILE *in, FILE *out, FILE *err)
     for (int i = 0; i < t.count; i++)
         fprintf(out, "%s %.15g %.15g\n", t.name[order[i]], t.rating[order[i]].mu, t.rating[order[i]].sigma);
     if (fflush(out) != 0 || ferror(out)) {
-        fprintf(err, "arbiter: rate: cannot write the ratings\n");
+        fprintf(err, "arbiter: rate: cannot write the ratings: %s\n", strerror(errno));
         goto out;
     }
     rc = CLI_EXIT_OK;

@@ -69,10 +69,14 @@ static void on_progress(void *ctx, const sched_progress *pr)
 static void print_fairness(store *st, int64_t tid)
 {
     char commitment[65], secret[65];
-    if (store_fairness(st, tid, commitment, secret) != 0 || !commitment[0])
+    bool rerun;
+    if (store_fairness(st, tid, commitment, secret, &rerun) != 0 || !commitment[0])
         return;
     printf("\ncommitment (sha256 of the secret): %s\n", commitment);
-    if (secret[0])
+    if (secret[0] && rerun)   /* `arbiter status` says rerun: a dispute reopened it */
+        printf("secret (revealed when the tournament first ended; disputed matches are being played again): %s\n",
+               secret);
+    else if (secret[0])
         printf("secret (revealed: the tournament is over): %s\n", secret);
     else
         printf("secret: sealed until the tournament is over\n");
@@ -448,6 +452,27 @@ static int print_outcome(store *st, const tn_config *cfg, const sched_outcome *o
     return status;
 }
 
+/* Every entrant whose command's files cannot be found has its program in
+ * the record, under the tournament this file resumes (said on stderr). */
+static bool programs_recorded(store *st, const tn_config *cfg)
+{
+    tn_config *one = malloc(sizeof *one);
+    bool all = one != NULL;
+    for (int i = 0; all && i < cfg->nentrants; i++) {
+        char why[1024];
+        *one = *cfg;   /* the one entrant checked alone */
+        one->entrants = &cfg->entrants[i];
+        one->nentrants = 1;
+        if (tn_config_check_commands(one, why, sizeof why) == 0)
+            continue;
+        all = store_program_recorded(st, cfg->name, cfg->digest, i) == 1;
+        if (all)
+            fprintf(stderr, "arbiter: %s: its program in the record plays\n", why);
+    }
+    free(one);
+    return all;
+}
+
 int cmd_run(int argc, char **argv)
 {
     run_opts o;
@@ -470,8 +495,16 @@ int cmd_run(int argc, char **argv)
         return 2;
     }
     tn_config cfg;
-    if (tn_config_load(o.file, &cfg, err, sizeof err) != 0 || tn_config_check_commands(&cfg, err, sizeof err) != 0) {
+    if (tn_config_load(o.file, &cfg, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
+        tn_config_release(&cfg);
+        return 2;
+    }
+    /* a bot's files gone: only a resume whose record holds its program
+     * goes on (the scheduler plays the recorded one, docs/disputes.md) */
+    char missing[1024] = "";
+    if (tn_config_check_commands(&cfg, missing, sizeof missing) != 0 && o.fresh) {
+        fprintf(stderr, "%s\n", missing);
         tn_config_release(&cfg);
         return 2;
     }
@@ -479,6 +512,11 @@ int cmd_run(int argc, char **argv)
     status = 0;
     store *st = open_record(&o, &place, err, sizeof err);
     if (!st) {
+        status = CLI_EXIT_USAGE;
+        goto out;
+    }
+    if (missing[0] && !programs_recorded(st, &cfg)) {
+        fprintf(stderr, "%s\n", missing);
         status = CLI_EXIT_USAGE;
         goto out;
     }
@@ -510,6 +548,10 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "\n");
     if (rc) {
         fprintf(stderr, "arbiter: %s\n", err);
+        if (rc != ARB_EDISKFULL && store_failed_transiently(st))   /* said, never dropped in silence */
+            fprintf(stderr, "arbiter: the database failed for a passing reason (%s): nothing recorded is lost; run "
+                    "the same command to resume tournament \"%s\" once it answers\n", store_last_failure(st),
+                    cfg.name);
         status = rc == ARB_EEXIST ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
         if (rc == ARB_EEXIST)   /* nothing of it ran: the other tournament's standings would mislead */
             goto out;

@@ -250,14 +250,31 @@ int cmd_scheduler(int argc, char **argv)
     arb_http *http = NULL;
     web_server *web = NULL;
     int status = 0;
+    /* A database given is asked first: one that does not answer makes
+     * nothing (it created the state directory, and its lock, first). */
+    const char *given = c.db[0] ? c.db : getenv("ARBITER_DB");
+    if (given && *given && !(st = store_open(given, err, sizeof err))) {
+        size_t n = strlen(err);
+        while (n > 0 && (err[n - 1] == '\n' || err[n - 1] == ' '))
+            err[--n] = 0;
+        for (char *e = err; *e; e++)   /* libpq's message has lines: one log line */
+            if (*e == '\n' || *e == '\t')
+                *e = ' ';
+        arb_error("scheduler", "the database cannot be reached: %s; nothing was made (state directory %s "
+                  "untouched): start it or correct db:, then start the scheduler again",
+                  strncmp(err, "database: ", 10) == 0 ? err + 10 : err, c.state);
+        return 2;
+    }
     if (cli_open_place(&place, c.state, c.db[0] ? c.db : NULL, true, err, sizeof err) != 0) {
         arb_error("scheduler", "%s", err);
+        store_close(st);
         return 2;
     }
     char abs_state[512];
     if (!realpath(c.state, abs_state))
         snprintf(abs_state, sizeof abs_state, "%s", c.state);
-    st = store_open(place.conninfo, err, sizeof err);
+    if (!st)
+        st = store_open(place.conninfo, err, sizeof err);
     if (!st || store_migrate(st, err, sizeof err) != 0) {
         arb_error("scheduler", "%s", err);
         status = 2;

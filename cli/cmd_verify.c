@@ -95,7 +95,7 @@ int cmd_verify(int argc, char **argv)
         goto out;
     }
     uint8_t secret[32];
-    if (store_fairness(st, tid, commitment, secret_hex) != 0) {
+    if (store_fairness(st, tid, commitment, secret_hex, NULL) != 0) {
         fprintf(stderr, "arbiter: verify: the record cannot be read\n");
         goto out;
     }

@@ -18,12 +18,39 @@ struct local_worker {
     pthread_t thread;
     volatile sig_atomic_t stop_now;
     volatile sig_atomic_t *interrupted;
+    bool stop_on_disk_full;
+    pthread_mutex_t lock;            /* guards full */
+    char full[512];                  /* "": no full disk met; else what and why */
 };
 
 static void *worker_main(void *arg)
 {
     worker_run(arg);
     return NULL;
+}
+
+/* worker_options.disk_full, on the worker's thread: the first reason
+ * kept; the run stopped when it stops on it. */
+static void on_disk_full(void *ctx, const char *why)
+{
+    local_worker *w = ctx;
+    pthread_mutex_lock(&w->lock);
+    if (!w->full[0])
+        snprintf(w->full, sizeof w->full, "%s", why);
+    pthread_mutex_unlock(&w->lock);
+    if (w->stop_on_disk_full && w->interrupted)
+        __atomic_store_n(w->interrupted, 1, __ATOMIC_RELAXED);
+}
+
+bool local_worker_disk_full(local_worker *w, char *why, size_t cap)
+{
+    if (!w)
+        return false;
+    pthread_mutex_lock(&w->lock);
+    bool full = w->full[0] != 0;
+    snprintf(why, cap, "%s", w->full);
+    pthread_mutex_unlock(&w->lock);
+    return full;
 }
 
 local_worker *local_worker_start(sched *s, const local_worker_options *o, char *err, size_t errlen)
@@ -36,12 +63,15 @@ local_worker *local_worker_start(sched *s, const local_worker_options *o, char *
     sched_local sl;
     sched_local_of(s, &sl);
     w->interrupted = o->stop;
+    w->stop_on_disk_full = o->stop_on_disk_full;
+    pthread_mutex_init(&w->lock, NULL);
     worker_options *wo = &w->o;
     *wo = (worker_options){.zmq_ctx = sl.zmq_ctx, .endpoint = sl.endpoint, .name = "local:0",
                            .workdir = sl.workdir, .transcript_dir = sl.transcript_dir,
                            .slots = o->slots, .heartbeat_ms = sl.heartbeat_ms,
                            .heartbeat_misses = sl.heartbeat_misses, .stop_now = &w->stop_now,
-                           .public_key = sl.public_key, .secret_key = sl.secret_key, .server_key = sl.server_key};
+                           .public_key = sl.public_key, .secret_key = sl.secret_key, .server_key = sl.server_key,
+                           .disk_full = on_disk_full, .disk_full_ctx = w};
     if (live_choose_sandbox(&wo->live, o->sandbox, o->allow_unsandboxed, "--allow-unsandboxed", err, errlen) != 0) {
         free(w);
         return NULL;
@@ -84,6 +114,7 @@ void local_worker_stop(local_worker *w, sched *s)
     }
     __atomic_store_n(&w->stop_now, 1, __ATOMIC_RELAXED);
     pthread_join(w->thread, NULL);
+    pthread_mutex_destroy(&w->lock);
     free(w);
 }
 
@@ -110,7 +141,8 @@ int local_run_tournament(const local_run *l, const sched_tournament_options *o, 
     local_worker *w = NULL;
     if (slots > 0) {
         local_worker_options lo = {.slots = slots, .sandbox = l->sandbox, .allow_unsandboxed = l->allow_unsandboxed,
-                                   .state_dir = l->state_dir, .hide_tree = o->cfg->files_root, .stop = l->stop};
+                                   .state_dir = l->state_dir, .hide_tree = o->cfg->files_root, .stop = l->stop,
+                                   .stop_on_disk_full = true};
         if (!(w = local_worker_start(s, &lo, err, errlen))) {
             sched_free(s);
             zmq_ctx_term(ctx);
@@ -118,6 +150,13 @@ int local_run_tournament(const local_run *l, const sched_tournament_options *o, 
         }
     }
     int rc = sched_tournament(s, o, out, err, errlen);
+    char full[512];
+    if (rc == 0 && local_worker_disk_full(w, full, sizeof full)) {
+        /* stopped, not interrupted: the operator frees space and resumes */
+        snprintf(err, errlen, "the state directory %s is on a full disk: %s; nothing recorded is lost: free space "
+                 "there and run the same command to resume", l->state_dir, full);
+        rc = ARB_EDISKFULL;
+    }
     bool interrupted = l->stop && __atomic_load_n(l->stop, __ATOMIC_RELAXED);
     local_worker_stop(w, s);
     sched_free(s);

@@ -22,6 +22,11 @@ typedef struct local_worker_options {
      * NULL, "/" or a directory holding the system's: none. */
     const char *hide_tree;
     volatile sig_atomic_t *stop;     /* set by a signal: abandon matches in flight */
+    /* A full disk (worker_options.disk_full) sets *stop, the reason kept
+     * for local_worker_disk_full: `arbiter run`, whose one worker would be
+     * handed the same match for ever. Else it is logged, the match handed
+     * back. */
+    bool stop_on_disk_full;
 } local_worker_options;
 
 typedef struct local_worker local_worker;
@@ -31,6 +36,9 @@ local_worker *local_worker_start(sched *s, const local_worker_options *o, char *
 /* Release the scheduler's workers and let this one drain (pumping the
  * scheduler meanwhile) or, after an interrupt, abandon it; free it. */
 void local_worker_stop(local_worker *w, sched *s);
+/* Whether the worker stopped on a full disk (stop_on_disk_full): true
+ * with what could not be written, and why, in why. */
+bool local_worker_disk_full(local_worker *w, char *why, size_t cap);
 
 /* `arbiter run`: a scheduler for one tournament with local workers (and
  * remote ones when listening), run to its end or to *stop, freed. */

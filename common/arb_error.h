@@ -22,7 +22,9 @@
     X(ETOOBIG,    -12, "input larger than its limit")       /* see arb_limits.h */ \
     X(ECORRUPT,   -13, "data fails an integrity check")                        \
     X(ESANDBOX,   -14, "the required sandbox could not be had")                \
-    X(EEXIST,     -15, "exists already")                    /* a name taken by another thing */
+    X(EEXIST,     -15, "exists already")                    /* a name taken by another thing */ \
+    X(EDISKFULL,  -16, "no space left on device")           /* ENOSPC or EDQUOT: free space, then retry */ \
+    X(EAGAIN,     -17, "failed for now: try again later")   /* a database restarting, full, unreachable */
 
 /* Functions return 0 on success or one of these negative codes;
  * constructors return NULL. */

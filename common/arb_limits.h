@@ -279,8 +279,40 @@
  * costs a few statements per loop turn (its counts), so the set stays
  * small; more running ones wait for a place and start when one ends. */
 #define ARB_SCHED_MAX_TOURNAMENTS 32
+/* The scheduler daemon waits out a database that fails for a passing
+ * reason (its disk full, a restart, a lost connection, a deadlock:
+ * store_failed_transiently) and tries again after 1 s, then 2 s, 4 s ...
+ * up to 60 s apart: a restart is back within seconds, a disk freed by an
+ * operator is seen within a minute, and a long outage costs one log line
+ * a minute, not a storm of reconnections. A run of a minute without a
+ * failure starts the doubling again from 1 s. */
+#define ARB_DB_RETRY_FIRST_MS 1000
+#define ARB_DB_RETRY_MAX_MS 60000
 /* Public keys of workers a scheduler admits (worker_keys). */
 #define ARB_ZAP_MAX_KEYS 4096
+
+/* ---- Archives of a tournament (arbiter export / import) ---------------- */
+
+/* Record rows in one archive member (a JSON array): a chunk closes at
+ * whichever comes first, so that a ladder's million matches are written
+ * and read a few MiB at a time, never as one text PostgreSQL would have to
+ * parse whole (its limit is 1 GiB). */
+#define ARB_ARCHIVE_CHUNK_ROWS 10000
+#define ARB_ARCHIVE_CHUNK_BYTES (8u << 20)
+/* A record member read back: a chunk, plus the one row that took it past
+ * ARB_ARCHIVE_CHUNK_BYTES (a superseded snapshot of a 1,000-deal match is
+ * a few hundred KB), with room to spare. */
+#define ARB_ARCHIVE_MAX_RECORD_MEMBER (64u << 20)
+/* Members of one archive: a ladder of a million matches, a transcript
+ * each, its record chunks and programs, twice over. The manifest names
+ * each in one line of at most ARB_ARCHIVE_MAX_LINE bytes (a SHA-256, a
+ * size, a member name of at most 80). */
+#define ARB_ARCHIVE_MAX_MEMBERS (1u << 21)
+#define ARB_ARCHIVE_MAX_LINE 256
+/* Everything an archive unpacks to: a million transcripts of tens of KB
+ * are tens of GB; a compressed archive that claims more is a bomb, and
+ * reading stops there. */
+#define ARB_ARCHIVE_MAX_BYTES (1ull << 40)
 
 /* ---- Tournament and daemon files (YAML) -------------------------------- */
 

@@ -1,6 +1,7 @@
 # ops/deps.sh — sourced by run.sh and test.sh: install with apt-get (as
 # root) whatever building and running arbiter needs and this machine lacks:
-# the toolchain, the libraries, PostgreSQL (a private cluster is started
+# the toolchain, the libraries (libzstd and libarchive: the record's
+# compression and `arbiter export`'s archives among them), PostgreSQL (a private cluster is started
 # under a state directory), bubblewrap (the bot sandbox), python3 (the
 # Python SDK and example bots), libmicrohttpd (the daemons' metrics
 # endpoint) and iproute2 (network namespaces in the distributed tests).
@@ -9,8 +10,8 @@ command -v meson >/dev/null || need+=(meson)
 command -v ninja >/dev/null || need+=(ninja-build)
 command -v pkg-config >/dev/null || need+=(pkg-config)
 command -v cc >/dev/null || need+=(gcc)
-pkg-config --exists msgpack libsodium libzmq libpq yaml-0.1 libmicrohttpd 2>/dev/null \
-  || need+=(libmsgpack-dev libsodium-dev libzmq3-dev libpq-dev libyaml-dev libmicrohttpd-dev)
+pkg-config --exists msgpack libsodium libzmq libpq yaml-0.1 libmicrohttpd libzstd libarchive 2>/dev/null \
+  || need+=(libmsgpack-dev libsodium-dev libzmq3-dev libpq-dev libyaml-dev libmicrohttpd-dev libzstd-dev libarchive-dev)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v psql >/dev/null || need+=(postgresql-client)
 command -v bwrap >/dev/null || need+=(bubblewrap)

@@ -296,6 +296,13 @@ static void remove_tree(const char *dir, const char *const *rels, int n)
     rmdir(dir);
 }
 
+/* A system call's failure as an arbiter error: a full disk (or quota),
+ * which an operator frees, apart from any other. */
+static int io_error(int e)
+{
+    return e == ENOSPC || e == EDQUOT ? ARB_EDISKFULL : ARB_EIO;
+}
+
 int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *cache_dir, char *err,
                   size_t errlen)
 {
@@ -326,7 +333,7 @@ int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *
     }
     if (!mkdtemp(tmp) || chmod(tmp, 0755) != 0) {   /* a name of our own: no stale directory is reused */
         snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-        return ARB_EIO;
+        return io_error(errno);
     }
     for (uint32_t i = 0; i < n; i++) {
         uint32_t three, blen;
@@ -345,26 +352,33 @@ int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *
         snprintf(path, sizeof path, "%.1000s/%.255s", tmp, rel);
         if (mkdirs_for(tmp, rel) != 0) {
             snprintf(err, errlen, "%s: %s", path, strerror(errno));
-            rc = ARB_EIO;
+            rc = io_error(errno);
             goto fail;
         }
         int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, (mode_t)mode);
         if (fd < 0) {
             snprintf(err, errlen, "%s: %s", path, errno == EEXIST ? "named twice in the bundle" : strerror(errno));
-            rc = errno == EEXIST ? ARB_ECORRUPT : ARB_EIO;
+            rc = errno == EEXIST ? ARB_ECORRUPT : io_error(errno);
             goto fail;
         }
         size_t off = 0;
+        int cause = 0;
         while (off < blen) {
             ssize_t w = write(fd, data + off, blen - off);
-            if (w <= 0)
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0) {
+                cause = w < 0 ? errno : EIO;
                 break;
+            }
             off += (size_t)w;
         }
         fchmod(fd, (mode_t)mode);   /* whatever the umask said */
-        if (close(fd) != 0 || off != blen) {
-            snprintf(err, errlen, "%s: write failed", path);
-            rc = ARB_EIO;
+        if (close(fd) != 0 && !cause)
+            cause = errno;
+        if (cause) {   /* named: "No space left on device" says what to do */
+            snprintf(err, errlen, "%s: %s", path, strerror(cause));
+            rc = io_error(cause);
             goto fail;
         }
     }

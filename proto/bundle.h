@@ -34,7 +34,9 @@ bool bundle_cached(const char *cache_dir, const char *digest);
 
 /* Check the bundle against `digest` and unpack it as cache_dir/DIGEST/.
  * 0 (also when it was there already), ARB_ECORRUPT for a bundle that does
- * not match its digest or holds a bad entry, ARB_EIO with a message. */
+ * not match its digest or holds a bad entry, ARB_EDISKFULL when the cache's
+ * disk is full, ARB_EIO for another failure, with a message naming the
+ * path and the cause. */
 int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *cache_dir, char *err,
                   size_t errlen);
 

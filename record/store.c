@@ -53,23 +53,56 @@ void store_close(store *s)
     free(s);
 }
 
-/* Run a parameterised statement; returns the result (caller clears) or NULL
- * with err set. */
+/* The SQLSTATE of a failed result kept on s (store_failed_transiently);
+ * a failure libpq makes itself (the connection is gone: no result, or one
+ * without a SQLSTATE) is 08006, connection failure. */
+static void note_failure(store *s, const PGresult *r)
+{
+    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    const char *msg = r ? PQresultErrorMessage(r) : "";
+    snprintf(s->sqlstate, sizeof s->sqlstate, "%s", state && state[0] ? state : "08006");
+    snprintf(s->failure, sizeof s->failure, "%s: %s", s->sqlstate, msg && msg[0] ? msg : PQerrorMessage(s->db));
+    for (char *c = s->failure; *c; c++)   /* PostgreSQL's messages have lines: one log line */
+        if (*c == '\n' || *c == '\r' || *c == '\t')
+            *c = ' ';
+}
+
 /* A statement's result, or NULL (cleared) with err set when it failed. */
-static PGresult *checked(PGresult *r, char *err, size_t errlen)
+PGresult *store__checked(store *s, PGresult *r, char *err, size_t errlen)
 {
     ExecStatusType st = PQresultStatus(r);
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-        fail_msg(err, errlen, "database", PQresultErrorMessage(r));
+        note_failure(s, r);
+        fail_msg(err, errlen, "database", r ? PQresultErrorMessage(r) : PQerrorMessage(s->db));
         PQclear(r);
         return NULL;
     }
+    s->sqlstate[0] = 0;
     return r;
+}
+
+bool store_sqlstate_transient(const char *state)
+{
+    if (!state || strlen(state) != 5)
+        return false;
+    return strncmp(state, "08", 2) == 0 || strncmp(state, "53", 2) == 0 || strcmp(state, "57P01") == 0
+           || strcmp(state, "57P02") == 0 || strcmp(state, "57P03") == 0 || strcmp(state, "40001") == 0
+           || strcmp(state, "40P01") == 0;
+}
+
+const char *store_last_failure(store *s)
+{
+    return s->sqlstate[0] ? s->failure : "";
+}
+
+bool store_failed_transiently(store *s)
+{
+    return PQstatus(s->db) != CONNECTION_OK || store_sqlstate_transient(s->sqlstate);
 }
 
 PGresult *store__q(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params)
 {
-    return checked(PQexecParams(s->db, sql, n, NULL, params, NULL, NULL, 0), err, errlen);
+    return store__checked(s, PQexecParams(s->db, sql, n, NULL, params, NULL, NULL, 0), err, errlen);
 }
 
 PGresult *store__qp(store *s, int k, char *err, size_t errlen, const char *sql, int n, const char *const *params)
@@ -79,13 +112,13 @@ PGresult *store__qp(store *s, int k, char *err, size_t errlen, const char *sql, 
     if (k < 0 || k >= 64)
         return q(s, err, errlen, sql, n, params);
     if (!(s->prepared & (1ull << k))) {
-        PGresult *r = checked(PQprepare(s->db, name, sql, n, NULL), err, errlen);
+        PGresult *r = store__checked(s, PQprepare(s->db, name, sql, n, NULL), err, errlen);
         if (!r)
             return NULL;
         PQclear(r);
         s->prepared |= 1ull << k;
     }
-    return checked(PQexecPrepared(s->db, name, n, params, NULL, NULL, 0), err, errlen);
+    return store__checked(s, PQexecPrepared(s->db, name, n, params, NULL, NULL, 0), err, errlen);
 }
 
 int store__pipe_begin(store_pipe *p, store *s, char *err, size_t errlen)
@@ -140,6 +173,7 @@ int store__pipe_end(store_pipe *p, char *err, size_t errlen)
         if (!r) {   /* the connection is gone */
             if (!rc)
                 rc = fail_msg(err, errlen, "database", PQerrorMessage(db));
+            note_failure(p->s, NULL);
             break;
         }
         PGresult *end;
@@ -150,6 +184,8 @@ int store__pipe_end(store_pipe *p, char *err, size_t errlen)
             if (p->prep[i] >= 0)
                 p->s->prepared |= 1ull << p->prep[i];
         } else if (!rc) {
+            if (st != PGRES_PIPELINE_ABORTED)
+                note_failure(p->s, r);
             rc = fail_msg(err, errlen, "database",
                           st == PGRES_PIPELINE_ABORTED ? "a statement before it failed" : PQresultErrorMessage(r));
         }
@@ -164,6 +200,8 @@ int store__pipe_end(store_pipe *p, char *err, size_t errlen)
     }
     if (PQexitPipelineMode(db) != 1 && !rc)
         rc = fail_msg(err, errlen, "database", PQerrorMessage(db));
+    if (rc == 0)
+        p->s->sqlstate[0] = 0;
     return rc;
 }
 
@@ -415,19 +453,24 @@ fail:
     return ARB_EIO;
 }
 
-int store_fairness(store *s, int64_t tid, char commitment[65], char secret_hex[65])
+int store_fairness(store *s, int64_t tid, char commitment[65], char secret_hex[65], bool *rerun)
 {
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
     const char *p[] = {id};
     commitment[0] = secret_hex[0] = 0;
+    if (rerun)
+        *rerun = false;
     PGresult *r = q(s, NULL, 0, "SELECT coalesce(commitment, ''), CASE WHEN revealed_at IS NOT NULL "
-                                "THEN encode(secret, 'hex') ELSE '' END FROM tournaments WHERE id = $1", 1, p);
+                                "THEN encode(secret, 'hex') ELSE '' END, state = 'running' AND revealed_at IS NOT NULL "
+                                "FROM tournaments WHERE id = $1", 1, p);
     if (!r)
         return ARB_EIO;
     if (PQntuples(r) == 1) {
         snprintf(commitment, 65, "%.64s", PQgetvalue(r, 0, 0));
         snprintf(secret_hex, 65, "%.64s", PQgetvalue(r, 0, 1));
+        if (rerun)
+            *rerun = strcmp(PQgetvalue(r, 0, 2), "t") == 0;
     }
     PQclear(r);
     return 0;
@@ -700,7 +743,8 @@ int store_worker(store *s, const char *name, int slots, const char *state, int r
     return exec0(s, NULL, 0,
                  "INSERT INTO workers (name, slots, state, running, matches_done, leases_lost, leases_handed_back) "
                  "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (name) DO UPDATE SET slots = $2, state = $3, "
-                 "  running = $4, matches_done = $5, leases_lost = $6, leases_handed_back = $7, last_seen = now()",
+                 "  running = $4, matches_done = workers.matches_done + $5, leases_lost = workers.leases_lost + $6, "
+                 "  leases_handed_back = workers.leases_handed_back + $7, last_seen = now()",
                  7, p);
 }
 

@@ -63,8 +63,9 @@ int store_secret(store *s, int64_t tid, const uint8_t *given, uint8_t secret[32]
                  char *err, size_t errlen);
 /* What may be shown of the secret: the commitment (always, "" when none
  * yet) and, once the tournament is done (revealed_at), the secret as hex
- * (else ""). 0, or < 0. */
-int store_fairness(store *s, int64_t tid, char commitment[65], char secret_hex[65]);
+ * (else ""); *rerun (when not NULL): it was revealed and the tournament
+ * runs again (a dispute's rerun). 0, or < 0. */
+int store_fairness(store *s, int64_t tid, char commitment[65], char secret_hex[65], bool *rerun);
 /* The recorded secret, if any: 1 with secret filled, 0 none, < 0 error. */
 int store_secret_get(store *s, int64_t tid, uint8_t secret[32]);
 
@@ -124,8 +125,25 @@ int store_lease_holder(store *s, int64_t match_id, int gen, char *holder, size_t
  * false is "database lost", the scheduler stops; a statement that failed
  * on a live connection concerns one frame only. */
 bool store_connected(store *s);
+/* Whether a failure is one to wait out rather than give up on, by its
+ * SQLSTATE: class 08 (the connection), class 53 (insufficient resources:
+ * 53100 disk full, 53200 out of memory, 53300 too many connections),
+ * 57P01..57P03 (the server shuts down, restarts, cannot take
+ * connections yet), 40001 and 40P01 (a serialization failure, a
+ * deadlock). NULL or "" is not. */
+bool store_sqlstate_transient(const char *sqlstate);
+/* Whether the last statement on s that failed (since the last one that
+ * succeeded) failed for such a passing reason, or the connection is down:
+ * the caller tries again later instead of giving the work up. */
+bool store_failed_transiently(store *s);
+/* That last failure as "SQLSTATE: message" on one line ("" when the last
+ * statement succeeded), for a log line where the caller had no message. */
+const char *store_last_failure(store *s);
 /* The pool as `arbiter status` shows it: a worker said hello, was heard,
- * drains or is gone. state: "connected", "draining" or "gone". */
+ * drains or is gone. state: "connected", "draining" or "gone"; slots and
+ * running are set, done, lost and handed_back ADDED to the row's counters
+ * (the caller passes what it counted since its last write), so they add
+ * up over the worker's reconnections and the scheduler's restarts. */
 int store_worker(store *s, const char *name, int slots, const char *state, int running, int64_t done,
                  int64_t lost, int64_t handed_back);
 /* The transcript-signing key a worker announced in its hello (hex), kept
@@ -368,6 +386,82 @@ int store_dispute_list(store *s, int64_t tid, store_rows *out, char *err, size_t
 /* The tournament is done: its state, finished_at, and revealed_at (from
  * now on its secret is shown). */
 int store_finish(store *s, int64_t tid);
+
+/* ---- programs (store_program.c; 017_programs.sql) ------------------------ */
+
+/* Keep a program bundle (proto/bundle.h) under its digest, compressed
+ * (zstd): checked against the digest first; kept once (content-addressed:
+ * a digest already there is left as it is). 0, ARB_ECORRUPT (the bytes
+ * are not the digest's), ARB_EINVAL, or ARB_EIO, with a message. */
+int store_program_put(store *s, const char *digest, const uint8_t *b, size_t len, char *err, size_t errlen);
+/* The bundle of that digest, uncompressed and checked against it: 1 with
+ * *out (malloc'ed, the caller frees) and *len; 0 when the record has none;
+ * ARB_ECORRUPT (it does not decompress to its size or digest), ARB_ETOOBIG
+ * (over ARB_WIRE_MAX_BUNDLE) or ARB_EIO, with a message. */
+int store_program_get(store *s, const char *digest, uint8_t **out, size_t *len, char *err, size_t errlen);
+/* Which program an entrant plays and where it goes in its command:
+ * argument argi[k] of the command is the bundle's file path[k]. */
+typedef struct store_entrant_prog {
+    char digest[65];
+    int  nfiles;
+    int  argi[ARB_MAX_BOT_ARGS];
+    char path[ARB_MAX_BOT_ARGS][ARB_BUNDLE_MAX_PATH + 1];
+} store_entrant_prog;
+/* Record it for entrant `entrant` of tournament tid (its bundle is in
+ * programs already): the first one recorded stays (a later call changes
+ * nothing). 0 or < 0 with a message. */
+int store_entrant_program_put(store *s, int64_t tid, int entrant, const store_entrant_prog *p, char *err,
+                              size_t errlen);
+/* Whether the latest tournament called name from the file of that digest
+ * (the one a run of that file resumes) has entrant's program recorded: 1
+ * yes, 0 no, < 0 error. */
+int store_program_recorded(store *s, const char *name, const char *config_digest, int entrant);
+/* The recorded one: 1 with *p filled, 0 none, < 0 with a message. */
+int store_entrant_program_get(store *s, int64_t tid, int entrant, store_entrant_prog *p, char *err, size_t errlen);
+
+/* ---- a tournament's record out and in (store_archive.c; arbiter export,
+ * arbiter import; docs/operations.md "Archiving") ------------------------ */
+
+/* The highest migration applied to the record (its schema's version). */
+int store_schema_version(store *s, int *version, char *err, size_t errlen);
+/* Where the members of an export go, one at a time, in order: 0, or an
+ * error with a message (the export stops). */
+typedef int (*store_sink)(void *ctx, const char *member, const void *data, size_t len, char *err, size_t errlen);
+typedef struct store_export_info {
+    char name[ARB_TN_MAX_NAME + 1];
+    char state[16];           /* running, done */
+    bool revealed;            /* its secret is in the archive (the tournament is over) */
+    int  schema;              /* the record's schema version */
+    int  programs, transcripts;
+} store_export_info;
+/* Tournament tid, from one repeatable-read snapshot, as members to sink in
+ * the order an import reads them: "record/TABLE.NNNNNN.json" (a JSON array
+ * of the table's rows as to_jsonb writes them, at most
+ * ARB_ARCHIVE_CHUNK_ROWS each; an empty table is one "[]") for tournaments,
+ * teams, entrants, rounds, matches, match_seats, match_sides, deals,
+ * penalties, ratings, rating_history, ladder_entries, disputes, superseded,
+ * placements and events; "programs/DIGEST" (each bundle its entrants play,
+ * its bytes, checked against its digest); entrant_programs's rows;
+ * "transcripts/DIGEST" (each transcript of its matches and superseded
+ * results the record holds, its bytes: the record does not parse them, the
+ * caller checks their digest, tr_check_digest). The secret only when
+ * revealed. 0 with *info, or < 0 with a message. */
+int store_export(store *s, int64_t tid, store_sink sink, void *ctx, store_export_info *info, char *err,
+                 size_t errlen);
+/* An import: one transaction, begun here, into which the members go in
+ * the order store_export gives them (store_import_member: each checked —
+ * its name, its place in the order, its rows' columns against this
+ * record's, a program against its digest (a transcript's digest is the
+ * caller's to check: tr_check_digest) — with the
+ * record's ids drawn anew and every reference mapped; a tournament whose
+ * name the record has already is refused, ARB_EEXIST), then committed or
+ * rolled back (store_import_end: commit false, or a member that failed,
+ * writes nothing; *tid is the new tournament's id once committed). */
+typedef struct store_import store_import;
+store_import *store_import_begin(store *s, char *err, size_t errlen);
+int store_import_member(store_import *im, const char *member, const uint8_t *data, size_t len, char *err,
+                        size_t errlen);
+int store_import_end(store_import *im, bool commit, int64_t *tid, char *err, size_t errlen);
 
 /* ---- the web pages (store_web.c; docs/web.md) ----------------------------- */
 

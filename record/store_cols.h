@@ -171,7 +171,9 @@
     X(TOURNAMENTS_ID, "t.id")                                                  \
     X(TOURNAMENTS_NAME, "t.name")                                              \
     X(TOURNAMENTS_FORMAT, "t.format")                                          \
-    X(TOURNAMENTS_STATE, "t.state")                                            \
+    /* "rerun": running again after it ended, its secret out (a dispute) */ \
+    X(TOURNAMENTS_STATE, "CASE WHEN t.state = 'running' AND t.revealed_at IS NOT NULL THEN 'rerun' " \
+                         "ELSE t.state END")                                   \
     X(TOURNAMENTS_PENDING, "coalesce(sum(c.n) FILTER (WHERE c.state = 'pending'), 0)") \
     X(TOURNAMENTS_LEASED, "coalesce(sum(c.n) FILTER (WHERE c.state = 'leased'), 0)") \
     X(TOURNAMENTS_DONE, "coalesce(sum(c.n) FILTER (WHERE c.state = 'done'), 0)") \

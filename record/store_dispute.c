@@ -206,16 +206,17 @@ int store_dispute_resolve(store *s, int64_t match, store_verdict v, const char *
               "UPDATE disputes SET state = $2, resolved_at = now(), resolved_by = $3, resolution = $4 WHERE id = $1", 4,
               pu))
         goto fail;
-    snprintf(summary, sumlen, "match %s (round %s, table %s) %s%s%s%s", mid, round, tbl,
+    char invalidated[96] = "";   /* how many, said (it was a bare "[4]" at the end) */
+    if (later)
+        snprintf(invalidated, sizeof invalidated, "; %d later match%s invalidated, to be planned again", later,
+                 later == 1 ? "" : "es");
+    snprintf(summary, sumlen, "match %s (round %s, table %s) %s%s%s", mid, round, tbl,
              v == STORE_UPHOLD ? "upheld: the result stands"
              : v == STORE_VOID ? "voided: it counts for nothing"
                                : "to be played again with the same seeds and deals",
-             later ? "; " : "", later ? "later matches invalidated, to be planned again" : "",
-             reopen ? "; the tournament is running again (arbiter run resumes it)" : "");
-    if (later) {
-        size_t len = strlen(summary);
-        snprintf(summary + len, sumlen - len, " [%d]", later);
-    }
+             invalidated,
+             reopen ? "; the tournament is running again, `arbiter status` says rerun until it is done (arbiter run "
+                      "resumes it)" : "");
     char detail[2000];
     snprintf(detail, sizeof detail, "dispute %s resolved by %.100s: %s. Reason: %.1000s", did, by, summary, reason);
     return event_commit(s, tid, detail, err, errlen);

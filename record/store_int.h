@@ -12,10 +12,17 @@
 struct store {
     PGconn  *db;
     uint64_t prepared;     /* bit k: statement "arb_k" is prepared on this connection (store__qp) */
+    char     sqlstate[6];  /* the SQLSTATE of the last statement that failed, "" after one succeeds
+                            * (store_failed_transiently) */
+    char     failure[256]; /* its message, on one line (store_last_failure) */
 };
 
 /* A parameterised statement: its result (the caller clears it), or NULL
  * with "database: WHY" in err. */
+/* r as it came back from libpq, or NULL (cleared) with err set and its
+ * SQLSTATE noted (store_failed_transiently) when the statement failed:
+ * every statement the record runs goes through it. */
+PGresult *store__checked(store *s, PGresult *r, char *err, size_t errlen);
 PGresult *store__q(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params);
 /* The same, its result dropped: 0 or ARB_EIO. */
 int store__exec0(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params);
@@ -78,6 +85,27 @@ int store__rerate(store *s, const char *tid, char *err, size_t errlen);
 
 /* A statement's rows copied (store__q then store__rows): 0 or < 0. */
 int store__rows_q(store *s, const char *sql, int n, const char *const *p, store_rows *out, char *err, size_t errlen);
+
+/* A statement with some parameters as bytes (binary[i] 1: lengths[i]
+ * bytes), its result as text: as store__q (store_program.c). */
+PGresult *store__qbin(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params,
+                      const int *lengths, const int *binary);
+/* zstd, for what the record keeps compressed (programs, transcripts):
+ * len bytes packed into *out (malloc'ed); and a frame unpacked into *out
+ * (malloc'ed) only if it says it holds exactly size bytes, size <= cap.
+ * 0, or ARB_ENOMEM, ARB_ETOOBIG, ARB_ECORRUPT with a message. */
+int store__zstd_pack(const uint8_t *b, size_t len, uint8_t **out, size_t *outlen, char *err, size_t errlen);
+int store__zstd_unpack(const uint8_t *z, size_t zlen, size_t size, size_t cap, uint8_t **out, char *err,
+                       size_t errlen);
+/* A binary result's compressed cell of row 0: columns col (its size
+ * uncompressed, int8), col + 1 (its codec, zstd or none), col + 2 (the
+ * bytes), into *out (malloc'ed) and *len; at most cap bytes. 0, or
+ * ARB_ECORRUPT, ARB_ETOOBIG, ARB_ENOMEM with a message. */
+int store__blob(const PGresult *r, int col, size_t cap, uint8_t **out, size_t *len, char *err, size_t errlen);
+/* len bytes compressed and kept by sql, whose parameters are $1 the
+ * digest, $2 the size uncompressed, $3 the compressed bytes: 0 or < 0. */
+int store__put_zstd(store *s, const char *sql, const char *digest, const uint8_t *b, size_t len, char *err,
+                    size_t errlen);
 
 /* store.c's own short names for them. */
 /* "SELECT " the columns (a store_cols.h list) ", "-separated, then rest,

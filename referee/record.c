@@ -4,6 +4,7 @@
 #include "arb_error.h"
 #include "arb_sign.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,16 +22,22 @@ int record_match_signed(const char *path, const match_config *cfg, const match_d
     digest[0] = 0;
     tr_writer *w = tr_writer_open(path, &rc);
     if (!w) {
+        int e = errno;
         memset(res, 0, sizeof *res);
-        snprintf(res->error, sizeof res->error, "transcript %.400s: %s", path ? path : "-", arb_strerror(rc));
+        snprintf(res->error, sizeof res->error, "transcript %.400s: %s", path ? path : "-",
+                 rc == ARB_EIO || rc == ARB_EDISKFULL ? strerror(e) : arb_strerror(rc));
         return rc;
     }
     match_sink sink = tr_writer_sink(w);
     rc = match_run(cfg, drv, &sink, obs, res);
     int crc = tr_writer_close_signed(w, key, digest, sig);
-    if (!rc && crc) {
+    int e = errno;
+    /* a write that failed is the transcript's error, with its cause, even
+     * when the match stopped on it first (the sink refused a record) */
+    if (crc && (!rc || crc == ARB_EIO || crc == ARB_EDISKFULL)) {
         rc = crc;
-        snprintf(res->error, sizeof res->error, "transcript %.400s: %s", path ? path : "-", arb_strerror(crc));
+        snprintf(res->error, sizeof res->error, "transcript %.400s: %s", path ? path : "-",
+                 crc == ARB_EIO || crc == ARB_EDISKFULL ? strerror(e) : arb_strerror(crc));
     }
     return rc;
 }

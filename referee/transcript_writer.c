@@ -10,6 +10,7 @@
 #include "arb_limits.h"
 #include "arb_sign.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <openssl/evp.h>
 #include <sodium.h>
@@ -24,7 +25,22 @@ struct tr_writer {
     tr_enc enc;
     uint64_t size;                 /* bytes written */
     int err;                       /* first error, sticky */
+    int sys_errno;                 /* the errno of the first write that failed (0: none) */
+    char why[128];                 /* its text, the sink's why: "No space left on device" */
 };
+
+/* A write that failed, errno still its: the first is kept, with its
+ * cause; a full disk (or quota) is ARB_EDISKFULL, any other ARB_EIO. */
+static int io_failed(tr_writer *w)
+{
+    int e = errno;
+    if (!w->err) {
+        w->sys_errno = e;
+        w->err = e == ENOSPC || e == EDQUOT ? ARB_EDISKFULL : ARB_EIO;
+        snprintf(w->why, sizeof w->why, "%s", strerror(e));
+    }
+    return w->err;
+}
 
 tr_writer *tr_writer_open(const char *path, int *err)
 {
@@ -42,10 +58,12 @@ tr_writer *tr_writer_open(const char *path, int *err)
     int fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
     w->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (path && !w->f) {
+        int e = errno;
         if (fd >= 0)
             close(fd);
         free(w);
-        *err = ARB_EIO;
+        *err = e == ENOSPC || e == EDQUOT ? ARB_EDISKFULL : ARB_EIO;
+        errno = e;
         return NULL;
     }
     w->sha = EVP_MD_CTX_new();
@@ -73,7 +91,7 @@ static int w_record(void *ctx, const match_rec *rec)
     if (w->size + len > ARB_MAX_TRANSCRIPT)
         return w->err = ARB_ETOOBIG;
     if (w->f && fwrite(bytes, 1, len, w->f) != len)
-        return w->err = ARB_EIO;
+        return io_failed(w);
     if (EVP_DigestUpdate(w->sha, bytes, len) != 1)
         return w->err = ARB_EIO;
     w->size += len;
@@ -82,8 +100,8 @@ static int w_record(void *ctx, const match_rec *rec)
 
 static const char *w_why(const void *ctx)
 {
-    (void)ctx;
-    return "";   /* the error code says it all */
+    const tr_writer *w = ctx;
+    return w->why;   /* a write's cause; "" when the error code says it all */
 }
 
 match_sink tr_writer_sink(tr_writer *w)
@@ -110,22 +128,25 @@ int tr_writer_close_signed(tr_writer *w, const arb_sign_key *key, char hex[65], 
     arb_key_hex(digest, hex);
     tr_enc_digest(&w->enc, digest);
     if (w->f && fwrite(w->enc.sb.data, 1, w->enc.sb.size, w->f) != w->enc.sb.size && !rc)
-        rc = ARB_EIO;
+        rc = io_failed(w);
     if (key) {
         arb_sign_digest(key, digest, sig);
         tr_enc_signature(&w->enc, key->pk, sig);
         if (w->f && fwrite(w->enc.sb.data, 1, w->enc.sb.size, w->f) != w->enc.sb.size && !rc)
-            rc = ARB_EIO;
+            rc = io_failed(w);
     }
     if (w->f) {
         /* The transcript is the evidence: on disk before we say it exists. */
         if ((fflush(w->f) != 0 || fsync(fileno(w->f)) != 0) && !rc)
-            rc = ARB_EIO;
+            rc = io_failed(w);
         if (fclose(w->f) != 0 && !rc)
-            rc = ARB_EIO;
+            rc = io_failed(w);
     }
+    int cause = w->sys_errno;
     tr_enc_release(&w->enc);
     free(w);
+    if (cause)
+        errno = cause;   /* the caller names it (strerror) */
     return rc;
 }
 

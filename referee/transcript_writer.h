@@ -11,12 +11,15 @@ typedef struct tr_writer tr_writer;
 
 /* A writer to `path` (created or truncated, mode 0600: it holds every
  * hand); path NULL keeps nothing but still computes the digest. NULL with
- * *err set when the file cannot be opened. */
+ * *err set when the file cannot be opened (ARB_EDISKFULL for a full disk,
+ * ARB_EIO for any other cause, errno saying which). */
 tr_writer *tr_writer_open(const char *path, int *err);
 /* The writer as the match core's sink (valid until it is closed). */
 match_sink tr_writer_sink(tr_writer *w);
 /* Append the digest record, flush and fsync, close and free. hex receives
- * the digest (65 bytes). 0, or the first error of any write. */
+ * the digest (65 bytes). 0, or the first error of any write: ARB_EDISKFULL
+ * when the disk (or quota) was full, ARB_EIO for another cause, with errno
+ * set to that write's errno for the caller to name (strerror). */
 int tr_writer_close(tr_writer *w, char hex[65]);
 /* The same, and the referee's signature of the digest after it when key
  * is not NULL (arb_sign.h); sig receives it (ARB_SIGN_BYTES). */

@@ -33,6 +33,7 @@ typedef struct job {
     const char *pull_ep;
     uint8_t *result;         /* the result frame, when the thread is done */
     size_t result_len;
+    char disk_full[512];     /* not "": the transcript could not be written for a full disk (why) */
     void *push;              /* the thread's own socket to the I/O loop */
     wire_progress_info prog;
 } job;
@@ -132,8 +133,9 @@ static void on_penalty(void *ctx, const match_deal *d, int seat_index, int bot, 
  * already (a record started anew over an old directory) gets a suffix. */
 /* A new transcript file of our own for the assignment (path), created
  * empty: the match is then recorded into it. */
-static int new_transcript(const worker_options *o, const wire_assign *a, char *path, size_t len)
+static int new_transcript(const worker_options *o, const wire_assign *a, char *path, size_t len, int *cause)
 {
+    *cause = 0;
     char dir[600];
     if (o->transcript_dir)
         snprintf(dir, sizeof dir, "%s", o->transcript_dir);
@@ -150,8 +152,10 @@ static int new_transcript(const worker_options *o, const wire_assign *a, char *p
         int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd < 0 && errno == EEXIST)
             continue;
-        if (fd < 0)
-            return ARB_EIO;
+        if (fd < 0) {
+            *cause = errno;
+            return errno == ENOSPC || errno == EDQUOT ? ARB_EDISKFULL : ARB_EIO;
+        }
         close(fd);
         /* ours, new and empty, in a directory only we write to: the
          * writer opening it again (O_TRUNC of an empty file) changes nothing */
@@ -190,12 +194,13 @@ static int play(job *j, uint8_t **out, size_t *len)
         }
     char err[512];
     live_driver *l = live_new(&lo, err, sizeof err);
-    int rc = 0;
+    int rc = 0, cause = 0;
     match_observer obs = {.ctx = j, .deal_end = on_deal_end, .penalty = on_penalty};
     if (!l) {
         snprintf(w.error, sizeof w.error, "%s", err);
-    } else if ((rc = new_transcript(o, a, w.transcript, sizeof w.transcript)) != 0) {
-        snprintf(w.error, sizeof w.error, "transcript %.300s: %s", w.transcript, arb_strerror(rc));
+    } else if ((rc = new_transcript(o, a, w.transcript, sizeof w.transcript, &cause)) != 0) {
+        snprintf(w.error, sizeof w.error, "transcript %.300s: %s", w.transcript,
+                 cause ? strerror(cause) : arb_strerror(rc));
         w.transcript[0] = 0;
     } else {
         rc = record_match_signed(w.transcript, &a->cfg, live_driver_of(l), &obs, j->sign, &w.res, w.digest,
@@ -207,6 +212,11 @@ static int play(job *j, uint8_t **out, size_t *len)
             w.ok = true;
         if (!w.digest[0])
             w.transcript[0] = 0;   /* none was written */
+    }
+    if (rc == ARB_EDISKFULL) {   /* this host's trouble: handed back, not void (on_slot_message) */
+        snprintf(j->disk_full, sizeof j->disk_full, "%s", w.error);
+        if (w.transcript[0])
+            unlink(w.transcript);   /* a part, and the space it holds */
     }
     if (l)
         live_free(l);
@@ -354,6 +364,18 @@ static void hand_back(worker *w, int i, const char *why)
         send_owned(w, frame, len);
     atomic_fetch_add(&w->st->released, 1);
     arb_info(SUB, "%s: match %" PRId64 " handed back: %s", w->o->name, s->a->match_id, why);
+}
+
+/* The disk under the program cache or the transcripts is full: the
+ * match of slot i is handed back (a worker with room plays it; a void
+ * result would lose it for good), and the owner told (worker_options). */
+static void on_disk_full(worker *w, int i, const char *why)
+{
+    arb_error(SUB, "%s: match %" PRId64 " cannot be played here, the disk is full: %s", w->o->name,
+              w->slots[i].a->match_id, why);
+    hand_back(w, i, why);
+    if (w->o->disk_full)
+        w->o->disk_full(w->o->disk_full_ctx, why);
 }
 
 static void free_slot(worker *w, int i)
@@ -538,6 +560,9 @@ static void on_program(worker *w, const uint8_t *data, size_t n)
             continue;
         if (rc == ARB_ENOTFOUND) {
             fail_match(w, i, err);
+        } else if (rc == ARB_EDISKFULL) {
+            on_disk_full(w, i, err);
+            free_slot(w, i);
         } else if (rc) {
             arb_error(SUB, "%s: %s", w->o->name, err);   /* this host's trouble: someone else may play it */
             hand_back(w, i, err);
@@ -563,7 +588,10 @@ static void on_slot_message(worker *w, zmq_msg_t *msg)
     wslot *s = &w->slots[i];
     pthread_join(s->thread, NULL);
     job *j = s->j;
-    if (j->result) {
+    if (j->disk_full[0]) {
+        free(j->result);
+        on_disk_full(w, i, j->disk_full);
+    } else if (j->result) {
         keep_result(w, s->a->match_id, s->a->lease_gen, j->result, j->result_len);
         atomic_fetch_add(&w->st->matches_done, 1);
     } else {

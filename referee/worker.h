@@ -55,6 +55,14 @@ typedef struct worker_options {
      * public key, Z85; NULL for inproc. */
     const char *public_key, *secret_key, *server_key;
     worker_stats *stats;         /* may be NULL */
+    /* Called on the worker's thread when this host's disk is full (a
+     * program could not be unpacked, a transcript not written: the match
+     * was handed back, the scheduler gives it to a worker with room); why
+     * names the path and the cause. NULL: logged only. `arbiter run`
+     * stops on it: its only worker would be given the match again and
+     * again. */
+    void (*disk_full)(void *ctx, const char *why);
+    void *disk_full_ctx;
 } worker_options;
 
 /* Serve until told to stop (WIRE_STOP, *stop, *stop_now) or refused. 0, or

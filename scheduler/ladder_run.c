@@ -89,6 +89,11 @@ static int sync_programs(sched *s, tour *t, char *err, size_t errlen)
                      "again", digest[0] ? digest : "(none)", eb->digest[0] ? eb->digest : "(none)");
             brc = ARB_ESTATE;
         }
+        if (brc == 0 && sched__record_program(s, t->tid, idx, eb, err, errlen) != 0) {
+            store_rows_release(&rows);
+            free(e);
+            return ARB_EIO;
+        }
         if (brc) {
             eb->bot.argc = 0;
             if (strcmp(status, "active") == 0 || strcmp(status, "validating") == 0) {

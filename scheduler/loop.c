@@ -343,10 +343,12 @@ static int take_up(sched *s, serve_all *all, char *err, size_t errlen)
                                               .progress = all->progress, .ctx = all->ctx};
             rc = tour_begin(s, t, why, sizeof why);
         }
-        if (rc && !store_connected(s->o.db)) {
-            snprintf(err, errlen, "database lost");
+        if (rc && store_failed_transiently(s->o.db)) {
+            /* not skipped: taken up again once the database answers
+             * (sched_serve_all waits it out) */
+            snprintf(err, errlen, "tournament %" PRId64 " not taken up yet: %s", tid, why);
             tour_free(t);
-            return ARB_EIO;
+            return ARB_EAGAIN;
         }
         if (rc) {
             skip(s, all, tid, why);
@@ -384,9 +386,12 @@ static int run_set(sched *s, serve_all *all, tour *only, char *err, size_t errle
             int trc = tour_advance(s, t, tables, why, sizeof why);
             if (trc == 0)
                 continue;
-            if (!all || !store_connected(s->o.db)) {
+            if (!all || store_failed_transiently(s->o.db)) {
+                /* the daemon waits a passing failure out (sched_serve_all):
+                 * the tournament stays in the set, its next round planned
+                 * once the database answers */
                 snprintf(err, errlen, "%s", why);
-                rc = trc;
+                rc = all ? ARB_EAGAIN : trc;
             } else {
                 skip(s, all, t->tid, why);   /* the others play on */
                 t->done = true;
@@ -443,6 +448,48 @@ int sched_tournament(sched *s, const sched_tournament_options *o, sched_outcome 
     return rc;
 }
 
+/* The database failed for a passing reason (store_failed_transiently):
+ * nothing is given up. Said once per try, the pool kept alive meanwhile
+ * (heartbeats answered; a result that cannot be recorded is not
+ * acknowledged, and its worker sends it again), then the database asked
+ * again after *delay_ms, which doubles up to ARB_DB_RETRY_MAX_MS and
+ * starts again from ARB_DB_RETRY_FIRST_MS after a minute without a
+ * failure. */
+static void wait_out_database(sched *s, serve_all *all, const char *why, uint64_t *delay_ms, uint64_t *out_since,
+                             uint64_t began)
+{
+    uint64_t now = arb_now_ns();
+    if (now - began >= (uint64_t)ARB_DB_RETRY_MAX_MS * 1000000u) {   /* it ran well for a while */
+        *delay_ms = ARB_DB_RETRY_FIRST_MS;
+        *out_since = 0;
+    }
+    if (!*out_since)
+        *out_since = now;
+    /* the failed statement's own words (SQLSTATE: message, one line), else
+     * what the loop said */
+    const char *detail = store_last_failure(s->o.db);
+    char line[512];
+    snprintf(line, sizeof line, "%s", detail[0] ? detail : why);
+    for (char *c = line; *c; c++)
+        if (*c == '\n' || *c == '\r' || *c == '\t')
+            *c = ' ';
+    arb_warn(SUB, "the database failed (%s): no tournament is dropped; trying again in %.0f s (failing for %.0f s)",
+             line, (double)*delay_ms / 1000, (double)(now - *out_since) / 1e9);
+    uint64_t until = now + *delay_ms * 1000000u;
+    char perr[256];
+    while (!stopping(s) && arb_now_ns() < until)   /* results fail unacknowledged: resent later */
+        if (sched__pump(s, 200, perr, sizeof perr) != 0 && !store_failed_transiently(s->o.db))
+            break;   /* not the database (the ZAP handler): the loop says it */
+    if (stopping(s))
+        return;
+    *delay_ms = *delay_ms * 2 > ARB_DB_RETRY_MAX_MS ? ARB_DB_RETRY_MAX_MS : *delay_ms * 2;
+    if (store_connected(s->o.db))   /* a lost connection made again (once): the tournaments go on */
+        arb_info(SUB, "the database answers: trying the tournaments again");
+    else
+        arb_warn(SUB, "the database does not answer yet: %s", store_last_failure(s->o.db));
+    all->next_pickup = 0;
+}
+
 int sched_serve_all(sched *s, void (*progress)(void *ctx, const sched_progress *p), void *ctx, char *err,
                     size_t errlen)
 {
@@ -453,7 +500,16 @@ int sched_serve_all(sched *s, void (*progress)(void *ctx, const sched_progress *
     }
     all->progress = progress;
     all->ctx = ctx;
-    int rc = run_set(s, all, NULL, err, errlen);
+    int rc;
+    uint64_t delay_ms = ARB_DB_RETRY_FIRST_MS, out_since = 0;
+    for (;;) {
+        uint64_t began = arb_now_ns();
+        rc = run_set(s, all, NULL, err, errlen);
+        if (rc == 0 || stopping(s) || (rc != ARB_EAGAIN && !store_failed_transiently(s->o.db)))
+            break;
+        wait_out_database(s, all, err, &delay_ms, &out_since, began);
+        rc = 0;
+    }
     while (s->ntours > 0) {
         tour *t = s->tours[s->ntours - 1];
         set_remove(s, t);

@@ -56,9 +56,18 @@ static void update_pool_gauges(sched *s)
     atomic_store(&s->st.slots, slots);
 }
 
+/* The worker's row: its counters add what this connection counted since
+ * the last write, so they add up over its reconnections and the
+ * scheduler's restarts (a row written over with this connection's own
+ * counts showed "lost 0" after ten leases lost). */
 static void pool_row(sched *s, peer *p, const char *state)
 {
-    store_worker(s->o.db, p->id, p->slots, state, p->nheld, p->done, p->lost, p->handed_back);
+    if (store_worker(s->o.db, p->id, p->slots, state, p->nheld, p->done - p->done_rec, p->lost - p->lost_rec,
+                     p->handed_back - p->back_rec) == 0) {
+        p->done_rec = p->done;
+        p->lost_rec = p->lost;
+        p->back_rec = p->handed_back;
+    }
 }
 
 /* A worker is gone (silent, unroutable): its leases go back to the queue,
@@ -493,7 +502,7 @@ int sched__pump(sched *s, int ms, char *err, size_t errlen)
     if (s->zapper && !zap_alive(s->zapper)) {
         /* without its gatekeeper the pool would admit anyone */
         snprintf(err, errlen, "the ZAP handler stopped: the scheduler stops");
-        return ARB_EIO;
+        return ARB_ESTATE;   /* not the database's: nothing to wait out */
     }
     zmq_pollitem_t item = {s->router, 0, ZMQ_POLLIN, 0};
     int rc = 0;

@@ -1,11 +1,15 @@
 /* programs.c — entrants' programs for workers on other hosts (sched_int.h):
  * the files of each bot's command packed into a bundle named by its
- * digest, and a bundle served again to a worker that fetches it. */
+ * digest and kept in the record (017_programs.sql) with where each file
+ * goes in the command, a bundle served from the record to a worker that
+ * fetches it, and a tournament's recorded program played when the files it
+ * was packed from are gone or changed (a rerun years later). */
 #include "sched_int.h"
 #include "bundle.h"
 #include "arb_error.h"
 #include "arb_log.h"
 
+#include <inttypes.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +110,24 @@ int sched__entrant_bot(sched *s, entrant_bot *eb, const tn_entrant *e, const cha
     return rc;
 }
 
+/* The program of that digest registered for fetches: *p is the new entry
+ * (its files to be filled), or NULL when it was there already. */
+static int add_program(sched *s, const char *digest, program **p, char *err, size_t errlen)
+{
+    *p = NULL;
+    for (int i = 0; i < s->nprogs; i++)
+        if (strcmp(s->progs[i].digest, digest) == 0)
+            return 0;
+    if (s->nprogs == ARB_POOL_MAX_PROGRAMS) {
+        snprintf(err, errlen, "more than %d distinct programs", ARB_POOL_MAX_PROGRAMS);
+        return ARB_ETOOBIG;
+    }
+    *p = &s->progs[s->nprogs++];
+    memset(*p, 0, sizeof **p);
+    snprintf((*p)->digest, sizeof (*p)->digest, "%s", digest);
+    return 0;
+}
+
 static int pack(sched *s, entrant_bot *eb, packing *pk, char *err, size_t errlen)
 {
     const char **files = pk->files;
@@ -118,31 +140,34 @@ static int pack(sched *s, entrant_bot *eb, packing *pk, char *err, size_t errlen
     int rc = bundle_build(files, nall, &b, &len, eb->digest, rel, err, errlen);
     if (rc)
         return rc;
-    free(b);
     for (int i = 0; i < eb->nfiles; i++)   /* where each argument lies in the bundle */
         snprintf(eb->rel[i], sizeof eb->rel[i], "%.255s", rel[i]);
-    for (int i = 0; i < s->nprogs; i++)
-        if (strcmp(s->progs[i].digest, eb->digest) == 0)
-            return 0;
-    if (s->nprogs == ARB_POOL_MAX_PROGRAMS) {
-        snprintf(err, errlen, "more than %d distinct programs", ARB_POOL_MAX_PROGRAMS);
-        return ARB_ETOOBIG;
+    program *p = NULL;
+    rc = add_program(s, eb->digest, &p, err, errlen);
+    /* new to this run: into the record before any match plays it (the
+     * record, not these files, is what a rerun reads) */
+    if (rc == 0 && p && s->o.db) {
+        rc = store_program_put(s->o.db, eb->digest, b, len, err, errlen);
+        if (rc)   /* not known until the record has it: the next start puts it again */
+            s->nprogs--;
     }
-    program *p = &s->progs[s->nprogs];
+    free(b);
+    if (rc || !p)
+        return rc;
     p->files = calloc((size_t)nall, sizeof *p->files);
     if (!p->files)
         return ARB_ENOMEM;
     for (int i = 0; i < nall; i++)
         snprintf(p->files[i], sizeof p->files[i], "%s", files[i]);
     p->nfiles = nall;
-    snprintf(p->digest, sizeof p->digest, "%s", eb->digest);
-    s->nprogs++;
     return 0;
 }
 
-/* A worker asks for a program: packed again from its files, and sent only
- * if it is still what the digest names (a file changed since is refused,
- * not shipped under an old name). */
+/* A worker asks for a program of the running set (no other: the record
+ * holds every tournament's): read from the record, checked against its
+ * digest there. Only a program the record lacks is packed again from its
+ * files, and sent only if it is still what the digest names (a file
+ * changed since is refused, not shipped under an old name). */
 void sched__serve_program(sched *s, const sender *from, const char *digest)
 {
     uint8_t *b = NULL, *frame;
@@ -151,6 +176,9 @@ void sched__serve_program(sched *s, const sender *from, const char *digest)
     for (int i = 0; i < s->nprogs; i++) {
         if (strcmp(s->progs[i].digest, digest) != 0)
             continue;
+        int found = s->o.db ? store_program_get(s->o.db, digest, &b, &len, err, sizeof err) : 0;
+        if (found != 0 || s->progs[i].nfiles == 0)
+            break;   /* from the record, or its error (a corrupt row is not papered over) */
         const char *files[ARB_MAX_BOT_ARGS + ARB_BUNDLE_MAX_FILES];
         char rel[ARB_MAX_BOT_ARGS + ARB_BUNDLE_MAX_FILES][ARB_BUNDLE_MAX_PATH + 1];
         for (int k = 0; k < s->progs[i].nfiles; k++)
@@ -171,6 +199,86 @@ void sched__serve_program(sched *s, const sender *from, const char *digest)
     free(b);
 }
 
+int sched__record_program(sched *s, int64_t tid, int idx, const entrant_bot *eb, char *err, size_t errlen)
+{
+    if (!eb->digest[0] || !s->o.db)
+        return 0;   /* nothing of its own to pack: the system's programs only */
+    store_entrant_prog *rec = calloc(1, sizeof *rec);
+    if (!rec)
+        return ARB_ENOMEM;
+    snprintf(rec->digest, sizeof rec->digest, "%s", eb->digest);
+    rec->nfiles = eb->nfiles;
+    for (int k = 0; k < eb->nfiles; k++) {
+        rec->argi[k] = eb->argi[k];
+        snprintf(rec->path[k], sizeof rec->path[k], "%s", eb->rel[k]);
+    }
+    int rc = store_entrant_program_put(s->o.db, tid, idx, rec, err, errlen);
+    free(rec);
+    return rc;
+}
+
+/* Entrant e plays its recorded program rec: the bundle from the record,
+ * unpacked (checked against its digest, every path confined,
+ * bundle_unpack) into the local worker's program cache, and the command's
+ * file arguments pointed there (a remote worker fetches the same bundle
+ * and points them into its own cache). */
+static int from_record(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base,
+                       const store_entrant_prog *rec, char *err, size_t errlen)
+{
+    uint8_t *b = NULL;
+    size_t len = 0;
+    char why[512], cache[800];
+    int rc = store_program_get(s->o.db, rec->digest, &b, &len, why, sizeof why);
+    if (rc != 1) {
+        snprintf(err, errlen, "entrant %s: its files are gone or changed and %s", e->name,
+                 rc == 0 ? "its recorded program is not in the record" : why);
+        return rc == 0 ? ARB_ENOTFOUND : rc;
+    }
+    snprintf(cache, sizeof cache, "%s/programs", s->wdir);
+    rc = bundle_unpack(b, len, rec->digest, cache, why, sizeof why);
+    free(b);
+    if (rc) {
+        snprintf(err, errlen, "entrant %s: its recorded program: %s", e->name, why);
+        return rc;
+    }
+    /* the command with each recorded file argument replaced by the file
+     * unpacked: the same words otherwise (the configuration is the one
+     * recorded: its digest was checked) */
+    char words[ARB_TN_MAX_COMMAND], cmd[4096], *save = NULL;
+    size_t used = 0;
+    int n = 0, placed = 0;
+    snprintf(words, sizeof words, "%s", e->command);
+    cmd[0] = 0;
+    for (char *tok = strtok_r(words, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), n++) {
+        int k = 0;
+        while (k < rec->nfiles && rec->argi[k] != n)
+            k++;
+        if (k < rec->nfiles)
+            placed++;
+        if (used < sizeof cmd)
+            used += k < rec->nfiles
+                        ? (size_t)snprintf(cmd + used, sizeof cmd - used, "%s%s/%s/%s", n ? " " : "", cache,
+                                           rec->digest, rec->path[k])
+                        : (size_t)snprintf(cmd + used, sizeof cmd - used, "%s%s", n ? " " : "", tok);
+    }
+    if (placed != rec->nfiles || used >= sizeof cmd || strpbrk(cache, " \t")) {
+        snprintf(err, errlen, "entrant %s: its recorded program does not fit its command (%d of %d files placed%s)",
+                 e->name, placed, rec->nfiles, used >= sizeof cmd ? ", too long" : "");
+        return ARB_ECORRUPT;
+    }
+    rc = match_bot_command(&eb->bot, e->name, cmd, base, err, errlen);
+    if (rc)
+        return rc;
+    eb->nfiles = rec->nfiles;
+    for (int k = 0; k < rec->nfiles; k++) {
+        eb->argi[k] = rec->argi[k];
+        snprintf(eb->rel[k], sizeof eb->rel[k], "%s", rec->path[k]);
+    }
+    snprintf(eb->digest, sizeof eb->digest, "%s", rec->digest);
+    program *p;
+    return add_program(s, rec->digest, &p, err, errlen);   /* served from the record */
+}
+
 int sched__load_bots(sched *s, tour *t, char *err, size_t errlen)
 {
     const tn_config *cfg = t->o.cfg;
@@ -178,13 +286,39 @@ int sched__load_bots(sched *s, tour *t, char *err, size_t errlen)
     snprintf(dirbuf, sizeof dirbuf, "%s", cfg->path);
     snprintf(base, sizeof base, "%s", dirname(dirbuf));
     t->bots = calloc((size_t)cfg->nentrants + 1, sizeof *t->bots);
-    if (!t->bots)
-        return ARB_ENOMEM;
+    store_entrant_prog *rec = calloc(1, sizeof *rec);
+    int rc = t->bots && rec ? 0 : ARB_ENOMEM;
+    if (rc)
+        goto out;
     t->nbots = cfg->nentrants;
-    for (int i = 0; i < cfg->nentrants; i++) {
-        int rc = sched__entrant_bot(s, &t->bots[i], &cfg->entrants[i], base, cfg->files_root, err, errlen);
-        if (rc)
-            return rc;
+    for (int i = 0; i < cfg->nentrants && rc == 0; i++) {
+        const tn_entrant *e = &cfg->entrants[i];
+        entrant_bot *eb = &t->bots[i];
+        /* A ladder's entries are checked against their digest as they
+         * join (ladder_run.c); a tournament plays what it recorded. */
+        int got = s->o.db && cfg->format != TN_LADDER ? store_entrant_program_get(s->o.db, t->tid, i, rec, err, errlen)
+                                                      : 0;
+        if (got < 0) {
+            rc = got;
+            break;
+        }
+        char why[1024] = "";
+        rc = sched__entrant_bot(s, eb, e, base, cfg->files_root, got ? why : err, got ? sizeof why : errlen);
+        if (got && (rc != 0 || strcmp(eb->digest, rec->digest) != 0)) {
+            char note[1400];
+            snprintf(note, sizeof note, "entrant %s: %s%s: its recorded program %.12s plays", e->name,
+                     rc ? "its files cannot be packed: " : "its files changed since the tournament started",
+                     rc ? why : "", rec->digest);
+            arb_warn(SUB, "tournament %s (%" PRId64 "): %s", cfg->name, t->tid, note);
+            memset(eb, 0, sizeof *eb);
+            rc = from_record(s, eb, e, base, rec, err, errlen);
+            if (rc == 0)
+                store_event(s->o.db, t->tid, "program", note);
+        } else if (rc == 0) {
+            rc = sched__record_program(s, t->tid, i, eb, err, errlen);
+        }
     }
-    return 0;
+out:
+    free(rec);
+    return rc;
 }

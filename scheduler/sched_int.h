@@ -6,8 +6,8 @@
  *
  *   pool.c      the ROUTER, hellos, heartbeats, frame budgets, leases held,
  *               the timers, the event pump; sched_new/free
- *   programs.c  entrants' programs packed into bundles by digest, served
- *               to workers that fetch them
+ *   programs.c  entrants' programs packed into bundles by digest, kept in
+ *               the record, served from it to workers that fetch them
  *   results.c   results and voids recorded under their lease generation,
  *               progress reports
  *   loop.c      the set of tournaments: rounds from plan.h, matches leased
@@ -47,6 +47,7 @@ typedef struct peer {
     uint64_t last_heard;
     int64_t  done, lost;              /* results recorded; leases lost (silent, or no longer named) */
     int64_t  handed_back;             /* leases it handed back itself (a clean stop, no free slot) */
+    int64_t  done_rec, lost_rec, back_rec; /* of done, lost, handed_back: what its row counts already */
     bool     draining;                /* it said 0 free with slots idle: it stops; a result frees nothing */
     bool     dead;                    /* unroutable: removed at the next sweep */
     bool     local;
@@ -150,8 +151,13 @@ int   sched__pump(sched *s, int ms, char *err, size_t errlen);
 int   sched__load_bots(sched *s, tour *t, char *err, size_t errlen);
 void  sched__serve_program(sched *s, const sender *from, const char *digest);
 
-/* One entrant's bot as matches start it, its files packed and registered
- * for fetches: its command's files from base, its files: inside root. */
+/* Which program entrant idx of tournament tid plays, in the record
+ * (the first start's stays): 0 or < 0 with a message. */
+int   sched__record_program(sched *s, int64_t tid, int idx, const entrant_bot *eb, char *err, size_t errlen);
+
+/* One entrant's bot as matches start it, its files packed, kept in the
+ * record and registered for fetches: its command's files from base, its
+ * files: inside root. */
 int   sched__entrant_bot(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base, const char *root,
                          char *err, size_t errlen);
 

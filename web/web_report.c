@@ -38,11 +38,12 @@ static int put_file(report *r, const char *rel, const void *data, size_t len)
             return rc;
     }
     FILE *f = fopen(path, "wb");
-    if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-        snprintf(r->err, r->errlen, "%s: %s", path, strerror(errno));
-        if (f)
-            fclose(f);
-        return ARB_EIO;
+    int cause = !f ? errno : fwrite(data, 1, len, f) != len ? (errno ? errno : EIO) : 0;
+    if (f && fclose(f) != 0 && !cause)   /* closed once, whatever happened: the buffer's write fails here */
+        cause = errno;
+    if (cause) {
+        snprintf(r->err, r->errlen, "%s: %s", path, strerror(cause));
+        return cause == ENOSPC || cause == EDQUOT ? ARB_EDISKFULL : ARB_EIO;
     }
     r->files++;
     return 0;

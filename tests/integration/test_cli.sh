@@ -134,6 +134,14 @@ for cmd in submit run; do
   check "$cmd --db UNREACHABLE exits 2 (got $rc)" '[ $rc = 2 ]'
   check "$cmd --db UNREACHABLE makes no ./arbiter-state" '[ -z "$(ls -A "$T/sub")" ]'
 done
+# the scheduler daemon too (it made its state directory and lock first)
+(cd "$T/sub" && "$SCHED" --db "host=127.0.0.1 port=1" --state "$T/sub/sched-state" --listen "" --local-workers 1 \
+  --metrics "" > "$T/out" 2> "$T/err")
+rc=$?
+check "arbiter-scheduler --db UNREACHABLE exits 2 (got $rc)" '[ $rc = 2 ]'
+check "arbiter-scheduler --db UNREACHABLE makes no state directory" '[ -z "$(ls -A "$T/sub")" ]'
+check "arbiter-scheduler --db UNREACHABLE says so: nothing was made ($(head -c 300 "$T/err"))" \
+  'grep -q "the database cannot be reached: .*nothing was made (state directory $T/sub/sched-state untouched)" "$T/err"'
 rm -f "$T/out" "$T/err"
 
 # an unreachable database (or a conninfo that does not parse) is exit 2,
@@ -303,6 +311,16 @@ check "help --help is the general usage, exit 0 (was: unknown command \"--help\"
   --transcript /nonexist/x.arbt > out 2> err
 check "match --transcript in a missing directory exits 2 with nothing on stdout (was: the commitment line first)" \
   '[ $? = 2 ] && [ ! -s out ] && grep -q "transcript /nonexist/x.arbt" err'
+# a full disk is named as such (was: "match failed: input/output error",
+# and a program's unpacking "PATH: write failed")
+if [ -w /dev/full ]; then
+  "$ARB" match --bot a="$RB" --bot b="$RB" --bot c="$RB" --sandbox none --transcript /dev/full > out 2> err; rc=$?
+  check "match --transcript /dev/full fails naming the cause (rc $rc: $(head -c 200 err))" \
+    '[ $rc != 0 ] && grep -q "transcript /dev/full: No space left on device" err'
+  printf 'a:1 b:2\n' | "$ARB" rate --system openskill > /dev/full 2> err; rc=$?
+  check "rate > /dev/full fails naming the cause (rc $rc: $(head -c 200 err))" \
+    '[ $rc != 0 ] && grep -q "cannot write the ratings: No space left on device" err'
+fi
 "$ARB" match --bot a="$RB" --bot b="$RB" --bot c="$RB" --sandbox none --deals 1 \
   --transcript one.arbt --quiet > out 2> err
 check "a one-deal match says \"1 deal\" (was: \"1 deals\")" '[ $? = 0 ] && grep -q "^match doudizhu/standard, 1 deal, " out'

@@ -170,10 +170,27 @@ check "resolve --rerun: pending again, attempt 2, the tournament running again" 
   '[ $? = 0 ] && grep -q "played again with the same seeds" "$T/rr2.txt" &&
    [ "$(sql "$D" "SELECT state || attempt FROM matches WHERE id = $M3")" = pending2 ] &&
    [ "$(sql "$D" "SELECT state FROM tournaments WHERE name = '"'disputed rr'"'")" = running ]'
+# status and standings agree while it is rerun (status said running, the
+# standings "revealed: the tournament is over")
+"$ARB" status --db "$D" --format json > "$T/st-rerun.json" 2>&1
+"$ARB" standings "disputed rr" --db "$D" > "$T/sd-rerun.txt" 2>&1
+check "while rerun: status says rerun, the standings say the secret came out when it first ended" \
+  'grep -q "running again, \`arbiter status\` says rerun until it is done" "$T/rr2.txt" &&
+   python3 -c "
+import json, sys
+t = [x for x in json.load(open(sys.argv[1]))[\"tournaments\"] if x[\"tournament\"] == \"disputed rr\"]
+assert [x[\"state\"] for x in t] == [\"rerun\"], t
+" "$T/st-rerun.json" &&
+   grep -q "^secret (revealed when the tournament first ended; disputed matches are being played again): " "$T/sd-rerun.txt" &&
+   ! grep -q "the tournament is over" "$T/sd-rerun.txt"'
 run "$T/rr.yaml" "$D" "$T/s" > "$T/rr3.out" 2>&1
 check "arbiter run plays the rerun and finishes" \
   '[ $? = 0 ] && [ "$(sql "$D" "SELECT state FROM matches WHERE id = $M3")" = done ] &&
    [ "$(sql "$D" "SELECT state FROM tournaments WHERE name = '"'disputed rr'"'")" = done ]' || tail -n 20 "$T/rr3.out" >&2
+"$ARB" status --db "$D" > "$T/st-done.txt" 2>&1
+"$ARB" standings "disputed rr" --db "$D" > "$T/sd-done.txt" 2>&1
+check "after the rerun: status says done, the standings the tournament is over" \
+  'grep -q "disputed rr .* done " "$T/st-done.txt" && grep -q "^secret (revealed: the tournament is over): " "$T/sd-done.txt"'
 new_tr=$(sql "$D" "SELECT transcript FROM matches WHERE id = $M3")
 check "the same deal seeds, a new transcript, the old one kept on disk and in superseded" \
   '[ "$(sql "$D" "SELECT string_agg(seed::text, '"','"' ORDER BY game) FROM deals WHERE match_id = $M3")" = "$old_seeds" ] &&
@@ -210,7 +227,7 @@ F=$(sql "$K" "SELECT id FROM matches WHERE round = 2")
 "$ARB" dispute open "$R1" --reason "check it" --db "$K" > /dev/null 2>&1
 "$ARB" dispute resolve "$R1" --rerun --reason "rerun it" --db "$K" > "$T/ko2.txt" 2>&1
 check "a first-round rerun invalidates the final: kept in superseded, its round gone" \
-  '[ $? = 0 ] && grep -q "later matches invalidated" "$T/ko2.txt" &&
+  '[ $? = 0 ] && grep -q "; 1 later match invalidated, to be planned again" "$T/ko2.txt" && ! grep -q "\[" "$T/ko2.txt" &&
    [ "$(sql "$K" "SELECT why FROM superseded WHERE match_id = $F")" = "invalidated by match $R1" ] &&
    [ "$(sql "$K" "SELECT count(*) FROM matches WHERE round = 2")" = 0 ]'
 run "$T/ko.yaml" "$K" "$T/k" > "$T/ko3.out" 2>&1

@@ -56,6 +56,7 @@
 #define MAX_HELD 8
 
 static PGconn *pg;                /* this test's own view of the record */
+static char bot_copy[700];        /* the entrants' program: a copy of argv[1], removed once recorded */
 
 /* ---- The record, read directly ------------------------------------------ */
 
@@ -568,6 +569,26 @@ static void test_tournament(sched_stats *st, const char *endpoint, pool_state *p
     CHECKF(bundle && blen > 0 && strcmp(got, digest) == 0 && strcmp(bd, digest) == 0 && err[0] == 0,
            "program %s: %zu bytes of digest %s, error \"%s\"", got, blen, bd, err);
     free(pr.data);
+    /* The program is in the record (017_programs.sql), as each entrant's,
+     * and is served from there: with the file it was packed from gone, a
+     * second fetch still gets the bundle of that digest. */
+    CHECK(count_of("SELECT count(*) FROM programs WHERE digest = $1 AND codec = 'zstd' AND size = $2", digest,
+                   (snprintf(bd, sizeof bd, "%zu", blen), bd)) == 1);
+    CHECK(count_of("SELECT count(*) FROM entrant_programs WHERE digest = $1 AND argi = '{0}' AND cardinality(paths) = 1",
+                   digest, NULL) == 3);
+    CHECKF(unlink(bot_copy) == 0, "%s: %s", bot_copy, strerror(errno));
+    if (wire_fetch(digest, &f8, &flen) == 0)
+        send_owned(a, f8, flen);
+    pr = take(a, WIRE_PROGRAM, WAIT_MS);
+    bundle = NULL;
+    err[0] = 0;
+    bd[0] = 0;
+    CHECK(pr.data && wire_decode_program(pr.data, pr.len, got, &bundle, &blen, err, sizeof err) == 0);
+    if (bundle)
+        bundle_digest(bundle, blen, bd);
+    CHECKF(bundle && strcmp(bd, digest) == 0 && err[0] == 0,
+           "with its file gone, program %.12s: digest %s, error \"%s\"", digest, bd, err);
+    free(pr.data);
     char unknown[65];
     memset(unknown, '0', 64);
     unknown[64] = 0;
@@ -743,6 +764,9 @@ static void test_adoption(sched_stats *st, const char *endpoint, const pool_stat
        NULL);
     int64_t y = strtoll(other, NULL, 10);
     CHECK(y > 0 && y != x);
+    /* what the first scheduler counted for w-c: this one adds to it */
+    long lost0 = count_of("SELECT leases_lost FROM workers WHERE name = 'w-c'", NULL, NULL);
+    CHECK(lost0 >= 0);
 
     /* A hello naming the lease under the wrong generation (and a pending
      * match another worker held last) adopts nothing. */
@@ -771,6 +795,30 @@ static void test_adoption(sched_stats *st, const char *endpoint, const pool_stat
     WAIT_FOR(ULL(st->leases_expired) == 1);
     CHECK(ULL(st->leases_expired) == 1);
     CHECK(match_is(x, "pending", NULL, 2));
+#define LOST_C count_of("SELECT leases_lost FROM workers WHERE name = 'w-c'", NULL, NULL)
+    WAIT_FOR(LOST_C == lost0 + 1);
+    CHECKF(LOST_C == lost0 + 1, "w-c lost %ld, want %ld", LOST_C, lost0 + 1);
+
+    /* It falls silent and comes back on a new connection: its row's
+     * counters add up over the reconnection (its hello wrote fresh zeros
+     * over them: `arbiter status` said "lost 0" after ten leases lost). */
+    d->beating = false;
+    WAIT_FOR(atomic_load(&st->workers) == 0);
+    CHECK(atomic_load(&st->workers) == 0);
+    fake_close(d);
+    fake *d2 = fake_open("w-c", 1, 2, -1, endpoint);
+    say_hello(d2, &right, 1);   /* x went back to the queue from it, unclaimed since: adopted again */
+    CHECK(take_welcome(d2));
+    hold(d2, x, 2);
+    d2->beating = true;
+    WAIT_FOR(match_is(x, "leased", "w-c", 2));
+    CHECK(match_is(x, "leased", "w-c", 2));
+    pump_all(3 * HEARTBEAT_MS);
+    CHECKF(LOST_C == lost0 + 1, "w-c lost %ld after its reconnection, want %ld", LOST_C, lost0 + 1);
+    unhold(d2, x);   /* lost again: counted on top */
+    WAIT_FOR(LOST_C == lost0 + 2);
+    CHECKF(LOST_C == lost0 + 2, "w-c lost %ld after a second loss, want %ld", LOST_C, lost0 + 2);
+#undef LOST_C
     /* w-c stays until the scheduler stops */
 }
 
@@ -842,7 +890,15 @@ int main(int argc, char **argv)
 
     tn_config cfg;
     tn_entrant ent[3];
-    config(&cfg, ent, yaml_path, argv[1]);
+    /* the entrants play a copy of the bot, removed once the record holds it */
+    snprintf(bot_copy, sizeof bot_copy, "%s/bot", state_dir);
+    char *botb = NULL;
+    size_t botn = 0;
+    CHECKF(arb_read_file(argv[1], 64u << 20, "the bot", &botb, &botn, err, sizeof err) == 0, "%s", err);
+    FILE *bf = fopen(bot_copy, "wb");
+    CHECK(bf && fwrite(botb, 1, botn, bf) == botn && fclose(bf) == 0 && chmod(bot_copy, 0755) == 0);
+    free(botb);
+    config(&cfg, ent, yaml_path, bot_copy);
     sched_tournament_options ro = {.cfg = &cfg, .yaml = yaml,
                       .digest = "0000000000000000000000000000000000000000000000000000000000000011"};
 

@@ -402,6 +402,63 @@ static void test_wire(void)
     free(h);
 }
 
+/* Which failures are waited out (store_failed_transiently): by SQLSTATE,
+ * and on a real connection — its backend terminated (57P01, then the
+ * connection lost), a disk-full error (53100) and a check violation
+ * (23514, not transient) raised by a trigger, each cleared by the next
+ * statement that succeeds. Before it, the scheduler daemon skipped a
+ * tournament for good when PostgreSQL's disk was full. */
+static void test_transient(void)
+{
+    static const struct { const char *state; bool transient; } codes[] = {
+        {"53100", true}, {"53200", true}, {"53300", true}, {"08006", true}, {"08001", true}, {"57P01", true},
+        {"57P02", true}, {"57P03", true}, {"40001", true}, {"40P01", true}, {"23505", false}, {"23514", false},
+        {"42P01", false}, {"57014", false}, {"22P02", false}, {"", false}, {"5310", false}, {NULL, false},
+    };
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        CHECKF(store_sqlstate_transient(codes[i].state) == codes[i].transient, "SQLSTATE %s: transient %d",
+               codes[i].state ? codes[i].state : "NULL", !codes[i].transient);
+    char err[512];
+    store *s = store_open(conninfo, err, sizeof err);
+    PGconn *other = PQconnectdb(conninfo);
+    CHECKF(s && PQstatus(other) == CONNECTION_OK, "%s", s ? PQerrorMessage(other) : err);
+    if (!s || PQstatus(other) != CONNECTION_OK)
+        goto out;
+    int p, l, d, v;
+    CHECK(store_counts(s, 1, -1, &p, &l, &d, &v) == 0 && !store_failed_transiently(s));
+    CHECK(store_last_failure(s)[0] == 0);
+    /* the server ends the session (as a restart does) */
+    PQclear(PQexec(other, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = "
+                          "current_database() AND pid <> pg_backend_pid() AND application_name = ''"));
+    usleep(200000);
+    CHECK(store_counts(s, 1, -1, &p, &l, &d, &v) != 0);
+    CHECKF(store_failed_transiently(s), "a terminated session: %s", store_last_failure(s));
+    CHECK(store_connected(s));   /* made again */
+    CHECK(store_counts(s, 1, -1, &p, &l, &d, &v) == 0 && !store_failed_transiently(s));
+    /* the disk full, as PostgreSQL says it when a table cannot grow */
+    PQclear(PQexec(other, "CREATE FUNCTION fault_raise() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                          "RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = "
+                          "TG_ARGV[0]; END $$"));
+    PQclear(PQexec(other, "CREATE TRIGGER fault BEFORE INSERT OR UPDATE ON workers FOR EACH ROW "
+                          "EXECUTE FUNCTION fault_raise('53100')"));
+    CHECK(store_worker(s, "w-fault", 1, "connected", 0, 0, 0, 0) != 0);
+    CHECKF(store_failed_transiently(s) && strncmp(store_last_failure(s), "53100: ", 7) == 0
+           && strstr(store_last_failure(s), "No space left on device"), "disk full: %s", store_last_failure(s));
+    CHECK(store_counts(s, 1, -1, &p, &l, &d, &v) == 0 && !store_failed_transiently(s));
+    /* a constraint broken: not something time mends */
+    PQclear(PQexec(other, "DROP TRIGGER fault ON workers"));
+    PQclear(PQexec(other, "CREATE TRIGGER fault BEFORE INSERT OR UPDATE ON workers FOR EACH ROW "
+                          "EXECUTE FUNCTION fault_raise('23514')"));
+    CHECK(store_worker(s, "w-fault", 1, "connected", 0, 0, 0, 0) != 0);
+    CHECKF(!store_failed_transiently(s) && strncmp(store_last_failure(s), "23514: ", 7) == 0, "check violation: %s",
+           store_last_failure(s));
+    PQclear(PQexec(other, "DROP TRIGGER fault ON workers; DROP FUNCTION fault_raise()"));
+    CHECK(store_worker(s, "w-fault", 1, "connected", 0, 0, 0, 0) == 0 && !store_failed_transiently(s));
+out:
+    PQfinish(other);
+    store_close(s);
+}
+
 int main(void)
 {
     test_db tdb;
@@ -410,6 +467,7 @@ int main(void)
     test_store();
     test_ladder_view();
     test_wire();
+    test_transient();
     test_db_close(&tdb);
     return TEST_DONE("store");
 }

@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# test_export.sh — a tournament out of one record and into another
+# (arbiter export / arbiter import, docs/operations.md "Archiving a
+# competition"), and a match played again from the programs in the record
+# alone (docs/disputes.md "Reruns"), on a real PostgreSQL with real bots:
+#   1. a rated round robin whose bots are copies: each entrant's program in
+#      the record (017_programs.sql), transcripts put in the transcripts
+#      table by hand (the scheduler does not fill it yet);
+#   2. export: one tar.zst, its MANIFEST last with a SHA-256 per member;
+#   3. import into a fresh record whose ids are elsewhere: the same
+#      standings, results, ratings, secret, programs (digests and bytes),
+#      transcripts, every reference remapped; verify passes there; a second
+#      import of the same name refused, nothing written; --check writes
+#      nothing;
+#   4. hostile archives refused with their reason, nothing written: not an
+#      archive, truncated, a member changed, dropped or added, a path
+#      trick, a link, a member over its size limit, a manifest claiming
+#      too many members, a program that is not its digest;
+#   5. rerun from the record: the bots' files removed, a dispute resolved
+#      --rerun in the imported record, arbiter run plays the match from
+#      the recorded programs with the same result.
+# Usage: test_export.sh ARBITER BOTS_DIR
+set -u
+ARB=$1 BOTS=$2
+. "$(dirname "$0")/../lib/test_sh.sh" export-test
+test_pg_start 55493
+run() { "$ARB" run "$1" --db "$2" --state "$3" --quiet --workers 2 "${@:4}"; }
+
+# ---- 1. a tournament whose bots are copies --------------------------------------
+mkdir -p "$T/bots"
+cp "$BOTS/greedy_bot" "$BOTS/random_bot" "$T/bots/"
+cat > "$T/rr.yaml" <<EOF
+name: archived rr
+game: doudizhu
+rules: standard
+format: round-robin
+rating: openskill
+deals: 3
+seed: 31
+files_root: /
+entrants:
+  - {name: greedy-a, command: $T/bots/greedy_bot --name greedy-a}
+  - {name: greedy-b, command: $T/bots/greedy_bot --name greedy-b}
+  - {name: random-a, command: $T/bots/random_bot --name random-a}
+  - {name: random-b, command: $T/bots/random_bot --name random-b}
+EOF
+D=$(newdb arb_export_a)
+run "$T/rr.yaml" "$D" "$T/s" > "$T/run.out" 2>&1
+check "the round robin runs to the end" '[ $? = 0 ]' || tail -n 20 "$T/run.out" >&2
+check "every entrant's program is in the record: two bundles, four entrants, the program as argument 0" \
+  '[ "$(sql "$D" "SELECT count(*) FROM programs WHERE codec = '"'zstd'"'")" = 2 ] &&
+   [ "$(sql "$D" "SELECT count(*) FROM entrant_programs WHERE argi = '"'{0}'"'")" = 4 ]'
+# the transcripts in the table by hand (016_transcripts.sql; codec none)
+for id in $(sql "$D" "SELECT id FROM matches WHERE state = 'done'"); do
+  f=$(sql "$D" "SELECT transcript FROM matches WHERE id = $id")
+  sql "$D" "INSERT INTO transcripts (digest, raw_size, codec, body) SELECT digest, $(stat -c %s "$f"), 'none',
+            decode('$(od -An -tx1 -v "$f" | tr -d ' \n')', 'hex') FROM matches WHERE id = $id" > /dev/null
+done
+ntr=$(sql "$D" "SELECT count(*) FROM transcripts")
+check "the transcripts are in the table, one per match" \
+  '[ "$ntr" -gt 0 ] && [ "$ntr" = "$(sql "$D" "SELECT count(*) FROM matches WHERE state = '"'done'"'")" ]'
+
+# ---- 2. export ---------------------------------------------------------------
+"$ARB" export "archived rr" -o "$T/a.tar.zst" --db "$D" > "$T/exp.out" 2>&1
+check "export writes the archive and says what is in it" \
+  '[ $? = 0 ] && [ -s "$T/a.tar.zst" ] && grep -q "2 programs, $ntr transcripts, secret included" "$T/exp.out"' \
+  || cat "$T/exp.out" >&2
+mkdir -p "$T/x" && tar --zstd -xf "$T/a.tar.zst" -C "$T/x"
+tar --zstd -tf "$T/a.tar.zst" > "$T/members"
+check "any tar reads it: record chunks first, the programs, the transcripts, MANIFEST last" \
+  '[ "$(head -n 1 "$T/members")" = record/tournaments.000001.json ] && [ "$(tail -n 1 "$T/members")" = MANIFEST ] &&
+   [ "$(grep -c "^programs/" "$T/members")" = 2 ] && [ "$(grep -c "^transcripts/" "$T/members")" = "$ntr" ]'
+check "the MANIFEST names every member with its SHA-256 and size, which sha256sum agrees with" \
+  '(cd "$T/x" && grep -E "^[0-9a-f]{64} [0-9]+ " MANIFEST | awk "{print \$1\"  \"\$3}" | sha256sum -c --quiet) &&
+   [ "$(grep -cE "^[0-9a-f]{64} " "$T/x/MANIFEST")" = $(( $(wc -l < "$T/members") - 1 )) ]'
+check "a program member is its digest's bundle, a transcript member the transcript of its digest" \
+  '(cd "$T/x" && for f in programs/*; do [ "$(sha256sum < $f | cut -c1-64)" = "${f#*/}" ] || exit 1; done &&
+    for f in transcripts/*; do "$ARB" replay "$f" --digest "${f#*/}" > /dev/null 2>&1 || exit 1; done)'
+"$ARB" export "no such" -o "$T/none.tar.zst" --db "$D" > "$T/e1" 2>&1
+check "export of a tournament the record lacks: exit 3, no file" '[ $? = 3 ] && [ ! -e "$T/none.tar.zst" ]'
+
+# ---- 3. import into a fresh record --------------------------------------------
+E=$(newdb arb_export_b)
+"$ARB" import "$T/a.tar.zst" --check --db "$E" > "$T/chk.out" 2>&1
+check "import --check: it imports, nothing written" \
+  '[ $? = 0 ] && grep -q "then rolled back" "$T/chk.out" && [ "$(sql "$E" "SELECT count(*) FROM tournaments")" = 0 ]' \
+  || cat "$T/chk.out" >&2
+# ids elsewhere than the first record's: every one must be drawn anew
+sql "$E" "SELECT setval('matches_id_seq', 5000), setval('tournaments_id_seq', 70), setval('disputes_id_seq', 90)" > /dev/null
+"$ARB" import "$T/a.tar.zst" --db "$E" > "$T/imp.out" 2>&1
+check "import loads it" '[ $? = 0 ] && grep -q "imported archived rr" "$T/imp.out"' || cat "$T/imp.out" >&2
+for cmd in standings crosstable ratings; do
+  "$ARB" $cmd "archived rr" --db "$D" > "$T/$cmd.a" 2>&1
+  "$ARB" $cmd "archived rr" --db "$E" > "$T/$cmd.b" 2>&1
+  check "arbiter $cmd is the same in both records" '[ -s "$T/$cmd.a" ] && cmp -s "$T/$cmd.a" "$T/$cmd.b"'
+done
+check "arbiter ratings recomputes the imported ratings equal" 'grep -q ": equal" "$T/ratings.b"'
+q_results="SELECT string_agg(concat_ws(':', m.round, m.tbl, m.state, m.digest, m.seed, s.slot, s.entrant, s.total,
+             s.points, s.rank, s.decisions), ',' ORDER BY m.round, m.tbl, s.slot) FROM matches m JOIN match_seats s ON s.match_id = m.id"
+check "every match and seat the same" '[ "$(sql "$D" "$q_results")" = "$(sql "$E" "$q_results")" ]'
+q_deals="SELECT string_agg(concat_ws(':', m.round, m.tbl, d.game, d.seed, d.seat_slots, d.scores), ',' ORDER BY m.round, m.tbl, d.game)
+         FROM matches m JOIN deals d ON d.match_id = m.id"
+check "every deal the same" '[ "$(sql "$D" "$q_deals")" = "$(sql "$E" "$q_deals")" ]'
+check "the match ids drawn anew, every seat, deal and rating update pointing at them" \
+  '[ "$(sql "$E" "SELECT min(id) > 5000 FROM matches")" = t ] && [ "$(sql "$E" "SELECT min(id) FROM tournaments")" = 71 ] &&
+   [ "$(sql "$E" "SELECT count(*) FROM match_seats s JOIN matches m ON m.id = s.match_id")" = "$(sql "$D" "SELECT count(*) FROM match_seats")" ] &&
+   [ "$(sql "$E" "SELECT count(*) FROM rating_history h JOIN matches m ON m.id = h.match_id")" = "$(sql "$D" "SELECT count(*) FROM rating_history")" ] &&
+   [ "$(sql "$E" "SELECT count(*) FROM events")" = "$(sql "$D" "SELECT count(*) FROM events")" ]'
+q_secret="SELECT encode(secret, 'hex') || commitment || state || seed || config_digest FROM tournaments"
+check "the secret (the tournament is over), its commitment, seed and configuration the same" \
+  '[ -n "$(sql "$E" "SELECT encode(secret, '"'hex'"') FROM tournaments")" ] && [ "$(sql "$D" "$q_secret")" = "$(sql "$E" "$q_secret")" ]'
+q_progs="SELECT string_agg(digest || size || md5(body), ',' ORDER BY digest) FROM programs"
+q_links="SELECT string_agg(concat_ws(':', entrant, digest, argi, paths), ',' ORDER BY entrant) FROM entrant_programs"
+check "the programs identical (digests, bytes) and each entrant's the same" \
+  '[ "$(sql "$D" "$q_progs")" = "$(sql "$E" "$q_progs")" ] && [ "$(sql "$D" "$q_links")" = "$(sql "$E" "$q_links")" ]'
+q_tr="SELECT string_agg(digest || ':' || raw_size, ',' ORDER BY digest) FROM transcripts"
+check "the transcripts the same (recompressed)" \
+  '[ "$(sql "$D" "$q_tr")" = "$(sql "$E" "$q_tr")" ] && [ "$(sql "$E" "SELECT count(*) FROM transcripts WHERE codec = '"'zstd'"'")" = "$ntr" ]'
+"$ARB" verify "archived rr" --db "$E" > "$T/verify.out" 2>&1
+check "arbiter verify passes on the imported record" '[ $? = 0 ]' || tail -n 5 "$T/verify.out" >&2
+before=$(sql "$E" "SELECT count(*) FROM matches")
+"$ARB" import "$T/a.tar.zst" --db "$E" > "$T/clash.out" 2>&1
+check "a second import of the same tournament refused by name, nothing written" \
+  '[ $? = 1 ] && grep -q "a tournament named \"archived rr\" is in this record already" "$T/clash.out" &&
+   grep -q "nothing was written" "$T/clash.out" && [ "$(sql "$E" "SELECT count(*) FROM matches")" = "$before" ] &&
+   [ "$(sql "$E" "SELECT count(*) FROM tournaments")" = 1 ]'
+
+# ---- 4. hostile archives -------------------------------------------------------
+# repack OUT MUTATION: the members of $T/x, in the archive's order (MANIFEST
+# last), as a plain tar, changed as MUTATION says (python's tarfile).
+repack() {
+  python3 - "$T/x" "$T/members" "$1" "$2" <<'PY'
+import hashlib, io, sys, tarfile
+src, order, out, how = sys.argv[1:5]
+names = [l.strip() for l in open(order) if l.strip()]
+data = {n: open(f"{src}/{n}", "rb").read() for n in names}
+def manifest(members):
+    head = [l for l in data["MANIFEST"].decode().splitlines() if not l[:64].isalnum() or " " not in l or len(l.split(" ")[0]) != 64]
+    lines = [f"{hashlib.sha256(data[n]).hexdigest()} {len(data[n])} {n}" for n in members]
+    head = [f"members {len(lines)}" if h.startswith("members ") else h for h in head]
+    return ("\n".join(head + lines) + "\n").encode()
+members = [n for n in names if n != "MANIFEST"]
+extra = []
+if how == "changed":        # a digit of the matches' rows changed, the manifest not
+    data["record/matches.000001.json"] = data["record/matches.000001.json"].replace(b'"games": 3', b'"games": 4', 1)
+elif how == "dropped":      # the last transcript left out
+    members = [n for n in members if n != [m for m in members if m.startswith("transcripts/")][-1]]
+elif how == "program":      # a program's bytes changed, the manifest agreeing: its digest does not
+    p = [n for n in members if n.startswith("programs/")][0]
+    data[p] = data[p][:-1] + bytes([data[p][-1] ^ 1])
+    data["MANIFEST"] = manifest(members)
+elif how == "toomany":
+    data["MANIFEST"] = data["MANIFEST"].replace(b"\nmembers ", b"\nmembers 99999999999", 1)
+with tarfile.open(out, "w", format=tarfile.PAX_FORMAT) as t:
+    def add(name, body, kind=tarfile.REGTYPE, link=""):
+        i = tarfile.TarInfo(name); i.size = len(body) if kind == tarfile.REGTYPE else 0; i.type = kind; i.linkname = link
+        t.addfile(i, io.BytesIO(body) if kind == tarfile.REGTYPE else None)
+    if how == "trick":
+        add("../../etc/arbiter-evil", b"x")
+    if how == "link":
+        add("record/tournaments.000001.json", b"", tarfile.SYMTYPE, "/etc/passwd")
+    if how == "big":
+        add("record/tournaments.000001.json", b"[" + b" " * (64 << 20) + b"]")
+    for n in members:
+        add(n, data[n])
+    if how == "added":
+        add("record/events.000002.json", b"[]")
+    add("MANIFEST", data["MANIFEST"])
+PY
+}
+F=$(newdb arb_export_c)
+hostile() {   # hostile DESCRIPTION FILE PATTERN
+  local pat=$3
+  "$ARB" import "$2" --db "$F" > "$T/h.out" 2>&1
+  local rc=$?
+  if [ $rc = 1 ] && grep -Eq "$pat" "$T/h.out" && grep -q "nothing was written" "$T/h.out" &&
+     [ "$(sql "$F" "SELECT count(*) FROM tournaments")" = 0 ] && [ "$(sql "$F" "SELECT count(*) FROM programs")" = 0 ]; then
+    ok
+  else
+    bad "hostile archive refused: $1 (exit $rc: $(cat "$T/h.out"))"
+  fi
+}
+"$ARB" import "$T/a.tar.zst" --check --db "$F" > /dev/null 2>&1   # F's schema, so that the checks can read it
+head -c 4096 /dev/urandom > "$T/noise"
+hostile "not an archive" "$T/noise" "not an arbiter archive"
+size=$(stat -c %s "$T/a.tar.zst")
+head -c $((size / 2)) "$T/a.tar.zst" > "$T/cut.tar.zst"
+hostile "truncated" "$T/cut.tar.zst" "not a whole archive|truncated|no MANIFEST|[Tt]runcated"
+repack "$T/ok.tar" none
+"$ARB" import "$T/ok.tar" --check --db "$F" > "$T/ok.out" 2>&1
+check "the repacking itself is sound: its plain tar imports (--check)" '[ $? = 0 ]' || cat "$T/ok.out" >&2
+repack "$T/changed.tar" changed
+hostile "a member changed" "$T/changed.tar" "member record/matches.000001.json: .* the MANIFEST says"
+repack "$T/dropped.tar" dropped
+hostile "a member dropped" "$T/dropped.tar" "is MANIFEST|the MANIFEST says|fewer members"
+repack "$T/added.tar" added
+hostile "a member not in the manifest" "$T/added.tar" "member [0-9]+ is record/events.000002.json, the MANIFEST says none"
+repack "$T/trick.tar" trick
+hostile "a path that climbs out" "$T/trick.tar" "member \"../../etc/arbiter-evil\": not a name an arbiter archive holds"
+repack "$T/link.tar" link
+hostile "a symbolic link" "$T/link.tar" "record/tournaments.000001.json: not a regular file"
+repack "$T/big.tar" big
+hostile "a member over its size limit" "$T/big.tar" "over the 67108864 a member of its kind may hold"
+repack "$T/toomany.tar" toomany
+hostile "a manifest claiming too many members" "$T/toomany.tar" "members, over the 2097152 an archive may hold"
+repack "$T/program.tar" program
+hostile "a program that is not its digest" "$T/program.tar" "programs/[0-9a-f]{64}: not the program of that digest"
+
+# ---- 5. rerun from the record ---------------------------------------------------
+# The bots' files are gone; in the imported record a match is disputed and
+# played again: from the programs in the record, with the same result.
+rm -rf "$T/bots"
+M=$(sql "$E" "SELECT id FROM matches ORDER BY round, tbl LIMIT 1")
+q_seats="SELECT string_agg(entrant || ':' || total || ':' || rank, ',' ORDER BY slot) FROM match_seats WHERE match_id = $M"
+q_snap="SELECT string_agg((s->>'entrant') || ':' || (s->>'total') || ':' || (s->>'rank'), ',' ORDER BY (s->>'slot')::int)
+        FROM superseded, jsonb_array_elements(snapshot->'seats') s WHERE match_id = $M"
+was=$(sql "$E" "$q_seats")
+"$ARB" dispute open "$M" --reason "play it from the record" --db "$E" > /dev/null 2>&1
+"$ARB" dispute resolve "$M" --rerun --reason "files gone" --db "$E" > "$T/rr.out" 2>&1
+check "resolve --rerun: pending again" '[ $? = 0 ] && [ "$(sql "$E" "SELECT state || attempt FROM matches WHERE id = $M")" = pending2 ]' \
+  || cat "$T/rr.out" >&2
+run "$T/rr.yaml" "$E" "$T/s2" > "$T/rerun.out" 2>&1
+check "arbiter run plays the rerun with the bots' files gone, and finishes" \
+  '[ $? = 0 ] && [ "$(sql "$E" "SELECT state || attempt FROM matches WHERE id = $M")" = done2 ] &&
+   [ "$(sql "$E" "SELECT state FROM tournaments")" = done ]' || tail -n 20 "$T/rerun.out" >&2
+check "the recorded programs played, said in the event log" \
+  '[ "$(sql "$E" "SELECT count(*) FROM events WHERE kind = '"'program'"' AND detail LIKE '"'%recorded program%plays'"'")" = 4 ]'
+check "from the record's bundles, unpacked under the state directory" \
+  '[ "$(ls "$T/s2/work/programs" 2>/dev/null | grep -c "^[0-9a-f]\{64\}$")" = 2 ] || [ "$(find "$T/s2" -path "*programs/*" -name greedy_bot | wc -l)" -ge 1 ]'
+check "the same result as the first time (the same deals, the same programs)" \
+  '[ -n "$was" ] && [ "$(sql "$E" "$q_seats")" = "$was" ] && [ "$(sql "$E" "$q_snap")" = "$was" ]'
+
+echo "export: $pass passed, $fail failed"
+[ "$fail" = 0 ]
