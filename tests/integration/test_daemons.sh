@@ -206,6 +206,7 @@ check "every match recorded once, none void, with seats and deals" 'GAMES=18 row
 "$ARB" standings pool --db "$D2" --format csv > chaos.csv
 check "standings identical to the run without faults" 'cmp -s chaos.csv local2.csv'
 check "deals identical to the run without faults" 'REF_DB=$LDB2 same_deals "$D2"'
+check "every seat's result identical to the run without faults" 'REF_DB=$LDB2 same_results "$D2"'
 lost=$(sql "$D2" "SELECT count(*) FROM events WHERE kind = 'lease-expired'")
 check "leases of killed referees went back to the queue ($lost)" '[ "$lost" -ge 1 ]'
 kill -TERM "${RP[@]}" "$S2" 2>/dev/null; wait

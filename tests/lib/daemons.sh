@@ -14,6 +14,8 @@
 #                           ($MATCHES matches of ${GAMES:-6} games), nothing else
 #   same_deals DB           every deal (seating, seed, seats, scores, forfeit)
 #                           equals the reference's (${REF_DB:-$LDB}), match by match
+#   same_results DB         every seat's result (entrant, score, points, rank,
+#                           forfeit) equals the reference's, match by match
 #   metric HOST:PORT NAME   a value of a metrics endpoint
 daemon_keys() {
   local k
@@ -55,6 +57,14 @@ deals_digest() {  # deals_digest DB: every deal of every match, in order, hashed
 }
 same_deals() {  # the deals equal the reference's, match by match
   [ "$(deals_digest "$1")" = "$(deals_digest "${REF_DB:-$LDB}")" ]
+}
+results_digest() {  # results_digest DB: every seat's result (entrant, score, points, rank, forfeit), in order, hashed
+  sql "$1" "SELECT md5(string_agg(concat_ws('/', m.round, m.tbl, s.slot, e.name, s.total, s.points, s.rank, s.forfeited),
+    ',' ORDER BY m.round, m.tbl, s.slot)) FROM match_seats s JOIN matches m ON m.id = s.match_id
+    JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant"
+}
+same_results() {  # every seat's result equals the reference's, match by match
+  [ "$(results_digest "$1")" = "$(results_digest "${REF_DB:-$LDB}")" ]
 }
 metric() {  # metric HOST:PORT NAME -> its value
   python3 -c "import sys,urllib.request
