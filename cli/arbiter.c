@@ -39,6 +39,7 @@ static const struct command {
     {"export", cmd_export, "one tournament as one archive file: its record, programs, transcripts"},
     {"import", cmd_import, "a tournament archive (arbiter export) into this record"},
     {"verify", cmd_verify, "prove a finished tournament's deals from seed + revealed secret"},
+    {"transcripts", cmd_transcripts, "the transcripts the record keeps: size, prune (retention)"},
     {"bench", cmd_bench, "benchmarks: `arbiter bench rules`"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -25,6 +25,7 @@ int cmd_match(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_transcripts(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
@@ -169,6 +170,11 @@ int cli_open_place(db_place *p, const char *state, const char *db, bool exclusiv
  * nothing is created — a state directory without a cluster is
  * ARB_ENOTFOUND with "no record in DIR (...)" in err (CLI_EXIT_NORECORD). */
 int cli_open_record(db_place *p, const char *state, const char *db, char *err, size_t errlen);
+/* A tournament file whose entrants' files cannot all be found may still be
+ * resumed or rerun: true when every such entrant has its program in the
+ * record under the tournament this file is (said on stderr, an entrant a
+ * line). The scheduler then plays the recorded program (programs.c). */
+bool cli_programs_recorded(store *st, const tn_config *cfg);
 /* A command that reads the record (status, standings, verify): its
  * options --state DIR, --db CONNINFO, --format (among `formats`) and, with
  * want_name, one positional NAME, then the record opened (cli_open_record)
@@ -185,6 +191,17 @@ typedef struct cli_reader {
 int cli_reader_open(const char *cmd, int argc, char **argv, unsigned formats, bool want_name, void (*usage)(FILE *),
                     cli_reader *r);
 void cli_reader_close(cli_reader *r);
+/* The second half of cli_reader_open, for a command that reads its own
+ * options: r->state and r->db set, the record opened and connected. -1 to
+ * go on (cli_reader_close at the end), else the exit code (said). */
+int cli_reader_connect(const char *cmd, cli_reader *r);
+/* Match mid's transcript from the record (store_transcript_load: by its
+ * digest, checked as read; a pruned one said as such), with the digest and
+ * the referee key the record holds: 0 with *data (free it), else the exit
+ * code with the reason said on stderr (no such match: NORECORD; pruned,
+ * altered or unreadable: USAGE). */
+int cli_match_transcript(const char *cmd, store *st, int64_t mid, uint8_t **data, size_t *len, char digest[65],
+                         char signer[65]);
 /* "arbiter: CMD: the database cannot be reached: WHY" on stderr, WHY from
  * store_open's err (CLI_EXIT_USAGE follows). */
 void cli_say_unreachable(const char *cmd, char *err);

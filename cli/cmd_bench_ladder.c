@@ -90,7 +90,7 @@ static double record_ms(store *st, int64_t tid, const tn_config *cfg, sched_ladd
         res->team_of_bot[b] = -1;
     }
     uint64_t t0 = arb_now_ns();
-    int rc = store_record(st, &m, res, "bench", "bench", NULL, "bench", err, sizeof err);
+    int rc = store_record(st, &m, res, "bench", "bench", NULL, 0, NULL, "bench", err, sizeof err);
     double ms = (double)(arb_now_ns() - t0) / 1e6;
     free(res);
     if (rc) {

@@ -130,19 +130,23 @@ typedef struct check {
     size_t len;
 } check;
 
-static void check_transcript(const char *path, const char *digest, const char *signer, const char *worker, check *c)
+/* The transcript comes from the record (by the recorded digest, checked
+ * as it is read), or from the file at path for a record made before
+ * transcripts were kept in it. */
+static void check_transcript(store *st, const char *path, const char *digest, const char *signer,
+                             const char *worker, check *c)
 {
     memset(c, 0, sizeof *c);
     snprintf(c->sig, sizeof c->sig, "not checked");
-    if (!path[0]) {
+    if (!path[0] && !digest[0]) {
         snprintf(c->what, sizeof c->what, "no transcript in the record");
         return;
     }
     uint8_t *data = NULL;
     size_t len;
-    char err[512];
-    if (tr_load(path, &data, &len, err, sizeof err) != 0) {
-        snprintf(c->what, sizeof c->what, "%s cannot be read: %s", path, err);
+    char err[600];
+    if (store_transcript_load(st, digest, path, &data, &len, err, sizeof err) != 0) {
+        snprintf(c->what, sizeof c->what, "the transcript cannot be read: %s", err);
         return;
     }
     replay_report rep;
@@ -190,7 +194,7 @@ static void check_transcript(const char *path, const char *digest, const char *s
 
 /* Each bot's processes as the transcript's botend records tell: the decoded
  * exit status and the end of the stderr the referee kept. */
-static void show_bot_ends(const check *c, const store_rows *seats, const char *path)
+static void show_bot_ends(const check *c, const store_rows *seats, const char *mid)
 {
     printf("\nbot processes (from the transcript: how each ended, the end of its stderr)%s\n",
            c->data ? "" : ": no transcript to read (see its check above)");
@@ -204,9 +208,8 @@ static void show_bot_ends(const check *c, const store_rows *seats, const char *p
         else if (be.processes == 0)
             printf("    (no botend record: the transcript ends before the bot's process did)\n");
     }
-    char where[600];
     if (c->data)
-        printf("  (all of a bot's stderr: arbiter replay %s --stderr SLOT)\n", arb_term(path, where, sizeof where));
+        printf("  (all of a bot's stderr: arbiter replay --match %s --stderr SLOT)\n", mid);
 }
 
 static void json_bot_ends(const check *c, const store_rows *seats)
@@ -245,7 +248,7 @@ static int show(const opts *o, store *st, int64_t mid)
     }
     const store_rows *m = &ev[0], *seats = &ev[1], *deals = &ev[2], *pens = &ev[3], *disp = &ev[4], *sup = &ev[5];
     check c;
-    check_transcript(MV(TRANSCRIPT), MV(DIGEST), MV(SIGNER_KEY), MV(WORKER), &c);
+    check_transcript(st, MV(TRANSCRIPT), MV(DIGEST), MV(SIGNER_KEY), MV(WORKER), &c);
     if (o->format == CLI_FORMAT_JSON) {
         static const char *const mc[] = {STORE_EVM_COLS(STORE_COL_KEY3)};
         static const char *const sc[] = {STORE_EVS_COLS(STORE_COL_KEY3)};
@@ -312,7 +315,9 @@ static int show(const opts *o, store *st, int64_t mid)
             if (PV(i, NOTE)[0])
                 printf("    %s\n", arb_term(PV(i, NOTE), note, sizeof note));
         }
-        show_bot_ends(&c, seats, MV(TRANSCRIPT));
+        char mids[24];
+        snprintf(mids, sizeof mids, "%" PRId64, mid);
+        show_bot_ends(&c, seats, mids);
         printf("\ndisputes%s\n", disp->nrows ? "" : ": none");
         for (int i = 0; i < disp->nrows; i++) {
             printf("  #%s opened %s by %s: %s\n", XV(i, ID), XV(i, OPENED),

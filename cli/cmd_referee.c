@@ -28,7 +28,7 @@ typedef struct ref_conf {
     char connect[256], server_key[512], key[512], name[ARB_WORKER_ID_MAX + 1], workdir[512], metrics[128];
     int slots, heartbeat_ms, heartbeat_misses, drain_s;
     int log_level, log_format, sandbox;
-    bool check, allow_unsandboxed;
+    bool check, allow_unsandboxed, keep_transcripts;
 } ref_conf;
 
 #define R(f) offsetof(ref_conf, f), sizeof(((ref_conf *)0)->f)
@@ -41,6 +41,8 @@ static const arb_conf_key ref_keys[] = {
     {"workdir", ARB_CONF_STR, R(workdir), 0, 0, NULL, "bot directories, the program cache, transcripts"},
     {"heartbeat_ms", ARB_CONF_INT, R(heartbeat_ms), 100, 60000, NULL, "heartbeat period"},
     {"heartbeat_misses", ARB_CONF_INT, R(heartbeat_misses), 2, 100, NULL, "silent heartbeats before reconnecting"},
+    {"keep_transcripts", ARB_CONF_BOOL, R(keep_transcripts), 0, 0, NULL,
+     "keep each transcript under workdir after the scheduler recorded it (default: removed then)"},
     {"drain_s", ARB_CONF_INT, R(drain_s), 0, 86400, NULL, "on SIGTERM, finish matches for at most this long"},
     {"metrics", ARB_CONF_STR, R(metrics), 0, 0, NULL, "Prometheus endpoint HOST:PORT (empty: off)"},
     {"log_level", ARB_CONF_ENUM, R(log_level), 0, 0, log_levels, "debug, info, warn or error"},
@@ -93,10 +95,11 @@ int cmd_referee(int argc, char **argv)
         printf("usage: arbiter-referee [--config FILE] [--KEY VALUE ...]\n\n"
                "A referee worker: connects to a scheduler (arbiter-scheduler, or arbiter run\n"
                "--listen), plays up to SLOTS matches at once in sandboxes, fetches bot\n"
-               "programs it lacks from the scheduler, and keeps every result until the\n"
-               "scheduler acknowledges it. SIGTERM drains (finishes the matches in hand\n"
-               "for at most drain_s, hands back the rest); a second SIGTERM hands back at\n"
-               "once. Keys (config/referee.yaml; flags override the file):\n\n");
+               "programs it lacks from the scheduler, and keeps every result and its\n"
+               "transcript until the scheduler acknowledges it (the record then holds the\n"
+               "transcript; keep_transcripts keeps the file too). SIGTERM drains\n"
+               "(finishes the matches in hand for at most drain_s, hands back the rest); a\n"
+               "second SIGTERM hands back at once. Keys (config/referee.yaml; flags override the file):\n\n");
         arb_conf_usage(stdout, ref_keys, &c);
         return CLI_EXIT_OK;
     }
@@ -154,7 +157,8 @@ int cmd_referee(int argc, char **argv)
     void *ctx = zmq_ctx_new();
     worker_options o = {.zmq_ctx = ctx, .endpoint = c.connect, .name = c.name, .workdir = abs_work,
                         .slots = c.slots, .heartbeat_ms = c.heartbeat_ms, .heartbeat_misses = c.heartbeat_misses,
-                        .drain_s = c.drain_s, .fetch_programs = true, .stop = &stopping, .stop_now = &stop_now,
+                        .drain_s = c.drain_s, .fetch_programs = true, .keep_transcripts = c.keep_transcripts,
+                        .stop = &stopping, .stop_now = &stop_now,
                         .public_key = pub, .secret_key = sec, .server_key = spub, .stats = &stats};
     /* This referee's secret key, wherever it lies (under /etc, which a
      * bot's system view shows): hidden from bots, who could otherwise speak

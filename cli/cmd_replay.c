@@ -4,7 +4,7 @@
  * move with every hand; --rerun plays the recorded bots again on the same
  * inputs; --dump lists the records, --json the same as JSON lines;
  * --stderr shows what a bot wrote on stderr; --secret proves the deals
- * fair. */
+ * fair. --match ID takes the transcript from the tournament record. */
 #include "cli.h"
 #include "game_cli.h"
 #include "arb_buf.h"
@@ -15,6 +15,7 @@
 #include "arb_kdf.h"
 #include "arb_limits.h"
 #include "arb_mp.h"
+#include "store.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -28,8 +29,12 @@ static void usage(FILE *f)
         "                           [--digest HEX] [--signer KEY]\n"
         "                           [--secret-file F | --secret HEX]\n"
         "       arbiter replay FILE --stderr BOT\n"
+        "       arbiter replay --match ID [--state DIR | --db CONNINFO] [the same options]\n"
         "\n"
-        "Re-judges a transcript written by `arbiter match --transcript`: checks its\n"
+        "Re-judges a transcript written by `arbiter match --transcript`, or with\n"
+        "--match the transcript of match ID as the tournament record keeps it (its\n"
+        "recorded digest and referee key then required as --digest and --signer\n"
+        "would): checks its\n"
         "SHA-256 digest and the referee's Ed25519 signature of it, replays every\n"
         "recorded reply through the rules engine and the clocks, and compares every\n"
         "verdict, penalty and score with the record.\n"
@@ -384,7 +389,10 @@ static int json_summary(const replay_report *rep, const char *want_digest, const
 
 /* What the command line asked of `arbiter replay`. */
 typedef struct replay_opts {
-    const char *path;            /* the transcript */
+    const char *path;            /* the transcript (--match: "match ID", for messages) */
+    int64_t match_id;            /* --match: from the record (0: a file) */
+    const char *state, *db;      /* --state, --db: where the record is */
+    char match_name[40];
     const char *want_digest;     /* --digest: the digest the record holds (NULL: none given) */
     const char *want_signer;     /* --signer: the public key that must have signed (NULL: any) */
     const char *stderr_of;       /* --stderr BOT: print that bot's stderr and nothing else */
@@ -410,6 +418,9 @@ static int parse_replay_opts(int argc, char **argv, replay_opts *o)
         {"signer", required_argument, NULL, 'S'},
         {"secret-file", required_argument, NULL, 'K'},
         {"secret", required_argument, NULL, 'k'},
+        {"match", required_argument, NULL, 'm'},
+        {"state", required_argument, NULL, 'T'},
+        {"db", required_argument, NULL, 'B'},
         {NULL, 0, NULL, 0},
     };
     const char *secret_file = NULL, *secret_hex = NULL;
@@ -445,18 +456,31 @@ static int parse_replay_opts(int argc, char **argv, replay_opts *o)
             break;
         case 'K': secret_file = optarg; break;
         case 'k': secret_hex = optarg; break;
+        case 'm':
+            if (cli_match_id("replay", "--match", optarg, &o->match_id))
+                return CLI_EXIT_USAGE;
+            break;
+        case 'T': o->state = optarg; break;
+        case 'B': o->db = optarg; break;
         default: usage(stderr); return CLI_EXIT_USAGE;
         }
     }
-    if (argc - optind != 1) {
+    if (argc - optind != (o->match_id ? 0 : 1)) {
+        if (o->match_id)
+            fprintf(stderr, "arbiter: replay: --match ID or FILE, not both\n");
         usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (!o->match_id && (o->state || o->db)) {
+        fprintf(stderr, "arbiter: replay: --state and --db are for --match\n");
         return CLI_EXIT_USAGE;
     }
     if (o->json && (o->dump || o->show)) {
         fprintf(stderr, "arbiter: replay: --json prints only JSON: not with --%s\n", o->dump ? "dump" : "show");
         return CLI_EXIT_USAGE;
     }
-    o->path = argv[optind];
+    snprintf(o->match_name, sizeof o->match_name, "match %" PRId64, o->match_id);
+    o->path = o->match_id ? o->match_name : argv[optind];
     char err[512];
     o->have_secret = secret_file || secret_hex;
     if (secret_file && arb_key_read_file(secret_file, o->secret, err, sizeof err) != 0) {
@@ -585,16 +609,40 @@ static int print_verdict(const replay_opts *o, const replay_report *rep, bool af
     return status;
 }
 
+/* --match: the match's transcript from the record (store_transcript_load:
+ * by its recorded digest, checked as it is read), and the digest and
+ * referee key the record holds, required from then on. -1 to go on, else
+ * an exit code (said). */
+static int from_record(replay_opts *o, uint8_t **data, size_t *len, char digest[65], char signer[65])
+{
+    cli_reader rd = {.state = o->state ? o->state : "arbiter-state", .db = o->db};   /* as cli_reader_open */
+    int status = cli_reader_connect("replay", &rd);
+    if (status >= 0)
+        return status;
+    status = cli_match_transcript("replay", rd.st, o->match_id, data, len, digest, signer);
+    cli_reader_close(&rd);
+    if (status != CLI_EXIT_OK)
+        return status;
+    if (!o->want_digest && digest[0])
+        o->want_digest = digest;
+    if (!o->want_signer && signer[0])
+        o->want_signer = signer;
+    return -1;
+}
+
 int cmd_replay(int argc, char **argv)
 {
     replay_opts o;
     int status = parse_replay_opts(argc, argv, &o);
     if (status >= 0)
         return status;
-    char err[512];
+    char err[512], rec_digest[65] = "", rec_signer[65] = "";
     uint8_t *data;
     size_t len;
-    if (tr_load(o.path, &data, &len, err, sizeof err) != 0) {
+    if (o.match_id) {
+        if ((status = from_record(&o, &data, &len, rec_digest, rec_signer)) >= 0)
+            return status;
+    } else if (tr_load(o.path, &data, &len, err, sizeof err) != 0) {
         fprintf(stderr, "arbiter: %s\n", err);
         return CLI_EXIT_USAGE;
     }

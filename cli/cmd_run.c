@@ -452,27 +452,6 @@ static int print_outcome(store *st, const tn_config *cfg, const sched_outcome *o
     return status;
 }
 
-/* Every entrant whose command's files cannot be found has its program in
- * the record, under the tournament this file resumes (said on stderr). */
-static bool programs_recorded(store *st, const tn_config *cfg)
-{
-    tn_config *one = malloc(sizeof *one);
-    bool all = one != NULL;
-    for (int i = 0; all && i < cfg->nentrants; i++) {
-        char why[1024];
-        *one = *cfg;   /* the one entrant checked alone */
-        one->entrants = &cfg->entrants[i];
-        one->nentrants = 1;
-        if (tn_config_check_commands(one, why, sizeof why) == 0)
-            continue;
-        all = store_program_recorded(st, cfg->name, cfg->digest, i) == 1;
-        if (all)
-            fprintf(stderr, "arbiter: %s: its program in the record plays\n", why);
-    }
-    free(one);
-    return all;
-}
-
 int cmd_run(int argc, char **argv)
 {
     run_opts o;
@@ -515,7 +494,7 @@ int cmd_run(int argc, char **argv)
         status = CLI_EXIT_USAGE;
         goto out;
     }
-    if (missing[0] && !programs_recorded(st, &cfg)) {
+    if (missing[0] && !cli_programs_recorded(st, &cfg)) {
         fprintf(stderr, "%s\n", missing);
         status = CLI_EXIT_USAGE;
         goto out;

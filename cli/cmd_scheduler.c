@@ -77,11 +77,14 @@ static const arb_conf_key sched_keys[] = {
  * takes the text the loader parsed and its digest (cfg->text, cfg->digest),
  * never a second read of the file, which might be another text by then or,
  * for a pipe, nothing. */
-static int submit_load(const char *file, tn_config *cfg, char *err, size_t errlen)
+static int submit_load(const char *file, tn_config *cfg, store *st, char *err, size_t errlen)
 {
     int rc = tn_config_load(file, cfg, err, errlen);
-    if (rc == 0)
-        rc = tn_config_check_commands(cfg, err, errlen);
+    if (rc)
+        return rc;
+    rc = tn_config_check_commands(cfg, err, errlen);
+    if (rc == ARB_ENOTFOUND && st && cli_programs_recorded(st, cfg))
+        rc = 0;   /* files gone, programs in the record (a resume, a rerun) */
     return rc;
 }
 
@@ -108,7 +111,7 @@ static int submit(store *st, const char *file, const uint8_t *secret, int64_t *t
                   size_t errlen)
 {
     tn_config cfg;
-    int rc = submit_load(file, &cfg, err, errlen);
+    int rc = submit_load(file, &cfg, st, err, errlen);
     if (rc == 0)
         rc = submit_config(st, &cfg, secret, tid, created, err, errlen);
     tn_config_release(&cfg);
@@ -222,8 +225,10 @@ int cmd_scheduler(int argc, char **argv)
     for (int i = 0; i < c.tournaments.n; i++) {
         tn_config cfg;
         int rc = tn_config_load(c.tournaments.item[i], &cfg, err, sizeof err);
-        if (rc == 0)
-            rc = tn_config_check_commands(&cfg, err, sizeof err);
+        /* a bot's files missing: checked again once the record is open,
+         * where the tournament's programs may be (submit) */
+        if (rc == 0 && tn_config_check_commands(&cfg, err, sizeof err) != 0 && c.check)
+            rc = ARB_ENOTFOUND;
         tn_config_release(&cfg);
         if (rc) {
             fprintf(stderr, "%s\n", err);
@@ -422,7 +427,7 @@ int cmd_submit(int argc, char **argv)
     }
     int status = 0;
     for (int i = 0; i < nfiles && status == 0; i++)
-        if (submit_load(files[i], &cfgs[i], err, sizeof err) != 0) {
+        if (submit_load(files[i], &cfgs[i], NULL, err, sizeof err) != 0) {
             fprintf(stderr, "%s\n", err);
             status = 2;
         }

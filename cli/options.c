@@ -10,6 +10,9 @@
 #include "arb_text.h"
 #include "match_def.h"
 #include "arb_file.h"
+#include "store_cols.h"
+
+#include <inttypes.h>
 
 #include <errno.h>
 #include <limits.h>
@@ -246,6 +249,11 @@ int cli_reader_open(const char *cmd, int argc, char **argv, unsigned formats, bo
         return CLI_EXIT_USAGE;
     }
     r->name = want_name ? argv[optind] : NULL;
+    return cli_reader_connect(cmd, r);
+}
+
+int cli_reader_connect(const char *cmd, cli_reader *r)
+{
     char err[1024];
     int rc = cli_open_record(&r->place, r->state, r->db, err, sizeof err);
     if (rc) {
@@ -262,6 +270,32 @@ int cli_reader_open(const char *cmd, int argc, char **argv, unsigned formats, bo
     if (ready >= 0)
         r->st = NULL;   /* closed with the place */
     return ready;
+}
+
+int cli_match_transcript(const char *cmd, store *st, int64_t mid, uint8_t **data, size_t *len, char digest[65],
+                         char signer[65])
+{
+    char err[1024];
+    store_rows m = {0};
+    int status = CLI_EXIT_OK;
+    *data = NULL;
+    *len = 0;
+    if (store_web(st, STORE_WEB_MATCH, mid, NULL, &m, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: %s: %s\n", cmd, err);
+        status = CLI_EXIT_FAIL;
+    } else if (m.nrows != 1) {
+        fprintf(stderr, "arbiter: %s: no match %" PRId64 " in the record\n", cmd, mid);
+        status = CLI_EXIT_NORECORD;
+    } else if (store_transcript_load(st, store_cell(&m, 0, STORE_WMATCH_DIGEST),
+                                     store_cell(&m, 0, STORE_WMATCH_TRANSCRIPT), data, len, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: %s: match %" PRId64 ": %s\n", cmd, mid, err);
+        status = CLI_EXIT_USAGE;
+    } else {
+        snprintf(digest, 65, "%s", store_cell(&m, 0, STORE_WMATCH_DIGEST));
+        snprintf(signer, 65, "%s", store_cell(&m, 0, STORE_WMATCH_SIGNER_KEY));
+    }
+    store_rows_release(&m);
+    return status;
 }
 
 int cli_record_ready(const char *cmd, store *st, db_place *place)

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "arb_error.h"
 #include "arb_file.h"
+#include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -115,4 +116,25 @@ void cli_close_place(db_place *p)
         pgctl_stop(&p->pg);
     if (p->lock_fd >= 0)
         close(p->lock_fd);
+}
+
+/* Every entrant whose command's files cannot be found has its program in
+ * the record, under the tournament this file resumes (said on stderr). */
+bool cli_programs_recorded(store *st, const tn_config *cfg)
+{
+    tn_config *one = malloc(sizeof *one);
+    bool all = one != NULL;
+    for (int i = 0; all && i < cfg->nentrants; i++) {
+        char why[1024];
+        *one = *cfg;   /* the one entrant checked alone */
+        one->entrants = &cfg->entrants[i];
+        one->nentrants = 1;
+        if (tn_config_check_commands(one, why, sizeof why) == 0)
+            continue;
+        all = store_program_recorded(st, cfg->name, cfg->digest, i) == 1;
+        if (all)
+            fprintf(stderr, "arbiter: %s: its program in the record plays\n", why);
+    }
+    free(one);
+    return all;
 }

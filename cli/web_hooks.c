@@ -1,5 +1,6 @@
-/* web_hooks.c — what the web layer (web/) asks of a transcript, answered
- * with the referee's reader: `arbiter serve`, `arbiter report` and the
+/* web_hooks.c — what the web layer (web/) asks of a transcript's bytes
+ * (read from the record by the web layer), answered with the referee's
+ * reader: `arbiter serve`, `arbiter report` and the
  * scheduler daemon's pages (its `web` key) all pass cli_web_hooks(), so
  * the web layer never links the referee. */
 #include "cli.h"
@@ -23,18 +24,12 @@ static int line_each(void *ctx, int type, const uint8_t *rec, size_t n)
 
 /* The records as `arbiter replay FILE --json` prints them (without its
  * closing summary line: that is the re-judgement, not the record). */
-static int hook_json_lines(void *ctx, const char *path, arb_buf *out, char *err, size_t errlen)
+static int hook_json_lines(void *ctx, const uint8_t *data, size_t len, arb_buf *out, char *err, size_t errlen)
 {
-    uint8_t *data = NULL;
-    size_t len = 0;
-    int rc = tr_load(path, &data, &len, err, errlen);
-    if (rc)
-        return rc;
     lines_ctx c = {out};
-    rc = tr_each(data, len, line_each, &c);
+    int rc = tr_each(data, len, line_each, &c);
     if (rc < 0)
-        snprintf(err, errlen, "%s: %s", path, rc == ARB_ETOOBIG ? "too large to show" : arb_strerror(rc));
-    free(data);
+        snprintf(err, errlen, "the transcript: %s", rc == ARB_ETOOBIG ? "too large to show" : arb_strerror(rc));
     return rc < 0 ? rc : 0;
 }
 
@@ -55,20 +50,14 @@ static int end_each(void *ctx, int type, const uint8_t *rec, size_t n)
     return 0;
 }
 
-static int hook_botends(void *ctx, const char *path,
+static int hook_botends(void *ctx, const uint8_t *data, size_t len,
                         void (*each)(void *arg, int bot, const char *ended, const char *err, size_t errlen), void *arg,
                         char *err, size_t errlen)
 {
-    uint8_t *data = NULL;
-    size_t len = 0;
-    int rc = tr_load(path, &data, &len, err, errlen);
-    if (rc)
-        return rc;
     ends_ctx c = {each, arg};
-    rc = tr_each(data, len, end_each, &c);
-    free(data);
+    int rc = tr_each(data, len, end_each, &c);
     if (rc < 0)
-        snprintf(err, errlen, "%s: %s", path, arb_strerror(rc));
+        snprintf(err, errlen, "the transcript: %s", arb_strerror(rc));
     return rc < 0 ? rc : 0;
 }
 

@@ -259,6 +259,29 @@
 /* Results a worker keeps until acknowledged (a few KB to a few MB each):
  * hours of fast matches while the scheduler is away. */
 #define ARB_WORKER_MAX_PENDING 4096
+/* A transcript travels to the scheduler in chunks of at most this many
+ * bytes (WIRE_TRANSCRIPT), each its own frame: well inside
+ * ARB_WIRE_MAX_FRAME, and small enough that a chunk interleaves with
+ * heartbeats; a 256 MiB transcript is 256 frames, within a worker's frame
+ * budget (ARB_WORKER_FRAME_BURST). */
+#define ARB_WIRE_TRANSCRIPT_CHUNK (1u << 20)
+/* Transcript bytes the scheduler holds for one worker identity while they
+ * arrive (every match it has in hand, before its result comes): two
+ * transcripts of the largest size (ARB_MAX_TRANSCRIPT), while honest ones
+ * are a few hundred KB. Past it a chunk is refused, and the result that
+ * follows is not acknowledged (resent later, its chunks with it): one
+ * worker cannot make the scheduler hold more than this. */
+#define ARB_SCHED_TRANSCRIPT_HELD (512u << 20)
+/* Transcripts the scheduler assembles at once for one worker identity:
+ * its slots' results in flight, and one more. */
+#define ARB_SCHED_TRANSCRIPTS_IN_FLIGHT (ARB_WORKER_MAX_SLOTS + 1)
+/* Transcripts the scheduler assembles at once, for all workers: a pool's
+ * slots finishing together; past it a chunk waits for its resend. */
+#define ARB_SCHED_TRANSCRIPT_ASSEMBLIES 4096
+/* All workers together: transcript bytes the scheduler holds at once
+ * while they arrive. An identity past it has its chunk refused (its result
+ * waits and is resent), so a thousand hostile keys hold 2 GiB, not 512 GiB. */
+#define ARB_SCHED_TRANSCRIPT_HELD_TOTAL (2048ull << 20)
 /* Programs a worker has asked for and not yet received: one assignment
  * needs at most ARB_WIRE_MAX_PROGRAMS; a worker with many slots a few. */
 #define ARB_WORKER_MAX_FETCHES 64

@@ -157,6 +157,27 @@ int wire_welcome(int heartbeat_ms, uint8_t **out, size_t *len)
     return enc_done(&e, out, len);
 }
 
+static bool chunk_in_bounds(uint64_t total, uint64_t offset, uint64_t n)
+{
+    return total <= ARB_MAX_TRANSCRIPT && n <= ARB_WIRE_TRANSCRIPT_CHUNK && offset <= total && n <= total - offset;
+}
+
+int wire_transcript_chunk(const wire_chunk *c, uint8_t **out, size_t *len)
+{
+    if (c->match_id <= 0 || !chunk_in_bounds(c->total, c->offset, c->n))
+        return ARB_EINVAL;
+    enc e;
+    enc_init(&e);
+    msgpack_pack_array(&e.pk, 6);
+    msgpack_pack_int(&e.pk, WIRE_TRANSCRIPT);
+    msgpack_pack_int64(&e.pk, c->match_id);
+    msgpack_pack_int(&e.pk, c->gen);
+    msgpack_pack_uint64(&e.pk, c->total);
+    msgpack_pack_uint64(&e.pk, c->offset);
+    msgpack_pack_bin_with_body(&e.pk, c->bytes, c->n);
+    return enc_done(&e, out, len);
+}
+
 int wire_rehello(uint8_t **out, size_t *len)
 {
     enc e;
@@ -613,6 +634,20 @@ int wire_decode_welcome(const uint8_t *frame, size_t len, int *version, int *hea
         return ARB_ECORRUPT;
     *version = (int)v;
     *heartbeat_ms = (int)h;
+    return 0;
+}
+
+int wire_decode_transcript_chunk(const uint8_t *frame, size_t len, wire_chunk *c)
+{
+    arb_mp r;
+    int64_t g;
+    uint32_t n;
+    if (head(&r, frame, len, WIRE_TRANSCRIPT, 6) || arb_mp_int(&r, &c->match_id) || c->match_id <= 0
+        || small_int(&r, 0, INT32_MAX, &g) || arb_mp_uint(&r, &c->total) || arb_mp_uint(&r, &c->offset)
+        || arb_mp_bin(&r, &c->bytes, &n) || arb_mp_left(&r) != 0 || !chunk_in_bounds(c->total, c->offset, n))
+        return ARB_ECORRUPT;
+    c->gen = (int)g;
+    c->n = n;
     return 0;
 }
 

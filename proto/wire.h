@@ -11,7 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Version 5: the hello carries the worker's transcript-signing public key
+/* Version 6: a worker sends the transcript itself, in chunks
+ * (WIRE_TRANSCRIPT, at most ARB_WIRE_TRANSCRIPT_CHUNK bytes each), before
+ * the result that names its digest, and again with every resend of that
+ * result until it is acknowledged: the scheduler checks the bytes against
+ * the signed digest and keeps them in the record (docs/transcripts.md, "In
+ * the record"). Version 5: the hello carries the worker's transcript-signing public key
  * (Ed25519, arb_sign.h) and a result the signature of its transcript's
  * digest, which the scheduler checks against the key of the worker that
  * sent it; and a result carries its penalties one by one (game, decision,
@@ -26,7 +31,7 @@
  * heartbeats, progress, program bundles by digest, hand-backs and a
  * scheduler that refuses other versions by name. A peer speaking another
  * version is told (WIRE_REFUSE) and ignored. */
-#define WIRE_VERSION 5
+#define WIRE_VERSION 6
 
 /* Over CURVE a worker connects with a routing id of this many random
  * bytes (a new one per connection) and the scheduler drops frames from
@@ -49,6 +54,8 @@ typedef enum wire_kind {
     WIRE_RELEASE,     /* w->s [10, match, gen, reason] — a lease handed back unplayed */
     WIRE_WELCOME,     /* s->w [11, version, heartbeat_ms] — hello accepted */
     WIRE_REHELLO,     /* s->w [12] — I do not know you (I restarted): say hello again */
+    WIRE_TRANSCRIPT,  /* w->s [13, match, gen, total, offset, bytes] — a chunk of the transcript of
+                         the result that follows (offset + |bytes| <= total <= ARB_MAX_TRANSCRIPT) */
     WIRE_NKINDS
 } wire_kind;
 
@@ -113,6 +120,18 @@ int wire_fetch(const char *digest, uint8_t **out, size_t *len);
 int wire_program_msg(const char *digest, const uint8_t *bundle, size_t blen, const char *error, uint8_t **out, size_t *len);
 int wire_release(int64_t match_id, int gen, const char *reason, uint8_t **out, size_t *len);
 int wire_welcome(int heartbeat_ms, uint8_t **out, size_t *len);
+/* A chunk of a transcript: bytes [offset, offset + n) of total bytes, of
+ * the match and generation whose result follows. n at most
+ * ARB_WIRE_TRANSCRIPT_CHUNK, offset + n at most total, total at most
+ * ARB_MAX_TRANSCRIPT (else ARB_EINVAL). */
+typedef struct wire_chunk {
+    int64_t        match_id;
+    int            gen;
+    uint64_t       total, offset;
+    const uint8_t *bytes;    /* decoded: points into the frame */
+    size_t         n;
+} wire_chunk;
+int wire_transcript_chunk(const wire_chunk *c, uint8_t **out, size_t *len);
 int wire_rehello(uint8_t **out, size_t *len);
 
 /* A text field from the wire: valid UTF-8 (no overlong forms, surrogates
@@ -154,5 +173,8 @@ int wire_decode_program(const uint8_t *frame, size_t len, char digest[65], const
                         char *error, size_t cap);
 int wire_decode_release(const uint8_t *frame, size_t len, int64_t *match_id, int *gen, char *reason, size_t cap);
 int wire_decode_welcome(const uint8_t *frame, size_t len, int *version, int *heartbeat_ms);
+/* A chunk whose bounds break the rules above is malformed (ARB_ECORRUPT);
+ * c->bytes points into frame. */
+int wire_decode_transcript_chunk(const uint8_t *frame, size_t len, wire_chunk *c);
 
 #endif

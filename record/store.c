@@ -903,7 +903,8 @@ static int result_columns(const match_result *res, arb_buf *col)
  * ratings' write, the deals, the penalties and the commit; (3) a rollback
  * only when something failed. */
 int store_record(store *s, const store_match *m, const match_result *res, const char *digest,
-                 const char *transcript, const store_signed *sig, const char *holder, char *err, size_t errlen)
+                 const char *transcript, const uint8_t *body, size_t len, const store_signed *sig,
+                 const char *holder, char *err, size_t errlen)
 {
     char mid[24], gen[16], games[16], dec[24], wall[24];
     snprintf(mid, sizeof mid, "%" PRId64, m->id);
@@ -914,12 +915,16 @@ int store_record(store *s, const store_match *m, const match_result *res, const 
     arb_buf col[NRESCOLS];
     for (int c = 0; c < NRESCOLS; c++)
         arb_buf_init(&col[c], 256u << 20);
+    store_packed pk = {0};
     int rc = result_columns(res, col);
+    if (!rc && body)   /* compressed before the transaction: its locks wait for nothing */
+        rc = store_transcript_pack(body, len, &pk, err, errlen);
     const char *cv[NRESCOLS];
     for (int c = 0; c < NRESCOLS; c++)
         cv[c] = arb_buf_str(&col[c]);
     if (rc) {
-        snprintf(err, errlen, "out of memory");
+        if (!body || pk.body)
+            snprintf(err, errlen, "out of memory");
         goto out;
     }
     store_pipe pp;
@@ -955,6 +960,8 @@ int store_record(store *s, const store_match *m, const match_result *res, const 
                          "JOIN match_seats st ON st.match_id = m.id AND st.slot = x.first "
                          "LEFT JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = st.entrant", 7, tp);
     }
+    if (body)
+        store__transcript_send(&pp, digest, &pk);
     int read = store__rate_read(&pp, mid, NULL);
     int prc = store__pipe_end(&pp, err, errlen);
     int n = done >= 0 && pp.res[done] && PQresultStatus(pp.res[done]) == PGRES_TUPLES_OK ? PQntuples(pp.res[done]) : -1;
@@ -1016,6 +1023,7 @@ int store_record(store *s, const store_match *m, const match_result *res, const 
 out:
     for (int c = 0; c < NRESCOLS; c++)
         arb_buf_release(&col[c]);
+    store_packed_release(&pk);
     return rc;
 }
 

@@ -172,9 +172,58 @@ typedef struct store_signed {
  * the lease is stale, held by
  * another worker than holder (when holder is not NULL: the identity the
  * result came from) or the match is already recorded (nothing is written:
- * counted once). */
+ * counted once). body (len bytes; NULL: none) is the transcript itself,
+ * already checked against digest by the caller: it is compressed and kept
+ * in the transcripts table (store_transcript_put) in the same transaction;
+ * transcript names where the worker wrote it (informative). */
 int store_record(store *s, const store_match *m, const match_result *res, const char *digest,
-                 const char *transcript, const store_signed *sig, const char *holder, char *err, size_t errlen);
+                 const char *transcript, const uint8_t *body, size_t len, const store_signed *sig,
+                 const char *holder, char *err, size_t errlen);
+
+/* ---- Transcripts in the record (store_transcript.c, docs/transcripts.md) */
+
+/* A transcript compressed for the record: zstd level 3, or as it is
+ * ("none") when that is not smaller. */
+typedef struct store_packed {
+    const char *codec;       /* "zstd" or "none" */
+    uint8_t    *body;        /* len bytes, owned */
+    size_t      len, raw;    /* stored and raw sizes */
+    char        raw_text[24];
+} store_packed;
+int  store_transcript_pack(const uint8_t *data, size_t len, store_packed *out, char *err, size_t errlen);
+void store_packed_release(store_packed *p);
+/* Keep a transcript (checked against digest first: ARB_ECORRUPT when its
+ * bytes do not hash to it) under its digest; kept already: nothing
+ * changes. 0 or < 0 with a message. */
+int store_transcript_put(store *s, const char *digest, const uint8_t *data, size_t len, char *err, size_t errlen);
+/* The transcript of this digest from the record, decompressed and checked
+ * (its raw size, SHA-256 == digest): 0 with *data (malloc'ed) and *len;
+ * ARB_ENOTFOUND when the record has none; ARB_ECORRUPT when what it holds
+ * is not that transcript (err says how). */
+int store_transcript_get(store *s, const char *digest, uint8_t **data, size_t *len, char *err, size_t errlen);
+/* A match's transcript as every reader takes it: from the record by
+ * digest; else, for a record made before transcripts were kept in it, the
+ * file at path (the bound ARB_MAX_TRANSCRIPT); a transcript removed by
+ * retention is ARB_ESTATE (its only use here) with "transcript pruned on
+ * DATE by retention" in err. The caller frees *data. */
+int store_transcript_load(store *s, const char *digest, const char *path, uint8_t **data, size_t *len, char *err,
+                          size_t errlen);
+/* Retention: remove the transcripts of matches finished more than days
+ * ago (of the tournament or ladder name, or of all when NULL), never one
+ * of a disputed match (or a result a dispute superseded) nor of a knockout
+ * match; each removal noted (transcripts_pruned). */
+typedef struct store_prune_counts {
+    long long pruned, bytes;   /* removed, and the stored bytes they held */
+    long long kept_old;        /* old enough, kept: disputed or knockout */
+    long long left;            /* transcripts of the scope still in the record */
+} store_prune_counts;
+int store_transcript_prune(store *s, const char *name, int days, store_prune_counts *out, char *err, size_t errlen);
+/* How much the transcripts take: rows, raw and stored bytes, the table
+ * with its TOAST and indexes, and the whole database. */
+typedef struct store_tr_sizes {
+    long long count, raw, stored, table, database;
+} store_tr_sizes;
+int store_transcript_sizes(store *s, store_tr_sizes *out, char *err, size_t errlen);
 /* A match that cannot be played (a bot that cannot be started is not such
  * a case: it forfeits): 0, or ARB_ESTATE when the lease is stale, another
  * holder's, or the match finished already (nothing is written). */

@@ -34,7 +34,8 @@
     X(DONE_ROUND, "round")                                                     \
     X(DONE_TABLE, "tbl")                                                       \
     X(DONE_TRANSCRIPT, "coalesce(transcript, '')")                             \
-    X(DONE_DIGEST, "coalesce(digest, '')")
+    X(DONE_DIGEST, "coalesce(digest, '')")                                     \
+    X(DONE_ID, "id")
 
 /* STORE_REPORT_TEAM_CROSSTABLE, of one tournament (teams.idx) */
 #define STORE_TEAMX_COLS(X)                                                    \

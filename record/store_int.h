@@ -56,6 +56,13 @@ int store__pipe_send(store_pipe *p, int k, const char *sql, int n, const char *c
  * p->res until store__pipe_release. */
 int store__pipe_end(store_pipe *p, char *err, size_t errlen);
 void store__pipe_release(store_pipe *p);
+/* The same as store__pipe_send for a statement with binary parameters
+ * (formats[i] 1: lengths[i] bytes), never prepared (store_transcript.c). */
+int store__pipe_send_bin(store_pipe *p, const char *sql, int n, const char *const *params, const int *lengths,
+                         const int *formats);
+/* The insert of a packed transcript under digest, sent into a pipeline
+ * (store_record's transaction): its slot, or -1. */
+int store__transcript_send(store_pipe *pp, const char *digest, const store_packed *pk);
 
 /* PostgreSQL array literals built element by element: a formatted
  * element ("NULL" for a null), a text element quoted and escaped, and the

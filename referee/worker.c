@@ -34,6 +34,7 @@ typedef struct job {
     uint8_t *result;         /* the result frame, when the thread is done */
     size_t result_len;
     char disk_full[512];     /* not "": the transcript could not be written for a full disk (why) */
+    char transcript[512];    /* the transcript of a played match ("" none): sent before the result */
     void *push;              /* the thread's own socket to the I/O loop */
     wire_progress_info prog;
 } job;
@@ -53,6 +54,7 @@ typedef struct pending {
     int gen;
     uint8_t *frame;
     size_t len;
+    char *transcript;        /* its transcript's file (malloc'ed; NULL none): its chunks go before it */
     uint64_t sent_ns;        /* the last time it went out */
     uint64_t next_ns;        /* when it goes again */
     uint64_t wait_ms;        /* the wait after the next send */
@@ -210,6 +212,8 @@ static int play(job *j, uint8_t **out, size_t *len)
             snprintf(w.error, sizeof w.error, "%s", w.res.error[0] ? w.res.error : arb_strerror(rc));
         else
             w.ok = true;
+        if (w.ok)
+            snprintf(j->transcript, sizeof j->transcript, "%s", w.transcript);
         if (!w.digest[0])
             w.transcript[0] = 0;   /* none was written */
     }
@@ -387,19 +391,87 @@ static void free_slot(worker *w, int i)
     atomic_store(&w->st->running, w->nslots - free_slots(w));
 }
 
-static void keep_result(worker *w, int64_t id, int gen, uint8_t *frame, size_t len)
+/* The chunks of a transcript (WIRE_TRANSCRIPT), read from its file, then
+ * the result frame: the scheduler checks the one against the other. 0, or
+ * ARB_EIO when a frame could not be queued (everything goes again at the
+ * next resend), or ARB_ENOTFOUND when the file cannot be read any more. */
+static int send_result(worker *w, const pending *p)
+{
+    if (p->transcript) {
+        FILE *f = fopen(p->transcript, "rb");
+        struct stat st;
+        if (!f || fstat(fileno(f), &st) != 0 || st.st_size <= 0 || (uint64_t)st.st_size > ARB_MAX_TRANSCRIPT) {
+            if (f)
+                fclose(f);
+            return ARB_ENOTFOUND;
+        }
+        uint8_t *buf = malloc(ARB_WIRE_TRANSCRIPT_CHUNK);
+        wire_chunk c = {.match_id = p->id, .gen = p->gen, .total = (uint64_t)st.st_size, .bytes = buf};
+        int rc = buf ? 0 : ARB_ENOMEM;
+        while (rc == 0 && c.offset < c.total) {
+            size_t want = c.total - c.offset > ARB_WIRE_TRANSCRIPT_CHUNK ? ARB_WIRE_TRANSCRIPT_CHUNK
+                                                                          : (size_t)(c.total - c.offset);
+            c.n = fread(buf, 1, want, f);
+            uint8_t *frame;
+            size_t len;
+            if (c.n != want)
+                rc = ARB_ENOTFOUND;   /* shorter than it was: not the transcript we signed */
+            else if ((rc = wire_transcript_chunk(&c, &frame, &len)) == 0)
+                rc = send_owned(w, frame, len);
+            c.offset += c.n;
+        }
+        free(buf);
+        fclose(f);
+        if (rc)
+            return rc;
+    }
+    return send_copy(w, p->frame, p->len);
+}
+
+/* A result acknowledged (or dropped): forgotten, and its transcript file
+ * with it unless the referee keeps transcripts (--keep-transcripts). */
+static void forget_result(worker *w, pending *p)
+{
+    if (p->transcript && !w->o->keep_transcripts && unlink(p->transcript) != 0 && errno != ENOENT)
+        arb_warn(SUB, "%s: transcript %s acknowledged; cannot remove it: %s", w->o->name, p->transcript,
+                 strerror(errno));
+    free(p->transcript);
+    free(p->frame);
+}
+
+/* A result whose transcript cannot be read any more (removed under us):
+ * it cannot be proven, so the match is handed back to be played again. */
+static void lost_transcript(worker *w, int i)
+{
+    pending *p = &w->pend[i];
+    arb_error(SUB, "%s: match %" PRId64 ": transcript %s cannot be read: handing the match back", w->o->name, p->id,
+              p->transcript);
+    uint8_t *frame;
+    size_t len;
+    if (wire_release(p->id, p->gen, "its transcript was lost on the referee", &frame, &len) == 0)
+        send_owned(w, frame, len);
+    atomic_fetch_add(&w->st->released, 1);
+    free(p->transcript);
+    free(p->frame);
+    w->pend[i] = w->pend[--w->npend];
+    atomic_store(&w->st->unacked, w->npend);
+}
+
+static void keep_result(worker *w, int64_t id, int gen, uint8_t *frame, size_t len, const char *transcript)
 {
     if (w->npend == ARB_WORKER_MAX_PENDING) {   /* the oldest is dropped: its match is played again */
-        free(w->pend[0].frame);
+        forget_result(w, &w->pend[0]);
         memmove(w->pend, w->pend + 1, sizeof w->pend[0] * (ARB_WORKER_MAX_PENDING - 1));
         w->npend--;
     }
     uint64_t now = arb_now_ns();
-    w->pend[w->npend++] = (pending){.id = id, .gen = gen, .frame = frame, .len = len, .sent_ns = now,
-                                    .next_ns = now + (uint64_t)ARB_RESEND_FIRST_MS * 1000000u,
+    w->pend[w->npend++] = (pending){.id = id, .gen = gen, .frame = frame, .len = len,
+                                    .transcript = transcript && transcript[0] ? strdup(transcript) : NULL,
+                                    .sent_ns = now, .next_ns = now + (uint64_t)ARB_RESEND_FIRST_MS * 1000000u,
                                     .wait_ms = 2 * ARB_RESEND_FIRST_MS, .sends = 1};
     atomic_store(&w->st->unacked, w->npend);
-    send_copy(w, frame, len);
+    if (send_result(w, &w->pend[w->npend - 1]) == ARB_ENOTFOUND)
+        lost_transcript(w, w->npend - 1);
 }
 
 /* Results whose time has come go again, each then waiting twice as long
@@ -411,7 +483,10 @@ static void resend(worker *w, uint64_t now)
         pending *p = &w->pend[i];
         if (now < p->next_ns)
             continue;
-        send_copy(w, p->frame, p->len);
+        if (send_result(w, p) == ARB_ENOTFOUND) {
+            lost_transcript(w, i--);
+            continue;
+        }
         p->sent_ns = now;
         p->sends++;
         p->next_ns = now + p->wait_ms * 1000000u;
@@ -432,7 +507,7 @@ static void fail_match(worker *w, int i, const char *why)
     r->lease_gen = w->slots[i].a->lease_gen;
     snprintf(r->error, sizeof r->error, "%s", why);
     if (wire_encode_result(r, &frame, &len) == 0)
-        keep_result(w, r->match_id, r->lease_gen, frame, len);
+        keep_result(w, r->match_id, r->lease_gen, frame, len, NULL);
     free(r);
     atomic_fetch_add(&w->st->matches_failed, 1);
     free_slot(w, i);
@@ -592,7 +667,7 @@ static void on_slot_message(worker *w, zmq_msg_t *msg)
         free(j->result);
         on_disk_full(w, i, j->disk_full);
     } else if (j->result) {
-        keep_result(w, s->a->match_id, s->a->lease_gen, j->result, j->result_len);
+        keep_result(w, s->a->match_id, s->a->lease_gen, j->result, j->result_len, j->transcript);
         atomic_fetch_add(&w->st->matches_done, 1);
     } else {
         hand_back(w, i, "the result could not be encoded");
@@ -610,7 +685,7 @@ static void on_ack(worker *w, const uint8_t *data, size_t n)
     }
     for (int i = 0; i < w->npend; i++)
         if (w->pend[i].id == id && w->pend[i].gen == gen) {
-            free(w->pend[i].frame);
+            forget_result(w, &w->pend[i]);
             w->pend[i] = w->pend[--w->npend];
             break;
         }
@@ -823,8 +898,10 @@ static void worker_close(worker *w)
         } else if (w->slots[i].busy) {
             free_slot(w, i);
         }
-    for (int i = 0; i < w->npend; i++)
+    for (int i = 0; i < w->npend; i++) {   /* not acknowledged: the files stay for the next run */
+        free(w->pend[i].transcript);
         free(w->pend[i].frame);
+    }
     if (w->pull)
         zmq_close(w->pull);
     atomic_store(&w->st->connected, 0);

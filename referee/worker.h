@@ -13,7 +13,10 @@
  *   created exclusively (never a file that exists, never through a link);
  * - the scheduler says it does not know us (it restarted): hello again;
  * - a result is sent again after 1 s, 2 s, 4 s ... (at most 32 s apart)
- *   until any acknowledgement comes (ARB_RESEND_*);
+ *   until any acknowledgement comes (ARB_RESEND_*), each time after its
+ *   transcript's bytes (WIRE_TRANSCRIPT chunks, read from the file);
+ *   acknowledged, the file is removed unless keep_transcripts; a file that
+ *   cannot be read any more hands the match back (WIRE_RELEASE);
  * - *stop set (SIGTERM): no new matches; the matches in hand are finished
  *   and their results acknowledged, for at most drain_s; what is left is
  *   handed back (WIRE_RELEASE) and the worker returns. *stop_now (a second
@@ -49,6 +52,7 @@ typedef struct worker_options {
     int         heartbeat_misses;/* 0: 5 */
     int         drain_s;         /* after *stop: finish for at most this long (0: hand back at once) */
     bool        fetch_programs;  /* bot programs come from the scheduler by digest (another host) */
+    bool        keep_transcripts;/* keep each transcript file after the scheduler acknowledged it */
     volatile sig_atomic_t *stop;     /* drain and leave */
     volatile sig_atomic_t *stop_now; /* hand back and leave (may be NULL) */
     /* CURVE (tcp endpoints): this worker's key pair and the scheduler's

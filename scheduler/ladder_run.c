@@ -198,11 +198,11 @@ static int validations(sched *s, tour *t, const table_shape *sh, char *err, size
             if (ok)
                 snprintf(verdict, sizeof verdict, "validated by match %s: %d deals, no penalty", vm, deals);
             else
-                snprintf(verdict, sizeof verdict, "rejected by match %s: %d penalt%s%s%s%.500s; transcript %.400s", vm,
-                         pens, pens == 1 ? "y" : "ies", forfeited ? ", forfeited" : "",
+                /* the transcript is in the record (the referee's file is gone) */
+                snprintf(verdict, sizeof verdict, "rejected by match %s: %d penalt%s%s%s%.500s; its transcript: "
+                         "arbiter replay --match %s", vm, pens, pens == 1 ? "y" : "ies", forfeited ? ", forfeited" : "",
                          store_cell(&rows, i, STORE_PENDING_FIRST_PENALTY)[0] ? "; first: " : "",
-                         store_cell(&rows, i, STORE_PENDING_FIRST_PENALTY),
-                         store_cell(&rows, i, STORE_PENDING_TRANSCRIPT));
+                         store_cell(&rows, i, STORE_PENDING_FIRST_PENALTY), vm);
             arb_info(SUB, "ladder %s: %s %s", cfg->name, name, verdict);
             store_ladder_set(s->o.db, t->tid, e, ok ? "active" : "rejected", verdict);
         } else if (strcmp(state, "void") == 0) {

@@ -38,6 +38,12 @@ size_t sched_metrics(void *ctx, char *buf, size_t cap)
     arb_prom(buf, cap, &off, "arbiter_store_errors_total", "counter",
              "Frames whose statement failed on a live database (not acknowledged: resent)",
              (double)atomic_load(&st->store_errors));
+    arb_prom(buf, cap, &off, "arbiter_transcript_chunks_refused_total", "counter",
+             "Transcript chunks refused: out of order, over the bytes held, or for a lease the sender does not hold",
+             (double)atomic_load(&st->transcripts_refused));
+    arb_prom(buf, cap, &off, "arbiter_transcripts_stored_total", "counter",
+             "Transcripts checked against their signed digest and kept in the record",
+             (double)atomic_load(&st->transcripts_stored));
     arb_prom(buf, cap, &off, "arbiter_programs_served_total", "counter", "Program bundles sent to workers",
              (double)atomic_load(&st->programs_served));
     arb_prom(buf, cap, &off, "arbiter_bot_timeouts_total", "counter", "Bot decisions that ran out of time",

@@ -414,6 +414,9 @@ static int handle(sched *s, char *err, size_t errlen)
         if (!p)
             rehello(s, &from, b);
         break;
+    case WIRE_TRANSCRIPT:
+        sched__on_chunk(s, &from, p, data, (size_t)n);
+        break;
     case WIRE_RELEASE:
         on_release(s, &from, p, data, (size_t)n);
         if (!p)
@@ -482,6 +485,7 @@ static void timers(sched *s)
     }
     if (now >= s->next_pool) {
         s->next_pool = now + 2000000000u;
+        sched__expire_transcripts(s, now);
         for (int i = 0; i < s->npeers; i++)
             pool_row(s, &s->peers[i], s->peers[i].free_reported == 0 && s->peers[i].nheld < s->peers[i].slots
                                               ? "draining" : "connected");
@@ -656,6 +660,7 @@ void sched_free(sched *s)
         zap_stop(s->zapper);
     if (s->ctx && !s->o.zmq_ctx)   /* a context of the caller's is the caller's */
         zmq_ctx_term(s->ctx);
+    sched__free_transcripts(s);
     for (int i = 0; i < s->nprogs; i++)
         free(s->progs[i].files);
     free(s->progs);

@@ -7,6 +7,7 @@
 #include "arb_log.h"
 #include "arb_sign.h"
 #include "arb_time.h"
+#include "tr_blob.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -95,11 +96,59 @@ int sched__on_result(sched *s, const sender *from, peer *p, const uint8_t *data,
         snprintf(w->error, sizeof w->error, "a result whose transcript signature does not verify (%s)",
                  w->is_signed ? "forged or altered" : "unsigned");
     }
-    if (w->ok) {
+    /* The transcript the chunks before it brought: the record keeps it,
+     * once its bytes prove to be the transcript whose digest was signed. */
+    uint8_t *body = NULL;
+    size_t blen = 0;
+    char twhy[400];
+    int took = sched__take_transcript(s, from->id, w->match_id, w->lease_gen, &body, &blen, twhy, sizeof twhy);
+    char lease_holder[ZAP_ID_MAX + 1] = "";
+    int held_by = w->ok && took == 0 && !h
+                      ? store_lease_holder(s->o.db, w->match_id, w->lease_gen, lease_holder, sizeof lease_holder) : 1;
+    bool no_transcript = w->ok && took == 0;
+    if (no_transcript && (h || held_by < 0 || strcmp(lease_holder, from->id) == 0)) {
+        /* none, or part of it (a chunk lost, over a bound held), for a
+         * lease the sender holds (or the record could not say): not
+         * acknowledged, so the worker sends it all again. For a lease it
+         * does not hold the record answers below, stale or another's, and
+         * acknowledges; a result is never recorded without its transcript. */
+        if (held_by < 0 && !store_connected(s->o.db)) {
+            snprintf(err, errlen, "database lost");
+            match_result_release(&w->res);
+            free(w);
+            return ARB_EIO;
+        }
+        arb_warn(SUB, "match %" PRId64 " generation %d from %s: %s; not acknowledged, the worker will resend it",
+                 w->match_id, w->lease_gen, from->id, twhy);
+        match_result_release(&w->res);
+        free(w);
+        return 0;
+    }
+    bool tr_refused = false;
+    if (w->ok && !no_transcript) {
+        const uint8_t *rec_pk = NULL, *rec_sig = NULL;
+        if (took < 0 || trb_check(body, blen, w->digest, &rec_pk, &rec_sig, twhy, sizeof twhy) != 0) {
+            tr_refused = true;
+        } else if (!rec_pk || memcmp(rec_pk, sign_pk, 32) != 0
+                   || memcmp(rec_sig, w->signature, sizeof w->signature) != 0) {
+            snprintf(twhy, sizeof twhy, "its transcript does not carry the signature of the result");
+            tr_refused = true;
+        }
+        if (tr_refused) {
+            w->ok = false;
+            snprintf(w->error, sizeof w->error, "a result whose transcript is refused: %.400s", twhy);
+        }
+    }
+    if (no_transcript) {
+        rrc = ARB_ESTATE;   /* not the sender's lease: stale or another's, told apart below */
+    } else if (w->ok) {
         arb_key_hex(sign_pk, key_hex);
         arb_hex(w->signature, sizeof w->signature, sig_hex);
         store_signed sg = {.signer_key = key_hex, .signature = sig_hex};
-        rrc = store_record(s->o.db, &m, &w->res, w->digest, w->transcript, &sg, from->id, why, sizeof why);
+        rrc = store_record(s->o.db, &m, &w->res, w->digest, w->transcript, body, blen, &sg, from->id, why,
+                           sizeof why);
+        if (rrc == 0)
+            atomic_fetch_add(&s->st.transcripts_stored, 1);
     } else {
         rrc = store_void(s->o.db, &m, w->error, from->id);
     }
@@ -113,6 +162,15 @@ int sched__on_result(sched *s, const sender *from, peer *p, const uint8_t *data,
         arb_warn(SUB, "%s", detail);
         store_match_event(s->o.db, w->match_id, "refused-result", detail);
     }
+    if (tr_refused && rrc == 0) {
+        atomic_fetch_add(&s->st.forged, 1);
+        char detail[600];
+        snprintf(detail, sizeof detail, "match %" PRId64 " generation %d: the result from %s: %.400s: refused, the "
+                 "match is void", w->match_id, w->lease_gen, from->id, twhy);
+        arb_warn(SUB, "%s", detail);
+        store_match_event(s->o.db, w->match_id, "refused-result", detail);
+    }
+    free(body);
     tour *t = m.nslots ? sched__tour_of(s, m.tournament) : NULL;
     bool ours = t != NULL;
     if (rrc == 0) {

@@ -10,6 +10,8 @@
  *               the record, served from it to workers that fetch them
  *   results.c   results and voids recorded under their lease generation,
  *               progress reports
+ *   transcripts.c transcripts arriving in chunks, held (bounded) until
+ *               their result takes them
  *   loop.c      the set of tournaments: rounds from plan.h, matches leased
  *               to free slots fairly across tournaments, the daemon's loop
  *   ladder_run.c a ladder among them: entries as they join, validation,
@@ -71,6 +73,19 @@ typedef struct program {
     char (*files)[4096];
 } program;
 
+/* A transcript arriving in chunks (transcripts.c): from one identity, for
+ * one lease, until its result takes it. */
+typedef struct tr_asm {
+    char     id[ZAP_ID_MAX + 1];      /* the sender's identity */
+    int64_t  match_id;
+    int      gen;
+    uint64_t total;                   /* as its first chunk said */
+    uint8_t *buf;                     /* cap bytes, have of them filled */
+    size_t   have, cap;
+    uint64_t touched_ns;              /* its last chunk (monotonic): idle ones are dropped */
+    char     refused[160];            /* "" or why its result is refused (the transcript changed) */
+} tr_asm;
+
 /* One entrant's bot as every match starts it, and the files of it that a
  * worker on another host fetches. */
 typedef struct entrant_bot {
@@ -124,6 +139,9 @@ struct sched {
     bool wdir_apart;
     char lpub[ZAP_KEY_TEXT], lsec[ZAP_KEY_TEXT], wdir[700], tdir[700];
     uint64_t next_hb, next_renew, next_pool, next_dps;
+    tr_asm *asms;                /* transcripts arriving (ARB_SCHED_TRANSCRIPT_ASSEMBLIES) */
+    int nasms, asms_cap;
+    uint64_t asm_bytes;          /* their buffers, in all (ARB_SCHED_TRANSCRIPT_HELD_TOTAL) */
     uint64_t dps_ring[DPS_WINDOW];
     int dps_i;
     sched_stats st;
@@ -173,6 +191,20 @@ int   sched__ladder_advance(sched *s, tour *t, char *err, size_t errlen);
 /* results.c */
 int   sched__on_result(sched *s, const sender *from, peer *p, const uint8_t *data, size_t n, char *err,
                        size_t errlen);
+
+/* transcripts.c */
+/* A chunk of a transcript (WIRE_TRANSCRIPT) from a sender (p: its peer, or
+ * NULL when it has not said hello since we started). */
+void  sched__on_chunk(sched *s, const sender *from, peer *p, const uint8_t *data, size_t n);
+/* The transcript the sender sent for this lease, taken: 1 with *buf (the
+ * caller frees it) and *len when it came whole; 0 when none or only part
+ * came (why says which: the result is not acknowledged, and comes again
+ * with its chunks); -1 when it must be refused (why says why). */
+int   sched__take_transcript(sched *s, const char *id, int64_t match_id, int gen, uint8_t **buf, size_t *len,
+                             char *why, size_t whylen);
+/* Assemblies idle past two resend periods, dropped. */
+void  sched__expire_transcripts(sched *s, uint64_t now);
+void  sched__free_transcripts(sched *s);
 
 /* loop.c */
 /* The tournament of the set with this id, or NULL. */

@@ -69,6 +69,8 @@ typedef struct sched_stats {
     atomic_ullong forged;                         /* results/voids from a key that does not hold the lease */
     atomic_ullong flooded;                        /* frames dropped: their key was over its budget */
     atomic_ullong store_errors;                   /* a statement failed for one frame (database still up) */
+    atomic_ullong transcripts_refused;            /* transcript chunks refused (order, bounds, another's lease) */
+    atomic_ullong transcripts_stored;             /* transcripts checked against their digest and recorded */
     atomic_ullong decisions, timeouts, penalties;
     atomic_ullong decisions_per_s_x1000;          /* over the last 10 s */
 } sched_stats;

@@ -25,6 +25,13 @@ typedef struct web_page {
  * in a report ("#" for a route a report does not hold). Escaped. */
 void web_link(web_page *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The transcript of a STORE_WEB_MATCH row, from the record (the file it
+ * names for a record made before transcripts were kept in it): 0 with
+ * *data (free it), or < 0 with why in err ("transcript pruned on ... by
+ * retention"). web_has_transcript: whether the row has one at all. */
+int  web_transcript(store *st, const store_rows *m, uint8_t **data, size_t *len, char *err, size_t errlen);
+bool web_has_transcript(const store_rows *m);
+
 /* A line of a chart: the entrant (index) and its name. */
 typedef struct web_series {
     int entrant;

@@ -840,6 +840,32 @@ static void botend_each(void *arg, int bot, const char *ended, const char *err, 
     c->n++;
 }
 
+bool web_has_transcript(const store_rows *m)
+{
+    return m->nrows == 1 && (C(m, 0, STORE_WMATCH_DIGEST)[0] || C(m, 0, STORE_WMATCH_TRANSCRIPT)[0]);
+}
+
+int web_transcript(store *st, const store_rows *m, uint8_t **data, size_t *len, char *err, size_t errlen)
+{
+    return store_transcript_load(st, C(m, 0, STORE_WMATCH_DIGEST), C(m, 0, STORE_WMATCH_TRANSCRIPT), data, len, err,
+                                 errlen);
+}
+
+/* Each bot's end from the transcript, through the hook: 0, or < 0 with
+ * why in err (the transcript is not at hand, or does not read). */
+static int bot_ends(web_page *p, const store_rows *m, botend_ctx *c, char *err, size_t errlen)
+{
+    uint8_t *data = NULL;
+    size_t len = 0;
+    if (!p->h || !p->h->botends)
+        return 0;
+    int rc = web_transcript(p->st, m, &data, &len, err, errlen);
+    if (rc == 0)
+        rc = p->h->botends(p->h->ctx, data, len, botend_each, c, err, errlen);
+    free(data);
+    return rc;
+}
+
 static void page_match(web_page *p, int64_t mid, bool json)
 {
     store_rows m = {0}, seats = {0}, deals = {0}, pen = {0};
@@ -853,8 +879,8 @@ static void page_match(web_page *p, int64_t mid, bool json)
         || !rows(p, STORE_REPORT_MATCH_PENALTIES, mid, &pen))
         goto out;
     arb_buf *b = p->b;
-    const char *path = C(&m, 0, STORE_WMATCH_TRANSCRIPT), *signer = C(&m, 0, STORE_WMATCH_SIGNER_KEY),
-               *sig = C(&m, 0, STORE_WMATCH_SIGNATURE);
+    const char *signer = C(&m, 0, STORE_WMATCH_SIGNER_KEY), *sig = C(&m, 0, STORE_WMATCH_SIGNATURE);
+    bool has_transcript = web_has_transcript(&m);
     const char *signature = signer[0] && sig[0] ? "signed" : "unsigned";
     char herr[256] = "";
     if (json) {
@@ -903,8 +929,8 @@ static void page_match(web_page *p, int64_t mid, bool json)
         }
         arb_buf_puts(b, "],\"bots\":[");
         botend_ctx c = {b, true, 0};
-        if (path[0] && p->h && p->h->botends)
-            p->h->botends(p->h->ctx, path, botend_each, &c, herr, sizeof herr);
+        if (has_transcript)
+            bot_ends(p, &m, &c, herr, sizeof herr);
         arb_buf_puts(b, "]}\n");
         goto out;
     }
@@ -965,7 +991,7 @@ static void page_match(web_page *p, int64_t mid, bool json)
         arb_buf_puts(b, "</code>; check it with <code>arbiter verify</code>)");
     }
     arb_buf_puts(b, "</p>\n");
-    if (path[0]) {
+    if (has_transcript) {
         arb_buf_puts(b, "<p><a href=\"");
         web_link(p, "/m/%" PRId64 "/replay", mid);
         arb_buf_puts(b, "\">Replay it deal by deal</a>");
@@ -976,7 +1002,7 @@ static void page_match(web_page *p, int64_t mid, bool json)
         }
         arb_buf_puts(b, "</p>\n<h2>How the bots ended</h2>\n");
         botend_ctx c = {b, false, 0};
-        if (p->h && p->h->botends && p->h->botends(p->h->ctx, path, botend_each, &c, herr, sizeof herr) != 0) {
+        if (bot_ends(p, &m, &c, herr, sizeof herr) != 0) {
             arb_buf_puts(b, "<p class=\"muted\">The transcript cannot be read here: ");
             web_h(b, herr);
             arb_buf_puts(b, "</p>\n");
@@ -998,7 +1024,7 @@ static void page_replay(web_page *p, int64_t mid)
     store_rows m = {0};
     if (!wrows(p, STORE_WEB_MATCH, mid, NULL, &m))
         return;
-    if (m.nrows != 1 || !C(&m, 0, STORE_WMATCH_TRANSCRIPT)[0]) {
+    if (!web_has_transcript(&m)) {
         fail(p, 404, m.nrows != 1 ? "no such match in the record" : "this match has no transcript");
         goto out;
     }
@@ -1039,14 +1065,20 @@ static void api_transcript(web_page *p, int64_t mid)
     store_rows m = {0};
     if (!wrows(p, STORE_WEB_MATCH, mid, NULL, &m))
         return;
-    if (m.nrows != 1 || !C(&m, 0, STORE_WMATCH_TRANSCRIPT)[0] || !p->h || !p->h->json_lines) {
+    if (!web_has_transcript(&m) || !p->h || !p->h->json_lines) {
         fail(p, 404, m.nrows != 1 ? "no such match in the record" : "this match has no transcript to show");
         goto out;
     }
-    arb_buf_release(p->b);
-    arb_buf_init(p->b, ARB_WEB_TRANSCRIPT_CAP);
-    char err[512] = "";
-    int rc = p->h->json_lines(p->h->ctx, C(&m, 0, STORE_WMATCH_TRANSCRIPT), p->b, err, sizeof err);
+    char err[600] = "";
+    uint8_t *data = NULL;
+    size_t len = 0;
+    int rc = web_transcript(p->st, &m, &data, &len, err, sizeof err);
+    if (rc == 0) {
+        arb_buf_release(p->b);
+        arb_buf_init(p->b, ARB_WEB_TRANSCRIPT_CAP);
+        rc = p->h->json_lines(p->h->ctx, data, len, p->b, err, sizeof err);
+    }
+    free(data);
     if (rc) {
         fail(p, rc == ARB_ETOOBIG ? 500 : 404, err[0] ? err : "the transcript cannot be read");
         goto out;

@@ -79,17 +79,20 @@ static int put_route(report *r, const char *fmt, ...)
  * browser parses far faster than the same records as an array literal
  * (a 1,000-deal match is half a million records); web_j escapes <, > and
  * &, so no record can close the script element. */
-static int put_transcript(report *r, const char *mid, const char *path)
+static int put_transcript(report *r, const char *mid, const store_rows *m)
 {
     if (!r->h || !r->h->json_lines)
         return 0;
+    uint8_t *data = NULL;
+    size_t len = 0;
     arb_buf lines, js;
     arb_buf_init(&lines, ARB_WEB_TRANSCRIPT_CAP);
     arb_buf_init(&js, 2 * (size_t)ARB_WEB_TRANSCRIPT_CAP + 64);   /* escaped: \" for " */
     char err[512] = "", rel[64];
     int rc = 0;
-    if (r->h->json_lines(r->h->ctx, path, &lines, err, sizeof err) != 0)
-        goto out;   /* a transcript not on this host: the match page says so */
+    if (web_transcript(r->st, m, &data, &len, err, sizeof err) != 0
+        || r->h->json_lines(r->h->ctx, data, len, &lines, err, sizeof err) != 0)
+        goto out;   /* pruned, or (an old record) not on this host: the match page says so */
     arb_buf_puts(&js, "window.ARB_TRANSCRIPT = ");
     if (web_j(&js, arb_buf_str(&lines)) != 0 || arb_buf_puts(&js, ";\n") != 0) {
         snprintf(r->err, r->errlen, "match %s: its transcript is past the report's limit", mid);
@@ -99,6 +102,7 @@ static int put_transcript(report *r, const char *mid, const char *path)
     snprintf(rel, sizeof rel, "m/%s/transcript.js", mid);
     rc = put_file(r, rel, js.data, js.len);
 out:
+    free(data);
     arb_buf_release(&lines);
     arb_buf_release(&js);
     return rc;
@@ -135,8 +139,8 @@ int web_report(store *st, const web_hooks *h, int64_t tid, const char *dir, int 
         int64_t id = strtoll(mid, NULL, 10);
         if ((rc = store_web(st, STORE_WEB_MATCH, id, NULL, &m, err, errlen)) != 0)
             break;
-        if (m.nrows == 1 && store_cell(&m, 0, STORE_WMATCH_TRANSCRIPT)[0] && !(rc = put_route(&r, "/m/%s/replay", mid)))
-            rc = put_transcript(&r, mid, store_cell(&m, 0, STORE_WMATCH_TRANSCRIPT));
+        if (web_has_transcript(&m) && !(rc = put_route(&r, "/m/%s/replay", mid)))
+            rc = put_transcript(&r, mid, &m);
         store_rows_release(&m);
     }
     size_t na;

@@ -13,3 +13,13 @@ CREATE TABLE transcripts (
     body       bytea NOT NULL,
     stored_at  timestamptz NOT NULL DEFAULT now()
 );
+
+-- A transcript removed by retention (`arbiter transcripts prune`,
+-- docs/transcripts.md "Retention"): its digest, how long it was and when
+-- it went, so that verify and dispute say "pruned on DATE by retention"
+-- rather than that it is missing. Never a disputed or a knockout match's.
+CREATE TABLE transcripts_pruned (
+    digest     text PRIMARY KEY CHECK (digest ~ '^[0-9a-f]{64}$'),
+    raw_size   bigint NOT NULL,
+    pruned_at  timestamptz NOT NULL DEFAULT now()
+);

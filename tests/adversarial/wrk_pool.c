@@ -15,6 +15,10 @@
  *     now it is refused and the match void;
  *   - many connections of one key were many workers: now one key is one
  *     peer, its handshakes and frames are budgeted;
+ *   - transcript chunks (wire version 6): for another's lease, out of
+ *     order, overlapping, past their total, changing their total: refused
+ *     and bounded; a transcript whose bytes are not the signed digest's
+ *     voids its match with the reason in the record;
  * while the honest worker keeps its lease and records its result. Key
  * lists that would make identities ambiguous are refused at start.
  *
@@ -254,6 +258,97 @@ static void *server_main(void *arg)
             pump(20);                                   \
     } while (0)
 
+/* A transcript chunk as a hostile worker writes it, bounds unchecked:
+ * [13, id, gen, total, offset, bin of n zero bytes]. */
+static void raw_chunk(fake *f, int64_t id, int gen, uint64_t total, uint64_t offset, uint32_t n)
+{
+    size_t len = 1 + 1 + 9 + 5 + 9 + 9 + 5 + n, k = 0;
+    uint8_t *b = calloc(1, len);
+    b[k++] = 0x96;
+    b[k++] = WIRE_TRANSCRIPT;
+    uint64_t v[3] = {(uint64_t)id, total, offset};
+    for (int i = 0; i < 3; i++) {
+        if (i == 1) {   /* gen, int32 */
+            b[k++] = 0xd2;
+            for (int s = 24; s >= 0; s -= 8)
+                b[k++] = (uint8_t)((uint32_t)gen >> s);
+        }
+        b[k++] = 0xcf;
+        for (int s = 56; s >= 0; s -= 8)
+            b[k++] = (uint8_t)(v[i] >> s);
+    }
+    b[k++] = 0xc6;
+    for (int s = 24; s >= 0; s -= 8)
+        b[k++] = (uint8_t)(n >> s);
+    zmq_send(f->sock, b, k + n, 0);
+    free(b);
+}
+
+/* 8. Transcript chunks from a hostile worker (and a confused honest one):
+ * each refused and counted, nothing held past its bounds, the scheduler
+ * going on; a transcript whose bytes are not those of the signed digest
+ * voids its match with the reason. */
+static void chunks(sched_stats *st, fake *honest, fake *m, int64_t z, int gen)
+{
+    uint8_t *tr, sig[64];
+    size_t tlen;
+    char digest[65];
+    fw_transcript(z, gen, fw_sign_key(), &tr, &tlen, digest, sig);
+    size_t half = tlen / 2;
+    unsigned long long refused0 = ULL(st->transcripts_refused), malformed0 = ULL(st->malformed);
+    /* for the honest worker's lease, from mallory */
+    fw_send_chunk(m->sock, z, gen, tlen, 0, tr, tlen);
+    /* out of order: a chunk with nothing before it */
+    fw_send_chunk(honest->sock, z, gen, tlen, 5, tr + 5, 10);
+    /* overlapping: the second chunk starts inside the first */
+    fw_send_chunk(honest->sock, z, gen, tlen, 0, tr, half);
+    fw_send_chunk(honest->sock, z, gen, tlen, half - 3, tr + half - 3, 10);
+    WAIT_FOR(ULL(st->transcripts_refused) >= refused0 + 3);
+    CHECKF(ULL(st->transcripts_refused) == refused0 + 3, "refused +%llu", ULL(st->transcripts_refused) - refused0);
+    /* so its result came without a whole transcript: not acknowledged
+     * (resent with its chunks), not recorded */
+    fw_send_result_with(honest->sock, z, gen, true, "", "", 12, fw_sign_key(), false);
+    CHECK(!take_ack(honest, z, gen, 500));
+    char held_as[40];
+    snprintf(held_as, sizeof held_as, "leased honest %d", gen);
+    CHECK(match_is(z, held_as));
+    /* past its total, a chunk larger than ARB_WIRE_TRANSCRIPT_CHUNK, a
+     * total past ARB_MAX_TRANSCRIPT: malformed, never held */
+    raw_chunk(honest, z, gen, 100, 90, 20);
+    raw_chunk(honest, z, gen, 4u << 20, 0, ARB_WIRE_TRANSCRIPT_CHUNK + 1);
+    raw_chunk(honest, z, gen, (uint64_t)ARB_MAX_TRANSCRIPT + 1, 0, 10);
+    WAIT_FOR(ULL(st->malformed) >= malformed0 + 3);
+    CHECKF(ULL(st->malformed) == malformed0 + 3, "malformed +%llu", ULL(st->malformed) - malformed0);
+    /* its total changing half-way: refused, and what came of it dropped */
+    refused0 = ULL(st->transcripts_refused);
+    fw_send_chunk(honest->sock, z, gen, tlen, 0, tr, half);
+    fw_send_chunk(honest->sock, z, gen, tlen + 7, half, tr + half, tlen - half);
+    WAIT_FOR(ULL(st->transcripts_refused) >= refused0 + 1);
+    CHECK(ULL(st->transcripts_refused) == refused0 + 1);
+    /* A whole transcript, its digest signed, but one byte of it not what
+     * was signed: the result is refused, the match void, and the record
+     * says why. */
+    tr[3] ^= 1;
+    unsigned long long forged0 = ULL(st->forged), done0 = ULL(st->done);
+    fw_send_chunk(honest->sock, z, gen, tlen, 0, tr, half);
+    fw_send_chunk(honest->sock, z, gen, tlen, half, tr + half, tlen - half);
+    fw_send_result_with(honest->sock, z, gen, true, "", "", 12, fw_sign_key(), false);
+    CHECK(take_ack(honest, z, gen, WAIT_MS));
+    CHECKF(ULL(st->forged) == forged0 + 1 && ULL(st->done) == done0, "forged +%llu done +%llu",
+           ULL(st->forged) - forged0, ULL(st->done) - done0);
+    char state[16] = "", error[600] = "", zmid[24];
+    match_col(z, "state", state, sizeof state);
+    match_col(z, "error", error, sizeof error);
+    CHECKF(strcmp(state, "void") == 0 && strstr(error, "transcript is refused") && strstr(error, "hash to"),
+           "match %" PRId64 ": %s: %s", z, state, error);
+    snprintf(zmid, sizeof zmid, "%" PRId64, z);
+    CHECK(count_of("SELECT count(*) FROM events WHERE kind = 'refused-result' AND strpos(detail, 'match ' || $1 || ' ') > 0 "
+                   "AND detail LIKE '%transcript%'", zmid) == 1);
+    CHECK(count_of("SELECT count(*) FROM transcripts WHERE digest = $1", digest) == 0);
+    nbeat_held = 0;
+    free(tr);
+}
+
 static void attacks(server *sv, sched_stats *st, const char *ep)
 {
     WAIT_FOR(count_of("SELECT count(*) FROM matches WHERE state = 'pending'", NULL) == 4);
@@ -388,6 +483,8 @@ static void attacks(server *sv, sched_stats *st, const char *ep)
     CHECK(arb_unhex(key_hex, pk_b, 32) == 0 && memcmp(pk_b, fw_sign_pk(), 32) == 0);
     CHECK(arb_unhex(sig_hex, sig_b, 64) == 0 && arb_unhex(digest_hex, dig_b, 32) == 0
           && arb_sign_verify(pk_b, dig_b, sig_b));
+    /* ... and its transcript in the record under that digest */
+    CHECK(count_of("SELECT count(*) FROM transcripts WHERE digest = $1 AND raw_size > 0", digest_hex) == 1);
 
     /* 7. Its own lease, a result signed by a key it did not announce, and
      * one not signed at all: refused, counted as forged, the match void
@@ -421,6 +518,17 @@ static void attacks(server *sv, sched_stats *st, const char *ep)
     WAIT_FOR(ULL(st->flooded) > flooded0);
     CHECKF(ULL(st->flooded) > flooded0, "flooded +%llu", ULL(st->flooded) - flooded0);
     CHECK(atomic_load(&sv->running));
+    /* the last match, to the honest worker: held (its heartbeats name it)
+     * while mallory's budget refills, so that its frames below are heard */
+    fr = take(honest, WIRE_ASSIGN, WAIT_MS);
+    wire_assign *za = calloc(1, sizeof *za);
+    CHECK(fr.data && wire_decode_assign(fr.data, fr.len, za) == 0);
+    free(fr.data);
+    beat_held[0] = (wire_lease){za->match_id, za->lease_gen};
+    nbeat_held = 1;
+    pump(1200);
+    chunks(st, honest, m, za->match_id, za->lease_gen);
+    free(za);
     beating = NULL;
 }
 

@@ -302,6 +302,25 @@ static int fuzz_welcome(const uint8_t *data, size_t size)
     return 0;
 }
 
+static int fuzz_transcript(const uint8_t *data, size_t size)
+{
+    wire_chunk c1, c2;
+    uint8_t *e1, *e2;
+    size_t n1, n2;
+    int rc = wire_decode_transcript_chunk(data, size, &c1);
+    if (rc)
+        return rc;
+    /* within its bounds, and inside the frame */
+    MUST(c1.match_id > 0 && c1.gen >= 0 && c1.total <= ARB_MAX_TRANSCRIPT && c1.n <= ARB_WIRE_TRANSCRIPT_CHUNK
+         && c1.offset + c1.n <= c1.total && c1.bytes >= data && c1.bytes + c1.n <= data + size);
+    MUST(wire_transcript_chunk(&c1, &e1, &n1) == 0 && wire_decode_transcript_chunk(e1, n1, &c2) == 0);
+    MUST(c1.match_id == c2.match_id && c1.gen == c2.gen && c1.total == c2.total && c1.offset == c2.offset
+         && c1.n == c2.n && memcmp(c1.bytes, c2.bytes, c1.n) == 0);
+    MUST(wire_transcript_chunk(&c2, &e2, &n2) == 0);
+    same_bytes(e1, n1, e2, n2);
+    return 0;
+}
+
 /* ---- bundles: a cache three levels below a scratch directory ---- */
 
 static char top[64], cache[128];
@@ -418,7 +437,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         [WIRE_HELLO] = fuzz_hello,       [WIRE_ASSIGN] = fuzz_assign,   [WIRE_RESULT] = fuzz_result,
         [WIRE_ACK] = fuzz_ack,           [WIRE_HEARTBEAT] = fuzz_heartbeat, [WIRE_PROGRESS] = fuzz_progress,
         [WIRE_REFUSE] = fuzz_refuse,     [WIRE_FETCH] = fuzz_fetch,     [WIRE_PROGRAM] = fuzz_program,
-        [WIRE_RELEASE] = fuzz_release,   [WIRE_WELCOME] = fuzz_welcome,
+        [WIRE_RELEASE] = fuzz_release,   [WIRE_WELCOME] = fuzz_welcome, [WIRE_TRANSCRIPT] = fuzz_transcript,
     };
     for (int k = 0; k < (int)(sizeof decoders / sizeof decoders[0]); k++) {
         if (!decoders[k])

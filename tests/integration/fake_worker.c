@@ -6,6 +6,7 @@
 #include "wire.h"
 #include "zap.h"
 
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,8 +126,61 @@ int fw_send_result(void *sock, int64_t id, int gen, bool ok, const char *error, 
     return fw_send_result_signed(sock, id, gen, ok, error, transcript, decisions, fw_sign_key());
 }
 
+int fw_transcript(int64_t id, int gen, const arb_sign_key *key, uint8_t **out, size_t *len, char digest[65],
+                  uint8_t sig[64])
+{
+    char prefix[128];
+    int n = snprintf(prefix, sizeof prefix, "a transcript of match %lld generation %d, spoken by hand\n",
+                     (long long)id, gen);
+    uint8_t *b = malloc((size_t)n + 44 + 111);
+    if (!b)
+        exit(2);
+    memcpy(b, prefix, (size_t)n);
+    uint8_t d[32];
+    crypto_hash_sha256(d, b, (size_t)n);
+    arb_key_hex(d, digest);
+    size_t k = (size_t)n;
+    /* the digest record [11, 0, "sha256", bin 32], then the signature
+     * record [13, 0, "ed25519", bin 32, bin 64], as transcript_enc.c writes them */
+    static const uint8_t dh[] = {0x94, 0x0b, 0x00, 0xa6, 's', 'h', 'a', '2', '5', '6', 0xc4, 0x20};
+    memcpy(b + k, dh, sizeof dh);
+    memcpy(b + k + sizeof dh, d, 32);
+    k += sizeof dh + 32;
+    if (key) {
+        arb_sign_digest(key, d, sig);
+        static const uint8_t sh[] = {0x95, 0x0d, 0x00, 0xa7, 'e', 'd', '2', '5', '5', '1', '9', 0xc4, 0x20};
+        memcpy(b + k, sh, sizeof sh);
+        memcpy(b + k + sizeof sh, key->pk, 32);
+        b[k + sizeof sh + 32] = 0xc4;
+        b[k + sizeof sh + 33] = 0x40;
+        memcpy(b + k + sizeof sh + 34, sig, 64);
+        k += sizeof sh + 34 + 64;
+    }
+    *out = b;
+    *len = k;
+    return 0;
+}
+
+int fw_send_chunk(void *sock, int64_t id, int gen, uint64_t total, uint64_t offset, const uint8_t *bytes, size_t n)
+{
+    wire_chunk c = {.match_id = id, .gen = gen, .total = total, .offset = offset, .bytes = bytes, .n = n};
+    uint8_t *f;
+    size_t len;
+    if (wire_transcript_chunk(&c, &f, &len) != 0)
+        return -1;
+    int rc = zmq_send(sock, f, len, 0);
+    free(f);
+    return rc;
+}
+
 int fw_send_result_signed(void *sock, int64_t id, int gen, bool ok, const char *error, const char *transcript,
                           uint64_t decisions, const arb_sign_key *key)
+{
+    return fw_send_result_with(sock, id, gen, ok, error, transcript, decisions, key, true);
+}
+
+int fw_send_result_with(void *sock, int64_t id, int gen, bool ok, const char *error, const char *transcript,
+                        uint64_t decisions, const arb_sign_key *key, bool send_transcript)
 {
     wire_result *w = calloc(1, sizeof *w);
     if (!w)
@@ -137,15 +191,19 @@ int fw_send_result_signed(void *sock, int64_t id, int gen, bool ok, const char *
     snprintf(w->error, sizeof w->error, "%s", error);
     snprintf(w->transcript, sizeof w->transcript, "%s", transcript);
     if (ok) {
-        snprintf(w->digest, sizeof w->digest, "%064d", 7);
+        /* the transcript first, in one chunk, as a worker sends it */
+        uint8_t *tr;
+        size_t tlen;
+        fw_transcript(id, gen, key, &tr, &tlen, w->digest, w->signature);
+        w->is_signed = key != NULL;
+        if (send_transcript && fw_send_chunk(sock, id, gen, tlen, 0, tr, tlen) < 0) {
+            free(tr);
+            free(w);
+            return -1;
+        }
+        free(tr);
         fw_played(&w->res);
         w->res.decisions = decisions;
-        if (key) {
-            uint8_t digest[32];
-            arb_unhex(w->digest, digest, sizeof digest);
-            arb_sign_digest(key, digest, w->signature);
-            w->is_signed = true;
-        }
     }
     uint8_t *b;
     size_t len;

@@ -56,7 +56,20 @@ void fw_played(match_result *res);
  * them. Returns zmq_send's count, or -1. */
 int fw_send_result(void *sock, int64_t id, int gen, bool ok, const char *error, const char *transcript,
                    uint64_t decisions);
-/* The same, signed by key (NULL: sent unsigned) instead of fw_sign_key(). */
+/* The same, signed by key (NULL: sent unsigned) instead of fw_sign_key().
+ * A played result goes after its transcript (fw_transcript, one chunk). */
 int fw_send_result_signed(void *sock, int64_t id, int gen, bool ok, const char *error, const char *transcript,
                           uint64_t decisions, const struct arb_sign_key *key);
+/* The same; send_transcript false: the result alone (its chunks were sent
+ * by the caller, or are meant to be missing). */
+int fw_send_result_with(void *sock, int64_t id, int gen, bool ok, const char *error, const char *transcript,
+                        uint64_t decisions, const struct arb_sign_key *key, bool send_transcript);
+/* The transcript a fake worker sends for (id, gen): a line of text, its
+ * digest record and (key not NULL) its signature record by key: *out
+ * (free it), *len, its digest (hex) and the signature (64 bytes). */
+int fw_transcript(int64_t id, int gen, const struct arb_sign_key *key, uint8_t **out, size_t *len, char digest[65],
+                  uint8_t sig[64]);
+/* A WIRE_TRANSCRIPT chunk sent as it is (bounds not checked here beyond
+ * the encoder's): zmq_send's count, or -1 when it cannot be encoded. */
+int fw_send_chunk(void *sock, int64_t id, int gen, uint64_t total, uint64_t offset, const uint8_t *bytes, size_t n);
 #endif

@@ -63,18 +63,31 @@ d = json.load(open(sys.argv[1]))
 assert d[\"transcript_check\"][\"reproduced\"] and d[\"transcript_check\"][\"digest_matches\"]
 assert len(d[\"seats\"]) == 3 and len(d[\"deals\"]) == 4 and d[\"match\"][\"attempt\"] == \"1\"
 " "$T/show.json"'
-tr2=$(sql "$D" "SELECT transcript FROM matches WHERE id = $M2")
+# Transcripts live in the record (docs/transcripts.md, "In the record"):
+# put_tr MATCH FILE stores FILE's bytes, uncompressed, as MATCH's
+# transcript (the tampering an intruder with the database could do).
+put_tr() {
+  local d; d=$(sql "$D" "SELECT digest FROM matches WHERE id = $1")
+  printf "UPDATE transcripts SET codec = 'none', raw_size = %d, body = decode('%s', 'hex') WHERE digest = '%s';\n" \
+    "$(stat -c %s "$2")" "$(od -An -v -tx1 "$2" | tr -d ' \n')" "$d" | psql "$D" -qAt > /dev/null
+}
+tr2="$T/m2.arbt"
+"$ARB" transcripts get "$M2" --db "$D" -o "$tr2"
+check "transcripts get writes the recorded transcript, 0600, and it replays" \
+  '[ "$(stat -c %a "$tr2")" = 600 ] && "$ARB" replay "$tr2" --digest "$(sql "$D" "SELECT digest FROM matches WHERE id = $M2")" > /dev/null'
 cp "$tr2" "$T/tr2.bak"
 printf 'x' | dd of="$tr2" bs=1 seek=200 conv=notrunc 2>/dev/null
+put_tr "$M2" "$tr2"
 "$ARB" dispute show "$M2" --db "$D" > "$T/show2.txt" 2>&1
-check "a transcript changed on disk: dispute show fails and says so" \
-  '[ $? = 1 ] && grep -Eq "check      FAILED: (digest|.*cannot be re-judged|not reproduced)" "$T/show2.txt"'
-cp "$T/tr2.bak" "$tr2"
+check "a transcript changed in the record: dispute show fails and says so" \
+  '[ $? = 1 ] && grep -Eq "check      FAILED: .*(hash to|digest|cannot be re-judged|not reproduced)" "$T/show2.txt"'
+put_tr "$M2" "$T/tr2.bak"
 
 # The referee's signature (docs/transcripts.md, "Signatures"): recorded with
 # the result, checked by replay and dispute show; a forged one, a stripped
 # one and another key's are caught.
-tr3=$(sql "$D" "SELECT transcript FROM matches WHERE id = $M3")
+tr3="$T/m3.arbt"
+"$ARB" transcripts get "$M3" --db "$D" -o "$tr3"
 K=$(sql "$D" "SELECT signer_key FROM matches WHERE id = $M3")
 check "the record names the referee's signing key for every match" \
   '[ "$(sql "$D" "SELECT count(*) FROM matches WHERE state = '"'done'"' AND signer_key ~ '"'^[0-9a-f]{64}$'"' AND signature ~ '"'^[0-9a-f]{128}$'"'")" = "$total" ]'
@@ -92,6 +105,7 @@ cp "$tr3" "$T/tr3.bak"
 size=$(stat -c %s "$tr3")
 last=$(tail -c 1 "$tr3" | od -An -tu1 | tr -d ' ')
 printf "\\$(printf '%03o' $(( (last + 1) % 256 )))" | dd of="$tr3" bs=1 seek=$((size - 1)) conv=notrunc 2>/dev/null
+put_tr "$M3" "$tr3"
 "$ARB" replay "$tr3" > "$T/rp3c.txt" 2>&1
 check "a forged signature: replay fails on it, the digest itself intact" \
   '[ $? = 1 ] && grep -q "^digest:  ok" "$T/rp3c.txt" && grep -q "^signature: FAILED: .*forged or altered" "$T/rp3c.txt"'
@@ -99,10 +113,12 @@ check "a forged signature: replay fails on it, the digest itself intact" \
 check "a forged signature: dispute show fails and says so" \
   '[ $? = 1 ] && grep -q "signature  FAILED: .*forged or altered" "$T/show3.txt"'
 head -c $((size - 111)) "$T/tr3.bak" > "$tr3"
+put_tr "$M3" "$tr3"
 "$ARB" dispute show "$M3" --db "$D" > "$T/show4.txt" 2>&1
 check "a signature stripped: dispute show names the referee that signed" \
   '[ $? = 1 ] && grep -q "signature  FAILED: the file is unsigned; the record (referee local:0) says key $K signed it" "$T/show4.txt"'
 cp "$T/tr3.bak" "$tr3"
+put_tr "$M3" "$tr3"
 "$ARB" dispute show "$M3" --db "$D" > "$T/show5.txt" 2>&1
 check "restored: dispute show verifies the signature by the recorded referee" \
   '[ $? = 0 ] && grep -q "signature  ok (ed25519, referee key $K)" "$T/show5.txt" && grep -q "finished .* by local:0;" "$T/show5.txt"'
@@ -163,6 +179,7 @@ print(sum(int(r[\"played\"]) for r in rows))
 
 # ---- 3. rerun -------------------------------------------------------------------
 old_tr=$(sql "$D" "SELECT transcript FROM matches WHERE id = $M3")
+old_digest=$(sql "$D" "SELECT digest FROM matches WHERE id = $M3")
 old_seeds=$(sql "$D" "SELECT string_agg(seed::text, ',' ORDER BY game) FROM deals WHERE match_id = $M3")
 "$ARB" dispute open "$M3" --reason "replay it" --db "$D" > /dev/null 2>&1
 "$ARB" dispute resolve "$M3" --rerun --reason "a crashed worker" --db "$D" > "$T/rr2.txt" 2>&1
@@ -192,9 +209,11 @@ check "arbiter run plays the rerun and finishes" \
 check "after the rerun: status says done, the standings the tournament is over" \
   'grep -q "disputed rr .* done " "$T/st-done.txt" && grep -q "^secret (revealed: the tournament is over): " "$T/sd-done.txt"'
 new_tr=$(sql "$D" "SELECT transcript FROM matches WHERE id = $M3")
-check "the same deal seeds, a new transcript, the old one kept on disk and in superseded" \
+new_digest=$(sql "$D" "SELECT digest FROM matches WHERE id = $M3")
+check "the same deal seeds, a new transcript, the old one kept in the record and in superseded" \
   '[ "$(sql "$D" "SELECT string_agg(seed::text, '"','"' ORDER BY game) FROM deals WHERE match_id = $M3")" = "$old_seeds" ] &&
-   [ "$new_tr" != "$old_tr" ] && [ -f "$old_tr" ] && [ -f "$new_tr" ] &&
+   [ "$new_tr" != "$old_tr" ] && [ "$new_digest" != "$old_digest" ] &&
+   [ "$(sql "$D" "SELECT count(*) FROM transcripts WHERE digest IN ('"'$old_digest'"', '"'$new_digest'"')")" = 2 ] &&
    [ "$(sql "$D" "SELECT snapshot->'"'match'"'->>'"'transcript'"' FROM superseded WHERE match_id = $M3")" = "$old_tr" ]'
 "$ARB" ratings "disputed rr" --db "$D" > "$T/r2.txt" 2>&1
 check "after the rerun the ratings recompute equal, every match but the void one rated" \

@@ -84,7 +84,7 @@ J eve --command "$SRC/tests/bots/exit_at_once.sh" > /dev/null 2>&1
 check "three entries joined while it runs" '[ "$(sql "$DB" "SELECT count(*) FROM ladder_entries WHERE status = '"'validating'"' OR validation_match IS NOT NULL")" -ge 3 ]'
 check "carol and dave validated" "wait_for 60 \"SELECT count(*) FROM ladder_entries le JOIN entrants e ON e.idx = le.entrant AND e.tournament_id = le.tournament_id WHERE e.name IN ('carol', 'dave') AND le.status = 'active'\" 2"
 check "eve (exits at once) rejected, the verdict naming its match and transcript" \
-  "wait_for 60 \"SELECT count(*) FROM ladder_entries WHERE status = 'rejected'\" 1 && entry eve verdict | grep -q 'rejected by match [0-9]*: [0-9]* penalt.*transcript /'"
+  "wait_for 60 \"SELECT count(*) FROM ladder_entries WHERE status = 'rejected'\" 1 && entry eve verdict | grep -q 'rejected by match [0-9]*: [0-9]* penalt.*its transcript: arbiter replay --match [0-9]*'"
 check "each validation match seats the entry alone (copies of itself) and is never rated" \
   '[ "$(sql "$DB" "SELECT count(*) FROM ladder_entries le JOIN match_seats s ON s.match_id = le.validation_match WHERE s.entrant <> le.entrant")" = 0 ] && [ "$(sql "$DB" "SELECT count(*) FROM rating_history h JOIN ladder_entries le ON le.validation_match = h.match_id")" = 0 ]'
 check "carol and dave play rated ladder matches" "wait_for 60 \"SELECT count(*) FROM ratings r JOIN entrants e ON e.idx = r.entrant AND e.tournament_id = r.tournament_id WHERE e.name IN ('carol', 'dave') AND r.games >= 2\" 2"

@@ -121,8 +121,8 @@ static void test_store(void)
 
     match_result res;
     fake_result(&res, 3);
-    CHECKF(store_record(s, &m1, &res, "abc", "/tmp/x.arbt", NULL, NULL, err, sizeof err) == 0, "%s", err);
-    CHECK(store_record(s, &m1, &res, "abc", "/tmp/x.arbt", NULL, NULL, err, sizeof err) == ARB_ESTATE);  /* once */
+    CHECKF(store_record(s, &m1, &res, "abc", "/tmp/x.arbt", NULL, 0, NULL, NULL, err, sizeof err) == 0, "%s", err);
+    CHECK(store_record(s, &m1, &res, "abc", "/tmp/x.arbt", NULL, 0, NULL, NULL, err, sizeof err) == ARB_ESTATE);  /* once */
     char m1id[24];
     snprintf(m1id, sizeof m1id, "%lld", (long long)m1.id);
     /* its penalties, one row each, in the same transaction, written once */
@@ -143,9 +143,9 @@ static void test_store(void)
     CHECK(store_release_leases(s, tid, "local:") == 1);
     store_match again;
     CHECK(store_claim(s, tid, "local:b", 60, &again, err, sizeof err) == 1 && again.id == m2.id && again.lease_gen == 2);
-    CHECK(store_record(s, &m2, &res, "old", "", NULL, NULL, err, sizeof err) == ARB_ESTATE);
+    CHECK(store_record(s, &m2, &res, "old", "", NULL, 0, NULL, NULL, err, sizeof err) == ARB_ESTATE);
     CHECK(store_renew(s, &m2, 60) == ARB_ESTATE && store_renew(s, &again, 60) == 0);
-    CHECK(store_record(s, &again, &res, "new", "", NULL, NULL, err, sizeof err) == 0);
+    CHECK(store_record(s, &again, &res, "new", "", NULL, 0, NULL, NULL, err, sizeof err) == 0);
     CHECK(store_counts(s, tid, 1, &p, &l, &d, &v) == 0 && p == 0 && l == 0 && d == 2);
 
     /* Standings: bob played twice (12 then 0 with the slots of table 1),
@@ -282,7 +282,7 @@ static void test_ladder_view(void)
             res->nbots = m.nslots;
             for (int k = 0; k < m.nslots; k++)
                 res->bots[k].rank = (k + i) % m.nslots + 1, res->team_of_bot[k] = -1;
-            CHECKF(store_record(s, &m, res, "d", "", NULL, NULL, err, sizeof err) == 0, "%s", err);
+            CHECKF(store_record(s, &m, res, "d", "", NULL, 0, NULL, NULL, err, sizeof err) == 0, "%s", err);
             free(res);
             made++;
             break;
@@ -293,7 +293,7 @@ static void test_ladder_view(void)
                 res->nbots = held.nslots;
                 for (int k = 0; k < held.nslots; k++)
                     res->bots[k].rank = k + 1, res->team_of_bot[k] = -1;
-                CHECKF(store_record(s, &held, res, "d", "", NULL, NULL, err, sizeof err) == 0, "%s", err);
+                CHECKF(store_record(s, &held, res, "d", "", NULL, 0, NULL, NULL, err, sizeof err) == 0, "%s", err);
                 free(res);
             }
             CHECK(store_ladder_add(s, tid, 1000 + i, "ladder", &a.table, a.pos, 1, a.note, err, sizeof err) == 0);

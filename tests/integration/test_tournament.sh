@@ -40,7 +40,8 @@ D1=$(newdb arb_rr1)
 check "round robin exits 0" '[ $? = 0 ]'
 check "the commitment recorded is sha256 of the secret" '[ "$(sql "$D1" "select commitment from tournaments")" = "$(xxd -r -p "$T/secret" | sha256sum | cut -c1-64)" ]'
 check "the secret is revealed when the tournament is over" 'grep -q "secret (revealed: the tournament is over): $(cat "$T/secret")" "$T/rr1.out"'
-tr1=$(sql "$D1" "select transcript from matches where round = 1 and tbl = 0")
+tr1="$T/r1t0.arbt"   # out of the record, as anyone handed it gets it
+"$ARB" transcripts get "$(sql "$D1" "select id from matches where round = 1 and tbl = 0")" --db "$D1" -o "$tr1"
 check "replay proves a match's deals from seed + secret" '"$ARB" replay "$tr1" --secret-file "$T/secret" | grep -q "every deal follows from seed + secret: verified"'
 check "replay refuses a wrong secret" '! "$ARB" replay "$tr1" --secret 00000000000000000000000000000000000000000000000000000000000000ff | grep -q "verified" && "$ARB" replay "$tr1" --secret 00000000000000000000000000000000000000000000000000000000000000ff | grep -q "fairness: FAILED: wrong secret"'
 check "220 matches, all done" '[ "$(sql "$D1" "select count(*), count(*) filter (where state = '"'done'"') from matches")" = "220|220" ]'
@@ -54,12 +55,17 @@ check "every entrant played 55 matches" '[ "$(sql "$D1" "select count(*) from st
 # entrant sat in most and the one it sat in least
 spread=$(sql "$D1" "select max(hi - lo) from (select idx, max(c) hi, min(c) lo from (select e.idx, d.s, count(ms.*) c from entrants e cross join generate_series(0,2) d(s) left join match_seats ms on ms.entrant = e.idx and ms.slot = d.s group by 1, 2) x group by idx) y")
 check "each entrant sits each seat about equally (spread $spread <= 2 over 55 matches)" '[ "$spread" -le 2 ]'
-check "a transcript and digest per match" '[ "$(sql "$D1" "select count(*) from matches where digest ~ '"'^[0-9a-f]{64}$'"' and transcript like '"'%.arbt'"'")" = 220 ]'
-f=$(sql "$D1" "select transcript from matches order by id limit 1")
+check "a transcript and digest per match, each transcript in the record" '[ "$(sql "$D1" "select count(*) from matches m join transcripts x on x.digest = m.digest where m.digest ~ '"'^[0-9a-f]{64}$'"' and m.transcript like '"'%.arbt'"'")" = 220 ]'
+check "the local worker removed its files once they were recorded" '[ -z "$(ls -A "$T/s1/transcripts")" ]'
+m1=$(sql "$D1" "select id from matches order by id limit 1")
 h=$(sql "$D1" "select digest from matches order by id limit 1")
-check "a recorded transcript re-judges with its recorded digest" '"$ARB" replay "$f" --digest "$h" >/dev/null'
+check "a recorded transcript re-judges with its recorded digest" '"$ARB" replay --match "$m1" --db "$D1" --digest "$h" >/dev/null'
 check "arbiter verify proves all 220 matches from seed + secret" '"$ARB" verify twelve --db "$D1" --state "$T/s1" | grep -q "220 transcripts: every deal follows from seed + secret: verified"'
-printf '\x00' | dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null   # one byte of one transcript changed
+# one byte of one stored transcript changed (kept uncompressed, altered)
+"$ARB" transcripts get "$m1" --db "$D1" -o "$T/m1.arbt"
+printf '\x00' | dd of="$T/m1.arbt" bs=1 seek=200 conv=notrunc 2>/dev/null
+printf "UPDATE transcripts SET codec = 'none', raw_size = %d, body = decode('%s', 'hex') WHERE digest = '%s';\n" \
+  "$(stat -c %s "$T/m1.arbt")" "$(od -An -v -tx1 "$T/m1.arbt" | tr -d ' \n')" "$h" | psql "$D1" -qAt > /dev/null
 check "arbiter verify names an altered transcript" '! "$ARB" verify twelve --db "$D1" --state "$T/s1" > "$T/verify.out" && grep -q "1 of 220 transcripts FAILED" "$T/verify.out"'
 check "standings printed" 'grep -q "final standings" "$T/rr1.out"'
 "$ARB" standings twelve --db "$D1" --state "$T/s1" --format csv > "$T/rr1.csv"

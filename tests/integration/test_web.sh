@@ -109,8 +109,7 @@ d = json.load(sys.stdin)
 assert d[\"signature_status\"] in (\"signed\", \"unsigned\") and len(d[\"digest\"]) == 64
 assert any(\"<script>alert(3)</script>\" in b[\"stderr\"] for b in d[\"bots\"]), d[\"bots\"]"'
 curl -s "$U/api/m/$M/transcript" > "$T/tr.ndjson"
-tr_file=$(sql "$D" "SELECT transcript FROM matches WHERE id = $M")
-"$ARB" replay "$tr_file" --json 2>/dev/null | grep -v '^{"type":"replay"' > "$T/tr_cli.ndjson"
+"$ARB" replay --match "$M" --db "$D" --json 2>/dev/null | grep -v '^{"type":"replay"' > "$T/tr_cli.ndjson"
 check "the transcript API is the records of arbiter replay --json" \
   '[ -s "$T/tr.ndjson" ] && cmp -s "$T/tr.ndjson" "$T/tr_cli.ndjson" && python3 -c "
 import json, sys

@@ -538,7 +538,7 @@ typedef struct sched_conf {
 typedef struct ref_conf {
     char connect[256], server_key[256], key[256], name[128], workdir[256], metrics[256];
     int slots, heartbeat_ms, heartbeat_misses, drain_s, log_level, log_format, sandbox;
-    bool allow_unsandboxed;
+    bool allow_unsandboxed, keep_transcripts;
 } ref_conf;
 
 static const char *const formats[] = {"json", "text", NULL};
@@ -575,6 +575,7 @@ static const arb_conf_key ref_keys[] = {
     {"workdir", S_STR(ref_conf, workdir)},
     {"heartbeat_ms", S_INT(ref_conf, heartbeat_ms, 100, 60000)},
     {"heartbeat_misses", S_INT(ref_conf, heartbeat_misses, 2, 100)},
+    {"keep_transcripts", ARB_CONF_BOOL, offsetof(ref_conf, keep_transcripts), sizeof(bool), 0, 0, NULL, "k"},
     {"drain_s", S_INT(ref_conf, drain_s, 0, 86400)},
     {"metrics", S_STR(ref_conf, metrics)},
     {"log_level", S_ENUM(ref_conf, log_level, levels)},
@@ -634,6 +635,7 @@ static void check_samples(const char *sched_path, const char *ref_path)
         CHECK(r.slots == 0);
         CHECK(strcmp(r.workdir, "/var/lib/arbiter-referee") == 0);
         CHECK(r.heartbeat_ms == 1000 && r.heartbeat_misses == 5 && r.drain_s == 600);
+        CHECK(!r.keep_transcripts);   /* the record keeps them; the referee's file goes once acknowledged */
         CHECK(strcmp(r.metrics, "127.0.0.1:9465") == 0);
         CHECK(r.log_level == 1 && r.log_format == 0 && r.sandbox == 0);
     }

@@ -330,6 +330,11 @@ static void make_frames(void)
     add(WIRE_WELCOME, "welcome", rc, f, n);
     rc = wire_rehello(&f, &n);
     add(WIRE_REHELLO, "rehello", rc, f, n);
+    static const uint8_t chunk_bytes[] = "a transcript's bytes";
+    wire_chunk ch = {.match_id = 17, .gen = 3, .total = 1000, .offset = 200, .bytes = chunk_bytes,
+                     .n = sizeof chunk_bytes};
+    rc = wire_transcript_chunk(&ch, &f, &n);
+    add(WIRE_TRANSCRIPT, "transcript", rc, f, n);
 }
 
 static const frame *frame_named(const char *name)
@@ -383,6 +388,10 @@ static int decode_as(int kind, const uint8_t *f, size_t len)
         return wire_decode_release(f, len, &id, &v, text, sizeof text);
     case WIRE_WELCOME:
         return wire_decode_welcome(f, len, &v, &s);
+    case WIRE_TRANSCRIPT: {
+        wire_chunk c;
+        return wire_decode_transcript_chunk(f, len, &c);
+    }
     default:
         rc = wire_kind_of(f, len);
         return rc == kind ? 0 : rc < 0 ? rc : ARB_ECORRUPT;
@@ -515,6 +524,15 @@ static bool reencodes(int kind, const uint8_t *f, size_t len)
             return true;
         ok = wire_release(i1, g1, t1, &e1, &n1) == 0 && wire_decode_release(e1, n1, &i2, &g2, t2, sizeof t2) == 0
              && wire_release(i2, g2, t2, &e2, &n2) == 0 && i1 == i2 && g1 == g2 && strcmp(t1, t2) == 0;
+        break;
+    }
+    case WIRE_TRANSCRIPT: {
+        wire_chunk c1, c2;
+        if (wire_decode_transcript_chunk(f, len, &c1) != 0)
+            return true;
+        ok = wire_transcript_chunk(&c1, &e1, &n1) == 0 && wire_decode_transcript_chunk(e1, n1, &c2) == 0
+             && wire_transcript_chunk(&c2, &e2, &n2) == 0 && c1.match_id == c2.match_id && c1.gen == c2.gen
+             && c1.total == c2.total && c1.offset == c2.offset && c1.n == c2.n && memcmp(c1.bytes, c2.bytes, c1.n) == 0;
         break;
     }
     case WIRE_WELCOME: {
@@ -672,6 +690,12 @@ static void test_round_trips(void)
     int hb = 0;
     f = frame_named("welcome");
     CHECK(wire_decode_welcome(f->data, f->len, &version, &hb) == 0 && version == WIRE_VERSION && hb == 5000);
+
+    wire_chunk ch;
+    f = frame_named("transcript");
+    CHECK(wire_decode_transcript_chunk(f->data, f->len, &ch) == 0 && ch.match_id == 17 && ch.gen == 3
+          && ch.total == 1000 && ch.offset == 200 && ch.n == 21 && memcmp(ch.bytes, "a transcript's bytes", 21) == 0
+          && ch.bytes > f->data && ch.bytes + ch.n <= f->data + f->len);
 
     /* each valid frame re-encodes to the same message */
     for (int i = 0; i < nframes; i++)
@@ -1086,6 +1110,50 @@ static void test_penalties(void)
 }
 
 /* ---- 5. versions, caps, indexes, digests ---- */
+
+/* A transcript chunk [13, match, gen, total, offset, bytes] as a hostile
+ * worker may write it: decoded only within its bounds. */
+static int chunk_frame(int64_t match, int64_t gen, uint64_t total, uint64_t offset, size_t n)
+{
+    fresh();
+    msgpack_pack_array(&pk, 6);
+    msgpack_pack_int(&pk, WIRE_TRANSCRIPT);
+    msgpack_pack_int64(&pk, match);
+    msgpack_pack_int64(&pk, gen);
+    msgpack_pack_uint64(&pk, total);
+    msgpack_pack_uint64(&pk, offset);
+    uint8_t *body = calloc(n ? n : 1, 1);
+    msgpack_pack_bin_with_body(&pk, body, n);
+    free(body);
+    uint8_t *m = exact(sb.data, sb.size);
+    wire_chunk c;
+    int rc = wire_decode_transcript_chunk(m, sb.size, &c);
+    free(m);
+    return rc;
+}
+
+static void test_chunks(void)
+{
+    CHECK(chunk_frame(5, 1, 100, 0, 100) == 0);
+    CHECK(chunk_frame(5, 1, 100, 60, 40) == 0);
+    CHECK(chunk_frame(5, 1, 0, 0, 0) == 0);   /* bounds hold; the scheduler refuses an empty one */
+    CHECK(chunk_frame(5, 1, 100, 60, 41) == ARB_ECORRUPT);              /* past its total */
+    CHECK(chunk_frame(5, 1, 100, 101, 0) == ARB_ECORRUPT);              /* starts past it */
+    CHECK(chunk_frame(5, 1, UINT64_MAX, UINT64_MAX - 1, 10) == ARB_ECORRUPT);   /* wraps */
+    CHECK(chunk_frame(5, 1, (uint64_t)ARB_MAX_TRANSCRIPT + 1, 0, 10) == ARB_ECORRUPT);   /* total too big */
+    CHECK(chunk_frame(5, 1, 4u << 20, 0, ARB_WIRE_TRANSCRIPT_CHUNK) == 0);
+    CHECK(chunk_frame(5, 1, 4u << 20, 0, ARB_WIRE_TRANSCRIPT_CHUNK + 1) == ARB_ECORRUPT);   /* chunk too big */
+    CHECK(chunk_frame(0, 1, 100, 0, 10) == ARB_ECORRUPT);               /* no such match */
+    CHECK(chunk_frame(-3, 1, 100, 0, 10) == ARB_ECORRUPT);
+    CHECK(chunk_frame(5, -1, 100, 0, 10) == ARB_ECORRUPT);              /* no such generation */
+    /* the encoder refuses what the decoder would */
+    uint8_t *f = NULL, b[4] = {0};
+    size_t n;
+    wire_chunk c = {.match_id = 5, .gen = 1, .total = 3, .offset = 0, .bytes = b, .n = 4};
+    CHECK(wire_transcript_chunk(&c, &f, &n) == ARB_EINVAL && !f);
+    c.total = (uint64_t)ARB_MAX_TRANSCRIPT + 1;
+    CHECK(wire_transcript_chunk(&c, &f, &n) == ARB_EINVAL && !f);
+}
 
 static void test_checks(void)
 {
@@ -1705,6 +1773,7 @@ int main(int argc, char **argv)
     test_huge_headers();
     test_penalties();
     test_checks();
+    test_chunks();
     test_bundles();
     test_text();
     for (int i = 0; i < nframes; i++)

@@ -351,7 +351,8 @@ for mid in (M_RR, M_KO, M_LA):
           and a.get("worker") == c["referee"] and a.get("tournament_name") == c["tournament"], (a, c))
     check(f"/api/m/{mid}: signature_status follows signer_key and signature",
           a.get("signature_status") == ("signed" if a.get("signer_key") and a.get("signature") else "unsigned"))
-    replay = subprocess.run([ARB, "replay", a.get("transcript", ""), "--json"], capture_output=True).stdout
+    # the transcript as the record keeps it (the worker's file is gone)
+    replay = subprocess.run([ARB, "replay", "--match", str(mid), "--db", DB, "--json"], capture_output=True).stdout
     recs = [strict(x) for x in replay.splitlines() if x]
     ends = [(r["bot"], r["status_text"], r["stderr"]) for r in recs if r["type"] == "botend"]
     check(f"/api/m/{mid}: bots are the transcript's botend records (arbiter replay --json), stderr exactly",

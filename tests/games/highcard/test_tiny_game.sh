@@ -98,8 +98,8 @@ check "two seats per match" '[ "$(sql "$D" "select count(*) from match_seats whe
 check "every match ended early or at its bound (1..10 deals)" '[ "$(sql "$D" "select count(*) from (select match_id, count(*) n from deals group by 1) x where n between 1 and 10")" = 3 ]'
 check "scores sum to zero" '[ "$(sql "$D" "select sum(total) from match_seats")" = 0 ]'
 check "standings printed" 'grep -q "final standings" "$T/run.out"'
-f=$(sql "$D" "select transcript from matches order by id limit 1")
-check "a tournament transcript re-judges" '"$ARB" replay "$f" --secret-file "$T/secret" | grep -q "every deal follows from seed + secret: verified"'
+m=$(sql "$D" "select id from matches order by id limit 1")
+check "a tournament transcript re-judges (from the record)" '"$ARB" replay --match "$m" --db "$D" --secret-file "$T/secret" | grep -q "every deal follows from seed + secret: verified"'
 check "arbiter verify proves the tournament" '"$ARB" verify tiny --db "$D" --state "$T/s" | grep -q "3 transcripts: every deal follows from seed + secret: verified"'
 
 # ---- what the loader knows of the game ------------------------------------
