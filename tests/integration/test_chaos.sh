@@ -34,7 +34,8 @@
 # mid-match, and cost no CPU. ~2-3 minutes.
 # Its own cluster always ($ARBITER_TEST_DB is ignored: the test restarts
 # PostgreSQL and fills its disk).
-# CHAOS_KEEP=1 keeps the directory; CHAOS_TRACE=1 traces the shell.
+# CHAOS_KEEP=1 keeps the directory; CHAOS_TRACE=1 traces the shell;
+# CHAOS_NO_TMPFS=1 runs it as where no tmpfs can be mounted (step 5 skipped).
 # Usage: test_chaos.sh ARBITER ARBITER_SCHEDULER ARBITER_REFEREE BOTS_DIR SOURCE_ROOT
 set -u
 [ -n "${CHAOS_TRACE:-}" ] && set -x
@@ -62,7 +63,7 @@ trap cleanup EXIT
 
 # The cluster on a tmpfs of its own (step 5), when this machine lets us.
 mkdir -p "$T/pg"
-if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=192m,mode=0700 arbiter-chaos "$T/pg" 2>/dev/null; then
+if [ -z "${CHAOS_NO_TMPFS:-}" ] && [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=192m,mode=0700 arbiter-chaos "$T/pg" 2>/dev/null; then
   FS=$T/pg
 else
   say "no tmpfs for the cluster (not root, or mount refused): the disk-full step will be skipped"
