@@ -52,15 +52,10 @@ cleanup() {
 trap cleanup EXIT
 . "$SRC/tests/lib/test_pg.sh"
 test_pg_start 55434
-metric() {  # metric HOST:PORT NAME -> its value
-  python3 -c "import sys,urllib.request
-for l in urllib.request.urlopen('http://'+sys.argv[1]+'/metrics', timeout=5).read().decode().splitlines():
-    if l.split(' ')[0] == sys.argv[2]: print(l.split(' ')[1])" "$1" "$2" 2>/dev/null
-}
+. "$SRC/tests/lib/daemons.sh"
 
-for k in sched w1 w2 w3 w4 w5 intruder; do "$ARB" keygen "$T/$k" > /dev/null; done
-# each key listed with its name: the identity the record knows its worker by
-for k in w1 w2 w3 w4 w5; do echo "$(head -1 $k.pub) $k"; done > workers.txt
+daemon_keys w1 w2 w3 w4 w5
+"$ARB" keygen "$T/intruder" > /dev/null   # a key no list names
 # nine entrants: 84 tables of three, two deals each in duplicate (6 games)
 {
   echo "name: pool"; echo "format: round-robin"; echo "deals: 2"; echo "duplicate: rotate"; echo "seed: 7"
@@ -91,38 +86,6 @@ LDB=$(newdb arb_daemons_local)
 "$ARB" run t.yaml --db "$LDB" --state local --quiet --secret-file secret > /dev/null 2>&1
 "$ARB" standings pool --db "$LDB" --format csv > local.csv
 check "the reference run finished" '[ "$(sql "$LDB" "SELECT count(*) FROM matches WHERE state = '"'done'"'")" = $MATCHES ]'
-
-start_sched() {  # start_sched DB STATE [extra...]
-  local d=$1 s=$2; shift 2
-  "$SCHED" --db "$d" --state "$T/$s" --listen "$EP" --key "$T/sched" --worker-keys workers.txt \
-    --heartbeat-ms 200 --heartbeat-misses 5 --lease-s 8 --metrics "127.0.0.1:$MP" "$@" >> "$s.log" 2>&1 &
-  SPID=$!
-}
-start_ref() {  # start_ref KEY SLOTS [extra...] -> RPID
-  local k=$1 n=$2; shift 2
-  "$REF" --connect "$EP" --server-key "$T/sched.pub" --key "$T/$k" --slots "$n" --workdir "$T/$k-dir" \
-    --heartbeat-ms 200 --heartbeat-misses 5 --metrics "" "$@" >> "$k.log" 2>&1 &
-  RPID=$!
-}
-wait_done() {  # wait_done DB SECONDS [NAME]: the tournament finished
-  local i
-  for i in $(seq 1 $(($2 * 5))); do
-    [ "$(sql "$1" "SELECT state FROM tournaments WHERE name = '${3:-pool}'" 2>/dev/null)" = done ] && return 0
-    sleep 0.2
-  done
-  return 1
-}
-rows_ok() {  # every match once, done, with its seats and deals; nothing else
-  local d=$1
-  [ "$(sql "$d" "SELECT count(*), count(*) FILTER (WHERE state = 'done') FROM matches")" = "$MATCHES|$MATCHES" ] &&
-  [ "$(sql "$d" "SELECT count(*) FROM match_seats")" = $((MATCHES * 3)) ] &&
-  [ "$(sql "$d" "SELECT count(*) FROM deals")" = $((MATCHES * ${GAMES:-6})) ] &&
-  [ "$(sql "$d" "SELECT count(*) FROM (SELECT round, tbl FROM matches GROUP BY 1, 2 HAVING count(*) > 1) x")" = 0 ]
-}
-same_deals() {  # the deals' scores equal the reference's, match by match
-  [ "$(sql "$1" "SELECT md5(string_agg(m.round || '/' || m.tbl || '/' || d.game || ':' || d.scores::text, ',' ORDER BY m.round, m.tbl, d.game)) FROM deals d JOIN matches m ON m.id = d.match_id")" = \
-    "$(sql "${REF_DB:-$LDB}" "SELECT md5(string_agg(m.round || '/' || m.tbl || '/' || d.game || ':' || d.scores::text, ',' ORDER BY m.round, m.tbl, d.game)) FROM deals d JOIN matches m ON m.id = d.match_id")" ]
-}
 
 # one match of 1,200 games: several seconds even between fast bots (drain, link cut)
 {
@@ -243,6 +206,7 @@ check "every match recorded once, none void, with seats and deals" 'GAMES=18 row
 "$ARB" standings pool --db "$D2" --format csv > chaos.csv
 check "standings identical to the run without faults" 'cmp -s chaos.csv local2.csv'
 check "deals identical to the run without faults" 'REF_DB=$LDB2 same_deals "$D2"'
+check "every seat's result identical to the run without faults" 'REF_DB=$LDB2 same_results "$D2"'
 lost=$(sql "$D2" "SELECT count(*) FROM events WHERE kind = 'lease-expired'")
 check "leases of killed referees went back to the queue ($lost)" '[ "$lost" -ge 1 ]'
 kill -TERM "${RP[@]}" "$S2" 2>/dev/null; wait

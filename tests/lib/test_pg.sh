@@ -2,8 +2,9 @@
 # $ARBITER_TEST_DB when set (CI starts one), else a PostgreSQL cluster of
 # the test's own in $T/pg (made for this run, trust on a Unix socket in $T/pg
 # only, no TCP; PORT only names the socket), stopped by test_pg_stop — call
-# it from the test's EXIT trap, set before test_pg_start. Needs T (the
-# test's directory). Defines base (a conninfo), and db, newdb and sql.
+# it from the test's EXIT trap, set before test_pg_start; test_pg_restart
+# restarts it. Needs T (the test's directory). Defines base (a conninfo),
+# and db, newdb and sql.
 test_pg_start() {   # test_pg_start PORT
   PGPID=""
   base=${ARBITER_TEST_DB:-}
@@ -17,6 +18,9 @@ test_pg_start() {   # test_pg_start PORT
     >/dev/null || exit 2
   PGPID=1
   base="host=$T/pg port=$1 user=arbiter dbname=postgres"
+}
+test_pg_restart() {   # test_pg_restart MODE: pg_ctl restart -m MODE (the private cluster only)
+  "${pg_run[@]}" "$pg_bin/pg_ctl" -D "$T/pg" -m "$1" -l "$T/pg/log" -w restart >/dev/null
 }
 test_pg_stop() {
   if [ -n "${PGPID:-}" ]; then "${pg_run[@]}" "$pg_bin/pg_ctl" -D "$T/pg" -m fast -w stop >/dev/null 2>&1; fi
