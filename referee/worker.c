@@ -268,12 +268,22 @@ static int send_owned(worker *w, uint8_t *frame, size_t len)
     return rc;
 }
 
+/* The leases this worker holds, as its hello and heartbeats name them:
+ * the matches its slots play, and those whose result waits for its
+ * acknowledgement (the scheduler could not record it yet: its database
+ * full or restarting). Named, a finished match keeps its lease until the
+ * result lands; unnamed, the scheduler gave it back to the queue after two
+ * heartbeats and the match was played again for nothing. At most
+ * ARB_WORKER_MAX_SLOTS (what a heartbeat's decoder takes): the slots
+ * first, then the oldest results. */
 static int running(const worker *w, wire_lease *out)
 {
     int n = 0;
     for (int i = 0; i < w->nslots; i++)
         if (w->slots[i].busy)
             out[n++] = (wire_lease){w->slots[i].a->match_id, w->slots[i].a->lease_gen};
+    for (int i = 0; i < w->npend && n < ARB_WORKER_MAX_SLOTS; i++)
+        out[n++] = (wire_lease){w->pend[i].id, w->pend[i].gen};
     return n;
 }
 

@@ -45,6 +45,7 @@ static int beats_heard, results_heard, hellos_heard;
 static int64_t last_result_id = -1;
 static wire_result last_result;
 static bool rehello_on_beat;     /* answer every heartbeat with "say hello again" */
+static int beats_naming_8;       /* heartbeats that named match 8, generation 1, as held */
 
 static uint64_t now_ms(void) { return arb_now_ns() / 1000000u; }
 
@@ -96,6 +97,11 @@ static void pump(int ms)
                     to_worker_owned(b, len);
             } else if (kind == WIRE_HEARTBEAT) {
                 beats_heard++;
+                wire_lease held[ARB_WORKER_MAX_SLOTS];
+                int free_slots, nheld = 0;
+                if (wire_decode_heartbeat(d, (size_t)n, &free_slots, held, ARB_WORKER_MAX_SLOTS, &nheld) == 0)
+                    for (int i = 0; i < nheld; i++)
+                        beats_naming_8 += held[i].match_id == 8 && held[i].gen == 1;
                 uint8_t *b;
                 size_t len;
                 if (rehello_on_beat && wire_rehello(&b, &len) == 0)
@@ -307,6 +313,15 @@ int main(int argc, char **argv)
     CHECK(file_says(victim, "precious"));
     CHECK(entries(tmp) == 2);
 
+    /* 2b. Its result not yet acknowledged (the scheduler's database full or
+     * restarting), the worker's heartbeats still name the match as held:
+     * the scheduler keeps its lease for the result it cannot record yet
+     * (they named only the slots' matches, and the scheduler gave a
+     * finished match back to the queue to be played again). */
+    int named0 = beats_naming_8;
+    pump(5 * HEARTBEAT_MS);
+    CHECKF(beats_naming_8 - named0 >= 3, "%d heartbeats named match 8 while its result waited", beats_naming_8 - named0);
+
     /* 3. A scheduler that asks for hellos on every heartbeat (as one that
      * restarted does) and acknowledges nothing: the result comes a handful
      * of times (backoff 1 s, 2 s, 4 s ...), not once per hello. */
@@ -327,6 +342,9 @@ int main(int argc, char **argv)
     pump(5000);
     CHECKF(results_heard == results0, "%d results after the acknowledgement", results_heard - results0);
     CHECK(atomic_load(&st.unacked) == 0);
+    named0 = beats_naming_8;
+    pump(5 * HEARTBEAT_MS);
+    CHECKF(beats_naming_8 == named0, "%d heartbeats named match 8 once acknowledged", beats_naming_8 - named0);
 
     __atomic_store_n(&wstop, 1, __ATOMIC_RELAXED);   /* read by the worker's thread */
     end = now_ms() + WAIT_MS;
