@@ -47,8 +47,18 @@ static int get_one(store *st, int64_t mid, const char *output)
     int status = cli_match_transcript("transcripts get", st, mid, &data, &len, digest, signer);
     if (status != CLI_EXIT_OK)
         return status;
-    /* 0600: a transcript holds every hand */
-    int fd = output ? open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : STDOUT_FILENO;
+    /* 0600: a transcript holds every hand. FILE is made anew beside itself
+     * (mkstemp: O_EXCL, never through a link) and renamed into place: a
+     * link planted at FILE by another local user is replaced, not followed,
+     * and an existing file's mode is not kept. */
+    char tmp[4200] = "";
+    int fd = STDOUT_FILENO;
+    if (output) {
+        const char *slash = strrchr(output, '/');
+        int dlen = slash ? (int)(slash - output) + 1 : 0;
+        snprintf(tmp, sizeof tmp, "%.*s.%.200s.XXXXXX", dlen, output, slash ? slash + 1 : output);
+        fd = strlen(output) < 4000 ? mkstemp(tmp) : (errno = ENAMETOOLONG, -1);
+    }
     size_t off = 0;
     while (fd >= 0 && off < len) {
         ssize_t n = write(fd, data + off, len - off);
@@ -56,8 +66,17 @@ static int get_one(store *st, int64_t mid, const char *output)
             break;
         off += (size_t)n;
     }
-    if (fd < 0 || off != len || (output && close(fd) != 0)) {
-        fprintf(stderr, "arbiter: transcripts get: %s: %s\n", output ? output : "stdout", strerror(errno));
+    bool ok = fd >= 0 && off == len;
+    int cause = errno;
+    if (output && fd >= 0) {
+        ok = close(fd) == 0 && ok;
+        ok = ok && rename(tmp, output) == 0;
+        cause = ok ? 0 : errno ? errno : cause;
+        if (!ok)
+            unlink(tmp);
+    }
+    if (!ok) {
+        fprintf(stderr, "arbiter: transcripts get: %s: %s\n", output ? output : "stdout", strerror(cause));
         status = CLI_EXIT_FAIL;
     }
     free(data);

@@ -26,7 +26,9 @@ static void usage(FILE *f)
         "\n"
         "For a finished tournament: checks every recorded transcript against the\n"
         "revealed secret (its commitment, the match key, the deals re-dealt) and the\n"
-        "recorded digest; the transcripts come from the record. One pruned by\n"
+        "recorded digest, the signature by the referee key the record names, and\n"
+        "each seat's total in the record against the transcript's re-judged result;\n"
+        "the transcripts come from the record. One pruned by\n"
         "retention is listed and counted apart, not as a failure. Exit status 0\n"
         "when every deal checked follows from seed + secret,\n"
         "1 when one does not (or the tournament is not over), 3 when there is no\n"
@@ -39,7 +41,8 @@ static void usage(FILE *f)
  * recorded digest, checked as it is read; the file at path for a record
  * made before transcripts were kept in it). */
 static int verify_one(store *st, const char *mid, const char *file, const char *want_digest, const char *want_label,
-                      const uint8_t secret[32], char *why, size_t whylen)
+                      const char *want_signer, const char *want_totals, const uint8_t secret[32], char *why,
+                      size_t whylen)
 {
     uint8_t *data = NULL;
     size_t len;
@@ -73,6 +76,21 @@ static int verify_one(store *st, const char *mid, const char *file, const char *
     }
     if (!rep.reproduced) {
         snprintf(why, whylen, "%s: not reproduced: %s", path, rep.divergence);
+        goto out;
+    }
+    /* signed by the key the record names (none named: an unsigned record's) */
+    if (want_signer[0] && replay_signature_verdict(&rep, want_signer, "the record", msg, sizeof msg) != 0) {
+        snprintf(why, whylen, "%s: signature %s", path, msg);
+        goto out;
+    }
+    /* the record's result is the one the transcript re-derives: each
+     * seat's total, in slot order (what standings are made of) */
+    char totals[ARB_MAX_SEATS * 24] = "";
+    for (int b = 0; b < rep.res.nbots; b++)
+        snprintf(totals + strlen(totals), sizeof totals - strlen(totals), "%s%" PRId64, b ? "," : "",
+                 rep.res.bots[b].total);
+    if (strcmp(totals, want_totals) != 0) {
+        snprintf(why, whylen, "%s: the record's totals are %s, its transcript's %s", path, want_totals, totals);
         goto out;
     }
     bad = 0;
@@ -132,7 +150,8 @@ int cmd_verify(int argc, char **argv)
         char label[ARB_MAX_KEY_LABEL], why[2048];
         arb_seeds_match_label(label, seed, (int)arb_cell_int(store_cell(&m, i, STORE_DONE_ROUND)), (int)arb_cell_int(store_cell(&m, i, STORE_DONE_TABLE)));
         int v = verify_one(st, store_cell(&m, i, STORE_DONE_ID), store_cell(&m, i, STORE_DONE_TRANSCRIPT),
-                           store_cell(&m, i, STORE_DONE_DIGEST), label, secret, why, sizeof why);
+                           store_cell(&m, i, STORE_DONE_DIGEST), label, store_cell(&m, i, STORE_DONE_SIGNER_KEY),
+                           store_cell(&m, i, STORE_DONE_TOTALS), secret, why, sizeof why);
         if (v == 2) {   /* removed on purpose, and noted: said, not failed */
             pruned++;
             if (format != CLI_FORMAT_JSON)

@@ -35,7 +35,10 @@
     X(DONE_TABLE, "tbl")                                                       \
     X(DONE_TRANSCRIPT, "coalesce(transcript, '')")                             \
     X(DONE_DIGEST, "coalesce(digest, '')")                                     \
-    X(DONE_ID, "id")
+    X(DONE_ID, "id")                                                           \
+    X(DONE_SIGNER_KEY, "coalesce(signer_key, '')")                             \
+    X(DONE_TOTALS, "coalesce((SELECT string_agg(s.total::text, ',' ORDER BY s.slot) " \
+                   "FROM match_seats s WHERE s.match_id = matches.id), '')")
 
 /* STORE_REPORT_TEAM_CROSSTABLE, of one tournament (teams.idx) */
 #define STORE_TEAMX_COLS(X)                                                    \
