@@ -153,6 +153,26 @@ elif how == "program":      # a program's bytes changed, the manifest agreeing: 
     p = [n for n in members if n.startswith("programs/")][0]
     data[p] = data[p][:-1] + bytes([data[p][-1] ^ 1])
     data["MANIFEST"] = manifest(members)
+elif how.startswith("as:"):  # renamed (to import beside the original), then changed as the rest says
+    new, how = how[3:].split(":", 1)
+    data["record/tournaments.000001.json"] = data["record/tournaments.000001.json"].replace(b'"name": "archived rr"', f'"name": "{new}"'.encode(), 1)
+    data["MANIFEST"] = data["MANIFEST"].replace(b"\ntournament archived rr", f"\ntournament {new}".encode(), 1)
+    ep = "record/entrant_programs.000001.json"
+    if how == "notranscript":   # a transcript left out, the manifest agreeing: its match borrows the record's
+        members = [n for n in members if n != [m for m in members if m.startswith("transcripts/")][-1]]
+    elif how == "noprogram":    # a program left out, the manifest agreeing: its entrants borrow the record's
+        members = [n for n in members if n != [m for m in members if m.startswith("programs/")][-1]]
+    elif how == "badpath":
+        data[ep] = data[ep].replace(b'"paths": ["', b'"paths": ["../../', 1)
+    elif how == "badargi":
+        data[ep] = data[ep].replace(b'"argi": [0]', b'"argi": [99]', 1)
+    elif how == "hostpath":     # a transcript path of this host's, events of no tournament
+        import re
+        data["record/matches.000001.json"] = re.sub(rb'"transcript": "[^"]*"', b'"transcript": "/etc/shadow"', data["record/matches.000001.json"])
+        data["record/events.000001.json"] = re.sub(rb', "tournament_id": [0-9]+', b'', data["record/events.000001.json"])
+    elif how == "othername":    # the row renamed, the MANIFEST saying another name
+        data["MANIFEST"] = data["MANIFEST"].replace(f"\ntournament {new}".encode(), b"\ntournament innocent", 1)
+    data["MANIFEST"] = manifest(members)
 elif how == "toomany":
     data["MANIFEST"] = data["MANIFEST"].replace(b"\nmembers ", b"\nmembers 99999999999", 1)
 with tarfile.open(out, "w", format=tarfile.PAX_FORMAT) as t:
@@ -173,12 +193,14 @@ with tarfile.open(out, "w", format=tarfile.PAX_FORMAT) as t:
 PY
 }
 F=$(newdb arb_export_c)
-hostile() {   # hostile DESCRIPTION FILE PATTERN
-  local pat=$3
-  "$ARB" import "$2" --db "$F" > "$T/h.out" 2>&1
+hostile() {   # hostile DESCRIPTION FILE PATTERN [DB]: refused, DB (F, empty) unchanged
+  local pat=$3 db=${4:-$F}
+  local nt np
+  nt=$(sql "$db" "SELECT count(*) FROM tournaments") np=$(sql "$db" "SELECT count(*) FROM programs")
+  "$ARB" import "$2" --db "$db" > "$T/h.out" 2>&1
   local rc=$?
   if [ $rc = 1 ] && grep -Eq "$pat" "$T/h.out" && grep -q "nothing was written" "$T/h.out" &&
-     [ "$(sql "$F" "SELECT count(*) FROM tournaments")" = 0 ] && [ "$(sql "$F" "SELECT count(*) FROM programs")" = 0 ]; then
+     [ "$(sql "$db" "SELECT count(*) FROM tournaments")" = "$nt" ] && [ "$(sql "$db" "SELECT count(*) FROM programs")" = "$np" ]; then
     ok
   else
     bad "hostile archive refused: $1 (exit $rc: $(cat "$T/h.out"))"
@@ -209,6 +231,30 @@ repack "$T/toomany.tar" toomany
 hostile "a manifest claiming too many members" "$T/toomany.tar" "members, over the 2097152 an archive may hold"
 repack "$T/program.tar" program
 hostile "a program that is not its digest" "$T/program.tar" "programs/[0-9a-f]{64}: not the program of that digest"
+# into E, which holds the original's programs and transcripts: a copy
+# under another name may not borrow them, nor name files of this host
+repack "$T/notr.tar" "as:thief1:notranscript"
+hostile "a match digest without its transcript in the archive (another tournament's)" "$T/notr.tar" \
+  "name a transcript digest the archive does not hold" "$E"
+repack "$T/noprog.tar" "as:thief2:noprogram"
+hostile "an entrant's program not in the archive (another tournament's)" "$T/noprog.tar" \
+  "name a program the archive does not hold" "$E"
+repack "$T/badpath.tar" "as:thief3:badpath"
+hostile "a program path that climbs out" "$T/badpath.tar" "a path no bundle may hold .*\.\./\.\./" "$E"
+repack "$T/badargi.tar" "as:thief4:badargi"
+hostile "an argument index outside a command" "$T/badargi.tar" "argument index outside a command's .*99" "$E"
+G=$(newdb arb_export_g)
+repack "$T/hostpath.tar" "as:elsewhere:hostpath"
+"$ARB" import "$T/hostpath.tar" --db "$G" > "$T/hp.out" 2>&1
+check "an imported match names no transcript path (one of the exporting host's means nothing here)" \
+  '[ $? = 0 ] && [ "$(sql "$G" "SELECT count(*) FROM matches WHERE transcript IS NOT NULL")" = 0 ] &&
+   [ "$(sql "$G" "SELECT count(*) FROM matches")" -gt 0 ]' || cat "$T/hp.out" >&2
+check "every imported event is the new tournament's, its row naming one or not" \
+  '[ "$(sql "$G" "SELECT count(*) FROM events WHERE tournament_id IS NULL")" = 0 ] &&
+   [ "$(sql "$G" "SELECT count(*) FROM events")" -gt 0 ]'
+"$ARB" replay --match "$(sql "$G" "SELECT min(id) FROM matches")" --db "$G" > "$T/replay2.out" 2>&1
+check "replay --match reads the imported transcript from the record, not a path" \
+  '[ $? = 0 ] && grep -q "^verdict reproduced" "$T/replay2.out"' || tail -n 5 "$T/replay2.out" >&2
 
 # ---- 5. rerun from the record ---------------------------------------------------
 # The bots' files are gone; in the imported record a match is disputed and
