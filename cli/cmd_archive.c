@@ -584,6 +584,13 @@ static int load_archive(const char *path, const manifest *m, store *st, bool com
             break;
     }
     archive_read_free(a);
+    /* the name said (and printed) is the row's: a MANIFEST naming another is not this archive's */
+    if (rc == 0 && strcmp(store_import_name(im), m->tournament) != 0) {
+        char t1[300], t2[300];
+        snprintf(err, errlen, "the MANIFEST names tournament \"%s\", its row \"%s\"",
+                 arb_term(m->tournament, t1, sizeof t1), arb_term(store_import_name(im), t2, sizeof t2));
+        rc = ARB_ECORRUPT;
+    }
     char why[256];
     int erc = store_import_end(im, rc == 0 && commit, tid, why, sizeof why);
     if (rc == 0 && erc) {

@@ -508,6 +508,11 @@ int store_import_member(store_import *im, const char *name, const uint8_t *data,
     return rc;
 }
 
+const char *store_import_name(const store_import *im)
+{
+    return im->name;
+}
+
 /* One rule over the imported rows: query gives a count of those that
  * break it and one example; 0, or ARB_EINVAL with what (the example). */
 static int import_rule(store_import *im, const char *query, const char *what, char *err, size_t errlen)

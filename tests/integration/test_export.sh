@@ -243,6 +243,9 @@ repack "$T/badpath.tar" "as:thief3:badpath"
 hostile "a program path that climbs out" "$T/badpath.tar" "a path no bundle may hold .*\.\./\.\./" "$E"
 repack "$T/badargi.tar" "as:thief4:badargi"
 hostile "an argument index outside a command" "$T/badargi.tar" "argument index outside a command's .*99" "$E"
+repack "$T/othername.tar" "as:realname:othername"
+hostile "a MANIFEST naming another tournament than its row" "$T/othername.tar" \
+  "the MANIFEST names tournament \"innocent\", its row \"realname\""
 G=$(newdb arb_export_g)
 repack "$T/hostpath.tar" "as:elsewhere:hostpath"
 "$ARB" import "$T/hostpath.tar" --db "$G" > "$T/hp.out" 2>&1
