@@ -44,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -188,22 +189,38 @@ int cmd_export(int argc, char **argv)
     bool revealed;
     writer w = {.when = time(NULL)};
     char tmp[4200] = "";
+    int fd = -1;
     if (store_tournament_named(st, name, &tid, &seed, &revealed) != 1) {
         fprintf(stderr, "arbiter: export: no tournament named \"%s\" in the record\n", arb_term(name, term, sizeof term));
         status = CLI_EXIT_NORECORD;
         goto out;
     }
-    /* written beside FILE, renamed over it once whole: never half an archive under its name */
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.partial-%ld", out, (long)getpid()) >= sizeof tmp) {
+    /* written beside FILE under a name drawn here (mkstemp: O_EXCL, 0600,
+     * never a link planted at a name we could be predicted to use), renamed
+     * over it once whole: never half an archive under its name */
+    struct stat ost;
+    if (lstat(out, &ost) == 0 && S_ISLNK(ost.st_mode)) {
+        fprintf(stderr, "arbiter: export: -o %s: a symbolic link (refused: name the file itself)\n",
+                arb_term(out, term, sizeof term));
+        status = CLI_EXIT_USAGE;
+        goto out;
+    }
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.partial-XXXXXX", out) >= sizeof tmp) {
         fprintf(stderr, "arbiter: export: -o: path too long\n");
         status = CLI_EXIT_USAGE;
+        tmp[0] = 0;
+        goto out;
+    }
+    fd = mkstemp(tmp);
+    if (fd < 0) {
+        fprintf(stderr, "arbiter: export: %s: %s\n", arb_term(tmp, term, sizeof term), strerror(errno));
         tmp[0] = 0;
         goto out;
     }
     w.a = archive_write_new();
     w.manifest = open_memstream(&w.mtext, &w.mlen);
     if (!w.a || !w.manifest || archive_write_set_format_pax_restricted(w.a) != ARCHIVE_OK
-        || archive_write_add_filter_zstd(w.a) != ARCHIVE_OK || archive_write_open_filename(w.a, tmp) != ARCHIVE_OK) {
+        || archive_write_add_filter_zstd(w.a) != ARCHIVE_OK || archive_write_open_fd(w.a, fd) != ARCHIVE_OK) {
         fprintf(stderr, "arbiter: export: %s: %s\n", arb_term(tmp, term, sizeof term),
                 w.a && archive_error_string(w.a) ? archive_error_string(w.a) : strerror(errno));
         goto out;
@@ -231,6 +248,13 @@ int cmd_export(int argc, char **argv)
         snprintf(err, sizeof err, "%s", archive_error_string(w.a) ? archive_error_string(w.a) : "close failed");
         rc = ARB_EIO;
     }
+    if (rc == 0) {   /* libarchive leaves an fd it was given open */
+        if (fsync(fd) != 0 || close(fd) != 0) {
+            snprintf(err, sizeof err, "%s: %s", tmp, strerror(errno));
+            rc = ARB_EIO;
+        }
+        fd = -1;
+    }
     if (rc == 0 && rename(tmp, out) != 0) {
         snprintf(err, sizeof err, "%s: %s", out, strerror(errno));
         rc = ARB_EIO;
@@ -247,6 +271,8 @@ int cmd_export(int argc, char **argv)
 out:
     if (w.a)
         archive_write_free(w.a);
+    if (fd >= 0)
+        close(fd);
     if (w.manifest)
         fclose(w.manifest);
     free(w.mtext);

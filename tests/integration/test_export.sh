@@ -76,6 +76,17 @@ check "the MANIFEST names every member with its SHA-256 and size, which sha256su
 check "a program member is its digest's bundle, a transcript member the transcript of its digest" \
   '(cd "$T/x" && for f in programs/*; do [ "$(sha256sum < $f | cut -c1-64)" = "${f#*/}" ] || exit 1; done &&
     for f in transcripts/*; do "$ARB" replay "$f" --digest "${f#*/}" > /dev/null 2>&1 || exit 1; done)'
+# a link planted where the output goes: not followed, the victim untouched
+echo victim > "$T/victim" && ln -s "$T/victim" "$T/planted.tar.zst"
+"$ARB" export "archived rr" -o "$T/planted.tar.zst" --db "$D" > "$T/e2" 2>&1
+check "export -o naming a symbolic link: refused, the file it points at untouched" \
+  '[ $? = 2 ] && grep -q "a symbolic link" "$T/e2" && [ "$(cat "$T/victim")" = victim ] && [ -L "$T/planted.tar.zst" ]'
+for pid in $(seq $$ $(($$ + 400))); do ln -sf "$T/victim" "$T/b.tar.zst.partial-$pid"; done
+"$ARB" export "archived rr" -o "$T/b.tar.zst" --db "$D" > "$T/e3" 2>&1
+check "export writes under a name of its own drawing (mkstemp), not one a planted link holds" \
+  '[ $? = 0 ] && [ "$(cat "$T/victim")" = victim ] && [ -f "$T/b.tar.zst" ] && [ ! -L "$T/b.tar.zst" ] &&
+   [ "$(stat -c %a "$T/b.tar.zst")" = 600 ]' || cat "$T/e3" >&2
+rm -f "$T"/b.tar.zst.partial-*
 "$ARB" export "no such" -o "$T/none.tar.zst" --db "$D" > "$T/e1" 2>&1
 check "export of a tournament the record lacks: exit 3, no file" '[ $? = 3 ] && [ ! -e "$T/none.tar.zst" ]'
 
