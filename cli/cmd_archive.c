@@ -49,7 +49,8 @@
 #include <unistd.h>
 
 #define ARCHIVE_MAGIC "arbiter-archive 1"
-#define MEMBER_NAME_MAX 96   /* "transcripts/" and 64 hex digits, with room */
+#define MEMBER_NAME_MAX 96
+#define MANIFEST_MIN_LINE 86   /* a SHA-256, a size, record/X.000001.json, spaces and newline */   /* "transcripts/" and 64 hex digits, with room */
 
 /* ---- export --------------------------------------------------------------- */
 
@@ -333,7 +334,7 @@ static size_t member_cap(const char *name)
 /* The next member, whole: 1 with *data (malloc'ed) and its name, 0 at the
  * end, < 0 with a message (and what is wrong with it named). */
 static int next_member(struct archive *a, char name[MEMBER_NAME_MAX + 1], uint8_t **data, size_t *len,
-                       uint64_t *total, char *err, size_t errlen)
+                       uint64_t limit, char *err, size_t errlen)
 {
     struct archive_entry *e;
     *data = NULL;
@@ -363,9 +364,12 @@ static int next_member(struct archive *a, char name[MEMBER_NAME_MAX + 1], uint8_
                  (long long)size, cap);
         return ARB_ETOOBIG;
     }
-    if (*total + (uint64_t)size > ARB_ARCHIVE_MAX_BYTES) {
-        snprintf(err, errlen, "member %s: the archive unpacks to more than %llu bytes", name,
-                 (unsigned long long)ARB_ARCHIVE_MAX_BYTES);
+    /* what was decompressed so far (headers and padding included), and this member */
+    la_int64_t unpacked = archive_filter_bytes(a, 0);
+    if (unpacked < 0 || (uint64_t)unpacked + (uint64_t)size > limit) {
+        snprintf(err, errlen, "member %s: the archive unpacks to more than %llu bytes (%u times its size and "
+                 "%llu MiB: a decompression bomb?)", name, (unsigned long long)limit, ARB_ARCHIVE_UNPACK_RATIO,
+                 (unsigned long long)(ARB_ARCHIVE_UNPACK_SLACK >> 20));
         return ARB_ETOOBIG;
     }
     uint8_t *b = malloc((size_t)size + 1);
@@ -395,11 +399,21 @@ static int next_member(struct archive *a, char name[MEMBER_NAME_MAX + 1], uint8_
         free(b);
         return ARB_ECORRUPT;
     }
-    *total += got;
     b[got] = 0;
     *data = b;
     *len = got;
     return 1;
+}
+
+/* What the archive at path may unpack to (ARB_ARCHIVE_UNPACK_RATIO). */
+static uint64_t unpack_limit(const char *path)
+{
+    struct stat st;
+    uint64_t size = stat(path, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0;
+    uint64_t lim = size > ARB_ARCHIVE_MAX_BYTES / ARB_ARCHIVE_UNPACK_RATIO
+                       ? ARB_ARCHIVE_MAX_BYTES
+                       : size * ARB_ARCHIVE_UNPACK_RATIO + ARB_ARCHIVE_UNPACK_SLACK;
+    return lim < ARB_ARCHIVE_MAX_BYTES ? lim : ARB_ARCHIVE_MAX_BYTES;
 }
 
 static struct archive *open_archive(const char *path, char *err, size_t errlen)
@@ -456,6 +470,10 @@ static int parse_manifest(char *text, size_t len, manifest *m, char *err, size_t
                          ARB_ARCHIVE_MAX_MEMBERS);
                 return ARB_ETOOBIG;
             }
+            if ((size_t)n > len / MANIFEST_MIN_LINE) {
+                snprintf(err, errlen, "MANIFEST:%ld: %lld members, more than its %zu bytes can list", line, n, len);
+                return ARB_ECORRUPT;
+            }
             m->members = (long)n;
             free(m->e);
             m->e = calloc((size_t)n + 1, sizeof *m->e);
@@ -501,14 +519,14 @@ static int check_archive(const char *path, manifest *m, char *err, size_t errlen
     typedef struct seen { char name[MEMBER_NAME_MAX + 1]; char sha[65]; size_t size; } seen;
     seen *s = NULL;
     long ns = 0, cap = 0;
-    uint64_t total = 0;
+    uint64_t limit = unpack_limit(path);
     int rc = 0;
     bool have_manifest = false;
     for (;;) {
         char name[MEMBER_NAME_MAX + 1];
         uint8_t *data;
         size_t len;
-        rc = next_member(a, name, &data, &len, &total, err, errlen);
+        rc = next_member(a, name, &data, &len, limit, err, errlen);
         if (rc <= 0)
             break;
         if (have_manifest) {
@@ -584,13 +602,13 @@ static int load_archive(const char *path, const manifest *m, store *st, bool com
         archive_read_free(a);
         return ARB_EIO;
     }
-    uint64_t total = 0;
+    uint64_t limit = unpack_limit(path);
     int rc;
     for (long i = 0;; i++) {
         char name[MEMBER_NAME_MAX + 1], sha[65];
         uint8_t *data;
         size_t len;
-        rc = next_member(a, name, &data, &len, &total, err, errlen);
+        rc = next_member(a, name, &data, &len, limit, err, errlen);
         if (rc <= 0)
             break;
         if (strcmp(name, "MANIFEST") == 0) {

@@ -240,6 +240,24 @@ repack "$T/big.tar" big
 hostile "a member over its size limit" "$T/big.tar" "over the 67108864 a member of its kind may hold"
 repack "$T/toomany.tar" toomany
 hostile "a manifest claiming too many members" "$T/toomany.tar" "members, over the 2097152 an archive may hold"
+# a bomb: three members of 60 MiB of spaces, a few hundred KB compressed
+python3 - <<'PY2' | zstd -q > "$T/bomb.tar.zst"
+import io, sys, tarfile
+with tarfile.open(fileobj=sys.stdout.buffer, mode="w|", format=tarfile.PAX_FORMAT) as t:
+    for k in range(1, 4):
+        i = tarfile.TarInfo(f"record/events.{k:06d}.json"); i.size = 60 << 20
+        t.addfile(i, io.BytesIO(b"[" + b" " * (i.size - 2) + b"]"))
+PY2
+hostile "a decompression bomb, refused as it unpacks past 64 times its size" "$T/bomb.tar.zst" \
+  "the archive unpacks to more than [0-9]+ bytes \(64 times its size"
+# a MANIFEST claiming more members than its text could list (memory for each, before any line)
+python3 - "$T/claim.tar" <<'PY2'
+import io, sys, tarfile
+m = b"arbiter-archive 1\nschema 1\nmembers 2000000\n"
+with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT) as t:
+    i = tarfile.TarInfo("MANIFEST"); i.size = len(m); t.addfile(i, io.BytesIO(m))
+PY2
+hostile "a MANIFEST claiming more members than its bytes can list" "$T/claim.tar" "more than its [0-9]+ bytes can list"
 repack "$T/program.tar" program
 hostile "a program that is not its digest" "$T/program.tar" "programs/[0-9a-f]{64}: not the program of that digest"
 # into E, which holds the original's programs and transcripts: a copy
