@@ -40,6 +40,7 @@
 #include <archive_entry.h>
 #include <errno.h>
 #include <getopt.h>
+#include <sodium.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -416,6 +417,31 @@ static uint64_t unpack_limit(const char *path)
     return lim < ARB_ARCHIVE_MAX_BYTES ? lim : ARB_ARCHIVE_MAX_BYTES;
 }
 
+/* The SHA-256 of the archive file as hex: 0, or ARB_EIO with the cause. */
+static int file_sha256(const char *path, char hex[65], char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s", strerror(errno));
+        return ARB_EIO;
+    }
+    crypto_hash_sha256_state st;
+    crypto_hash_sha256_init(&st);
+    uint8_t buf[1 << 16], h[crypto_hash_sha256_BYTES];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        crypto_hash_sha256_update(&st, buf, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        snprintf(err, errlen, "read failed");
+        return ARB_EIO;
+    }
+    crypto_hash_sha256_final(&st, h);
+    arb_hex(h, sizeof h, hex);
+    return 0;
+}
+
 static struct archive *open_archive(const char *path, char *err, size_t errlen)
 {
     struct archive *a = archive_read_new();
@@ -636,7 +662,10 @@ static int load_archive(const char *path, const manifest *m, store *st, bool com
         rc = ARB_ECORRUPT;
     }
     char why[256];
-    int erc = store_import_end(im, rc == 0 && commit, tid, why, sizeof why);
+    char sha[65] = "";
+    if (rc == 0)
+        rc = file_sha256(path, sha, err, errlen);
+    int erc = store_import_end(im, rc == 0 && commit, sha, tid, why, sizeof why);
     if (rc == 0 && erc) {
         snprintf(err, errlen, "%s", why);
         rc = erc;

@@ -512,7 +512,11 @@ int store_import_member(store_import *im, const char *member, const uint8_t *dat
                         size_t errlen);
 /* The name in the tournament's row taken ("" before it). */
 const char *store_import_name(const store_import *im);
-int store_import_end(store_import *im, bool commit, int64_t *tid, char *err, size_t errlen);
+/* archive_sha: the archive file's SHA-256 (hex), said in the `imported`
+ * event written on the new tournament with the distinct signer keys its
+ * matches' and superseded results' transcripts carry. */
+int store_import_end(store_import *im, bool commit, const char *archive_sha, int64_t *tid, char *err,
+                     size_t errlen);
 
 /* ---- the web pages (store_web.c; docs/web.md) ----------------------------- */
 

@@ -546,7 +546,7 @@ static int import_rule(store_import *im, const char *query, const char *what, ch
  *    those a bundle may hold (bundle_safe_path: relative, components of
  *    [A-Za-z0-9._+-], neither "." nor "..", at most ARB_BUNDLE_MAX_PATH),
  *    its argument indexes within a command's ARB_MAX_BOT_ARGS. */
-static int import_check(store_import *im, char *err, size_t errlen)
+static int import_check(store_import *im, const char *archive_sha, char *err, size_t errlen)
 {
     int rc = exec0(im->s, err, errlen, "UPDATE matches SET transcript = NULL WHERE tournament_id = $1 "
                                        "AND transcript IS NOT NULL", 1, (const char *[]){im->id});
@@ -579,10 +579,21 @@ static int import_check(store_import *im, char *err, size_t errlen)
                          " FROM entrant_programs e, unnest(e.argi) a WHERE e.tournament_id = $1 AND (a IS NULL "
                          "OR a < 0 OR a >= $3::int OR cardinality(e.argi) > $3::int) AND $2::int > 0",
                          "of entrant_programs hold an argument index outside a command's", err, errlen);
+    /* the import said on the tournament: its signatures prove only that the
+     * keys in the archive signed them (docs/operations.md, "Archiving") */
+    const char *ep[] = {im->id, archive_sha ? archive_sha : "unknown"};
+    if (rc == 0)
+        rc = exec0(im->s, err, errlen,
+                   "INSERT INTO events (tournament_id, kind, detail) SELECT $1::bigint, 'imported', "
+                   "'from an archive of SHA-256 ' || $2 || '; transcripts signed by keys from the archive: ' || "
+                   "coalesce((SELECT string_agg(k, ', ' ORDER BY k) FROM (SELECT signer_key AS k FROM matches "
+                   "WHERE tournament_id = $1::bigint UNION SELECT snapshot->'match'->>'signer_key' FROM superseded "
+                   "WHERE tournament_id = $1::bigint) x WHERE k IS NOT NULL), 'none')", 2, ep);
     return rc;
 }
 
-int store_import_end(store_import *im, bool commit, int64_t *tid, char *err, size_t errlen)
+int store_import_end(store_import *im, bool commit, const char *archive_sha, int64_t *tid, char *err,
+                     size_t errlen)
 {
     if (!im)
         return ARB_EINVAL;
@@ -595,7 +606,7 @@ int store_import_end(store_import *im, bool commit, int64_t *tid, char *err, siz
         rollback(im->s);
         snprintf(err, errlen, "the archive holds no tournament (record/tournaments.000001.json)");
         rc = ARB_EINVAL;
-    } else if ((rc = import_check(im, err, errlen)) != 0 || !commit) {
+    } else if ((rc = import_check(im, archive_sha, err, errlen)) != 0 || !commit) {
         rollback(im->s);
     } else if ((rc = exec0(im->s, err, errlen, "COMMIT", 0, NULL)) == 0) {
         *tid = im->tid;

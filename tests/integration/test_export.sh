@@ -116,7 +116,11 @@ check "the match ids drawn anew, every seat, deal and rating update pointing at 
   '[ "$(sql "$E" "SELECT min(id) > 5000 FROM matches")" = t ] && [ "$(sql "$E" "SELECT min(id) FROM tournaments")" = 71 ] &&
    [ "$(sql "$E" "SELECT count(*) FROM match_seats s JOIN matches m ON m.id = s.match_id")" = "$(sql "$D" "SELECT count(*) FROM match_seats")" ] &&
    [ "$(sql "$E" "SELECT count(*) FROM rating_history h JOIN matches m ON m.id = h.match_id")" = "$(sql "$D" "SELECT count(*) FROM rating_history")" ] &&
-   [ "$(sql "$E" "SELECT count(*) FROM events")" = "$(sql "$D" "SELECT count(*) FROM events")" ]'
+   [ "$(sql "$E" "SELECT count(*) FROM events WHERE kind <> '"'imported'"'")" = "$(sql "$D" "SELECT count(*) FROM events")" ]'
+keys=$(sql "$D" "SELECT string_agg(DISTINCT signer_key, ', ') FROM matches WHERE signer_key IS NOT NULL")
+check "the import is recorded: an imported event with the archive's SHA-256 and the signer keys it carries" \
+  '[ -n "$keys" ] && [ "$(sql "$E" "SELECT detail FROM events WHERE kind = '"'imported'"'")" = \
+     "from an archive of SHA-256 $(sha256sum < "$T/a.tar.zst" | cut -c1-64); transcripts signed by keys from the archive: $keys" ]'
 q_secret="SELECT encode(secret, 'hex') || commitment || state || seed || config_digest FROM tournaments"
 check "the secret (the tournament is over), its commitment, seed and configuration the same" \
   '[ -n "$(sql "$E" "SELECT encode(secret, '"'hex'"') FROM tournaments")" ] && [ "$(sql "$D" "$q_secret")" = "$(sql "$E" "$q_secret")" ]'
