@@ -57,6 +57,11 @@ static const tspec tables[] = {
     {"superseded", OF_T, "id", {"id"}, {{"match_id", 'm', true}, {"dispute_id", 'd', false}}},
     {"placements", OF_T, "unit", {NULL}, {{NULL}}},
     {"events", OF_T, "id", {"id"}, {{NULL}}},
+    /* its transcripts that retention removed: their digests may go without
+     * a transcripts/ member (import_check) */
+    {"transcripts_pruned", "t.digest IN (SELECT digest FROM matches WHERE tournament_id = $1 UNION SELECT "
+     "snapshot->'match'->>'digest' FROM superseded WHERE tournament_id = $1)",
+     "digest", {NULL}, {{NULL}}},
     {"entrant_programs", OF_T, "entrant", {NULL}, {{NULL}}},
 };
 #define NTABLES ((int)(sizeof tables / sizeof tables[0]))
@@ -496,6 +501,11 @@ int store_import_member(store_import *im, const char *name, const uint8_t *data,
             rc = rank == 0 ? import_tournament(im, json, why, sizeof why) : 0;
             if (rc == 0)
                 rc = import_rows(im, &tables[t], json, why, sizeof why);
+            const char *jp[] = {json};
+            if (rc == 0 && strcmp(tables[t].name, "transcripts_pruned") == 0)
+                rc = exec0(im->s, why, sizeof why, "INSERT INTO arb_members (kind, digest) SELECT 'x', r.digest "
+                           "FROM jsonb_populate_recordset(NULL::transcripts_pruned, $1::jsonb) r "
+                           "WHERE r.digest IS NOT NULL ON CONFLICT DO NOTHING", 1, jp);
             free(json);
             if (rc)
                 snprintf(err, errlen, "%s: %s", name, why);
@@ -558,9 +568,11 @@ static int import_check(store_import *im, const char *archive_sha, char *err, si
         rc = import_rule(im, "SELECT count(*), min(d) FROM (SELECT digest AS d FROM matches WHERE tournament_id = $1 "
                          "UNION ALL SELECT snapshot->'match'->>'digest' FROM superseded WHERE tournament_id = $1) x "
                          "WHERE d IS NOT NULL AND d NOT IN (SELECT digest FROM arb_members WHERE kind = 't') "
-                         "AND $2::int > 0 AND $3::int > 0",
+                         "AND (d NOT IN (SELECT digest FROM arb_members WHERE kind = 'x') "
+                         "OR d IN (SELECT digest FROM transcripts)) AND $2::int > 0 AND $3::int > 0",
                          "of matches or superseded results name a transcript digest the archive does not hold "
-                         "(transcripts/DIGEST)", err, errlen);
+                         "(transcripts/DIGEST) nor says was pruned (of a transcript this record does not hold)",
+                         err, errlen);
     if (rc == 0)
         rc = import_rule(im, "SELECT count(*), min(digest) FROM entrant_programs WHERE tournament_id = $1 "
                          "AND digest NOT IN (SELECT digest FROM arb_members WHERE kind = 'p') "

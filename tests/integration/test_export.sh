@@ -292,6 +292,38 @@ check "every imported event is the new tournament's, its row naming one or not" 
 check "replay --match reads the imported transcript from the record, not a path" \
   '[ $? = 0 ] && grep -q "^verdict reproduced" "$T/replay2.out"' || tail -n 5 "$T/replay2.out" >&2
 
+# a tournament one of whose transcripts retention pruned: its archive says
+# so (record/transcripts_pruned), and it imports; a copy may not claim as
+# pruned a transcript this record holds
+PD=$(sql "$D" "SELECT min(digest) FROM matches WHERE digest IS NOT NULL")
+sql "$D" "INSERT INTO transcripts_pruned (digest, raw_size) SELECT digest, raw_size FROM transcripts WHERE digest = '$PD';
+          DELETE FROM transcripts WHERE digest = '$PD'" > /dev/null
+"$ARB" export "archived rr" -o "$T/pruned.tar.zst" --db "$D" > "$T/pe.out" 2>&1
+H=$(newdb arb_export_h)
+"$ARB" import "$T/pruned.tar.zst" --db "$H" > "$T/pi.out" 2>&1
+check "an archive of a tournament with a pruned transcript imports, the pruning carried" \
+  '[ $? = 0 ] && [ "$(sql "$H" "SELECT count(*) FROM transcripts_pruned WHERE digest = '"'$PD'"'")" = 1 ] &&
+   [ "$(sql "$H" "SELECT count(*) FROM transcripts")" = $((ntr - 1)) ]' || cat "$T/pe.out" "$T/pi.out" >&2
+mkdir -p "$T/px" && tar --zstd -xf "$T/pruned.tar.zst" -C "$T/px"
+sed -i 's/"name": "archived rr"/"name": "thief5"/' "$T/px/record/tournaments.000001.json"
+sed -i 's/^tournament archived rr$/tournament thief5/' "$T/px/MANIFEST"
+python3 - "$T/px" "$T/thief5.tar" <<'PY2'
+import hashlib, io, sys, tarfile
+src, out = sys.argv[1:3]
+old = open(f"{src}/MANIFEST").read().splitlines()
+names = [l.split(" ", 2)[2] for l in old if len(l) > 65 and l[64] == " "]
+lines = []
+with tarfile.open(out, "w", format=tarfile.PAX_FORMAT) as t:
+    for n in names:
+        d = open(f"{src}/{n}", "rb").read()
+        lines.append(f"{hashlib.sha256(d).hexdigest()} {len(d)} {n}")
+        i = tarfile.TarInfo(n); i.size = len(d); t.addfile(i, io.BytesIO(d))
+    m = ("\n".join([l for l in old if not (len(l) > 65 and l[64] == " ")] + lines) + "\n").encode()
+    i = tarfile.TarInfo("MANIFEST"); i.size = len(m); t.addfile(i, io.BytesIO(m))
+PY2
+hostile "a digest claimed pruned whose transcript this record holds (another tournament's)" "$T/thief5.tar" \
+  "nor says was pruned" "$E"
+
 # ---- 5. rerun from the record ---------------------------------------------------
 # The bots' files are gone; in the imported record a match is disputed and
 # played again: from the programs in the record, with the same result.
