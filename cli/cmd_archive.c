@@ -12,7 +12,7 @@
  *
  *   record/TABLE.NNNNNN.json   the tournament's rows, table by table
  *   programs/DIGEST            each program bundle its entrants play
- *   record/entrant_programs.NNNNNN.json
+ *   record/entrant_programs.NNNNNN.json   (after transcripts_pruned)
  *   transcripts/DIGEST         each transcript the record holds
  *   MANIFEST                   last: "arbiter-archive 1", the schema
  *                              version, the tournament, then one line per
@@ -20,14 +20,16 @@
  *
  * Import trusts none of it. A first pass reads the whole archive and
  * writes nothing: only regular files, only the names above, each within
- * its size limit (arb_limits.h) and the whole within
- * ARB_ARCHIVE_MAX_BYTES, and the members exactly those the manifest lists,
+ * its size limit (arb_limits.h) and the whole, headers counted, within
+ * ARB_ARCHIVE_UNPACK_RATIO times the file's size (a bomb stops early), and the members exactly those the manifest lists,
  * in its order, with its sizes and hashes; a truncated archive or one
  * with a member added, dropped, changed or moved is refused there. The
  * second pass reads it again into one transaction (store_import_*), each
  * member checked against the manifest again, programs and transcripts
- * against their digests, rows against the record's columns: any failure
- * rolls everything back. */
+ * against their digests, rows against the record's columns, then what
+ * the rows name against what the archive brought (store_import_end): any
+ * failure rolls everything back. Export writes a mkstemp file beside -o
+ * and renames it into place. */
 #include "cli.h"
 #include "arb_error.h"
 #include "arb_kdf.h"

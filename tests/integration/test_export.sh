@@ -15,7 +15,14 @@
 #   4. hostile archives refused with their reason, nothing written: not an
 #      archive, truncated, a member changed, dropped or added, a path
 #      trick, a link, a member over its size limit, a manifest claiming
-#      too many members, a program that is not its digest;
+#      too many members, a program that is not its digest, a bomb, a
+#      MANIFEST naming another tournament; rows naming what the archive
+#      does not bring (another tournament's transcript or program, one
+#      claimed pruned), program paths that climb out, argument indexes
+#      out of bounds; host transcript paths dropped, keyless events the
+#      new tournament's, an `imported` event; a pruned tournament
+#      round-trips; export refuses a link at -o and ignores links planted
+#      at .partial names;
 #   5. rerun from the record: the bots' files removed, a dispute resolved
 #      --rerun in the imported record, arbiter run plays the match from
 #      the recorded programs with the same result.
