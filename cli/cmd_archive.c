@@ -12,7 +12,7 @@
  *
  *   record/TABLE.NNNNNN.json   the tournament's rows, table by table
  *   programs/DIGEST            each program bundle its entrants play
- *   record/entrant_programs.NNNNNN.json
+ *   record/entrant_programs.NNNNNN.json   (after transcripts_pruned)
  *   transcripts/DIGEST         each transcript the record holds
  *   MANIFEST                   last: "arbiter-archive 1", the schema
  *                              version, the tournament, then one line per
@@ -20,14 +20,16 @@
  *
  * Import trusts none of it. A first pass reads the whole archive and
  * writes nothing: only regular files, only the names above, each within
- * its size limit (arb_limits.h) and the whole within
- * ARB_ARCHIVE_MAX_BYTES, and the members exactly those the manifest lists,
+ * its size limit (arb_limits.h) and the whole, headers counted, within
+ * ARB_ARCHIVE_UNPACK_RATIO times the file's size (a bomb stops early), and the members exactly those the manifest lists,
  * in its order, with its sizes and hashes; a truncated archive or one
  * with a member added, dropped, changed or moved is refused there. The
  * second pass reads it again into one transaction (store_import_*), each
  * member checked against the manifest again, programs and transcripts
- * against their digests, rows against the record's columns: any failure
- * rolls everything back. */
+ * against their digests, rows against the record's columns, then what
+ * the rows name against what the archive brought (store_import_end): any
+ * failure rolls everything back. Export writes a mkstemp file beside -o
+ * and renames it into place. */
 #include "cli.h"
 #include "arb_error.h"
 #include "arb_kdf.h"
@@ -40,15 +42,18 @@
 #include <archive_entry.h>
 #include <errno.h>
 #include <getopt.h>
+#include <sodium.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #define ARCHIVE_MAGIC "arbiter-archive 1"
-#define MEMBER_NAME_MAX 96   /* "transcripts/" and 64 hex digits, with room */
+#define MEMBER_NAME_MAX 96
+#define MANIFEST_MIN_LINE 86   /* a SHA-256, a size, record/X.000001.json, spaces and newline */   /* "transcripts/" and 64 hex digits, with room */
 
 /* ---- export --------------------------------------------------------------- */
 
@@ -188,22 +193,38 @@ int cmd_export(int argc, char **argv)
     bool revealed;
     writer w = {.when = time(NULL)};
     char tmp[4200] = "";
+    int fd = -1;
     if (store_tournament_named(st, name, &tid, &seed, &revealed) != 1) {
         fprintf(stderr, "arbiter: export: no tournament named \"%s\" in the record\n", arb_term(name, term, sizeof term));
         status = CLI_EXIT_NORECORD;
         goto out;
     }
-    /* written beside FILE, renamed over it once whole: never half an archive under its name */
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.partial-%ld", out, (long)getpid()) >= sizeof tmp) {
+    /* written beside FILE under a name drawn here (mkstemp: O_EXCL, 0600,
+     * never a link planted at a name we could be predicted to use), renamed
+     * over it once whole: never half an archive under its name */
+    struct stat ost;
+    if (lstat(out, &ost) == 0 && S_ISLNK(ost.st_mode)) {
+        fprintf(stderr, "arbiter: export: -o %s: a symbolic link (refused: name the file itself)\n",
+                arb_term(out, term, sizeof term));
+        status = CLI_EXIT_USAGE;
+        goto out;
+    }
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.partial-XXXXXX", out) >= sizeof tmp) {
         fprintf(stderr, "arbiter: export: -o: path too long\n");
         status = CLI_EXIT_USAGE;
+        tmp[0] = 0;
+        goto out;
+    }
+    fd = mkstemp(tmp);
+    if (fd < 0) {
+        fprintf(stderr, "arbiter: export: %s: %s\n", arb_term(tmp, term, sizeof term), strerror(errno));
         tmp[0] = 0;
         goto out;
     }
     w.a = archive_write_new();
     w.manifest = open_memstream(&w.mtext, &w.mlen);
     if (!w.a || !w.manifest || archive_write_set_format_pax_restricted(w.a) != ARCHIVE_OK
-        || archive_write_add_filter_zstd(w.a) != ARCHIVE_OK || archive_write_open_filename(w.a, tmp) != ARCHIVE_OK) {
+        || archive_write_add_filter_zstd(w.a) != ARCHIVE_OK || archive_write_open_fd(w.a, fd) != ARCHIVE_OK) {
         fprintf(stderr, "arbiter: export: %s: %s\n", arb_term(tmp, term, sizeof term),
                 w.a && archive_error_string(w.a) ? archive_error_string(w.a) : strerror(errno));
         goto out;
@@ -231,6 +252,13 @@ int cmd_export(int argc, char **argv)
         snprintf(err, sizeof err, "%s", archive_error_string(w.a) ? archive_error_string(w.a) : "close failed");
         rc = ARB_EIO;
     }
+    if (rc == 0) {   /* libarchive leaves an fd it was given open */
+        if (fsync(fd) != 0 || close(fd) != 0) {
+            snprintf(err, sizeof err, "%s: %s", tmp, strerror(errno));
+            rc = ARB_EIO;
+        }
+        fd = -1;
+    }
     if (rc == 0 && rename(tmp, out) != 0) {
         snprintf(err, sizeof err, "%s: %s", out, strerror(errno));
         rc = ARB_EIO;
@@ -247,6 +275,8 @@ int cmd_export(int argc, char **argv)
 out:
     if (w.a)
         archive_write_free(w.a);
+    if (fd >= 0)
+        close(fd);
     if (w.manifest)
         fclose(w.manifest);
     free(w.mtext);
@@ -307,7 +337,7 @@ static size_t member_cap(const char *name)
 /* The next member, whole: 1 with *data (malloc'ed) and its name, 0 at the
  * end, < 0 with a message (and what is wrong with it named). */
 static int next_member(struct archive *a, char name[MEMBER_NAME_MAX + 1], uint8_t **data, size_t *len,
-                       uint64_t *total, char *err, size_t errlen)
+                       uint64_t limit, char *err, size_t errlen)
 {
     struct archive_entry *e;
     *data = NULL;
@@ -337,9 +367,12 @@ static int next_member(struct archive *a, char name[MEMBER_NAME_MAX + 1], uint8_
                  (long long)size, cap);
         return ARB_ETOOBIG;
     }
-    if (*total + (uint64_t)size > ARB_ARCHIVE_MAX_BYTES) {
-        snprintf(err, errlen, "member %s: the archive unpacks to more than %llu bytes", name,
-                 (unsigned long long)ARB_ARCHIVE_MAX_BYTES);
+    /* what was decompressed so far (headers and padding included), and this member */
+    la_int64_t unpacked = archive_filter_bytes(a, 0);
+    if (unpacked < 0 || (uint64_t)unpacked + (uint64_t)size > limit) {
+        snprintf(err, errlen, "member %s: the archive unpacks to more than %llu bytes (%u times its size and "
+                 "%llu MiB: a decompression bomb?)", name, (unsigned long long)limit, ARB_ARCHIVE_UNPACK_RATIO,
+                 (unsigned long long)(ARB_ARCHIVE_UNPACK_SLACK >> 20));
         return ARB_ETOOBIG;
     }
     uint8_t *b = malloc((size_t)size + 1);
@@ -369,11 +402,46 @@ static int next_member(struct archive *a, char name[MEMBER_NAME_MAX + 1], uint8_
         free(b);
         return ARB_ECORRUPT;
     }
-    *total += got;
     b[got] = 0;
     *data = b;
     *len = got;
     return 1;
+}
+
+/* What the archive at path may unpack to (ARB_ARCHIVE_UNPACK_RATIO). */
+static uint64_t unpack_limit(const char *path)
+{
+    struct stat st;
+    uint64_t size = stat(path, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0;
+    uint64_t lim = size > ARB_ARCHIVE_MAX_BYTES / ARB_ARCHIVE_UNPACK_RATIO
+                       ? ARB_ARCHIVE_MAX_BYTES
+                       : size * ARB_ARCHIVE_UNPACK_RATIO + ARB_ARCHIVE_UNPACK_SLACK;
+    return lim < ARB_ARCHIVE_MAX_BYTES ? lim : ARB_ARCHIVE_MAX_BYTES;
+}
+
+/* The SHA-256 of the archive file as hex: 0, or ARB_EIO with the cause. */
+static int file_sha256(const char *path, char hex[65], char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s", strerror(errno));
+        return ARB_EIO;
+    }
+    crypto_hash_sha256_state st;
+    crypto_hash_sha256_init(&st);
+    uint8_t buf[1 << 16], h[crypto_hash_sha256_BYTES];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        crypto_hash_sha256_update(&st, buf, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        snprintf(err, errlen, "read failed");
+        return ARB_EIO;
+    }
+    crypto_hash_sha256_final(&st, h);
+    arb_hex(h, sizeof h, hex);
+    return 0;
 }
 
 static struct archive *open_archive(const char *path, char *err, size_t errlen)
@@ -430,6 +498,10 @@ static int parse_manifest(char *text, size_t len, manifest *m, char *err, size_t
                          ARB_ARCHIVE_MAX_MEMBERS);
                 return ARB_ETOOBIG;
             }
+            if ((size_t)n > len / MANIFEST_MIN_LINE) {
+                snprintf(err, errlen, "MANIFEST:%ld: %lld members, more than its %zu bytes can list", line, n, len);
+                return ARB_ECORRUPT;
+            }
             m->members = (long)n;
             free(m->e);
             m->e = calloc((size_t)n + 1, sizeof *m->e);
@@ -475,14 +547,14 @@ static int check_archive(const char *path, manifest *m, char *err, size_t errlen
     typedef struct seen { char name[MEMBER_NAME_MAX + 1]; char sha[65]; size_t size; } seen;
     seen *s = NULL;
     long ns = 0, cap = 0;
-    uint64_t total = 0;
+    uint64_t limit = unpack_limit(path);
     int rc = 0;
     bool have_manifest = false;
     for (;;) {
         char name[MEMBER_NAME_MAX + 1];
         uint8_t *data;
         size_t len;
-        rc = next_member(a, name, &data, &len, &total, err, errlen);
+        rc = next_member(a, name, &data, &len, limit, err, errlen);
         if (rc <= 0)
             break;
         if (have_manifest) {
@@ -558,13 +630,13 @@ static int load_archive(const char *path, const manifest *m, store *st, bool com
         archive_read_free(a);
         return ARB_EIO;
     }
-    uint64_t total = 0;
+    uint64_t limit = unpack_limit(path);
     int rc;
     for (long i = 0;; i++) {
         char name[MEMBER_NAME_MAX + 1], sha[65];
         uint8_t *data;
         size_t len;
-        rc = next_member(a, name, &data, &len, &total, err, errlen);
+        rc = next_member(a, name, &data, &len, limit, err, errlen);
         if (rc <= 0)
             break;
         if (strcmp(name, "MANIFEST") == 0) {
@@ -584,8 +656,18 @@ static int load_archive(const char *path, const manifest *m, store *st, bool com
             break;
     }
     archive_read_free(a);
+    /* the name said (and printed) is the row's: a MANIFEST naming another is not this archive's */
+    if (rc == 0 && strcmp(store_import_name(im), m->tournament) != 0) {
+        char t1[300], t2[300];
+        snprintf(err, errlen, "the MANIFEST names tournament \"%s\", its row \"%s\"",
+                 arb_term(m->tournament, t1, sizeof t1), arb_term(store_import_name(im), t2, sizeof t2));
+        rc = ARB_ECORRUPT;
+    }
     char why[256];
-    int erc = store_import_end(im, rc == 0 && commit, tid, why, sizeof why);
+    char sha[65] = "";
+    if (rc == 0)
+        rc = file_sha256(path, sha, err, errlen);
+    int erc = store_import_end(im, rc == 0 && commit, sha, tid, why, sizeof why);
     if (rc == 0 && erc) {
         snprintf(err, errlen, "%s", why);
         rc = erc;

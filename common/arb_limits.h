@@ -336,6 +336,15 @@
  * are tens of GB; a compressed archive that claims more is a bomb, and
  * reading stops there. */
 #define ARB_ARCHIVE_MAX_BYTES (1ull << 40)
+/* ... and, before that, at most this many times the archive file's own
+ * size plus ARB_ARCHIVE_UNPACK_SLACK, counting the tar's headers (what
+ * libarchive has decompressed): what an export writes unpacks to ~3.3x
+ * (transcripts) and ~2x (programs), so 64x is far above any archive of
+ * ours; a bomb (1 GiB of one byte in a 34 KB file, or two million empty
+ * members) is refused after a few tens of MiB, not after reading it all.
+ * The slack covers a small archive's record chunks of repeated rows. */
+#define ARB_ARCHIVE_UNPACK_RATIO 64u
+#define ARB_ARCHIVE_UNPACK_SLACK (64ull << 20)
 
 /* ---- Tournament and daemon files (YAML) -------------------------------- */
 

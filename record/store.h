@@ -510,7 +510,13 @@ typedef struct store_import store_import;
 store_import *store_import_begin(store *s, char *err, size_t errlen);
 int store_import_member(store_import *im, const char *member, const uint8_t *data, size_t len, char *err,
                         size_t errlen);
-int store_import_end(store_import *im, bool commit, int64_t *tid, char *err, size_t errlen);
+/* The name in the tournament's row taken ("" before it). */
+const char *store_import_name(const store_import *im);
+/* archive_sha: the archive file's SHA-256 (hex), said in the `imported`
+ * event written on the new tournament with the distinct signer keys its
+ * matches' and superseded results' transcripts carry. */
+int store_import_end(store_import *im, bool commit, const char *archive_sha, int64_t *tid, char *err,
+                     size_t errlen);
 
 /* ---- the web pages (store_web.c; docs/web.md) ----------------------------- */
 

@@ -57,6 +57,11 @@ static const tspec tables[] = {
     {"superseded", OF_T, "id", {"id"}, {{"match_id", 'm', true}, {"dispute_id", 'd', false}}},
     {"placements", OF_T, "unit", {NULL}, {{NULL}}},
     {"events", OF_T, "id", {"id"}, {{NULL}}},
+    /* its transcripts that retention removed: their digests may go without
+     * a transcripts/ member (import_check) */
+    {"transcripts_pruned", "t.digest IN (SELECT digest FROM matches WHERE tournament_id = $1 UNION SELECT "
+     "snapshot->'match'->>'digest' FROM superseded WHERE tournament_id = $1)",
+     "digest", {NULL}, {{NULL}}},
     {"entrant_programs", OF_T, "entrant", {NULL}, {{NULL}}},
 };
 #define NTABLES ((int)(sizeof tables / sizeof tables[0]))
@@ -257,6 +262,7 @@ struct store_import {
     char    id[24];         /* the same as text */
     int     rank;           /* of the last member taken: members come in order */
     bool    failed;
+    char    name[ARB_TN_MAX_NAME + 1];   /* the tournament row's name */
 };
 
 store_import *store_import_begin(store *s, char *err, size_t errlen)
@@ -271,7 +277,11 @@ store_import *store_import_begin(store *s, char *err, size_t errlen)
     if (exec0(s, err, errlen, "BEGIN", 0, NULL) != 0
         || exec0(s, err, errlen,
                  "CREATE TEMP TABLE arb_idmap (kind \"char\", old bigint, new bigint NOT NULL, "
-                 "PRIMARY KEY (kind, old)) ON COMMIT DROP", 0, NULL) != 0) {
+                 "PRIMARY KEY (kind, old)) ON COMMIT DROP", 0, NULL) != 0
+        /* the programs ('p') and transcripts ('t') the archive itself holds */
+        || exec0(s, err, errlen,
+                 "CREATE TEMP TABLE arb_members (kind \"char\", digest text, PRIMARY KEY (kind, digest)) "
+                 "ON COMMIT DROP", 0, NULL) != 0) {
         rollback(s);
         free(im);
         return NULL;
@@ -320,6 +330,7 @@ static int import_tournament(store_import *im, const char *json, char *err, size
     } else {
         im->tid = strtoll(PQgetvalue(r, 0, 3), NULL, 10);
         snprintf(im->id, sizeof im->id, "%" PRId64, im->tid);
+        snprintf(im->name, sizeof im->name, "%s", PQgetvalue(r, 0, 1));
     }
     PQclear(r);
     return rc;
@@ -350,7 +361,7 @@ static int import_rows(store_import *im, const tspec *t, const char *json, char 
             rc = ARB_EUNSUPPORTED;
             break;
         }
-        bool dropped = false;
+        bool dropped = strcmp(k, "tournament_id") == 0;   /* set below for every row, key or not */
         for (int d = 0; d < 2 && t->drop[d]; d++)
             dropped |= strcmp(t->drop[d], k) == 0;
         if (dropped)
@@ -365,7 +376,7 @@ static int import_rows(store_import *im, const tspec *t, const char *json, char 
             if (strcmp(t->map[c].col, k) == 0)
                 m = &t->map[c];
         rc = arb_buf_printf(&cols, "%s%s", cols.len ? ", " : "", qk);
-        if (rc == 0 && (strcmp(k, "tournament_id") == 0 || (strcmp(k, "id") == 0 && t == &tables[0])))
+        if (rc == 0 && strcmp(k, "id") == 0 && t == &tables[0])
             rc = arb_buf_printf(&exprs, "%s$2::bigint", exprs.len ? ", " : "");
         else if (rc == 0 && m)
             rc = arb_buf_printf(&exprs, "%s(SELECT new FROM arb_idmap WHERE kind = '%c' AND old = r.%s)",
@@ -375,6 +386,14 @@ static int import_rows(store_import *im, const tspec *t, const char *json, char 
         PQfreemem(qk);
     }
     PQclear(r);
+    /* every row of a tournament's table is the new tournament's, whatever
+     * its JSON says or leaves out (a row without the key would otherwise
+     * go in with NULL: an event of no tournament, injected) */
+    if (rc == 0 && strcmp(t->where, OF_T) == 0)
+        rc = arb_buf_printf(&cols, "%stournament_id", cols.len ? ", " : "")
+                     || arb_buf_printf(&exprs, "%s$2::bigint", exprs.len ? ", " : "")
+                 ? ARB_ENOMEM
+                 : 0;
     /* new ids for the old ones this chunk brings (matches, disputes) */
     for (int c = 0; c < 3 && t->map[c].col && rc == 0; c++) {
         if (!t->map[c].premap)
@@ -460,6 +479,10 @@ int store_import_member(store_import *im, const char *name, const uint8_t *data,
     } else if (digest) {
         rc = rank == RANK_PROGRAMS ? store_program_put(im->s, digest, data, len, why, sizeof why)
                                    : import_transcript(im, digest, data, len, why, sizeof why);
+        const char *mp[] = {rank == RANK_PROGRAMS ? "p" : "t", digest};
+        if (rc == 0)
+            rc = exec0(im->s, why, sizeof why, "INSERT INTO arb_members (kind, digest) VALUES ($1, $2) "
+                       "ON CONFLICT DO NOTHING", 2, mp);
         if (rc)
             snprintf(err, errlen, "%s: %s", name, why);
     } else if (memchr(data, 0, len)) {
@@ -478,6 +501,11 @@ int store_import_member(store_import *im, const char *name, const uint8_t *data,
             rc = rank == 0 ? import_tournament(im, json, why, sizeof why) : 0;
             if (rc == 0)
                 rc = import_rows(im, &tables[t], json, why, sizeof why);
+            const char *jp[] = {json};
+            if (rc == 0 && strcmp(tables[t].name, "transcripts_pruned") == 0)
+                rc = exec0(im->s, why, sizeof why, "INSERT INTO arb_members (kind, digest) SELECT 'x', r.digest "
+                           "FROM jsonb_populate_recordset(NULL::transcripts_pruned, $1::jsonb) r "
+                           "WHERE r.digest IS NOT NULL ON CONFLICT DO NOTHING", 1, jp);
             free(json);
             if (rc)
                 snprintf(err, errlen, "%s: %s", name, why);
@@ -490,19 +518,108 @@ int store_import_member(store_import *im, const char *name, const uint8_t *data,
     return rc;
 }
 
-int store_import_end(store_import *im, bool commit, int64_t *tid, char *err, size_t errlen)
+const char *store_import_name(const store_import *im)
+{
+    return im->name;
+}
+
+/* One rule over the imported rows: query gives a count of those that
+ * break it and one example; 0, or ARB_EINVAL with what (the example). */
+static int import_rule(store_import *im, const char *query, const char *what, char *err, size_t errlen)
+{
+    char bp[8], ap[8];
+    snprintf(bp, sizeof bp, "%d", ARB_BUNDLE_MAX_PATH);
+    snprintf(ap, sizeof ap, "%d", ARB_MAX_BOT_ARGS);
+    const char *p[] = {im->id, bp, ap};
+    PGresult *r = q(im->s, err, errlen, query, 3, p);
+    if (!r)
+        return ARB_EIO;
+    int rc = 0;
+    if (strcmp(PQgetvalue(r, 0, 0), "0") != 0) {
+        snprintf(err, errlen, "%s rows %s (%.100s): import refused", PQgetvalue(r, 0, 0), what, PQgetvalue(r, 0, 1));
+        rc = ARB_EINVAL;
+    }
+    PQclear(r);
+    return rc;
+}
+
+/* What the rows may name once all are in: nothing of this record's that
+ * the archive did not bring, nothing of the exporting host's.
+ *  - a transcript path is a file of the exporting host: it means nothing
+ *    here (and a hostile one names /etc/shadow or a FIFO): dropped, the
+ *    readers take the transcript from the record by its digest;
+ *  - every match's and superseded result's digest has its transcript in
+ *    the archive: else the rows would borrow the transcript another
+ *    tournament of this record has under that digest (a pruned one
+ *    included: the archive cannot show it);
+ *  - every entrant's program is one of the archive's programs/, its paths
+ *    those a bundle may hold (bundle_safe_path: relative, components of
+ *    [A-Za-z0-9._+-], neither "." nor "..", at most ARB_BUNDLE_MAX_PATH),
+ *    its argument indexes within a command's ARB_MAX_BOT_ARGS. */
+static int import_check(store_import *im, const char *archive_sha, char *err, size_t errlen)
+{
+    int rc = exec0(im->s, err, errlen, "UPDATE matches SET transcript = NULL WHERE tournament_id = $1 "
+                                       "AND transcript IS NOT NULL", 1, (const char *[]){im->id});
+    if (rc == 0)
+        rc = exec0(im->s, err, errlen, "UPDATE superseded SET snapshot = jsonb_set(snapshot, '{match,transcript}', "
+                   "'null') WHERE tournament_id = $1 AND snapshot->'match' ? 'transcript'", 1,
+                   (const char *[]){im->id});
+    if (rc == 0)
+        rc = import_rule(im, "SELECT count(*), min(d) FROM (SELECT digest AS d FROM matches WHERE tournament_id = $1 "
+                         "UNION ALL SELECT snapshot->'match'->>'digest' FROM superseded WHERE tournament_id = $1) x "
+                         "WHERE d IS NOT NULL AND d NOT IN (SELECT digest FROM arb_members WHERE kind = 't') "
+                         "AND (d NOT IN (SELECT digest FROM arb_members WHERE kind = 'x') "
+                         "OR d IN (SELECT digest FROM transcripts)) AND $2::int > 0 AND $3::int > 0",
+                         "of matches or superseded results name a transcript digest the archive does not hold "
+                         "(transcripts/DIGEST) nor says was pruned (of a transcript this record does not hold)",
+                         err, errlen);
+    if (rc == 0)
+        rc = import_rule(im, "SELECT count(*), min(digest) FROM entrant_programs WHERE tournament_id = $1 "
+                         "AND digest NOT IN (SELECT digest FROM arb_members WHERE kind = 'p') "
+                         "AND $2::int > 0 AND $3::int > 0",
+                         "of entrant_programs name a program the archive does not hold (programs/DIGEST)", err,
+                         errlen);
+    if (rc == 0)
+        rc = import_rule(im, "SELECT count(*), min(e.entrant || ': ' || coalesce(p, 'NULL'))"
+                         " FROM entrant_programs e, unnest(e.paths) p WHERE e.tournament_id = $1 AND (p IS NULL "
+                         "OR length(p) > $2::int OR p !~ '^[A-Za-z0-9._+-]+(/[A-Za-z0-9._+-]+)*$' "
+                         "OR p ~ '(^|/)[.][.]?(/|$)') AND $3::int > 0",
+                         "of entrant_programs hold a path no bundle may hold (relative, [A-Za-z0-9._+-] "
+                         "components, no . or ..)", err, errlen);
+    if (rc == 0)
+        rc = import_rule(im, "SELECT count(*), min(e.entrant || ': ' || coalesce(a::text, 'NULL'))"
+                         " FROM entrant_programs e, unnest(e.argi) a WHERE e.tournament_id = $1 AND (a IS NULL "
+                         "OR a < 0 OR a >= $3::int OR cardinality(e.argi) > $3::int) AND $2::int > 0",
+                         "of entrant_programs hold an argument index outside a command's", err, errlen);
+    /* the import said on the tournament: its signatures prove only that the
+     * keys in the archive signed them (docs/operations.md, "Archiving") */
+    const char *ep[] = {im->id, archive_sha ? archive_sha : "unknown"};
+    if (rc == 0)
+        rc = exec0(im->s, err, errlen,
+                   "INSERT INTO events (tournament_id, kind, detail) SELECT $1::bigint, 'imported', "
+                   "'from an archive of SHA-256 ' || $2 || '; transcripts signed by keys from the archive: ' || "
+                   "coalesce((SELECT string_agg(k, ', ' ORDER BY k) FROM (SELECT signer_key AS k FROM matches "
+                   "WHERE tournament_id = $1::bigint UNION SELECT snapshot->'match'->>'signer_key' FROM superseded "
+                   "WHERE tournament_id = $1::bigint) x WHERE k IS NOT NULL), 'none')", 2, ep);
+    return rc;
+}
+
+int store_import_end(store_import *im, bool commit, const char *archive_sha, int64_t *tid, char *err,
+                     size_t errlen)
 {
     if (!im)
         return ARB_EINVAL;
     int rc = 0;
     *tid = 0;
-    if (im->failed || !commit) {
+    if (im->failed) {
         rollback(im->s);
-        rc = im->failed ? ARB_ESTATE : 0;
+        rc = ARB_ESTATE;
     } else if (im->tid == 0) {
         rollback(im->s);
         snprintf(err, errlen, "the archive holds no tournament (record/tournaments.000001.json)");
         rc = ARB_EINVAL;
+    } else if ((rc = import_check(im, archive_sha, err, errlen)) != 0 || !commit) {
+        rollback(im->s);
     } else if ((rc = exec0(im->s, err, errlen, "COMMIT", 0, NULL)) == 0) {
         *tid = im->tid;
     }

@@ -15,7 +15,14 @@
 #   4. hostile archives refused with their reason, nothing written: not an
 #      archive, truncated, a member changed, dropped or added, a path
 #      trick, a link, a member over its size limit, a manifest claiming
-#      too many members, a program that is not its digest;
+#      too many members, a program that is not its digest, a bomb, a
+#      MANIFEST naming another tournament; rows naming what the archive
+#      does not bring (another tournament's transcript or program, one
+#      claimed pruned), program paths that climb out, argument indexes
+#      out of bounds; host transcript paths dropped, keyless events the
+#      new tournament's, an `imported` event; a pruned tournament
+#      round-trips; export refuses a link at -o and ignores links planted
+#      at .partial names;
 #   5. rerun from the record: the bots' files removed, a dispute resolved
 #      --rerun in the imported record, arbiter run plays the match from
 #      the recorded programs with the same result.
@@ -76,6 +83,17 @@ check "the MANIFEST names every member with its SHA-256 and size, which sha256su
 check "a program member is its digest's bundle, a transcript member the transcript of its digest" \
   '(cd "$T/x" && for f in programs/*; do [ "$(sha256sum < $f | cut -c1-64)" = "${f#*/}" ] || exit 1; done &&
     for f in transcripts/*; do "$ARB" replay "$f" --digest "${f#*/}" > /dev/null 2>&1 || exit 1; done)'
+# a link planted where the output goes: not followed, the victim untouched
+echo victim > "$T/victim" && ln -s "$T/victim" "$T/planted.tar.zst"
+"$ARB" export "archived rr" -o "$T/planted.tar.zst" --db "$D" > "$T/e2" 2>&1
+check "export -o naming a symbolic link: refused, the file it points at untouched" \
+  '[ $? = 2 ] && grep -q "a symbolic link" "$T/e2" && [ "$(cat "$T/victim")" = victim ] && [ -L "$T/planted.tar.zst" ]'
+for pid in $(seq $$ $(($$ + 400))); do ln -sf "$T/victim" "$T/b.tar.zst.partial-$pid"; done
+"$ARB" export "archived rr" -o "$T/b.tar.zst" --db "$D" > "$T/e3" 2>&1
+check "export writes under a name of its own drawing (mkstemp), not one a planted link holds" \
+  '[ $? = 0 ] && [ "$(cat "$T/victim")" = victim ] && [ -f "$T/b.tar.zst" ] && [ ! -L "$T/b.tar.zst" ] &&
+   [ "$(stat -c %a "$T/b.tar.zst")" = 600 ]' || cat "$T/e3" >&2
+rm -f "$T"/b.tar.zst.partial-*
 "$ARB" export "no such" -o "$T/none.tar.zst" --db "$D" > "$T/e1" 2>&1
 check "export of a tournament the record lacks: exit 3, no file" '[ $? = 3 ] && [ ! -e "$T/none.tar.zst" ]'
 
@@ -105,7 +123,11 @@ check "the match ids drawn anew, every seat, deal and rating update pointing at 
   '[ "$(sql "$E" "SELECT min(id) > 5000 FROM matches")" = t ] && [ "$(sql "$E" "SELECT min(id) FROM tournaments")" = 71 ] &&
    [ "$(sql "$E" "SELECT count(*) FROM match_seats s JOIN matches m ON m.id = s.match_id")" = "$(sql "$D" "SELECT count(*) FROM match_seats")" ] &&
    [ "$(sql "$E" "SELECT count(*) FROM rating_history h JOIN matches m ON m.id = h.match_id")" = "$(sql "$D" "SELECT count(*) FROM rating_history")" ] &&
-   [ "$(sql "$E" "SELECT count(*) FROM events")" = "$(sql "$D" "SELECT count(*) FROM events")" ]'
+   [ "$(sql "$E" "SELECT count(*) FROM events WHERE kind <> '"'imported'"'")" = "$(sql "$D" "SELECT count(*) FROM events")" ]'
+keys=$(sql "$D" "SELECT string_agg(DISTINCT signer_key, ', ') FROM matches WHERE signer_key IS NOT NULL")
+check "the import is recorded: an imported event with the archive's SHA-256 and the signer keys it carries" \
+  '[ -n "$keys" ] && [ "$(sql "$E" "SELECT detail FROM events WHERE kind = '"'imported'"'")" = \
+     "from an archive of SHA-256 $(sha256sum < "$T/a.tar.zst" | cut -c1-64); transcripts signed by keys from the archive: $keys" ]'
 q_secret="SELECT encode(secret, 'hex') || commitment || state || seed || config_digest FROM tournaments"
 check "the secret (the tournament is over), its commitment, seed and configuration the same" \
   '[ -n "$(sql "$E" "SELECT encode(secret, '"'hex'"') FROM tournaments")" ] && [ "$(sql "$D" "$q_secret")" = "$(sql "$E" "$q_secret")" ]'
@@ -153,6 +175,26 @@ elif how == "program":      # a program's bytes changed, the manifest agreeing: 
     p = [n for n in members if n.startswith("programs/")][0]
     data[p] = data[p][:-1] + bytes([data[p][-1] ^ 1])
     data["MANIFEST"] = manifest(members)
+elif how.startswith("as:"):  # renamed (to import beside the original), then changed as the rest says
+    new, how = how[3:].split(":", 1)
+    data["record/tournaments.000001.json"] = data["record/tournaments.000001.json"].replace(b'"name": "archived rr"', f'"name": "{new}"'.encode(), 1)
+    data["MANIFEST"] = data["MANIFEST"].replace(b"\ntournament archived rr", f"\ntournament {new}".encode(), 1)
+    ep = "record/entrant_programs.000001.json"
+    if how == "notranscript":   # a transcript left out, the manifest agreeing: its match borrows the record's
+        members = [n for n in members if n != [m for m in members if m.startswith("transcripts/")][-1]]
+    elif how == "noprogram":    # a program left out, the manifest agreeing: its entrants borrow the record's
+        members = [n for n in members if n != [m for m in members if m.startswith("programs/")][-1]]
+    elif how == "badpath":
+        data[ep] = data[ep].replace(b'"paths": ["', b'"paths": ["../../', 1)
+    elif how == "badargi":
+        data[ep] = data[ep].replace(b'"argi": [0]', b'"argi": [99]', 1)
+    elif how == "hostpath":     # a transcript path of this host's, events of no tournament
+        import re
+        data["record/matches.000001.json"] = re.sub(rb'"transcript": "[^"]*"', b'"transcript": "/etc/shadow"', data["record/matches.000001.json"])
+        data["record/events.000001.json"] = re.sub(rb', "tournament_id": [0-9]+', b'', data["record/events.000001.json"])
+    elif how == "othername":    # the row renamed, the MANIFEST saying another name
+        data["MANIFEST"] = data["MANIFEST"].replace(f"\ntournament {new}".encode(), b"\ntournament innocent", 1)
+    data["MANIFEST"] = manifest(members)
 elif how == "toomany":
     data["MANIFEST"] = data["MANIFEST"].replace(b"\nmembers ", b"\nmembers 99999999999", 1)
 with tarfile.open(out, "w", format=tarfile.PAX_FORMAT) as t:
@@ -173,12 +215,14 @@ with tarfile.open(out, "w", format=tarfile.PAX_FORMAT) as t:
 PY
 }
 F=$(newdb arb_export_c)
-hostile() {   # hostile DESCRIPTION FILE PATTERN
-  local pat=$3
-  "$ARB" import "$2" --db "$F" > "$T/h.out" 2>&1
+hostile() {   # hostile DESCRIPTION FILE PATTERN [DB]: refused, DB (F, empty) unchanged
+  local pat=$3 db=${4:-$F}
+  local nt np
+  nt=$(sql "$db" "SELECT count(*) FROM tournaments") np=$(sql "$db" "SELECT count(*) FROM programs")
+  "$ARB" import "$2" --db "$db" > "$T/h.out" 2>&1
   local rc=$?
   if [ $rc = 1 ] && grep -Eq "$pat" "$T/h.out" && grep -q "nothing was written" "$T/h.out" &&
-     [ "$(sql "$F" "SELECT count(*) FROM tournaments")" = 0 ] && [ "$(sql "$F" "SELECT count(*) FROM programs")" = 0 ]; then
+     [ "$(sql "$db" "SELECT count(*) FROM tournaments")" = "$nt" ] && [ "$(sql "$db" "SELECT count(*) FROM programs")" = "$np" ]; then
     ok
   else
     bad "hostile archive refused: $1 (exit $rc: $(cat "$T/h.out"))"
@@ -207,8 +251,85 @@ repack "$T/big.tar" big
 hostile "a member over its size limit" "$T/big.tar" "over the 67108864 a member of its kind may hold"
 repack "$T/toomany.tar" toomany
 hostile "a manifest claiming too many members" "$T/toomany.tar" "members, over the 2097152 an archive may hold"
+# a bomb: three members of 60 MiB of spaces, a few hundred KB compressed
+python3 - <<'PY2' | zstd -q > "$T/bomb.tar.zst"
+import io, sys, tarfile
+with tarfile.open(fileobj=sys.stdout.buffer, mode="w|", format=tarfile.PAX_FORMAT) as t:
+    for k in range(1, 4):
+        i = tarfile.TarInfo(f"record/events.{k:06d}.json"); i.size = 60 << 20
+        t.addfile(i, io.BytesIO(b"[" + b" " * (i.size - 2) + b"]"))
+PY2
+hostile "a decompression bomb, refused as it unpacks past 64 times its size" "$T/bomb.tar.zst" \
+  "the archive unpacks to more than [0-9]+ bytes \(64 times its size"
+# a MANIFEST claiming more members than its text could list (memory for each, before any line)
+python3 - "$T/claim.tar" <<'PY2'
+import io, sys, tarfile
+m = b"arbiter-archive 1\nschema 1\nmembers 2000000\n"
+with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT) as t:
+    i = tarfile.TarInfo("MANIFEST"); i.size = len(m); t.addfile(i, io.BytesIO(m))
+PY2
+hostile "a MANIFEST claiming more members than its bytes can list" "$T/claim.tar" "more than its [0-9]+ bytes can list"
 repack "$T/program.tar" program
 hostile "a program that is not its digest" "$T/program.tar" "programs/[0-9a-f]{64}: not the program of that digest"
+# into E, which holds the original's programs and transcripts: a copy
+# under another name may not borrow them, nor name files of this host
+repack "$T/notr.tar" "as:thief1:notranscript"
+hostile "a match digest without its transcript in the archive (another tournament's)" "$T/notr.tar" \
+  "name a transcript digest the archive does not hold" "$E"
+repack "$T/noprog.tar" "as:thief2:noprogram"
+hostile "an entrant's program not in the archive (another tournament's)" "$T/noprog.tar" \
+  "name a program the archive does not hold" "$E"
+repack "$T/badpath.tar" "as:thief3:badpath"
+hostile "a program path that climbs out" "$T/badpath.tar" "a path no bundle may hold .*\.\./\.\./" "$E"
+repack "$T/badargi.tar" "as:thief4:badargi"
+hostile "an argument index outside a command" "$T/badargi.tar" "argument index outside a command's .*99" "$E"
+repack "$T/othername.tar" "as:realname:othername"
+hostile "a MANIFEST naming another tournament than its row" "$T/othername.tar" \
+  "the MANIFEST names tournament \"innocent\", its row \"realname\""
+G=$(newdb arb_export_g)
+repack "$T/hostpath.tar" "as:elsewhere:hostpath"
+"$ARB" import "$T/hostpath.tar" --db "$G" > "$T/hp.out" 2>&1
+check "an imported match names no transcript path (one of the exporting host's means nothing here)" \
+  '[ $? = 0 ] && [ "$(sql "$G" "SELECT count(*) FROM matches WHERE transcript IS NOT NULL")" = 0 ] &&
+   [ "$(sql "$G" "SELECT count(*) FROM matches")" -gt 0 ]' || cat "$T/hp.out" >&2
+check "every imported event is the new tournament's, its row naming one or not" \
+  '[ "$(sql "$G" "SELECT count(*) FROM events WHERE tournament_id IS NULL")" = 0 ] &&
+   [ "$(sql "$G" "SELECT count(*) FROM events")" -gt 0 ]'
+"$ARB" replay --match "$(sql "$G" "SELECT min(id) FROM matches")" --db "$G" > "$T/replay2.out" 2>&1
+check "replay --match reads the imported transcript from the record, not a path" \
+  '[ $? = 0 ] && grep -q "^verdict reproduced" "$T/replay2.out"' || tail -n 5 "$T/replay2.out" >&2
+
+# a tournament one of whose transcripts retention pruned: its archive says
+# so (record/transcripts_pruned), and it imports; a copy may not claim as
+# pruned a transcript this record holds
+PD=$(sql "$D" "SELECT min(digest) FROM matches WHERE digest IS NOT NULL")
+sql "$D" "INSERT INTO transcripts_pruned (digest, raw_size) SELECT digest, raw_size FROM transcripts WHERE digest = '$PD';
+          DELETE FROM transcripts WHERE digest = '$PD'" > /dev/null
+"$ARB" export "archived rr" -o "$T/pruned.tar.zst" --db "$D" > "$T/pe.out" 2>&1
+H=$(newdb arb_export_h)
+"$ARB" import "$T/pruned.tar.zst" --db "$H" > "$T/pi.out" 2>&1
+check "an archive of a tournament with a pruned transcript imports, the pruning carried" \
+  '[ $? = 0 ] && [ "$(sql "$H" "SELECT count(*) FROM transcripts_pruned WHERE digest = '"'$PD'"'")" = 1 ] &&
+   [ "$(sql "$H" "SELECT count(*) FROM transcripts")" = $((ntr - 1)) ]' || cat "$T/pe.out" "$T/pi.out" >&2
+mkdir -p "$T/px" && tar --zstd -xf "$T/pruned.tar.zst" -C "$T/px"
+sed -i 's/"name": "archived rr"/"name": "thief5"/' "$T/px/record/tournaments.000001.json"
+sed -i 's/^tournament archived rr$/tournament thief5/' "$T/px/MANIFEST"
+python3 - "$T/px" "$T/thief5.tar" <<'PY2'
+import hashlib, io, sys, tarfile
+src, out = sys.argv[1:3]
+old = open(f"{src}/MANIFEST").read().splitlines()
+names = [l.split(" ", 2)[2] for l in old if len(l) > 65 and l[64] == " "]
+lines = []
+with tarfile.open(out, "w", format=tarfile.PAX_FORMAT) as t:
+    for n in names:
+        d = open(f"{src}/{n}", "rb").read()
+        lines.append(f"{hashlib.sha256(d).hexdigest()} {len(d)} {n}")
+        i = tarfile.TarInfo(n); i.size = len(d); t.addfile(i, io.BytesIO(d))
+    m = ("\n".join([l for l in old if not (len(l) > 65 and l[64] == " ")] + lines) + "\n").encode()
+    i = tarfile.TarInfo("MANIFEST"); i.size = len(m); t.addfile(i, io.BytesIO(m))
+PY2
+hostile "a digest claimed pruned whose transcript this record holds (another tournament's)" "$T/thief5.tar" \
+  "nor says was pruned" "$E"
 
 # ---- 5. rerun from the record ---------------------------------------------------
 # The bots' files are gone; in the imported record a match is disputed and
