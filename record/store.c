@@ -721,6 +721,11 @@ int store_lease_holder(store *s, int64_t match_id, int gen, char *holder, size_t
     return found;
 }
 
+bool store_connected_now(store *s)
+{
+    return PQstatus(s->db) == CONNECTION_OK;
+}
+
 bool store_connected(store *s)
 {
     if (PQstatus(s->db) == CONNECTION_OK)

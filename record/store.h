@@ -124,6 +124,8 @@ int store_lease_holder(store *s, int64_t match_id, int gen, char *holder, size_t
 /* The connection to the database is up (tried once again if it was not):
  * false is "database lost", the scheduler stops; a statement that failed
  * on a live connection concerns one frame only. */
+/* The connection is up as far as libpq knows (no try to make it again). */
+bool store_connected_now(store *s);
 bool store_connected(store *s);
 /* Whether a failure is one to wait out rather than give up on, by its
  * SQLSTATE: class 08 (the connection), class 53 (insufficient resources:

@@ -475,11 +475,22 @@ static void wait_out_database(sched *s, serve_all *all, const char *why, uint64_
             *c = ' ';
     arb_warn(SUB, "the database failed (%s): no tournament is dropped; trying again in %.0f s (failing for %.0f s)",
              line, (double)*delay_ms / 1000, (double)(now - *out_since) / 1e9);
-    uint64_t until = now + *delay_ms * 1000000u;
+    uint64_t until = now + *delay_ms * 1000000u, probe = now + (uint64_t)ARB_DB_RETRY_FIRST_MS * 1000000u;
+    /* a lost connection (a restart, a failover: 08xxx, 57P0x) is asked for
+     * again every ARB_DB_RETRY_FIRST_MS, and the tournaments go on as soon
+     * as it is back: the backoff paces only a database that answers and
+     * fails (a full disk), which asking sooner would not mend */
+    bool link = strncmp(line, "08", 2) == 0 || strncmp(line, "57P", 3) == 0 || !store_connected_now(s->o.db);
     char perr[256];
-    while (!stopping(s) && arb_now_ns() < until)   /* results fail unacknowledged: resent later */
+    while (!stopping(s) && arb_now_ns() < until) {   /* results fail unacknowledged: resent later */
         if (sched__pump(s, 200, perr, sizeof perr) != 0 && !store_failed_transiently(s->o.db))
             break;   /* not the database (the ZAP handler): the loop says it */
+        if (link && arb_now_ns() >= probe) {
+            if (store_connected(s->o.db))
+                break;
+            probe = arb_now_ns() + (uint64_t)ARB_DB_RETRY_FIRST_MS * 1000000u;
+        }
+    }
     if (stopping(s))
         return;
     *delay_ms = *delay_ms * 2 > ARB_DB_RETRY_MAX_MS ? ARB_DB_RETRY_MAX_MS : *delay_ms * 2;
