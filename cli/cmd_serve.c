@@ -4,6 +4,7 @@
  * the referee: cli_web_hooks() (web_hooks.c) gives it the referee's reader. */
 #include "cli.h"
 #include "arb_error.h"
+#include "arb_limits.h"
 #include "arb_text.h"
 #include "web.h"
 
@@ -13,48 +14,71 @@
 #include <string.h>
 
 
-/* --NAME VALUE (or --NAME=VALUE, or -S VALUE) taken out of argv, the rest
- * left for cli_reader_open: 0, or an exit code after a message. */
-static int take_option(const char *cmd, int *argc, char **argv, const char *name, const char *shortname,
-                       const char **value)
+/* Every --NAME VALUE (or --NAME=VALUE, or -S VALUE) taken out of argv
+ * into values (at most max of them; with max 1 the last one given wins),
+ * *n counting them, the rest left for cli_reader_open: 0, or an exit code
+ * after a message. */
+static int take_values(const char *cmd, int *argc, char **argv, const char *name, const char *shortname,
+                       const char **values, int max, int *n)
 {
-    int n = 1;
+    int kept = 1;
     size_t nl = strlen(name);
     for (int i = 1; i < *argc; i++) {
-        const char *a = argv[i];
+        const char *a = argv[i], *v = NULL;
         if (strcmp(a, name) == 0 || (shortname && strcmp(a, shortname) == 0)) {
             if (i + 1 >= *argc) {
                 fprintf(stderr, "arbiter: %s: %s needs a value\n", cmd, a);
                 return CLI_EXIT_USAGE;
             }
-            *value = argv[++i];
+            v = argv[++i];
         } else if (strncmp(a, name, nl) == 0 && a[nl] == '=') {
-            *value = a + nl + 1;
+            v = a + nl + 1;
         } else {
-            argv[n++] = argv[i];
+            argv[kept++] = argv[i];
+            continue;
         }
+        if (*n == max && max > 1) {
+            fprintf(stderr, "arbiter: %s: %s given more than %d times\n", cmd, name, max);
+            return CLI_EXIT_USAGE;
+        }
+        values[*n == max ? max - 1 : (*n)++] = v;
     }
-    *argc = n;
-    argv[n] = NULL;
+    *argc = kept;
+    argv[kept] = NULL;
     return 0;
+}
+
+/* One --NAME VALUE (the last given wins). */
+static int take_option(const char *cmd, int *argc, char **argv, const char *name, const char *shortname,
+                       const char **value)
+{
+    int n = 0;
+    return take_values(cmd, argc, argv, name, shortname, value, 1, &n);
 }
 
 /* ---- arbiter serve -------------------------------------------------------- */
 
 static void serve_usage(FILE *f)
 {
-    fprintf(f, "usage: arbiter serve [--listen HOST:PORT] [--state DIR | --db CONNINFO]\n\n"
+    fprintf(f, "usage: arbiter serve [--listen HOST:PORT] [--trusted-proxy ADDR[/BITS] ...]\n"
+               "                     [--state DIR | --db CONNINFO]\n\n"
                "Serve the record's pages and JSON API over HTTP, read only (docs/web.md):\n"
                "tournaments, standings, crosstables, brackets, ladders, entrants, matches,\n"
                "the worker pool, live updates of running tournaments, the replay viewer.\n"
                "--listen defaults to 127.0.0.1:8080 (loopback only; PORT 0: any free port,\n"
-               "printed at start). Runs until SIGINT or SIGTERM.\n");
+               "printed at start). --trusted-proxy (repeatable): a reverse proxy whose\n"
+               "X-Forwarded-For is believed: behind it a client is the right-most address\n"
+               "of that header that is not a trusted proxy (per-client limits apply to it).\n"
+               "Runs until SIGINT or SIGTERM.\n");
 }
 
 int cmd_serve(int argc, char **argv)
 {
-    const char *listen = "127.0.0.1:8080";
-    if (take_option("serve", &argc, argv, "--listen", NULL, &listen)) {
+    const char *listen = "127.0.0.1:8080", *proxies[ARB_WEB_MAX_TRUSTED_PROXIES];
+    web_options opt = {.trusted_proxy = proxies};
+    if (take_option("serve", &argc, argv, "--listen", NULL, &listen)
+        || take_values("serve", &argc, argv, "--trusted-proxy", NULL, proxies, ARB_WEB_MAX_TRUSTED_PROXIES,
+                       &opt.ntrusted_proxy)) {
         serve_usage(stderr);
         return CLI_EXIT_USAGE;
     }
@@ -73,7 +97,7 @@ int cmd_serve(int argc, char **argv)
      * the signal comes to sigwait below */
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     char err[1024];
-    web_server *w = web_server_start(rd.place.conninfo, listen, cli_web_hooks(), err, sizeof err);
+    web_server *w = web_server_open(rd.place.conninfo, listen, cli_web_hooks(), &opt, err, sizeof err);
     if (!w) {
         fprintf(stderr, "arbiter: serve: %s\n", err);
         cli_reader_close(&rd);

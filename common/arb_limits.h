@@ -413,17 +413,72 @@
 
 /* ---- The web server (arbiter serve; docs/web.md) ---------------------- */
 
-/* Connections held at once, in all and from one address. Each has a
- * thread of its own (a live page's event stream waits on the record for a
- * second at a time without stalling the others): 64 threads of a small
- * stack are cheap, and enough for a room of spectators behind one NAT (16
- * each: a browser opens 6 per host, and a live page holds one of them). */
-#define ARB_WEB_MAX_CONNECTIONS 64u
-#define ARB_WEB_MAX_PER_IP 16u
+/* Connections held at once. Each has a thread of its own (a live page's
+ * event stream waits on the record between its polls without stalling the
+ * others); a thread of a 1 MiB stack that it barely touches costs little,
+ * and `arbiter serve` raises its open-files limit to the hard one at
+ * start. Past ARB_WEB_MAX_CONNECTIONS the library closes a new connection
+ * unanswered, so from ARB_WEB_BUSY_CONNECTIONS on every request is
+ * answered 503 with Retry-After and the connection closed: a crowd gets
+ * a status, never a silent close. There is no limit per address (the
+ * library's closes silently and would punish everyone behind one proxy or
+ * NAT): per-client bounds below answer 429 instead. */
+#define ARB_WEB_MAX_CONNECTIONS 2048u
+#define ARB_WEB_BUSY_CONNECTIONS 1536u
 /* Live pages (Server-Sent Events) at once: each polls the record every
- * second, so they are a share of the connections, and the pages and API
- * still answer when that many are watching. Past it: 503. */
-#define ARB_WEB_MAX_EVENT_STREAMS 32u
+ * second, but the streams of one tournament share one read a second, so
+ * they cost threads rather than the record. Past it: 503 with
+ * Retry-After. From one client: ARB_WEB_STREAMS_PER_CLIENT (a person has
+ * a few tabs open; a 5th is 429). */
+#define ARB_WEB_MAX_EVENT_STREAMS 256u
+#define ARB_WEB_STREAMS_PER_CLIENT 4u
+/* Read-only database sessions the pages are rendered on: a render takes
+ * one and gives it back, so this many render at once on the 2 cores the
+ * issue plans for (more would only queue in PostgreSQL). A request that
+ * finds none free within ARB_WEB_POOL_WAIT_MS is answered 503 with
+ * Retry-After. */
+#define ARB_WEB_POOL_SESSIONS 6u
+#define ARB_WEB_POOL_WAIT_MS 1500u
+/* Heavy requests (a transcript; a tournament or ladder page that must be
+ * rendered) in flight at once, in all and from one client: below the
+ * pool's size, so light pages always find a session; two per client, so
+ * one address fetching transcripts on 16 connections gets 429s while
+ * everyone else is served. */
+#define ARB_WEB_HEAVY_MAX 4u
+#define ARB_WEB_HEAVY_PER_CLIENT 2u
+/* Requests in flight from one client (a browser opens 6 connections per
+ * host; 32 is five browsers behind one NAT): past it 429. */
+#define ARB_WEB_REQUESTS_PER_CLIENT 32u
+/* Clients with a request in flight the server tracks (its table of
+ * per-client counts): past it 503. Above ARB_WEB_MAX_CONNECTIONS, so it
+ * is full only when the connections are. */
+#define ARB_WEB_MAX_CLIENTS 4096u
+/* The seconds a 429 or 503 asks the client to wait (Retry-After). */
+#define ARB_WEB_RETRY_AFTER_S 1u
+/* Trusted proxies (`arbiter serve --trusted-proxy ADDR[/BITS]`) and the
+ * X-Forwarded-For entries read from the right (a proxy chain is a few
+ * hops; what lies further left is only the client's say). */
+#define ARB_WEB_MAX_TRUSTED_PROXIES 16
+#define ARB_WEB_XFF_HOPS 16
+/* The render cache: answers kept in memory by route and what they show
+ * (the record's change number; a finished match's transcript by its
+ * digest), so a crowd on one page costs one render a second at most. The
+ * bytes hold a few long transcripts (11 MiB each) and many pages; an
+ * answer over ARB_WEB_CACHE_ENTRY_MAX is sent but not kept. A page keyed
+ * by the change number is re-rendered after ARB_WEB_CACHE_FRESH_S even
+ * when the record has not changed (a ladder page says how long ago). */
+#define ARB_WEB_CACHE_BYTES (192u << 20)
+#define ARB_WEB_CACHE_ENTRIES 1024u
+#define ARB_WEB_CACHE_ENTRY_MAX (48u << 20)
+#define ARB_WEB_CACHE_FRESH_S 10u
+/* How long a request waits for another's render of the same answer
+ * before it gives up (503): a long transcript renders in about 1.3 s. */
+#define ARB_WEB_RENDER_WAIT_MS 5000u
+/* A connection must send a whole request header within this many seconds
+ * of opening (or of its previous answer), whatever its pace: a client
+ * sending a byte a second is answered 408 and cut (the idle timeout
+ * below only closes the silent). */
+#define ARB_WEB_HEADER_DEADLINE_S 10u
 /* Seconds a connection may stay silent before it is closed (slowloris); an
  * event stream sends a comment at least every ARB_WEB_KEEPALIVE_S. */
 #define ARB_WEB_IDLE_TIMEOUT_S 30u

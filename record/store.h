@@ -544,6 +544,10 @@ typedef enum store_web_kind {
     STORE_WEB_ENTRANT_SEATS,    /* arg: the entrant's index: STORE_WEB_SEATS of the matches it played in */
 } store_web_kind;
 int store_web(store *s, store_web_kind kind, int64_t id, const char *arg, store_rows *out, char *err, size_t errlen);
+/* The record's change number into out (the PostgreSQL write-ahead log's
+ * position, text): unchanged exactly while nothing was committed, so the
+ * web server keys its cached pages by it. 0 or < 0 with a message. */
+int store_web_change(store *s, char *out, size_t cap, char *err, size_t errlen);
 /* Every later transaction of this connection read only (the web server's
  * session: it never writes). 0 or ARB_EIO. */
 int store_read_only(store *s, char *err, size_t errlen);

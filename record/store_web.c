@@ -116,6 +116,24 @@ int store_web(store *s, store_web_kind kind, int64_t id, const char *arg, store_
     return store__rows_q(s, sql, web_params(kind), p, out, err, errlen);
 }
 
+int store_web_change(store *s, char *out, size_t cap, char *err, size_t errlen)
+{
+    /* the position of the write-ahead log: every commit moves it, so a
+     * page rendered after reading it shows every change up to it; a
+     * replica's is the position it has replayed */
+    store_rows r = {0};
+    int rc = store__rows_q(s,
+                           "SELECT (CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() "
+                           "ELSE pg_current_wal_lsn() END)::text",
+                           0, NULL, &r, err, errlen);
+    if (rc == 0 && r.nrows != 1)
+        rc = ARB_EIO;
+    if (rc == 0)
+        snprintf(out, cap, "%s", store_cell(&r, 0, 0));
+    store_rows_release(&r);
+    return rc;
+}
+
 int store_read_only(store *s, char *err, size_t errlen)
 {
     /* random_page_cost: the pages look up a small part of a large record

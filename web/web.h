@@ -70,6 +70,8 @@ typedef struct web_out {
     int status;                  /* 200, 404, 500 ... */
     const char *type;            /* Content-Type (a constant) */
     arb_buf body;                /* capped at ARB_WEB_PAGE_CAP (the transcript's: ARB_WEB_TRANSCRIPT_CAP) */
+    char immutable[72];          /* set when the answer can never change: the finished match's
+                                    transcript digest it is made from ("" otherwise) */
 } web_out;
 void web_out_init(web_out *o);
 void web_out_release(web_out *o);
@@ -100,6 +102,7 @@ typedef struct web_live {
 typedef struct web_progress {
     char json[256];
     char last[40];
+    bool over;                   /* the tournament is done: its stream ends */
 } web_progress;
 /* Read it: 0, ARB_ENOTFOUND (no such tournament), or < 0. One read serves
  * every stream of that tournament for a second (web_server.c), so many
@@ -113,10 +116,21 @@ int web_live_poll(store *st, web_live *lv, const web_progress *pg, arb_buf *out)
 /* ---- the server (web_server.c) ---------------------------------------- */
 
 typedef struct web_server web_server;
+/* How a server takes its clients. */
+typedef struct web_options {
+    /* peers whose X-Forwarded-For is believed ("ADDR" or "ADDR/BITS",
+     * IPv4 or IPv6): the client is then the right-most address of it that
+     * is not one of them (docs/web.md, "Serving a crowd") */
+    const char *const *trusted_proxy;
+    int ntrusted_proxy;
+} web_options;
 /* Serve the record at conninfo on listen ("HOST:PORT"; PORT 0 any free
- * one): its own connection, read only (store_read_only). NULL with a
- * message on failure. hooks are copied; their ctx must outlive the
- * server. */
+ * one): a pool of read-only sessions of its own (store_read_only). NULL
+ * with a message on failure (a bad trusted proxy among them). hooks are
+ * copied; their ctx must outlive the server; opt may be NULL. */
+web_server *web_server_open(const char *conninfo, const char *listen, const web_hooks *hooks,
+                            const web_options *opt, char *err, size_t errlen);
+/* web_server_open with no options. */
 web_server *web_server_start(const char *conninfo, const char *listen, const web_hooks *hooks, char *err,
                              size_t errlen);
 int web_server_port(const web_server *w);

@@ -23,6 +23,7 @@ void web_out_init(web_out *o)
 {
     o->status = 200;
     o->type = HTML_TYPE;
+    o->immutable[0] = '\0';
     arb_buf_init(&o->body, ARB_WEB_PAGE_CAP);
 }
 
@@ -1084,6 +1085,9 @@ static void api_transcript(web_page *p, int64_t mid)
         goto out;
     }
     p->out->type = NDJSON_TYPE;
+    /* a finished match's transcript is its digest's: it never changes */
+    if (strcmp(C(&m, 0, STORE_WMATCH_STATE), "done") == 0)
+        snprintf(p->out->immutable, sizeof p->out->immutable, "%s", C(&m, 0, STORE_WMATCH_DIGEST));
 out:
     store_rows_release(&m);
 }
@@ -1264,6 +1268,7 @@ void web_render(store *st, const web_hooks *h, web_mode mode, const char *path, 
     int64_t a, b;
     out->status = 200;
     out->type = HTML_TYPE;
+    out->immutable[0] = '\0';
     arb_buf_reset(&out->body);
     if (mode == WEB_STATIC) {
         char file[ARB_WEB_MAX_URL + 1];
@@ -1323,6 +1328,7 @@ int web_live_progress(store *st, int64_t tid, web_progress *pg)
     progress_json(&pj, &g);
     snprintf(pg->json, sizeof pg->json, "%s", arb_buf_str(&pj));
     snprintf(pg->last, sizeof pg->last, "%s", C(&g, 0, STORE_WPROGRESS_LAST_RESULT));
+    pg->over = strcmp(C(&g, 0, STORE_WPROGRESS_STATE), "done") == 0;
     arb_buf_release(&pj);
     store_rows_release(&g);
     return 0;
