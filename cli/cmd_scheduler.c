@@ -42,7 +42,7 @@
 
 typedef struct sched_conf {
     char listen[256], key[512], worker_keys[512], db[1024], state[512], metrics[128], web[128];
-    arb_conf_list tournaments;
+    arb_conf_list tournaments, web_trusted_proxy;
     int local_workers, heartbeat_ms, heartbeat_misses, lease_s;
     int log_level, log_format, sandbox;
     bool check, allow_unsandboxed;
@@ -62,6 +62,8 @@ static const arb_conf_key sched_keys[] = {
     {"lease_s", ARB_CONF_INT, S(lease_s), 5, 86400, NULL, "a lease's life in the record without renewal"},
     {"metrics", ARB_CONF_STR, S(metrics), 0, 0, NULL, "Prometheus endpoint HOST:PORT (empty: off)"},
     {"web", ARB_CONF_STR, S(web), 0, 0, NULL, "the record's pages and JSON API HOST:PORT, as arbiter serve (empty: off)"},
+    {"web_trusted_proxy", ARB_CONF_STRLIST, S(web_trusted_proxy), 0, 0, NULL,
+     "reverse proxies (ADDR or ADDR/BITS) whose X-Forwarded-For the pages believe, as serve --trusted-proxy"},
     {"log_level", ARB_CONF_ENUM, S(log_level), 0, 0, log_levels, "debug, info, warn or error"},
     {"log_format", ARB_CONF_ENUM, S(log_format), 0, 0, log_formats, "json or text"},
     {"sandbox", ARB_CONF_ENUM, S(sandbox), 0, 0, sandboxes, "the local workers' sandbox: auto, bwrap or none"},
@@ -149,15 +151,19 @@ static void log_progress(void *ctx, const sched_progress *p)
  * scheduler's way. Its threads start with SIGINT and SIGTERM blocked, so
  * a stop reaches the scheduler's loop, never a page's thread. NULL with
  * the reason logged. */
-static web_server *start_web(const char *conninfo, const char *listen)
+static web_server *start_web(const char *conninfo, const char *listen, const arb_conf_list *proxies)
 {
     char err[1024];
+    const char *trusted[ARB_CONF_LIST_MAX];
+    web_options opt = {.trusted_proxy = trusted, .ntrusted_proxy = proxies->n};
+    for (int i = 0; i < proxies->n; i++)
+        trusted[i] = proxies->item[i];
     sigset_t set, old;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, &old);
-    web_server *w = web_server_start(conninfo, listen, cli_web_hooks(), err, sizeof err);
+    web_server *w = web_server_open(conninfo, listen, cli_web_hooks(), &opt, err, sizeof err);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (!w) {
         if (strstr(err, "in use"))
@@ -320,7 +326,7 @@ int cmd_scheduler(int argc, char **argv)
         status = 2;
         goto out;
     }
-    if (c.web[0] && !(web = start_web(place.conninfo, c.web))) {
+    if (c.web[0] && !(web = start_web(place.conninfo, c.web, &c.web_trusted_proxy))) {
         status = 2;
         goto out;
     }

@@ -530,7 +530,7 @@ static void check_usage(void)
 
 typedef struct sched_conf {
     char listen[256], key[256], worker_keys[256], db[1024], state[256], metrics[256], web[256];
-    arb_conf_list tournaments;
+    arb_conf_list tournaments, web_trusted_proxy;
     int local_workers, heartbeat_ms, heartbeat_misses, lease_s, log_level, log_format, sandbox;
     bool allow_unsandboxed;
 } sched_conf;
@@ -560,6 +560,8 @@ static const arb_conf_key sched_keys[] = {
     {"lease_s", S_INT(sched_conf, lease_s, 5, 86400)},
     {"metrics", S_STR(sched_conf, metrics)},
     {"web", S_STR(sched_conf, web)},
+    {"web_trusted_proxy", ARB_CONF_STRLIST, offsetof(sched_conf, web_trusted_proxy), sizeof(arb_conf_list), 0, 0,
+     NULL, "w"},
     {"log_level", S_ENUM(sched_conf, log_level, levels)},
     {"log_format", S_ENUM(sched_conf, log_format, formats)},
     {"sandbox", S_ENUM(sched_conf, sandbox, sandboxes)},
@@ -619,6 +621,7 @@ static void check_samples(const char *sched_path, const char *ref_path)
         CHECK(s.local_workers == 0 && s.heartbeat_ms == 1000 && s.heartbeat_misses == 5 && s.lease_s == 60);
         CHECK(strcmp(s.metrics, "127.0.0.1:9464") == 0);
         CHECK(strcmp(s.web, "") == 0);
+        CHECK(s.web_trusted_proxy.n == 0);
         CHECK(s.log_level == 1 && s.log_format == 0 && s.sandbox == 0);
     }
     check_every_key_written(sched_path, sched_keys);

@@ -69,5 +69,7 @@
     if (p.state === "done") es.close();
   });
   es.addEventListener("result", redraw);
+  // the tournament is over: the server's last word, no reconnecting
+  es.addEventListener("end", function () { es.close(); });
   es.onerror = function () { if (status) status.textContent = "live updates paused (reconnecting)"; };
 })();
