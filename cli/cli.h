@@ -157,13 +157,14 @@ int cli_ladder_board(store *st, int64_t tid, const char *ladder, bool all, cli_f
 
 /* Where the record is (place.c): --db, $ARBITER_DB, or the private
  * cluster of the state directory (started if needed). exclusive: this
- * process runs tournaments there (one at a time per state directory);
- * readers share the cluster a run has started. */
+ * process runs tournaments there (one at a time per state directory: it
+ * holds the directory's lock); everyone else holds no lock of it and
+ * shares the cluster, whoever started it (pgctl.h). */
 typedef struct db_place {
     pgctl pg;
-    bool private_pg;
+    bool private_pg;       /* pg is ours to stop (pgctl_stop: if we are its last user) */
     char conninfo[1200];
-    int lock_fd;
+    int lock_fd;           /* STATE/lock, held exclusive by a run (-1: not held) */
 } db_place;
 int cli_open_place(db_place *p, const char *state, const char *db, bool exclusive, char *err, size_t errlen);
 /* The same for the commands that only read (status, standings, verify):

@@ -28,10 +28,11 @@
  * member checked against the manifest again, programs and transcripts
  * against their digests, rows against the record's columns, then what
  * the rows name against what the archive brought (store_import_end): any
- * failure rolls everything back. Export writes a mkstemp file beside -o
- * and renames it into place. */
+ * failure rolls everything back. Export writes a fresh file beside -o
+ * and renames it into place (arb_out, arb_file.h). */
 #include "cli.h"
 #include "arb_error.h"
+#include "arb_file.h"
 #include "arb_kdf.h"
 #include "arb_num.h"
 #include "arb_text.h"
@@ -192,40 +193,25 @@ int cmd_export(int argc, char **argv)
     uint64_t seed;
     bool revealed;
     writer w = {.when = time(NULL)};
-    char tmp[4200] = "";
-    int fd = -1;
+    arb_out file = {.fd = -1, .dirfd = -1};
     if (store_tournament_named(st, name, &tid, &seed, &revealed) != 1) {
         fprintf(stderr, "arbiter: export: no tournament named \"%s\" in the record\n", arb_term(name, term, sizeof term));
         status = CLI_EXIT_NORECORD;
         goto out;
     }
-    /* written beside FILE under a name drawn here (mkstemp: O_EXCL, 0600,
-     * never a link planted at a name we could be predicted to use), renamed
-     * over it once whole: never half an archive under its name */
-    struct stat ost;
-    if (lstat(out, &ost) == 0 && S_ISLNK(ost.st_mode)) {
-        fprintf(stderr, "arbiter: export: -o %s: a symbolic link (refused: name the file itself)\n",
-                arb_term(out, term, sizeof term));
-        status = CLI_EXIT_USAGE;
-        goto out;
-    }
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.partial-XXXXXX", out) >= sizeof tmp) {
-        fprintf(stderr, "arbiter: export: -o: path too long\n");
-        status = CLI_EXIT_USAGE;
-        tmp[0] = 0;
-        goto out;
-    }
-    fd = mkstemp(tmp);
-    if (fd < 0) {
-        fprintf(stderr, "arbiter: export: %s: %s\n", arb_term(tmp, term, sizeof term), strerror(errno));
-        tmp[0] = 0;
+    /* written beside FILE under a fresh name and renamed over it once
+     * whole (arb_out: never half an archive under its name, never through
+     * a link planted at FILE or a directory another user can swap) */
+    if ((rc = arb_out_open(&file, out, 0600, err, sizeof err)) != 0) {
+        fprintf(stderr, "arbiter: export: -o %s\n", arb_term(err, term, sizeof term));
+        status = rc == ARB_EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
         goto out;
     }
     w.a = archive_write_new();
     w.manifest = open_memstream(&w.mtext, &w.mlen);
     if (!w.a || !w.manifest || archive_write_set_format_pax_restricted(w.a) != ARCHIVE_OK
-        || archive_write_add_filter_zstd(w.a) != ARCHIVE_OK || archive_write_open_fd(w.a, fd) != ARCHIVE_OK) {
-        fprintf(stderr, "arbiter: export: %s: %s\n", arb_term(tmp, term, sizeof term),
+        || archive_write_add_filter_zstd(w.a) != ARCHIVE_OK || archive_write_open_fd(w.a, file.fd) != ARCHIVE_OK) {
+        fprintf(stderr, "arbiter: export: %s: %s\n", arb_term(out, term, sizeof term),
                 w.a && archive_error_string(w.a) ? archive_error_string(w.a) : strerror(errno));
         goto out;
     }
@@ -252,22 +238,12 @@ int cmd_export(int argc, char **argv)
         snprintf(err, sizeof err, "%s", archive_error_string(w.a) ? archive_error_string(w.a) : "close failed");
         rc = ARB_EIO;
     }
-    if (rc == 0) {   /* libarchive leaves an fd it was given open */
-        if (fsync(fd) != 0 || close(fd) != 0) {
-            snprintf(err, sizeof err, "%s: %s", tmp, strerror(errno));
-            rc = ARB_EIO;
-        }
-        fd = -1;
-    }
-    if (rc == 0 && rename(tmp, out) != 0) {
-        snprintf(err, sizeof err, "%s: %s", out, strerror(errno));
-        rc = ARB_EIO;
-    }
+    if (rc == 0)   /* libarchive leaves an fd it was given open: fsync'ed, closed, renamed here */
+        rc = arb_out_commit(&file, err, sizeof err);
     if (rc) {
         fprintf(stderr, "arbiter: export: %s\n", arb_term(err, term, sizeof term));
         goto out;
     }
-    tmp[0] = 0;
     printf("exported %s (%s): %ld members, %d programs, %d transcripts, secret %s -> %s\n",
            arb_term(info.name, term, sizeof term), info.state, w.members, info.programs, info.transcripts,
            info.revealed ? "included" : "withheld (the tournament is not over)", out);
@@ -275,13 +251,10 @@ int cmd_export(int argc, char **argv)
 out:
     if (w.a)
         archive_write_free(w.a);
-    if (fd >= 0)
-        close(fd);
+    arb_out_abort(&file);   /* nothing left of a failed export; after commit nothing to do */
     if (w.manifest)
         fclose(w.manifest);
     free(w.mtext);
-    if (tmp[0])
-        unlink(tmp);
     store_close(st);
     cli_close_place(&place);
     return status;

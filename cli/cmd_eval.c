@@ -363,9 +363,12 @@ static int export_deals(const arb_game *g, const char *preset, const void *rules
         fprintf(stderr, "arbiter: eval: %s cannot export its deals (no deal_cards)\n", g->name);
         return CLI_EXIT_UNSUPPORTED;
     }
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    arb_out file = {.fd = -1, .dirfd = -1};
+    char err[1300];
+    bool to_stdout = strcmp(path, "-") == 0;
+    FILE *f = to_stdout ? stdout : arb_out_fopen(&file, path, 0644, err, sizeof err);
     if (!f) {
-        fprintf(stderr, "arbiter: eval: --export-deals %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "arbiter: eval: --export-deals %s\n", err);
         return CLI_EXIT_USAGE;
     }
     void *state = calloc(1, g->state_size);
@@ -392,10 +395,11 @@ static int export_deals(const arb_game *g, const char *preset, const void *rules
     status = CLI_EXIT_OK;
 out:
     free(state);
-    if (f != stdout && fclose(f) != 0) {
-        fprintf(stderr, "arbiter: eval: --export-deals %s: %s\n", path, strerror(errno));
+    if (!to_stdout && status == CLI_EXIT_OK && arb_out_commit(&file, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: eval: --export-deals %s\n", err);
         status = CLI_EXIT_FAIL;
     }
+    arb_out_abort(&file);   /* a failed export leaves nothing */
     return status;
 }
 
@@ -487,20 +491,20 @@ static void keep_stderr(const char *tpath, const match_result *res)
 {
     char path[4200];
     snprintf(path, sizeof path, "%.4090s.stderr", tpath);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        if (fd >= 0)
-            close(fd);
-        fprintf(stderr, "arbiter: eval: --keep: %s: %s\n", path, strerror(errno));
+    arb_out file;
+    char err[1300];
+    if (!arb_out_fopen(&file, path, 0600, err, sizeof err)) {
+        fprintf(stderr, "arbiter: eval: --keep: %s\n", err);
         return;
     }
+    FILE *f = file.f;
     for (int b = 0; b < res->nbots; b++) {
         const match_bot_stats *s = &res->bots[b];
         fprintf(f, "== bot %s%s%s ==\n%s%s", s->name, s->forfeited ? " (forfeited)" : "", s->gone ? " (gone)" : "",
                 s->stderr_tail, s->stderr_tail[0] && s->stderr_tail[strlen(s->stderr_tail) - 1] != '\n' ? "\n" : "");
     }
-    fclose(f);
+    if (arb_out_commit(&file, err, sizeof err) != 0)
+        fprintf(stderr, "arbiter: eval: --keep: %s\n", err);
 }
 
 /* Play one match whose bots is_a[b] says are A's; every deal played
@@ -1219,18 +1223,15 @@ static int report(const eval_run *e, const eval_opts *o, const sprt_cfg *sp, siz
     for (int k = 0; k < 2; k++) {
         if (!paths[k])
             continue;
-        FILE *f = fopen(paths[k], "w");
-        if (!f) {
-            fprintf(stderr, "arbiter: eval: %s: %s\n", paths[k], strerror(errno));
-            status = CLI_EXIT_FAIL;
-            continue;
-        }
-        if (k == 0)
+        arb_out file;
+        char err[1300];
+        FILE *f = arb_out_fopen(&file, paths[k], 0644, err, sizeof err);
+        if (f && k == 0)
             write_json(f, e, o->preset, sp, set_size);
-        else
+        else if (f)
             write_csv(f, e);
-        if (fclose(f) != 0) {
-            fprintf(stderr, "arbiter: eval: %s: %s\n", paths[k], strerror(errno));
+        if (!f || arb_out_commit(&file, err, sizeof err) != 0) {
+            fprintf(stderr, "arbiter: eval: %s\n", err);
             status = CLI_EXIT_FAIL;
         }
     }

@@ -433,8 +433,9 @@ static int play_one(match_config *cfg, const uint8_t secret[32], const char *tpa
         return CLI_EXIT_USAGE;
     }
     /* The transcript being written holds every hand: created (0600) now and
-     * hidden from the bots. */
-    int fd = tpath ? open(tpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+     * hidden from the bots; a link at its name is refused, never followed
+     * (the writer opens it O_NOFOLLOW too). */
+    int fd = tpath ? open(tpath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
     if (tpath && fd < 0) {
         fprintf(stderr, "arbiter: --transcript %s: %s\n", tpath, strerror(errno));
         return CLI_EXIT_USAGE;

@@ -6,6 +6,8 @@
  * its recorded digest as it is read): evidence to hand to anyone. */
 #include "cli.h"
 #include "arb_error.h"
+#include "arb_file.h"
+#include "arb_text.h"
 #include "store.h"
 
 #include <errno.h>
@@ -48,35 +50,17 @@ static int get_one(store *st, int64_t mid, const char *output)
     if (status != CLI_EXIT_OK)
         return status;
     /* 0600: a transcript holds every hand. FILE is made anew beside itself
-     * (mkstemp: O_EXCL, never through a link) and renamed into place: a
-     * link planted at FILE by another local user is replaced, not followed,
-     * and an existing file's mode is not kept. */
-    char tmp[4200] = "";
-    int fd = STDOUT_FILENO;
-    if (output) {
-        const char *slash = strrchr(output, '/');
-        int dlen = slash ? (int)(slash - output) + 1 : 0;
-        snprintf(tmp, sizeof tmp, "%.*s.%.200s.XXXXXX", dlen, output, slash ? slash + 1 : output);
-        fd = strlen(output) < 4000 ? mkstemp(tmp) : (errno = ENAMETOOLONG, -1);
-    }
-    size_t off = 0;
-    while (fd >= 0 && off < len) {
-        ssize_t n = write(fd, data + off, len - off);
-        if (n <= 0)
-            break;
-        off += (size_t)n;
-    }
-    bool ok = fd >= 0 && off == len;
-    int cause = errno;
-    if (output && fd >= 0) {
-        ok = close(fd) == 0 && ok;
-        ok = ok && rename(tmp, output) == 0;
-        cause = ok ? 0 : errno ? errno : cause;
-        if (!ok)
-            unlink(tmp);
-    }
-    if (!ok) {
-        fprintf(stderr, "arbiter: transcripts get: %s: %s\n", output ? output : "stdout", strerror(cause));
+     * and renamed into place (arb_write_file): a link planted at FILE is
+     * refused, never followed, and an existing file's mode is not kept. */
+    char err[1300];
+    int rc = 0;
+    if (output)
+        rc = arb_write_file(output, data, len, 0600, err, sizeof err);
+    else if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
+        rc = (snprintf(err, sizeof err, "stdout: %s", strerror(errno)), ARB_EIO);
+    if (rc) {
+        char term[1400];
+        fprintf(stderr, "arbiter: transcripts get: %s\n", arb_term(err, term, sizeof term));
         status = CLI_EXIT_FAIL;
     }
     free(data);

@@ -35,19 +35,19 @@ int cli_open_place(db_place *p, const char *state, const char *db, bool exclusiv
     int rc = arb_make_dir(state, geteuid() == 0 ? 0711 : 0700, "state directory (state:, --state)", err, errlen);
     if (rc)
         return rc;
-    /* One run per state directory at a time; readers (status,
-     * standings) share the cluster a run has started. */
-    char lock[700];
-    snprintf(lock, sizeof lock, "%s/lock", state);
-    p->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (exclusive && (p->lock_fd < 0 || flock(p->lock_fd, LOCK_EX | LOCK_NB) != 0)) {
-        snprintf(err, errlen, "%s is in use by another arbiter run", state);
-        return ARB_ESTATE;
-    }
-    if (!exclusive && p->lock_fd >= 0 && flock(p->lock_fd, LOCK_SH | LOCK_NB) != 0) {
-        /* a run holds the state directory: its cluster is up, use it as is */
-        close(p->lock_fd);
-        p->lock_fd = -1;
+    /* One run per state directory at a time: the lock is a writer's (a
+     * run, the scheduler: transcripts and bots' directories). Everyone
+     * else (import, submit, the readers) takes no part in it: the cluster
+     * has its own count of users (pgctl.h), so a run starts, ends and
+     * resumes whoever else uses the record meanwhile. */
+    if (exclusive) {
+        char lock[700];
+        snprintf(lock, sizeof lock, "%s/lock", state);
+        p->lock_fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (p->lock_fd < 0 || flock(p->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+            snprintf(err, errlen, "%s is in use by another arbiter run", state);
+            return ARB_ESTATE;
+        }
     }
     if (db && *db) {
         snprintf(p->conninfo, sizeof p->conninfo, "%s", db);
@@ -84,15 +84,12 @@ int cli_open_record(db_place *p, const char *state, const char *db, char *err, s
                  stat(named, &st) == 0 ? "its file `cluster` names no cluster of this state directory; " : "");
         return ARB_ENOTFOUND;
     }
-    /* Share the cluster with a run that holds the state directory; the
-     * lock file is a run's to make. */
-    char lock[700];
-    snprintf(lock, sizeof lock, "%s/lock", state);
-    p->lock_fd = open(lock, O_RDWR | O_CLOEXEC);
-    if (p->lock_fd >= 0 && flock(p->lock_fd, LOCK_SH | LOCK_NB) != 0) {
-        close(p->lock_fd);
-        p->lock_fd = -1;
-    }
+    /* A reader holds no lock of the state directory's (a run's, taken by
+     * cli_open_place): serve started first must not keep a run from
+     * starting. It is one more user of the cluster (pgctl.h): started
+     * here if nobody runs it, stopped by whoever is its last user, so a
+     * reader that started it never stops it under a run that came later,
+     * nor a run under a reader. */
     int rc = pgctl_start(&p->pg, state, err, errlen);
     if (rc)
         return rc;

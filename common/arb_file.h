@@ -1,9 +1,11 @@
 /* arb_file.h — reading a whole file with a hard cap on its size: the one
  * whole-file reader (tournament files, configuration, transcripts); the
- * daemons' own directories, made when missing; and whether a uid of nobody's
- * (what a bot's own uid is, as root) can reach a path. */
+ * daemons' own directories, made when missing; whether a uid of nobody's
+ * (what a bot's own uid is, as root) can reach a path; and writing where a
+ * user points (arb_file_write.c) without following another user's links. */
 #ifndef ARB_FILE_H
 #define ARB_FILE_H
+#include <stdio.h>
 #include <stddef.h>
 
 /* The file at path, whole, NUL-terminated (the NUL not counted in *len),
@@ -38,5 +40,61 @@ int arb_remove_tree(const char *path);
  * blocked; -1 when it could not be asked (not root: the caller's bots then
  * run under the caller's uid, and reach what it reaches). */
 int arb_others_can_reach(const char *path, int amode, char *blocked, size_t len);
+
+/* ---- writing where a user points (arb_file_write.c; docs/cli.md, "Files
+ * arbiter writes") ----------------------------------------------------------
+ * A command run as root (or as anyone) that writes under a path a user
+ * gave must not be turned by another local user into writing somewhere
+ * else: a link planted at the file's name, in a directory on the way, or a
+ * directory on the way that another user can swap. So:
+ *  - every directory in which a name of the path is looked up is owned by
+ *    root or by the caller and not writable by group or others, unless it
+ *    has the sticky bit (/tmp): else refused, naming it;
+ *  - the path is then opened from / one directory at a time without
+ *    following links (O_NOFOLLOW), each checked again on its descriptor,
+ *    so a swap after the check is refused too;
+ *  - a file is written under a fresh name beside its target (openat
+ *    O_CREAT|O_EXCL|O_NOFOLLOW) and renamed over it when whole: a link at
+ *    the target's name is replaced, never followed, and a reader never
+ *    sees half a file. */
+
+/* Directory path, to write files under it (a report): made when missing
+ * (with missing parents, 0755), or one that exists must be a directory,
+ * not a link, owned by the caller and not writable by group or others.
+ * cmd names the command in what to do ("let report create it"). Returns
+ * an O_DIRECTORY descriptor (the caller closes it) in *dirfd and 0, or
+ * ARB_EINVAL (refused) / ARB_EIO with "DIR is WHY: WHAT TO DO" in err. */
+int arb_wdir_open(const char *path, const char *cmd, int *dirfd, char *err, size_t errlen);
+/* Subdirectory name of dirfd (shown: its path for messages), made (0755)
+ * when missing, under the same rule as arb_wdir_open. */
+int arb_wdir_sub(int dirfd, const char *name, const char *shown, int *subfd, char *err, size_t errlen);
+/* File name of dirfd (shown: its path for messages) holding data, mode
+ * mode: written under a fresh name and renamed over name (not fsync'ed:
+ * a report's hundreds of pages; arb_out for a file that must last). */
+int arb_wdir_put(int dirfd, const char *name, const void *data, size_t len, unsigned mode, const char *shown,
+                 char *err, size_t errlen);
+
+/* One file where a user points (export -o, transcripts get -o, eval
+ * --json): arb_out_open makes the fresh file beside path (refused: path a
+ * link or a directory, its directory not as above); write to fd (or the
+ * stream of arb_out_fopen); arb_out_commit fsyncs it and renames it
+ * over path; arb_out_abort removes it. Nothing is at path until commit. */
+typedef struct arb_out {
+    int fd;               /* the fresh file, open for writing (-1: none) */
+    FILE *f;              /* fd as a stream (arb_out_fopen), or NULL */
+    int dirfd;            /* the directory it is in */
+    unsigned mode;        /* its mode once renamed */
+    char name[256];       /* the target's name in dirfd */
+    char tmp[256];        /* the fresh file's name in dirfd */
+    char path[1024];      /* the target as given, for messages */
+} arb_out;
+int arb_out_open(arb_out *o, const char *path, unsigned mode, char *err, size_t errlen);
+/* arb_out_open, the fresh file as a stream: NULL with the message in err
+ * (nothing left open). Commit and abort close the stream. */
+FILE *arb_out_fopen(arb_out *o, const char *path, unsigned mode, char *err, size_t errlen);
+int arb_out_commit(arb_out *o, char *err, size_t errlen);
+void arb_out_abort(arb_out *o);
+/* The whole of data as file path (mode): arb_out_open, write, commit. */
+int arb_write_file(const char *path, const void *data, size_t len, unsigned mode, char *err, size_t errlen);
 
 #endif

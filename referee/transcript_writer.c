@@ -54,8 +54,10 @@ tr_writer *tr_writer_open(const char *path, int *err)
         return NULL;
     }
     /* 0600: the transcript holds every hand; no bot (another uid) may read
-     * it while the match is played. */
-    int fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600) : -1;
+     * it while the match is played. Never through a link at its name
+     * (O_NOFOLLOW): a path a user gave (match --transcript) must not be
+     * turned into another file by a link another user planted there. */
+    int fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
     w->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (path && !w->f) {
         int e = errno;

@@ -1,52 +1,62 @@
 /* web_report.c — `arbiter report`: a tournament's pages written as static
  * files (docs/web.md) — the same renderers as the server in WEB_STATIC
  * mode, relative links, so the directory can be opened from disk or put
- * on any web host. */
+ * on any web host. Written safely (arb_file.h, "writing where a user
+ * points"): into a directory made here or the caller's alone, never
+ * through a link; a report run again replaces each file in place by a
+ * rename, so a web host publishing the directory serves the old page or
+ * the new one, never half of one. */
 #include "web_int.h"
 #include "arb_file.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct report {
     store *st;
     const web_hooks *h;
     const char *dir;
+    int dirfd;            /* dir, opened by arb_wdir_open */
     int files;
     char *err;
     size_t errlen;
 } report;
 
-/* dir/rel with rel's directories made first. 0 or < 0 with a message. */
+/* dir/rel, rel's directories made first: each opened from the report's
+ * directory without following a link, the caller's alone (arb_file.h),
+ * the file written beside its name and renamed over it. 0 or < 0 with a
+ * message. */
 static int put_file(report *r, const char *rel, const void *data, size_t len)
 {
-    char path[4096];
-    int n = snprintf(path, sizeof path, "%s/%s", r->dir, rel);
-    if (n < 0 || (size_t)n >= sizeof path) {
+    char shown[4096], name[4096];
+    if ((size_t)snprintf(shown, sizeof shown, "%s/%s", r->dir, rel) >= sizeof shown) {
         snprintf(r->err, r->errlen, "%s/%s: path too long", r->dir, rel);
         return ARB_EINVAL;
     }
-    for (char *slash = path + strlen(r->dir) + 1; (slash = strchr(slash, '/')) != NULL; slash++) {
+    snprintf(name, sizeof name, "%s", rel);
+    int fd = r->dirfd, rc = 0;
+    char *part = name;
+    for (char *slash; !rc && (slash = strchr(part, '/')) != NULL; part = slash + 1) {
         *slash = 0;
-        int rc = arb_make_dir(path, 0755, "report (-o)", r->err, r->errlen);
-        *slash = '/';
-        if (rc)
-            return rc;
+        shown[strlen(r->dir) + 1 + (size_t)(slash - name)] = 0;   /* dir/ up to this directory */
+        int sub = -1;
+        rc = arb_wdir_sub(fd, part, shown, &sub, r->err, r->errlen);
+        shown[strlen(shown)] = '/';
+        if (fd != r->dirfd)
+            close(fd);
+        fd = sub;
     }
-    FILE *f = fopen(path, "wb");
-    int cause = !f ? errno : fwrite(data, 1, len, f) != len ? (errno ? errno : EIO) : 0;
-    if (f && fclose(f) != 0 && !cause)   /* closed once, whatever happened: the buffer's write fails here */
-        cause = errno;
-    if (cause) {
-        snprintf(r->err, r->errlen, "%s: %s", path, strerror(cause));
-        return cause == ENOSPC || cause == EDQUOT ? ARB_EDISKFULL : ARB_EIO;
-    }
-    r->files++;
-    return 0;
+    if (!rc)
+        rc = arb_wdir_put(fd, part, data, len, 0644, shown, r->err, r->errlen);
+    if (fd >= 0 && fd != r->dirfd)
+        close(fd);
+    if (!rc)
+        r->files++;
+    return rc;
 }
 
 /* A route rendered into its file; a route the record lacks is skipped. */
@@ -110,9 +120,9 @@ out:
 
 int web_report(store *st, const web_hooks *h, int64_t tid, const char *dir, int *files, char *err, size_t errlen)
 {
-    report r = {st, h, dir, 0, err, errlen};
+    report r = {st, h, dir, -1, 0, err, errlen};
     store_rows seats = {0}, ents = {0};
-    int rc = arb_make_dir(dir, 0755, "report (-o)", err, errlen);
+    int rc = arb_wdir_open(dir, "report", &r.dirfd, err, errlen);
     if (rc)
         return rc;
     if ((rc = store_web(st, STORE_WEB_SEATS, tid, NULL, &seats, err, errlen)) != 0
@@ -154,6 +164,7 @@ int web_report(store *st, const web_hooks *h, int64_t tid, const char *dir, int 
 out:
     store_rows_release(&seats);
     store_rows_release(&ents);
+    close(r.dirfd);
     *files = r.files;
     return rc;
 }

@@ -145,8 +145,11 @@ check "a FIFO named for a transcript does not hang the reader" '[ $? != 124 ] &&
 q "UPDATE matches SET digest = '$d7', transcript = NULL WHERE id = 7" > /dev/null
 echo precious > victim.txt; ln -s "$T/victim.txt" planted.arbt
 "$ARB" transcripts get 7 --state remote -o planted.arbt > /dev/null 2>&1
-check "transcripts get -o replaces a planted link instead of writing through it, 0600" \
-  '[ $? = 0 ] && [ "$(cat victim.txt)" = precious ] && [ ! -L planted.arbt ] && [ "$(stat -c %a planted.arbt)" = 600 ] && "$ARB" replay planted.arbt > /dev/null 2>&1'
+check "transcripts get -o onto a planted link: refused, never written through (docs/cli.md, \"Files arbiter writes\")" \
+  '[ $? = 1 ] && [ "$(cat victim.txt)" = precious ] && [ -L planted.arbt ]'
+"$ARB" transcripts get 7 --state remote -o got.arbt > /dev/null 2>&1
+check "transcripts get -o a new file: written 0600, and it replays" \
+  '[ $? = 0 ] && [ "$(stat -c %a got.arbt)" = 600 ] && "$ARB" replay got.arbt > /dev/null 2>&1'
 
 # keep_transcripts: a second run (its own record), the files stay.
 mkdir bots && cp "$BOTS/random_bot" "$BOTS/greedy_bot" bots/
