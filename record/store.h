@@ -542,6 +542,9 @@ typedef enum store_web_kind {
                                    points, rank */
     STORE_WEB_HISTORY,          /* arg: entrant indexes as an array ("{1,5}"): entrant, match, mu, sigma */
     STORE_WEB_ENTRANT_SEATS,    /* arg: the entrant's index: STORE_WEB_SEATS of the matches it played in */
+    STORE_WEB_TEAM_SEATS,       /* partnership play: STORE_WEB_SEATS with a row per team (side) of each match:
+                                   slot its members' first, entrant the team's index, name the team's, total,
+                                   points and rank its side's ("" not yet) */
 } store_web_kind;
 int store_web(store *s, store_web_kind kind, int64_t id, const char *arg, store_rows *out, char *err, size_t errlen);
 /* Every later transaction of this connection read only (the web server's

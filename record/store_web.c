@@ -53,6 +53,19 @@ static const char *const web_sql[] = {
         "JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant "
         "LEFT JOIN rounds r ON r.tournament_id = m.tournament_id AND r.round = m.round "
         "ORDER BY m.round, m.tbl, s.slot",
+    /* STORE_WEB_SEATS by team: each match's teams from its members' seats
+     * (so a match not yet played has its teams too), their sides' results */
+    [STORE_WEB_TEAM_SEATS] =
+        "FROM matches m "
+        "JOIN (SELECT x.match_id, min(x.slot) AS slot, me.team_idx AS entrant, max(d.total) AS total, "
+        "             max(d.points) AS points, max(d.rank) AS rank "
+        "      FROM match_seats x JOIN matches mm ON mm.id = x.match_id AND mm.tournament_id = $1 "
+        "      JOIN entrants me ON me.tournament_id = $1 AND me.idx = x.entrant AND me.team_idx IS NOT NULL "
+        "      LEFT JOIN match_sides d ON d.match_id = x.match_id AND d.team = me.team_idx "
+        "      GROUP BY x.match_id, me.team_idx) s ON s.match_id = m.id "
+        "JOIN teams e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant "
+        "LEFT JOIN rounds r ON r.tournament_id = m.tournament_id AND r.round = m.round "
+        "WHERE m.tournament_id = $1 ORDER BY m.round, m.tbl, s.slot",
 };
 
 static const char *const wseats_cols[] = {STORE_WSEATS_COLS(STORE_COL_EXPR)};
@@ -70,6 +83,7 @@ static const struct web_cols {
 } web_cols[] = {
     [STORE_WEB_SEATS] = COLS(wseats_cols),
     [STORE_WEB_ENTRANT_SEATS] = COLS(wseats_cols),
+    [STORE_WEB_TEAM_SEATS] = COLS(wseats_cols),
     [STORE_WEB_MATCH] = COLS(wmatch_cols),
     [STORE_WEB_HISTORY] = COLS(whistory_cols),
     [STORE_WEB_TOURNAMENT] = COLS(wtour_cols),

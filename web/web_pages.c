@@ -510,6 +510,86 @@ static void crosstable_html(web_page *p, const standings *s, const store_rows *x
     arb_buf_puts(b, "</tbody></table></div>\n");
 }
 
+/* The row of the team crosstable x for teams a and b (team indexes), with
+ * the row team's wins and losses (as `arbiter standings` counts them), or
+ * -1 where they have not met. */
+static int team_result(const store_rows *x, int a, int b, int *won, int *lost)
+{
+    for (int k = 0; k < x->nrows; k++)
+        if (arb_cell_int(C(x, k, STORE_TEAMX_TEAM)) == a && arb_cell_int(C(x, k, STORE_TEAMX_OPPONENT)) == b) {
+            int m = (int)arb_cell_int(C(x, k, STORE_TEAMX_MATCHES));
+            double pts = arb_cell_float(C(x, k, STORE_TEAMX_POINTS));
+            *won = (int)arb_cell_int(C(x, k, STORE_TEAMX_WON));
+            *lost = m - *won - (int)((pts - *won) * 2 + 0.5);   /* points = wins + ties / 2 */
+            return k;
+        }
+    return -1;
+}
+
+/* Partnership play: teams against teams (partners are never each
+ * other's opponents), in the teams' standings order. */
+static void team_crosstable_html(web_page *p, const standings *s, const store_rows *x)
+{
+    arb_buf *b = p->b;
+    arb_buf_puts(b, "<div class=\"scroll\"><table id=\"team-crosstable\"><caption class=\"muted\">the row team's "
+                    "wins-losses against the column team</caption><thead><tr><th scope=\"col\">Team</th>");
+    for (int j = 0; j < s->nt; j++)
+        arb_buf_printf(b, "<th scope=\"col\" class=\"num\">%d</th>", j + 1);
+    arb_buf_puts(b, "</tr></thead><tbody>");
+    for (int i = 0; i < s->nt; i++) {
+        arb_buf_printf(b, "<tr><th scope=\"row\">%d. ", i + 1);
+        web_h(b, s->teams[i].name);
+        arb_buf_puts(b, "</th>");
+        for (int j = 0; j < s->nt; j++) {
+            char cell[32] = "·";
+            int won, lost;
+            if (i == j)
+                snprintf(cell, sizeof cell, "×");
+            else if (team_result(x, s->teams[i].entrant, s->teams[j].entrant, &won, &lost) >= 0)
+                snprintf(cell, sizeof cell, "%d-%d", won, lost);
+            td(b, cell, true);
+        }
+        arb_buf_puts(b, "</tr>\n");
+    }
+    arb_buf_puts(b, "</tbody></table></div>\n");
+}
+
+/* The JSON crosstable: entrant against entrant, or team against team in
+ * partnership play (then "won" and "lost" too, no "score"). */
+static void crosstable_json(arb_buf *b, const standings *s, const store_rows *x)
+{
+    arb_buf_printf(b, ",\"crosstable_of\":\"%s\",\"crosstable\":[", s->nt > 0 ? "teams" : "entrants");
+    int shown = 0;
+    for (int i = 0; i < s->nt; i++)
+        for (int j = 0; j < s->nt; j++) {
+            int won, lost, row = i == j ? -1 : team_result(x, s->teams[i].entrant, s->teams[j].entrant, &won, &lost);
+            if (row < 0)
+                continue;
+            arb_buf_puts(b, shown++ ? ",{\"entrant\":" : "{\"entrant\":");
+            web_j(b, s->teams[i].name);
+            arb_buf_puts(b, ",\"opponent\":");
+            web_j(b, s->teams[j].name);
+            arb_buf_printf(b, ",\"matches\":%s,\"points\":%s,\"won\":%d,\"lost\":%d}", C(x, row, STORE_TEAMX_MATCHES),
+                           C(x, row, STORE_TEAMX_POINTS), won, lost);
+        }
+    for (int i = 0; s->nt <= 0 && i < x->nrows; i++) {
+        arb_buf_puts(b, i ? ",{\"entrant\":" : "{\"entrant\":");
+        web_j(b, C(x, i, STORE_XTABLE_ENTRANT));
+        arb_buf_puts(b, ",\"opponent\":");
+        web_j(b, C(x, i, STORE_XTABLE_OPPONENT));
+        arb_buf_printf(b, ",\"matches\":%s,\"points\":%s,\"score\":%s}", C(x, i, STORE_XTABLE_MATCHES),
+                       C(x, i, STORE_XTABLE_POINTS), C(x, i, STORE_XTABLE_SCORE));
+    }
+    arb_buf_puts(b, "]");
+}
+
+static web_bracket_kind bracket_kind(const char *format)
+{
+    return strcmp(format, "double-elimination") == 0 ? WEB_BRACKET_DOUBLE
+           : strcmp(format, "groups-knockout") == 0  ? WEB_BRACKET_GROUPS
+                                                     : WEB_BRACKET_SINGLE;
+}
+
 static bool knockout(const char *format)
 {
     return strcmp(format, "single-elimination") == 0 || strcmp(format, "double-elimination") == 0
@@ -520,7 +600,7 @@ static void page_ladder(web_page *p, int64_t tid, bool json);
 
 static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_only)
 {
-    store_rows t = {0}, g = {0}, seats = {0}, x = {0};
+    store_rows t = {0}, g = {0}, seats = {0}, tseats = {0}, x = {0};
     standings s = {0};
     if (!tournament_row(p, tid, &t))
         return;
@@ -539,7 +619,9 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
     }
     /* the crosstable's pairs only where they are shown: the JSON, or a grid */
     if (!wrows(p, STORE_WEB_PROGRESS, tid, NULL, &g) || !wrows(p, STORE_WEB_SEATS, tid, NULL, &seats)
-        || ((json || s.n <= ARB_WEB_GRID_MAX) && !rows(p, STORE_REPORT_CROSSTABLE, tid, &x)))
+        || (s.nt > 0 && !wrows(p, STORE_WEB_TEAM_SEATS, tid, NULL, &tseats))
+        || ((json || s.n <= ARB_WEB_GRID_MAX)
+            && !rows(p, s.nt > 0 ? STORE_REPORT_TEAM_CROSSTABLE : STORE_REPORT_CROSSTABLE, tid, &x)))
         goto out;
     static const char *const tkeys[] = {"id", "name", "game", "rules", "format", "state", "created", "finished",
                                         "rating_system", "commitment", "secret"};
@@ -556,23 +638,25 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
         progress_json(b, &g);
         arb_buf_puts(b, ",\"standings\":");
         standings_json(b, &s);
-        arb_buf_puts(b, ",\"crosstable\":[");
-        for (int i = 0; i < x.nrows; i++) {
-            arb_buf_puts(b, i ? ",{\"entrant\":" : "{\"entrant\":");
-            web_j(b, C(&x, i, STORE_XTABLE_ENTRANT));
-            arb_buf_puts(b, ",\"opponent\":");
-            web_j(b, C(&x, i, STORE_XTABLE_OPPONENT));
-            arb_buf_printf(b, ",\"matches\":%s,\"points\":%s,\"score\":%s}", C(&x, i, STORE_XTABLE_MATCHES),
-                           C(&x, i, STORE_XTABLE_POINTS), C(&x, i, STORE_XTABLE_SCORE));
-        }
-        arb_buf_puts(b, "],\"matches\":[");
+        crosstable_json(b, &s, &x);
+        arb_buf_puts(b, ",\"matches\":[");
         for (int from = 0, to; from < seats.nrows; from = to) {
             to = match_end(&seats, from);
             if (from)
                 arb_buf_puts(b, ",");
             match_seats_json(b, &seats, from, to);
         }
-        arb_buf_puts(b, "]}\n");
+        arb_buf_puts(b, "]");
+        if (s.nt > 0) {   /* the same matches by team */
+            arb_buf_puts(b, ",\"team_matches\":[");
+            for (int from = 0, to; from < tseats.nrows; from = to) {
+                to = match_end(&tseats, from);
+                arb_buf_puts(b, from ? "," : "");
+                match_seats_json(b, &tseats, from, to);
+            }
+            arb_buf_puts(b, "]");
+        }
+        arb_buf_puts(b, "}\n");
         goto out;
     }
     bool running = strcmp(C(&t, 0, STORE_WTOUR_STATE), "running") == 0;
@@ -609,13 +693,14 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
     standings_table(p, tid, s.rows, s.n, true, "standings");
     if (knockout(C(&t, 0, STORE_WTOUR_FORMAT))) {
         arb_buf_puts(b, "<h2>Bracket</h2>\n");
-        /* the champion (a team's members), bold in the last box: a tie at
-           the final's table is settled by the chain, not by the ranks */
+        /* the champion (a team in partnership play), bold in the last box: a
+           tie at the final's table is settled by the chain, not by the ranks */
+        const store_standing *units = s.nt > 0 ? s.teams : s.rows;
         int champ[ARB_TN_MAX_ENTRANTS], nchamp = 0;
-        for (int i = 0; i < s.n; i++)
-            if (strcmp(s.rows[i].reached, "champion") == 0)
-                champ[nchamp++] = s.rows[i].entrant;
-        web_svg_bracket(p, &seats, strcmp(C(&t, 0, STORE_WTOUR_FORMAT), "groups-knockout") == 0, champ, nchamp);
+        for (int i = 0; i < (s.nt > 0 ? s.nt : s.n); i++)
+            if (strcmp(units[i].reached, "champion") == 0)
+                champ[nchamp++] = units[i].entrant;
+        web_svg_bracket(p, s.nt > 0 ? &tseats : &seats, bracket_kind(C(&t, 0, STORE_WTOUR_FORMAT)), champ, nchamp);
     }
     arb_buf_puts(b, "<h2>Crosstable</h2>\n");
     if (s.n > ARB_WEB_GRID_MAX) {
@@ -623,6 +708,8 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
                        ARB_WEB_GRID_MAX);
         web_link(p, "/api/t/%" PRId64, tid);
         arb_buf_puts(b, "\">JSON</a>.</p>\n");
+    } else if (s.nt > 0) {
+        team_crosstable_html(p, &s, &x);
     } else {
         crosstable_html(p, &s, &x);
     }
@@ -669,6 +756,7 @@ out:
     store_rows_release(&t);
     store_rows_release(&g);
     store_rows_release(&seats);
+    store_rows_release(&tseats);
     store_rows_release(&x);
 }
 
