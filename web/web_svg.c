@@ -407,15 +407,60 @@ out:
 
 /* ---- rating histories ---------------------------------------------------- */
 
-#define CHART_W 640
-#define CHART_H 260
-#define PAD_L 48
-#define PAD_R 150
-#define PAD_T 12
-#define PAD_B 28
+#define CHART_W 680
+#define CHART_H 300
+#define PAD_L 56
+#define PAD_R 160
+#define PAD_T 14
+#define PAD_B 44
 
 static const char *const palette[] = {"#0b5cad", "#c2410c", "#15803d", "#7e22ce", "#b91c1c",
                                       "#0e7490", "#a16207", "#be185d", "#4d7c0f", "#475569"};
+
+/* A step of 1, 2 or 5 times a power of ten giving about `want` ticks over
+ * span; *decimals: the digits after the point its labels need. */
+static double nice_step(double span, int want, int *decimals)
+{
+    double raw = span / want, mag = pow(10, floor(log10(raw))), f = raw / mag;
+    double step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+    int d = (int)-floor(log10(step) + 1e-9);
+    *decimals = d > 0 ? d : 0;
+    return step;
+}
+
+/* A tick's label: no "-0" (a value within half a step's last digit of 0). */
+static void tick_label(arb_buf *o, double v, double step, int decimals)
+{
+    if (fabs(v) < step * 1e-6)
+        v = 0;
+    arb_buf_printf(o, "%.*f", decimals, v);
+}
+
+/* The axes: y ticks at round values of mu over [lo, hi] (widened to them),
+ * x ticks at round counts of rated matches; their labels and the axes'
+ * names. */
+static void chart_axes(arb_buf *o, double lo, double hi, double ystep, int ydec, int n, double xs, double ys)
+{
+    int x0 = PAD_L, y0 = CHART_H - PAD_B, x1 = CHART_W - PAD_R;
+    arb_buf_printf(o, "<path class=\"axis\" fill=\"none\" d=\"M%d %dV%dH%d\"/>", x0, PAD_T, y0, x1);
+    for (double v = lo; v <= hi + ystep * 1e-6; v += ystep) {
+        double y = y0 - (v - lo) * ys;
+        arb_buf_printf(o, "<path class=\"grid\" fill=\"none\" d=\"M%d %.1fH%d\"/><text class=\"tick\" x=\"%d\" y=\"%.1f\" "
+                          "text-anchor=\"end\">", x0 - 4, y, x1, x0 - 7, y + 4);
+        tick_label(o, v, ystep, ydec);
+        arb_buf_puts(o, "</text>");
+    }
+    int dec;
+    double xstep = n > 1 ? nice_step(n - 1, 6, &dec) : 1;
+    xstep = xstep < 1 ? 1 : xstep;
+    for (double v = 0; v <= n - 1 + 1e-9; v += xstep)
+        arb_buf_printf(o, "<path class=\"axis\" fill=\"none\" d=\"M%.1f %dV%d\"/><text class=\"tick\" x=\"%.1f\" y=\"%d\" "
+                          "text-anchor=\"middle\">%.0f</text>", x0 + v * xs, y0, y0 + 4, x0 + v * xs, y0 + 16, v + 1);
+    arb_buf_printf(o, "<text class=\"label\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">rating updates of these entries "
+                      "(one a rated match each), in the order applied</text>", (x0 + x1) / 2, CHART_H - 6);
+    arb_buf_printf(o, "<text class=\"label\" transform=\"rotate(-90)\" x=\"%d\" y=\"14\" text-anchor=\"middle\">"
+                      "rating μ</text>", -(PAD_T + y0) / 2);
+}
 
 int web_svg_chart(web_page *p, const char *title, const web_series *s, int ns, const store_rows *h)
 {
@@ -433,28 +478,51 @@ int web_svg_chart(web_page *p, const char *title, const web_series *s, int ns, c
         hi += 1;
         lo -= 1;
     }
+    int ydec;
+    double ystep = nice_step(hi - lo, 5, &ydec);
+    lo = floor(lo / ystep) * ystep;
+    hi = ceil(hi / ystep) * ystep;
     double xs = (double)(CHART_W - PAD_L - PAD_R) / (h->nrows > 1 ? h->nrows - 1 : 1);
     double ys = (CHART_H - PAD_T - PAD_B) / (hi - lo);
-    arb_buf_printf(o, "<div class=\"scroll\"><svg class=\"chart\" role=\"img\" aria-label=\"");
+    arb_buf_printf(o, "<div class=\"scroll\"><svg class=\"chart\" role=\"img\" aria-labelledby=\"chart-title\" "
+                      "xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">"
+                      "<title id=\"chart-title\">", CHART_W, CHART_H, CHART_W, CHART_H);
     web_h(o, title);
-    arb_buf_printf(o, "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">",
-                   CHART_W, CHART_H, CHART_W, CHART_H);
-    arb_buf_printf(o, "<path class=\"axis\" d=\"M%d %dV%dH%d\"/>", PAD_L, PAD_T, CHART_H - PAD_B, CHART_W - PAD_R);
-    arb_buf_printf(o, "<text x=\"4\" y=\"%d\">%.1f</text><text x=\"4\" y=\"%d\">%.1f</text>", PAD_T + 10, hi,
-                   CHART_H - PAD_B, lo);
-    arb_buf_printf(o, "<text x=\"%d\" y=\"%d\">rating (mu) after each rated match, in order</text>", PAD_L,
-                   CHART_H - 8);
+    arb_buf_puts(o, ": each entry's rating μ after each rated match, a line per entry named in the legend</title>");
+    chart_axes(o, lo, hi, ystep, ydec, h->nrows, xs, ys);
     for (int k = 0; k < ns; k++) {
         const char *color = palette[k % (int)(sizeof palette / sizeof *palette)];
-        arb_buf_printf(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", color);
+        int last = -1;
+        arb_buf_printf(o, "<g><title>");
+        web_h(o, s[k].name);
+        arb_buf_printf(o, "</title><polyline class=\"line\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", color);
         for (int i = 0; i < h->nrows; i++)
-            if ((int)arb_cell_int(store_cell(h, i, STORE_WHISTORY_ENTRANT)) == s[k].entrant)
+            if ((int)arb_cell_int(store_cell(h, i, STORE_WHISTORY_ENTRANT)) == s[k].entrant) {
                 arb_buf_printf(o, "%.1f,%.1f ", PAD_L + i * xs,
                                CHART_H - PAD_B - (arb_cell_float(store_cell(h, i, STORE_WHISTORY_MU)) - lo) * ys);
-        arb_buf_printf(o, "\"/><rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
-                       CHART_W - PAD_R + 10, PAD_T + k * 16, color, CHART_W - PAD_R + 24, PAD_T + k * 16 + 9);
+                last = i;
+            }
+        arb_buf_puts(o, "\"/>");
+        if (last >= 0) {   /* its last point: the full values on hover */
+            arb_buf_printf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>", PAD_L + last * xs,
+                           CHART_H - PAD_B - (arb_cell_float(store_cell(h, last, STORE_WHISTORY_MU)) - lo) * ys, color);
+            web_h(o, s[k].name);
+            arb_buf_puts(o, " after match ");
+            web_h(o, store_cell(h, last, STORE_WHISTORY_MATCH));
+            arb_buf_puts(o, ": μ ");
+            web_h(o, store_cell(h, last, STORE_WHISTORY_MU));
+            arb_buf_puts(o, ", σ ");
+            web_h(o, store_cell(h, last, STORE_WHISTORY_SIGMA));
+            arb_buf_puts(o, "</title></circle>");
+        }
+        /* the legend: a sample of the line, the name and its last mu */
+        int ly = PAD_T + k * 18;
+        arb_buf_printf(o, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"3\" d=\"M%d %dh18\"/><text class=\"legend\" "
+                          "x=\"%d\" y=\"%d\">", color, CHART_W - PAD_R + 12, ly + 6, CHART_W - PAD_R + 36, ly + 10);
         web_h(o, s[k].name);
-        arb_buf_puts(o, "</text>");
+        if (last >= 0)
+            arb_buf_printf(o, " (%.2f)", arb_cell_float(store_cell(h, last, STORE_WHISTORY_MU)));
+        arb_buf_puts(o, "</text></g>");
     }
     return arb_buf_puts(o, "</svg></div>\n");
 }
