@@ -6,6 +6,7 @@
 #ifndef ARB_CLI_H
 #define ARB_CLI_H
 #include "cli_base.h"
+#include "arb_buf.h"
 #include "game.h"
 #include "pgctl.h"
 #include "rating.h"
@@ -33,6 +34,7 @@ int cmd_report(int argc, char **argv);
 /* The transcript hooks the web layer is given (web_hooks.c): the referee's
  * reader, for arbiter serve, arbiter report and the scheduler's pages. */
 struct web_hooks;
+struct tr_botend;
 const struct web_hooks *cli_web_hooks(void);
 int cmd_keygen(int argc, char **argv);
 int cmd_submit(int argc, char **argv);
@@ -129,10 +131,26 @@ typedef struct cli_bot_ends {
     int         objects;                     /* JSON objects shown by every walk so far */
     int         processes;                   /* out: bot's botend records */
     int         last_status[ARB_MAX_SEATS];  /* out: each bot's last wait status, -1 none */
+    bool        told_end[ARB_MAX_SEATS];     /* each bot was sent "end" since its process started */
 } cli_bot_ends;
 /* Walk the transcript's records: 0, ARB_ECORRUPT for a corrupt record, or
  * ARB_ENOMEM. */
 int cli_bot_ends_walk(const uint8_t *data, size_t len, cli_bot_ends *c);
+/* A transcript's record (type, rec[0..n)) seen on a walk: told[bot] set
+ * when it sends a bot "end" (the match's, or a seating's before a
+ * restart), cleared when the bot's process ends (botend). */
+void cli_bot_told_end(int type, const uint8_t *rec, size_t n, bool *told);
+/* How a bot's process ended, in words that say who ended it: its wait
+ * status; a SIGKILL is the referee's (the kernel's OOM kill is noted by
+ * the referee too): after "end" (told) it stopped a bot still running at
+ * the match's end, else the reason the referee noted at the end of the
+ * bot's stderr ("arbiter: killed: ..."). */
+void cli_bot_end_words(const struct tr_botend *be, bool told, char *buf, size_t cap);
+#define CLI_BOT_END_WORDS 640   /* cli_bot_end_words' room: a referee's note (SEAT_NOTE_ROOM) escaped, and words */
+/* A record as JSON (tr_json: `arbiter replay --json`, the web's transcript
+ * lines); a botend's with "ended" too: cli_bot_end_words, told as
+ * cli_bot_told_end left it before this record. 0 or < 0. */
+int cli_tr_json(int type, const uint8_t *rec, size_t n, const bool *told, arb_buf *out);
 
 /* ---- the game a command is about ---------------------------------------- */
 

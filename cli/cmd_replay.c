@@ -233,6 +233,7 @@ typedef struct dump_ctx {
     uint32_t only_game;
     bool in_game;        /* inside the span of the game asked for */
     arb_buf out;
+    bool told_end[ARB_MAX_SEATS];   /* cli_bot_told_end, over every record */
 } dump_ctx;
 
 static bool dump_wanted(dump_ctx *c, int type, const uint8_t *rec, size_t n)
@@ -264,14 +265,13 @@ static bool has_game(const uint8_t *data, size_t len, uint32_t game)
     return tr_each(data, len, find_game, &c) == 1;
 }
 
-static int dump_record(void *ctx, int type, const uint8_t *rec, size_t n)
+static int dump_one(dump_ctx *c, int type, const uint8_t *rec, size_t n)
 {
-    dump_ctx *c = ctx;
     if (!dump_wanted(c, type, rec, n))
         return 0;
     arb_buf_reset(&c->out);
     if (c->json) {
-        int rc = tr_json(rec, n, &c->out);
+        int rc = cli_tr_json(type, rec, n, c->told_end, &c->out);
         if (rc)
             return rc;
         printf("%s\n", arb_buf_str(&c->out));
@@ -298,6 +298,14 @@ static int dump_record(void *ctx, int type, const uint8_t *rec, size_t n)
     free(text);
     free(shown_text);
     return 0;
+}
+
+static int dump_record(void *ctx, int type, const uint8_t *rec, size_t n)
+{
+    dump_ctx *c = ctx;
+    int rc = dump_one(c, type, rec, n);
+    cli_bot_told_end(type, rec, n, c->told_end);
+    return rc;
 }
 
 /* The bot named by --stderr: its index or its name in the header. */

@@ -13,12 +13,14 @@
 
 typedef struct lines_ctx {
     arb_buf *out;
+    bool told_end[ARB_MAX_SEATS];   /* cli_bot_told_end */
 } lines_ctx;
 
 static int line_each(void *ctx, int type, const uint8_t *rec, size_t n)
 {
     lines_ctx *c = ctx;
-    int rc = tr_json(rec, n, c->out);
+    int rc = cli_tr_json(type, rec, n, c->told_end, c->out);
+    cli_bot_told_end(type, rec, n, c->told_end);
     return rc ? rc : arb_buf_putc(c->out, '\n');
 }
 
@@ -26,7 +28,7 @@ static int line_each(void *ctx, int type, const uint8_t *rec, size_t n)
  * closing summary line: that is the re-judgement, not the record). */
 static int hook_json_lines(void *ctx, const uint8_t *data, size_t len, arb_buf *out, char *err, size_t errlen)
 {
-    lines_ctx c = {out};
+    lines_ctx c = {out, {false}};
     int rc = tr_each(data, len, line_each, &c);
     if (rc < 0)
         snprintf(err, errlen, "the transcript: %s", rc == ARB_ETOOBIG ? "too large to show" : arb_strerror(rc));
@@ -36,16 +38,20 @@ static int hook_json_lines(void *ctx, const uint8_t *data, size_t len, arb_buf *
 typedef struct ends_ctx {
     void (*each)(void *arg, int bot, const char *ended, const char *err, size_t errlen);
     void *arg;
+    bool told_end[ARB_MAX_SEATS];   /* cli_bot_told_end */
 } ends_ctx;
 
 static int end_each(void *ctx, int type, const uint8_t *rec, size_t n)
 {
     ends_ctx *c = ctx;
     tr_botend be;
-    if (type != TR_BOTEND || tr_read_botend(rec, n, &be) != 0)
+    if (type != TR_BOTEND || tr_read_botend(rec, n, &be) != 0) {
+        cli_bot_told_end(type, rec, n, c->told_end);
         return 0;
-    char words[64];
-    tr_status_text(be.status, words, sizeof words);
+    }
+    char words[CLI_BOT_END_WORDS];
+    cli_bot_end_words(&be, be.bot >= 0 && be.bot < ARB_MAX_SEATS && c->told_end[be.bot], words, sizeof words);
+    cli_bot_told_end(type, rec, n, c->told_end);
     c->each(c->arg, be.bot, words, be.err, be.err_len);
     return 0;
 }
@@ -54,7 +60,7 @@ static int hook_botends(void *ctx, const uint8_t *data, size_t len,
                         void (*each)(void *arg, int bot, const char *ended, const char *err, size_t errlen), void *arg,
                         char *err, size_t errlen)
 {
-    ends_ctx c = {each, arg};
+    ends_ctx c = {each, arg, {false}};
     int rc = tr_each(data, len, end_each, &c);
     if (rc < 0)
         snprintf(err, errlen, "the transcript: %s", arb_strerror(rc));

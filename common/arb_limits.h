@@ -504,6 +504,17 @@
 #define ARB_WEB_MAX_URL 256
 /* Entrants whose rating history a ladder's chart draws (the leaders). */
 #define ARB_WEB_CHART_LINES 10
+/* A ladder's leaderboard shows each entry's rank change over the ladder's
+ * last this many matches: enough that a visitor returning after an hour
+ * of a busy ladder sees who moved, few enough that the rating each entry
+ * had before them is one indexed read of that many matches' history. */
+#define ARB_WEB_RANK_WINDOW 20
+/* Each entry's recent form: its last ARB_WEB_FORM results, found among the
+ * ladder's last ARB_WEB_FORM_SCAN matches (so the page reads a bounded
+ * part of a ladder of millions of matches; an entry idle for longer shows
+ * fewer marks). */
+#define ARB_WEB_FORM 5
+#define ARB_WEB_FORM_SCAN 2000
 /* The transcript answer (the transcript's records as JSON lines): a
  * 1,000-deal match is some tens of MiB of them; past this cap the answer
  * is 500, never cut (the viewer would show half a match as a whole). */

@@ -542,6 +542,15 @@ typedef enum store_web_kind {
                                    points, rank */
     STORE_WEB_HISTORY,          /* arg: entrant indexes as an array ("{1,5}"): entrant, match, mu, sigma */
     STORE_WEB_ENTRANT_SEATS,    /* arg: the entrant's index: STORE_WEB_SEATS of the matches it played in */
+    STORE_WEB_TEAM_SEATS,       /* partnership play: STORE_WEB_SEATS with a row per team (side) of each match:
+                                   slot its members' first, entrant the team's index, name the team's, total,
+                                   points and rank its side's ("" not yet) */
+    STORE_WEB_LADDER_BEFORE,    /* arg: N: each entrant rated in the ladder's last N done matches, with its
+                                   rating before the first of them: entrant, mu, sigma, vol ("" none), the
+                                   rated matches of its among them */
+    STORE_WEB_LADDER_FORM,      /* arg: N: the results of each entrant in the ladder's last N done matches,
+                                   its latest ARB_WEB_FORM, oldest first: entrant, "W" (first at its table),
+                                   "L" (last) or "D" (neither: all level, or a middle place) */
 } store_web_kind;
 int store_web(store *s, store_web_kind kind, int64_t id, const char *arg, store_rows *out, char *err, size_t errlen);
 /* The record's change number into out (the PostgreSQL write-ahead log's

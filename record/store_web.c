@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define WEB_STR_(x) #x
+#define WEB_STR(x) WEB_STR_(x)   /* a limit's digits in a statement */
+
 /* By store_web_kind; $1 is the id, $2 (when used) the argument. The
  * kinds in web_cols below start after their columns (store_cols.h). */
 static const char *const web_sql[] = {
@@ -53,6 +56,38 @@ static const char *const web_sql[] = {
         "JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant "
         "LEFT JOIN rounds r ON r.tournament_id = m.tournament_id AND r.round = m.round "
         "ORDER BY m.round, m.tbl, s.slot",
+    /* STORE_WEB_SEATS by team: each match's teams from its members' seats
+     * (so a match not yet played has its teams too), their sides' results */
+    [STORE_WEB_TEAM_SEATS] =
+        "FROM matches m "
+        "JOIN (SELECT x.match_id, min(x.slot) AS slot, me.team_idx AS entrant, max(d.total) AS total, "
+        "             max(d.points) AS points, max(d.rank) AS rank "
+        "      FROM match_seats x JOIN matches mm ON mm.id = x.match_id AND mm.tournament_id = $1 "
+        "      JOIN entrants me ON me.tournament_id = $1 AND me.idx = x.entrant AND me.team_idx IS NOT NULL "
+        "      LEFT JOIN match_sides d ON d.match_id = x.match_id AND d.team = me.team_idx "
+        "      GROUP BY x.match_id, me.team_idx) s ON s.match_id = m.id "
+        "JOIN teams e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant "
+        "LEFT JOIN rounds r ON r.tournament_id = m.tournament_id AND r.round = m.round "
+        "WHERE m.tournament_id = $1 ORDER BY m.round, m.tbl, s.slot",
+    /* whole statements: their columns are in store.h */
+    [STORE_WEB_LADDER_BEFORE] =
+        "SELECT DISTINCT ON (h.entrant) h.entrant, h.mu_before, h.sigma_before, coalesce(h.vol_before::text, ''), "
+        "       count(*) OVER (PARTITION BY h.entrant) "
+        "FROM rating_history h "
+        "WHERE h.match_id IN (SELECT id FROM matches WHERE tournament_id = $1 AND state = 'done' "
+        "                     ORDER BY finished_at DESC, id DESC LIMIT $2::int) "
+        "ORDER BY h.entrant, h.seq",
+    [STORE_WEB_LADDER_FORM] =
+        "SELECT entrant, result FROM ("
+        "  SELECT entrant, result, row_number() OVER (PARTITION BY entrant ORDER BY fin DESC, mid DESC) AS k FROM ("
+        "    SELECT s.entrant, m.finished_at AS fin, m.id AS mid, "
+        "           CASE WHEN min(s.rank) OVER w = max(s.rank) OVER w THEN 'D' WHEN s.rank = min(s.rank) OVER w THEN 'W' "
+        "                WHEN s.rank = max(s.rank) OVER w THEN 'L' ELSE 'D' END AS result "
+        "    FROM (SELECT id, finished_at FROM matches WHERE tournament_id = $1 AND state = 'done' "
+        "          ORDER BY finished_at DESC, id DESC LIMIT $2::int) m "
+        "    JOIN match_seats s ON s.match_id = m.id AND s.rank IS NOT NULL "
+        "    WINDOW w AS (PARTITION BY s.match_id)) a) b "
+        "WHERE k <= " WEB_STR(ARB_WEB_FORM) " ORDER BY entrant, k DESC",
 };
 
 static const char *const wseats_cols[] = {STORE_WSEATS_COLS(STORE_COL_EXPR)};
@@ -70,6 +105,7 @@ static const struct web_cols {
 } web_cols[] = {
     [STORE_WEB_SEATS] = COLS(wseats_cols),
     [STORE_WEB_ENTRANT_SEATS] = COLS(wseats_cols),
+    [STORE_WEB_TEAM_SEATS] = COLS(wseats_cols),
     [STORE_WEB_MATCH] = COLS(wmatch_cols),
     [STORE_WEB_HISTORY] = COLS(whistory_cols),
     [STORE_WEB_TOURNAMENT] = COLS(wtour_cols),
@@ -89,6 +125,8 @@ static int web_params(store_web_kind kind)
     case STORE_WEB_RESULTS_SINCE:
     case STORE_WEB_HISTORY:
     case STORE_WEB_ENTRANT_SEATS:
+    case STORE_WEB_LADDER_BEFORE:
+    case STORE_WEB_LADDER_FORM:
         return 2;
     default:
         return 1;

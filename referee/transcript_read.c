@@ -409,11 +409,29 @@ static const char *const field_names[TR_NTYPES][8] = {
 
 static const char *const reply_kinds[] = {"line", "timeout", "too-long", "closed", "exited", "crashed"};
 
-/* One msgpack object as JSON. A bin is hex, except a bot's stderr
- * (text_bin), which is a string like any other bytes from outside; a map
- * key that is not a string becomes the string of its JSON. */
-static int json_obj(arb_mp *r, arb_buf *b, int depth, bool text_bin)
+/* How json_obj writes what it meets. */
+enum {
+    JSON_TEXT_BIN = 1,     /* a bin is a string (a bot's stderr), not hex */
+    JSON_INT_STRING = 2,   /* an integer is a string of its digits: a seed, 64 bits that a JSON
+                            * reader with doubles (JavaScript) would round past 2^53 */
+};
+
+/* Whether the msgpack string at r is the key "seed" (r not moved). */
+static bool is_seed_key(const arb_mp *r)
 {
+    arb_mp at = *r;
+    const char *s;
+    uint32_t len;
+    return arb_mp_str(&at, &s, &len) == 0 && len == 4 && memcmp(s, "seed", 4) == 0;
+}
+
+/* One msgpack object as JSON. A bin is hex, except a bot's stderr
+ * (JSON_TEXT_BIN), which is a string like any other bytes from outside; a
+ * map key that is not a string becomes the string of its JSON; the value
+ * of a key "seed" is JSON_INT_STRING. */
+static int json_obj(arb_mp *r, arb_buf *b, int depth, int how)
+{
+    bool text_bin = how & JSON_TEXT_BIN, int_string = how & JSON_INT_STRING;
     uint64_t u;
     int64_t i;
     bool v;
@@ -424,8 +442,12 @@ static int json_obj(arb_mp *r, arb_buf *b, int depth, bool text_bin)
         return ARB_ETOOBIG;
     int rc = 0;
     switch (arb_mp_peek(r)) {
-    case ARB_MP_UINT: rc = arb_mp_uint(r, &u) ? ARB_ECORRUPT : arb_buf_printf(b, "%" PRIu64, u); break;
-    case ARB_MP_INT: rc = arb_mp_int(r, &i) ? ARB_ECORRUPT : arb_buf_printf(b, "%" PRId64, i); break;
+    case ARB_MP_UINT:
+        rc = arb_mp_uint(r, &u) ? ARB_ECORRUPT : arb_buf_printf(b, int_string ? "\"%" PRIu64 "\"" : "%" PRIu64, u);
+        break;
+    case ARB_MP_INT:
+        rc = arb_mp_int(r, &i) ? ARB_ECORRUPT : arb_buf_printf(b, int_string ? "\"%" PRId64 "\"" : "%" PRId64, i);
+        break;
     case ARB_MP_BOOL: rc = arb_mp_bool(r, &v) ? ARB_ECORRUPT : arb_buf_puts(b, v ? "true" : "false"); break;
     case ARB_MP_NIL: rc = arb_mp_nil(r) ? ARB_ECORRUPT : arb_buf_puts(b, "null"); break;
     case ARB_MP_STR: rc = arb_mp_str(r, &s, &len) ? ARB_ECORRUPT : arb_json_str(b, s, len); break;
@@ -444,7 +466,7 @@ static int json_obj(arb_mp *r, arb_buf *b, int depth, bool text_bin)
         rc = arb_buf_putc(b, '[');
         for (uint32_t k = 0; k < len && !rc; k++)
             if (!(rc = k ? arb_buf_putc(b, ',') : 0))
-                rc = json_obj(r, b, depth + 1, false);
+                rc = json_obj(r, b, depth + 1, 0);
         return rc ? rc : arb_buf_putc(b, ']');
     case ARB_MP_MAP:
         if (arb_mp_map(r, &len))
@@ -453,18 +475,19 @@ static int json_obj(arb_mp *r, arb_buf *b, int depth, bool text_bin)
         for (uint32_t k = 0; k < len && !rc; k++) {
             if (k && (rc = arb_buf_putc(b, ',')))
                 break;
+            bool seed = arb_mp_peek(r) == ARB_MP_STR && is_seed_key(r);
             if (arb_mp_peek(r) == ARB_MP_STR) {
-                rc = json_obj(r, b, depth + 1, false);
+                rc = json_obj(r, b, depth + 1, 0);
             } else {   /* a key of another type: the string of its JSON */
                 arb_buf key;
                 arb_buf_init(&key, b->cap);
-                rc = json_obj(r, &key, depth + 1, false);
+                rc = json_obj(r, &key, depth + 1, 0);
                 if (!rc)
                     rc = arb_json_str(b, key.data ? key.data : "", key.len);
                 arb_buf_release(&key);
             }
             if (!rc && !(rc = arb_buf_putc(b, ':')))
-                rc = json_obj(r, b, depth + 1, false);
+                rc = json_obj(r, b, depth + 1, seed ? JSON_INT_STRING : 0);
         }
         return rc ? rc : arb_buf_putc(b, '}');
     default:
@@ -497,7 +520,8 @@ int tr_json(const uint8_t *rec, size_t len, arb_buf *out)
         if (!rc && ty == TR_BOTEND && k == 4 && arb_mp_int(&at, &status) == 0)
             have_status = true;
         if (!rc)
-            rc = json_obj(&r, out, 1, ty == TR_BOTEND && k == 5);
+            rc = json_obj(&r, out, 1, ty == TR_BOTEND && k == 5 ? JSON_TEXT_BIN
+                                      : name && strcmp(name, "seed") == 0 ? JSON_INT_STRING : 0);
     }
     if (!rc && ty == TR_RECV && cnt > 3) {   /* the reply's kind by name */
         arb_mp at;

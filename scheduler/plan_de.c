@@ -86,6 +86,8 @@ int plan__de_replay(const tn_config *cfg, const plan_record *rec, const int *ord
                 tr->out_round[o.entrant[1]] = r;
             for (int e = 0; tr && e < 2; e++)
                 tr->seen_round[scratch[t].entrant[e]] = r;
+            if (tr && bracket[t] == DE_FINAL)
+                tr->grand_final_round = r;
             plan__ko_note_tie(tr, note);
             plan__ko_print(tr, "  %-17s %s %s %s%s%s\n", de_bracket_names[bracket[t]],
                      plan__unit_name(cfg, decided ? o.entrant[0] : scratch[t].entrant[0]), decided ? ">" : "vs",

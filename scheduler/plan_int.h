@@ -27,6 +27,7 @@ typedef struct ko_track {
     int    out_round[ARB_TN_MAX_ENTRANTS];
     int    out_place[ARB_TN_MAX_ENTRANTS];
     int    final_round;          /* the round that left one unit (0: not yet) */
+    int    grand_final_round;    /* double elimination: the grand final's round (0: none yet, or another format) */
     int    nties;
     char   ties[64][STORE_NOTE_MAX]; /* the first 64 (a draw of thousands notes no more) */
     char  *buf;                  /* the bracket's text (NULL: none), len bytes, used so far */

@@ -155,7 +155,10 @@ void plan__settled_order(const tn_config *cfg, const plan_record *rec, int r, in
 }
 
 /* The stage a unit went out in, counted back from the final once there
- * is a champion. */
+ * is a champion. Double elimination has no semi- or quarter-final: a unit
+ * goes out at its second loss, in the final (the grand final or its
+ * reset), in the losers' final (the round before the grand final) or in
+ * an earlier round of the losers' bracket. */
 static void reached_name(const ko_track *tr, int u, bool champion, char *out, size_t len)
 {
     static const char *const back[] = {"final", "semi-final", "quarter-final"};
@@ -164,6 +167,12 @@ static void reached_name(const ko_track *tr, int u, bool champion, char *out, si
         snprintf(out, len, "champion");
     else if (r == 0)
         snprintf(out, len, "still in (round %d)", tr->seen_round[u]);
+    else if (tr->grand_final_round && r >= tr->grand_final_round)
+        snprintf(out, len, "final");
+    else if (tr->grand_final_round && r == tr->grand_final_round - 1)
+        snprintf(out, len, "losers' final");
+    else if (tr->grand_final_round)
+        snprintf(out, len, "losers' round %d", r);
     else if (tr->final_round && tr->final_round - r < 3)
         snprintf(out, len, "%s", back[tr->final_round - r]);
     else

@@ -37,9 +37,16 @@ typedef struct web_series {
     int entrant;
     const char *name;
 } web_series;
-/* The bracket of a knockout from STORE_WEB_SEATS rows (the group stage's
- * rounds left out when skip_groups). 0 or < 0. */
-int web_svg_bracket(web_page *p, const store_rows *seats, bool skip_groups, const int *champions, int nchampions);
+/* The knockout formats' brackets. */
+typedef enum web_bracket_kind {
+    WEB_BRACKET_SINGLE,          /* single elimination: a column per round */
+    WEB_BRACKET_DOUBLE,          /* double elimination: winners' and losers' brackets, the grand final, its reset */
+    WEB_BRACKET_GROUPS,          /* groups then knockout: the groups with their qualifiers, then the knockout */
+} web_bracket_kind;
+/* The bracket from STORE_WEB_SEATS rows (STORE_WEB_TEAM_SEATS in
+ * partnership play: a team a row), champions in bold in the last box.
+ * 0 or < 0. */
+int web_svg_bracket(web_page *p, const store_rows *seats, web_bracket_kind kind, const int *champions, int nchampions);
 /* Rating lines of s[0..ns) from STORE_WEB_HISTORY rows h. 0 or < 0. */
 int web_svg_chart(web_page *p, const char *title, const web_series *s, int ns, const store_rows *h);
 

@@ -511,6 +511,86 @@ static void crosstable_html(web_page *p, const standings *s, const store_rows *x
     arb_buf_puts(b, "</tbody></table></div>\n");
 }
 
+/* The row of the team crosstable x for teams a and b (team indexes), with
+ * the row team's wins and losses (as `arbiter standings` counts them), or
+ * -1 where they have not met. */
+static int team_result(const store_rows *x, int a, int b, int *won, int *lost)
+{
+    for (int k = 0; k < x->nrows; k++)
+        if (arb_cell_int(C(x, k, STORE_TEAMX_TEAM)) == a && arb_cell_int(C(x, k, STORE_TEAMX_OPPONENT)) == b) {
+            int m = (int)arb_cell_int(C(x, k, STORE_TEAMX_MATCHES));
+            double pts = arb_cell_float(C(x, k, STORE_TEAMX_POINTS));
+            *won = (int)arb_cell_int(C(x, k, STORE_TEAMX_WON));
+            *lost = m - *won - (int)((pts - *won) * 2 + 0.5);   /* points = wins + ties / 2 */
+            return k;
+        }
+    return -1;
+}
+
+/* Partnership play: teams against teams (partners are never each
+ * other's opponents), in the teams' standings order. */
+static void team_crosstable_html(web_page *p, const standings *s, const store_rows *x)
+{
+    arb_buf *b = p->b;
+    arb_buf_puts(b, "<div class=\"scroll\"><table id=\"team-crosstable\"><caption class=\"muted\">the row team's "
+                    "wins-losses against the column team</caption><thead><tr><th scope=\"col\">Team</th>");
+    for (int j = 0; j < s->nt; j++)
+        arb_buf_printf(b, "<th scope=\"col\" class=\"num\">%d</th>", j + 1);
+    arb_buf_puts(b, "</tr></thead><tbody>");
+    for (int i = 0; i < s->nt; i++) {
+        arb_buf_printf(b, "<tr><th scope=\"row\">%d. ", i + 1);
+        web_h(b, s->teams[i].name);
+        arb_buf_puts(b, "</th>");
+        for (int j = 0; j < s->nt; j++) {
+            char cell[32] = "·";
+            int won, lost;
+            if (i == j)
+                snprintf(cell, sizeof cell, "×");
+            else if (team_result(x, s->teams[i].entrant, s->teams[j].entrant, &won, &lost) >= 0)
+                snprintf(cell, sizeof cell, "%d-%d", won, lost);
+            td(b, cell, true);
+        }
+        arb_buf_puts(b, "</tr>\n");
+    }
+    arb_buf_puts(b, "</tbody></table></div>\n");
+}
+
+/* The JSON crosstable: entrant against entrant, or team against team in
+ * partnership play (then "won" and "lost" too, no "score"). */
+static void crosstable_json(arb_buf *b, const standings *s, const store_rows *x)
+{
+    arb_buf_printf(b, ",\"crosstable_of\":\"%s\",\"crosstable\":[", s->nt > 0 ? "teams" : "entrants");
+    int shown = 0;
+    for (int i = 0; i < s->nt; i++)
+        for (int j = 0; j < s->nt; j++) {
+            int won, lost, row = i == j ? -1 : team_result(x, s->teams[i].entrant, s->teams[j].entrant, &won, &lost);
+            if (row < 0)
+                continue;
+            arb_buf_puts(b, shown++ ? ",{\"entrant\":" : "{\"entrant\":");
+            web_j(b, s->teams[i].name);
+            arb_buf_puts(b, ",\"opponent\":");
+            web_j(b, s->teams[j].name);
+            arb_buf_printf(b, ",\"matches\":%s,\"points\":%s,\"won\":%d,\"lost\":%d}", C(x, row, STORE_TEAMX_MATCHES),
+                           C(x, row, STORE_TEAMX_POINTS), won, lost);
+        }
+    for (int i = 0; s->nt <= 0 && i < x->nrows; i++) {
+        arb_buf_puts(b, i ? ",{\"entrant\":" : "{\"entrant\":");
+        web_j(b, C(x, i, STORE_XTABLE_ENTRANT));
+        arb_buf_puts(b, ",\"opponent\":");
+        web_j(b, C(x, i, STORE_XTABLE_OPPONENT));
+        arb_buf_printf(b, ",\"matches\":%s,\"points\":%s,\"score\":%s}", C(x, i, STORE_XTABLE_MATCHES),
+                       C(x, i, STORE_XTABLE_POINTS), C(x, i, STORE_XTABLE_SCORE));
+    }
+    arb_buf_puts(b, "]");
+}
+
+static web_bracket_kind bracket_kind(const char *format)
+{
+    return strcmp(format, "double-elimination") == 0 ? WEB_BRACKET_DOUBLE
+           : strcmp(format, "groups-knockout") == 0  ? WEB_BRACKET_GROUPS
+                                                     : WEB_BRACKET_SINGLE;
+}
+
 static bool knockout(const char *format)
 {
     return strcmp(format, "single-elimination") == 0 || strcmp(format, "double-elimination") == 0
@@ -521,7 +601,7 @@ static void page_ladder(web_page *p, int64_t tid, bool json);
 
 static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_only)
 {
-    store_rows t = {0}, g = {0}, seats = {0}, x = {0};
+    store_rows t = {0}, g = {0}, seats = {0}, tseats = {0}, x = {0};
     standings s = {0};
     if (!tournament_row(p, tid, &t))
         return;
@@ -540,7 +620,9 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
     }
     /* the crosstable's pairs only where they are shown: the JSON, or a grid */
     if (!wrows(p, STORE_WEB_PROGRESS, tid, NULL, &g) || !wrows(p, STORE_WEB_SEATS, tid, NULL, &seats)
-        || ((json || s.n <= ARB_WEB_GRID_MAX) && !rows(p, STORE_REPORT_CROSSTABLE, tid, &x)))
+        || (s.nt > 0 && !wrows(p, STORE_WEB_TEAM_SEATS, tid, NULL, &tseats))
+        || ((json || s.n <= ARB_WEB_GRID_MAX)
+            && !rows(p, s.nt > 0 ? STORE_REPORT_TEAM_CROSSTABLE : STORE_REPORT_CROSSTABLE, tid, &x)))
         goto out;
     static const char *const tkeys[] = {"id", "name", "game", "rules", "format", "state", "created", "finished",
                                         "rating_system", "commitment", "secret"};
@@ -557,23 +639,25 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
         progress_json(b, &g);
         arb_buf_puts(b, ",\"standings\":");
         standings_json(b, &s);
-        arb_buf_puts(b, ",\"crosstable\":[");
-        for (int i = 0; i < x.nrows; i++) {
-            arb_buf_puts(b, i ? ",{\"entrant\":" : "{\"entrant\":");
-            web_j(b, C(&x, i, STORE_XTABLE_ENTRANT));
-            arb_buf_puts(b, ",\"opponent\":");
-            web_j(b, C(&x, i, STORE_XTABLE_OPPONENT));
-            arb_buf_printf(b, ",\"matches\":%s,\"points\":%s,\"score\":%s}", C(&x, i, STORE_XTABLE_MATCHES),
-                           C(&x, i, STORE_XTABLE_POINTS), C(&x, i, STORE_XTABLE_SCORE));
-        }
-        arb_buf_puts(b, "],\"matches\":[");
+        crosstable_json(b, &s, &x);
+        arb_buf_puts(b, ",\"matches\":[");
         for (int from = 0, to; from < seats.nrows; from = to) {
             to = match_end(&seats, from);
             if (from)
                 arb_buf_puts(b, ",");
             match_seats_json(b, &seats, from, to);
         }
-        arb_buf_puts(b, "]}\n");
+        arb_buf_puts(b, "]");
+        if (s.nt > 0) {   /* the same matches by team */
+            arb_buf_puts(b, ",\"team_matches\":[");
+            for (int from = 0, to; from < tseats.nrows; from = to) {
+                to = match_end(&tseats, from);
+                arb_buf_puts(b, from ? "," : "");
+                match_seats_json(b, &tseats, from, to);
+            }
+            arb_buf_puts(b, "]");
+        }
+        arb_buf_puts(b, "}\n");
         goto out;
     }
     bool running = strcmp(C(&t, 0, STORE_WTOUR_STATE), "running") == 0;
@@ -610,13 +694,14 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
     standings_table(p, tid, s.rows, s.n, true, "standings");
     if (knockout(C(&t, 0, STORE_WTOUR_FORMAT))) {
         arb_buf_puts(b, "<h2>Bracket</h2>\n");
-        /* the champion (a team's members), bold in the last box: a tie at
-           the final's table is settled by the chain, not by the ranks */
+        /* the champion (a team in partnership play), bold in the last box: a
+           tie at the final's table is settled by the chain, not by the ranks */
+        const store_standing *units = s.nt > 0 ? s.teams : s.rows;
         int champ[ARB_TN_MAX_ENTRANTS], nchamp = 0;
-        for (int i = 0; i < s.n; i++)
-            if (strcmp(s.rows[i].reached, "champion") == 0)
-                champ[nchamp++] = s.rows[i].entrant;
-        web_svg_bracket(p, &seats, strcmp(C(&t, 0, STORE_WTOUR_FORMAT), "groups-knockout") == 0, champ, nchamp);
+        for (int i = 0; i < (s.nt > 0 ? s.nt : s.n); i++)
+            if (strcmp(units[i].reached, "champion") == 0)
+                champ[nchamp++] = units[i].entrant;
+        web_svg_bracket(p, s.nt > 0 ? &tseats : &seats, bracket_kind(C(&t, 0, STORE_WTOUR_FORMAT)), champ, nchamp);
     }
     arb_buf_puts(b, "<h2>Crosstable</h2>\n");
     if (s.n > ARB_WEB_GRID_MAX) {
@@ -624,6 +709,8 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
                        ARB_WEB_GRID_MAX);
         web_link(p, "/api/t/%" PRId64, tid);
         arb_buf_puts(b, "\">JSON</a>.</p>\n");
+    } else if (s.nt > 0) {
+        team_crosstable_html(p, &s, &x);
     } else {
         crosstable_html(p, &s, &x);
     }
@@ -670,6 +757,7 @@ out:
     store_rows_release(&t);
     store_rows_release(&g);
     store_rows_release(&seats);
+    store_rows_release(&tseats);
     store_rows_release(&x);
 }
 
@@ -796,8 +884,12 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
     } else {
         arb_buf_puts(b, "<p>");
         web_h(b, C(&rat, rating_row, STORE_RATINGS_SYSTEM));
-        arb_buf_printf(b, ": mu %.3f, sigma %.3f after %s games.</p>\n", arb_cell_float(C(&rat, rating_row, STORE_RATINGS_MU)),
-                       arb_cell_float(C(&rat, rating_row, STORE_RATINGS_SIGMA)), C(&rat, rating_row, STORE_RATINGS_GAMES));
+        arb_buf_puts(b, ": <span title=\"");
+        web_h(b, C(&rat, rating_row, STORE_RATINGS_MU));
+        arb_buf_printf(b, "\">μ %.2f</span>, <span title=\"", arb_cell_float(C(&rat, rating_row, STORE_RATINGS_MU)));
+        web_h(b, C(&rat, rating_row, STORE_RATINGS_SIGMA));
+        arb_buf_printf(b, "\">σ %.2f</span> after %s games.</p>\n", arb_cell_float(C(&rat, rating_row, STORE_RATINGS_SIGMA)),
+                       C(&rat, rating_row, STORE_RATINGS_GAMES));
         web_series one = {(int)idx, C(&e, 0, STORE_WENTRANT_NAME)};
         web_svg_chart(p, "rating history", &one, 1, &hist);
     }
@@ -1098,6 +1190,9 @@ typedef struct board {
     int row;
     int order;           /* 0 ranked, 1 provisional, 2 validating, 3 suspended; others are not shown */
     double score;
+    int entrant;
+    int before;          /* the place it held ARB_WEB_RANK_WINDOW matches ago (0: it had no rating then) */
+    char form[ARB_WEB_FORM + 1]; /* its latest results, oldest first: W, L, D */
 } board;
 
 static int by_board(const void *a, const void *b)
@@ -1110,9 +1205,125 @@ static int by_board(const void *a, const void *b)
     return x->row - y->row;
 }
 
+/* The status order of an entry: 0 ranked, 1 provisional (fewer than
+ * `provisional` games), 2 validating, 3 suspended, -1 not shown. */
+static int board_order(const char *status, int games, int provisional)
+{
+    int order = strcmp(status, "active") == 0 ? 0 : strcmp(status, "validating") == 0 ? 2
+                : strcmp(status, "suspended") == 0 ? 3 : -1;
+    return order == 0 && games < provisional ? 1 : order;
+}
+
+/* The board's index of each entrant (entrant -> k, -1 not shown) over
+ * entrants [0, *n): NULL when out of memory. */
+static int *board_index(const board *e, int n, int *ne)
+{
+    *ne = 1;
+    for (int k = 0; k < n; k++)
+        *ne = e[k].entrant >= *ne ? e[k].entrant + 1 : *ne;
+    int *pos = malloc((size_t)*ne * sizeof *pos);
+    for (int u = 0; pos && u < *ne; u++)
+        pos[u] = -1;
+    for (int k = 0; pos && k < n; k++)
+        if (e[k].entrant >= 0)
+            pos[e[k].entrant] = k;
+    return pos;
+}
+
+static int board_at(const int *pos, int ne, const char *entrant)
+{
+    int64_t u = arb_cell_int(entrant);
+    return u >= 0 && u < ne ? pos[u] : -1;
+}
+
+/* Each shown entry's place ARB_WEB_RANK_WINDOW matches ago: the board
+ * ordered by the ratings they had before those matches (each entry's
+ * rating before its first rated match among them; an entry not rated in
+ * them had the rating it has now), entries without a rating then left
+ * out (before 0: new). Its latest results from f (STORE_WEB_LADDER_FORM). */
+static void board_history(board *e, int n, const store_rows *r, const store_rows *bf, const store_rows *f, int sys,
+                          int provisional)
+{
+    int ne;
+    int *pos = board_index(e, n, &ne);
+    board *old = calloc((size_t)n + 1, sizeof *old);
+    rated *then = calloc((size_t)n + 1, sizeof *then);
+    if (!pos || !old || !then)
+        goto out;
+    for (int k = 0; k < n; k++) {
+        int i = e[k].row;
+        then[k] = (rated){arb_cell_float(C(r, i, STORE_LADDER_MU)), arb_cell_float(C(r, i, STORE_LADDER_SIGMA)),
+                          arb_cell_float(C(r, i, STORE_LADDER_VOL)),
+                          C(r, i, STORE_LADDER_MU)[0] ? (int)arb_cell_int(C(r, i, STORE_LADDER_GAMES)) : 0};
+    }
+    for (int j = 0; j < bf->nrows; j++) {
+        int k = board_at(pos, ne, C(bf, j, 0));
+        if (k >= 0)
+            then[k] = (rated){arb_cell_float(C(bf, j, 1)), arb_cell_float(C(bf, j, 2)), arb_cell_float(C(bf, j, 3)),
+                              then[k].games - (int)arb_cell_int(C(bf, j, 4))};
+    }
+    int m = 0;
+    for (int k = 0; k < n; k++) {
+        if (then[k].games <= 0)
+            continue;   /* no rating then */
+        int order = board_order(C(r, e[k].row, STORE_LADDER_STATUS), then[k].games, provisional);
+        old[m++] = (board){.row = k, .order = order < 0 ? 3 : order, .score = rated_score(sys, then[k])};
+    }
+    qsort(old, (size_t)m, sizeof *old, by_board);
+    for (int j = 0; j < m; j++)
+        e[old[j].row].before = j + 1;
+    for (int j = 0; j < f->nrows; j++) {   /* oldest first, at most ARB_WEB_FORM an entrant */
+        int k = board_at(pos, ne, C(f, j, 0));
+        size_t len = k >= 0 ? strlen(e[k].form) : ARB_WEB_FORM;
+        if (len < ARB_WEB_FORM) {
+            e[k].form[len] = C(f, j, 1)[0];
+            e[k].form[len + 1] = 0;
+        }
+    }
+out:
+    free(pos);
+    free(old);
+    free(then);
+}
+
+/* A number to two decimals (a page's), its full value in a tooltip. */
+static void td_rounded(arb_buf *b, const char *v)
+{
+    if (!v[0]) {
+        arb_buf_puts(b, "<td class=\"num\"></td>");
+        return;
+    }
+    arb_buf_puts(b, "<td class=\"num\" title=\"");
+    web_h(b, v);
+    double x = arb_cell_float(v);
+    arb_buf_printf(b, "\">%.2f</td>", fabs(x) < 0.005 ? 0.0 : x);
+}
+
+static void move_td(arb_buf *b, const board *x, int rank)
+{
+    int d = x->before - rank;
+    if (!x->before)
+        arb_buf_puts(b, "<td class=\"move\">new</td>");
+    else if (d == 0)
+        arb_buf_puts(b, "<td class=\"move\">–</td>");
+    else
+        arb_buf_printf(b, "<td class=\"move %s\" title=\"%s %d (was %d)\">%s%d</td>", d > 0 ? "up" : "down",
+                       d > 0 ? "up" : "down", abs(d), x->before, d > 0 ? "▲" : "▼", abs(d));
+}
+
+static void form_td(arb_buf *b, const char *form)
+{
+    arb_buf_puts(b, "<td class=\"form\">");
+    for (const char *c = form; *c; c++)
+        arb_buf_printf(b, "<span class=\"form-%c\" title=\"%s\">%c</span>", *c == 'W' ? 'w' : *c == 'L' ? 'l' : 'd',
+                       *c == 'W' ? "first at its table" : *c == 'L' ? "last at its table" : "neither first nor last",
+                       *c == 'W' ? 'W' : *c == 'L' ? 'L' : 'D');
+    arb_buf_puts(b, "</td>");
+}
+
 static void page_ladder(web_page *p, int64_t tid, bool json)
 {
-    store_rows t = {0}, r = {0}, hist = {0};
+    store_rows t = {0}, r = {0}, hist = {0}, bf = {0}, form = {0};
     board *e = NULL;
     if (!tournament_row(p, tid, &t))
         return;
@@ -1139,8 +1350,7 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
     rated d = rated_default((int)sys, (int)model);
     int n = 0;
     for (int i = 0; i < r.nrows; i++) {
-        const char *st = C(&r, i, STORE_LADDER_STATUS);
-        int order = strcmp(st, "active") == 0 ? 0 : strcmp(st, "validating") == 0 ? 2 : strcmp(st, "suspended") == 0 ? 3 : -1;
+        int order = board_order(C(&r, i, STORE_LADDER_STATUS), (int)arb_cell_int(C(&r, i, STORE_LADDER_GAMES)), provisional);
         if (order < 0)
             continue;
         rated x = C(&r, i, STORE_LADDER_MU)[0] ? (rated){arb_cell_float(C(&r, i, STORE_LADDER_MU)),
@@ -1148,11 +1358,16 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
                                                          arb_cell_float(C(&r, i, STORE_LADDER_VOL)),
                                                          (int)arb_cell_int(C(&r, i, STORE_LADDER_GAMES))}
                                                : d;
-        if (order == 0 && x.games < provisional)
-            order = 1;
-        e[n++] = (board){i, order, rated_score((int)sys, x)};
+        e[n++] = (board){.row = i, .order = order, .score = rated_score((int)sys, x),
+                         .entrant = (int)arb_cell_int(C(&r, i, STORE_LADDER_ENTRANT))};
     }
     qsort(e, (size_t)n, sizeof *e, by_board);
+    char window[16], scan[16];
+    snprintf(window, sizeof window, "%d", ARB_WEB_RANK_WINDOW);
+    snprintf(scan, sizeof scan, "%d", ARB_WEB_FORM_SCAN);
+    if (!wrows(p, STORE_WEB_LADDER_BEFORE, tid, window, &bf) || !wrows(p, STORE_WEB_LADDER_FORM, tid, scan, &form))
+        goto out;
+    board_history(e, n, &r, &bf, &form, (int)sys, provisional);
     /* the chart: the leaders' histories */
     int nlines = n < ARB_WEB_CHART_LINES ? n : ARB_WEB_CHART_LINES;
     web_series lines[ARB_WEB_CHART_LINES];
@@ -1187,9 +1402,17 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
             jnum(b, C(&r, i, STORE_LADDER_MU));
             arb_buf_puts(b, ",\"sigma\":");
             jnum(b, C(&r, i, STORE_LADDER_SIGMA));
-            arb_buf_printf(b, ",\"games\":%s}", C(&r, i, STORE_LADDER_GAMES));
+            arb_buf_printf(b, ",\"games\":%s,\"previous_rank\":", C(&r, i, STORE_LADDER_GAMES));
+            if (e[k].before)
+                arb_buf_printf(b, "%d,\"rank_change\":%d", e[k].before, e[k].before - (k + 1));
+            else
+                arb_buf_puts(b, "null,\"rank_change\":null");
+            arb_buf_puts(b, ",\"form\":[");
+            for (const char *c = e[k].form; *c; c++)
+                arb_buf_printf(b, "%s\"%c\"", c > e[k].form ? "," : "", *c);
+            arb_buf_puts(b, "]}");
         }
-        arb_buf_puts(b, "],\"history\":[");
+        arb_buf_printf(b, "],\"rank_window\":%d,\"history\":[", ARB_WEB_RANK_WINDOW);
         for (int i = 0; i < hist.nrows; i++)
             arb_buf_printf(b, "%s{\"entrant\":%s,\"match\":%s,\"mu\":%s,\"sigma\":%s}", i ? "," : "",
                            C(&hist, i, STORE_WHISTORY_ENTRANT), C(&hist, i, STORE_WHISTORY_MATCH),
@@ -1206,20 +1429,30 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
     web_h(b, C(&t, 0, STORE_WTOUR_RATING_SYSTEM));
     arb_buf_printf(b, "; %d entries shown (provisional: fewer than %d games).</p>\n<h2>Leaderboard</h2>\n", n,
                    provisional);
-    static const char *const cols[] = {"Rank", "Entry", "Status", "Score", "Mu", "Sigma", "Games"};
-    arb_buf_puts(b, "<div class=\"scroll\"><table id=\"leaderboard\">");
-    th(b, cols, 7);
+    static const char *const cols[] = {"Rank", "Move", "Entry", "Status", "Score", "μ", "σ", "Games", "Form"};
+    arb_buf_printf(b, "<div class=\"scroll\"><table id=\"leaderboard\"><caption class=\"muted\">Move: places gained "
+                      "(▲) or lost (▼) over the ladder's last %d matches (new: no rating before them). Form: the "
+                      "last %d results, oldest first — W first at its table, L last, D neither. Numbers to two "
+                      "decimals (the full value on hover, and in the JSON).</caption>",
+                   ARB_WEB_RANK_WINDOW, ARB_WEB_FORM);
+    th(b, cols, 9);
     arb_buf_puts(b, "<tbody>");
     for (int k = 0; k < n; k++) {
         int i = e[k].row;
-        arb_buf_printf(b, "<tr><th scope=\"row\">%d</th><td><a href=\"", k + 1);
+        arb_buf_printf(b, "<tr><th scope=\"row\">%d</th>", k + 1);
+        move_td(b, &e[k], k + 1);
+        arb_buf_puts(b, "<td><a href=\"");
         web_link(p, "/t/%" PRId64 "/e/%s", tid, C(&r, i, STORE_LADDER_ENTRANT));
         arb_buf_puts(b, "\">");
         web_h(b, C(&r, i, STORE_LADDER_NAME));
-        arb_buf_printf(b, "</a></td><td>%s</td><td class=\"num\">%.2f</td>", st_names[e[k].order], e[k].score);
-        td(b, C(&r, i, STORE_LADDER_MU), true);
-        td(b, C(&r, i, STORE_LADDER_SIGMA), true);
+        char score[32];
+        snprintf(score, sizeof score, "%.17g", e[k].score);
+        arb_buf_printf(b, "</a></td><td>%s</td>", st_names[e[k].order]);
+        td_rounded(b, score);
+        td_rounded(b, C(&r, i, STORE_LADDER_MU));
+        td_rounded(b, C(&r, i, STORE_LADDER_SIGMA));
         td(b, C(&r, i, STORE_LADDER_GAMES), true);
+        form_td(b, e[k].form);
         arb_buf_puts(b, "</tr>\n");
     }
     arb_buf_puts(b, "</tbody></table></div>\n<h2>Rating history of the leaders</h2>\n");
@@ -1230,6 +1463,8 @@ out:
     store_rows_release(&t);
     store_rows_release(&r);
     store_rows_release(&hist);
+    store_rows_release(&bf);
+    store_rows_release(&form);
 }
 
 /* ---- the pool ------------------------------------------------------------ */

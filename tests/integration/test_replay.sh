@@ -58,7 +58,7 @@ check "--dump: a bot killed by a signal says so" 'grep -q "^botend 2 .*(killed b
 check "--dump: a bot stopped at the end says how it ended" 'grep -Eq "^botend 1 .*\((exited with status [0-9]+|killed by SIG[A-Z]+)\)$" d.out'
 
 "$ARB" replay m.arbt --stderr noisy > e1.out 2>&1
-check "--stderr NAME prints the bot's stderr and how it ended" '[ $? = 0 ] && grep -q "^bot 1 noisy: stderr" e1.out && grep -Eq "(exited with status [0-9]+|killed by SIG[A-Z]+); 65536 bytes of stderr kept" e1.out && grep -q "^eeeeeeee" e1.out'
+check "--stderr NAME prints the bot's stderr and how it ended" '[ $? = 0 ] && grep -q "^bot 1 noisy: stderr" e1.out && grep -Eq "(exited with status [0-9]+( after \"end\")?|killed by SIG[A-Z]+|killed by the referee \(SIGKILL\): .*|still running at the match.s end: .*); 65536 bytes of stderr kept" e1.out && grep -q "^eeeeeeee" e1.out'
 "$ARB" replay m.arbt --stderr 1 > e2.out 2>&1
 check "--stderr INDEX is the same bot" 'cmp -s e1.out e2.out'
 "$ARB" replay m.arbt --stderr 2 > e3.out 2>&1

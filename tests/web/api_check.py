@@ -354,7 +354,7 @@ for mid in (M_RR, M_KO, M_LA):
     # the transcript as the record keeps it (the worker's file is gone)
     replay = subprocess.run([ARB, "replay", "--match", str(mid), "--db", DB, "--json"], capture_output=True).stdout
     recs = [strict(x) for x in replay.splitlines() if x]
-    ends = [(r["bot"], r["status_text"], r["stderr"]) for r in recs if r["type"] == "botend"]
+    ends = [(r["bot"], r["ended"], r["stderr"]) for r in recs if r["type"] == "botend"]
     check(f"/api/m/{mid}: bots are the transcript's botend records (arbiter replay --json), stderr exactly",
           [(b["bot"], b["ended"], b["stderr"]) for b in a.get("bots", [])] == ends, (a.get("bots"), ends))
     status_, headers, body = raw(f"/api/m/{mid}/transcript")

@@ -84,9 +84,10 @@ def bracket(b, base, label, f):
     # (twice in a double elimination); the boxes must hold every entrant's seat
     seats = p.eval("document.querySelectorAll('svg.bracket a text').length")
     check("%s: the boxes seat every entrant of the knockout (%s seats)" % (label, seats), seats >= 2 * boxes)
-    # the champion: the entrants placed first (a team's members, in a team tournament)
-    champs = [r["name"] for r in rows if r.get("reached") == "champion"]
-    check("%s: the CLI names a champion %s" % (label, champs), champs and champs[0] == rows[0]["name"])
+    # the champion: the entrant placed first (the team, in a team tournament: its boxes name teams)
+    units = f["standings"]["teams"] if isinstance(f["standings"], dict) else rows
+    champs = [r["name"] for r in units if r.get("reached") == "champion"]
+    check("%s: the CLI names a champion %s" % (label, champs), champs and champs[0] == units[0]["name"])
     won = p.eval("Array.prototype.map.call(document.querySelectorAll('svg.bracket text.won'), function (t) {"
                  " return t.textContent; })")
     check("%s: the champion %s is named in bold in the bracket" % (label, champs),

@@ -477,7 +477,7 @@
         el('strong', { class: 'bot-name' }, self.botName(i)),
         ends.map(function (e) {
           return el('div', { class: 'botend' },
-            ' \u2014 ' + (e.status_text || ('status ' + e.status)) + (e.sandbox ? ' [' + e.sandbox + ']' : ''),
+            ' \u2014 ' + (e.ended || e.status_text || ('status ' + e.status)) + (e.sandbox ? ' [' + e.sandbox + ']' : ''),
             e.stderr ? el('details', null, el('summary', null, 'stderr (' + String(e.stderr).length + ' bytes)'),
                                        el('pre', { class: 'stderr' }, String(e.stderr))) : null);
         }));
@@ -721,7 +721,7 @@
     var current = st_decision(model, this.step);
     var items = s.penalties.map(function (p) {
       var ends = self.idx.botends.filter(function (e) { return e.bot === p.bot && e.status !== 0 && e.status !== -1; });
-      var how = (p.reason === 'exited' || p.reason === 'crashed' || p.reason === 'closed') && ends.length ? ' (' + ends[0].status_text + ')' : '';
+      var how = (p.reason === 'exited' || p.reason === 'crashed' || p.reason === 'closed') && ends.length ? ' (' + (ends[0].ended || ends[0].status_text) + ')' : '';
       return el('li', { class: 'penalty' + (p.decision === current ? ' current' : '') },
         el('strong', null, 'decision ' + p.decision + ', ' + self.seatLabel(model, p.seat) + ': '),
         p.reason + how + ' \u2192 ' + p.consequence,
