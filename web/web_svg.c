@@ -77,7 +77,7 @@ int web_svg_bracket(web_page *p, const store_rows *r, bool skip_groups, const in
     if (n == 0)
         goto out;
     arb_buf *o = p->b;
-    arb_buf_printf(o, "<div class=\"scroll\"><svg class=\"bracket\" role=\"img\" aria-labelledby=\"bracket-title\" "
+    arb_buf_printf(o, "<div class=\"scroll\" tabindex=\"0\"><svg class=\"bracket\" role=\"group\" aria-labelledby=\"bracket-title\" "
                       "xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">"
                       "<title id=\"bracket-title\">The bracket: each round a column, each table a box, "
                       "the winner in bold; lines follow each entrant to its next table (dashed: after a loss)</title>",
@@ -164,7 +164,7 @@ int web_svg_chart(web_page *p, const char *title, const web_series *s, int ns, c
     }
     double xs = (double)(CHART_W - PAD_L - PAD_R) / (h->nrows > 1 ? h->nrows - 1 : 1);
     double ys = (CHART_H - PAD_T - PAD_B) / (hi - lo);
-    arb_buf_printf(o, "<div class=\"scroll\"><svg class=\"chart\" role=\"img\" aria-label=\"");
+    arb_buf_printf(o, "<div class=\"scroll\" tabindex=\"0\"><svg class=\"chart\" role=\"img\" aria-label=\"");
     web_h(o, title);
     arb_buf_printf(o, "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">",
                    CHART_W, CHART_H, CHART_W, CHART_H);
