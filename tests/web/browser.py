@@ -398,6 +398,17 @@ class Page:
             self.eval(source, await_promise=False)
         return self.eval(AXE_RUN)
 
+    def fonts(self, selector):
+        """The fonts that draw the text of the first element the CSS
+        selector finds, as Chromium chose them: [(family, glyphs drawn)].
+        A character no font has is drawn as a box by the first font."""
+        self.call("DOM.enable")
+        self.call("CSS.enable")
+        root = self.call("DOM.getDocument")["root"]["nodeId"]
+        node = self.call("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        return [(f["familyName"], f["glyphCount"])
+                for f in self.call("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]]
+
     def screenshot(self, path):
         data = self.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})["data"]
         with open(path, "wb") as f:

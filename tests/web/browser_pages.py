@@ -24,6 +24,7 @@ passes, 1 when one fails, 77 without chromium."""
 import json
 import os
 import re
+import subprocess
 import sys
 import time
 import urllib.parse
@@ -61,6 +62,37 @@ def accessible(p, name):
         if v not in bad:
             AXE_LESSER.setdefault("%s (%s)" % (v["id"], v["impact"]), []).append(name)
     check("%s: no serious or critical accessibility violation %s" % (name, [v["id"] for v in bad]), not bad)
+
+
+# JS: mark the element holding the page's first Chinese text (data-cjk); that text
+CJK_TEXT = """(function () { var w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), t;
+  while ((t = w.nextNode())) if (/[\\u3400-\\u9fff]/.test(t.nodeValue)) {
+    t.parentElement.setAttribute('data-cjk', ''); return t.nodeValue; }
+  return null; })()"""
+
+
+def cjk_fonts():
+    """The font families fontconfig says cover Chinese (fc-list :lang=zh)."""
+    try:
+        out = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True).stdout
+    except OSError:
+        return set()
+    return {name.strip() for line in out.splitlines() for name in line.split(",")}
+
+
+def chinese(p, name):
+    """The games' and roles' Chinese names are drawn by a font that has
+    them: without one (CI before issue 29) they were boxes in the
+    screenshots."""
+    text = p.eval(CJK_TEXT)
+    check("%s: shows a Chinese name (%r)" % (name, text), text is not None)
+    if text is None:
+        return
+    used = p.fonts("[data-cjk]")
+    zh = cjk_fonts()
+    check("%s: %r drawn in a font that has Chinese (fonts used %s; with Chinese: %s; "
+          "apt-get install fonts-wqy-microhei)" % (name, text, used, sorted(zh)[:4] or "none installed"),
+          any(family in zh and n > 0 for family, n in used))
 
 
 def clean(p, name, origin, shot=None):
@@ -250,6 +282,7 @@ def pages(b, base, facts):
     check("replay: the viewer is ready", ready)
     p.key("ArrowRight", 5)
     clean(p, "replay", base, "replay-viewer")
+    chinese(p, "replay")
     p.close()
 
 
