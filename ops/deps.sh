@@ -4,7 +4,8 @@
 # compression and `arbiter export`'s archives among them), PostgreSQL (a private cluster is started
 # under a state directory), bubblewrap (the bot sandbox), python3 (the
 # Python SDK and example bots), libmicrohttpd (the daemons' metrics
-# endpoint) and iproute2 (network namespaces in the distributed tests).
+# endpoint), iproute2 (network namespaces in the distributed tests), and
+# for the browser tests where Chromium is, a Chinese font and npm.
 need=()
 command -v meson >/dev/null || need+=(meson)
 command -v ninja >/dev/null || need+=(ninja-build)
@@ -18,6 +19,13 @@ command -v bwrap >/dev/null || need+=(bubblewrap)
 command -v python3 >/dev/null || need+=(python3)
 command -v curl >/dev/null || need+=(curl)   # the operations test asks /healthz as the doc does
 command -v ip >/dev/null || need+=(iproute2)   # network namespaces for the link-cut test
+# Where Chromium is (the browser tests skip without it): a font with the
+# games' and roles' Chinese names (else boxes in the screenshots) and npm
+# (axe-core for the accessibility check, tests/web/axe_install.sh).
+if command -v chromium >/dev/null || command -v chromium-browser >/dev/null; then
+  { command -v fc-list >/dev/null && fc-list :lang=zh | grep -q .; } || need+=(fontconfig fonts-wqy-microhei)
+  command -v npm >/dev/null || need+=(npm)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]} (needs root: apt-get)"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null

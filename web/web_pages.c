@@ -215,7 +215,7 @@ static void td(arb_buf *b, const char *v, bool num)
 static void rows_table(web_page *p, const char *const *cols, int ncols, const store_rows *r, unsigned nums)
 {
     arb_buf *b = p->b;
-    arb_buf_puts(b, "<div class=\"scroll\"><table>");
+    arb_buf_puts(b, "<div class=\"scroll\" tabindex=\"0\"><table>");
     th(b, cols, ncols);
     arb_buf_puts(b, "<tbody>");
     for (int i = 0; i < r->nrows; i++) {
@@ -273,7 +273,7 @@ static void page_tournaments(web_page *p, bool json)
         if (r.nrows == 0)
             arb_buf_puts(b, "<p>The record holds no tournament yet.</p>\n");
         else {
-            arb_buf_puts(b, "<div class=\"scroll\"><table>");
+            arb_buf_puts(b, "<div class=\"scroll\" tabindex=\"0\"><table>");
             th(b, keys, SHOWN);
             arb_buf_puts(b, "<tbody>");
             for (int i = 0; i < r.nrows; i++) {
@@ -375,7 +375,7 @@ static void standings_table(web_page *p, int64_t tid, const store_standing *rows
     for (int i = 0; i < n; i++)
         placed = placed || rows[i].place > 0;
     static const char *const cols[] = {"Rank", "Name", "Played", "Points", "Score", "Wins", "Penalties", "Reached"};
-    arb_buf_printf(b, "<div class=\"scroll\"><table id=\"%s\"><caption class=\"muted\">%s</caption>", id,
+    arb_buf_printf(b, "<div class=\"scroll\" tabindex=\"0\"><table id=\"%s\"><caption class=\"muted\">%s</caption>", id,
                    placed ? "placed by the stage reached, then the place at that table, then points"
                           : "match points, then deal scores, then matches won");
     th(b, cols, placed ? 8 : 7);
@@ -487,7 +487,7 @@ static void crosstable_html(web_page *p, const standings *s, const store_rows *x
 {
     arb_buf *b = p->b;
     int n = s->n;
-    arb_buf_puts(b, "<div class=\"scroll\"><table id=\"crosstable\"><caption class=\"muted\">the row's match points "
+    arb_buf_puts(b, "<div class=\"scroll\" tabindex=\"0\"><table id=\"crosstable\"><caption class=\"muted\">the row's match points "
                     "against the column (matches met in)</caption><thead><tr><th scope=\"col\">Entrant</th>");
     for (int j = 0; j < n; j++)
         arb_buf_printf(b, "<th scope=\"col\" class=\"num\">%d</th>", j + 1);
@@ -532,7 +532,7 @@ static int team_result(const store_rows *x, int a, int b, int *won, int *lost)
 static void team_crosstable_html(web_page *p, const standings *s, const store_rows *x)
 {
     arb_buf *b = p->b;
-    arb_buf_puts(b, "<div class=\"scroll\"><table id=\"team-crosstable\"><caption class=\"muted\">the row team's "
+    arb_buf_puts(b, "<div class=\"scroll\" tabindex=\"0\"><table id=\"team-crosstable\"><caption class=\"muted\">the row team's "
                     "wins-losses against the column team</caption><thead><tr><th scope=\"col\">Team</th>");
     for (int j = 0; j < s->nt; j++)
         arb_buf_printf(b, "<th scope=\"col\" class=\"num\">%d</th>", j + 1);
@@ -729,7 +729,7 @@ static void page_tournament(web_page *p, int64_t tid, bool json, bool standings_
                 arb_buf_puts(b, "</tbody></table></div>\n");
             arb_buf_printf(b, "<h3>Round %d <span class=\"muted\">(", round);
             web_h(b, C(&seats, from, STORE_WSEATS_STAGE));
-            arb_buf_puts(b, ")</span></h3>\n<div class=\"scroll\"><table>");
+            arb_buf_puts(b, ")</span></h3>\n<div class=\"scroll\" tabindex=\"0\"><table>");
             th(b, match_cols, 5);
             arb_buf_puts(b, "<tbody>");
             last = round;
@@ -851,7 +851,7 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
         arb_buf_puts(b, ", seed ");
         web_h(b, C(&e, 0, STORE_WENTRANT_SEED_RANK));
     }
-    arb_buf_puts(b, "</p>\n<h2>Matches</h2>\n<div class=\"scroll\"><table>");
+    arb_buf_puts(b, "</p>\n<h2>Matches</h2>\n<div class=\"scroll\" tabindex=\"0\"><table>");
     th(b, match_cols, 5);
     arb_buf_puts(b, "<tbody>");
     for (int from = 0, to; from < seats.nrows; from = to) {
@@ -865,7 +865,7 @@ static void page_entrant(web_page *p, int64_t tid, int64_t idx, bool json)
     arb_buf_printf(b, "</tbody></table></div>\n<h2>Penalties (%d)</h2>\n", pen.nrows);
     if (pen.nrows) {
         static const char *const cols[] = {"Match", "Round", "Table", "Game", "Decision", "Reason", "Consequence"};
-        arb_buf_puts(b, "<div class=\"scroll\"><table>");
+        arb_buf_puts(b, "<div class=\"scroll\" tabindex=\"0\"><table>");
         th(b, cols, 7);
         arb_buf_puts(b, "<tbody>");
         for (int i = 0; i < pen.nrows; i++) {
@@ -1051,7 +1051,7 @@ static void page_match(web_page *p, int64_t mid, bool json)
         arb_buf_puts(b, "</p>\n");
     }
     static const char *const scols[] = {"Slot", "Entrant", "Score", "Points", "Rank", "Forfeited", "Penalties"};
-    arb_buf_puts(b, "<h2>Seats</h2>\n<div class=\"scroll\"><table>");
+    arb_buf_puts(b, "<h2>Seats</h2>\n<div class=\"scroll\" tabindex=\"0\"><table>");
     th(b, scols, 7);
     arb_buf_puts(b, "<tbody>");
     for (int i = 0; i < seats.nrows; i++) {
@@ -1430,7 +1430,7 @@ static void page_ladder(web_page *p, int64_t tid, bool json)
     arb_buf_printf(b, "; %d entries shown (provisional: fewer than %d games).</p>\n<h2>Leaderboard</h2>\n", n,
                    provisional);
     static const char *const cols[] = {"Rank", "Move", "Entry", "Status", "Score", "μ", "σ", "Games", "Form"};
-    arb_buf_printf(b, "<div class=\"scroll\"><table id=\"leaderboard\"><caption class=\"muted\">Move: places gained "
+    arb_buf_printf(b, "<div class=\"scroll\" tabindex=\"0\"><table id=\"leaderboard\"><caption class=\"muted\">Move: places gained "
                       "(▲) or lost (▼) over the ladder's last %d matches (new: no rating before them). Form: the "
                       "last %d results, oldest first — W first at its table, L last, D neither. Numbers to two "
                       "decimals (the full value on hover, and in the JSON).</caption>",

@@ -374,7 +374,7 @@ int web_svg_bracket(web_page *p, const store_rows *r, web_bracket_kind kind, con
     top[1] = top[0] + k.band_h[0] + BAND_GAP;
     int width = k.ncols * COL_W, height = (k.band_h[1] ? top[1] + k.band_h[1] : top[0] + k.band_h[0]) + 10;
     arb_buf *o = p->b;
-    arb_buf_printf(o, "<div class=\"scroll\"><svg class=\"bracket\" role=\"img\" aria-labelledby=\"bracket-title\" "
+    arb_buf_printf(o, "<div class=\"scroll\" tabindex=\"0\"><svg class=\"bracket\" role=\"group\" aria-labelledby=\"bracket-title\" "
                       "xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">"
                       "<title id=\"bracket-title\">The bracket: each round a column, each table a box, the winner in "
                       "bold; a line from each entrant that goes on to its next table%s</title>",
@@ -484,7 +484,7 @@ int web_svg_chart(web_page *p, const char *title, const web_series *s, int ns, c
     hi = ceil(hi / ystep) * ystep;
     double xs = (double)(CHART_W - PAD_L - PAD_R) / (h->nrows > 1 ? h->nrows - 1 : 1);
     double ys = (CHART_H - PAD_T - PAD_B) / (hi - lo);
-    arb_buf_printf(o, "<div class=\"scroll\"><svg class=\"chart\" role=\"img\" aria-labelledby=\"chart-title\" "
+    arb_buf_printf(o, "<div class=\"scroll\" tabindex=\"0\"><svg class=\"chart\" role=\"img\" aria-labelledby=\"chart-title\" "
                       "xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">"
                       "<title id=\"chart-title\">", CHART_W, CHART_H, CHART_W, CHART_H);
     web_h(o, title);

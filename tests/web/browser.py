@@ -1,6 +1,7 @@
 """browser.py — drive headless Chromium over the DevTools protocol, with the
-standard library only (no npm, no pip): open a URL, run JS, press keys,
-collect console errors, list network requests, take screenshots.
+standard library only (no pip): open a URL, run JS, press keys,
+collect console errors, list network requests, take screenshots, run
+axe-core (from npm, tests/web/package.json) over a page.
 
     with Browser() as b:
         page = b.new_page()
@@ -10,6 +11,7 @@ collect console errors, list network requests, take screenshots.
         page.console_errors()   # console.error, uncaught exceptions, failed loads
         page.requests()         # every URL the page asked for
         page.screenshot("/tmp/shot.png")
+        page.axe(open("axe.min.js").read())   # accessibility violations
 
 Why by hand: the DevTools protocol is JSON over one WebSocket; a client
 needs the handshake, masked frames out and (possibly fragmented) frames in
@@ -59,6 +61,15 @@ class Checks:
         return ok
 
 
+def _xor(data, mask):
+    """data XOR the 4-byte mask repeated (RFC 6455 masking), as one big
+    integer: a byte at a time in Python takes a second for axe-core's
+    half a megabyte."""
+    n = len(data)
+    key = (mask * (n // 4 + 1))[:n]
+    return (int.from_bytes(data, "big") ^ int.from_bytes(key, "big")).to_bytes(n, "big")
+
+
 class WebSocket:
     """A minimal RFC 6455 client: text frames out (masked), frames in."""
 
@@ -94,8 +105,7 @@ class WebSocket:
         else:
             header += bytes([0x80 | 127]) + struct.pack(">Q", n)
         mask = os.urandom(4)
-        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
-        self.sock.sendall(header + mask + masked)
+        self.sock.sendall(header + mask + _xor(data, mask))
 
     def _read(self, n):
         while len(self.buf) < n:
@@ -120,7 +130,7 @@ class WebSocket:
             mask = self._read(4) if b1 & 0x80 else None
             payload = self._read(n)
             if mask:
-                payload = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+                payload = _xor(payload, mask)
             if opcode == 0x8:
                 return None
             if opcode == 0x9:  # ping: answer pong
@@ -263,6 +273,12 @@ KEYS = {  # key → (code, windowsVirtualKeyCode)
 }
 
 
+# axe.run's violations, boiled down to what a report names
+AXE_RUN = """axe.run(document, {resultTypes: ['violations']}).then(function (r) {
+  return r.violations.map(function (v) { return {id: v.id, impact: v.impact, help: v.help,
+    helpUrl: v.helpUrl, targets: v.nodes.map(function (n) { return n.target.join(' '); })}; }); })"""
+
+
 class Page:
     """One tab: its events (console, exceptions, network) kept per page."""
 
@@ -332,6 +348,11 @@ class Page:
                   {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": mobile})
         self.call("Emulation.setTouchEmulationEnabled", {"enabled": mobile})
 
+    def color_scheme(self, scheme):
+        """Emulate the user's colour scheme, "dark" or "light" (CSS prefers-color-scheme)."""
+        self.call("Emulation.setEmulatedMedia",
+                  {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+
     def scripts(self, enabled):
         """Turn the page's JavaScript on or off (for the pages to come; eval still works)."""
         self.call("Emulation.setScriptExecutionDisabled", {"value": not enabled})
@@ -365,6 +386,28 @@ class Page:
         self._collect(0.05)
         return [m["params"].get("message") for m in self.events
                 if m.get("method") == "Page.javascriptDialogOpening"]
+
+    def axe(self, source):
+        """axe-core's violations on this page, the way a person meets it
+        now: axe's source (axe.min.js) run through Runtime.evaluate, which
+        the page's Content-Security-Policy does not govern and which works
+        with the page's own scripts off, then axe.run over the document.
+        Each violation: {id, impact, help, helpUrl, targets} (a target: the
+        CSS selector of one offending element)."""
+        if self.eval("typeof window.axe") != "object":
+            self.eval(source, await_promise=False)
+        return self.eval(AXE_RUN)
+
+    def fonts(self, selector):
+        """The fonts that draw the text of the first element the CSS
+        selector finds, as Chromium chose them: [(family, glyphs drawn)].
+        A character no font has is drawn as a box by the first font."""
+        self.call("DOM.enable")
+        self.call("CSS.enable")
+        root = self.call("DOM.getDocument")["root"]["nodeId"]
+        node = self.call("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        return [(f["familyName"], f["glyphCount"])
+                for f in self.call("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]]
 
     def screenshot(self, path):
         data = self.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})["data"]

@@ -13,13 +13,18 @@ leaderboard, rating chart and entrants; the entrant, match, pool and
 tournaments pages; a running tournament's page changing without a
 reload; the report opened from file:// (relative links to files that
 exist, the viewer stepping); a phone's viewport without horizontal
-overflow; the static parts without JavaScript. On every page: no console
-error, no request leaving the origin, no dialog; a screenshot in
-$ARB_ARTIFACTS. Exit 0 when every check passes, 1 when one fails, 77
-without chromium."""
+overflow; the static parts without JavaScript; a round robin's, a
+swiss's and a gauntlet's pages; the replay viewer served; pages in the
+dark colour scheme. On every page: no console error, no request leaving
+the origin, no dialog, no accessibility violation of impact serious or
+critical by axe-core (its axe.min.js at $ARB_AXE_JS); a screenshot in
+$ARB_ARTIFACTS named for what it shows (front-page.png,
+double-elim-bracket.png, ladder-chart.png...). Exit 0 when every check
+passes, 1 when one fails, 77 without chromium."""
 import json
 import os
 import re
+import subprocess
 import sys
 import time
 import urllib.parse
@@ -29,17 +34,78 @@ import browser  # noqa: E402
 
 check = browser.Checks()
 ARTIFACTS = None
+AXE = None         # axe-core's source (axe.min.js)
+AXE_PAGES = []     # the pages axe-core went over
+AXE_BAD = []       # ... and those with a serious or critical violation
+AXE_LESSER = {}    # rule id -> pages, for violations of impact moderate or minor
+# the screenshots' names for the knockout tournaments of the facts file
+KNOCKOUT = {"ko9": "single-elim", "gk9": "groups-knockout", "de4": "double-elim"}
 
 
-def clean(p, name, origin):
+def accessible(p, name):
+    """axe-core over the page: no violation of impact serious or critical,
+    each one printed with its rule, the elements (CSS selectors) and the
+    rule's help page; the lesser ones are kept for the summary line."""
+    try:
+        found = p.axe(AXE)
+    except RuntimeError as e:
+        check("%s: axe-core runs on the page (%s)" % (name, e), False)
+        return
+    AXE_PAGES.append(name)
+    bad = [v for v in found if v["impact"] in ("serious", "critical")]
+    if bad:
+        AXE_BAD.append(name)
+    for v in bad:
+        print("  axe %s: %s (%s) %s\n    on %s\n    %s" % (name, v["id"], v["impact"], v["help"],
+                                                       ", ".join(v["targets"][:8]), v["helpUrl"]))
+    for v in found:
+        if v not in bad:
+            AXE_LESSER.setdefault("%s (%s)" % (v["id"], v["impact"]), []).append(name)
+    check("%s: no serious or critical accessibility violation %s" % (name, [v["id"] for v in bad]), not bad)
+
+
+# JS: mark the element holding the page's first Chinese text (data-cjk); that text
+CJK_TEXT = """(function () { var w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), t;
+  while ((t = w.nextNode())) if (/[\\u3400-\\u9fff]/.test(t.nodeValue)) {
+    t.parentElement.setAttribute('data-cjk', ''); return t.nodeValue; }
+  return null; })()"""
+
+
+def cjk_fonts():
+    """The font families fontconfig says cover Chinese (fc-list :lang=zh)."""
+    try:
+        out = subprocess.run(["fc-list", ":lang=zh", "family"], capture_output=True, text=True).stdout
+    except OSError:
+        return set()
+    return {name.strip() for line in out.splitlines() for name in line.split(",")}
+
+
+def chinese(p, name):
+    """The games' and roles' Chinese names are drawn by a font that has
+    them: without one (CI before issue 29) they were boxes in the
+    screenshots."""
+    text = p.eval(CJK_TEXT)
+    check("%s: shows a Chinese name (%r)" % (name, text), text is not None)
+    if text is None:
+        return
+    used = p.fonts("[data-cjk]")
+    zh = cjk_fonts()
+    check("%s: %r drawn in a font that has Chinese (fonts used %s; with Chinese: %s; "
+          "apt-get install fonts-wqy-microhei)" % (name, text, used, sorted(zh)[:4] or "none installed"),
+          any(family in zh and n > 0 for family, n in used))
+
+
+def clean(p, name, origin, shot=None):
     """The checks every page passes: no console error, nothing requested
-    outside `origin` (data: URLs aside), no dialog; then its screenshot."""
+    outside `origin` (data: URLs aside), no dialog, no serious
+    accessibility violation; then its screenshot, SHOT.png (NAME.png)."""
     errs = p.console_errors()
     check("%s: no console error %s" % (name, errs), not errs)
     away = [u for u in p.requests() if not (u.startswith(origin) or u.startswith("data:"))]
     check("%s: no request leaves %s %s" % (name, origin, away), not away)
     check("%s: no dialog %s" % (name, p.dialogs()), not p.dialogs())
-    p.screenshot(os.path.join(ARTIFACTS, re.sub(r"[^A-Za-z0-9_.-]", "_", name) + ".png"))
+    p.screenshot(os.path.join(ARTIFACTS, re.sub(r"[^A-Za-z0-9_.-]", "_", shot or name) + ".png"))
+    accessible(p, name)
 
 
 # JS: the body rows of the table under the <h2> whose text starts with `h`
@@ -106,7 +172,7 @@ def bracket(b, base, label, f):
         got = p.eval(NAMES % "team-standings")
         want = [r["name"] for r in f["standings"]["teams"]]
         check("%s: team standings in the CLI's order (%s vs %s)" % (label, got, want), got == want)
-    clean(p, "bracket-" + label, base)
+    clean(p, "bracket-" + label, base, KNOCKOUT[label] + "-bracket")
     href = p.eval("document.querySelector('svg.bracket a').getAttribute('href')")
     p.close()
     # a click on the first box opens its match page
@@ -149,7 +215,7 @@ def live(b, base, tid):
           p.eval("document.querySelectorAll('#standings tbody tr td:first-of-type a[href*=\"/e/\"]').length")
           == p.eval("document.querySelectorAll('#standings tbody tr').length"))
     check("live: no reload happened (window.__marker kept)", p.eval("window.__marker") == 1)
-    clean(p, "live", base)
+    clean(p, "live", base, "round-robin-live")
     p.close()
 
 
@@ -162,7 +228,7 @@ def ladder(b, base, f):
     links = p.eval("Array.prototype.map.call(document.querySelectorAll('#leaderboard tbody a'), function (a) {"
                    " return a.href; })")
     check("ladder: each entry links to its page (%s)" % links, len(links) == 3)
-    clean(p, "ladder", base)
+    clean(p, "ladder", base, "ladder-chart")
     p.close()
     for i, url in enumerate(links):
         p = open_page(b, url, "ladder-entrant", base)
@@ -180,7 +246,7 @@ def pages(b, base, facts):
     for k in ("ko9", "gk9", "de4"):
         check("index: links to %s" % k, "/t/%d" % facts[k]["id"] in hrefs)
     check("index: links to the ladder as /l/", "/l/%d" % facts["lad"]["id"] in hrefs)
-    clean(p, "index", base)
+    clean(p, "index", base, "front-page")
     p.close()
     p = open_page(b, "%s/m/%d" % (base, mid), "match", base)
     deals = p.eval(ROWS_AFTER % '"Deals"')
@@ -208,12 +274,56 @@ def pages(b, base, facts):
     check("pool: a heading", p.eval("!!document.querySelector('h1')"))
     clean(p, "pool", base)
     p.close()
+    p = open_page(b, "%s/m/%d/replay" % (base, mid), "replay", base)
+    try:
+        p.wait_for("document.getElementById('arb-viewer').dataset.ready === 'true'", timeout=30)
+        ready = True
+    except TimeoutError:
+        ready = False
+    check("replay: the viewer is ready", ready)
+    p.key("ArrowRight", 5)
+    clean(p, "replay", base, "replay-viewer")
+    chinese(p, "replay")
+    p.close()
+
+
+def other_formats(b, base, facts):
+    """A round robin's, a swiss's and a gauntlet's pages: a standings row
+    per entrant, a row per match in the rounds' tables."""
+    for label, shot, entrants in (("rr4", "round-robin", 4), ("sw6", "swiss", 6), ("gt4", "gauntlet", 4)):
+        f = facts[label]
+        p = open_page(b, "%s/t/%d" % (base, f["id"]), label, base)
+        n = p.eval("document.querySelectorAll('#standings tbody tr').length")
+        check("%s: a standings row per entrant (%s, want %d)" % (label, n, entrants), n == entrants)
+        n = p.eval("document.querySelectorAll('main a[href^=\"/m/\"]').length")
+        check("%s: a link per match (%s, want %d)" % (label, n, f["matches"]), n == f["matches"] > 0)
+        clean(p, label, base, shot)
+        p.close()
+
+
+def dark(b, base, facts):
+    """The dark colour scheme (style.css's prefers-color-scheme: dark) of
+    the pages with the most colours: a bracket, the ladder's chart, a
+    match, the replay viewer."""
+    for shot, path in (("dark-double-elim-bracket", "/t/%d" % facts["de4"]["id"]),
+                       ("dark-ladder-chart", "/l/%d" % facts["lad"]["id"]),
+                       ("dark-match", "/m/%d" % facts["match"]),
+                       ("dark-replay-viewer", "/m/%d/replay" % facts["match"])):
+        p = b.new_page()
+        p.color_scheme("dark")
+        p.open(base + path)
+        if "replay" in path:
+            p.wait_for("document.getElementById('arb-viewer').dataset.ready === 'true'", timeout=30)
+        check("%s: the dark scheme applies" % shot,
+              p.eval("matchMedia('(prefers-color-scheme: dark)').matches"))
+        clean(p, shot, base)
+        p.close()
 
 
 def phone_and_nojs(b, base, facts):
     mid = facts["match"]
-    for name, path in (("t-ko9", "/t/%d" % facts["ko9"]["id"]), ("t-de4", "/t/%d" % facts["de4"]["id"]),
-                       ("t-gk9", "/t/%d" % facts["gk9"]["id"]), ("ladder", "/l/%d" % facts["lad"]["id"]),
+    for name, path in (("single-elim", "/t/%d" % facts["ko9"]["id"]), ("double-elim", "/t/%d" % facts["de4"]["id"]),
+                       ("groups-knockout", "/t/%d" % facts["gk9"]["id"]), ("ladder", "/l/%d" % facts["lad"]["id"]),
                        ("match", "/m/%d" % mid), ("index", "/"), ("pool", "/pool"),
                        ("replay", "/m/%d/replay" % mid)):
         p = b.new_page()
@@ -235,6 +345,9 @@ def phone_and_nojs(b, base, facts):
     check("no JS: the standings are in the page (%s rows)" % n, n == len(facts["ko9"]["standings"]))
     check("no JS: the bracket is in the page",
           p.eval("document.querySelectorAll('svg.bracket a rect.box').length") == facts["ko9"]["knockout_matches"])
+    # axe-core runs on timers, which need scripts on; the page's own
+    # scripts did not run at its load and do not now
+    p.scripts(True)
     clean(p, "nojs-tournament", base)
     p.close()
     # the proof that scripts were off: the viewer, which needs them, never starts
@@ -293,11 +406,16 @@ def report(b, rep, facts):
 
 
 def main():
-    global ARTIFACTS
+    global ARTIFACTS, AXE
     base, facts_path, live_tid, rep = sys.argv[1:5]
     if not browser.find_chromium():
         print("chromium not installed: skipped")
         return 77
+    if not os.environ.get("ARB_AXE_JS"):
+        print("ARB_AXE_JS unset: the path of axe-core's axe.min.js (tests/web/axe_install.sh prints it)")
+        return 1
+    with open(os.environ["ARB_AXE_JS"]) as f:
+        AXE = f.read()
     with open(facts_path) as f:
         facts = json.load(f)
     ARTIFACTS = os.environ.get("ARB_ARTIFACTS") or os.path.join(os.getcwd(), "web-artifacts")
@@ -309,8 +427,13 @@ def main():
             bracket(b, base, label, facts[label])
         ladder(b, base, facts["lad"])
         pages(b, base, facts)
+        other_formats(b, base, facts)
+        dark(b, base, facts)
         phone_and_nojs(b, base, facts)
         report(b, os.path.abspath(rep), facts)
+    print("axe-core: %d pages, %d with a serious or critical violation; lesser ones: %s"
+          % (len(AXE_PAGES), len(AXE_BAD),
+             "; ".join("%s on %d pages" % (k, len(v)) for k, v in sorted(AXE_LESSER.items())) or "none"))
     print("browser pages: %d checks, %d failed, %.0f s; screenshots in %s"
           % (check.count, len(check.failures), time.time() - t0, ARTIFACTS))
     return 1 if check.failures else 0

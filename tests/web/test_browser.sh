@@ -2,9 +2,10 @@
 # test_browser.sh — the pages of issue 16 in headless Chromium
 # (browser_pages.py), on a real PostgreSQL and a real `arbiter serve`:
 # a single elimination, a double elimination (Da Bang teams), a groups
-# knockout, a ladder, a tournament running while its page is open (the
-# live update), and `arbiter report` opened from disk. Exit 77 (meson:
-# skipped) without chromium or python3.
+# knockout, a ladder, a round robin, a swiss, a gauntlet, a tournament
+# running while its page is open (the live update), and `arbiter report`
+# opened from disk; axe-core's accessibility check on every page. Exit 77
+# (meson: skipped) without chromium, python3 or npm.
 #   test_browser.sh ARBITER BOTS_DIR
 set -u
 ARB=$1 BOTS=$2
@@ -12,6 +13,13 @@ command -v python3 >/dev/null || { echo "python3 not installed: skipped"; exit 7
 here=$(cd "$(dirname "$0")" && pwd)
 python3 -c "import sys; sys.path.insert(0, '$here'); import browser; sys.exit(0 if browser.find_chromium() else 1)" ||
   { echo "chromium not installed: skipped"; exit 77; }
+# axe-core (npm, pinned by package-lock.json) for the accessibility check
+ARB_AXE_JS=$(bash "$here/axe_install.sh" "${ARB_NODE_DIR:-${TMPDIR:-/tmp}/arbiter-web-node}")
+case $? in
+  0) export ARB_AXE_JS ;;
+  77) echo "npm not installed: the accessibility check cannot run: skipped"; exit 77 ;;
+  *) echo "FAIL: axe-core could not be installed"; exit 1 ;;
+esac
 . "$here/../lib/test_sh.sh" web-browser
 test_pg_start 55482
 PIDS=()
@@ -54,8 +62,12 @@ entrants:
   - {name: random, command: $BOTS/random_bot}
   - {name: greedy-2, command: $BOTS/greedy_bot}
 EOS
-for t in ko9 gk9 de4 lad; do run $t "$T/$t.yaml"; done
-echo "-- ${SECONDS}s: four tournaments recorded"
+# the other formats' pages: a round robin, a swiss, a gauntlet
+ddz rr4 round-robin 4 > "$T/rr4.yaml"
+ddz sw6 swiss 6 "rounds: 2\n" > "$T/sw6.yaml"
+ddz gt4 gauntlet 4 "gauntlet: e01\n" > "$T/gt4.yaml"
+for t in ko9 gk9 de4 lad rr4 sw6 gt4; do run $t "$T/$t.yaml"; done
+echo "-- ${SECONDS}s: seven tournaments recorded"
 # a name with markup (the loader refuses one; an older record may hold it)
 sql "$D" "UPDATE entrants SET name = '<b>e&01</b>' WHERE name = 'e01' AND tournament_id = (SELECT id FROM tournaments WHERE name = 'ko9')"
 
@@ -71,8 +83,10 @@ tid() { sql "$D" "SELECT id FROM tournaments WHERE name = '$1'"; }
     echo " \"knockout_matches\": $(sql "$D" "SELECT count(*) FROM matches m JOIN rounds r USING (tournament_id, round) WHERE m.tournament_id = $id AND r.stage <> 'group'"),"
     echo " \"rounds\": $(sql "$D" "SELECT count(DISTINCT m.round) FROM matches m JOIN rounds r USING (tournament_id, round) WHERE m.tournament_id = $id AND r.stage <> 'group'")},"
   done
-  id=$(tid lad)
-  echo "\"lad\": {\"id\": $id, \"matches\": $(sql "$D" "SELECT count(*) FROM matches WHERE tournament_id = $id")},"
+  for t in lad rr4 sw6 gt4; do
+    id=$(tid $t)
+    echo "\"$t\": {\"id\": $id, \"matches\": $(sql "$D" "SELECT count(*) FROM matches WHERE tournament_id = $id")},"
+  done
   echo "\"match\": $(sql "$D" "SELECT min(id) FROM matches WHERE tournament_id = $(tid ko9)")"
   echo "}"
 } > "$T/facts.json"

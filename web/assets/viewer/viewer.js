@@ -629,7 +629,7 @@
         el('p', { class: 'count' }, hand.length + (hand.length === 1 ? ' card' : ' cards') +
            (c && c.bank !== null ? ' \u00b7 bank ' + (c.bankAfter !== undefined ? c.bankAfter : c.bank) + ' ms' : '')),
         visible ? cardList(sorted, model.game, 'hand of seat ' + seat) : cardBacks(hand.length),
-        el('div', { class: 'last', 'aria-label': 'last play of seat ' + seat },
+        el('div', { class: 'last', role: 'group', 'aria-label': 'last play of seat ' + seat },
           last ? (last.pass ? el('span', { class: 'pass' }, 'pass') :
                   [cardList(last.cards, model.game), last.kind ? el('span', { class: 'kind' }, last.kind.replace(/_/g, ' ')) : null])
                : null)));
