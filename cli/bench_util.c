@@ -1,6 +1,8 @@
 /* bench_util.c — medians and figures for the benchmarks (bench_util.h). */
 #include "bench_util.h"
 #include "arb_file.h"
+#include "arb_error.h"
+#include "config.h"
 #include "arb_time.h"
 
 #include <errno.h>
@@ -151,4 +153,20 @@ double bench_pipe_round_trips(int count, size_t len, double *cpu_us)
     close(up[0]);
     waitpid(pid, NULL, 0);
     return count / s;
+}
+
+int bench_rr_config(const char *dir, const char *bot, int entrants, struct tn_config *cfg, char *err, size_t errlen)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/bench.yaml", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return ARB_EIO;
+    }
+    fprintf(f, "name: bench\nformat: round-robin\ndeals: 1\nseed: 3\nclock: {move_ms: 5000}\nentrants:\n");
+    for (int i = 0; i < entrants; i++)
+        fprintf(f, "  - name: r%d\n    command: %s\n", i, bot);
+    fclose(f);
+    return tn_config_load(path, cfg, err, errlen);
 }

@@ -46,6 +46,13 @@ int bench_db_open(bench_db *r, const char *bench, const char *db);
 /* Close the connection, stop the private cluster, remove the directory. */
 void bench_db_close(bench_db *r, const char *bench);
 
+/* A round robin of `entrants` copies of bot, one deal a match, written
+ * to dir/bench.yaml and loaded into cfg (`arbiter bench tournament`,
+ * `dispatch`, `web --crowd`: the same small real tournament). 0 or < 0
+ * with a message in err. */
+struct tn_config;
+int bench_rr_config(const char *dir, const char *bot, int entrants, struct tn_config *cfg, char *err, size_t errlen);
+
 /* Round trips per second of a line of `len` bytes (at most 512) through
  * two pipes to a child that echoes it: the floor of one request and one
  * reply. *cpu_us: the asking side's CPU per round trip. */
@@ -62,5 +69,7 @@ int bench_dispatch(int argc, char **argv);
 int bench_ladder(int argc, char **argv);
 /* `arbiter bench web` (cmd_bench_web.c). */
 int bench_web(int argc, char **argv);
+/* `arbiter bench web --crowd` (cmd_bench_crowd.c): argv as bench_web's. */
+int bench_crowd(int argc, char **argv);
 
 #endif

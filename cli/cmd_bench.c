@@ -25,6 +25,7 @@ static void usage(FILE *f)
         "       arbiter bench dispatch --bot PATH [--workers N] (N referee daemons vs arbiter run)\n"
         "       arbiter bench ladder [--sizes N,N] [--per-entry M] (leaderboard, matchmaking, rating update)\n"
         "       arbiter bench web [--entrants N] [--entries L] [--runs K] (pages over HTTP, 1,000 and 10,000)\n"
+        "       arbiter bench web --crowd --bot PATH [--clients N] [--seconds S] (1,000 clients, the scheduler)\n"
         "\n"
         "  rules: the game's rules engine on one core (Dou Dizhu: lead and follow\n"
         "  enumerations per second, random self-play deals per second). Figures are\n"

@@ -109,21 +109,6 @@ out:
     return rc;
 }
 
-/* A round robin of ENTRANTS copies of bot, one deal a match, in dir. */
-static int write_bench_config(const char *dir, const char *bot, tn_config *cfg, char *err, size_t errlen)
-{
-    char path[600];
-    snprintf(path, sizeof path, "%s/bench.yaml", dir);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return ARB_EIO;
-    fprintf(f, "name: bench\nformat: round-robin\ndeals: 1\nseed: 3\nclock: {move_ms: 5000}\nentrants:\n");
-    for (int i = 0; i < ENTRANTS; i++)
-        fprintf(f, "  - name: r%d\n    command: %s\n", i, bot);
-    fclose(f);
-    return tn_config_load(path, cfg, err, errlen);
-}
-
 /* A private cluster under dir/state with the schema: the record the
  * benchmarks write to. NULL (and a message) on failure. */
 static store *bench_record(const char *dir, pgctl *pg, char *state, size_t len)
@@ -222,7 +207,7 @@ int bench_tournament(int argc, char **argv)
     chmod(dir, 0755);   /* the private cluster runs as postgres when we are root */
     char err[1024];
     tn_config cfg;
-    if (write_bench_config(dir, bot, &cfg, err, sizeof err) != 0) {
+    if (bench_rr_config(dir, bot, ENTRANTS, &cfg, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }
@@ -365,7 +350,7 @@ int bench_dispatch(int argc, char **argv)
     chmod(dir, 0755);
     char err[1024], state[700];
     tn_config cfg;
-    if (write_bench_config(dir, bot, &cfg, err, sizeof err) != 0) {
+    if (bench_rr_config(dir, bot, ENTRANTS, &cfg, err, sizeof err) != 0) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }

@@ -224,6 +224,9 @@ static int measure_live(const char *conninfo, int64_t lid, int runs, cli_format 
 
 int bench_web(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--crowd") == 0)
+            return bench_crowd(argc, argv);   /* cmd_bench_crowd.c */
     static const struct option lo[] = {
         {"help", no_argument, NULL, 'h'}, {"db", required_argument, NULL, 'd'},
         {"entrants", required_argument, NULL, 'e'}, {"rounds", required_argument, NULL, 'r'},
@@ -238,7 +241,8 @@ int bench_web(int argc, char **argv)
     while ((opt = cli_getopt("bench web", argc, argv, ":h", lo)) != -1) {
         switch (opt) {
         case 'h':
-            printf("usage: arbiter bench web [--entrants N] [--rounds R] [--entries L] [--per-entry M] [--runs K]\n"
+            printf("usage: arbiter bench web --crowd ... (the web under a crowd: --crowd --help)\n"
+                   "       arbiter bench web [--entrants N] [--rounds R] [--entries L] [--per-entry M] [--runs K]\n"
                    "                         [--db CONNINFO] [--format table|json]\n\n"
                    "The pages of `arbiter serve` fetched over HTTP from a large record built in it: a\n"
                    "finished Swiss of N entrants (default 1000) over R rounds (10) and a ladder of L\n"

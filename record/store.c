@@ -319,6 +319,50 @@ int store_migrate(store *s, char *err, size_t errlen)
     return under_migration_lock(s, migrate_locked, err, errlen);
 }
 
+/* How many of this binary's migrations the record lacks (0: up to
+ * date), and its newest applied version; < 0 with a message. */
+static int missing_migrations(store *s, int *newest, char *err, size_t errlen)
+{
+    PGresult *r = q(s, err, errlen, "SELECT version FROM schema_migrations ORDER BY version", 0, NULL);
+    if (!r)
+        return ARB_EIO;
+    int missing = 0, n = PQntuples(r);
+    *newest = n ? (int)strtol(PQgetvalue(r, n - 1, 0), NULL, 10) : 0;
+    for (int i = 0; i < arb_nmigrations; i++) {
+        bool applied = false;
+        for (int k = 0; k < n && !applied; k++)
+            applied = strtol(PQgetvalue(r, k, 0), NULL, 10) == arb_migration_versions[i];
+        missing += !applied;
+    }
+    PQclear(r);
+    return missing;
+}
+
+/* A record of ours, under the lock: up to date, nothing written (a reader
+ * on a read-only standby, or under a role that may not write, is served
+ * as it is); else migrated, or, on a standby, which cannot be, refused
+ * with what to do. */
+static int ready_ours(store *s, char *err, size_t errlen)
+{
+    int newest, missing = missing_migrations(s, &newest, err, errlen);
+    if (missing <= 0)
+        return missing;
+    PGresult *r = q(s, err, errlen, "SELECT pg_is_in_recovery()", 0, NULL);
+    if (!r)
+        return ARB_EIO;
+    bool standby = PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    if (!standby)
+        return migrate_locked(s, err, errlen);
+    const char *db = PQdb(s->db);
+    snprintf(err, errlen, "the record in database \"%s\" is on a read-only standby and older than this arbiter "
+             "(its schema at version %03d, %d migration%s to apply, up to %03d): upgrade the record on the primary "
+             "first (any command of this arbiter against the primary applies them, e.g. arbiter serve --db "
+             "PRIMARY), let the standby replay it, then start this again",
+             db ? db : "?", newest, missing, missing == 1 ? "" : "s", arb_migration_versions[arb_nmigrations - 1]);
+    return ARB_EINVAL;
+}
+
 /* store_ready under the lock: a record (schema_migrations) is brought up
  * to date; no record is told apart from someone else's tables. */
 static int ready_locked(store *s, char *err, size_t errlen)
@@ -332,7 +376,7 @@ static int ready_locked(store *s, char *err, size_t errlen)
     long tables = strtol(PQgetvalue(r, 0, 1), NULL, 10);
     PQclear(r);
     if (ours)
-        return migrate_locked(s, err, errlen);
+        return ready_ours(s, err, errlen);
     const char *db = PQdb(s->db);
     if (tables == 0)
         snprintf(err, errlen, "no arbiter record in database \"%s\" (it is empty: start a tournament there with "

@@ -38,9 +38,12 @@ int store_migrate(store *s, char *err, size_t errlen);
 /* For a command that reads the record: wait for a process migrating it
  * (STORE_MIGRATION_LOCK) and apply what migrations this version adds, so
  * no reader sees a half-migrated schema; but create nothing where there
- * is no record. 0 when ready; ARB_ENOTFOUND (an empty database) or
- * ARB_EINVAL (tables of something else, no schema_migrations) with "no
- * arbiter record in database ..." and what to do in err. */
+ * is no record, and write nothing to a record already up to date (so a
+ * reader works on a read-only hot standby, docs/operations.md). 0 when
+ * ready; ARB_ENOTFOUND (an empty database) or ARB_EINVAL (tables of
+ * something else, no schema_migrations) with "no arbiter record in
+ * database ..." and what to do in err; ARB_EINVAL too for a standby whose
+ * record lacks this version's migrations (the primary's to apply). */
 int store_ready(store *s, char *err, size_t errlen);
 
 /* The tournament for this configuration: created with its entrants the
