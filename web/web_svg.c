@@ -491,11 +491,15 @@ int web_svg_chart(web_page *p, const char *title, const web_series *s, int ns, c
     arb_buf_puts(o, ": each entry's rating μ after each rated match, a line per entry named in the legend</title>");
     chart_axes(o, lo, hi, ystep, ydec, h->nrows, xs, ys);
     for (int k = 0; k < ns; k++) {
-        const char *color = palette[k % (int)(sizeof palette / sizeof *palette)];
+        /* the colour by attribute (the light scheme's); class cN lets
+         * style.css lighten it for the dark scheme (3:1 against its ground) */
+        int kc = k % (int)(sizeof palette / sizeof *palette);
+        const char *color = palette[kc];
         int last = -1;
         arb_buf_printf(o, "<g><title>");
         web_h(o, s[k].name);
-        arb_buf_printf(o, "</title><polyline class=\"line\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", color);
+        arb_buf_printf(o, "</title><polyline class=\"line c%d\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
+                       kc, color);
         for (int i = 0; i < h->nrows; i++)
             if ((int)arb_cell_int(store_cell(h, i, STORE_WHISTORY_ENTRANT)) == s[k].entrant) {
                 arb_buf_printf(o, "%.1f,%.1f ", PAD_L + i * xs,
@@ -504,8 +508,9 @@ int web_svg_chart(web_page *p, const char *title, const web_series *s, int ns, c
             }
         arb_buf_puts(o, "\"/>");
         if (last >= 0) {   /* its last point: the full values on hover */
-            arb_buf_printf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>", PAD_L + last * xs,
-                           CHART_H - PAD_B - (arb_cell_float(store_cell(h, last, STORE_WHISTORY_MU)) - lo) * ys, color);
+            arb_buf_printf(o, "<circle class=\"c%d\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>", kc,
+                           PAD_L + last * xs, CHART_H - PAD_B - (arb_cell_float(store_cell(h, last, STORE_WHISTORY_MU)) - lo) * ys,
+                           color);
             web_h(o, s[k].name);
             arb_buf_puts(o, " after match ");
             web_h(o, store_cell(h, last, STORE_WHISTORY_MATCH));
@@ -517,8 +522,9 @@ int web_svg_chart(web_page *p, const char *title, const web_series *s, int ns, c
         }
         /* the legend: a sample of the line, the name and its last mu */
         int ly = PAD_T + k * 18;
-        arb_buf_printf(o, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"3\" d=\"M%d %dh18\"/><text class=\"legend\" "
-                          "x=\"%d\" y=\"%d\">", color, CHART_W - PAD_R + 12, ly + 6, CHART_W - PAD_R + 36, ly + 10);
+        arb_buf_printf(o, "<path class=\"c%d\" fill=\"none\" stroke=\"%s\" stroke-width=\"3\" d=\"M%d %dh18\"/><text "
+                          "class=\"legend\" x=\"%d\" y=\"%d\">", kc, color, CHART_W - PAD_R + 12, ly + 6,
+                       CHART_W - PAD_R + 36, ly + 10);
         web_h(o, s[k].name);
         if (last >= 0)
             arb_buf_printf(o, " (%.2f)", arb_cell_float(store_cell(h, last, STORE_WHISTORY_MU)));
