@@ -32,9 +32,10 @@ rc=$?
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 check "the match with a lingering bot is played" '[ $rc = 0 ] && grep -q "3 games" linger.out'
 "$arbiter" replay linger.arbt --stderr 1 > linger1.txt 2>&1
-check "the lingering bot is killed, each of its 3 processes" '[ "$(grep -c "killed by SIGKILL" linger1.txt)" = 3 ]'
+check "the lingering bot is killed, each of its 3 processes" '[ "$(grep -c "killed by the referee (SIGKILL)" linger1.txt)" = 3 ]'
 check "its stderr before the kill is kept" '[ "$(grep -c "^lingering" linger1.txt)" = 3 ]'
-check "the referee says why it was killed" '[ "$(grep -c "still running 400 ms after \"end\"" linger1.txt)" = 3 ]'
+check "the referee says why it was killed" '[ "$(grep -c "^arbiter: killed: still running 400 ms after \"end\"" linger1.txt)" = 3 ]'
+check "and the process's heading says it too" '[ "$(grep -c "SIGKILL): still running 400 ms after \"end\"" linger1.txt)" = 3 ]'
 
 check "the match waited the grace three times, not for ever (${ms} ms)" '[ "$ms" -ge 1200 ] && [ "$ms" -lt 20000 ]'
 
