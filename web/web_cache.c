@@ -222,6 +222,15 @@ void wc_publish(wc_cache *c, wc_entry *e, web_out *out, const char *route)
     arb_buf_release(&e->body);
     e->body = out->body;
     arb_buf_init(&out->body, 1);
+    /* the buffer grew by doubling: give back what the body does not use,
+     * so that the cache's byte bound is the memory it holds */
+    if (e->body.data && e->body.alloc > e->body.len + 1) {
+        char *fit = realloc(e->body.data, e->body.len + 1);
+        if (fit) {
+            e->body.data = fit;
+            e->body.alloc = e->body.len + 1;
+        }
+    }
     wc_etag(e->status, e->body.data, e->body.len, e->etag);
     e->immutable = e->status == 200 && out->immutable[0];
     e->born_ns = arb_now_ns();

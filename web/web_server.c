@@ -188,18 +188,18 @@ static web_result send_tagged(struct MHD_Connection *c, unsigned status, const c
                               size_t len, const char *etag, const char *cache, MHD_ContentReaderFreeCallback done,
                               void *cls)
 {
-    bool same = status == MHD_HTTP_OK && not_modified(c, etag);
+    /* etag may live in what done gives back (a cache entry): copied first */
+    char tag[64];
+    snprintf(tag, sizeof tag, "%s", etag);
+    bool same = status == MHD_HTTP_OK && not_modified(c, tag);
     struct MHD_Response *r = same ? MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT)
                            : done ? MHD_create_response_from_buffer_with_free_callback_cls(len, (void *)data, done, cls)
                                   : MHD_create_response_from_buffer(len, (void *)data, MHD_RESPMEM_PERSISTENT);
-    if (same && done)
+    if (done && (same || !r))
         done(cls);
-    if (!r) {
-        if (!same && done)
-            done(cls);
+    if (!r)
         return MHD_NO;
-    }
-    if (status == MHD_HTTP_OK && MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, etag) != MHD_YES) {
+    if (status == MHD_HTTP_OK && MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, tag) != MHD_YES) {
         MHD_destroy_response(r);
         return MHD_NO;
     }
@@ -242,30 +242,29 @@ static void pool_give(web_server *w, int i)
 }
 
 /* The record's change number into out ("" unknown), read at most once a
- * second: a session is taken into *held for the read when one is due
- * (the caller gives it back, or renders on it). */
+ * second: the first request to find it due claims the read (the others go
+ * on with the number they find, holding no session meanwhile) and takes a
+ * session into *held for it (the caller gives it back, or renders on it). */
 static void change_number(web_server *w, char out[64], int *held)
 {
     pthread_mutex_lock(&w->sig_lock);
     bool due = w->sig_ns == 0 || arb_now_ns() - w->sig_ns >= SEC_NS;
+    if (due)
+        w->sig_ns = arb_now_ns();   /* claimed: one reader a second */
     snprintf(out, 64, "%s", w->sig);
     pthread_mutex_unlock(&w->sig_lock);
     if (!due)
         return;
     if (*held < 0)
         *held = pool_take(w);
-    if (*held < 0) {
-        out[0] = '\0';
-        return;
-    }
-    char err[256];
+    char now[sizeof w->sig], err[256];
+    int rc = *held < 0 ? -1 : store_web_change(w->session[*held], now, sizeof now, err, sizeof err);
     pthread_mutex_lock(&w->sig_lock);
-    if (w->sig_ns == 0 || arb_now_ns() - w->sig_ns >= SEC_NS) {
-        if (store_web_change(w->session[*held], w->sig, sizeof w->sig, err, sizeof err) != 0)
-            w->sig[0] = '\0';
-        w->sig_ns = arb_now_ns();
-    }
-    snprintf(out, 64, "%s", w->sig);
+    if (rc == 0)
+        snprintf(w->sig, sizeof w->sig, "%s", now);
+    else
+        w->sig_ns = 0;              /* not read: the next request tries */
+    snprintf(out, 64, "%s", rc == 0 ? w->sig : "");
     pthread_mutex_unlock(&w->sig_lock);
 }
 
@@ -597,6 +596,9 @@ static web_result serve_page(web_server *w, struct MHD_Connection *c, web_req *r
     if (e)
         return send_entry(w, c, e);
     change_number(w, sig, &held);
+    /* no session is held while waiting for another request's render */
+    pool_give(w, held);
+    held = -1;
     bool mine = true;
     if (sig[0]) {
         snprintf(key, sizeof key, "%s@%s", url, sig);
