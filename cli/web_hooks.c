@@ -8,31 +8,36 @@
 #include "transcript.h"
 #include "web.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef struct lines_ctx {
-    arb_buf *out;
-    bool told_end[ARB_MAX_SEATS];   /* cli_bot_told_end */
-} lines_ctx;
-
-static int line_each(void *ctx, int type, const uint8_t *rec, size_t n)
-{
-    lines_ctx *c = ctx;
-    int rc = cli_tr_json(type, rec, n, c->told_end, c->out);
-    cli_bot_told_end(type, rec, n, c->told_end);
-    return rc ? rc : arb_buf_putc(c->out, '\n');
-}
-
 /* The records as `arbiter replay FILE --json` prints them (without its
- * closing summary line: that is the re-judgement, not the record). */
-static int hook_json_lines(void *ctx, const uint8_t *data, size_t len, arb_buf *out, char *err, size_t errlen)
+ * closing summary line: that is the re-judgement, not the record), from
+ * at->off until out holds want bytes. */
+static int hook_json_lines_from(void *ctx, const uint8_t *data, size_t len, web_lines *at, arb_buf *out, size_t want,
+                                char *err, size_t errlen)
 {
-    lines_ctx c = {out, {false}};
-    int rc = tr_each(data, len, line_each, &c);
+    (void)ctx;
+    int type, rc = 0;
+    const uint8_t *rec;
+    size_t n;
+    while (out->len < want && (rc = tr_next(data, len, &at->off, &type, &rec, &n)) == 0) {
+        rc = cli_tr_json(type, rec, n, at->told_end, out);
+        cli_bot_told_end(type, rec, n, at->told_end);
+        if (rc || (rc = arb_buf_putc(out, '\n')) != 0)
+            break;
+    }
     if (rc < 0)
         snprintf(err, errlen, "the transcript: %s", rc == ARB_ETOOBIG ? "too large to show" : arb_strerror(rc));
     return rc < 0 ? rc : 0;
+}
+
+/* All of them at once. */
+static int hook_json_lines(void *ctx, const uint8_t *data, size_t len, arb_buf *out, char *err, size_t errlen)
+{
+    web_lines at = {0};
+    return hook_json_lines_from(ctx, data, len, &at, out, SIZE_MAX, err, errlen);
 }
 
 typedef struct ends_ctx {
@@ -67,7 +72,11 @@ static int hook_botends(void *ctx, const uint8_t *data, size_t len,
     return rc < 0 ? rc : 0;
 }
 
-static const web_hooks hooks = {hook_json_lines, hook_botends, NULL};
+static const web_hooks hooks = {
+    .json_lines = hook_json_lines,
+    .botends = hook_botends,
+    .json_lines_from = hook_json_lines_from,
+};
 
 const web_hooks *cli_web_hooks(void)
 {

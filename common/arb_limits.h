@@ -519,5 +519,14 @@
  * 1,000-deal match is some tens of MiB of them; past this cap the answer
  * is 500, never cut (the viewer would show half a match as a whole). */
 #define ARB_WEB_TRANSCRIPT_CAP (256u << 20)
+/* `arbiter serve` streams the transcript answer: its JSON lines made
+ * ARB_WEB_STREAM_CHUNK at a time as the client reads (a stream holds the
+ * raw transcript and one chunk, not the tens of MiB of JSON; a single
+ * record's lines may pass the chunk, up to ARB_WEB_TRANSCRIPT_CAP). One
+ * whose whole answer came under ARB_WEB_STREAM_KEEP_MAX is kept in the
+ * render cache (the next request is a copy); longer ones are made again
+ * per request, so a few long transcripts never fill the cache. */
+#define ARB_WEB_STREAM_CHUNK (64u << 10)
+#define ARB_WEB_STREAM_KEEP_MAX (4u << 20)
 
 #endif

@@ -91,7 +91,11 @@ typedef struct tr_botend {
     size_t err_len;
 } tr_botend;
 int tr_read_botend(const uint8_t *rec, size_t len, tr_botend *out);
-/* Walk the records: calls fn with each record's bytes; stops on nonzero. */
+/* The record at *off, resumable: 0 with its type and bytes (*rec, *n)
+ * and *off moved past it, 1 at the end (*off == len), or ARB_ECORRUPT
+ * (tr_record_at's checks: the whole walk is that of tr_each). */
+int tr_next(const uint8_t *data, size_t len, size_t *off, int *type, const uint8_t **rec, size_t *n);
+/* Walk the records (tr_next): calls fn with each record's bytes; stops on nonzero. */
 int tr_each(const uint8_t *data, size_t len, int (*fn)(void *ctx, int type, const uint8_t *rec, size_t n), void *ctx);
 /* Extent, type and time of the record at data[pos..]: 0, or ARB_ECORRUPT. */
 int tr_record_at(const uint8_t *data, size_t len, size_t pos, size_t *rec_len, int *type, uint64_t *t);

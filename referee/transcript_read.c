@@ -67,20 +67,26 @@ int tr_load(const char *path, uint8_t **data, size_t *len, char *err, size_t err
     return rc;
 }
 
+int tr_next(const uint8_t *data, size_t len, size_t *off, int *type, const uint8_t **rec, size_t *n)
+{
+    if (*off >= len)
+        return 1;
+    if (tr_record_at(data, len, *off, n, type, NULL))
+        return ARB_ECORRUPT;
+    *rec = data + *off;
+    *off += *n;
+    return 0;
+}
+
 int tr_each(const uint8_t *data, size_t len, int (*fn)(void *ctx, int type, const uint8_t *rec, size_t n), void *ctx)
 {
-    size_t pos = 0;
-    while (pos < len) {
-        size_t n;
-        int type;
-        if (tr_record_at(data, len, pos, &n, &type, NULL))
-            return ARB_ECORRUPT;
-        int rc = fn(ctx, type, data + pos, n);
-        if (rc)
+    size_t off = 0, n;
+    int type, rc;
+    const uint8_t *rec;
+    while ((rc = tr_next(data, len, &off, &type, &rec, &n)) == 0)
+        if ((rc = fn(ctx, type, rec, n)) != 0)
             return rc;
-        pos += n;
-    }
-    return 0;
+    return rc < 0 ? rc : 0;
 }
 
 static int read_str_field(arb_mp *r, char *buf, size_t cap)

@@ -7,6 +7,7 @@
 #ifndef ARB_WEB_H
 #define ARB_WEB_H
 #include "arb_buf.h"
+#include "arb_limits.h"
 #include "store.h"
 
 #include <stdbool.h>
@@ -52,12 +53,25 @@ const web_asset *web_assets(size_t *n);
  * its index, how it ended and its stderr tail, through each. Both 0 or < 0
  * with a message in err. Either may be NULL (then the transcript is not
  * shown). */
+/* Where a transcript's JSON lines stand, for json_lines_from: the
+ * caller's, zeroed to start. */
+typedef struct web_lines {
+    size_t off;                  /* the next record's offset in the transcript (its length: all done) */
+    bool told_end[ARB_MAX_SEATS];   /* what the lines so far told of the bots' ends */
+} web_lines;
+
 typedef struct web_hooks {
     int (*json_lines)(void *ctx, const uint8_t *data, size_t len, arb_buf *out, char *err, size_t errlen);
     int (*botends)(void *ctx, const uint8_t *data, size_t len,
                    void (*each)(void *arg, int bot, const char *ended, const char *err, size_t errlen),
                    void *arg, char *err, size_t errlen);
     void *ctx;
+    /* json_lines a piece at a time (the server streams a transcript): the
+     * lines of the records from at->off on, appended to out until it holds
+     * want bytes or more (or the records end: at->off == len); at moves on.
+     * 0 or < 0 with a message in err. */
+    int (*json_lines_from)(void *ctx, const uint8_t *data, size_t len, web_lines *at, arb_buf *out, size_t want,
+                           char *err, size_t errlen);
 } web_hooks;
 
 typedef enum web_mode {

@@ -215,6 +215,22 @@ static void rekey_immutable(wc_cache *c, wc_entry *e, const char *route)
     snprintf(e->key, sizeof e->key, "%s", key);
 }
 
+/* Under the lock: a rendered e kept (its bytes counted; an immutable one
+ * re-keyed ROUTE! unless route is NULL) or unlisted, then ready. */
+static void settle(wc_cache *c, wc_entry *e, const char *route)
+{
+    if (e->listed && !keep(c, e)) {
+        unlist(c, lookup(c, e->key));   /* not ready yet: no bytes counted */
+    } else if (e->listed) {
+        if (e->immutable && route)
+            rekey_immutable(c, e, route);
+        c->bytes += e->body.len;
+    }
+    e->ready = true;
+    e->used = ++c->tick;
+    pthread_cond_broadcast(&c->done);
+}
+
 void wc_publish(wc_cache *c, wc_entry *e, web_out *out, const char *route)
 {
     e->status = out->status;
@@ -235,16 +251,28 @@ void wc_publish(wc_cache *c, wc_entry *e, web_out *out, const char *route)
     e->immutable = e->status == 200 && out->immutable[0];
     e->born_ns = arb_now_ns();
     pthread_mutex_lock(&c->lock);
-    if (e->listed && !keep(c, e)) {
-        unlist(c, lookup(c, e->key));   /* not ready yet: no bytes counted */
-    } else if (e->listed) {
-        if (e->immutable)
-            rekey_immutable(c, e, route);
-        c->bytes += e->body.len;
+    settle(c, e, route);
+    pthread_mutex_unlock(&c->lock);
+}
+
+void wc_keep(wc_cache *c, const char *route, const char *type, arb_buf *body, const char *etag)
+{
+    char key[WC_KEY];
+    snprintf(key, sizeof key, "%s!", route);
+    pthread_mutex_lock(&c->lock);
+    wc_entry *e = lookup(c, key) == c->n ? fresh_entry(c, key) : NULL;
+    if (e) {
+        e->status = 200;
+        e->type = type;
+        arb_buf_release(&e->body);
+        e->body = *body;
+        arb_buf_init(body, 1);
+        snprintf(e->etag, sizeof e->etag, "%s", etag);
+        e->immutable = true;
+        e->born_ns = arb_now_ns();
+        settle(c, e, NULL);
+        put_locked(c, e);
     }
-    e->ready = true;
-    e->used = ++c->tick;
-    pthread_cond_broadcast(&c->done);
     pthread_mutex_unlock(&c->lock);
 }
 

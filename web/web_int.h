@@ -31,6 +31,12 @@ void web_link(web_page *p, const char *fmt, ...) __attribute__((format(printf, 2
  * retention"). web_has_transcript: whether the row has one at all. */
 int  web_transcript(store *st, const store_rows *m, uint8_t **data, size_t *len, char *err, size_t errlen);
 bool web_has_transcript(const store_rows *m);
+/* Match mid's transcript for the server's stream (web_server.c): its
+ * digest ("" none) and whether the match is done (then it never
+ * changes); with data non-NULL the transcript's bytes too (free them).
+ * 0, or the status to answer (404, 500) with why in err. */
+int  web_match_transcript(store *st, int64_t mid, char digest[72], bool *done, uint8_t **data, size_t *len,
+                          char *err, size_t errlen);
 
 /* A line of a chart: the entrant (index) and its name. */
 typedef struct web_series {

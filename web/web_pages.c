@@ -1184,6 +1184,26 @@ out:
     store_rows_release(&m);
 }
 
+int web_match_transcript(store *st, int64_t mid, char digest[72], bool *done, uint8_t **data, size_t *len,
+                         char *err, size_t errlen)
+{
+    store_rows m = {0};
+    int status = 0;
+    if (store_web(st, STORE_WEB_MATCH, mid, NULL, &m, err, errlen) != 0)
+        return 500;
+    if (!web_has_transcript(&m)) {
+        snprintf(err, errlen, "%s", m.nrows != 1 ? "no such match in the record" : "this match has no transcript to show");
+        status = 404;
+    } else {
+        snprintf(digest, 72, "%s", C(&m, 0, STORE_WMATCH_DIGEST));
+        *done = strcmp(C(&m, 0, STORE_WMATCH_STATE), "done") == 0;
+        int rc = data ? web_transcript(st, &m, data, len, err, errlen) : 0;
+        status = rc == 0 ? 0 : rc == ARB_ETOOBIG ? 500 : 404;
+    }
+    store_rows_release(&m);
+    return status;
+}
+
 /* ---- a ladder ------------------------------------------------------------ */
 
 typedef struct board {

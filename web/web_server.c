@@ -6,7 +6,9 @@
  * cache by what they show (web_cache.c); per-client bounds answered 429
  * and global ones 503, both with Retry-After, never a silent close
  * (web_clients.c); a header deadline that cuts slow senders; the live
- * event streams (Server-Sent Events), ended when their tournament is. */
+ * event streams (Server-Sent Events), ended when their tournament is; a
+ * match's transcript streamed as JSON lines a chunk at a time, never
+ * built whole (docs/web.md, "Streamed transcripts"). */
 #include "web_int.h"
 #include "web_srv.h"
 #include "arb_http.h"
@@ -26,6 +28,9 @@
 #include <time.h>
 
 #include <microhttpd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #if MHD_VERSION < 0x00097002
 typedef int web_result;
@@ -88,9 +93,14 @@ typedef struct web_req {
     web_conn *conn;
     int client;                  /* its slot in w->clients, -1 none */
     bool request, heavy, stream; /* the counts it took */
+    bool head;                   /* a HEAD: headers only */
 } web_req;
 
 #define SEC_NS 1000000000ull
+
+static const char NDJSON[] = "application/x-ndjson";
+/* What never changes (a finished match's transcript) */
+static const char IMMUTABLE[] = "public, max-age=31536000, immutable";
 
 /* The library's first message: why starting failed (as arb_http.c). */
 static void web_logger(void *cls, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
@@ -143,6 +153,16 @@ static struct MHD_Response *text_response(const char *text)
 static web_result send_text(struct MHD_Connection *c, unsigned status, const char *text)
 {
     return queue(c, status, text_response(text), "text/plain; charset=utf-8", "no-store");
+}
+
+/* The same for a message of the moment (copied), a line of it. */
+static web_result send_text_copy(struct MHD_Connection *c, unsigned status, const char *text)
+{
+    char line[1024];
+    int n = snprintf(line, sizeof line, "%s\n", text);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+    return queue(c, status, MHD_create_response_from_buffer(len, line, MHD_RESPMEM_MUST_COPY),
+                 "text/plain; charset=utf-8", "no-store");
 }
 
 /* A bound reached: 429 (this client's) or 503 (the server's), with
@@ -414,18 +434,22 @@ static web_result serve_events(web_server *w, struct MHD_Connection *c, int64_t 
     return queue(c, MHD_HTTP_OK, r, "text/event-stream", "no-store");
 }
 
-/* "/api/t/ID/events": the tournament's id, else 0. */
-static int64_t events_of(const char *url)
+/* The ID of a URL pre + ID + post, else 0. */
+static int64_t id_between(const char *url, const char *pre, const char *post)
 {
-    static const char pre[] = "/api/t/", post[] = "/events";
-    size_t n = strlen(url);
+    size_t n = strlen(url), a = strlen(pre), b = strlen(post);
     int64_t id;
-    if (n < sizeof pre + sizeof post - 1 || strncmp(url, pre, sizeof pre - 1) != 0
-        || strcmp(url + n - (sizeof post - 1), post) != 0
-        || !web_parse_id(url + sizeof pre - 1, n - (sizeof pre - 1) - (sizeof post - 1), &id))
+    if (n <= a + b || strncmp(url, pre, a) != 0 || strcmp(url + n - b, post) != 0
+        || !web_parse_id(url + a, n - a - b, &id))
         return 0;
     return id;
 }
+
+/* "/api/t/ID/events": the tournament's id, else 0. */
+static int64_t events_of(const char *url) { return id_between(url, "/api/t/", "/events"); }
+
+/* "/api/m/ID/transcript": the match's id, else 0. */
+static int64_t transcript_of(const char *url) { return id_between(url, "/api/m/", "/transcript"); }
 
 /* The URL as it came: no percent-decoding. Every route is plain ASCII, so
  * a '%' is never one of ours (404), and "%00", "%2e%2e" or "%2f" cannot
@@ -558,7 +582,7 @@ static web_result send_entry(web_server *w, struct MHD_Connection *c, wc_entry *
     h->w = w;
     h->e = e;
     const char *cache = e->status != MHD_HTTP_OK ? "no-store"
-                      : e->immutable ? "public, max-age=31536000, immutable"
+                      : e->immutable ? IMMUTABLE
                                      : "public, max-age=1";
     return send_tagged(c, (unsigned)e->status, e->type, e->body.data ? e->body.data : "", e->body.len, e->etag,
                        cache, held_free, h);
@@ -581,6 +605,138 @@ static int render_into(web_server *w, const char *url, wc_entry *e, int *held)
     return 0;
 }
 
+/* ---- a transcript, streamed ---------------------------------------------- */
+
+/* A transcript answer being sent: its JSON lines made a chunk at a time
+ * as the client reads, from the raw transcript (docs/web.md, "Serving a
+ * crowd"). The request's heavy counts are held until it completes. */
+typedef struct tstream {
+    web_server *w;
+    char route[ARB_WEB_MAX_URL + 1];
+    char etag[24];               /* "" none: the answer is not kept */
+    uint8_t *data;               /* the transcript (NULL for HEAD) */
+    size_t len;
+    web_lines at;
+    arb_buf chunk;               /* the lines made and not all handed over */
+    size_t sent;                 /* of chunk */
+    arb_buf tee;                 /* the whole answer while under ARB_WEB_STREAM_KEEP_MAX */
+    bool teeing;
+} tstream;
+
+static void tstream_free(void *cls)
+{
+    tstream *s = cls;
+    free(s->data);
+    arb_buf_release(&s->chunk);
+    arb_buf_release(&s->tee);
+    free(s);
+}
+
+/* The next chunk of lines (none at the end): 0, or -1 (they do not read). */
+static int tstream_fill(tstream *s)
+{
+    char err[256];
+    arb_buf_reset(&s->chunk);
+    s->sent = 0;
+    if (s->at.off >= s->len)
+        return 0;
+    if (s->w->hooks.json_lines_from(s->w->hooks.ctx, s->data, s->len, &s->at, &s->chunk, ARB_WEB_STREAM_CHUNK, err,
+                                    sizeof err) != 0)
+        return -1;
+    if (s->teeing && arb_buf_append(&s->tee, s->chunk.data, s->chunk.len) != 0) {
+        arb_buf_release(&s->tee);
+        s->teeing = false;   /* too long to keep: made again per request */
+    }
+    return 0;
+}
+
+static ssize_t tstream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    tstream *s = cls;
+    (void)pos;
+    if (atomic_load(&s->w->stopping))
+        return MHD_CONTENT_READER_END_WITH_ERROR;
+    if (s->sent == s->chunk.len && tstream_fill(s) != 0)
+        return MHD_CONTENT_READER_END_WITH_ERROR;
+    if (s->sent == s->chunk.len) {
+        if (s->teeing)
+            wc_keep(&s->w->cache, s->route, NDJSON, &s->tee, s->etag);
+        s->teeing = false;
+        return MHD_CONTENT_READER_END_OF_STREAM;
+    }
+    size_t n = s->chunk.len - s->sent < max ? s->chunk.len - s->sent : max;
+    memcpy(buf, s->chunk.data + s->sent, n);
+    s->sent += n;
+    return (ssize_t)n;
+}
+
+/* A transcript's ETag from its digest (it names the bytes the answer is
+ * made from): "" when the digest is not hex. */
+static void digest_etag(const char *digest, char out[24])
+{
+    out[0] = '\0';
+    if (strlen(digest) < 16 || strspn(digest, "0123456789abcdef") < 16)
+        return;
+    snprintf(out, 24, "\"t%.16s\"", digest);
+}
+
+/* The answer streaming s; for HEAD an empty one (the library would end a
+ * streamed answer with its last chunk even then), s given up. NULL when
+ * memory ran out (s given up too). */
+static struct MHD_Response *transcript_response(tstream *s, bool head)
+{
+    struct MHD_Response *r
+        = head ? MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT)
+               : MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, ARB_WEB_STREAM_CHUNK, tstream_read, s, tstream_free);
+    if (head || !r)
+        tstream_free(s);
+    return r;
+}
+
+/* Match mid's transcript on a session given back before the first byte:
+ * 304 when the client has it (the transcript not read), headers only for
+ * HEAD, else the lines streamed. */
+static web_result serve_transcript(web_server *w, struct MHD_Connection *c, int64_t mid, const char *url, bool head)
+{
+    int si = pool_take(w);
+    if (si < 0)
+        return send_limit(c, MHD_HTTP_SERVICE_UNAVAILABLE, "every database session is busy: try again in a moment\n",
+                          false);
+    tstream *s = calloc(1, sizeof *s);
+    char digest[72] = "", etag[24] = "", err[600] = "out of memory";
+    bool done = false;
+    int status = s ? web_match_transcript(w->session[si], mid, digest, &done, NULL, NULL, err, sizeof err) : 500;
+    if (status == 0 && done)
+        digest_etag(digest, etag);
+    bool have = status == 0 && etag[0] && not_modified(c, etag);
+    if (status == 0 && !have && !head)
+        status = web_match_transcript(w->session[si], mid, digest, &done, &s->data, &s->len, err, sizeof err);
+    pool_give(w, si);
+    if (status != 0 || have) {
+        if (s)
+            tstream_free(s);
+        return have ? send_tagged(c, MHD_HTTP_OK, NULL, "", 0, etag, IMMUTABLE, NULL, NULL)
+                    : send_text_copy(c, (unsigned)status, err);
+    }
+    s->w = w;
+    snprintf(s->route, sizeof s->route, "%s", url);
+    arb_buf_init(&s->chunk, ARB_WEB_TRANSCRIPT_CAP);
+    arb_buf_init(&s->tee, ARB_WEB_STREAM_KEEP_MAX);
+    snprintf(s->etag, sizeof s->etag, "%s", etag);
+    /* the lines are some three times the records they show (3.3 for Dou
+     * Dizhu): a transcript over a third of the cap would not be kept, so
+     * it is not copied aside for nothing */
+    s->teeing = etag[0] && s->len <= ARB_WEB_STREAM_KEEP_MAX / 3;
+    struct MHD_Response *r = transcript_response(s, head);
+    if (!r)
+        return MHD_NO;
+    if (etag[0] && MHD_add_response_header(r, MHD_HTTP_HEADER_ETAG, etag) != MHD_YES) {
+        MHD_destroy_response(r);
+        return MHD_NO;
+    }
+    return queue(c, MHD_HTTP_OK, r, NDJSON, etag[0] ? IMMUTABLE : "public, max-age=1");
+}
+
 /* A page or API answer: from the cache when it holds what the record
  * shows now, else rendered (one render per answer at a time) and kept. */
 static web_result serve_page(web_server *w, struct MHD_Connection *c, web_req *rq, const wcl_addr *a,
@@ -595,6 +751,9 @@ static web_result serve_page(web_server *w, struct MHD_Connection *c, web_req *r
     wc_entry *e = wc_find(&w->cache, key);
     if (e)
         return send_entry(w, c, e);
+    int64_t mid = w->hooks.json_lines_from ? transcript_of(url) : 0;
+    if (mid > 0)
+        return serve_transcript(w, c, mid, url, rq->head);
     change_number(w, sig, &held);
     /* no session is held while waiting for another request's render */
     pool_give(w, held);
@@ -657,7 +816,8 @@ static web_result handle(void *cls, struct MHD_Connection *c, const char *url, c
     rq->conn = ci ? ci->socket_context : NULL;
     if (rq->conn)
         atomic_store(&rq->conn->in_request, true);
-    if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && strcmp(method, MHD_HTTP_METHOD_HEAD) != 0)
+    rq->head = strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
+    if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && !rq->head)
         return send_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed: this server only reads (GET, HEAD)\n");
     if (strlen(url) > ARB_WEB_MAX_URL)
         return send_text(c, MHD_HTTP_URI_TOO_LONG, "URL too long: not one of ours\n");
@@ -898,6 +1058,13 @@ web_server *web_server_open(const char *conninfo, const char *listen, const web_
     if (trust(w, opt, err, errlen) != 0 || open_sessions(w, conninfo, err, errlen) != 0)
         goto fail;
     raise_nofile();
+#ifdef __GLIBC__
+    /* a thread per connection, each with its arena: a transcript's bytes
+     * and chunks (megabytes, freed when sent) are mapped apart and given
+     * back to the system when freed, not kept in the arena of a thread
+     * that may never need them again (docs/web.md, "Streamed transcripts") */
+    mallopt(M_MMAP_THRESHOLD, ARB_WEB_STREAM_CHUNK * 4);
+#endif
     if (pthread_create(&w->reaper, NULL, reaper, w) != 0) {
         snprintf(err, errlen, "cannot start a thread");
         goto fail;

@@ -56,6 +56,9 @@ wc_entry *wc_own(void);
 /* Publish the caller's render into e (out's body moves into it): kept when
  * it is a 200 or 404 small enough; an immutable one is re-keyed ROUTE!. */
 void wc_publish(wc_cache *c, wc_entry *e, web_out *out, const char *route);
+/* Keep a finished match's streamed transcript (web_server.c): body (it
+ * moves in) under ROUTE! with that ETag, unless one is kept already. */
+void wc_keep(wc_cache *c, const char *route, const char *type, arb_buf *body, const char *etag);
 /* The caller's render did not happen (no session): e is given up and its
  * waiters render themselves; the caller's hold is given back. */
 void wc_abandon(wc_cache *c, wc_entry *e);

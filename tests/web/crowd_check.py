@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""crowd_check.py PORT LONG_MATCH FINISHED_TOURNAMENT — `arbiter serve` under
+"""crowd_check.py PORT LONG_MATCH FINISHED_TOURNAMENT SERVER_PID ARBITER DB RAW_SIZE SHORT_MATCH — `arbiter serve` under
 a crowd (issue 29; docs/web.md, "Serving a crowd"), over real sockets, each
 client bound to an address of its own among 127/8 (all loopback on Linux).
 The server was started with --trusted-proxy 127.0.0.9. Prints a line per
@@ -7,12 +7,14 @@ failed check ("FAIL ...") and the measured figures; exits 1 on a failure."""
 import resource
 import socket
 import statistics
+import subprocess
 import sys
 import threading
 import time
 
 HOST = "127.0.0.1"
-PORT, LONG, RR = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+PORT, LONG, RR, PID = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+ARB, DB, RAW, SHORT = sys.argv[5], sys.argv[6], int(sys.argv[7]), int(sys.argv[8])
 TRANSCRIPT = f"/api/m/{LONG}/transcript"
 passed = failed = 0
 
@@ -75,6 +77,118 @@ def get(path, src="127.0.0.1", headers=(), timeout=20):
         status, hdrs, body = None, {}, b""
     return status, hdrs, body, time.monotonic() - t0
 
+
+# ---- (h) the long transcript streamed (first: nothing of it in memory yet) ----
+def rss():
+    with open(f"/proc/{PID}/status") as f:
+        return next(int(x.split()[1]) * 1024 for x in f if x.startswith("VmRSS:"))
+
+
+def dechunk(body):
+    """The data of a chunked body, and whether its last chunk came."""
+    out, pos = b"", 0
+    while True:
+        eol = body.find(b"\r\n", pos)
+        if eol < 0:
+            return out, False
+        n = int(body[pos:eol].split(b";")[0], 16)
+        if n == 0:
+            return out, True
+        out += body[eol + 2:eol + 2 + n]
+        pos = eol + 2 + n + 2
+
+
+def stream(src, pace=0.0, rcvbuf=None, headers=()):
+    """GET the transcript on a kept-alive HTTP/1.1 connection, reading 64 KiB
+    at a time (sleeping pace seconds between): status, headers, raw body,
+    seconds to the first byte of the answer, seconds in all."""
+    h = "".join(f"{k}: {v}\r\n" for k, v in headers)
+    s = connect(src, timeout=60, rcvbuf=rcvbuf)
+    t0 = time.monotonic()
+    s.sendall(f"GET {TRANSCRIPT} HTTP/1.1\r\nHost: x\r\n{h}\r\n".encode())
+    status, hdrs, body = head_of(s)
+    ttfb = time.monotonic() - t0
+    while status == 200 and not body.endswith(b"\r\n0\r\n\r\n"):
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+        time.sleep(pace)
+    s.close()
+    return status, hdrs, body, ttfb, time.monotonic() - t0
+
+
+base = rss()
+status, hdrs, body, ttfb, took = stream("127.0.0.6")
+lines, whole = dechunk(body)
+peak_one = rss()
+print(f"-- {TRANSCRIPT}: {len(lines)} bytes of JSON lines, first byte after {ttfb * 1000:.1f} ms, "
+      f"all after {took * 1000:.0f} ms; server RSS {base >> 20} MiB before, {peak_one >> 20} MiB after")
+check("(h) the long transcript is 200 with Transfer-Encoding: chunked and no Content-Length",
+      status == 200 and hdrs.get("transfer-encoding") == "chunked" and "content-length" not in hdrs, (status, hdrs))
+check("(h) its chunks end with the last chunk", whole, body[-40:])
+check("(h) the server's RSS grew by less than half the JSON's size for it (the JSON is never held whole)",
+      peak_one - base < len(lines) // 2, f"+{peak_one - base} bytes")
+replay = subprocess.run([ARB, "replay", "--match", str(LONG), "--db", DB, "--json"], capture_output=True).stdout
+want = b"".join(x + b"\n" for x in replay.splitlines() if x and not x.startswith(b'{"type":"replay"'))
+check("(h) its lines are arbiter replay --json's but the closing summary, byte for byte",
+      len(want) > 4 << 20 and lines == want, (len(lines), len(want)))
+warm = rss()
+results, peak, steady = {}, [warm], [warm]
+
+
+def slow_reader(src):
+    results[src] = stream(src, pace=0.01, rcvbuf=16384)
+
+
+readers = [threading.Thread(target=slow_reader, args=(a,)) for a in ("127.0.0.7", "127.0.0.8")]
+t0 = time.monotonic()
+for t in readers:
+    t.start()
+while any(t.is_alive() for t in readers):
+    # from a second on, both streams are under way (their loads done)
+    (steady if time.monotonic() - t0 > 1.0 else peak).append(rss())
+    time.sleep(0.02)
+for t in readers:
+    t.join()
+grew, held = max(peak + steady) - warm, max(steady) - warm
+print(f"-- two clients reading it slowly at once: server RSS {warm >> 20} MiB before, peak +{grew / (1 << 20):.1f} MiB "
+      f"(reading the transcripts from the record), +{held / (1 << 20):.1f} MiB while streaming "
+      f"(the JSON is {len(want) / (1 << 20):.1f} MiB, the raw transcript {RAW / (1 << 20):.1f} MiB), "
+      f"{sorted(round(r[4], 1) for r in results.values())} s each")
+check("(h) both slow readers get the same lines", all(dechunk(r[2]) == (want, True) for r in results.values()),
+      [len(r[2]) for r in results.values()])
+check("(h) two clients streaming it at once: the server's RSS grows by less than the JSON per stream",
+      grew < 2 * len(want), f"+{grew} bytes")
+# (+4 MiB: the two database sessions' receive buffers, grown once to the
+# compressed transcript and kept, and the threads' allocator arenas)
+check("(h) and while they stream, by no more than the raw transcript and a chunk each (+4 MiB)",
+      held < 2 * (RAW + (64 << 10)) + (4 << 20), f"+{held} bytes")
+etag = hdrs.get("etag", "")
+status, hdrs2, body, _, _ = stream("127.0.0.6", headers=[("If-None-Match", etag)])
+check("(h) If-None-Match with its ETag is 304 with no body", etag and status == 304 and body == b"", (etag, status))
+s = connect("127.0.0.6")
+s.sendall(f"HEAD {TRANSCRIPT} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+status, hdrs2, rest = head_of(s)
+s.settimeout(5)
+while True:
+    chunk = s.recv(65536)
+    if not chunk:
+        break
+    rest += chunk
+s.close()
+check("(h) HEAD answers its headers only", status == 200 and hdrs2.get("etag") == etag and rest == b"",
+      (status, hdrs2, rest[:40]))
+
+# a short transcript: streamed the first time, then kept (sent whole)
+status, hdrs, body = get(f"/api/m/{SHORT}/transcript")[:3]
+status2, hdrs2, body2 = get(f"/api/m/{SHORT}/transcript")[:3]
+first = dechunk(body)[0] if hdrs.get("transfer-encoding") == "chunked" else body
+check("(h) a short transcript is streamed the first time (no Content-Length)",
+      status == 200 and "content-length" not in hdrs and first.startswith(b'{"type":"header"'), (status, hdrs))
+check("(h) then sent from the cache whole: Content-Length, the same lines, the same ETag",
+      status2 == 200 and hdrs2.get("content-length") == str(len(first)) and body2 == first
+      and hdrs2.get("etag") == hdrs.get("etag") and hdrs.get("etag", "").startswith('"t'), (status2, hdrs2))
 
 # ---- (d) a client sending its header a byte a second, in the background ----
 DEADLINE = 10

@@ -13,7 +13,11 @@
 #      sending a byte a second cut within the header deadline; X-Forwarded-For
 #      ignored from an untrusted peer, believed from the trusted proxy; ETag
 #      and 304, the immutable transcript; more connections than the busy
-#      threshold, each answered with a status.
+#      threshold, each answered with a status; the long transcript streamed
+#      (chunked, no Content-Length; byte for byte arbiter replay --json's
+#      lines; the server's RSS not grown by its JSON while two clients read
+#      it slowly; 304 to its ETag; HEAD headers only), with its time to the
+#      first byte and the server's RSS printed.
 # Usage: test_crowd_server.sh ARBITER BOTS_DIR [DEALS]
 set -u
 ARB=$1 BOTS=$2 DEALS=${3:-400}
@@ -53,6 +57,8 @@ for f in long rr; do
 done
 LONG=$(sql "$D" "SELECT min(m.id) FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE t.name = 'crowd long'")
 RR=$(sql "$D" "SELECT id FROM tournaments WHERE name = 'crowd rr'")
+SMALL=$(sql "$D" "SELECT min(m.id) FROM matches m JOIN tournaments t ON t.id = m.tournament_id WHERE t.name = 'crowd rr'")
+RAW=$(sql "$D" "SELECT t.raw_size FROM transcripts t JOIN matches m ON m.digest = t.digest WHERE m.id = $LONG")
 
 "$ARB" serve --db "$D" --listen 127.0.0.1:0 --trusted-proxy 127.0.0.9 --trusted-proxy 10.0.0.0/8 \
   > "$T/serve.out" 2> "$T/serve.err" &
@@ -61,7 +67,7 @@ for _ in $(seq 1 50); do grep -q "serving" "$T/serve.out" 2>/dev/null && break; 
 PORT=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$T/serve.out")
 check "serve --trusted-proxy starts and prints its port" '[ -n "$PORT" ]' || cat "$T/serve.err" >&2
 
-python3 "$(dirname "$0")/crowd_check.py" "$PORT" "$LONG" "$RR" > "$T/crowd.out" 2>&1
+python3 "$(dirname "$0")/crowd_check.py" "$PORT" "$LONG" "$RR" "$SERVE_PID" "$ARB" "$D" "$RAW" "$SMALL" > "$T/crowd.out" 2>&1
 rc=$?
 cat "$T/crowd.out" >&2
 check "the crowd checks ($(tail -n 1 "$T/crowd.out"))" '[ $rc = 0 ]'
