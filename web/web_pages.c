@@ -944,6 +944,19 @@ int web_transcript(store *st, const store_rows *m, uint8_t **data, size_t *len, 
                                  errlen);
 }
 
+/* The served link to match mid's transcript: a finished match's names the
+ * digest it shows (?d= its first 16 hex digits), so that the server may
+ * let it be cached for good; a dispute that voids or reruns the match
+ * changes the digest, and so the link (docs/web.md, "Caching"). */
+static void transcript_link(web_page *p, const store_rows *m, int64_t mid)
+{
+    const char *d = C(m, 0, STORE_WMATCH_DIGEST);
+    if (strcmp(C(m, 0, STORE_WMATCH_STATE), "done") == 0 && strlen(d) >= 16 && strspn(d, "0123456789abcdef") >= 16)
+        web_link(p, "/api/m/%" PRId64 "/transcript?d=%.16s", mid, d);
+    else
+        web_link(p, "/api/m/%" PRId64 "/transcript", mid);
+}
+
 /* Each bot's end from the transcript, through the hook: 0, or < 0 with
  * why in err (the transcript is not at hand, or does not read). */
 static int bot_ends(web_page *p, const store_rows *m, botend_ctx *c, char *err, size_t errlen)
@@ -1090,7 +1103,7 @@ static void page_match(web_page *p, int64_t mid, bool json)
         arb_buf_puts(b, "\">Replay it deal by deal</a>");
         if (p->mode == WEB_SERVED) {
             arb_buf_puts(b, " · <a href=\"");
-            web_link(p, "/api/m/%" PRId64 "/transcript", mid);
+            transcript_link(p, &m, mid);
             arb_buf_puts(b, "\">its records as JSON lines</a>");
         }
         arb_buf_puts(b, "</p>\n<h2>How the bots ended</h2>\n");
@@ -1136,7 +1149,7 @@ static void page_replay(web_page *p, int64_t mid)
     arb_buf_puts(b, "\">Back to the match</a></p>\n<section id=\"arb-viewer\" aria-label=\"replay\" data-match=\"");
     arb_buf_printf(b, "%" PRId64 "\" data-transcript-url=\"", mid);
     if (p->mode == WEB_SERVED)
-        web_link(p, "/api/m/%" PRId64 "/transcript", mid);
+        transcript_link(p, &m, mid);
     arb_buf_puts(b, "\">");
     if (!viewer)
         arb_buf_puts(b, "<p>This build has no replay viewer.</p>");

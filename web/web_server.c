@@ -570,9 +570,10 @@ static void held_free(void *cls)
     free(h);
 }
 
-/* Send a cached (or just rendered) answer, the entry's hold passing to the
- * response (given back when the library is done with it). */
-static web_result send_entry(web_server *w, struct MHD_Connection *c, wc_entry *e)
+/* Send a cached (or just rendered) answer with Cache-Control cc, the
+ * entry's hold passing to the response (given back when the library is
+ * done with it). */
+static web_result send_entry_as(web_server *w, struct MHD_Connection *c, wc_entry *e, const char *cc)
 {
     held_entry *h = malloc(sizeof *h);
     if (!h) {
@@ -581,11 +582,14 @@ static web_result send_entry(web_server *w, struct MHD_Connection *c, wc_entry *
     }
     h->w = w;
     h->e = e;
-    const char *cache = e->status != MHD_HTTP_OK ? "no-store"
-                      : e->immutable ? IMMUTABLE
-                                     : "public, max-age=1";
     return send_tagged(c, (unsigned)e->status, e->type, e->body.data ? e->body.data : "", e->body.len, e->etag,
-                       cache, held_free, h);
+                       e->status != MHD_HTTP_OK ? "no-store" : cc, held_free, h);
+}
+
+/* A page's answer: cached for a second (its ETag revalidates it). */
+static web_result send_entry(web_server *w, struct MHD_Connection *c, wc_entry *e)
+{
+    return send_entry_as(w, c, e, "public, max-age=1");
 }
 
 /* Render url on a session (taken now unless *held is one) into e. */
@@ -612,7 +616,7 @@ static int render_into(web_server *w, const char *url, wc_entry *e, int *held)
  * crowd"). The request's heavy counts are held until it completes. */
 typedef struct tstream {
     web_server *w;
-    char route[ARB_WEB_MAX_URL + 1];
+    char route[WC_KEY];          /* its cache key, less wc_keep's '!' */
     char etag[24];               /* "" none: the answer is not kept */
     uint8_t *data;               /* the transcript (NULL for HEAD) */
     size_t len;
@@ -708,18 +712,29 @@ static web_result serve_transcript(web_server *w, struct MHD_Connection *c, int6
     int status = s ? web_match_transcript(w->session[si], mid, digest, &done, NULL, NULL, err, sizeof err) : 500;
     if (status == 0 && done)
         digest_etag(digest, etag);
+    /* for good only under a link naming the digest (?d=, web_pages.c's
+     * transcript_link): a dispute may void or rerun a finished match, and
+     * the plain route then answers anew (revalidated by its ETag) */
+    const char *d = etag[0] ? MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "d") : NULL;
+    const char *cc = !etag[0] ? "public, max-age=1" : d && strncmp(d, digest, 16) == 0 && strlen(d) == 16
+                   ? IMMUTABLE : "public, no-cache";
     bool have = status == 0 && etag[0] && not_modified(c, etag);
-    if (status == 0 && !have && !head)
+    char key[WC_KEY], look[WC_KEY + 1];
+    snprintf(key, sizeof key, "%s#%s", url, etag);
+    snprintf(look, sizeof look, "%s!", key);
+    wc_entry *kept = status == 0 && !have && etag[0] ? wc_find(&w->cache, look) : NULL;
+    if (status == 0 && !have && !head && !kept)
         status = web_match_transcript(w->session[si], mid, digest, &done, &s->data, &s->len, err, sizeof err);
     pool_give(w, si);
-    if (status != 0 || have) {
+    if (status != 0 || have || kept) {
         if (s)
             tstream_free(s);
-        return have ? send_tagged(c, MHD_HTTP_OK, NULL, "", 0, etag, IMMUTABLE, NULL, NULL)
-                    : send_text_copy(c, (unsigned)status, err);
+        return kept ? send_entry_as(w, c, kept, cc)
+               : have ? send_tagged(c, MHD_HTTP_OK, NULL, "", 0, etag, cc, NULL, NULL)
+                      : send_text_copy(c, (unsigned)status, err);
     }
     s->w = w;
-    snprintf(s->route, sizeof s->route, "%s", url);
+    snprintf(s->route, sizeof s->route, "%s", key);   /* kept under it (wc_keep) */
     arb_buf_init(&s->chunk, ARB_WEB_TRANSCRIPT_CAP);
     arb_buf_init(&s->tee, ARB_WEB_STREAM_KEEP_MAX);
     snprintf(s->etag, sizeof s->etag, "%s", etag);
@@ -734,7 +749,7 @@ static web_result serve_transcript(web_server *w, struct MHD_Connection *c, int6
         MHD_destroy_response(r);
         return MHD_NO;
     }
-    return queue(c, MHD_HTTP_OK, r, NDJSON, etag[0] ? IMMUTABLE : "public, max-age=1");
+    return queue(c, MHD_HTTP_OK, r, NDJSON, cc);
 }
 
 /* A page or API answer: from the cache when it holds what the record
@@ -747,13 +762,10 @@ static web_result serve_page(web_server *w, struct MHD_Connection *c, web_req *r
     if (heavy == HEAVY_ALWAYS && take_heavy(w, c, rq, a, &rc) != 0)
         return rc;
     char key[WC_KEY], sig[64];
-    snprintf(key, sizeof key, "%s!", url);
-    wc_entry *e = wc_find(&w->cache, key);
-    if (e)
-        return send_entry(w, c, e);
     int64_t mid = w->hooks.json_lines_from ? transcript_of(url) : 0;
     if (mid > 0)
         return serve_transcript(w, c, mid, url, rq->head);
+    wc_entry *e;
     change_number(w, sig, &held);
     /* no session is held while waiting for another request's render */
     pool_give(w, held);

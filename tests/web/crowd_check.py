@@ -305,8 +305,18 @@ check("(f) a page has a strong ETag", status == 200 and etag.startswith('"'), hd
 status2, hdrs2, body2, _ = get("/", headers=[("If-None-Match", etag)])
 check("(f) If-None-Match with it is 304 with no body", status2 == 304 and body2 == b"", (status2, body2[:80]))
 status, hdrs, _, _ = get(TRANSCRIPT)
-check("(f) a finished match's transcript is immutable",
-      "immutable" in hdrs.get("cache-control", "") and "max-age=31536000" in hdrs.get("cache-control", ""), hdrs)
+check("(f) a finished match's transcript on its plain route is revalidated (a dispute may void or rerun it)",
+      status == 200 and "no-cache" in hdrs.get("cache-control", "") and hdrs.get("etag", "").startswith('"t'), hdrs)
+pinned = hdrs.get("etag", '"t"')[2:-1]
+_, _, page, _ = get(TRANSCRIPT[len("/api"):].replace("/transcript", "/replay"))
+check("(f) the replay page links the transcript by its digest",
+      ("transcript?d=" + pinned).encode() in page, page[-600:])
+status, hdrs, _, _ = get(TRANSCRIPT + "?d=" + pinned)
+check("(f) under the digest's link it is immutable",
+      status == 200 and "immutable" in hdrs.get("cache-control", "")
+      and "max-age=31536000" in hdrs.get("cache-control", ""), hdrs)
+status, hdrs, _, _ = get(TRANSCRIPT + "?d=" + "0" * 16)
+check("(f) under another digest it is not", status == 200 and "immutable" not in hdrs.get("cache-control", ""), hdrs)
 status, hdrs, _, _ = get("/assets/style.css")
 status2, _, _, _ = get("/assets/style.css", headers=[("If-None-Match", hdrs.get("etag", "x"))])
 check("(f) an asset has an ETag and answers 304 to it", status == 200 and status2 == 304, (status, status2, hdrs))

@@ -72,6 +72,18 @@ rc=$?
 cat "$T/crowd.out" >&2
 check "the crowd checks ($(tail -n 1 "$T/crowd.out"))" '[ $rc = 0 ]'
 check "serve is still up after it all" '[ "$(curl -s -o /dev/null -w "%{http_code}" "http://127.0.0.1:$PORT/api/pool")" = 200 ]'
+
+# a dispute voids a finished match whose (short) transcript serve keeps in
+# its cache: the plain route must not go on answering the old transcript
+# (it was cached for good under the route alone, and sent immutable)
+U="http://127.0.0.1:$PORT/api/m/$SMALL/transcript"
+curl -s "$U" > /dev/null; curl -s "$U" > "$T/before.ndjson"
+"$ARB" dispute open "$SMALL" --reason "crowd test" --db "$D" > /dev/null 2>&1 &&
+  "$ARB" dispute resolve "$SMALL" --void --reason "crowd test" --db "$D" > "$T/void.out" 2>&1
+check "a dispute voids the short match" '[ $? = 0 ]' || cat "$T/void.out" >&2
+after=$(curl -s -o "$T/after.ndjson" -w "%{http_code}" "$U")
+check "its transcript was served before ($(wc -c < "$T/before.ndjson") bytes) and is not served once voided ($after)" \
+  '[ -s "$T/before.ndjson" ] && [ "$after" != 200 ] && ! cmp -s "$T/before.ndjson" "$T/after.ndjson"'
 stop_serve
 
 echo "web-crowd: $pass passed, $fail failed"
