@@ -528,5 +528,11 @@
  * per request, so a few long transcripts never fill the cache. */
 #define ARB_WEB_STREAM_CHUNK (64u << 10)
 #define ARB_WEB_STREAM_KEEP_MAX (4u << 20)
+/* The raw transcripts that streams being sent hold, in all: a stream makes
+ * its lines only as fast as its client reads, so what a slow reader costs
+ * is memory, not a share of ARB_WEB_HEAVY_MAX (which bounds renders, and
+ * which a few slow readers would otherwise hold for hours); beyond it a
+ * transcript is answered 503 with Retry-After. */
+#define ARB_WEB_STREAM_BYTES (256u << 20)
 
 #endif

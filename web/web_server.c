@@ -64,7 +64,8 @@ struct web_server {
     wcl_table clients;           /* per-client counts in flight */
     wcl_net trusted[ARB_WEB_MAX_TRUSTED_PROXIES];
     int ntrusted;
-    atomic_int heavy;            /* heavy requests in flight (ARB_WEB_HEAVY_MAX) */
+    atomic_int heavy;            /* heavy renders in flight (ARB_WEB_HEAVY_MAX) */
+    atomic_size_t stream_bytes;  /* raw transcripts held by streams (ARB_WEB_STREAM_BYTES) */
     atomic_int streams;          /* event streams open (ARB_WEB_MAX_EVENT_STREAMS) */
     /* the progress last read per tournament streamed, under live_lock: the
      * streams of one tournament share a read a second (web_live_progress) */
@@ -93,6 +94,7 @@ typedef struct web_req {
     web_conn *conn;
     int client;                  /* its slot in w->clients, -1 none */
     bool request, heavy, stream; /* the counts it took */
+    bool heavy_all;              /* ... and its share of ARB_WEB_HEAVY_MAX (given back after its render) */
     bool head;                   /* a HEAD: headers only */
 } web_req;
 
@@ -538,7 +540,17 @@ static int take_heavy(web_server *w, struct MHD_Connection *c, web_req *rq, cons
                          false);
         return -1;
     }
+    rq->heavy_all = true;
     return 0;
+}
+
+/* The render is done: its share of the server's bound goes back (the
+ * client's is held until the answer is sent). */
+static void heavy_rendered(web_server *w, web_req *rq)
+{
+    if (rq->heavy_all)
+        atomic_fetch_sub(&w->heavy, 1);
+    rq->heavy_all = false;
 }
 
 /* ---- pages --------------------------------------------------------------- */
@@ -624,12 +636,15 @@ typedef struct tstream {
     arb_buf chunk;               /* the lines made and not all handed over */
     size_t sent;                 /* of chunk */
     arb_buf tee;                 /* the whole answer while under ARB_WEB_STREAM_KEEP_MAX */
+    size_t counted;              /* its share of ARB_WEB_STREAM_BYTES */
     bool teeing;
 } tstream;
 
 static void tstream_free(void *cls)
 {
     tstream *s = cls;
+    if (s->counted)
+        atomic_fetch_sub(&s->w->stream_bytes, s->counted);
     free(s->data);
     arb_buf_release(&s->chunk);
     arb_buf_release(&s->tee);
@@ -726,6 +741,15 @@ static web_result serve_transcript(web_server *w, struct MHD_Connection *c, int6
     if (status == 0 && !have && !head && !kept)
         status = web_match_transcript(w->session[si], mid, digest, &done, &s->data, &s->len, err, sizeof err);
     pool_give(w, si);
+    if (s && s->data) {
+        s->w = w;
+        s->counted = s->len;
+        if (atomic_fetch_add(&w->stream_bytes, s->len) + s->len > ARB_WEB_STREAM_BYTES) {
+            tstream_free(s);
+            return send_limit(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+                              "the server is busy sending transcripts: try again in a moment\n", false);
+        }
+    }
     if (status != 0 || have || kept) {
         if (s)
             tstream_free(s);
@@ -759,7 +783,9 @@ static web_result serve_page(web_server *w, struct MHD_Connection *c, web_req *r
 {
     web_result rc = MHD_NO;
     int heavy = heaviness(url), held = -1;
-    if (heavy == HEAVY_ALWAYS && take_heavy(w, c, rq, a, &rc) != 0)
+    /* a transcript: the client's heavy count (the stream's memory is
+     * bounded by ARB_WEB_STREAM_BYTES, its lines made as it is read) */
+    if (heavy == HEAVY_ALWAYS && take(w, c, rq, a, WCL_HEAVY, &rc) != 0)
         return rc;
     char key[WC_KEY], sig[64];
     int64_t mid = w->hooks.json_lines_from ? transcript_of(url) : 0;
@@ -787,7 +813,9 @@ static web_result serve_page(web_server *w, struct MHD_Connection *c, web_req *r
             wc_abandon(&w->cache, e);
         return e ? rc : send_limit(c, MHD_HTTP_SERVICE_UNAVAILABLE, "the server is busy: try again in a moment\n", false);
     }
-    if (render_into(w, url, e, &held) != 0) {
+    int rendered = render_into(w, url, e, &held);
+    heavy_rendered(w, rq);
+    if (rendered != 0) {
         wc_abandon(&w->cache, e);
         return send_limit(c, MHD_HTTP_SERVICE_UNAVAILABLE, "every database session is busy: try again in a moment\n",
                           false);
@@ -857,10 +885,9 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
     (void)toe;
     if (!rq)
         return;
-    if (rq->heavy) {
+    if (rq->heavy)
         wcl_give(&w->clients, rq->client, WCL_HEAVY);
-        atomic_fetch_sub(&w->heavy, 1);
-    }
+    heavy_rendered(w, rq);
     if (rq->request)
         wcl_give(&w->clients, rq->client, WCL_REQUEST);
     if (rq->stream)

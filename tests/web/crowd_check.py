@@ -297,6 +297,20 @@ check("(e) the right-most untrusted entry is the client: 198.51.100.1's third is
 for s, _ in held + [(third, st3)]:
     s.close()
 time.sleep(0.5)
+# four slow readers of the long transcript from two addresses (two each,
+# their limit) hold no share of the server's bound on renders: another
+# address still gets a transcript, and a tournament page rendered anew
+# (before, the four held all ARB_WEB_HEAVY_MAX slots: 503 for everyone)
+held = [hold_heavy(src, "-") for src in ("127.0.0.21", "127.0.0.21", "127.0.0.22", "127.0.0.22")]
+check("(e) four slow readers from two addresses are each let in", [st for _, st in held] == [200] * 4,
+      [st for _, st in held])
+status, _, _, _ = get(TRANSCRIPT, src="127.0.0.23")
+check("(e) meanwhile a third address still gets a transcript", status == 200, status)
+status, _, _, _ = get(f"/t/{RR}?fresh", src="127.0.0.23")
+check("(e) and a tournament page", status == 200, status)
+for s, _ in held:
+    s.close()
+time.sleep(0.5)
 
 # ---- (f) ETag and 304; the immutable transcript ----------------------------------
 status, hdrs, _, _ = get("/")
