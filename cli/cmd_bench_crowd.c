@@ -5,12 +5,14 @@
  *
  *  1. the scheduler's question: the same round robin recorded by
  *     local_run_tournament (scheduler, one local worker, the record) with
- *     the scheduler's own pages (web_server_start in this process, as the
- *     scheduler daemon's `web:`) idle, then loaded by the crowd on the
- *     running tournament's pages and live stream; matches/s both ways and
- *     their ratio. The crowd runs in this process too (a thread), so its
- *     CPU is taken from the same two cores: the ratio is an upper bound of
- *     what the pages cost the recording;
+ *     the scheduler's own pages (web_server_open in this process at
+ *     WEB_SCHEDULER_NICE, as the scheduler daemon's `web:`) idle, then
+ *     loaded by the crowd on the running tournament's pages and live
+ *     stream; matches/s both ways and their ratio. The crowd runs in this
+ *     process too (a thread, at the pages' niceness: it stands for
+ *     visitors on other machines), so its CPU is still taken from the same
+ *     two cores: the ratio is an upper bound of what the pages cost the
+ *     recording;
  *  2. the crowd (crowd.c: --clients, 1,000 by default, for --seconds, 20)
  *     against `arbiter serve` run as a child process on the record, from
  *     127.0.0.2..127.0.0.250 and a quarter of the requesters through "a
@@ -50,6 +52,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 
 #define CROWD_MAX_CLIENTS 20000      /* a bench option's bound: 2 descriptors' worth each under ulimit */
 #define ENTRANTS 9                   /* the round robin: C(9, 3) = 84 matches */
@@ -346,6 +350,13 @@ static void note_tid(void *ctx, const sched_progress *p)
 static void *load_thread(void *arg)
 {
     sched_load *l = arg;
+    /* the crowd stands for visitors on other machines: its own CPU on
+     * these cores is taken at the pages' niceness, not the recording's */
+    id_t tid_self = (id_t)syscall(SYS_gettid);
+    errno = 0;
+    int pri = getpriority(PRIO_PROCESS, tid_self);
+    if (pri != -1 || errno == 0)
+        (void)setpriority(PRIO_PROCESS, tid_self, pri + WEB_SCHEDULER_NICE);
     while (!atomic_load(&l->tid) && !atomic_load(&l->stop))
         usleep(2000);
     int64_t tid = atomic_load(&l->tid);
@@ -411,7 +422,7 @@ static void print_rates(const crowd_opts *o, double *quiet, double *loaded)
         {"goal_within_10_percent", q > 0 && l / q >= 0.9, "bool", 0},
     };
     bench_print("the scheduler's recording rate (round robin of 9 bots, 84 matches, 1 local worker; the larger of "
-                "2 runs each) with its own pages quiet vs under the crowd (whose CPU is on the same cores)",
+                "2 runs each) with its own pages quiet vs under the crowd (pages and crowd at nice +10, as the daemon's pages; the crowd's CPU is on the same cores)",
                 f, sizeof f / sizeof *f, o->format);
 }
 
@@ -428,7 +439,8 @@ static int scheduler_question(const crowd_opts *o, bench_db *bdb, int64_t lid, i
         return CLI_EXIT_FAIL;
     }
     web_server *w = NULL;
-    if (o->scheduler && !(w = web_server_start(bdb->conninfo, "127.0.0.1:0", cli_web_hooks(), err, sizeof err)))
+    web_options wo = {.nice = WEB_SCHEDULER_NICE};   /* as the daemon's pages */
+    if (o->scheduler && !(w = web_server_open(bdb->conninfo, "127.0.0.1:0", cli_web_hooks(), &wo, err, sizeof err)))
         fprintf(stderr, "arbiter: bench web --crowd: the scheduler's pages: %s\n", err);
     double quiet[SCHED_RUNS] = {0}, loaded[SCHED_RUNS] = {0};
     sched_load *load = calloc(1, sizeof *load);

@@ -155,7 +155,7 @@ static web_server *start_web(const char *conninfo, const char *listen, const arb
 {
     char err[1024];
     const char *trusted[ARB_CONF_LIST_MAX];
-    web_options opt = {.trusted_proxy = trusted, .ntrusted_proxy = proxies->n};
+    web_options opt = {.trusted_proxy = trusted, .ntrusted_proxy = proxies->n, .nice = WEB_SCHEDULER_NICE};
     for (int i = 0; i < proxies->n; i++)
         trusted[i] = proxies->item[i];
     sigset_t set, old;

@@ -137,7 +137,13 @@ typedef struct web_options {
      * is not one of them (docs/web.md, "Serving a crowd") */
     const char *const *trusted_proxy;
     int ntrusted_proxy;
+    /* added to the niceness of the threads that answer (0: as the
+     * process): the scheduler daemon's own pages run at
+     * WEB_SCHEDULER_NICE, so that recording results and the referee's
+     * bots come before spectators when the CPU is short */
+    int nice;
 } web_options;
+#define WEB_SCHEDULER_NICE 10
 /* Serve the record at conninfo on listen ("HOST:PORT"; PORT 0 any free
  * one): a pool of read-only sessions of its own (store_read_only). NULL
  * with a message on failure (a bad trusted proxy among them). hooks are

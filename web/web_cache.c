@@ -38,8 +38,17 @@ static void put_locked(wc_cache *c, wc_entry *e)
 {
     if (--e->refs > 0)
         return;
-    (void)c;
+    if (e->prev)
+        put_locked(c, e->prev);
     entry_free(e);
+}
+
+/* Under the lock: the stale answer e replaced is sent no more. */
+static void drop_prev(wc_cache *c, wc_entry *e)
+{
+    if (e->prev)
+        put_locked(c, e->prev);
+    e->prev = NULL;
 }
 
 /* Under the lock: take entry i out of the table. */
@@ -140,7 +149,31 @@ static bool wait_ready(wc_cache *c, wc_entry *e, const struct timespec *deadline
     return e->ready;
 }
 
-wc_entry *wc_claim(wc_cache *c, const char *key, bool *mine)
+/* Under the lock: whether a ready e must be rendered again for sig. */
+static bool stale(const wc_entry *e, const char *sig)
+{
+    return !fresh(e) || (!e->immutable && strcmp(e->sig, sig) != 0);
+}
+
+/* Under the lock: entry i (ready, stale) replaced by a new entry of its
+ * key, the caller's to render, which holds the old one to send meanwhile;
+ * NULL when memory ran out. */
+static wc_entry *renew(wc_cache *c, unsigned i, const char *sig)
+{
+    wc_entry *old = c->e[i];
+    old->refs++;
+    unlist(c, i);
+    wc_entry *e = fresh_entry(c, old->key);
+    if (!e) {
+        put_locked(c, old);
+        return NULL;
+    }
+    e->prev = old;
+    snprintf(e->sig, sizeof e->sig, "%s", sig);
+    return e;
+}
+
+wc_entry *wc_claim(wc_cache *c, const char *key, const char *sig, bool *mine)
 {
     struct timespec deadline;
     clock_gettime(CLOCK_MONOTONIC, &deadline);
@@ -155,16 +188,28 @@ wc_entry *wc_claim(wc_cache *c, const char *key, bool *mine)
     wc_entry *e = NULL;
     for (;;) {
         unsigned i = lookup(c, key);
-        if (i < c->n && c->e[i]->ready && !fresh(c->e[i])) {
-            unlist(c, i);
-            continue;
+        if (i < c->n && c->e[i]->ready && stale(c->e[i], sig)) {
+            e = renew(c, i, sig);
+            *mine = e != NULL;
+            break;
         }
         if (i == c->n) {
             e = fresh_entry(c, key);
+            if (e)
+                snprintf(e->sig, sizeof e->sig, "%s", sig);
             *mine = e != NULL;
             break;
         }
         e = c->e[i];
+        /* being rendered again only for its age, the record unchanged as
+         * far as this request knows: the older answer meanwhile (after a
+         * change, a live page's next fetch must see it: it waits) */
+        if (!e->ready && e->prev && strcmp(e->prev->sig, sig) == 0) {
+            e = e->prev;
+            e->refs++;
+            e->used = ++c->tick;
+            break;
+        }
         e->refs++;
         if (wait_ready(c, e, &deadline)) {
             e->used = ++c->tick;
@@ -228,6 +273,7 @@ static void settle(wc_cache *c, wc_entry *e, const char *route)
     }
     e->ready = true;
     e->used = ++c->tick;
+    drop_prev(c, e);
     pthread_cond_broadcast(&c->done);
 }
 
@@ -281,6 +327,7 @@ void wc_abandon(wc_cache *c, wc_entry *e)
     pthread_mutex_lock(&c->lock);
     if (e->listed)
         unlist(c, lookup(c, e->key));
+    drop_prev(c, e);
     pthread_cond_broadcast(&c->done);
     put_locked(c, e);
     pthread_mutex_unlock(&c->lock);

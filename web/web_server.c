@@ -17,6 +17,9 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <errno.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -64,6 +67,7 @@ struct web_server {
     wcl_table clients;           /* per-client counts in flight */
     wcl_net trusted[ARB_WEB_MAX_TRUSTED_PROXIES];
     int ntrusted;
+    int nice;                    /* web_options.nice */
     atomic_int heavy;            /* heavy renders in flight (ARB_WEB_HEAVY_MAX) */
     atomic_size_t stream_bytes;  /* raw transcripts held by streams (ARB_WEB_STREAM_BYTES) */
     atomic_int streams;          /* event streams open (ARB_WEB_MAX_EVENT_STREAMS) */
@@ -798,8 +802,8 @@ static web_result serve_page(web_server *w, struct MHD_Connection *c, web_req *r
     held = -1;
     bool mine = true;
     if (sig[0]) {
-        snprintf(key, sizeof key, "%s@%s", url, sig);
-        e = wc_claim(&w->cache, key, &mine);
+        snprintf(key, sizeof key, "%s@", url);
+        e = wc_claim(&w->cache, key, sig, &mine);
     } else {
         e = wc_own();
     }
@@ -836,6 +840,23 @@ static web_result serve_asset(web_server *w, struct MHD_Connection *c, const cha
 
 /* ---- requests ------------------------------------------------------------ */
 
+/* A connection's thread (a thread per connection) takes the server's
+ * niceness on its first request: the scheduler's own pages yield to the
+ * recording and the bots (web_options.nice). Linux keeps niceness per
+ * thread. */
+static void yield_cpu(const web_server *w)
+{
+    static _Thread_local bool done;
+    if (w->nice == 0 || done)
+        return;
+    done = true;
+    id_t tid = (id_t)syscall(SYS_gettid);
+    errno = 0;
+    int now = getpriority(PRIO_PROCESS, tid);
+    if (now != -1 || errno == 0)
+        (void)setpriority(PRIO_PROCESS, tid, now + w->nice);
+}
+
 /* Every answer is decided from the request line and headers alone, on the
  * first call: a body is never read (a GET has none; anything else is
  * refused), and the library closes a connection whose body it was not
@@ -847,6 +868,7 @@ static web_result handle(void *cls, struct MHD_Connection *c, const char *url, c
     (void)version;
     (void)upload_data;
     (void)upload_data_size;
+    yield_cpu(w);
     web_req *rq = calloc(1, sizeof *rq);
     if (!rq)
         return MHD_NO;
@@ -1094,6 +1116,7 @@ web_server *web_server_open(const char *conninfo, const char *listen, const web_
         snprintf(err, errlen, "out of memory");
         goto fail;
     }
+    w->nice = opt ? opt->nice : 0;
     if (trust(w, opt, err, errlen) != 0 || open_sessions(w, conninfo, err, errlen) != 0)
         goto fail;
     raise_nofile();

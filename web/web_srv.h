@@ -18,7 +18,9 @@
 /* One answer, kept or being rendered. Held by the cache while listed and
  * by each request using it (wc_put gives a hold back). */
 typedef struct wc_entry {
-    char key[WC_KEY];            /* ROUTE@SIGNATURE, or ROUTE! once immutable */
+    char key[WC_KEY];            /* ROUTE@ (a page), ROUTE! once immutable, ROUTE#ETAG! (a kept transcript) */
+    char sig[64];                /* the record's change number it was claimed under */
+    struct wc_entry *prev;       /* the stale answer it replaces, held: sent while this one renders */
     int status;
     const char *type;
     arb_buf body;
@@ -46,10 +48,13 @@ void wc_release(wc_cache *c);
  * ARB_WEB_CACHE_FRESH_S unless immutable). */
 wc_entry *wc_find(wc_cache *c, const char *key);
 /* The entry of key, held: ready (*mine false), or new and the caller's to
- * render (*mine true; wc_publish it), after waiting up to
- * ARB_WEB_RENDER_WAIT_MS for another request's render. NULL when that
- * wait ran out or memory did. */
-wc_entry *wc_claim(wc_cache *c, const char *key, bool *mine);
+ * render (*mine true; wc_publish it). An entry claimed under another
+ * change number (sig) or older than ARB_WEB_CACHE_FRESH_S is stale: the
+ * first request to find it renders anew. The others wait for that render
+ * (up to ARB_WEB_RENDER_WAIT_MS), except when the stale answer was claimed
+ * under their change number (it is only old): they are sent it meanwhile
+ * (stale while revalidating). NULL when the wait ran out or memory did. */
+wc_entry *wc_claim(wc_cache *c, const char *key, const char *sig, bool *mine);
 /* A new entry the cache does not list (an answer sent without keeping
  * it), held by the caller; NULL when memory ran out. */
 wc_entry *wc_own(void);
