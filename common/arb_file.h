@@ -78,8 +78,9 @@ int arb_wdir_put(int dirfd, const char *name, const void *data, size_t len, unsi
                  char *err, size_t errlen);
 
 /* One file where a user points (export -o, transcripts get -o, eval
- * --json): arb_out_open makes the fresh file beside path (refused: path a
- * link or a directory, its directory not as above); write to fd (or the
+ * --json, match --transcript): arb_out_open makes the fresh file beside
+ * path (refused: path a link, a directory or not a regular file, its
+ * directory not as above); write to fd (or the
  * stream of arb_out_fopen); arb_out_commit fsyncs it and renames it
  * over path; arb_out_abort removes it. Nothing is at path until commit. */
 typedef struct arb_out {
