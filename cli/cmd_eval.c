@@ -451,6 +451,7 @@ typedef struct eval_run {
     size_t nrows, cap;
     uint32_t penalties[2];   /* A's, B's */
     const char *keep;        /* --keep DIR: transcripts and stderr kept there, NULL none */
+    int keep_fd;             /* DIR, opened by the rule of arb_wdir_open (-1: none) */
 } eval_run;
 
 static void on_penalty(void *ctx, const match_deal *d, int seat_no, int bot, match_reason r, const char *consequence,
@@ -486,15 +487,18 @@ static int add_row(eval_run *e, const eval_row *r)
 }
 
 /* --keep: beside the transcript, each bot's stderr as the match kept it
- * (its end), in PATH.stderr: readable without arbiter replay --stderr. */
-static void keep_stderr(const char *tpath, const match_result *res)
+ * (its end), in NAME.stderr: readable without arbiter replay --stderr. */
+static void keep_stderr(const eval_run *e, const char *name, const char *tpath, const match_result *res)
 {
-    char path[4200];
+    char fname[300], path[4200];
+    snprintf(fname, sizeof fname, "%.250s.stderr", name);
     snprintf(path, sizeof path, "%.4090s.stderr", tpath);
     arb_out file;
     char err[1300];
-    if (!arb_out_fopen(&file, path, 0600, err, sizeof err)) {
-        fprintf(stderr, "arbiter: eval: --keep: %s\n", err);
+    if (arb_out_openat(&file, e->keep_fd, fname, path, 0600, err, sizeof err) != 0
+        || !(file.f = fdopen(file.fd, "w"))) {
+        fprintf(stderr, "arbiter: eval: --keep: %s\n", file.fd < 0 ? err : strerror(errno));
+        arb_out_abort(&file);
         return;
     }
     FILE *f = file.f;
@@ -505,6 +509,43 @@ static void keep_stderr(const char *tpath, const match_result *res)
     }
     if (arb_out_commit(&file, err, sizeof err) != 0)
         fprintf(stderr, "arbiter: eval: --keep: %s\n", err);
+}
+
+/* --keep: the transcript NAME in DIR (already checked: arb_wdir_open), a
+ * fresh file renamed over NAME when the match is over (arb_out_openat);
+ * in *w its writer. 0, or -1 said on stderr. */
+static int keep_open(const eval_run *e, const char *name, const char *tpath, arb_out *out, tr_writer **w)
+{
+    char err[1300];
+    int wrc = 0;
+    *w = NULL;
+    if (arb_out_openat(out, e->keep_fd, name, tpath, 0600, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: eval: --keep: %s\n", err);
+        return -1;
+    }
+    int fd = fcntl(out->fd, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0 || !(*w = tr_writer_open_fd(fd, &wrc))) {
+        fprintf(stderr, "arbiter: eval: --keep: %s: %s\n", tpath, fd < 0 ? strerror(errno) : arb_strerror(wrc));
+        arb_out_abort(out);
+        return -1;
+    }
+    return 0;
+}
+
+/* --keep: the writer closed and, when its every write went through, the
+ * transcript renamed over its name (kept even for a match that failed:
+ * what it played is what its author needs). The writer's code. */
+static int keep_close(tr_writer *w, arb_out *out, char digest[65])
+{
+    int crc = tr_writer_close(w, digest);
+    char err[1300];
+    if (crc)
+        arb_out_abort(out);
+    else if (arb_out_commit(out, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: eval: --keep: %s\n", err);
+        crc = ARB_EIO;
+    }
+    return crc;
 }
 
 /* Play one match whose bots is_a[b] says are A's; every deal played
@@ -521,23 +562,23 @@ static int play_match(eval_run *e, match_config *cfg, const bool *is_a, const ev
         return CLI_EXIT_FAIL;
     /* --keep: the transcript (every hand and every bot's stderr, for
      * arbiter replay) in DIR, hidden from the bots like the directory. */
-    char tpath[4096] = "", digest[65];
+    char name[256], tpath[4400] = "", digest[65];
     tr_writer *w = NULL;
+    arb_out out = {.fd = -1, .dirfd = -1};
     match_sink sink = {NULL, null_record, null_why};
     if (e->keep) {
-        snprintf(tpath, sizeof tpath, "%s/deal-%zu-%s.tr", e->keep, base, e->role_name[role_of_table[0]]);
-        int wrc;
-        if (!(w = tr_writer_open(tpath, &wrc))) {
-            fprintf(stderr, "arbiter: eval: --keep: %s: %s\n", tpath, arb_strerror(wrc));
+        snprintf(name, sizeof name, "deal-%zu-%s.tr", base, e->role_name[role_of_table[0]]);
+        snprintf(tpath, sizeof tpath, "%.4000s/%s", e->keep, name);
+        if (keep_open(e, name, tpath, &out, &w) != 0)
             return CLI_EXIT_FAIL;
-        }
         sink = tr_writer_sink(w);
     }
     live_driver *live = live_new(&e->lo, err, sizeof err);
     if (!live) {
         fprintf(stderr, "arbiter: %s\n", err);
         if (w)
-            tr_writer_close(w, digest);
+            tr_writer_abandon(w);
+        arb_out_abort(&out);
         return CLI_EXIT_USAGE;
     }
     source_ctx sc = {e->g, set, base};
@@ -547,13 +588,13 @@ static int play_match(eval_run *e, match_config *cfg, const bool *is_a, const ev
     int rc = match_run_dealt(cfg, live_driver_of(live), &sink, &obs, &src, &res);
     live_free(live);
     if (w) {
-        int crc = tr_writer_close(w, digest);
+        int crc = keep_close(w, &out, digest);
         if (!rc && crc) {
             fprintf(stderr, "arbiter: eval: --keep: %s: %s\n", tpath, arb_strerror(crc));
             match_result_release(&res);
             return CLI_EXIT_FAIL;
         }
-        keep_stderr(tpath, &res);
+        keep_stderr(e, name, tpath, &res);
     }
     if (rc) {
         fprintf(stderr, "arbiter: eval: match failed: %s\n", res.error[0] ? res.error : arb_strerror(rc));
@@ -1168,12 +1209,16 @@ static int prepare_run(eval_run *e, const eval_opts *o, eval_set *set, const voi
         return CLI_EXIT_USAGE;
     if (e->keep) {
         char err[600];
-        if (arb_make_dir(e->keep, 0700, "--keep directory", err, sizeof err) != 0) {
-            fprintf(stderr, "arbiter: eval: %s\n", err);
+        /* checked by the rule (docs/cli.md, "Files arbiter writes")
+         * before any match: made 0700 when missing (every hand is in it) */
+        struct stat st;
+        bool made = lstat(e->keep, &st) != 0 && errno == ENOENT;
+        if (arb_wdir_open(e->keep, "eval --keep", &e->keep_fd, err, sizeof err) != 0) {
+            fprintf(stderr, "arbiter: eval: --keep: %s\n", err);
             return CLI_EXIT_USAGE;
         }
-        if (keep_len < PATH_MAX || !realpath(e->keep, keep_real)) {
-            fprintf(stderr, "arbiter: eval: --keep %s: %s\n", e->keep, strerror(errno));
+        if ((made && fchmod(e->keep_fd, 0700) != 0) || arb_fd_path(e->keep_fd, keep_real, keep_len) != 0) {
+            fprintf(stderr, "arbiter: eval: --keep %s: %s\n", e->keep, made ? strerror(errno) : "path too long");
             return CLI_EXIT_USAGE;
         }
         e->lo.hide[0] = keep_real;
@@ -1240,7 +1285,7 @@ static int report(const eval_run *e, const eval_opts *o, const sprt_cfg *sp, siz
 
 int cmd_eval(int argc, char **argv)
 {
-    eval_run e = {0};
+    eval_run e = {.keep_fd = -1};
     sprt_cfg sp = {0};
     eval_set set = {0};
     eval_opts o;
@@ -1266,6 +1311,8 @@ int cmd_eval(int argc, char **argv)
     if (status == CLI_EXIT_OK)
         status = report(&e, &o, &sp, set.n);
 out:
+    if (e.keep_fd >= 0)
+        close(e.keep_fd);
     free(rules);
     free(e.rows);
     set_free(&set);

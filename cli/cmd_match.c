@@ -6,6 +6,7 @@
 #include "match.h"
 #include "record.h"
 #include "arb_error.h"
+#include "arb_file.h"
 #include "arb_seeds.h"
 #include "arb_kdf.h"
 #include "arb_limits.h"
@@ -13,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -416,6 +418,47 @@ static int add_teams(match_config *cfg, const void *teams_arg, int nteams)
     return 0;
 }
 
+/* --transcript FILE: the fresh file beside FILE (arb_out_open: no link
+ * followed, no directory another user can write), and its real path in
+ * hidden, for the bots' sandboxes to hide; in *wfd a descriptor of it
+ * for the writer. 0, or -1 said on stderr. */
+static int open_transcript(arb_out *out, const char *tpath, char *hidden, size_t len, int *wfd)
+{
+    char err[1300], dir[PATH_MAX];
+    if (arb_out_open(out, tpath, 0600, err, sizeof err) != 0) {
+        fprintf(stderr, "arbiter: match: --transcript %s: %s\n", tpath, err);
+        return -1;
+    }
+    *wfd = fcntl(out->fd, F_DUPFD_CLOEXEC, 0);
+    if (*wfd < 0 || arb_fd_path(out->dirfd, dir, sizeof dir) != 0
+        || (size_t)snprintf(hidden, len, "%s/%s", dir, out->tmp) >= len) {
+        fprintf(stderr, "arbiter: match: --transcript %s: cannot name it for the bots' sandboxes to hide\n", tpath);
+        if (*wfd >= 0)
+            close(*wfd);
+        arb_out_abort(out);
+        return -1;
+    }
+    return 0;
+}
+
+/* The match over: its transcript renamed over tpath when whole (rc 0),
+ * else removed, so that half a transcript never replaces a file. The
+ * match's code, or the commit's (res->error saying why). */
+static int finish_transcript(arb_out *out, const char *tpath, int rc, match_result *res)
+{
+    if (!tpath)
+        return rc;
+    if (rc) {
+        arb_out_abort(out);
+        return rc;
+    }
+    char err[1300];
+    int crc = arb_out_commit(out, err, sizeof err);
+    if (crc)
+        snprintf(res->error, sizeof res->error, "%.500s", err);
+    return crc;
+}
+
 /* One match of the command: key from the secret and cfg->seed, live bots,
  * the transcript at tpath (NULL: none), the result printed (a series: a
  * line per match, or an element of the JSON list) and, for duplicate
@@ -432,22 +475,22 @@ static int play_one(match_config *cfg, const uint8_t secret[32], const char *tpa
         fprintf(stderr, "arbiter: cannot derive the match key\n");
         return CLI_EXIT_USAGE;
     }
-    /* The transcript being written holds every hand: created (0600) now and
-     * hidden from the bots; a link at its name is refused, never followed
-     * (the writer opens it O_NOFOLLOW too). */
-    int fd = tpath ? open(tpath, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
-    if (tpath && fd < 0) {
-        fprintf(stderr, "arbiter: --transcript %s: %s\n", tpath, strerror(errno));
+    /* The transcript being written holds every hand: a fresh 0600 file
+     * beside FILE now (docs/cli.md, "Files arbiter writes"), hidden from
+     * the bots, renamed over FILE when the match is whole. */
+    arb_out out = {.fd = -1, .dirfd = -1};
+    char hidden[PATH_MAX + 300];
+    int wfd = -1;
+    if (tpath && open_transcript(&out, tpath, hidden, sizeof hidden, &wfd) != 0)
         return CLI_EXIT_USAGE;
-    }
-    if (fd >= 0)
-        close(fd);
-    char hidden[4096];
-    if (tpath && realpath(tpath, hidden))
+    if (tpath)
         lo.hide[0] = hidden;
     live_driver *live = live_new(&lo, err, sizeof err);
     if (!live) {
         fprintf(stderr, "arbiter: %s\n", err);
+        if (wfd >= 0)
+            close(wfd);
+        arb_out_abort(&out);
         return CLI_EXIT_USAGE;
     }
     /* the commitment before the first deal, once nothing can refuse to start */
@@ -457,8 +500,9 @@ static int play_one(match_config *cfg, const uint8_t secret[32], const char *tpa
     match_observer obs = {.ctx = &sc, .penalty = on_penalty};
     match_result res;
     char digest[65];
-    int rc = record_match(tpath, cfg, live_driver_of(live), &obs, &res, digest);
+    int rc = record_match_fd(wfd, tpath, cfg, live_driver_of(live), &obs, &res, digest);
     live_free(live);
+    rc = finish_transcript(&out, tpath, rc, &res);
     if (rc) {
         fprintf(stderr, "arbiter: match%s failed: %s\n", series ? " (a series)" : "",
                 res.error[0] ? res.error : arb_strerror(rc));

@@ -65,6 +65,9 @@ int arb_others_can_reach(const char *path, int amode, char *blocked, size_t len)
  * an O_DIRECTORY descriptor (the caller closes it) in *dirfd and 0, or
  * ARB_EINVAL (refused) / ARB_EIO with "DIR is WHY: WHAT TO DO" in err. */
 int arb_wdir_open(const char *path, const char *cmd, int *dirfd, char *err, size_t errlen);
+/* The real path of the directory (or file) open as fd, in out (len):
+ * what a bot's sandbox is to hide. 0, or -1 (too long, or none). */
+int arb_fd_path(int fd, char *out, size_t len);
 /* Subdirectory name of dirfd (shown: its path for messages), made (0755)
  * when missing, under the same rule as arb_wdir_open. */
 int arb_wdir_sub(int dirfd, const char *name, const char *shown, int *subfd, char *err, size_t errlen);
@@ -75,8 +78,9 @@ int arb_wdir_put(int dirfd, const char *name, const void *data, size_t len, unsi
                  char *err, size_t errlen);
 
 /* One file where a user points (export -o, transcripts get -o, eval
- * --json): arb_out_open makes the fresh file beside path (refused: path a
- * link or a directory, its directory not as above); write to fd (or the
+ * --json, match --transcript): arb_out_open makes the fresh file beside
+ * path (refused: path a link, a directory or not a regular file, its
+ * directory not as above); write to fd (or the
  * stream of arb_out_fopen); arb_out_commit fsyncs it and renames it
  * over path; arb_out_abort removes it. Nothing is at path until commit. */
 typedef struct arb_out {
@@ -89,6 +93,10 @@ typedef struct arb_out {
     char path[1024];      /* the target as given, for messages */
 } arb_out;
 int arb_out_open(arb_out *o, const char *path, unsigned mode, char *err, size_t errlen);
+/* The same for file name of a directory already opened by the rule
+ * (arb_wdir_open: eval --keep); shown names it in messages. */
+int arb_out_openat(arb_out *o, int dirfd, const char *name, const char *shown, unsigned mode, char *err,
+                   size_t errlen);
 /* arb_out_open, the fresh file as a stream: NULL with the message in err
  * (nothing left open). Commit and abort close the stream. */
 FILE *arb_out_fopen(arb_out *o, const char *path, unsigned mode, char *err, size_t errlen);

@@ -79,7 +79,8 @@ static bool split_path(const char *path, char *dir, size_t dlen, char *name, siz
 }
 
 /* Every directory in which a name of dir is looked up, as the path is
- * written (links followed, as the kernel will): trusted (untrusted()).
+ * written (links followed, as the kernel will): trusted (untrusted()),
+ * and every link on the way root's or the caller's.
  * Stops at the first that does not exist (made later, by us). */
 static int check_lookups(const char *dir, char *err, size_t errlen)
 {
@@ -92,6 +93,13 @@ static int check_lookups(const char *dir, char *err, size_t errlen)
     snprintf(prefix, sizeof prefix, "%s", dir[0] == '/' ? "/" : ".");
     for (size_t i = 1; i <= n + 1; i++) {
         struct stat st;
+        if (lstat(prefix, &st) == 0 && S_ISLNK(st.st_mode) && st.st_uid != 0 && st.st_uid != geteuid()) {
+            /* planted in a sticky directory (/tmp): followed, it would
+             * choose where we write */
+            snprintf(err, errlen, "%s is a symbolic link of uid %d's, neither you (uid %d) nor root: "
+                     "name the directory itself", prefix, (int)st.st_uid, (int)geteuid());
+            return ARB_EINVAL;
+        }
         if (stat(prefix, &st) != 0) {
             if (errno == ENOENT)
                 return 0;
@@ -102,10 +110,10 @@ static int check_lookups(const char *dir, char *err, size_t errlen)
             snprintf(err, errlen, "%s is %s", prefix, why);
             return ARB_EINVAL;
         }
-        while (i <= n && dir[i] != '/')
+        while (i < n && dir[i] != '/')
             i++;
         if (i > n)
-            break;
+            break;   /* dir itself checked too: a link at its last name */
         snprintf(prefix, sizeof prefix, "%.*s", (int)i, dir);
     }
     return 0;
@@ -237,6 +245,17 @@ int arb_wdir_open(const char *path, const char *cmd, int *dirfd, char *err, size
     return rc;
 }
 
+int arb_fd_path(int fd, char *out, size_t len)
+{
+    char link[64];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, out, len);
+    if (n <= 0 || (size_t)n >= len || out[0] != '/')
+        return -1;
+    out[n] = 0;
+    return 0;
+}
+
 int arb_wdir_sub(int dirfd, const char *name, const char *shown, int *subfd, char *err, size_t errlen)
 {
     return own_dir_at(dirfd, name, shown, "remove it", subfd, err, errlen);
@@ -297,29 +316,48 @@ int arb_wdir_put(int dirfd, const char *name, const void *data, size_t len, unsi
 int arb_out_open(arb_out *o, const char *path, unsigned mode, char *err, size_t errlen)
 {
     *o = (arb_out){.fd = -1, .dirfd = -1, .mode = mode};
-    char dir[PATH_MAX];
-    snprintf(o->path, sizeof o->path, "%s", path);
-    if (!split_path(path, dir, sizeof dir, o->name, sizeof o->name) || strcmp(o->name, ".") == 0
-        || strcmp(o->name, "..") == 0 || strlen(path) >= sizeof o->path) {
+    char dir[PATH_MAX], name[sizeof o->name];
+    if (!split_path(path, dir, sizeof dir, name, sizeof name) || strcmp(name, ".") == 0
+        || strcmp(name, "..") == 0 || strlen(path) >= sizeof o->path) {
         snprintf(err, errlen, "\"%.80s\": name a file", path);
         return ARB_EINVAL;
     }
-    o->dirfd = walk_open(dir, false, err, errlen);
+    int dirfd = walk_open(dir, false, err, errlen);
+    if (dirfd < 0)
+        return dirfd;
+    int rc = arb_out_openat(o, dirfd, name, path, mode, err, errlen);
+    close(dirfd);
+    return rc;
+}
+
+int arb_out_openat(arb_out *o, int dirfd, const char *name, const char *shown, unsigned mode, char *err,
+                   size_t errlen)
+{
+    *o = (arb_out){.fd = -1, .dirfd = -1, .mode = mode};
+    snprintf(o->path, sizeof o->path, "%s", shown);
+    if (strlen(name) >= sizeof o->name || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
+        snprintf(err, errlen, "\"%.80s\": name a file", shown);
+        return ARB_EINVAL;
+    }
+    snprintf(o->name, sizeof o->name, "%s", name);
+    o->dirfd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
     if (o->dirfd < 0) {
-        int rc = o->dirfd;
-        o->dirfd = -1;
-        return rc;
+        snprintf(err, errlen, "%s: %s", shown, strerror(errno));
+        return io_error(errno);
     }
     struct stat st;
-    if (fstatat(o->dirfd, o->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && (S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode))) {
-        snprintf(err, errlen, "%s is %s", path, S_ISLNK(st.st_mode)
-                 ? "a symbolic link (never followed): name the file itself" : "a directory: name a file");
+    if (fstatat(o->dirfd, o->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
+        /* a device (/dev/full) or a FIFO would be replaced by the rename */
+        snprintf(err, errlen, "%s is %s", shown, S_ISLNK(st.st_mode)
+                 ? "a symbolic link (never followed): name the file itself"
+                 : S_ISDIR(st.st_mode) ? "a directory: name a file"
+                 : "not a regular file (a device, a FIFO or a socket is never replaced): name a file");
         arb_out_abort(o);
         return ARB_EINVAL;
     }
     o->fd = fresh_file(o->dirfd, o->name, o->tmp);
     if (o->fd < 0) {
-        snprintf(err, errlen, "%s: cannot create a file beside it: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: cannot create a file beside it: %s", shown, strerror(errno));
         int rc = io_error(errno);
         o->tmp[0] = 0;
         arb_out_abort(o);

@@ -20,5 +20,9 @@ struct arb_sign_key;
 int record_match_signed(const char *path, const match_config *cfg, const match_driver *drv,
                         const match_observer *obs, const struct arb_sign_key *key, match_result *res,
                         char digest[65], uint8_t *sig);
+/* record_match into fd, a file the caller made (arb_out_open: where a
+ * user points) and the writer now owns; shown names it in res->error. */
+int record_match_fd(int fd, const char *shown, const match_config *cfg, const match_driver *drv,
+                    const match_observer *obs, match_result *res, char digest[65]);
 
 #endif

@@ -44,27 +44,37 @@ static int io_failed(tr_writer *w)
 
 tr_writer *tr_writer_open(const char *path, int *err)
 {
-    if (sodium_init() < 0) {
-        *err = ARB_EUNSUPPORTED;
-        return NULL;
-    }
-    tr_writer *w = calloc(1, sizeof *w);
-    if (!w) {
-        *err = ARB_ENOMEM;
-        return NULL;
-    }
     /* 0600: the transcript holds every hand; no bot (another uid) may read
      * it while the match is played. Never through a link at its name
-     * (O_NOFOLLOW): a path a user gave (match --transcript) must not be
-     * turned into another file by a link another user planted there. */
+     * (O_NOFOLLOW). Only for a file in a directory of the referee's own
+     * (its state): where a user points, the caller makes the file by the
+     * rule of arb_file.h and gives tr_writer_open_fd its descriptor. */
     int fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
-    w->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (path && !w->f) {
+    if (path && fd < 0) {
         int e = errno;
+        *err = e == ENOSPC || e == EDQUOT ? ARB_EDISKFULL : ARB_EIO;
+        errno = e;
+        return NULL;
+    }
+    return tr_writer_open_fd(fd, err);
+}
+
+tr_writer *tr_writer_open_fd(int fd, int *err)
+{
+    int rc = sodium_init() < 0 ? ARB_EUNSUPPORTED : 0;
+    tr_writer *w = rc ? NULL : calloc(1, sizeof *w);
+    if (!w) {
+        *err = rc ? rc : ARB_ENOMEM;
         if (fd >= 0)
             close(fd);
+        return NULL;
+    }
+    w->f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (fd >= 0 && !w->f) {
+        int e = errno;
+        close(fd);
         free(w);
-        *err = e == ENOSPC || e == EDQUOT ? ARB_EDISKFULL : ARB_EIO;
+        *err = ARB_ENOMEM;
         errno = e;
         return NULL;
     }

@@ -10,10 +10,16 @@
 typedef struct tr_writer tr_writer;
 
 /* A writer to `path` (created or truncated, mode 0600: it holds every
- * hand); path NULL keeps nothing but still computes the digest. NULL with
+ * hand; a path in the referee's own directory, never one a user gave);
+ * path NULL keeps nothing but still computes the digest. NULL with
  * *err set when the file cannot be opened (ARB_EDISKFULL for a full disk,
  * ARB_EIO for any other cause, errno saying which). */
 tr_writer *tr_writer_open(const char *path, int *err);
+/* The same into fd, a file open for writing that the writer now owns
+ * (closed by tr_writer_close, by tr_writer_abandon, or here on failure);
+ * fd -1 keeps nothing. For a file made by the caller (arb_out_open: a
+ * path a user gave). */
+tr_writer *tr_writer_open_fd(int fd, int *err);
 /* The writer as the match core's sink (valid until it is closed). */
 match_sink tr_writer_sink(tr_writer *w);
 /* Append the digest record, flush and fsync, close and free. hex receives

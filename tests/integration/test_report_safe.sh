@@ -15,8 +15,15 @@
 #      of the caller's in DIR left alone;
 #   e. transcripts get -o and export -o onto a link: refused, the victim
 #      untouched; onto a file in a world-writable directory: refused.
+#   f. match --transcript into a world-writable directory, through a link
+#      in one (and through another user's link in a sticky one), onto
+#      another user's file: refused, or that file left as it was and the
+#      transcript a fresh file renamed over its name; eval --keep a
+#      world-writable DIR: refused before any match runs.
 # Each of a-c and e's world-writable case fails on the code before
-# arb_file_write.c (checked when it was written).
+# arb_file_write.c (checked when it was written); f's refusals, the other
+# user's file and --keep on the code before the transcript writer took
+# arb_out's descriptor (checked).
 # Usage: test_report_safe.sh ARBITER BOTS_DIR
 set -u
 ARB=$1 BOTS=$2
@@ -126,6 +133,52 @@ check "e: export -o onto a link: refused, the victim untouched" \
 "$ARB" export "safe cup" -o "$T/open/a.tar.zst" --db "$D" > /dev/null 2> "$T/exp.err"
 check "e: export -o into a world-writable directory without the sticky bit: refused" \
   '[ $? != 0 ] && [ -z "$(ls -A "$T/open")" ]' || cat "$T/exp.err" >&2
+
+# ---- f. match --transcript and eval --keep --------------------------------------------
+RB="$BOTS/random_bot"
+play() {
+  "$ARB" match --bot a="$RB" --bot b="$RB" --bot c="$RB" --sandbox none --deals 1 --quiet \
+    --transcript "$1" > "$T/m.out" 2> "$T/m.err"
+}
+play "$T/open/t.tr"
+check "f: match --transcript into a world-writable directory without the sticky bit: refused, nothing written" \
+  '[ $? = 2 ] && [ -z "$(ls -A "$T/open")" ] && grep -q "open.*no sticky bit" "$T/m.err"' || cat "$T/m.err" >&2
+mkdir -p "$T/elsewhere2" && chmod 755 "$T/elsewhere2"
+ln -s "$T/elsewhere2" "$T/open/lnk"
+play "$T/open/lnk/t.tr"
+check "f: match --transcript through a link in a world-writable directory: refused, nothing written where it points" \
+  '[ $? = 2 ] && [ -z "$(ls -A "$T/elsewhere2")" ]' || cat "$T/m.err" >&2
+rm "$T/open/lnk"
+if [ $ROOT = 1 ]; then
+  mkdir -p "$T/sticky" && chmod 1777 "$T/sticky"
+  runuser -u nobody -- ln -s "$T/elsewhere2" "$T/sticky/lnk"
+  play "$T/sticky/lnk/t.tr"
+  check "f: match --transcript through another user's link in a sticky directory: refused, nothing written" \
+    '[ $? = 2 ] && [ -z "$(ls -A "$T/elsewhere2")" ] && grep -q "lnk.*uid $(id -u nobody)" "$T/m.err"' || cat "$T/m.err" >&2
+  mkdir -p "$T/own" && chmod 755 "$T/own"
+  echo "theirs" > "$T/own/t.tr" && chown nobody "$T/own/t.tr" && chmod 666 "$T/own/t.tr"
+  ln "$T/own/t.tr" "$T/theirs"   # the other user's file, whatever name it has
+  play "$T/own/t.tr"
+  check "f: match --transcript onto another user's file: their file left as it was, the transcript a fresh 0600 file of ours" \
+    '[ $? = 0 ] && [ "$(cat "$T/theirs")" = theirs ] && [ "$(stat -c %a:%u "$T/own/t.tr")" = 600:0 ] &&
+     "$ARB" replay "$T/own/t.tr" > /dev/null 2>&1 && [ -z "$(find "$T/own" -name ".*")" ]' || cat "$T/m.err" >&2
+else
+  echo "f: not root: another user's link and file cannot be made; skipped"
+fi
+play "$T/mine.tr"
+check "f: match --transcript a plain path: written, 0600, it replays, no temporary left" \
+  '[ $? = 0 ] && [ "$(stat -c %a "$T/mine.tr")" = 600 ] && "$ARB" replay "$T/mine.tr" > /dev/null 2>&1 &&
+   [ -z "$(find "$T" -maxdepth 1 -name ".mine.tr*")" ]' || cat "$T/m.err" >&2
+mkdir "$T/k777" && chmod 777 "$T/k777"
+"$ARB" eval --bot "a=$RB" --bot "b=$RB" --deals 1 --sandbox none --quiet --keep "$T/k777" > "$T/e.out" 2> "$T/e.err"
+check "f: eval --keep a world-writable DIR: refused before any match runs (no result), nothing written" \
+  '[ $? = 2 ] && [ ! -s "$T/e.out" ] && [ -z "$(ls -A "$T/k777")" ] && grep -q "k777 is writable by others" "$T/e.err"' ||
+  cat "$T/e.err" >&2
+"$ARB" eval --bot "a=$RB" --bot "b=$RB" --deals 1 --sandbox none --quiet --keep "$T/kept" > "$T/e.out" 2> "$T/e.err"
+check "f: eval --keep a fresh DIR: made 0700, a 0600 transcript per match that replay reads, no temporary left" \
+  '[ $? = 0 ] && [ "$(stat -c %a "$T/kept")" = 700 ] && [ "$(stat -c %a "$T/kept/deal-0-landlord.tr")" = 600 ] &&
+   "$ARB" replay "$T/kept/deal-0-landlord.tr" --stderr 1 > /dev/null 2>&1 && [ -z "$(find "$T/kept" -name ".*")" ]' ||
+  { cat "$T/e.err" >&2; ls -la "$T/kept" >&2; }
 
 echo "report_safe: $pass passed, $fail failed"
 [ $fail = 0 ]
