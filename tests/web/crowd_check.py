@@ -331,6 +331,10 @@ check("(f) under the digest's link it is immutable",
       and "max-age=31536000" in hdrs.get("cache-control", ""), hdrs)
 status, hdrs, _, _ = get(TRANSCRIPT + "?d=" + "0" * 16)
 check("(f) under another digest it is not", status == 200 and "immutable" not in hdrs.get("cache-control", ""), hdrs)
+for hostile in (pinned + "00", pinned[:8], "%00" * 6, "<x>" * 200):
+    status, hdrs, _, _ = get(TRANSCRIPT + "?d=" + hostile)
+    check(f"(f) nor under a malformed one ({hostile[:20]!r})",
+          status in (200, 414) and "immutable" not in hdrs.get("cache-control", ""), (status, hdrs))
 status, hdrs, _, _ = get("/assets/style.css")
 status2, _, _, _ = get("/assets/style.css", headers=[("If-None-Match", hdrs.get("etag", "x"))])
 check("(f) an asset has an ETag and answers 304 to it", status == 200 and status2 == 304, (status, status2, hdrs))
