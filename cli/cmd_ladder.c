@@ -10,6 +10,7 @@
 #include "arb_limits.h"
 #include "arb_names.h"
 #include "arb_text.h"
+#include "match_def.h"
 #include "rating.h"
 #include "scheduler.h"
 #include "tournament.h"
@@ -27,6 +28,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: arbiter ladder join LADDER NAME --command CMD [--files FILE]... [--replace]\n"
+            "                           [--startup-ms N] [--env NAME=VALUE]...\n"
             "       arbiter ladder retire LADDER NAME\n"
             "       arbiter ladder list LADDER [--all] [--format table|json]\n"
             "       arbiter ladder history LADDER NAME [--format table|json]\n"
@@ -36,11 +38,16 @@ static void usage(FILE *f)
             "         joins as its next version, NAME.v2, ...; --replace retires the version before\n"
             "         once the new one is validated. The program's files are recorded by digest:\n"
             "         changed later, the entry is suspended, not run with other code.\n"
+            "         --startup-ms: its start-up budget (from its start to its handshake, once per\n"
+            "         process), within the ladder's clock.startup_ms_max; --env: a variable its\n"
+            "         bot is given (repeatable; docs/security.md says which names). Both are part\n"
+            "         of the entry: to change them, join again (a new version).\n"
             "retire   NAME (an entry's name: NAME or NAME.vN) plays no new match.\n"
             "list     the leaderboard: active entries by conservative rating (openskill: mu - 3 sigma;\n"
             "         glicko2: rating - 2 RD; elo: rating), provisional under N games, inactive\n"
-            "         after days without a match; then entries validating or suspended; --all adds\n"
-            "         the retired and rejected, with their verdicts.\n"
+            "         after days without a match; then entries validating, suspended or rejected,\n"
+            "         with their verdicts (a rejected entry's: the end of its stderr); --all adds\n"
+            "         the retired.\n"
             "history  an entry's rating after each of its matches.\n");
 }
 
@@ -48,8 +55,42 @@ typedef struct opts {
     const char *state, *db, *command;
     char files[ARB_TN_MAX_COMMAND];
     bool replace, all;
+    bool state_given;           /* --state was on the command line (a hint repeats it) */
     cli_format format;
+    int64_t startup_ms;         /* --startup-ms, 0 none */
+    match_bot_cfg *env;         /* --env, checked as given (match_env_add); NULL none */
 } opts;
+
+/* A word as a POSIX shell reads it back: as it is when it holds only
+ * characters no shell treats specially, else in single quotes (a quote
+ * inside as '\''). For hints meant to be pasted. */
+static void shell_word(FILE *f, const char *w)
+{
+    if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-") == strlen(w)) {
+        fputs(w, f);
+        return;
+    }
+    fputc('\'', f);
+    for (const char *c = w; *c; c++)
+        if (*c == '\'')
+            fputs("'\\''", f);
+        else
+            fputc(*c, f);
+    fputc('\'', f);
+}
+
+/* The record's place as the user gave it, for a hint: " --db C" or
+ * " --state DIR" (nothing for the default state directory). */
+static void place_words(FILE *f, const opts *o)
+{
+    if (o->db) {
+        fputs(" --db ", f);
+        shell_word(f, o->db);
+    } else if (o->state_given) {
+        fputs(" --state ", f);
+        shell_word(f, o->state);
+    }
+}
 
 static int parse(int argc, char **argv, opts *o, int *first)
 {
@@ -58,8 +99,11 @@ static int parse(int argc, char **argv, opts *o, int *first)
         {"db", required_argument, NULL, 'd'},     {"command", required_argument, NULL, 'c'},
         {"files", required_argument, NULL, 'F'},  {"replace", no_argument, NULL, 'r'},
         {"all", no_argument, NULL, 'a'},          {"format", required_argument, NULL, 'f'},
+        {"startup-ms", required_argument, NULL, 'S'}, {"env", required_argument, NULL, 'E'},
         {NULL, 0, NULL, 0},
     };
+    static match_bot_cfg env;   /* --env's variables (one command a process) */
+    memset(&env, 0, sizeof env);
     *o = (opts){.state = "arbiter-state", .format = CLI_FORMAT_TABLE};
     int opt;
     size_t used = 0;
@@ -67,7 +111,26 @@ static int parse(int argc, char **argv, opts *o, int *first)
     while ((opt = cli_getopt("ladder", argc, argv, ":h", lo)) != -1) {
         switch (opt) {
         case 'h': usage(stdout); return CLI_EXIT_OK;
-        case 's': o->state = optarg; break;
+        case 's': o->state = optarg; o->state_given = true; break;
+        case 'S': {
+            long long v;
+            if (arb_parse_ll(optarg, 1, ARB_MAX_STARTUP_MS, &v) != 0) {
+                fprintf(stderr, "arbiter: ladder: --startup-ms %s: expected milliseconds, 1 to %d\n", optarg,
+                        ARB_MAX_STARTUP_MS);
+                return CLI_EXIT_USAGE;
+            }
+            o->startup_ms = v;
+            break;
+        }
+        case 'E': {
+            char why[256], term[256];
+            if (match_env_add(&env, optarg, why, sizeof why) != 0) {
+                fprintf(stderr, "arbiter: ladder: --env %s\n", arb_term(why, term, sizeof term));
+                return CLI_EXIT_USAGE;
+            }
+            o->env = &env;
+            break;
+        }
         case 'd': o->db = optarg; break;
         case 'c': o->command = optarg; break;
         case 'r': o->replace = true; break;
@@ -181,7 +244,7 @@ static int join(const opts *o, store *st, int64_t tid, const char *ladder, const
     char err[2048];
     store_ladder_entry_in j = {.base = name, .command = o->command, .files = o->files, .dir = dir,
                                .digest = digest[0] ? digest : NULL, .validate = true, .replace = o->replace,
-                               .entrant = -1};
+                               .entrant = -1, .startup_ms = o->startup_ms, .env = o->env ? o->env->env : NULL};
     int version;
     char entry[ARB_MAX_BOT_NAME + 1], term[256];
     int rc = store_ladder_join(st, tid, &j, &version, entry, sizeof entry, err, sizeof err);
@@ -192,7 +255,11 @@ static int join(const opts *o, store *st, int64_t tid, const char *ladder, const
         printf("%s joined %s as version %d%s; program %s\n", arb_term(entry, term, sizeof term), ladder, version,
                o->replace && version > 1 ? " (replaces the version before once validated)" : "",
                digest[0] ? digest : "(a system program, no files of its own)");
-        printf("it plays a validation match first: arbiter ladder list %s shows the verdict\n", ladder);
+        /* a command that works as pasted: the name quoted, the record's place repeated */
+        printf("it plays a validation match first; its verdict: arbiter ladder list ");
+        shell_word(stdout, ladder);
+        place_words(stdout, o);
+        printf("\n");
         status = CLI_EXIT_OK;
     }
     return status;
@@ -295,8 +362,8 @@ int cli_ladder_board(store *st, int64_t tid, const char *ladder, bool all, cli_f
         long long idle = last[0] ? arb_cell_int(store_cell(&rows, i, STORE_LADDER_NOW)) - arb_cell_int(last) : -1;
         if (x->order == 0 && idle > (long long)inactive_days * 86400)
             x->order = 1;
-        if (!all && x->order >= 4)
-            continue;
+        if (!all && x->order >= 5)
+            continue;   /* retired: --all (a rejected entry is listed with its verdict) */
         n++;
     }
     qsort(e, (size_t)n, sizeof *e, by_board);
@@ -357,8 +424,11 @@ int cli_ladder_board(store *st, int64_t tid, const char *ladder, bool all, cli_f
                    x->r.games, x->provisional ? "*" : " ", when[0] ? when : "never",
                    stat, x->order >= 2 && verdict[0] ? ": " : "", x->order >= 2 ? verdict : "");
         }
-        if (n == 0)
-            printf("(no entries yet: arbiter ladder join %s NAME --command CMD)\n", ladder);
+        if (n == 0) {
+            printf("(no entries yet: arbiter ladder join ");
+            shell_word(stdout, ladder);
+            printf(" NAME --command CMD)\n");
+        }
     }
     free(e);
     store_rows_release(&rows);
@@ -431,8 +501,9 @@ int cmd_ladder(int argc, char **argv)
             usage(stderr);
             return CLI_EXIT_USAGE;
         }
-        if ((o.command || o.files[0] || o.replace) && i != 0) {
-            fprintf(stderr, "arbiter: ladder %s: --command, --files and --replace are for join\n", sub);
+        if ((o.command || o.files[0] || o.replace || o.startup_ms || o.env) && i != 0) {
+            fprintf(stderr, "arbiter: ladder %s: --command, --files, --replace, --startup-ms and --env are for "
+                    "join\n", sub);
             return CLI_EXIT_USAGE;
         }
         char dir[4096], digest[65];

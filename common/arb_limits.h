@@ -220,6 +220,26 @@
  * each at most 255 bytes: an honest command has a handful. */
 #define ARB_MAX_BOT_ARGS 32
 
+/* A bot's start-up budget (the time from its start to its handshake,
+ * spent once per process): a tournament's clock.startup_ms and
+ * clock.startup_ms_max, an entrant's startup_ms. Ten minutes: a bot that
+ * loads a large model from a slow disk on a loaded host takes a minute or
+ * two; one that needs more does its work at the wrong time (and holds a
+ * worker's slot meanwhile). */
+#define ARB_MAX_STARTUP_MS 600000
+
+/* Environment variables an entrant declares for its bot (env:, ladder join
+ * --env), beside the four the referee sets: a configuration's switches, a
+ * model's path, a thread count. More belongs in a file of its program.
+ * The variables travel in every assignment, transcript header and
+ * entrant row, so their text is bounded like a command's:
+ * ARB_MAX_BOT_ENV_TEXT bytes for every "NAME=value" with a separator each,
+ * a name at most ARB_MAX_BOT_ENV_NAME characters (docs/security.md,
+ * "A bot's environment"). */
+#define ARB_MAX_BOT_ENV 16
+#define ARB_MAX_BOT_ENV_TEXT 1024
+#define ARB_MAX_BOT_ENV_NAME 64
+
 /* A match's rules options as "key=value" text: a few dozen options of a
  * few dozen bytes; 4 KiB is room for every option of any game at once. */
 #define ARB_MAX_OPTIONS_TEXT 4096
@@ -363,6 +383,13 @@
  * lease on a worker's slot; a pool larger than this runs other
  * tournaments beside it. */
 #define ARB_LADDER_MAX_CONCURRENT 256
+/* A rejected ladder entry's verdict quotes the end of its bot's stderr in
+ * the validation match (its own words: a traceback's last lines say what
+ * went wrong): at most this many lines and bytes, so that the verdict
+ * stays a line of `ladder list` and a cell of the entry's page. */
+#define ARB_LADDER_VERDICT_STDERR_LINES 5
+#define ARB_LADDER_VERDICT_STDERR 400
+
 /* An entrant's command line, and its list of extra files. */
 #define ARB_TN_MAX_COMMAND 1024
 /* Deepest nesting of mappings and lists in any YAML file arbiter reads (a

@@ -174,7 +174,132 @@ int match_config_rules(const match_config *cfg, void *rules, char *err, size_t e
         if (cfg->bots[b].argc < 1 || cfg->bots[b].argv[0][0] != '/' || !cfg->bots[b].name[0]) {
             snprintf(err, errlen, "bot %d: needs a name and an absolute program path", b);
             return ARB_EINVAL;
+        } else if (cfg->bots[b].startup_ms < 0 || cfg->bots[b].startup_ms > ARB_MAX_STARTUP_MS
+                   || cfg->bots[b].nenv < 0 || cfg->bots[b].nenv > ARB_MAX_BOT_ENV) {
+            snprintf(err, errlen, "bot %d: start-up budget or environment out of range", b);
+            return ARB_ERANGE;
         }
+    return 0;
+}
+
+uint64_t match_startup_ns(const match_config *cfg, int bot)
+{
+    int64_t ms = bot >= 0 && bot < cfg->nbots && cfg->bots[bot].startup_ms > 0 ? cfg->bots[bot].startup_ms
+                                                                                 : cfg->startup_ms;
+    return (uint64_t)(ms > 0 ? ms : 1) * 1000000u;
+}
+
+/* Variables a bot may not declare, and why: the referee's own, and those
+ * read by the dynamic loader or the C library as a program starts.
+ * bubblewrap starts with the bot's environment and builds the sandbox
+ * with the referee's privileges (user namespaces, or setuid root), so
+ * whatever changes how it loads or behaves is refused whole; the list is
+ * glibc's own of variables it drops for a privileged program
+ * (unsecvars.h), the loader's prefix, the locale's, and the allocator's
+ * tunables. What only the bot's own program reads (PYTHONPATH, OMP_*,
+ * MODEL_DIR ...) is the bot's business: it could set it for itself. */
+static const struct {
+    const char *name;
+    bool prefix;
+    const char *why;
+} env_refused[] = {
+    {"PATH", false, "set by the referee (/usr/local/bin:/usr/bin:/bin)"},
+    {"HOME", false, "set by the referee (the bot's working directory)"},
+    {"LANG", false, "set by the referee (C.UTF-8)"},
+    {"ARBITER_", true, "the referee's own prefix"},
+    {"LD_", true, "read by the dynamic loader of every program started with it, bubblewrap first"},
+    {"LC_", true, "the locale is the referee's (LANG=C.UTF-8)"},
+    {"LANGUAGE", false, "the locale is the referee's (LANG=C.UTF-8)"},
+    {"MALLOC_", true, "read by the C library's allocator of every program started with it"},
+    {"GLIBC_", true, "read by the C library of every program started with it (GLIBC_TUNABLES)"},
+    {"GCONV_PATH", false, "makes the C library load code from a path"},
+    {"GETCONF_DIR", false, "read by the C library (a privileged program drops it)"},
+    {"HOSTALIASES", false, "read by the C library's resolver (a privileged program drops it)"},
+    {"LOCALDOMAIN", false, "read by the C library's resolver (a privileged program drops it)"},
+    {"LOCPATH", false, "makes the C library load locale files from a path"},
+    {"NIS_PATH", false, "read by the C library (a privileged program drops it)"},
+    {"NLSPATH", false, "makes the C library read message catalogues from a path"},
+    {"RESOLV_HOST_CONF", false, "read by the C library's resolver (a privileged program drops it)"},
+    {"RES_OPTIONS", false, "read by the C library's resolver (a privileged program drops it)"},
+    {"TMPDIR", false, "a bot's scratch space is its private /tmp"},
+    {"TZDIR", false, "makes the C library read time zone files from a path"},
+};
+
+int match_env_check(const char *entry, char *err, size_t errlen)
+{
+    const char *eq = strchr(entry, '=');
+    size_t n = eq ? (size_t)(eq - entry) : strlen(entry);
+    if (!eq) {
+        snprintf(err, errlen, "\"%.*s\": expected NAME=value", (int)(n < 64 ? n : 64), entry);
+        return ARB_EINVAL;
+    }
+    bool ok = n >= 1 && n <= ARB_MAX_BOT_ENV_NAME && !(entry[0] >= '0' && entry[0] <= '9');
+    for (size_t i = 0; i < n && ok; i++)
+        ok = (entry[i] >= 'A' && entry[i] <= 'Z') || (entry[i] >= '0' && entry[i] <= '9') || entry[i] == '_';
+    if (!ok) {
+        snprintf(err, errlen, "\"%.*s\": a variable's name is 1 to %d of A-Z 0-9 _, not starting with a digit",
+                 (int)(n < 64 ? n : 64), entry, ARB_MAX_BOT_ENV_NAME);
+        return ARB_EINVAL;
+    }
+    for (size_t i = 0; i < sizeof env_refused / sizeof env_refused[0]; i++) {
+        size_t k = strlen(env_refused[i].name);
+        if (env_refused[i].prefix ? n >= k && strncmp(entry, env_refused[i].name, k) == 0
+                                  : n == k && strncmp(entry, env_refused[i].name, k) == 0) {
+            snprintf(err, errlen, "%.*s: not a variable a bot may set: %s", (int)n, entry, env_refused[i].why);
+            return ARB_EINVAL;
+        }
+    }
+    for (const char *c = eq + 1; *c; c++)
+        if (*c < 0x20 || *c > 0x7e) {
+            snprintf(err, errlen, "%.*s: its value holds byte 0x%02x at offset %zu (printable ASCII only)", (int)n,
+                     entry, (unsigned)(unsigned char)*c, (size_t)(c - eq - 1));
+            return ARB_EINVAL;
+        }
+    return 0;
+}
+
+int match_env_add(match_bot_cfg *b, const char *entry, char *err, size_t errlen)
+{
+    int rc = match_env_check(entry, err, errlen);
+    if (rc)
+        return rc;
+    size_t n = (size_t)(strchr(entry, '=') - entry), used = strlen(b->env);
+    for (const char *line = b->env; *line; line = strchr(line, '\n') + 1)
+        if (strncmp(line, entry, n + 1) == 0) {
+            snprintf(err, errlen, "%.*s: declared twice", (int)n, entry);
+            return ARB_EINVAL;
+        }
+    if (b->nenv >= ARB_MAX_BOT_ENV) {
+        snprintf(err, errlen, "%.*s: more than %d variables (ARB_MAX_BOT_ENV)", (int)n, entry, ARB_MAX_BOT_ENV);
+        return ARB_ETOOBIG;
+    }
+    if (used + strlen(entry) + 2 > sizeof b->env) {
+        snprintf(err, errlen, "%.*s: the variables pass %d bytes in all (ARB_MAX_BOT_ENV_TEXT)", (int)n, entry,
+                 ARB_MAX_BOT_ENV_TEXT - 1);
+        return ARB_ETOOBIG;
+    }
+    snprintf(b->env + used, sizeof b->env - used, "%s\n", entry);
+    b->nenv++;
+    return 0;
+}
+
+int match_env_set(match_bot_cfg *b, const char *text, char *err, size_t errlen)
+{
+    char line[ARB_MAX_BOT_ENV_TEXT + 1];
+    while (text && *text) {
+        const char *nl = strchr(text, '\n');
+        size_t n = nl ? (size_t)(nl - text) : strlen(text);
+        if (n >= sizeof line) {
+            snprintf(err, errlen, "a variable of more than %d bytes (ARB_MAX_BOT_ENV_TEXT)", ARB_MAX_BOT_ENV_TEXT);
+            return ARB_ETOOBIG;
+        }
+        memcpy(line, text, n);
+        line[n] = 0;
+        int rc = n ? match_env_add(b, line, err, errlen) : 0;
+        if (rc)
+            return rc;
+        text += n + (nl != NULL);
+    }
     return 0;
 }
 

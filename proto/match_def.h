@@ -56,6 +56,15 @@ typedef struct match_bot_cfg {
     char name[ARB_MAX_BOT_NAME + 1];          /* the entrant's name (tables, transcript) */
     int  argc;
     char argv[ARB_MAX_BOT_ARGS][256];           /* argv[0] an absolute path */
+    /* What the entrant declared beside its command (schemas/tournament.md:
+     * startup_ms:, env:). Both are part of what a match is: they travel
+     * to the referee, the transcript's header keeps them, a replay or a
+     * rerun uses them. */
+    int64_t startup_ms;                       /* its start-up budget, spent once per process; 0: the match's */
+    int  nenv;                                /* variables in env */
+    char env[ARB_MAX_BOT_ENV_TEXT];           /* "NAME=value\n" each, in the order declared
+                                                 (match_env_add); given to every process of
+                                                 it beside the referee's four */
 } match_bot_cfg;
 
 
@@ -100,6 +109,27 @@ typedef struct match_config {
  * the game's forfeit stake P (Dou Dizhu: standard, 6). game may be NULL
  * (a configuration about to be read): no preset, P = 0. */
 void match_config_init(match_config *cfg, const arb_game *game);
+/* The start-up budget of bot b's processes, in ns: its own (an
+ * entrant's startup_ms), else the match's (cfg->startup_ms). */
+uint64_t match_startup_ns(const match_config *cfg, int bot);
+
+/* A bot's environment (docs/security.md, "A bot's environment"): beside
+ * PATH, HOME, LANG and ARBITER_BOT, which the referee sets, the variables
+ * its entrant declared. One is "NAME=value": NAME of [A-Z_][A-Z0-9_]*, at
+ * most ARB_MAX_BOT_ENV_NAME characters, none of the referee's (PATH, HOME,
+ * LANG, ARBITER_*) and none that changes how a program is loaded or how
+ * the C library behaves before the bot's code runs (LD_*, LC_*, MALLOC_*,
+ * GLIBC_*, GCONV_PATH, TMPDIR ...: bubblewrap, which builds the sandbox
+ * with the referee's privileges, starts with the same environment);
+ * value printable ASCII. 0, or ARB_EINVAL with the reason in err. */
+int match_env_check(const char *entry, char *err, size_t errlen);
+/* Add one checked entry to b->env: ARB_EINVAL (refused, or its name is
+ * declared already), ARB_ETOOBIG (more than ARB_MAX_BOT_ENV, or past
+ * ARB_MAX_BOT_ENV_TEXT bytes). Errors name the variable. */
+int match_env_add(match_bot_cfg *b, const char *entry, char *err, size_t errlen);
+/* Every line of text ("NAME=value" a line; "" none) added to b->env. */
+int match_env_set(match_bot_cfg *b, const char *text, char *err, size_t errlen);
+
 /* A game's rules from a preset (NULL or "": the game's default) and
  * "key=value" options separated by commas, blanks or newlines, checked:
  * into `rules` (g->rules_size bytes). Errors as text in err (an unknown

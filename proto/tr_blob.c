@@ -79,3 +79,70 @@ int trb_check(const uint8_t *data, size_t len, const char *hex, const uint8_t **
     }
     return 0;
 }
+
+size_t trb_stderr_tail(const uint8_t *data, size_t len, int bot, int max_lines, char *out, size_t cap)
+{
+    arb_mp r;
+    const uint8_t *text = NULL;
+    uint32_t tlen = 0;
+    if (cap == 0)
+        return 0;
+    out[0] = 0;
+    arb_mp_init(&r, data, len);
+    while (arb_mp_left(&r) > 0) {
+        uint32_t cnt, n, sl, bl;
+        uint64_t type, t;
+        int64_t b, status;
+        const char *sandbox;
+        const uint8_t *bytes;
+        if (arb_mp_array(&r, &cnt) || cnt < 1 || arb_mp_uint(&r, &type))
+            return 0;
+        n = cnt - 1;
+        if (type == 9 && cnt == 6) {
+            if (arb_mp_uint(&r, &t) || arb_mp_int(&r, &b) || arb_mp_str(&r, &sandbox, &sl)
+                || arb_mp_int(&r, &status) || arb_mp_bin(&r, &bytes, &bl))
+                return 0;
+            if (b == bot && bl > 0) {
+                text = bytes;
+                tlen = bl;
+            }
+            continue;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            if (arb_mp_skip(&r))
+                return 0;
+    }
+    if (!text)
+        return 0;
+    /* from the end: max_lines lines (a final newline ends the last, it
+     * does not make an empty one) */
+    size_t end = tlen, start = tlen;
+    while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r'))
+        end--;
+    int lines = 1;
+    start = end;
+    while (start > 0 && !(text[start - 1] == '\n' && ++lines > max_lines))
+        start--;
+    size_t room = cap - 1, k = 0;
+    bool cut = end - start > room;
+    if (cut && room > 3) {
+        start = end - (room - 3);
+        memcpy(out, "...", 3);
+        k = 3;
+    } else if (cut) {
+        start = end - room;
+    }
+    for (size_t i = start; i < end && k < room; i++) {
+        uint8_t c = text[i];
+        if (c == '\n') {
+            if (k + 3 > room)
+                break;
+            memcpy(out + k, " | ", 3);
+            k += 3;
+        } else if (c != '\r') {
+            out[k++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+        }
+    }
+    out[k] = 0;
+    return k;
+}

@@ -20,4 +20,12 @@
 int trb_check(const uint8_t *data, size_t len, const char *hex, const uint8_t **sig_pk, const uint8_t **sig,
               char *err, size_t errlen);
 
+/* The end of bot `bot`'s stderr as the transcript keeps it (its last
+ * non-empty botend record: [9, t, bot, sandbox, status, bin stderr]), for
+ * people: at most max_lines lines, joined by " | ", each byte outside
+ * printable ASCII a '?', into out (at most cap - 1 bytes; the first bytes
+ * dropped, "..." said). Returns the length written (0: none, or a record
+ * it cannot read). The transcript's digest is not checked here. */
+size_t trb_stderr_tail(const uint8_t *data, size_t len, int bot, int max_lines, char *out, size_t cap);
+
 #endif

@@ -236,11 +236,24 @@ int wire_encode_assign(const wire_assign *a, uint8_t **out, size_t *len)
     msgpack_pack_int64(&e.pk, c->forfeit_points);
     msgpack_pack_array(&e.pk, (size_t)c->nbots);
     for (int b = 0; b < c->nbots; b++) {
-        msgpack_pack_array(&e.pk, 2);
-        str(&e, c->bots[b].name);
-        msgpack_pack_array(&e.pk, (size_t)c->bots[b].argc);
-        for (int i = 0; i < c->bots[b].argc; i++)
-            str(&e, c->bots[b].argv[i]);
+        const match_bot_cfg *bc = &c->bots[b];
+        bool extras = bc->startup_ms > 0 || bc->nenv > 0;
+        msgpack_pack_array(&e.pk, extras ? 4 : 2);
+        str(&e, bc->name);
+        msgpack_pack_array(&e.pk, (size_t)bc->argc);
+        for (int i = 0; i < bc->argc; i++)
+            str(&e, bc->argv[i]);
+        if (!extras)
+            continue;
+        /* its start-up budget and its variables, one "NAME=value" each */
+        msgpack_pack_int64(&e.pk, bc->startup_ms);
+        msgpack_pack_array(&e.pk, (size_t)bc->nenv);
+        for (const char *line = bc->env; *line;) {
+            const char *nl = strchr(line, '\n');
+            size_t n = nl ? (size_t)(nl - line) : strlen(line);
+            msgpack_pack_str_with_body(&e.pk, line, n);
+            line += n + (nl != NULL);
+        }
     }
     msgpack_pack_array(&e.pk, (size_t)a->nprograms);
     for (int i = 0; i < a->nprograms; i++) {
@@ -663,6 +676,22 @@ int wire_decode_ack(const uint8_t *frame, size_t len, int64_t *match_id, int *ge
     return 0;
 }
 
+/* A bot's start-up budget (0: the match's, else 1..ARB_MAX_STARTUP_MS)
+ * and its variables, each checked as the scheduler checked it
+ * (match_env_add): a worker never passes a bot what the rules refuse. */
+static int bot_extras(arb_mp *r, match_bot_cfg *bc)
+{
+    uint32_t ne;
+    char entry[ARB_MAX_BOT_ENV_TEXT], why[256];
+    if (arb_mp_int(r, &bc->startup_ms) || bc->startup_ms < 0 || bc->startup_ms > ARB_MAX_STARTUP_MS
+        || arb_mp_array(r, &ne) || ne > ARB_MAX_BOT_ENV)
+        return ARB_ECORRUPT;
+    for (uint32_t i = 0; i < ne; i++)
+        if (arb_mp_str_copy(r, entry, sizeof entry) || match_env_add(bc, entry, why, sizeof why))
+            return ARB_ECORRUPT;
+    return 0;
+}
+
 int wire_decode_assign(const uint8_t *frame, size_t len, wire_assign *a)
 {
     arb_mp r;
@@ -703,13 +732,16 @@ int wire_decode_assign(const uint8_t *frame, size_t len, wire_assign *a)
     c->nbots = (int)nb;
     for (uint32_t b = 0; b < nb; b++) {
         uint32_t two, na;
-        if (arb_mp_array(&r, &two) || two != 2 || arb_mp_str_copy(&r, c->bots[b].name, sizeof c->bots[b].name)
+        if (arb_mp_array(&r, &two) || (two != 2 && two != 4)
+            || arb_mp_str_copy(&r, c->bots[b].name, sizeof c->bots[b].name)
             || !arb_valid_name(c->bots[b].name) || arb_mp_array(&r, &na) || na < 1 || na > ARB_MAX_BOT_ARGS)
             return ARB_ECORRUPT;
         for (uint32_t i = 0; i < na; i++)
             if (text(&r, c->bots[b].argv[i], sizeof c->bots[b].argv[i]))
                 return ARB_ECORRUPT;
         c->bots[b].argc = (int)na;
+        if (two == 4 && bot_extras(&r, &c->bots[b]))
+            return ARB_ECORRUPT;
     }
     if (arb_mp_array(&r, &n) || n > ARB_WIRE_MAX_PROGRAMS)
         return ARB_ECORRUPT;

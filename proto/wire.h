@@ -30,8 +30,11 @@
  * field is checked (wire_valid_text) by the decoders. Version 2 added
  * heartbeats, progress, program bundles by digest, hand-backs and a
  * scheduler that refuses other versions by name. A peer speaking another
- * version is told (WIRE_REFUSE) and ignored. */
-#define WIRE_VERSION 6
+ * version is told (WIRE_REFUSE) and ignored. Version 7: a bot of the
+ * assignment may carry its entrant's start-up budget and environment
+ * ([name, argv, startup_ms, [NAME=value ...]]; a bot declaring neither is
+ * [name, argv] as before). */
+#define WIRE_VERSION 7
 
 /* Over CURVE a worker connects with a routing id of this many random
  * bytes (a new one per connection) and the scheduler drops frames from

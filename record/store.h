@@ -343,6 +343,10 @@ typedef struct store_ladder_entry_in {
     const char *base, *command, *files, *dir, *digest;
     bool validate, replace;
     int  entrant;               /* the file's entrants: their index (they exist already); -1: a new one */
+    int64_t startup_ms;         /* its declared start-up budget (0: the ladder's clock.startup_ms); a
+                                   validated join past the ladder's limit is refused (ARB_EINVAL) */
+    const char *env;            /* its declared variables, "NAME=value\n" each (checked by
+                                   match_env_add before), NULL or "": none */
 } store_ladder_entry_in;
 /* Add an entry (a transaction; the ladder's row locked so joins queue):
  * its version (1 + the latest of its name) and entrant name (base, or
@@ -360,8 +364,9 @@ int store_ladder_retire(store *s, int64_t tid, const char *name, char *err, size
  * active with replaces set, the version before it retires. 0 or < 0. */
 int store_ladder_set(store *s, int64_t tid, int entrant, const char *status, const char *verdict);
 
-/* What the leaderboard reads of the ladder's file: 0 or < 0. */
-int store_ladder_settings(store *s, int64_t tid, int provisional, int inactive_days);
+/* What the leaderboard reads of the ladder's file, and the longest
+ * start-up budget a join may declare (tn_startup_max): 0 or < 0. */
+int store_ladder_settings(store *s, int64_t tid, int provisional, int inactive_days, int64_t startup_max);
 /* The entries' programs as the scheduler starts them, from entrant `from`
  * on: columns STORE_PROGRAMS_* (store_cols.h). */
 int store_ladder_programs(store *s, int64_t tid, int from, store_rows *out, char *err, size_t errlen);

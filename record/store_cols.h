@@ -280,7 +280,9 @@
     X(PROGRAMS_FILES, "coalesce(le.files, '')")                                \
     X(PROGRAMS_DIR, "coalesce(le.dir, '')")                                    \
     X(PROGRAMS_DIGEST, "coalesce(le.digest, '')")                              \
-    X(PROGRAMS_STATUS, "coalesce(le.status, '')")
+    X(PROGRAMS_STATUS, "coalesce(le.status, '')")                              \
+    X(PROGRAMS_STARTUP, "coalesce(le.startup_ms, 0)")                          \
+    X(PROGRAMS_ENV, "array_to_string(coalesce(le.env, '{}'), E'\\n')")
 
 /* store_ladder_pending: entries waiting for validation, with their
  * validation match ("" none yet) and what it gave them */
@@ -297,7 +299,8 @@
     X(PENDING_FIRST_PENALTY, "coalesce((SELECT pn.reason || ': ' || pn.consequence FROM penalties pn " \
                              "JOIN match_seats st ON st.match_id = pn.match_id AND st.slot = pn.slot " \
                              "WHERE pn.match_id = m.id AND st.entrant = le.entrant ORDER BY pn.n LIMIT 1), '')") \
-    X(PENDING_TRANSCRIPT, "coalesce(m.transcript, '')")
+    X(PENDING_TRANSCRIPT, "coalesce(m.transcript, '')")                        \
+    X(PENDING_DIGEST, "coalesce(m.digest, '')")
 
 /* store_ladder_changes: one UNION of row kinds ('e' entry, 'r' rating,
  * 'f' matches in flight, 'h' the last hour's starts, 'n' the clock), so

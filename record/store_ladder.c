@@ -52,7 +52,8 @@ int store_ladder_join(store *s, int64_t tid, const store_ladder_entry_in *j, int
         return ARB_EIO;
     const char *p1[] = {id};
     /* the ladder's row locked: joins (and their versions) one at a time */
-    PGresult *r = q(s, err, errlen, "SELECT format, state FROM tournaments WHERE id = $1 FOR UPDATE", 1, p1);
+    PGresult *r = q(s, err, errlen, "SELECT format, state, coalesce(ladder_startup_max, 0) FROM tournaments "
+                                    "WHERE id = $1 FOR UPDATE", 1, p1);
     if (!r)
         goto fail;
     int rc = 0;
@@ -60,6 +61,14 @@ int store_ladder_join(store *s, int64_t tid, const store_ladder_entry_in *j, int
         rc = ARB_ESTATE, snprintf(err, errlen, "tournament %s is not a ladder", id);
     else if (strcmp(PQgetvalue(r, 0, 1), "running") != 0)
         rc = ARB_ESTATE, snprintf(err, errlen, "the ladder is over (it played its ladder.matches)");
+    else if (j->validate && j->startup_ms > 0 && j->startup_ms > (int64_t)arb_cell_int(PQgetvalue(r, 0, 2)))
+        rc = ARB_EINVAL,
+        snprintf(err, errlen, arb_cell_int(PQgetvalue(r, 0, 2)) > 0
+                                  ? "--startup-ms %" PRId64 " is over the ladder's limit, %" PRId64 " ms (its file's "
+                                    "clock.startup_ms_max, else clock.startup_ms)"
+                                  : "--startup-ms %" PRId64 ": the ladder's limit is not in the record yet (%" PRId64
+                                    "; its scheduler writes it when it takes the ladder up)",
+                 j->startup_ms, (int64_t)arb_cell_int(PQgetvalue(r, 0, 2)));
     PQclear(r);
     if (rc)
         goto refuse;
@@ -132,15 +141,19 @@ int store_ladder_join(store *s, int64_t tid, const store_ladder_entry_in *j, int
                   4, pi))
             goto fail;
     }
-    char ver[16];
+    char ver[16], startup[24];
     snprintf(ver, sizeof ver, "%d", *version);
+    snprintf(startup, sizeof startup, "%" PRId64, j->startup_ms);
     const char *pl[] = {id, ent, j->base, ver, prev[0] ? prev : NULL, j->replace ? "true" : "false",
                         j->validate ? "validating" : "active",
                         j->validate ? "" : "the organiser's entry (from the ladder's file)", j->digest,
-                        j->dir ? j->dir : "", j->files ? j->files : ""};
+                        j->dir ? j->dir : "", j->files ? j->files : "", j->startup_ms > 0 ? startup : NULL,
+                        j->env ? j->env : ""};
+    /* env: one "NAME=value" a line, into an array (a value holds no newline: match_env_check) */
     if (exec0(s, err, errlen,
               "INSERT INTO ladder_entries (tournament_id, entrant, base, version, previous, replaces, status, verdict, "
-              "  digest, dir, files) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)", 11, pl))
+              "  digest, dir, files, startup_ms, env) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
+              "  array_remove(string_to_array($13, E'\\n'), ''))", 13, pl))
         goto fail;
     char detail[256];
     snprintf(detail, sizeof detail, "%s joined (version %d%s%s)", nm, *version, prev[0] ? ", after entrant " : "",
@@ -230,15 +243,16 @@ fail:
     return ARB_EIO;
 }
 
-int store_ladder_settings(store *s, int64_t tid, int provisional, int inactive_days)
+int store_ladder_settings(store *s, int64_t tid, int provisional, int inactive_days, int64_t startup_max)
 {
-    char id[24], pv[16], in[16];
+    char id[24], pv[16], in[16], sm[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
     snprintf(pv, sizeof pv, "%d", provisional);
     snprintf(in, sizeof in, "%d", inactive_days);
-    const char *p[] = {id, pv, in};
-    return exec0(s, NULL, 0, "UPDATE tournaments SET ladder_provisional = $2, ladder_inactive_days = $3 WHERE id = $1",
-                 3, p);
+    snprintf(sm, sizeof sm, "%" PRId64, startup_max);
+    const char *p[] = {id, pv, in, sm};
+    return exec0(s, NULL, 0, "UPDATE tournaments SET ladder_provisional = $2, ladder_inactive_days = $3, "
+                             "ladder_startup_max = $4 WHERE id = $1", 4, p);
 }
 
 int store_ladder_programs(store *s, int64_t tid, int from, store_rows *out, char *err, size_t errlen)

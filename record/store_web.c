@@ -49,9 +49,11 @@ static const char *const web_sql[] = {
         "WHERE m.tournament_id = $1 AND h.entrant = ANY ($2::int[]) ORDER BY h.seq",
     /* STORE_WEB_SEATS for one entrant: its matches found by its seats
      * (index match_seats_entrant), not by reading the tournament's */
+    /* the entrant's matches once each, however many of their seats it
+     * holds (a ladder's validation match seats copies of the entry) */
     [STORE_WEB_ENTRANT_SEATS] =
-        "FROM (SELECT mm.* FROM match_seats me JOIN matches mm ON mm.id = me.match_id "
-        "      WHERE me.entrant = $2::int AND mm.tournament_id = $1) m "
+        "FROM (SELECT mm.* FROM matches mm WHERE mm.tournament_id = $1 AND EXISTS "
+        "      (SELECT 1 FROM match_seats me WHERE me.match_id = mm.id AND me.entrant = $2::int)) m "
         "JOIN match_seats s ON s.match_id = m.id "
         "JOIN entrants e ON e.tournament_id = m.tournament_id AND e.idx = s.entrant "
         "LEFT JOIN rounds r ON r.tournament_id = m.tournament_id AND r.round = m.round "

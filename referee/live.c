@@ -36,6 +36,8 @@ struct live_driver {
     unsigned starts[ARB_MAX_SEATS];    /* processes started per bot (restarts, match.h) */
     int   uid_lock_old;     /* the same block's lock where older referees look, -1 none */
     bool  fresh[ARB_MAX_SEATS];        /* started, handshake not yet read: its CPU is start-up */
+    uint64_t started_ns[ARB_MAX_SEATS]; /* when its current process was let run: its start-up
+                                          budget counts from then (match_startup_ns) */
     /* The next process of each bot, made ahead (l_prepare): its sandbox
      * built and held at its gate, none of its code run; and where it runs. */
     struct prep *next[ARB_MAX_SEATS];
@@ -164,6 +166,7 @@ static seat *start_seat(const live_driver *l, int bot, const match_bot_cfg *cfg,
     for (int i = 0; i < LIVE_MAX_HIDE && l->opt.hide[i]; i++)
         lim.hide[i] = l->opt.hide[i];
     lim.gated = gated;
+    lim.env = cfg->nenv > 0 ? cfg->env : NULL;
     seat *s = seat_start(argv, dir, &lim, err);
     if (s && gated && (!seat_gated(s) || !seat_has_cgroup(s))) {
         /* Not held at a gate, or no cgroup to keep its kill apart from
@@ -277,6 +280,7 @@ static int l_start(void *ctx, int bot, const match_bot_cfg *cfg, char *sandbox, 
     }
     l->cpu_after[bot] = 0;   /* a new process: its CPU counts from zero */
     l->fresh[bot] = true;
+    l->started_ns[bot] = arb_now_ns();
     l->end_by[bot] = 0;
     if (!l->seats[bot])
         return err;
@@ -374,11 +378,22 @@ static void l_ask(void *ctx, int bot, const char *request, uint64_t budget_ns, m
      * setup is charged to its group too), not time between turns. Counted
      * as such, every bot whose start took more than PONDER_NS was stopped
      * and continued at every one of its turns for the whole match. */
+    bool handshake = l->fresh[bot] && !request;
     if (l->fresh[bot])
         l->cpu_after[bot] = seat_cpu_ns(s);
     l->fresh[bot] = false;
     seat_pause(s, false);   /* its turn: it runs */
     uint64_t t0 = arb_now_ns(), deadline = t0 + budget_ns;
+    /* Its handshake: the start-up budget counts from its start (l_start),
+     * not from when the core turns to it after the bots before it, and
+     * the reply's wall time is how long its start took. A budget already
+     * spent still reads what the bot wrote meanwhile. */
+    if (handshake && l->started_ns[bot] && l->started_ns[bot] <= t0) {
+        deadline = l->started_ns[bot] + budget_ns;
+        if (deadline < t0 + 1000000u)
+            deadline = t0 + 1000000u;
+        t0 = l->started_ns[bot];
+    }
     int rc = request ? seat_send(s, request, deadline) : 0;
     if (rc == ARB_ETIMEOUT) {
         r->kind = MD_TIMEOUT;

@@ -186,7 +186,10 @@ static void hello_finish(run *r, int bot)
     match_bot_stats *st = &r->res->bots[bot];
     bot_rt *b = &r->bot[bot];
     char detail[ARB_MAX_LINE + 64] = "";
-    ask(r, bot, NULL, (uint64_t)r->cfg->startup_ms * 1000000, &r->reply);
+    /* Its start-up budget (its own, else the match's), once per process:
+     * a driver counts it from the process's start (live.c), so the
+     * handshake's reply records how long the start took. */
+    ask(r, bot, NULL, match_startup_ns(r->cfg, bot), &r->reply);
     if (r->rc)
         return;
     char word[8] = "", name[ARB_MAX_BOT_NAME + 2] = "", flag[16] = "", extra[2] = "";

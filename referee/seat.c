@@ -585,6 +585,33 @@ typedef struct child_args {
 } child_args;
 
 /* In the child, before exec: only async-signal-safe calls. */
+/* The entrant's variables ("NAME=value\n" each) into envp (at most max,
+ * NULL after the last), their text copied into buf: in the child between
+ * fork and exec, so nothing is allocated. A name of the referee's (PATH,
+ * HOME, LANG, ARBITER_*) is skipped, were one ever to come this far:
+ * the first of two equal names is the one a program's getenv finds. */
+static void child_env(const char *env, char *buf, size_t cap, char **envp, int max)
+{
+    int n = 0;
+    size_t len = env ? strlen(env) : 0;
+    if (len >= cap)
+        len = 0;   /* never more than the match's bound: none rather than part */
+    memcpy(buf, env ? env : "", len);
+    buf[len] = 0;
+    for (char *line = buf; *line && n < max;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        if (strncmp(line, "PATH=", 5) != 0 && strncmp(line, "HOME=", 5) != 0 && strncmp(line, "LANG=", 5) != 0
+            && strncmp(line, "ARBITER_", 8) != 0 && strchr(line, '='))
+            envp[n++] = line;
+        if (!nl)
+            break;
+        line = nl + 1;
+    }
+    envp[n] = NULL;
+}
+
 static void child_exec(char *const argv[], const char *workdir, const seat_limits *lim, child_args *ca,
                        pid_t parent)
 {
@@ -656,7 +683,10 @@ static void child_exec(char *const argv[], const char *workdir, const seat_limit
     signal(SIGPIPE, SIG_DFL);
     char home[ARB_MAX_LINE];
     snprintf(home, sizeof home, "HOME=%s", workdir);
-    char *const envp[] = {"PATH=/usr/local/bin:/usr/bin:/bin", home, "LANG=C.UTF-8", "ARBITER_BOT=1", NULL};
+    char *envp[4 + ARB_MAX_BOT_ENV + 1] = {"PATH=/usr/local/bin:/usr/bin:/bin", home, "LANG=C.UTF-8",
+                                           "ARBITER_BOT=1"};
+    char extra[ARB_MAX_BOT_ENV_TEXT];
+    child_env(lim->env, extra, sizeof extra, envp + 4, ARB_MAX_BOT_ENV);
     char *bargv[256 + SEAT_DEV_PROC_ARGS];
     char targets[SEAT_SYSTEM_DIRS][SEAT_BIND_LEN];
     if (lim->bwrap) {

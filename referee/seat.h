@@ -67,6 +67,12 @@ typedef struct seat_limits {
      * same bot still plays (live.c) costs the match nothing when its turn
      * comes. Ignored without bubblewrap (seat_gated says whether it held). */
     bool gated;
+    /* Variables the bot is given beside PATH, HOME, LANG and ARBITER_BOT:
+     * "NAME=value\n" each, at most ARB_MAX_BOT_ENV of them in
+     * ARB_MAX_BOT_ENV_TEXT bytes (its entrant's env:, checked by
+     * match_env_check), or NULL. A name of the referee's four is never
+     * passed twice: the referee's wins. */
+    const char *env;
 } seat_limits;
 
 #define SEAT_MAX_HIDE 7

@@ -71,12 +71,29 @@ static void header(msgpack_packer *pk, const match_config *cfg, const char *opti
     pack_str(pk, "bots");
     msgpack_pack_array(pk, (size_t)cfg->nbots);
     for (int b = 0; b < cfg->nbots; b++) {
-        msgpack_pack_map(pk, 2);
-        pack_str(pk, "name"); pack_str(pk, cfg->bots[b].name);
+        /* what its entrant declared, only when it did: a bot that declared
+         * nothing is written as it always was */
+        const match_bot_cfg *bc = &cfg->bots[b];
+        msgpack_pack_map(pk, 2 + (bc->startup_ms > 0) + (bc->nenv > 0));
+        pack_str(pk, "name"); pack_str(pk, bc->name);
         pack_str(pk, "argv");
-        msgpack_pack_array(pk, (size_t)cfg->bots[b].argc);
-        for (int i = 0; i < cfg->bots[b].argc; i++)
-            pack_str(pk, cfg->bots[b].argv[i]);
+        msgpack_pack_array(pk, (size_t)bc->argc);
+        for (int i = 0; i < bc->argc; i++)
+            pack_str(pk, bc->argv[i]);
+        if (bc->startup_ms > 0) {
+            pack_str(pk, "startup_ms");
+            msgpack_pack_int64(pk, bc->startup_ms);
+        }
+        if (bc->nenv > 0) {
+            pack_str(pk, "env");
+            msgpack_pack_array(pk, (size_t)bc->nenv);
+            for (const char *line = bc->env; *line;) {
+                const char *nl = strchr(line, '\n');
+                size_t n = nl ? (size_t)(nl - line) : strlen(line);
+                msgpack_pack_str_with_body(pk, line, n);
+                line += n + (nl != NULL);
+            }
+        }
     }
 }
 

@@ -181,6 +181,20 @@ int tr_read_header(const uint8_t *data, size_t len, match_config *cfg, char *err
                         for (uint32_t a = 0; a < na && !rc; a++)
                             rc = read_str_field(&r, bc->argv[a], sizeof bc->argv[a]);
                         bc->argc = (int)na;
+                    } else if (arb_mp_key(&r, "startup_ms")) {
+                        rc = arb_mp_int(&r, &bc->startup_ms);
+                        if (!rc && (bc->startup_ms < 1 || bc->startup_ms > ARB_MAX_STARTUP_MS))
+                            rc = ARB_ERANGE;
+                    } else if (arb_mp_key(&r, "env")) {
+                        /* each variable checked as when it was declared */
+                        uint32_t ne;
+                        char entry[ARB_MAX_BOT_ENV_TEXT], why[256];
+                        rc = arb_mp_array(&r, &ne);
+                        if (!rc && ne > ARB_MAX_BOT_ENV)
+                            rc = ARB_ERANGE;
+                        for (uint32_t a = 0; a < ne && !rc; a++)
+                            if (!(rc = read_str_field(&r, entry, sizeof entry)) && match_env_add(bc, entry, why, sizeof why))
+                                rc = ARB_EINVAL;
                     } else if (!(rc = arb_mp_skip(&r)))
                         rc = arb_mp_skip(&r);
                 }

@@ -33,6 +33,7 @@ typedef struct loader {
     char *err;
     size_t errlen;
     int rc;
+    const yaml_node_t *startup_max;   /* clock.startup_ms_max's value, where given */
 } loader;
 
 static int at(loader *L, const yaml_node_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -147,7 +148,7 @@ static int each_key(loader *L, yaml_node_t *map, const char *what, key_fn fn, vo
     return L->rc;
 }
 
-static const char *const clock_keys[] = {"move_ms", "deal_ms", "bank_ms", "startup_ms", NULL};
+static const char *const clock_keys[] = {"move_ms", "deal_ms", "bank_ms", "startup_ms", "startup_ms_max", NULL};
 
 static int clock_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctx)
 {
@@ -156,7 +157,12 @@ static int clock_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_
     if (strcmp(k, "move_ms") == 0) return get_int(L, v, "clock.move_ms", 1, 3600000, &c->match.move_ms);
     if (strcmp(k, "deal_ms") == 0) return get_int(L, v, "clock.deal_ms", -1, 86400000, &c->match.deal_ms);
     if (strcmp(k, "bank_ms") == 0) return get_int(L, v, "clock.bank_ms", 0, 86400000, &c->match.bank_ms);
-    if (strcmp(k, "startup_ms") == 0) return get_int(L, v, "clock.startup_ms", 1, 600000, &c->match.startup_ms);
+    if (strcmp(k, "startup_ms") == 0)
+        return get_int(L, v, "clock.startup_ms", 1, ARB_MAX_STARTUP_MS, &c->match.startup_ms);
+    if (strcmp(k, "startup_ms_max") == 0) {
+        L->startup_max = v;
+        return get_int(L, v, "clock.startup_ms_max", 1, ARB_MAX_STARTUP_MS, &c->startup_ms_max);
+    }
     return unknown(L, kn, "clock key", k, clock_keys);
 }
 
@@ -203,8 +209,55 @@ static int option_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node
     return 0;
 }
 
-static const char *const entrant_keys[] = {"name", "command", "files", "seed", "rating", "team", "members", NULL};
-static const char *const member_keys[] = {"name", "command", "files", NULL};
+static const char *const entrant_keys[] = {"name", "command", "files", "seed", "rating", "team", "members",
+                                           "startup_ms", "env", NULL};
+static const char *const member_keys[] = {"name", "command", "files", "startup_ms", "env", NULL};
+
+/* startup_ms: the bot's start-up budget, within the tournament's
+ * (clock.startup_ms_max, else clock.startup_ms): the clock is read before
+ * the entrants (top_key). */
+static int entrant_startup(loader *L, yaml_node_t *v, tn_entrant *e)
+{
+    int64_t max = tn_startup_max(L->cfg);
+    if (get_int(L, v, "startup_ms", 1, ARB_MAX_STARTUP_MS, &e->startup_ms))
+        return L->rc;
+    if (e->startup_ms > max)
+        return at(L, v, "startup_ms: %" PRId64 " is over this tournament's limit, %" PRId64 " ms (%s)", e->startup_ms,
+                  max, L->cfg->startup_ms_max ? "clock.startup_ms_max" : "clock.startup_ms; an organiser allows more "
+                  "with clock.startup_ms_max");
+    return 0;
+}
+
+/* env: a mapping of NAME: value, each checked (match_env_check: the
+ * names a bot may set, printable values, bounded) where it is written. */
+static int entrant_env(loader *L, yaml_node_t *v, tn_entrant *e)
+{
+    if (v->type != YAML_MAPPING_NODE)
+        return at(L, v, "env: expected a mapping of NAME: value, found %s", node_kind(v));
+    match_bot_cfg *b = calloc(1, sizeof *b);
+    if (!b)
+        return L->rc = ARB_ENOMEM;
+    for (yaml_node_pair_t *p = v->data.mapping.pairs.start; p < v->data.mapping.pairs.top && !L->rc; p++) {
+        yaml_node_t *kn = yaml_document_get_node(&L->doc, p->key), *vn = yaml_document_get_node(&L->doc, p->value);
+        const char *name = scalar(kn), *value = scalar(vn);
+        char entry[ARB_MAX_BOT_ENV_TEXT + 8], why[256];
+        if (!name || !value) {
+            at(L, name ? vn : kn, "env: expected NAME: value, found %s", node_kind(name ? vn : kn));
+            break;
+        }
+        int w = snprintf(entry, sizeof entry, "%s=%s", name, value);
+        if (w < 0 || (size_t)w >= sizeof entry) {
+            at(L, vn, "env: %s: longer than %d bytes (ARB_MAX_BOT_ENV_TEXT)", name, ARB_MAX_BOT_ENV_TEXT);
+            break;
+        }
+        if (match_env_add(b, entry, why, sizeof why) != 0)
+            at(L, kn, "env: %s", why);
+    }
+    if (!L->rc)
+        snprintf(e->env, sizeof e->env, "%s", b->env);
+    free(b);
+    return L->rc;
+}
 
 /* files: one path, or a list of them; each without spaces (they are
  * joined with spaces, like the command). */
@@ -241,6 +294,7 @@ typedef struct entry {
     tn_entrant e;                 /* a bot's fields; a team's name, seed, rating */
     yaml_node_t *members;         /* the list, when a team */
     const yaml_node_t *command, *files, *team;   /* where they were written */
+    const yaml_node_t *bot_only;  /* startup_ms: or env:, where written (a team has neither) */
 } entry;
 
 static int member_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctx)
@@ -259,6 +313,8 @@ static int member_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node
         return e->command[strspn(e->command, " ")] ? 0 : at(L, v, "command: blank (expected a program and its arguments)");
     }
     if (strcmp(k, "files") == 0) return entrant_files(L, v, e);
+    if (strcmp(k, "startup_ms") == 0) return entrant_startup(L, v, e);
+    if (strcmp(k, "env") == 0) return entrant_env(L, v, e);
     return unknown(L, kn, "member key", k, member_keys);
 }
 
@@ -267,11 +323,14 @@ static int entrant_key(loader *L, const yaml_node_t *kn, const char *k, yaml_nod
     entry *en = ctx;
     tn_entrant *e = &en->e;
     int64_t x;
-    if (strcmp(k, "name") == 0 || strcmp(k, "command") == 0 || strcmp(k, "files") == 0) {
+    if (strcmp(k, "name") == 0 || strcmp(k, "command") == 0 || strcmp(k, "files") == 0
+        || strcmp(k, "startup_ms") == 0 || strcmp(k, "env") == 0) {
         if (k[0] == 'c')
             en->command = kn;
         if (k[0] == 'f')
             en->files = kn;
+        if (k[0] == 's' || k[0] == 'e')
+            en->bot_only = kn;
         return member_key(L, kn, k, v, e);
     }
     if (strcmp(k, "seed") == 0) {
@@ -332,10 +391,10 @@ static tn_entrant *add_bot(loader *L, const yaml_node_t *where, const tn_entrant
 static int members(loader *L, const yaml_node_t *item, entry *en)
 {
     tn_config *c = L->cfg;
-    if (en->command || en->files || en->team)
-        return at(L, en->command ? en->command : en->files ? en->files : en->team,
+    if (en->command || en->files || en->team || en->bot_only)
+        return at(L, en->command ? en->command : en->files ? en->files : en->team ? en->team : en->bot_only,
                   "entrant %s: a team (members:) names no %s of its own: its members have them", en->e.name,
-                  en->command ? "command" : en->files ? "files" : "team");
+                  en->command ? "command" : en->files ? "files" : en->team ? "team" : scalar(en->bot_only));
     size_t n = (size_t)(en->members->data.sequence.items.top - en->members->data.sequence.items.start);
     if (n == 0 || n > ARB_MAX_SEATS)
         return at(L, en->members, "team %s: %zu members (a team fills one side of a table: 1..%d)", en->e.name, n,
@@ -865,6 +924,9 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
                   tn_format_name((tn_format)c->format));
     if (files_root(L, t->files_root))
         return L->rc;
+    if (c->startup_ms_max && c->startup_ms_max < c->match.startup_ms)
+        return at(L, L->startup_max, "clock.startup_ms_max: %" PRId64 " is below clock.startup_ms, %" PRId64
+                  " (the budget of every bot that declares none)", c->startup_ms_max, c->match.startup_ms);
     if (t->entrants && entrants(L, t->entrants))
         return L->rc;
     if (format_keys(L, t))

@@ -19,6 +19,7 @@
  * In a partnership game each entry sits every seat of its side (its
  * partner is a copy of itself): ladder_match pairs entries as sides. */
 #include "sched_int.h"
+#include "tr_blob.h"
 #include "arb_num.h"
 #include "ladder.h"
 #include "plan.h"
@@ -79,6 +80,8 @@ static int sync_programs(sched *s, tour *t, char *err, size_t errlen)
         snprintf(e->name, sizeof e->name, "%s", store_cell(&rows, i, STORE_PROGRAMS_NAME));
         snprintf(e->command, sizeof e->command, "%s", store_cell(&rows, i, STORE_PROGRAMS_COMMAND));
         snprintf(e->files, sizeof e->files, "%s", store_cell(&rows, i, STORE_PROGRAMS_FILES));
+        e->startup_ms = arb_cell_int(store_cell(&rows, i, STORE_PROGRAMS_STARTUP));
+        snprintf(e->env, sizeof e->env, "%s", store_cell(&rows, i, STORE_PROGRAMS_ENV));
         const char *dir = store_cell(&rows, i, STORE_PROGRAMS_DIR),
                    *digest = store_cell(&rows, i, STORE_PROGRAMS_DIGEST),
                    *status = store_cell(&rows, i, STORE_PROGRAMS_STATUS);
@@ -114,7 +117,8 @@ int sched__ladder_begin(sched *s, tour *t, char *err, size_t errlen)
     snprintf(dirbuf, sizeof dirbuf, "%s", cfg->path);
     snprintf(base, sizeof base, "%s", dirname(dirbuf));
     t->ladder = true;
-    if (store_ladder_settings(s->o.db, t->tid, (int)cfg->ladder.provisional, (int)cfg->ladder.inactive_days) != 0) {
+    if (store_ladder_settings(s->o.db, t->tid, (int)cfg->ladder.provisional, (int)cfg->ladder.inactive_days,
+                              tn_startup_max(cfg)) != 0) {
         snprintf(err, errlen, "database lost");
         return ARB_EIO;
     }
@@ -124,7 +128,8 @@ int sched__ladder_begin(sched *s, tour *t, char *err, size_t errlen)
         int version;
         char name[ARB_MAX_BOT_NAME + 1];
         store_ladder_entry_in j = {.base = e->name, .command = e->command, .files = e->files, .dir = base,
-                               .digest = t->bots[i].digest[0] ? t->bots[i].digest : NULL, .entrant = i};
+                               .digest = t->bots[i].digest[0] ? t->bots[i].digest : NULL, .entrant = i,
+                               .startup_ms = e->startup_ms, .env = e->env};
         int rc = store_ladder_join(s->o.db, t->tid, &j, &version, name, sizeof name, err, errlen);
         if (rc)
             return rc;
@@ -151,6 +156,22 @@ static int shape_of(const tn_config *cfg, table_shape *sh, char *err, size_t err
         return ARB_EINVAL;
     }
     return 0;
+}
+
+/* The end of the entry's stderr in its validation match (pending row i):
+ * the bot's own words, from the transcript in the record. The entry sits
+ * in the table's first seat, bot 0 (validations). Its length, 0 none. */
+static size_t stderr_of(sched *s, const store_rows *rows, int i, char *out, size_t cap)
+{
+    uint8_t *data = NULL;
+    size_t len = 0, n = 0;
+    char err[256];
+    out[0] = 0;
+    if (store_transcript_load(s->o.db, store_cell(rows, i, STORE_PENDING_DIGEST),
+                              store_cell(rows, i, STORE_PENDING_TRANSCRIPT), &data, &len, err, sizeof err) == 0)
+        n = trb_stderr_tail(data, len, 0, ARB_LADDER_VERDICT_STDERR_LINES, out, cap);
+    free(data);
+    return n;
 }
 
 /* Step 2: validations started, and judged once played. */
@@ -195,14 +216,19 @@ static int validations(sched *s, tour *t, const table_shape *sh, char *err, size
             bool forfeited = store_cell(&rows, i, STORE_PENDING_FORFEITED)[0] == 't';
             int deals = (int)arb_cell_int(store_cell(&rows, i, STORE_PENDING_GAMES));
             bool ok = pens == 0 && !forfeited;
+            char said[ARB_LADDER_VERDICT_STDERR + 1] = "";
+            if (!ok)
+                stderr_of(s, &rows, i, said, sizeof said);
             if (ok)
                 snprintf(verdict, sizeof verdict, "validated by match %s: %d deals, no penalty", vm, deals);
             else
                 /* the transcript is in the record (the referee's file is gone) */
-                snprintf(verdict, sizeof verdict, "rejected by match %s: %d penalt%s%s%s%.500s; its transcript: "
+                snprintf(verdict, sizeof verdict, "rejected by match %s: %d penalt%s%s%s%.500s%s%s%s; its transcript: "
                          "arbiter replay --match %s", vm, pens, pens == 1 ? "y" : "ies", forfeited ? ", forfeited" : "",
                          store_cell(&rows, i, STORE_PENDING_FIRST_PENALTY)[0] ? "; first: " : "",
-                         store_cell(&rows, i, STORE_PENDING_FIRST_PENALTY), vm);
+                         store_cell(&rows, i, STORE_PENDING_FIRST_PENALTY),
+                         said[0] ? "; its stderr ends: \"" : "", said,
+                         said[0] ? "\"" : "", vm);
             arb_info(SUB, "ladder %s: %s %s", cfg->name, name, verdict);
             store_ladder_set(s->o.db, t->tid, e, ok ? "active" : "rejected", verdict);
         } else if (strcmp(state, "void") == 0) {

@@ -95,6 +95,19 @@ int sched_program_digest(const char *name, const char *command, const char *file
     return rc;
 }
 
+/* What the entrant declared beside its command (startup_ms:, env:), into
+ * its bot: checked again, since a ladder's entries come from the record. */
+static int declared(entrant_bot *eb, const tn_entrant *e, char *err, size_t errlen)
+{
+    char why[256];
+    eb->bot.startup_ms = e->startup_ms;
+    if (match_env_set(&eb->bot, e->env, why, sizeof why) != 0) {
+        snprintf(err, errlen, "entrant %s: env: %s", e->name, why);
+        return ARB_EINVAL;
+    }
+    return 0;
+}
+
 int sched__entrant_bot(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base, const char *root,
                        char *err, size_t errlen)
 {
@@ -102,6 +115,8 @@ int sched__entrant_bot(sched *s, entrant_bot *eb, const tn_entrant *e, const cha
     if (!pk)
         return ARB_ENOMEM;
     int rc = match_bot_command(&eb->bot, e->name, e->command, base, err, errlen);
+    if (!rc)
+        rc = declared(eb, e, err, errlen);
     if (!rc)
         rc = collect(eb, e, base, root, pk, err, errlen);
     if (!rc)
@@ -267,6 +282,8 @@ static int from_record(sched *s, entrant_bot *eb, const tn_entrant *e, const cha
         return ARB_ECORRUPT;
     }
     rc = match_bot_command(&eb->bot, e->name, cmd, base, err, errlen);
+    if (!rc)
+        rc = declared(eb, e, err, errlen);
     if (rc)
         return rc;
     eb->nfiles = rec->nfiles;

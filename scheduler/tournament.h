@@ -46,6 +46,10 @@ typedef struct tn_entrant {
     double   rating;                    /* 0 = none */
     char     team[ARB_MAX_BOT_NAME + 1];/* partnership games; "" = none */
     int      line;                      /* where it was declared (for errors) */
+    int64_t  startup_ms;                /* its declared start-up budget (startup_ms:), within the
+                                           tournament's tn_startup_max; 0 = the clock's startup_ms */
+    char     env[ARB_MAX_BOT_ENV_TEXT]; /* its declared variables (env:), "NAME=value\n" each,
+                                           checked by match_env_add; "" = none */
 } tn_entrant;
 
 /* A team of a partnership game (a game whose teams are fixed before play:
@@ -86,6 +90,8 @@ typedef struct tn_config {
      * Its seed, key, bots and nbots are unused: each match gets its own
      * (the tournament's seed is `seed` below). */
     match_config match;
+    int64_t  startup_ms_max;            /* clock.startup_ms_max: the most an entrant may declare
+                                           (startup_ms:); 0 = clock.startup_ms (tn_startup_max) */
     uint8_t  format;                    /* tn_format */
     uint32_t cycles;                    /* round robin: meetings of each table (default 1) */
     uint32_t rounds;                    /* swiss (default: enough to rank) */
@@ -110,6 +116,12 @@ typedef struct tn_config {
 static inline int tn_units(const tn_config *c)
 {
     return c->nteams > 0 ? c->nteams : c->nentrants;
+}
+
+/* The longest start-up budget an entrant of c may declare. */
+static inline int64_t tn_startup_max(const tn_config *c)
+{
+    return c->startup_ms_max > 0 ? c->startup_ms_max : c->match.startup_ms;
 }
 
 const char *tn_format_name(tn_format f);     /* "round-robin", "gauntlet", ... */

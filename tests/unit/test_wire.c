@@ -195,7 +195,9 @@ static bool same_cfg(const match_config *a, const match_config *b)
         || strcmp(a->commitment, b->commitment))
         return false;
     for (int i = 0; i < a->nbots; i++) {
-        if (strcmp(a->bots[i].name, b->bots[i].name) || a->bots[i].argc != b->bots[i].argc)
+        if (strcmp(a->bots[i].name, b->bots[i].name) || a->bots[i].argc != b->bots[i].argc
+            || a->bots[i].startup_ms != b->bots[i].startup_ms || a->bots[i].nenv != b->bots[i].nenv
+            || strcmp(a->bots[i].env, b->bots[i].env))
             return false;
         for (int k = 0; k < a->bots[i].argc; k++)
             if (strcmp(a->bots[i].argv[k], b->bots[i].argv[k]))
@@ -1760,6 +1762,69 @@ static void test_text(void)
     CHECKF(strcmp(buf, "éé") == 0, "cut to \"%s\"", buf);
 }
 
+/* Version 7: a bot's start-up budget and variables travel with it; a bot
+ * declaring neither is encoded as before ([name, argv]); a decoder takes
+ * only what the rules allow (match_env_check, ARB_MAX_STARTUP_MS). */
+static void test_bot_extras(void)
+{
+    static wire_assign a, d;
+    char why[256];
+    uint8_t *f = NULL, *plain = NULL;
+    size_t n = 0, pn = 0;
+    sample_assign(&a);
+    CHECK(wire_encode_assign(&a, &plain, &pn) == 0);
+    a.cfg.bots[1].startup_ms = 30000;
+    CHECK(match_env_add(&a.cfg.bots[1], "OMP_NUM_THREADS=2", why, sizeof why) == 0);
+    CHECK(match_env_add(&a.cfg.bots[1], "MODEL_DIR=/models/a b", why, sizeof why) == 0);
+    CHECK(wire_encode_assign(&a, &f, &n) == 0 && n > pn);
+    CHECK(wire_decode_assign(f, n, &d) == 0 && same_assign(&a, &d) && d.cfg.bots[1].startup_ms == 30000
+          && d.cfg.bots[1].nenv == 2 && strcmp(d.cfg.bots[1].env, a.cfg.bots[1].env) == 0
+          && d.cfg.bots[0].startup_ms == 0 && d.cfg.bots[0].nenv == 0);
+    /* the same frame with a variable a bot may not set, of the same length */
+    uint8_t *at = memmem(f, n, "OMP_NUM_THREADS=2", 17);
+    CHECK(at != NULL);
+    if (at) {
+        memcpy(at, "LD_PRELOAD=/x.so2", 17);
+        CHECK(wire_decode_assign(f, n, &d) == ARB_ECORRUPT);
+    }
+    free(f);
+    a.cfg.bots[1].startup_ms = ARB_MAX_STARTUP_MS + 1;   /* the encoder sends what it is given */
+    CHECK(wire_encode_assign(&a, &f, &n) == 0 && wire_decode_assign(f, n, &d) == ARB_ECORRUPT);
+    free(f);
+    /* a bot that declares nothing: the frame of version 6 */
+    sample_assign(&a);
+    CHECK(wire_encode_assign(&a, &f, &n) == 0 && n == pn && memcmp(f, plain, n) == 0);
+    free(f);
+    free(plain);
+    /* the rules, one by one */
+    match_bot_cfg *b = calloc(1, sizeof *b);
+    static const char *const refused[] = {"PATH=/x", "HOME=/", "LANG=C", "ARBITER_BOT=0", "LD_PRELOAD=/x.so",
+                                          "LD_LIBRARY_PATH=.", "LC_ALL=C", "MALLOC_ARENA_MAX=1", "GLIBC_TUNABLES=x",
+                                          "GCONV_PATH=.", "TMPDIR=/t", "lower=1", "1ABC=1", "A-B=1", "=x", "NOEQUALS",
+                                          "TAB=a\tb", "NL=a\nb", "HIGH=\xc3\xa9", NULL};
+    for (int i = 0; refused[i] && b; i++)
+        CHECKF(match_env_check(refused[i], why, sizeof why) == ARB_EINVAL, "%s accepted", refused[i]);
+    static const char *const allowed[] = {"PYTHONPATH=vendor", "OMP_NUM_THREADS=1", "_X=", "A1=a b=c", NULL};
+    for (int i = 0; allowed[i] && b; i++)
+        CHECKF(match_env_check(allowed[i], why, sizeof why) == 0, "%s refused: %s", allowed[i], why);
+    if (b) {
+        CHECK(match_env_add(b, "A=1", why, sizeof why) == 0 && match_env_add(b, "A=2", why, sizeof why) == ARB_EINVAL);
+        for (int i = 1; i < ARB_MAX_BOT_ENV; i++) {
+            char e[32];
+            snprintf(e, sizeof e, "V%d=1", i);
+            CHECK(match_env_add(b, e, why, sizeof why) == 0);
+        }
+        CHECK(b->nenv == ARB_MAX_BOT_ENV && match_env_add(b, "ONE_MORE=1", why, sizeof why) == ARB_ETOOBIG);
+        memset(b, 0, sizeof *b);
+        char big[ARB_MAX_BOT_ENV_TEXT];
+        memset(big, 'x', sizeof big - 1);
+        big[sizeof big - 1] = 0;
+        memcpy(big, "BIG=", 4);
+        CHECK(match_env_add(b, big, why, sizeof why) == ARB_ETOOBIG && b->nenv == 0);
+    }
+    free(b);
+}
+
 int main(int argc, char **argv)
 {
     msgpack_sbuffer_init(&sb);
@@ -1776,6 +1841,7 @@ int main(int argc, char **argv)
     test_chunks();
     test_bundles();
     test_text();
+    test_bot_extras();
     for (int i = 0; i < nframes; i++)
         free(frames[i].data);
     msgpack_sbuffer_destroy(&sb);
