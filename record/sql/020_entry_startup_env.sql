@@ -1,4 +1,4 @@
--- 018_entry_startup_env.sql — what a ladder entry declares beside its
+-- 020_entry_startup_env.sql — what a ladder entry declares beside its
 -- command (issue 30): its start-up budget, spent once per bot process
 -- (NULL: the ladder's clock.startup_ms), and its environment variables
 -- ("NAME=value" each, checked by match_env_check: docs/security.md, "A
