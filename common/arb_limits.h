@@ -535,4 +535,43 @@
  * transcript is answered 503 with Retry-After. */
 #define ARB_WEB_STREAM_BYTES (256u << 20)
 
+/* ---- The participant API (/api/v1/, docs/api.md) ----------------------- */
+
+/* A bot bundle's upload body: the record keeps a bundle up to
+ * ARB_WIRE_MAX_BUNDLE (what the scheduler can send a worker in one frame);
+ * an archive (tar, tar.gz, zip) may be larger than the bundle it unpacks
+ * to only by its headers and, for tar.gz, not at all: one bound for both.
+ * Refused from Content-Length, before a byte of the body is read. */
+#define ARB_API_BODY_MAX ((size_t)ARB_WIRE_MAX_BUNDLE)
+/* A JSON body (a dispute, a resolution): a reason of a few hundred bytes. */
+#define ARB_API_JSON_MAX (16u << 10)
+/* Requests per account per minute (every /api/v1/ route): a client polling
+ * its entries every few seconds is far below; a script in a loop is cut
+ * off with 429 and Retry-After. */
+#define ARB_API_REQUESTS_PER_MIN 120u
+/* Bad tokens per client address per minute before every API request from
+ * that address is answered 429 (guessing a 256-bit token is hopeless; this
+ * keeps a guesser from costing the record a lookup a request). */
+#define ARB_API_FAILURES_PER_MIN 20u
+/* Accounts and addresses the in-memory counters follow at once: past it
+ * the oldest minute's entries are dropped (never an unbounded table). */
+#define ARB_API_RATE_SLOTS 4096u
+/* Per account, unless `arbiter account add|set` gives its own: uploads a
+ * day, bytes uploaded a day, and entries validating or active in one
+ * ladder (a participant runs a few versions, not a farm). */
+#define ARB_API_UPLOADS_PER_DAY 50
+#define ARB_API_BYTES_PER_DAY ((long long)512 << 20)
+#define ARB_API_ENTRIES_PER_LADDER 3
+/* Sessions the API writes through (as the web's role, arbiter_web): writes
+ * are few (uploads, retirements); a request waits for one up to
+ * ARB_WEB_POOL_WAIT_MS, then 503. */
+#define ARB_API_SESSIONS 3u
+/* An account's name: [a-z0-9_-], as an entrant name's alphabet. */
+#define ARB_ACCOUNT_MAX_NAME 64
+/* env=K=V pairs of a join (docs/api.md), each at most ARB_API_ENV_MAX bytes. */
+#define ARB_API_MAX_ENV 16
+#define ARB_API_ENV_MAX 512
+/* The entry logs route: the latest matches of an entry it shows. */
+#define ARB_API_LOG_MATCHES 20
+
 #endif
