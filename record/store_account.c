@@ -104,6 +104,9 @@ int store_account_add(store *s, const char *name, store_role role, const store_q
         snprintf(bytes, sizeof bytes, "%lld", qt->bytes_per_day);
     if (qt && qt->entries_max >= 0)
         snprintf(ent, sizeof ent, "%lld", qt->entries_max);
+    /* the web's grants, in case the role came after the record's migration */
+    if (exec0(s, err, errlen, "SELECT arb_web_grants()", 0, NULL) != 0)
+        return ARB_EIO;
     const char *p[] = {name, store_role_name(role), hash, up[0] ? up : NULL, bytes[0] ? bytes : NULL,
                        ent[0] ? ent : NULL, by};
     PGresult *r = q(s, err, errlen,

@@ -251,22 +251,29 @@ BEGIN
     RETURN 'retired';
 END $$;
 
--- What the web's role may do. Functions are executable by PUBLIC unless
--- revoked: these only by arbiter_web (and the owner).
-DO $$
+-- What the web's role may do, granted when the role exists: at this
+-- migration and again by `arbiter account add` (a record migrated before
+-- the role was made gets its grants when its API is turned on). Functions
+-- are executable by PUBLIC unless revoked: these only by arbiter_web (and
+-- the owner).
+CREATE FUNCTION arb_web_grants() RETURNS boolean
+LANGUAGE plpgsql SET search_path = public, pg_temp AS $$
 BEGIN
-    IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'arbiter_web') THEN
-        EXECUTE 'GRANT SELECT ON tournaments, teams, entrants, rounds, matches, match_seats, match_sides, deals, '
-             || 'penalties, ratings, rating_history, ladder_entries, disputes, superseded, placements, events, '
-             || 'workers, transcripts, transcripts_pruned, entrant_programs, standings, crosstable, '
-             || 'team_standings, team_crosstable, schema_migrations TO arbiter_web';
-        EXECUTE 'GRANT EXECUTE ON FUNCTION arb_api_on(), arb_api_auth(text), arb_api_quota(bigint), '
-             || 'arb_api_audit(text, text, text, text, text, boolean), '
-             || 'arb_api_join(bigint, text, text, text, text, bigint, text, bytea, int[], text[], boolean, text, int, bigint, int, int), '
-             || 'arb_api_retire(bigint, boolean, text, text, text) TO arbiter_web';
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'arbiter_web') THEN
+        RETURN false;
     END IF;
+    EXECUTE 'GRANT SELECT ON tournaments, teams, entrants, rounds, matches, match_seats, match_sides, deals, '
+         || 'penalties, ratings, rating_history, ladder_entries, disputes, superseded, placements, events, '
+         || 'workers, transcripts, transcripts_pruned, entrant_programs, standings, crosstable, '
+         || 'team_standings, team_crosstable, schema_migrations TO arbiter_web';
+    EXECUTE 'GRANT EXECUTE ON FUNCTION arb_api_on(), arb_api_auth(text), arb_api_quota(bigint), '
+         || 'arb_api_audit(text, text, text, text, text, boolean), '
+         || 'arb_api_join(bigint, text, text, text, text, bigint, text, bytea, int[], text[], boolean, text, int, bigint, int, int), '
+         || 'arb_api_retire(bigint, boolean, text, text, text) TO arbiter_web';
+    RETURN true;
 END $$;
 REVOKE EXECUTE ON FUNCTION arb_api_on(), arb_api_auth(text), arb_api_quota(bigint),
     arb_api_audit(text, text, text, text, text, boolean),
     arb_api_join(bigint, text, text, text, text, bigint, text, bytea, int[], text[], boolean, text, int, bigint, int, int),
-    arb_api_retire(bigint, boolean, text, text, text) FROM PUBLIC;
+    arb_api_retire(bigint, boolean, text, text, text), arb_web_grants() FROM PUBLIC;
+SELECT arb_web_grants();
