@@ -583,12 +583,12 @@
 
 /* ---- The participant API (/api/v1/, docs/api.md) ----------------------- */
 
-/* A bot bundle's upload body: the record keeps a bundle up to
- * ARB_WIRE_MAX_BUNDLE (what the scheduler can send a worker in one frame);
- * an archive (tar, tar.gz, zip) may be larger than the bundle it unpacks
- * to only by its headers and, for tar.gz, not at all: one bound for both.
- * Refused from Content-Length, before a byte of the body is read. */
-#define ARB_API_BODY_MAX ((size_t)ARB_WIRE_MAX_BUNDLE)
+/* A bot bundle's upload body: an archive up to ARB_BUNDLE_MAX_ARCHIVE or
+ * a bundle up to ARB_WIRE_MAX_BUNDLE (what the record keeps and a worker
+ * fetches), whichever is larger. Refused from Content-Length, before a
+ * byte of the body is read. */
+#define ARB_API_BODY_MAX ((size_t)ARB_BUNDLE_MAX_ARCHIVE > (size_t)ARB_WIRE_MAX_BUNDLE ? (size_t)ARB_BUNDLE_MAX_ARCHIVE \
+                                                                                   : (size_t)ARB_WIRE_MAX_BUNDLE)
 /* A JSON body (a dispute, a resolution): a reason of a few hundred bytes. */
 #define ARB_API_JSON_MAX (16u << 10)
 /* Requests per account per minute (every /api/v1/ route): a client polling

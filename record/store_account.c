@@ -264,8 +264,6 @@ int store_api_join(store *s, const store_api_join_in *j, char *entry, size_t ent
     arb_buf argi, paths;
     arb_buf_init(&argi, 1u << 12);
     arb_buf_init(&paths, 1u << 16);
-    arb_buf_putc(&argi, '{');
-    arb_buf_putc(&paths, '{');
     for (int k = 0; k < j->prog->nfiles; k++) {
         store__arr_put(&argi, "%d", j->prog->argi[k]);
         store__arr_text(&paths, j->prog->path[k]);

@@ -280,7 +280,8 @@
     X(PROGRAMS_FILES, "coalesce(le.files, '')")                                \
     X(PROGRAMS_DIR, "coalesce(le.dir, '')")                                    \
     X(PROGRAMS_DIGEST, "coalesce(le.digest, '')")                              \
-    X(PROGRAMS_STATUS, "coalesce(le.status, '')")
+    X(PROGRAMS_STATUS, "coalesce(le.status, '')")                             \
+    X(PROGRAMS_UPLOADED, "coalesce(le.uploaded, false)")
 
 /* store_ladder_pending: entries waiting for validation, with their
  * validation match ("" none yet) and what it gave them */
