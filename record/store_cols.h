@@ -282,7 +282,8 @@
     X(PROGRAMS_DIGEST, "coalesce(le.digest, '')")                              \
     X(PROGRAMS_STATUS, "coalesce(le.status, '')")                              \
     X(PROGRAMS_STARTUP, "coalesce(le.startup_ms, 0)")                          \
-    X(PROGRAMS_ENV, "array_to_string(coalesce(le.env, '{}'), E'\\n')")
+    X(PROGRAMS_ENV, "array_to_string(coalesce(le.env, '{}'), E'\\n')")          \
+    X(PROGRAMS_UPLOADED, "coalesce(le.uploaded, false)")
 
 /* store_ladder_pending: entries waiting for validation, with their
  * validation match ("" none yet) and what it gave them */

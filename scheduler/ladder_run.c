@@ -86,6 +86,31 @@ static int sync_programs(sched *s, tour *t, char *err, size_t errlen)
                    *digest = store_cell(&rows, i, STORE_PROGRAMS_DIGEST),
                    *status = store_cell(&rows, i, STORE_PROGRAMS_STATUS);
         char why[1024] = "";
+        bool uploaded = strcmp(store_cell(&rows, i, STORE_PROGRAMS_UPLOADED), "t") == 0;
+        if (uploaded) {
+            /* joined through the API: its program is the record's, never a
+             * directory on this disk */
+            store_entrant_prog *rec = calloc(1, sizeof *rec);
+            int got = rec ? store_entrant_program_get(s->o.db, t->tid, idx, rec, why, sizeof why) : ARB_ENOMEM;
+            if (got == 1) {
+                int brc = sched__from_record(s, eb, e, "/", rec, why, sizeof why);
+                if (brc != 0) {
+                    eb->bot.argc = 0;
+                    if (strcmp(status, "active") == 0 || strcmp(status, "validating") == 0) {
+                        arb_warn(SUB, "ladder %s: %s suspended: %s", t->o.cfg->name, e->name, why);
+                        store_ladder_set(s->o.db, t->tid, idx, "suspended", why);
+                    }
+                }
+            }
+            free(rec);
+            free(e);
+            if (got < 0) {
+                store_rows_release(&rows);
+                snprintf(err, errlen, "%s", why);
+                return ARB_EIO;
+            }
+            continue;
+        }
         int brc = sched__entrant_bot(s, eb, e, dir[0] ? dir : "/", dir[0] ? dir : "/", why, sizeof why);
         if (brc == 0 && strcmp(eb->digest, digest) != 0) {
             snprintf(why, sizeof why, "its program's files changed since it joined (digest %.12s, now %.12s): join "

@@ -237,7 +237,7 @@ int sched__record_program(sched *s, int64_t tid, int idx, const entrant_bot *eb,
  * bundle_unpack) into the local worker's program cache, and the command's
  * file arguments pointed there (a remote worker fetches the same bundle
  * and points them into its own cache). */
-static int from_record(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base,
+int sched__from_record(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base,
                        const store_entrant_prog *rec, char *err, size_t errlen)
 {
     uint8_t *b = NULL;
@@ -328,7 +328,7 @@ int sched__load_bots(sched *s, tour *t, char *err, size_t errlen)
                      rc ? why : "", rec->digest);
             arb_warn(SUB, "tournament %s (%" PRId64 "): %s", cfg->name, t->tid, note);
             memset(eb, 0, sizeof *eb);
-            rc = from_record(s, eb, e, base, rec, err, errlen);
+            rc = sched__from_record(s, eb, e, base, rec, err, errlen);
             if (rc == 0)
                 store_event(s->o.db, t->tid, "program", note);
         } else if (rc == 0) {

@@ -172,6 +172,11 @@ void  sched__serve_program(sched *s, const sender *from, const char *digest);
 /* Which program entrant idx of tournament tid plays, in the record
  * (the first start's stays): 0 or < 0 with a message. */
 int   sched__record_program(sched *s, int64_t tid, int idx, const entrant_bot *eb, char *err, size_t errlen);
+/* Entrant e plays its recorded program rec (unpacked from the record into
+ * the program cache, the command's file words pointed there): a ladder
+ * entry uploaded through the API has no files on this disk. 0 or < 0. */
+int   sched__from_record(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base,
+                         const store_entrant_prog *rec, char *err, size_t errlen);
 
 /* One entrant's bot as matches start it, its files packed, kept in the
  * record and registered for fetches: its command's files from base, its
