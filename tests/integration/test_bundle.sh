@@ -164,5 +164,20 @@ else
   echo "python3 -m venv unavailable: the venv case is skipped" >&2
 fi
 
+# ---- 5. a venv outside any bundle: its interpreter named by its own path -----------
+# The SDK is installed only in V; `V/bin/python` is a link to the system's
+# interpreter, and Python finds V from the name it is run by. The program
+# was resolved through the link before (No module named 'arbiter_bot').
+if /usr/bin/python3 -m venv --without-pip "$T/V" 2>/dev/null; then
+  cp -r "$SRC/bots-sdk/python/arbiter_bot" "$(echo "$T"/V/lib/python3*/site-packages)/"
+  cp "$SRC/bots-sdk/python/random_bot.py" "$T/mybot.py"
+  for sb in none auto; do
+    (cd "$T" && "$ARB" match --bot "py=V/bin/python mybot.py" --bot "b=$BOTS/random_bot" --bot "c=$BOTS/random_bot" \
+       --sandbox "$sb" --deals 2 --quiet --format json) > "$T/venv-$sb.json" 2> "$T/venv-$sb.err"
+    check "a bot run by a venv's interpreter outside the bundle imports the venv's SDK (--sandbox $sb)" \
+      'python3 -c "import json,sys; r=json.load(open(sys.argv[1])); b=[x for x in r[\"bots\"] if x[\"name\"]==\"py\"][0]; sys.exit(0 if b[\"decisions\"]>0 and not b.get(\"forfeited\") else 1)" "$T/venv-$sb.json" || { cat "$T/venv-$sb.json" "$T/venv-$sb.err" >&2; false; }'
+  done
+fi
+
 echo "bundle: $pass passed, $fail failed"
 [ "$fail" = 0 ]
