@@ -280,8 +280,9 @@ int bundle_index(const uint8_t *b, size_t len, bundle_ent **out, uint32_t *count
             continue;
         int lr = resolve_link(e, n, i, &steps, why, sizeof why);
         if (lr) {
-            snprintf(err, errlen, "bundle entry %u (%.*s): the link to %.*s %s", i, (int)e[i].plen, e[i].path,
-                     (int)e[i].dlen, (const char *)e[i].data, why);
+            snprintf(err, errlen, "bundle entry %u (%.*s): the link to %.*s%s %s", i, (int)e[i].plen, e[i].path,
+                     (int)(e[i].dlen > 120 ? 120 : e[i].dlen), (const char *)e[i].data, e[i].dlen > 120 ? "..." : "",
+                     why);
             rc = lr;
             goto fail;
         }

@@ -410,10 +410,20 @@ static int resolve_program(const char *name, const char *base, char *out, size_t
             snprintf(joined, sizeof joined, "%s/%s", base, name);
         else
             snprintf(joined, sizeof joined, "%s", name);
-        char real[4096];
-        if (!realpath(joined, real) || strlen(real) >= len)
+        /* the directory resolved, the program's own name kept: a venv's
+         * bin/python is a link to the system's interpreter, and Python
+         * finds its environment (V/pyvenv.cfg) from the name it was run by */
+        char real[4096], dir[2048];
+        const char *slash = strrchr(joined, '/');
+        const char *leaf = slash + 1;
+        snprintf(dir, sizeof dir, "%.*s", slash == joined ? 1 : (int)(slash - joined), joined);
+        if (!*leaf || strcmp(leaf, ".") == 0 || strcmp(leaf, "..") == 0 || !realpath(dir, real)
+            || strlen(real) + 1 + strlen(leaf) >= len)
             return ARB_ENOTFOUND;
-        snprintf(out, len, "%s", real);
+        size_t rl = strcmp(real, "/") == 0 ? 0 : strlen(real), ll = strlen(leaf);
+        memcpy(out, real, rl);
+        out[rl] = '/';
+        memcpy(out + rl + 1, leaf, ll + 1);   /* fits: checked above */
         return access(out, X_OK) == 0 ? 0 : ARB_ENOTFOUND;
     }
     char both[8192];

@@ -21,14 +21,19 @@ static void enc_init(enc *e)
     msgpack_packer_init(&e->pk, &e->sb, msgpack_sbuffer_write);
 }
 
-static int enc_done(enc *e, uint8_t **out, size_t *len)
+static int enc_done_cap(enc *e, uint8_t **out, size_t *len, size_t cap)
 {
     /* hand the buffer over: the caller frees it */
     *out = (uint8_t *)e->sb.data;
     *len = e->sb.size;
     if (!*out)
         return ARB_ENOMEM;
-    return *len > ARB_WIRE_MAX_FRAME ? (free(*out), *out = NULL, ARB_ETOOBIG) : 0;
+    return *len > cap ? (free(*out), *out = NULL, ARB_ETOOBIG) : 0;
+}
+
+static int enc_done(enc *e, uint8_t **out, size_t *len)
+{
+    return enc_done_cap(e, out, len, ARB_WIRE_MAX_FRAME);
 }
 
 static void str(enc *e, const char *s)
@@ -131,7 +136,8 @@ int wire_program_msg(const char *digest, const uint8_t *bundle, size_t blen, con
         msgpack_pack_nil(&e.pk);
     }
     str(&e, error ? error : "");
-    return enc_done(&e, out, len);
+    /* the one frame larger than ARB_WIRE_MAX_FRAME: to a worker only */
+    return enc_done_cap(&e, out, len, ARB_WIRE_MAX_PROGRAM_FRAME);
 }
 
 int wire_release(int64_t match_id, int gen, const char *reason, uint8_t **out, size_t *len)
@@ -376,7 +382,8 @@ int wire_kind_of(const uint8_t *frame, size_t len)
     uint32_t cnt;
     uint64_t k;
     arb_mp_init(&r, frame, len);
-    if (len > ARB_WIRE_MAX_FRAME || arb_mp_array(&r, &cnt) || cnt < 1 || arb_mp_uint(&r, &k) || k >= WIRE_NKINDS)
+    if (len > ARB_WIRE_MAX_PROGRAM_FRAME || arb_mp_array(&r, &cnt) || cnt < 1 || arb_mp_uint(&r, &k) || k >= WIRE_NKINDS
+        || (len > ARB_WIRE_MAX_FRAME && k != WIRE_PROGRAM))
         return ARB_ECORRUPT;
     return (int)k;
 }

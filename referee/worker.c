@@ -317,7 +317,10 @@ static void *open_socket(worker *w)
     void *sock = zmq_socket(w->own_ctx ? w->own_ctx : o->zmq_ctx, ZMQ_DEALER);
     if (!sock)
         return NULL;
-    int64_t max = ARB_WIRE_MAX_FRAME;
+    /* from the scheduler this worker chose: a WIRE_PROGRAM frame carries a
+     * whole bundle (ARB_WIRE_MAX_PROGRAM_FRAME); the scheduler's own socket
+     * keeps ARB_WIRE_MAX_FRAME for what workers send */
+    int64_t max = ARB_WIRE_MAX_PROGRAM_FRAME;
     int linger = 0, hwm = 10000;
     zmq_setsockopt(sock, ZMQ_MAXMSGSIZE, &max, sizeof max);
     zmq_setsockopt(sock, ZMQ_LINGER, &linger, sizeof linger);

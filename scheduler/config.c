@@ -1180,6 +1180,24 @@ int tn_config_check_commands(const tn_config *cfg, char *err, size_t errlen)
     for (int i = 0; i < cfg->nentrants; i++) {
         match_bot_cfg b;
         char why[512];
+        /* a program given as a directory or an archive (the only item of
+         * files:): its command's words name its files, checked when it is
+         * packed (scheduler/programs.c); a program from PATH is looked for */
+        bool tree = false;
+        {
+            char one[ARB_TN_MAX_COMMAND], *sv = NULL, path[PATH_MAX], out[PATH_MAX + 64];
+            struct stat st;
+            snprintf(one, sizeof one, "%s", cfg->entrants[i].files);
+            char *f = strtok_r(one, " ", &sv);
+            tree = f && !strtok_r(NULL, " ", &sv)
+                   && bundle_confine(cfg->files_root, dir, f, path, sizeof path, out, sizeof out) == 0
+                   && stat(path, &st) == 0 && (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && tn_archive_name(f)));
+        }
+        char first[ARB_TN_MAX_COMMAND];
+        snprintf(first, sizeof first, "%s", cfg->entrants[i].command);
+        first[strcspn(first, " \t")] = 0;
+        if (tree && strchr(first, '/'))
+            continue;
         if (match_bot_command(&b, cfg->entrants[i].name, cfg->entrants[i].command, dir, why, sizeof why) != 0) {
             snprintf(err, errlen, "%s:%d: entrant %s: %s", cfg->path, cfg->entrants[i].line, cfg->entrants[i].name, why);
             return ARB_ENOTFOUND;
@@ -1195,12 +1213,25 @@ int tn_config_check_commands(const tn_config *cfg, char *err, size_t errlen)
                          cfg->entrants[i].name, f, out);
                 return ARB_EINVAL;
             }
-            if (rc != 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-                snprintf(err, errlen, "%s:%d: entrant %s: files: \"%s\" is not a file", cfg->path,
-                         cfg->entrants[i].line, cfg->entrants[i].name, f);
+            if (rc != 0 || stat(path, &st) != 0 || (!S_ISREG(st.st_mode) && !(tree && S_ISDIR(st.st_mode)))) {
+                snprintf(err, errlen, "%s:%d: entrant %s: files: \"%s\" is not a file%s", cfg->path,
+                         cfg->entrants[i].line, cfg->entrants[i].name, f,
+                         S_ISDIR(st.st_mode) ? " (a directory is the whole program: the only item of files:)" : "");
                 return ARB_ENOTFOUND;
             }
         }
     }
     return 0;
+}
+
+bool tn_archive_name(const char *f)
+{
+    static const char *const ext[] = {".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst", ".zip"};
+    size_t n = strlen(f);
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+        size_t k = strlen(ext[i]);
+        if (n > k && strcmp(f + n - k, ext[i]) == 0)
+            return true;
+    }
+    return false;
 }

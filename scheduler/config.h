@@ -6,6 +6,7 @@
 #define ARB_CONFIG_H
 #include "tournament.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Largest configuration file read. */
@@ -27,5 +28,8 @@ void tn_config_release(tn_config *cfg);
  * (relative to the file's directory, then PATH): "FILE:LINE: entrant NAME:
  * ..." in err for the first that cannot. */
 int tn_config_check_commands(const tn_config *cfg, char *err, size_t errlen);
+/* A name of an archive that is a bot's whole program (files:): .tar,
+ * .tar.gz, .tgz, .tar.xz, .txz, .tar.zst, .tzst, .zip. */
+bool tn_archive_name(const char *f);
 
 #endif

@@ -661,8 +661,10 @@ void sched_free(sched *s)
     if (s->ctx && !s->o.zmq_ctx)   /* a context of the caller's is the caller's */
         zmq_ctx_term(s->ctx);
     sched__free_transcripts(s);
-    for (int i = 0; i < s->nprogs; i++)
+    for (int i = 0; i < s->nprogs; i++) {
         free(s->progs[i].files);
+        free(s->progs[i].tree);
+    }
     free(s->progs);
     free(s->budgets);
     free(s->peers);

@@ -5,6 +5,7 @@
  * fetches it, and a tournament's recorded program played when the files it
  * was packed from are gone or changed (a rerun years later). */
 #include "sched_int.h"
+#include "config.h"
 #include "bundle.h"
 #include "arb_error.h"
 #include "arb_log.h"
@@ -23,12 +24,159 @@ static const char *SUB = SCHED_SUB;
  * program, a script), packed into a bundle named by its digest. */
 typedef struct packing packing;
 static int pack(sched *s, entrant_bot *eb, packing *pk, char *err, size_t errlen);
+static int pack_tree(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base, packing *pk, char *err,
+                     size_t errlen);
 
 struct packing {
     const char *files[ARB_MAX_BOT_ARGS + ARB_BUNDLE_MAX_FILES];
     char extra[ARB_BUNDLE_MAX_FILES][4096], args[ARB_MAX_BOT_ARGS][4096];
     int  nall;
+    char tree[4096];   /* "" or the program as a whole: a directory or an archive (files:) */
+    bool archive;
 };
+
+/* files: naming one directory or one archive: the program is that tree,
+ * whole (pk->tree set, resolved and confined to root); 0 with pk->tree ""
+ * when files: lists plain files (or nothing). A directory or an archive
+ * must be the list's only item: it is the bundle's root. */
+static int tree_of(const tn_entrant *e, const char *base, const char *root, packing *pk, char *err, size_t errlen)
+{
+    char list[ARB_TN_MAX_COMMAND], *save = NULL, resolved[4096], why[4200];
+    int items = 0, trees = 0;
+    pk->tree[0] = 0;
+    snprintf(list, sizeof list, "%s", e->files);
+    for (char *f = strtok_r(list, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
+        struct stat st;
+        items++;
+        if (bundle_confine(root, base, f, resolved, sizeof resolved, why, sizeof why)) {
+            snprintf(err, errlen, "entrant %s: files: \"%s\" %s", e->name, f, why);
+            return ARB_ENOTFOUND;
+        }
+        if (stat(resolved, &st) != 0) {
+            snprintf(err, errlen, "entrant %s: files: \"%s\" cannot be read", e->name, f);
+            return ARB_ENOTFOUND;
+        }
+        bool dir = S_ISDIR(st.st_mode);
+        if (!dir && !(S_ISREG(st.st_mode) && tn_archive_name(f)))
+            continue;
+        pk->archive = !dir;
+        trees++;
+        snprintf(pk->tree, sizeof pk->tree, "%s", resolved);
+    }
+    if (trees && items > 1) {
+        snprintf(err, errlen, "entrant %s: files: a directory or an archive is the whole program: it must be the "
+                 "only item", e->name);
+        return ARB_EINVAL;
+    }
+    return 0;
+}
+
+/* The bundle of a tree program (a directory or an archive). */
+static int tree_bundle(const char *tree, bool archive, uint8_t **b, size_t *len, char digest[65], char *err,
+                       size_t errlen)
+{
+    if (!archive)
+        return bundle_from_dir(tree, b, len, digest, err, errlen);
+    FILE *f = fopen(tree, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot be read", tree);
+        return ARB_EIO;
+    }
+    uint8_t *a = malloc(ARB_BUNDLE_MAX_ARCHIVE + 1);
+    size_t alen = a ? fread(a, 1, ARB_BUNDLE_MAX_ARCHIVE + 1, f) : 0;
+    fclose(f);
+    int rc;
+    if (!a)
+        rc = ARB_ENOMEM;
+    else if (alen > ARB_BUNDLE_MAX_ARCHIVE) {
+        snprintf(err, errlen, "%s: over %zu bytes", tree, (size_t)ARB_BUNDLE_MAX_ARCHIVE);
+        rc = ARB_ETOOBIG;
+    } else {
+        char why[1024];
+        rc = bundle_from_archive(a, alen, b, len, digest, why, sizeof why);
+        if (rc)
+            snprintf(err, errlen, "%s: %s", tree, why);
+    }
+    free(a);
+    return rc;
+}
+
+/* The command's words that name a file or link of the bundle (relative,
+ * "./" dropped): eb->argi/rel/nfiles. The first word is one of them or a
+ * program found in PATH; a word with a '/' that names nothing in the
+ * bundle is refused (it would name the organiser's host). */
+static int map_words(entrant_bot *eb, const tn_entrant *e, const uint8_t *b, size_t len, char *err, size_t errlen)
+{
+    char words[ARB_TN_MAX_COMMAND], *save = NULL;
+    int n = 0;
+    eb->nfiles = 0;
+    snprintf(words, sizeof words, "%s", e->command);
+    for (char *tok = strtok_r(words, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), n++) {
+        const char *w = tok;
+        while (w[0] == '.' && w[1] == '/')
+            w += 2;
+        if (tok[0] != '/' && bundle_safe_path(w) && bundle_has(b, len, w, NULL)) {
+            if (eb->nfiles == ARB_MAX_BOT_ARGS)
+                break;
+            eb->argi[eb->nfiles] = n;
+            snprintf(eb->rel[eb->nfiles], sizeof eb->rel[eb->nfiles], "%s", w);
+            eb->nfiles++;
+        } else if (n == 0 && strchr(tok, '/')) {
+            snprintf(err, errlen, "entrant %s: the command's program \"%s\" is not a file of its program "
+                     "(a word of the command that is, is relative to the directory or archive's root)", e->name, tok);
+            return ARB_ENOTFOUND;
+        }
+    }
+    return 0;
+}
+
+/* The command with each bundle word pointed at dir/DIGEST/PATH (the
+ * unpacked bundle) and the bot made of it. The program's own words are
+ * kept as paths into the bundle, not resolved: a venv's bin/python is a
+ * link whose own place tells Python its environment (pyvenv.cfg). */
+static int bot_in_cache(entrant_bot *eb, const tn_entrant *e, const char *cache, const char *digest,
+                        const char *base, char *err, size_t errlen)
+{
+    char words[ARB_TN_MAX_COMMAND], cmd[4096], *save = NULL;
+    size_t used = 0;
+    int n = 0;
+    snprintf(words, sizeof words, "%s", e->command);
+    cmd[0] = 0;
+    if (strpbrk(cache, " \t")) {
+        snprintf(err, errlen, "entrant %s: the program cache %s has a space in its name", e->name, cache);
+        return ARB_EINVAL;
+    }
+    for (char *tok = strtok_r(words, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), n++) {
+        int k = 0;
+        while (k < eb->nfiles && eb->argi[k] != n)
+            k++;
+        if (used < sizeof cmd)
+            used += k < eb->nfiles ? (size_t)snprintf(cmd + used, sizeof cmd - used, "%s%s/%s/%s", n ? " " : "",
+                                                      cache, digest, eb->rel[k])
+                                   : (size_t)snprintf(cmd + used, sizeof cmd - used, "%s%s", n ? " " : "", tok);
+    }
+    if (used >= sizeof cmd) {
+        snprintf(err, errlen, "entrant %s: its command is too long with its program's paths", e->name);
+        return ARB_ETOOBIG;
+    }
+    entrant_bot keep = *eb;
+    int rc = match_bot_command(&eb->bot, e->name, cmd, base, err, errlen);
+    if (rc)
+        return rc;
+    eb->nfiles = keep.nfiles;
+    memcpy(eb->argi, keep.argi, sizeof eb->argi);
+    memcpy(eb->rel, keep.rel, sizeof eb->rel);
+    for (int k = 0; k < eb->nfiles; k++) {
+        char *arg = eb->bot.argv[eb->argi[k]];
+        if ((size_t)snprintf(arg, sizeof eb->bot.argv[0], "%s/%s/", cache, digest) + strlen(eb->rel[k])
+            >= sizeof eb->bot.argv[0]) {
+            snprintf(err, errlen, "entrant %s: its program's path in the cache is too long", e->name);
+            return ARB_ETOOBIG;
+        }
+        strncat(arg, eb->rel[k], sizeof eb->bot.argv[0] - strlen(arg) - 1);
+    }
+    return 0;
+}
 
 /* The files of eb's command and e's files: into pk (eb->argi, nfiles set). */
 static int collect(entrant_bot *eb, const tn_entrant *e, const char *base, const char *root, packing *pk, char *err,
@@ -77,8 +225,27 @@ int sched_program_digest(const char *name, const char *command, const char *file
         snprintf(e->name, sizeof e->name, "%s", name);
         snprintf(e->command, sizeof e->command, "%s", command);
         snprintf(e->files, sizeof e->files, "%s", files ? files : "");
-        rc = match_bot_command(&eb->bot, name, command, dir, err, errlen);
+        rc = tree_of(e, dir, dir, pk, err, errlen);
     }
+    if (!rc && pk->tree[0]) {   /* a directory or an archive: its words map into it */
+        uint8_t *b;
+        size_t len;
+        rc = tree_bundle(pk->tree, pk->archive, &b, &len, digest, err, errlen);
+        if (!rc) {
+            rc = map_words(eb, e, b, len, err, errlen);
+            free(b);
+        }
+        if (!rc && eb->nfiles == 0)   /* the program from PATH: it must be there */
+            rc = match_bot_command(&eb->bot, name, command, dir, err, errlen);
+        if (rc)
+            digest[0] = 0;
+        free(eb);
+        free(pk);
+        free(e);
+        return rc;
+    }
+    if (!rc)
+        rc = match_bot_command(&eb->bot, name, command, dir, err, errlen);
     if (!rc)
         rc = collect(eb, e, dir, dir, pk, err, errlen);
     if (!rc && pk->nall > 0) {
@@ -114,13 +281,18 @@ int sched__entrant_bot(sched *s, entrant_bot *eb, const tn_entrant *e, const cha
     packing *pk = calloc(1, sizeof *pk);
     if (!pk)
         return ARB_ENOMEM;
-    int rc = match_bot_command(&eb->bot, e->name, e->command, base, err, errlen);
-    if (!rc)
+    int rc = tree_of(e, base, root, pk, err, errlen);
+    if (!rc && pk->tree[0])
+        rc = pack_tree(s, eb, e, base, pk, err, errlen);
+    else if (!rc) {
+        rc = match_bot_command(&eb->bot, e->name, e->command, base, err, errlen);
+        if (!rc)
+            rc = collect(eb, e, base, root, pk, err, errlen);
+        if (!rc)
+            rc = pack(s, eb, pk, err, errlen);
+    }
+    if (!rc)   /* its start-up budget and variables, whichever way its program came */
         rc = declared(eb, e, err, errlen);
-    if (!rc)
-        rc = collect(eb, e, base, root, pk, err, errlen);
-    if (!rc)
-        rc = pack(s, eb, pk, err, errlen);
     free(pk);
     return rc;
 }
@@ -178,6 +350,45 @@ static int pack(sched *s, entrant_bot *eb, packing *pk, char *err, size_t errlen
     return 0;
 }
 
+/* A program given as a tree (a directory or an archive): packed whole,
+ * put in the record, unpacked into the local worker's program cache (what
+ * plays here is the bundle, as on any other host), the command's words
+ * that name its files pointed there. */
+static int pack_tree(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base, packing *pk, char *err,
+                     size_t errlen)
+{
+    uint8_t *b;
+    size_t len;
+    char why[1024], cache[800];
+    int rc = tree_bundle(pk->tree, pk->archive, &b, &len, eb->digest, why, sizeof why);
+    if (rc) {
+        snprintf(err, errlen, "entrant %s: files: %s", e->name, why);
+        return rc;
+    }
+    rc = map_words(eb, e, b, len, err, errlen);
+    snprintf(cache, sizeof cache, "%s/programs", s->wdir);
+    if (!rc && (rc = bundle_unpack(b, len, eb->digest, cache, why, sizeof why)) != 0)
+        snprintf(err, errlen, "entrant %s: its program: %s", e->name, why);
+    if (!rc)
+        rc = bot_in_cache(eb, e, cache, eb->digest, base, err, errlen);
+    program *p = NULL;
+    if (!rc)
+        rc = add_program(s, eb->digest, &p, err, errlen);
+    if (rc == 0 && p && s->o.db) {
+        rc = store_program_put(s->o.db, eb->digest, b, len, err, errlen);
+        if (rc)
+            s->nprogs--;
+    }
+    free(b);
+    if (rc == 0 && p) {   /* served again from the tree when there is no record */
+        p->tree = strdup(pk->tree);
+        p->archive = pk->archive;
+        if (!p->tree)
+            rc = ARB_ENOMEM;
+    }
+    return rc;
+}
+
 /* A worker asks for a program of the running set (no other: the record
  * holds every tournament's): read from the record, checked against its
  * digest there. Only a program the record lacks is packed again from its
@@ -192,6 +403,15 @@ void sched__serve_program(sched *s, const sender *from, const char *digest)
         if (strcmp(s->progs[i].digest, digest) != 0)
             continue;
         int found = s->o.db ? store_program_get(s->o.db, digest, &b, &len, err, sizeof err) : 0;
+        if (found == 0 && s->progs[i].tree) {   /* a directory or archive, packed again */
+            if (tree_bundle(s->progs[i].tree, s->progs[i].archive, &b, &len, got, err, sizeof err) == 0
+                && strcmp(got, digest) != 0) {
+                snprintf(err, sizeof err, "the program's files changed since the tournament started");
+                free(b);
+                b = NULL;
+            }
+            break;
+        }
         if (found != 0 || s->progs[i].nfiles == 0)
             break;   /* from the record, or its error (a corrupt row is not papered over) */
         const char *files[ARB_MAX_BOT_ARGS + ARB_BUNDLE_MAX_FILES];
@@ -290,6 +510,14 @@ int sched__from_record(sched *s, entrant_bot *eb, const tn_entrant *e, const cha
     for (int k = 0; k < rec->nfiles; k++) {
         eb->argi[k] = rec->argi[k];
         snprintf(eb->rel[k], sizeof eb->rel[k], "%s", rec->path[k]);
+        /* as unpacked, not resolved: a venv's bin/python link stays itself */
+        char *arg = eb->bot.argv[rec->argi[k]];
+        if ((size_t)snprintf(arg, sizeof eb->bot.argv[0], "%s/%s/", cache, rec->digest) + strlen(rec->path[k])
+            >= sizeof eb->bot.argv[0]) {
+            snprintf(err, errlen, "entrant %s: its program's path in the cache is too long", e->name);
+            return ARB_ETOOBIG;
+        }
+        strncat(arg, rec->path[k], sizeof eb->bot.argv[0] - strlen(arg) - 1);
     }
     snprintf(eb->digest, sizeof eb->digest, "%s", rec->digest);
     program *p;

@@ -71,6 +71,8 @@ typedef struct program {
     char digest[65];
     int  nfiles;
     char (*files)[4096];
+    char *tree;      /* NULL, or the directory or archive it was packed from (files:) */
+    bool archive;
 } program;
 
 /* A transcript arriving in chunks (transcripts.c): from one identity, for
