@@ -12,6 +12,7 @@
 #include "arb_limits.h"
 #include "arb_names.h"
 #include "arb_text.h"
+#include "bundle.h"
 #include "scheduler.h"
 
 #include <jansson.h>
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void join_usage(FILE *f)
@@ -265,6 +267,90 @@ static bool on_path(const char *name)
     return false;
 }
 
+/* An archive by its name: what bundle_from_archive reads. */
+static bool archive_name(const char *p)
+{
+    static const char *const ext[] = {".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".zip"};
+    size_t n = strlen(p);
+    for (size_t i = 0; i < sizeof ext / sizeof *ext; i++)
+        if (n > strlen(ext[i]) && strcmp(p + n - strlen(ext[i]), ext[i]) == 0)
+            return true;
+    return false;
+}
+
+/* A bot that is a directory or an archive (--files PATH, alone): the tree
+ * packed whole (bundle_from_dir, bundle_from_archive: their limits and
+ * refusals), and each word of the command said in the bundle's terms: a
+ * path here that lies inside the directory as its path in it, a word the
+ * bundle holds as it is. The program (the first word) must be a file of
+ * the bundle that is executable, or a program named bare (python3). -1 to
+ * go on, else an exit code (said). */
+static int pack_tree(const char *cmd, const char *path, bool dir, const char *const *w, int nw, sched_packed *pk, char *sent,
+                     size_t cap)
+{
+    char err[4200], term[512], t2[512], root[PATH_MAX] = "";
+    int rc;
+    if (dir) {
+        if (!realpath(path, root)) {
+            fprintf(stderr, "arbiter: %s: --files %s cannot be resolved\n", cmd, arb_term(path, term, sizeof term));
+            return CLI_EXIT_USAGE;
+        }
+        rc = bundle_from_dir(root, &pk->bundle, &pk->len, pk->digest, err, sizeof err);
+    } else {
+        char *a = NULL;
+        size_t alen = 0;
+        rc = arb_read_file(path, ARB_BUNDLE_MAX_ARCHIVE, "a bot's archive", &a, &alen, err, sizeof err);
+        if (rc == 0)
+            rc = bundle_from_archive((const uint8_t *)a, alen, &pk->bundle, &pk->len, pk->digest, err, sizeof err);
+        free(a);
+    }
+    if (rc) {
+        fprintf(stderr, "arbiter: %s: --files %s: %s\n", cmd, arb_term(path, term, sizeof term),
+                arb_term(err, t2, sizeof t2));
+        return CLI_EXIT_USAGE;
+    }
+    size_t used = 0, rootlen = strlen(root);
+    sent[0] = 0;
+    for (int i = 0; i < nw; i++) {
+        const char *word = w[i];
+        char real[PATH_MAX];
+        unsigned mode = 0;
+        bool inside = false;
+        /* a path from here into the directory: its path in the bundle */
+        if (dir && (strchr(word, '/') || i > 0) && realpath(word, real) && strncmp(real, root, rootlen) == 0
+            && real[rootlen] == '/') {
+            word = real + rootlen + 1;
+            inside = true;
+        } else if (strncmp(word, "./", 2) == 0 && bundle_has(pk->bundle, pk->len, word + 2, NULL)) {
+            word += 2;
+        }
+        inside = inside || bundle_has(pk->bundle, pk->len, word, &mode);
+        if (i == 0 && inside && (!bundle_has(pk->bundle, pk->len, word, &mode) || !(mode & 0111))) {
+            fprintf(stderr, "arbiter: %s: the program %s is not an executable file of %s (chmod +x it, or name its "
+                    "interpreter first: python3 %s)\n", cmd, arb_term(word, term, sizeof term),
+                    arb_term(path, t2, sizeof t2), term);
+            return CLI_EXIT_USAGE;
+        }
+        if (i == 0 && !inside) {
+            if (strchr(word, '/')) {
+                fprintf(stderr, "arbiter: %s: the program %s is not in %s (the bot is that %s alone)\n", cmd,
+                        arb_term(word, term, sizeof term), arb_term(path, t2, sizeof t2), dir ? "directory" : "archive");
+                return CLI_EXIT_USAGE;
+            }
+            if (!on_path(word))
+                fprintf(stderr, "arbiter: %s: note: %s is not on this machine's PATH; the server must have it (it "
+                        "says so when it has not)\n", cmd, arb_term(word, term, sizeof term));
+        }
+        int n = snprintf(sent + used, cap - used, "%s%s", i ? " " : "", word);
+        if (n < 0 || (size_t)n >= cap - used) {
+            fprintf(stderr, "arbiter: %s: the command in the bundle's terms is longer than %zu bytes\n", cmd, cap - 1);
+            return CLI_EXIT_USAGE;
+        }
+        used += (size_t)n;
+    }
+    return -1;
+}
+
 /* The entry's program packed (into *pk) and its command said in the
  * bundle's terms (into sent). -1 to go on, else an exit code (said). */
 static int pack(const char *cmd, const opts *o, const char *name, sched_packed *pk, char *sent, size_t cap)
@@ -304,6 +390,11 @@ static int pack(const char *cmd, const opts *o, const char *name, sched_packed *
         fprintf(stderr, "arbiter: %s: --command is empty\n", cmd);
         return CLI_EXIT_USAGE;
     }
+    /* one --files that is a directory or an archive: the bot is that tree */
+    struct stat st;
+    if (o->files[0] && !strchr(o->files, ' ') && stat(o->files, &st) == 0
+        && (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && archive_name(o->files))))
+        return pack_tree(cmd, o->files, S_ISDIR(st.st_mode), w, nw, pk, sent, cap);
     snprintf(packed_cmd, sizeof packed_cmd, "%s", o->command);
     if (!strchr(w[0], '/') && !on_path(w[0])) {
         fprintf(stderr, "arbiter: %s: note: %s is not on this machine's PATH; the server must have it (it says so "

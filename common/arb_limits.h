@@ -595,12 +595,12 @@
 #define ARB_REMOTE_REPLY_MAX (16u << 20)
 /* Connecting (name lookup and TLS handshake included) gives up after
  * ARB_REMOTE_CONNECT_S; a request as a whole after ARB_REMOTE_TIMEOUT_S
- * unless --timeout says otherwise (an upload of ARB_WIRE_MAX_BUNDLE at
- * 1 Mbit/s takes some 4 minutes); a transfer slower than
+ * unless --timeout says otherwise (the largest bundle, ARB_WIRE_MAX_BUNDLE,
+ * takes some 20 minutes at 1 Mbit/s); a transfer slower than
  * ARB_REMOTE_LOW_SPEED_BYTES a second for ARB_REMOTE_LOW_SPEED_S is a
  * stalled one, given up whatever the total. */
 #define ARB_REMOTE_CONNECT_S 15
-#define ARB_REMOTE_TIMEOUT_S 600
+#define ARB_REMOTE_TIMEOUT_S 3600
 #define ARB_REMOTE_LOW_SPEED_BYTES 64
 #define ARB_REMOTE_LOW_SPEED_S 30
 /* --env K=V pairs a join may pass (each bounded by the server). */
