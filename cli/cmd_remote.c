@@ -436,6 +436,12 @@ static int upload(remote *r, const opts *o, const char *where, const char *route
     int rc = pk ? pack(r->cmd, o, name, pk, sent, sizeof sent) : CLI_EXIT_FAIL;
     if (rc >= 0)
         goto out;
+    if (pk->len == 0) {
+        fprintf(stderr, "arbiter: %s: the command names no file of its own (a script, a program here): an entry "
+                "on a server brings its program; name it (python3 mybot.py) or give --files\n", r->cmd);
+        rc = CLI_EXIT_USAGE;
+        goto out;
+    }
     int bad = arb_buf_puts(&path, route) || remote_escape(r, &path, where)
               || arb_buf_puts(&path, registering ? "/registrations?name=" : "/entries?name=")
               || remote_escape(r, &path, name) || arb_buf_puts(&path, "&command=") || remote_escape(r, &path, sent);
@@ -471,18 +477,16 @@ static int upload(remote *r, const opts *o, const char *where, const char *route
     printf("%s %s %s as version %s (%s)%s\n", entry, registering ? "registered in" : "joined",
            arb_term(where, term, sizeof term), version, status,
            o->replace && strcmp(version, "1") != 0 ? "; it replaces the version before once validated" : "");
-    if (pk->len)
-        printf("program %s: %zu bytes uploaded; command: %s\n", digest ? arb_term(digest, t2, sizeof t2) : "-",
-               pk->len, arb_term(sent, term, sizeof term));
-    else
-        printf("program: the server's own (no files of its own); command: %s\n", arb_term(sent, term, sizeof term));
-    if (pk->len && (!digest || strcmp(digest, pk->digest) != 0)) {
+    printf("program %s: %zu bytes uploaded; command: %s\n", digest ? arb_term(digest, t2, sizeof t2) : "-", pk->len,
+           arb_term(sent, term, sizeof term));
+    if ((!digest || strcmp(digest, pk->digest) != 0)) {
         fprintf(stderr, "arbiter: %s: the server names the program %s, not %s as packed here: the bytes changed on "
                 "the way\n", r->cmd, digest ? arb_term(digest, t2, sizeof t2) : "(nothing)", pk->digest);
         rc = CLI_EXIT_FAIL;
     }
-    if (json_is_string(json_object_get(j, "url")))
-        printf("its page: %s%s\n", r->base, cell(j, "url", url, sizeof url));
+    cell(j, "url", url, sizeof url);
+    if (url[0] == '/' && strncmp(url, "/api/", 5) != 0)   /* a page, not the API's own address */
+        printf("its page: %s%s\n", r->base, url);
     printf("it plays a validation match first; its verdict:\n  arbiter remote entries");
     hint_tail(r);
     printf("\n");
