@@ -37,6 +37,8 @@ static const struct command {
     {"account", cmd_account, "accounts of the participant API: add (prints a token once), list, revoke, rotate"},
     {"dispute", cmd_dispute, "a disputed match: open, show (the evidence), resolve (uphold, void, rerun), list"},
     {"ladder", cmd_ladder, "a ladder's entries: join, retire, list (the leaderboard), history"},
+    {"join", cmd_join, "a bot into a ladder on a server, from this machine (with an account's token)"},
+    {"remote", cmd_remote, "your entries on a server: me, entries, logs, retire, dispute, transcript, register"},
     {"export", cmd_export, "one tournament as one archive file: its record, programs, transcripts"},
     {"import", cmd_import, "a tournament archive (arbiter export) into this record"},
     {"verify", cmd_verify, "prove a finished tournament's deals from seed + revealed secret"},

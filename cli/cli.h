@@ -51,6 +51,10 @@ int cmd_crosstable(int argc, char **argv);
 int cmd_psql(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+/* The participant API's client (cmd_remote.c, remote.c): linked into the
+ * arbiter binary only, with libcurl. */
+int cmd_join(int argc, char **argv);
+int cmd_remote(int argc, char **argv);
 
 /* ---- arbiter rate (cmd_rate.c) ------------------------------------------ */
 

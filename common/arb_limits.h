@@ -647,4 +647,31 @@
 /* The entry logs route: the latest matches of an entry it shows. */
 #define ARB_API_LOG_MATCHES 20
 
+/* ---- The participant API's client (arbiter join, arbiter remote) -------- */
+
+/* A server's URL (--server): scheme, host, port and a path prefix. */
+#define ARB_REMOTE_MAX_URL 1024
+/* A token file's bytes: a token is "arb1_" and 64 hex digits (69 bytes);
+ * a file much longer than that is not a token file (a key, a log). */
+#define ARB_REMOTE_TOKEN_MAX 256
+/* An answer held in memory (me, entries, logs: the latest matches' stderr
+ * tails of an entry's seats): past it the answer is refused, never cut. A
+ * transcript (written as it comes, to a file or stdout) has the web's own
+ * bound, ARB_WEB_TRANSCRIPT_CAP. */
+#define ARB_REMOTE_REPLY_MAX (16u << 20)
+/* Connecting (name lookup and TLS handshake included) gives up after
+ * ARB_REMOTE_CONNECT_S; a request as a whole after ARB_REMOTE_TIMEOUT_S
+ * unless --timeout says otherwise (the largest bundle, ARB_WIRE_MAX_BUNDLE,
+ * takes some 20 minutes at 1 Mbit/s); a transfer slower than
+ * ARB_REMOTE_LOW_SPEED_BYTES a second for ARB_REMOTE_LOW_SPEED_S is a
+ * stalled one, given up whatever the total. */
+#define ARB_REMOTE_CONNECT_S 15
+#define ARB_REMOTE_TIMEOUT_S 3600
+#define ARB_REMOTE_LOW_SPEED_BYTES 64
+#define ARB_REMOTE_LOW_SPEED_S 30
+/* --env K=V pairs a join may pass (each bounded by the server). */
+#define ARB_REMOTE_MAX_ENV 16
+/* A dispute's reason (--reason): a few sentences. */
+#define ARB_REMOTE_MAX_REASON 2000
+
 #endif

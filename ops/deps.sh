@@ -1,7 +1,8 @@
 # ops/deps.sh — sourced by run.sh and test.sh: install with apt-get (as
 # root) whatever building and running arbiter needs and this machine lacks:
 # the toolchain, the libraries (libzstd and libarchive: the record's
-# compression and `arbiter export`'s archives among them), PostgreSQL (a private cluster is started
+# compression and `arbiter export`'s archives among them; libcurl and
+# jansson: arbiter join and arbiter remote), PostgreSQL (a private cluster is started
 # under a state directory), bubblewrap (the bot sandbox), python3 (the
 # Python SDK and example bots), libmicrohttpd (the daemons' metrics
 # endpoint), iproute2 (network namespaces in the distributed tests), and
@@ -13,6 +14,9 @@ command -v pkg-config >/dev/null || need+=(pkg-config)
 command -v cc >/dev/null || need+=(gcc)
 pkg-config --exists msgpack libsodium libzmq libpq yaml-0.1 libmicrohttpd libzstd libarchive 2>/dev/null \
   || need+=(libmsgpack-dev libsodium-dev libzmq3-dev libpq-dev libyaml-dev libmicrohttpd-dev libzstd-dev libarchive-dev)
+# arbiter join / remote (the participant API's client, in the arbiter binary
+# only): libcurl with GnuTLS, as the server's TLS, and jansson for its answers
+pkg-config --exists libcurl jansson 2>/dev/null || need+=(libcurl4-gnutls-dev libjansson-dev)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v psql >/dev/null || need+=(postgresql-client)
 command -v bwrap >/dev/null || need+=(bubblewrap)

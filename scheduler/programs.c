@@ -213,14 +213,14 @@ static int collect(entrant_bot *eb, const tn_entrant *e, const char *base, const
     return 0;
 }
 
-int sched_program_digest(const char *name, const char *command, const char *files, const char *dir,
-                         char digest[65], char *err, size_t errlen)
+int sched_program_pack(const char *name, const char *command, const char *files, const char *dir,
+                       sched_packed *out, char *err, size_t errlen)
 {
     entrant_bot *eb = calloc(1, sizeof *eb);
     packing *pk = calloc(1, sizeof *pk);
     tn_entrant *e = calloc(1, sizeof *e);
     int rc = eb && pk && e ? 0 : ARB_ENOMEM;
-    digest[0] = 0;
+    memset(out, 0, sizeof *out);
     if (!rc) {
         snprintf(e->name, sizeof e->name, "%s", name);
         snprintf(e->command, sizeof e->command, "%s", command);
@@ -228,17 +228,21 @@ int sched_program_digest(const char *name, const char *command, const char *file
         rc = tree_of(e, dir, dir, pk, err, errlen);
     }
     if (!rc && pk->tree[0]) {   /* a directory or an archive: its words map into it */
-        uint8_t *b;
-        size_t len;
-        rc = tree_bundle(pk->tree, pk->archive, &b, &len, digest, err, errlen);
-        if (!rc) {
-            rc = map_words(eb, e, b, len, err, errlen);
-            free(b);
-        }
+        rc = tree_bundle(pk->tree, pk->archive, &out->bundle, &out->len, out->digest, err, errlen);
+        if (!rc)
+            rc = map_words(eb, e, out->bundle, out->len, err, errlen);
         if (!rc && eb->nfiles == 0)   /* the program from PATH: it must be there */
             rc = match_bot_command(&eb->bot, name, command, dir, err, errlen);
-        if (rc)
-            digest[0] = 0;
+        for (int i = 0; !rc && i < eb->nfiles; i++) {
+            out->argi[i] = eb->argi[i];
+            snprintf(out->rel[i], sizeof out->rel[i], "%s", eb->rel[i]);
+        }
+        if (!rc)
+            out->nargs = eb->nfiles;
+        else {
+            free(out->bundle);
+            memset(out, 0, sizeof *out);
+        }
         free(eb);
         free(pk);
         free(e);
@@ -249,16 +253,33 @@ int sched_program_digest(const char *name, const char *command, const char *file
     if (!rc)
         rc = collect(eb, e, dir, dir, pk, err, errlen);
     if (!rc && pk->nall > 0) {
-        uint8_t *b;
-        size_t len;
-        char rel[ARB_MAX_BOT_ARGS + ARB_BUNDLE_MAX_FILES][ARB_BUNDLE_MAX_PATH + 1];
-        rc = bundle_build(pk->files, pk->nall, &b, &len, digest, rel, err, errlen);
+        char (*rel)[ARB_BUNDLE_MAX_PATH + 1] = calloc(ARB_MAX_BOT_ARGS + ARB_BUNDLE_MAX_FILES, sizeof *rel);
+        rc = rel ? bundle_build(pk->files, pk->nall, &out->bundle, &out->len, out->digest, rel, err, errlen)
+                 : ARB_ENOMEM;
+        for (int i = 0; !rc && i < eb->nfiles; i++) {
+            out->argi[i] = eb->argi[i];
+            snprintf(out->rel[i], sizeof out->rel[i], "%s", rel[i]);
+        }
         if (!rc)
-            free(b);
+            out->nargs = eb->nfiles;
+        free(rel);
     }
     free(eb);
     free(pk);
     free(e);
+    return rc;
+}
+
+int sched_program_digest(const char *name, const char *command, const char *files, const char *dir,
+                         char digest[65], char *err, size_t errlen)
+{
+    sched_packed *p = malloc(sizeof *p);
+    if (!p)
+        return ARB_ENOMEM;
+    int rc = sched_program_pack(name, command, files, dir, p, err, errlen);
+    snprintf(digest, 65, "%s", rc ? "" : p->digest);
+    free(p->bundle);
+    free(p);
     return rc;
 }
 

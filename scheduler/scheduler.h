@@ -116,6 +116,24 @@ typedef struct sched_outcome {
 int sched_program_digest(const char *name, const char *command, const char *files, const char *dir,
                          char digest[65], char *err, size_t errlen);
 
+/* The same program packed for another host (`arbiter join`): the bundle
+ * itself (malloc'ed, NULL with len 0 when the command has no files of its
+ * own), its digest ("" then), and which of the command's words (split on
+ * blanks, as match_bot_command splits them) name a file of the bundle, with
+ * that file's path inside it (argi[i] -> rel[i]), so that the command can
+ * be said in the bundle's terms. 0, or an error with a message (a program
+ * that is not found or not executable here among them). */
+typedef struct sched_packed {
+    uint8_t *bundle;
+    size_t   len;
+    char     digest[65];
+    int      nargs;                                  /* words that are files of the bundle */
+    int      argi[ARB_MAX_BOT_ARGS];                 /* their index in the command */
+    char     rel[ARB_MAX_BOT_ARGS][ARB_BUNDLE_MAX_PATH + 1];   /* their path in the bundle */
+} sched_packed;
+int sched_program_pack(const char *name, const char *command, const char *files, const char *dir,
+                       sched_packed *out, char *err, size_t errlen);
+
 /* A ladder's entries as matchmaking sees them, kept between decisions
  * (scheduler/ladder_run.c): each decision reads from the record only what
  * changed since the one before. */

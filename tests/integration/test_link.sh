@@ -3,9 +3,11 @@
 # daemon, which runs untrusted bots, carries neither the record (libpq, the
 # store) nor the web (libmicrohttpd, the pages); the common core and its
 # base need nothing beyond libc; each adapter needs only its library.
-# Usage: test_link.sh REFEREE_EXE COMMON_BUILD_DIR
+# The participant API's client (libcurl, jansson) is the arbiter command's
+# alone: neither daemon carries an HTTP client.
+# Usage: test_link.sh REFEREE_EXE COMMON_BUILD_DIR [SCHEDULER_EXE ARBITER_EXE]
 set -u
-REF=$1 COMMON=$2
+REF=$1 COMMON=$2 SCHED=${3:-} ARB=${4:-}
 fails=0 passes=0
 check() { if eval "$2"; then passes=$((passes + 1)); else echo "FAIL: $1" >&2; fails=$((fails + 1)); fi; }
 
@@ -13,6 +15,13 @@ libs=$(ldd "$REF" | awk '{print $1}')
 check "arbiter-referee does not link libpq ($(echo "$libs" | grep -c libpq))" '! echo "$libs" | grep -q "^libpq"'
 check "arbiter-referee does not link libmicrohttpd" '! echo "$libs" | grep -q "^libmicrohttpd"'
 check "arbiter-referee links libzmq (the check reads ldd)" 'echo "$libs" | grep -q "^libzmq"'
+check "arbiter-referee does not link libcurl" '! echo "$libs" | grep -q "^libcurl"'
+check "arbiter-referee does not link jansson" '! echo "$libs" | grep -q "^libjansson"'
+if [ -n "$SCHED" ]; then
+  slibs=$(ldd "$SCHED" | awk '{print $1}')
+  check "arbiter-scheduler does not link libcurl" '! echo "$slibs" | grep -q "^libcurl"'
+  check "arbiter links libcurl (arbiter join, remote; the check reads ldd)" 'ldd "$ARB" | grep -q "libcurl"'
+fi
 syms=$(nm "$REF" | awk '$2 ~ /^[TtDdBb]$/ {print $3}')
 check "no store, pgctl or web function in arbiter-referee ($(echo "$syms" | grep -cE '^(store_|pgctl_|web_)'))" \
   '! echo "$syms" | grep -qE "^(store_|pgctl_|web_)"'
