@@ -100,8 +100,8 @@ client remote logs L annbot --server "$URL" --token-file "$T/ben.token" > "$T/be
 rc=$?
 check "ben's remote logs on ann's entry: refused, not found (rc $rc: $(cat "$T/ben.err"))" \
   '[ $rc = 3 ] && grep -q "404" "$T/ben.err" && ! grep -q helper-says "$T/ben.out"'
-client remote transcript "$vm" --server "$URL" --token-file "$T/ben.token" > "$T/ben.tr" 2> "$T/ben.err"
-check "ben's transcript of ann's validation match: 404 ($(cat "$T/ben.err"))" '[ $? = 3 ] && ! grep -q helper-says "$T/ben.tr"'
+client remote transcript "$vm" --server "$URL" --token-file "$T/ben.token" > "$T/ben.tr" 2> "$T/ben.err"; rc=$?
+check "ben's transcript of ann's validation match: 404 (rc $rc: $(cat "$T/ben.err"))" '[ $rc = 3 ] && ! grep -q helper-says "$T/ben.tr"'
 client remote entries --server "$URL" --token-file "$T/ben.token" > "$T/ben.out"
 check "ben has no entries" 'grep -q "no entries yet" "$T/ben.out"'
 
@@ -119,10 +119,10 @@ client join --server "$URL" --token-file "$M/home/token" L annbot --command "pyt
   --format json > "$T/join2.json"
 check "joining again: annbot.v2, --format json parses" \
   'python3 -c "import json,sys; j=json.load(open(sys.argv[1])); assert j[\"entry\"]==\"annbot.v2\" and j[\"version\"]==2 and len(j[\"digest\"])==64" "$T/join2.json"'
-client remote retire L annbot.v2 --server "$URL" --token-file "$M/home/token" > "$T/retire.out" 2> "$T/retire.err"
-check "remote retire: retired ($(cat "$T/retire.err"))" '[ $? = 0 ] && grep -q "annbot.v2: retired" "$T/retire.out"'
-client remote retire L annbot --server "$URL" --token-file "$T/ben.token" > /dev/null 2> "$T/ben.err"
-check "ben cannot retire ann's entry: 404 ($(cat "$T/ben.err"))" '[ $? = 3 ]'
+client remote retire L annbot.v2 --server "$URL" --token-file "$M/home/token" > "$T/retire.out" 2> "$T/retire.err"; rc=$?
+check "remote retire: retired (rc $rc: $(cat "$T/retire.err"))" '[ $rc = 0 ] && grep -q "annbot.v2: retired" "$T/retire.out"'
+client remote retire L annbot --server "$URL" --token-file "$T/ben.token" > /dev/null 2> "$T/ben.err"; rc=$?
+check "ben cannot retire ann's entry: 404 (rc $rc: $(cat "$T/ben.err"))" '[ $rc = 3 ]'
 
 echo "remote: $pass passed, $fail failed"
 [ $fail = 0 ]
