@@ -97,17 +97,19 @@ class Replies(unittest.TestCase):
             "ask play time 900 5000 29000 legal 3 4 33 3456789TJQKA 333+4",
         ]
         replies, seen = converse(lambda v, r: len(r.legal) - 2, lines)
-        self.assertEqual(replies, ["bot 1 tester legal", "2", "3456789TJQKA"])
+        # the documented order: by kind (solo, pair, trio_solo, chain), then rank
+        self.assertEqual(replies, ["bot 1 tester legal", "2", "333+4"])
         first, second = seen["requests"]
         self.assertEqual((first.decision, first.legal, first.beat), ("bid", ["pass", "2", "3"], None))
-        self.assertEqual(second.legal, ["3", "4", "33", "3456789TJQKA", "333+4"])
+        self.assertEqual(second.legal, ["3", "4", "33", "333+4", "3456789TJQKA"])
         self.assertEqual((second.move_ms, second.deal_ms, second.bank_ms), (900, 5000, 29000))
         self.assertTrue(second.leading)
 
     def test_replies_written_another_way_become_the_legal_item(self):
         ask = ["ask play beat 0 33 pair time 1000 -1 30000 legal 44 TT 333+4 pass"]
+        # ordered: pass, 44, TT, 333+4
         cases = {"play TT": "TT", " 44 ": "44", "play 4333": "333+4", "3334": "333+4", "no": "pass",
-                 -1: "pass", 1: "TT", "PASS": "pass"}
+                 -1: "333+4", 1: "44", 0: "pass", "PASS": "pass"}
         for choice, expect in cases.items():
             replies, _ = converse(lambda v, r: choice, HEADER + ask)
             self.assertEqual(replies[-1], expect, choice)
@@ -116,18 +118,60 @@ class Replies(unittest.TestCase):
         replies, _ = converse(lambda v, r: "0", HEADER + [ASK_BID])
         self.assertEqual(replies[-1], "pass")
 
-    def test_an_illegal_choice_becomes_the_first_legal_item(self):
+    def test_an_illegal_choice_passes_where_passing_is_legal(self):
+        """Before: the first legal item (here the bomb 5555, first in the
+        referee's list) replaced any illegal choice."""
         for choice in ("bid 9", 17, -5, None, True, 2.0, "KKKK"):
-            replies, seen = converse(lambda v, r: choice, HEADER + ["ask play time 1 -1 1 legal 44 55 pass"])
-            self.assertEqual(replies[-1], "44", choice)
-            self.assertIn("not a legal item", seen["stderr"])
+            replies, seen = converse(lambda v, r: choice,
+                                     HEADER + ["ask play beat 0 4 solo time 1 -1 1 legal 5555 6 pass"])
+            self.assertEqual(replies[-1], "pass", choice)
+            self.assertIn("the bot chose %r, not a legal item; answering 'pass' (passing is legal)" % (choice,),
+                          seen["stderr"])
 
-    def test_a_raising_bot_still_answers(self):
+    def test_an_illegal_lead_plays_the_smallest_item(self):
+        """Leading (no pass): the first of the ordered list, the lowest solo."""
+        replies, seen = converse(lambda v, r: "KKKK", HEADER + ["ask play time 1 -1 1 legal 3333 44 TT 5 4"])
+        self.assertEqual(replies[-1], "4")
+        self.assertIn("answering '4' (the smallest legal item, passing is not legal)", seen["stderr"])
+
+    def test_a_raising_bot_passes_and_shows_the_traceback(self):
         def boom(v, r):
             raise RuntimeError("bug")
-        replies, seen = converse(boom, HEADER + ["ask play time 1 -1 1 legal 3 pass", ASK_BID])
-        self.assertEqual(replies[1:], ["3", "pass"])
-        self.assertIn("RuntimeError: bug", seen["stderr"])
+        replies, seen = converse(boom, HEADER + ["ask play beat 0 4 solo time 1 -1 1 legal 3333 5 pass",
+                                                 "ask play time 1 -1 1 legal 9 3",
+                                                 ASK_BID])
+        self.assertEqual(replies[1:], ["pass", "3", "pass"])
+        self.assertIn("the bot raised RuntimeError: bug; answering 'pass' (passing is legal)", seen["stderr"])
+        self.assertIn("Traceback (most recent call last)", seen["stderr"])
+        self.assertIn('raise RuntimeError("bug")', seen["stderr"])
+
+    def test_strict_mode_sends_the_bots_own_answer(self):
+        cases = {"KKKK": "KKKK", "play 3 4": "play 3 4", 17: "17", None: "None", "x\ny": "x"}
+        for choice, sent in cases.items():
+            out = io.BytesIO()
+            err = io.StringIO()
+            data = ("\n".join(HEADER + ["ask play beat 0 4 solo time 1 -1 1 legal 5 pass"]) + "\n").encode()
+            with contextlib.redirect_stderr(err):
+                arbiter_bot.run_streams(lambda v, r: choice, "t", io.BytesIO(data), out, strict=True)
+            self.assertEqual(out.getvalue().decode().splitlines()[-1], sent, choice)
+            self.assertIn("strict mode: sending %r" % sent, err.getvalue())
+        # a legal choice is still the legal item; an exception answers `error`
+        replies = []
+        for choose in (lambda v, r: "5", lambda v, r: 1 / 0):
+            out, err = io.BytesIO(), io.StringIO()
+            data = ("\n".join(HEADER + ["ask play beat 0 4 solo time 1 -1 1 legal 5 pass"]) + "\n").encode()
+            with contextlib.redirect_stderr(err):
+                arbiter_bot.run_streams(choose, "t", io.BytesIO(data), out, strict=True)
+            replies.append(out.getvalue().decode().splitlines()[-1])
+        self.assertEqual(replies, ["5", "error"])
+        self.assertIn("ZeroDivisionError", err.getvalue())
+        # the environment turns it on when run() is not told
+        os.environ["ARBITER_BOT_STRICT"] = "1"
+        try:
+            replies, _ = converse(lambda v, r: "KKKK", HEADER + ["ask play time 1 -1 1 legal 5 6"])
+        finally:
+            del os.environ["ARBITER_BOT_STRICT"]
+        self.assertEqual(replies[-1], "KKKK")
 
     def test_a_request_that_lost_its_legal_list_is_still_answered(self):
         lines = HEADER + ["ask bid time 1000 -1 30000",
@@ -146,7 +190,7 @@ class Replies(unittest.TestCase):
             replies, seen = converse(lambda v, r: 1, HEADER + ["ask play time 1 -1 1 legal 55 pass", ASK_BID])
         finally:
             arbiter_bot._Loop.resolve = saved
-        self.assertEqual(replies[1:], ["55", "pass"])
+        self.assertEqual(replies[1:], ["pass", "pass"])
         self.assertIn("ZeroDivisionError", seen["stderr"])
 
     def test_a_request_with_an_unreadable_clock_is_answered(self):
@@ -234,7 +278,10 @@ class Tracking(unittest.TestCase):
         self.assertEqual(v.wild, "7")
         self.assertEqual(v.hand, "456789TTJJQKKA2B")
         self.assertEqual(v.counts[1], 16)
-        self.assertEqual(v.history[-1], (1, "3377=333+7", "trio_solo"))
+        self.assertEqual(v.history[-1], (1, "3377", "trio_solo"))      # the cards that left the hand
+        self.assertEqual((v.history[-1].reading, v.history[-1].text), ("333+7", "3377=333+7"))
+        self.assertEqual(seen["requests"][0].beat, (1, "3377", "trio_solo"))
+        self.assertEqual(seen["requests"][0].beat.reading, "333+7")
 
     def test_a_shown_hand_is_followed(self):
         lines = HEADER + ["landlord 0 1", "kitty 345", "show 0 1", "shown 0 334455KKK", "play 0 KKK+3 trio_solo",
@@ -323,7 +370,7 @@ class Robustness(unittest.TestCase):
         raw = ("\n".join(HEADER) + "\n").encode() + event + ask + (ASK_BID + "\n").encode()
         got = []
         replies, seen = converse(lambda v, r: got.append(len(r.legal)) or 0, None, raw=raw)
-        self.assertEqual(replies[1:], ["4", "pass"])
+        self.assertEqual(replies[1:], ["3", "pass"])        # ordered: the 3s before the 4
         self.assertEqual(seen["stderr"].count("longer than"), 2)
         self.assertLess(got[0], (arbiter_bot.MAX_REQUEST + 100) // 2)   # cut at the bound
         self.assertGreater(got[0], arbiter_bot.MAX_REQUEST // 2 - 100)
@@ -677,6 +724,85 @@ class DaBangView(unittest.TestCase):
         self.assertEqual(replies[1], "BJBJBJ:S")
         replies, _ = dab_converse(lambda v, r: "5h5H", lines)
         self.assertEqual(replies[1], "5H5H")
+
+
+class ForAgents(unittest.TestCase):
+    """What a ported agent needs: cards and reading apart, the documented
+    order, positions relative to the landlord and to the 打家."""
+
+    def test_moves_carry_cards_and_reading_apart(self):
+        lines = HEADER + ["landlord 0 1", "kitty 345", "play 0 333444+56 airplane_solo",
+                          "ask play beat 0 333444+56 airplane_solo time 1 -1 1 legal 555666+78 pass"]
+        _, seen = converse(lambda v, r: 0, lines)
+        r, v = seen["requests"][0], seen["view"]
+        self.assertEqual((r.beat.seat, r.beat.cards, r.beat.kind, r.beat.reading), (0, "33344456", "airplane_solo",
+                                                                                  "333444+56"))
+        self.assertEqual((v.to_beat.cards, v.to_beat.reading), ("33344456", "333444+56"))
+        self.assertEqual((v.history[0].cards, v.history[0].reading), ("33344456", "333444+56"))
+        self.assertEqual(r.legal, ["pass", "555666+78"])
+        self.assertEqual([(m.item, m.cards, m.reading, m.kind) for m in r.moves],
+                         [("pass", "", "pass", "pass"), ("555666+78", "55566678", "555666+78", "airplane_solo")])
+        # a move of request.moves is a valid answer too
+        replies, _ = converse(lambda v, r: r.moves[1], lines)
+        self.assertEqual(replies[-1], "555666+78")
+        self.assertEqual(arbiter_bot.classify(v.to_beat).kind, "airplane_solo")
+
+    def test_the_legal_list_order(self):
+        ask = ("ask play time 1 -1 1 legal 3333 BR 5 34567 3 44 333+5 333+4 333+44 2222 45678 TTT 8888 "
+               "333444+56 333444+57 333444+66")
+        _, seen = converse(lambda v, r: 0, HEADER + [ask])
+        self.assertEqual(seen["requests"][0].legal,
+                         ["3", "5", "44", "TTT", "333+4", "333+5", "333+44", "34567", "45678",
+                          "333444+56", "333444+57", "333444+66", "3333", "8888", "2222", "BR"])
+        # the auction: pass first, then ascending
+        _, seen = converse(lambda v, r: 0, HEADER + ["ask bid time 1 -1 1 legal 3 2 pass"])
+        self.assertEqual(seen["requests"][0].legal, ["pass", "2", "3"])
+
+    def test_the_order_of_wild_bombs_soft_natural_pure(self):
+        _, seen = converse(lambda v, r: 0, HEADER + ["wild 7", "ask play time 1 -1 1 legal 7777 4444 3377=3333 9"])
+        self.assertEqual(seen["requests"][0].legal, ["9", "3377=3333", "4444", "7777"])
+
+    def test_roles_relative_to_the_landlord(self):
+        _, seen = converse(lambda v, r: 0, HEADER + [ASK_BID])
+        self.assertIsNone(seen["view"].role())
+        self.assertEqual(seen["view"].seat_of("landlord_up"), -1)
+        _, seen = converse(lambda v, r: 0, HEADER + ["landlord 2 1", "kitty 345", ASK_BID])
+        v = seen["view"]
+        self.assertEqual([v.role(s) for s in range(3)], ["landlord_down", "landlord_up", "landlord"])
+        self.assertEqual(v.role(), "landlord_up")            # seat 1 plays right before the landlord
+        self.assertEqual([v.seat_of(r) for r in arbiter_bot.ROLES], [2, 0, -1, 1])
+        four = [h.replace("players 3", "players 4") if h.startswith("match") else
+                "option players=4" if h == "option players=3" else h for h in HEADER]
+        _, seen = converse(lambda v, r: 0, four + ["landlord 3 1", "kitty 345", ASK_BID])
+        v = seen["view"]
+        self.assertEqual([v.role(s) for s in range(4)], ["landlord_down", "landlord_across", "landlord_up",
+                                                          "landlord"])
+        self.assertEqual(v.seat_of("landlord_across"), 1)
+
+    def test_roles_relative_to_the_dajia(self):
+        lines = DAB_HEADER + ["draw 5H", "trump S level 5 dajia 3 by declared",
+                             "ask play time 1000 -1 30000 legal 5H"]
+        _, seen = dab_converse(lambda v, r: 0, lines)
+        v = seen["view"]                                     # seat 2
+        self.assertEqual([v.role(s) for s in range(4)], ["declarer_down", "declarer_partner", "declarer_up",
+                                                          "declarer"])
+        self.assertEqual(v.role(), "declarer_up")
+        self.assertEqual([v.seat_of(r) for r in db.ROLES], [3, 0, 1, 2])
+
+    def test_dabang_order_choices_and_fallbacks(self):
+        lines = DAB_HEADER + ["draw 5H", "draw 5H", "trump S level 5 dajia 0 by declared",
+                             "ask bury time 1000 -1 30000 legal 5H AS 3D 3S 2C 2S KD",
+                             "ask joker time 1000 -1 30000 legal RJ BJ pass"]
+        _, seen = dab_converse(lambda v, r: 0, lines)
+        bury, joker = seen["requests"]
+        # side cards (3D, KD) before trumps (3S AS, then the 2s, then the level 5H)
+        self.assertEqual(bury.legal, ["3D", "KD", "3S", "AS", "2C", "2S", "5H"])
+        self.assertEqual(bury.moves[0], db.Choice("3D", "3D", [db.card_id("3D")], None))
+        self.assertEqual(joker.legal, ["pass", "BJ", "RJ"])
+        # an invalid choice: the smallest (no pass in bury), pass for the joker
+        replies, seen = dab_converse(lambda v, r: "QQ", lines)
+        self.assertEqual(replies[1:], ["3D", "pass"])
+        self.assertIn("answering '3D' (the smallest legal item, passing is not legal)", seen["stderr"])
 
 
 class DaBangBots(unittest.TestCase):
