@@ -117,7 +117,7 @@ static int cmp_seq(const uint8_t *a, int na, const uint8_t *b, int nb)
 
 static int cmp_keys(const void *x, const void *y)
 {
-    const abot__okey *a = x, *b = y;
+    const abot__okey *a = *(const abot__okey *const *)x, *b = *(const abot__okey *const *)y;
     int c;
     if (a->cls != b->cls)
         return a->cls < b->cls ? -1 : 1;
@@ -135,10 +135,12 @@ static int cmp_keys(const void *x, const void *y)
     return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-void abot__sort_keys(abot__okey *keys, int n)
+void abot__sort_keys(const abot__okey *keys, int n, const abot__okey **sorted)
 {
+    for (int i = 0; i < n; i++)
+        sorted[i] = &keys[i];
     if (n > 1)
-        qsort(keys, (size_t)n, sizeof *keys, cmp_keys);
+        qsort(sorted, (size_t)n, sizeof *sorted, cmp_keys);
 }
 
 /* abot_answer's text, for the call of choose that returned ABOT_ANSWER. */

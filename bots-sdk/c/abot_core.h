@@ -125,7 +125,9 @@ typedef struct abot__okey {
     uint8_t p[ABOT_OKEY_CARDS], k[ABOT_OKEY_CARDS], c[ABOT_OKEY_CARDS];
     const char *text;        /* the reply text */
 } abot__okey;
-void abot__sort_keys(abot__okey *keys, int n);
+/* Sorts pointers, not the keys (a key is a few hundred bytes): sorted[i]
+ * points at the i-th key in order. */
+void abot__sort_keys(const abot__okey *keys, int n, const abot__okey **sorted);
 
 /* What stands for the index `i` the bot's choose returned among n choices
  * (texts[j]: choice j as a reply; pass_at: the pass, -1 none):

@@ -1086,9 +1086,155 @@ class AgainstTheReferee(unittest.TestCase):
         self.match("--set", "wild=2", bots=("random", "random", "greedy"), deals=10, seed=21)
 
 
+class _Tee:
+    """Referee lines in, and copied to a file (the transcript keeps only the
+    number of legal items of a request, not the items)."""
+
+    def __init__(self, src, path):
+        self.src, self.copy = src, open(path, "wb")
+
+    def readline(self, limit=-1):
+        line = self.src.readline(limit)
+        self.copy.write(line)
+        self.copy.flush()
+        return line
+
+
+def record_bot(path):
+    """A random bot (both games) that records every line it reads to path."""
+    rng = random.Random(int.from_bytes(os.urandom(4), "little"))
+    arbiter_bot.run_streams(lambda v, r: rng.randrange(len(r.legal)), "recorder",
+                            _Tee(sys.stdin.buffer, path), sys.stdout.buffer)
+
+
+def python_lists(lines):
+    """The Python SDK's legal lists for these referee lines, as the C dump
+    prints them."""
+    got = []
+
+    def choose(view, request):
+        got.append(" ".join([request.decision] + request.legal))
+        return 0
+
+    with contextlib.redirect_stderr(io.StringIO()):
+        arbiter_bot.run_streams(choose, "dump", io.BytesIO(("\n".join(lines) + "\n").encode()), io.BytesIO())
+    return got
+
+
+def strip_play_lists(lines):
+    """The same lines as a bot that did not ask for legal plays reads them."""
+    out = []
+    for line in lines:
+        if line.startswith("ask play ") and " legal " in line:
+            line = line[:line.index(" legal ")]
+        out.append(line.replace(" legal", "") if line.startswith("bot 1 ") else line)
+    return out
+
+
+@unittest.skipUnless(find_arbiter() and os.access(os.environ.get("ABOT_ORDER_DUMP", ""), os.X_OK),
+                     "the referee and sdk_order_dump are not built ($ARBITER, $ABOT_ORDER_DUMP)")
+class CrossSdk(unittest.TestCase):
+    """The same requests through both SDKs give the same legal list in the
+    same order: whole matches of random bots are recorded, and each seat's
+    referee lines are fed to the Python SDK and to the C library (with the
+    referee's lists, and without: the engine's moves)."""
+
+    def agree(self, game, args, nbots, deals, seed):
+        # bots have a /tmp of their own: the records go under the build directory
+        with tempfile.TemporaryDirectory(dir=os.path.dirname(os.path.dirname(find_arbiter()))) as tmp:
+            os.chmod(tmp, 0o777)           # the bots (their own uids as root) write their records here
+            cmd = [find_arbiter(), "match", "--game", game, "--deals", str(deals), "--seed", str(seed),
+                   "--sandbox", "none", "--quiet", "--move-ms", "5000"] + args
+            for i in range(nbots):
+                cmd += ["--bot", "r%d=%s %s --record-bot %s" % (i, PYTHON, os.path.abspath(__file__),
+                                                                os.path.join(tmp, "seat%d" % i))]
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            streams = {}
+            for i in range(nbots):
+                with open(os.path.join(tmp, "seat%d" % i), "rb") as f:
+                    streams[i] = f.read().decode("ascii", "replace").splitlines()
+        dump = os.environ["ABOT_ORDER_DUMP"]
+        n = 0
+        for b, lines in sorted(streams.items()):
+            want = python_lists(lines)
+            text = "\n".join(lines) + "\n"
+            for label, data in (("listed", text), ("engine", "\n".join(strip_play_lists(lines)) + "\n")):
+                p = subprocess.run([dump, game], input=data, capture_output=True, text=True, timeout=120)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                got = p.stdout.splitlines()
+                self.assertEqual(len(got), len(want), (game, args, b, label))
+                for i, (g, w) in enumerate(zip(got, want)):
+                    self.assertEqual(g, w, "%s %s bot %d request %d (%s)" % (game, args, b, i, label))
+            n += sum(len(w.split()) - 1 for w in want)
+        return n
+
+    def test_doudizhu(self):
+        n = self.agree("doudizhu", [], 3, 6, 31)
+        n += self.agree("doudizhu", ["--set", "bidding=call-rob,doubling=true,small_three_bomb=true,shuttle=true"],
+                        3, 4, 32)
+        n += self.agree("doudizhu", ["--rules", "four-player"], 4, 3, 33)
+        n += self.agree("doudizhu", ["--set", "wild=2"], 3, 4, 34)
+        self.assertGreater(n, 3000)
+
+    def test_dabang(self):
+        self.assertGreater(self.agree("dabang", [], 4, 2, 35), 1000)
+
+
+@unittest.skipUnless(find_arbiter(), "the referee is not built ($ARBITER names build/cli/arbiter)")
+class StrictMode(unittest.TestCase):
+    """A bot in strict mode that answers illegally: its own answer reaches
+    the referee, which penalises it (the transcript shows the penalty); the
+    same bot without strict mode passes instead and keeps a clean record."""
+
+    BOT = ("import sys; sys.path.insert(0, %r); import arbiter_bot\n"
+           "def choose(view, request):\n"
+           "    if request.decision == 'play' and request.beat is not None:\n"
+           "        return 'KKKK'\n"
+           "    return 0\n"
+           "arbiter_bot.run(choose, name='liar', strict=%s)\n")
+
+    def run_match(self, strict):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.chmod(tmp, 0o755)           # the bot runs under a uid of its own as root
+            bot = os.path.join(tmp, "liar.py")
+            with open(bot, "w") as f:
+                f.write(self.BOT % (HERE, strict))
+            os.chmod(bot, 0o644)
+            t = os.path.join(tmp, "t.arbt")
+            other = os.path.join(HERE, "random_bot.py")
+            cmd = [find_arbiter(), "match", "--deals", "1", "--seed", "7", "--sandbox", "none", "--json",
+                   "--move-ms", "5000", "--policy", "autoplay", "--strikes", "1000", "--transcript", t,
+                   "--bot", "liar=%s %s" % (PYTHON, bot),
+                   "--bot", "a=%s %s" % (PYTHON, other), "--bot", "b=%s %s" % (PYTHON, other)]
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            result = json.loads(p.stdout.splitlines()[0])
+            show = subprocess.run([find_arbiter(), "replay", t, "--dump"], capture_output=True, text=True,
+                                  timeout=60)
+            errs = subprocess.run([find_arbiter(), "replay", t, "--stderr", "liar"], capture_output=True,
+                                  text=True, timeout=60)
+            return result, show.stdout, errs.stdout
+
+    def test_strict_mode_reaches_the_referee_and_is_penalised(self):
+        result, dump, errs = self.run_match(True)
+        liar = [b for b in result["bots"] if b["name"] == "liar"][0]
+        self.assertGreater(liar["penalties"], 0, dump[-2000:])
+        self.assertIn("KKKK", dump)
+        self.assertIn("strict mode: sending 'KKKK' for the referee to judge", errs)
+
+    def test_without_strict_mode_the_bot_passes(self):
+        result, dump, errs = self.run_match(False)
+        liar = [b for b in result["bots"] if b["name"] == "liar"][0]
+        self.assertEqual(liar["penalties"], 0)
+        self.assertIn("the bot chose 'KKKK', not a legal item; answering 'pass' (passing is legal)", errs)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--check-bot"]:
         check_bot(sys.argv[2] if len(sys.argv) > 2 else "random")
+    elif sys.argv[1:2] == ["--record-bot"]:
+        record_bot(sys.argv[2])
     elif sys.argv[1:2] == ["--check-dabang-bot"]:
         check_dabang_bot(sys.argv[2] if len(sys.argv) > 2 else "random")
     else:

@@ -29,7 +29,8 @@ typedef struct bot {
     dab_play *choices;          /* DAB_MAX_PLAYS */
     int8_t suits[MAX_ITEMS];
     const char **items;        /* DAB_MAX_PLAYS: the referee's text of each choice, when listed */
-    abot__okey *keys;          /* DAB_MAX_PLAYS: the legal list's sort keys */
+    abot__okey *keys;
+    const abot__okey **order;  /* the keys sorted (abot__sort_keys) */          /* DAB_MAX_PLAYS: the legal list's sort keys */
     dab_play *sorted;          /* DAB_MAX_PLAYS: scratch for reordering */
     const char **texts;        /* DAB_MAX_PLAYS: each choice as a reply */
     char (*formatted)[3 * DAB_MAX_PLAY + 8];   /* DAB_MAX_PLAYS: the engine's plays as text */
@@ -508,14 +509,14 @@ static void order_choices(bot *b, int k, bool declare)
         choice_key(&b->v, &b->choices[i], declare && i < MAX_ITEMS ? b->suits[i] : -1, b->texts[i], &b->keys[i]);
         b->keys[i].idx = i;
     }
-    abot__sort_keys(b->keys, k);
+    abot__sort_keys(b->keys, k, b->order);
     int8_t suits[MAX_ITEMS];
     for (int i = 0; i < k; i++) {
-        int from = b->keys[i].idx;
+        int from = b->order[i]->idx;
         b->sorted[i] = b->choices[from];
         if (declare && i < MAX_ITEMS)
             suits[i] = from < MAX_ITEMS ? b->suits[from] : -1;
-        b->texts[i] = b->keys[i].text;
+        b->texts[i] = b->order[i]->text;
     }
     memcpy(b->choices, b->sorted, (size_t)k * sizeof *b->choices);
     if (declare)
@@ -730,12 +731,13 @@ int abot_dab_run_fds(const char *name, int in_fd, int out_fd, abot_dab_choose ch
     b->observe = opt ? opt->observe : NULL;
     b->choices = malloc(DAB_MAX_PLAYS * sizeof *b->choices);
     b->items = malloc(DAB_MAX_PLAYS * sizeof *b->items);
+    b->order = malloc((DAB_MAX_PLAYS) * sizeof *b->order);
     b->keys = malloc(DAB_MAX_PLAYS * sizeof *b->keys);
     b->sorted = malloc(DAB_MAX_PLAYS * sizeof *b->sorted);
     b->texts = malloc(DAB_MAX_PLAYS * sizeof *b->texts);
     b->formatted = malloc(DAB_MAX_PLAYS * sizeof *b->formatted);
     b->strict = (opt && opt->strict) || abot__env_strict();
-    if (!b->choices || !b->items || !b->keys || !b->sorted || !b->texts || !b->formatted) {
+    if (!b->choices || !b->items || !b->keys || !b->order || !b->sorted || !b->texts || !b->formatted) {
         rc = ARB_ENOMEM;
         goto out;
     }
@@ -750,6 +752,7 @@ out:
     free(b->texts);
     free(b->sorted);
     free(b->keys);
+    free(b->order);
     free(b->items);
     free(b->choices);
     free(b);

@@ -29,7 +29,8 @@ typedef struct bot {
 
     ddz_move *moves;           /* ARB_MAX_MOVES */
     const char **items;        /* ARB_MAX_MOVES: the referee's text of each move, when it sent a list */
-    abot__okey *keys;          /* ARB_MAX_MOVES: the legal list's sort keys (abot_core.h) */
+    abot__okey *keys;
+    const abot__okey **order;  /* the keys sorted (abot__sort_keys) */          /* ARB_MAX_MOVES: the legal list's sort keys (abot_core.h) */
     ddz_move *sorted;          /* ARB_MAX_MOVES: scratch for reordering moves */
     const char **sorted_items; /* ARB_MAX_MOVES */
     char (*texts)[ARB_MAX_PLAY_TEXT + 8]; /* ARB_MAX_MOVES: the engine's moves as replies */
@@ -399,10 +400,10 @@ static void order_moves(bot *b, int n, bool have_list, char (*texts)[ARB_MAX_PLA
         play_key(&b->moves[i], text, b->v.wild_ranks, &b->keys[i]);
         b->keys[i].idx = i;
     }
-    abot__sort_keys(b->keys, n);
+    abot__sort_keys(b->keys, n, b->order);
     for (int i = 0; i < n; i++) {
-        b->sorted[i] = b->moves[b->keys[i].idx];
-        b->sorted_items[i] = have_list ? b->items[b->keys[i].idx] : NULL;
+        b->sorted[i] = b->moves[b->order[i]->idx];
+        b->sorted_items[i] = have_list ? b->items[b->order[i]->idx] : NULL;
     }
     memcpy(b->moves, b->sorted, (size_t)n * sizeof *b->moves);
     if (have_list)
@@ -508,7 +509,7 @@ static bool ask_play(bot *b, abot_request *r, char **items, int nitems, bool hav
     const char **reply_texts = b->sorted_items;
     int pass_at = -1;
     for (int i = 0; i < k; i++) {
-        reply_texts[i] = have_list ? b->items[i] : texts[b->keys[i].idx];
+        reply_texts[i] = have_list ? b->items[i] : texts[b->order[i]->idx];
         if (b->moves[i].kind == DDZ_PASS)
             pass_at = i;
     }
@@ -728,12 +729,13 @@ int abot_run_fds(const char *name, int in_fd, int out_fd, abot_choose choose, vo
     b->observe = opt ? opt->observe : NULL;
     b->moves = malloc(ARB_MAX_MOVES * sizeof *b->moves);
     b->items = malloc(ARB_MAX_MOVES * sizeof *b->items);
+    b->order = malloc((ARB_MAX_MOVES) * sizeof *b->order);
     b->keys = malloc(ARB_MAX_MOVES * sizeof *b->keys);
     b->sorted = malloc(ARB_MAX_MOVES * sizeof *b->sorted);
     b->sorted_items = malloc(ARB_MAX_MOVES * sizeof *b->sorted_items);
     b->texts = malloc(ARB_MAX_MOVES * sizeof *b->texts);
     b->strict = (opt && opt->strict) || abot__env_strict();
-    if (!b->moves || !b->items || !b->keys || !b->sorted || !b->sorted_items || !b->texts) {
+    if (!b->moves || !b->items || !b->keys || !b->order || !b->sorted || !b->sorted_items || !b->texts) {
         rc = ARB_ENOMEM;
         goto out;
     }
@@ -752,6 +754,7 @@ out:
     free(b->sorted_items);
     free(b->sorted);
     free(b->keys);
+    free(b->order);
     free(b->items);
     free(b->moves);
     free(b);
