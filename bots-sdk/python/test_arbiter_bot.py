@@ -1230,6 +1230,38 @@ class StrictMode(unittest.TestCase):
         self.assertIn("the bot chose 'KKKK', not a legal item; answering 'pass' (passing is legal)", errs)
 
 
+def _venv_python():
+    for py in ("/usr/bin/python3", sys.executable):
+        if os.access(py, os.X_OK) and subprocess.run([py, "-c", "import venv, ensurepip"],
+                                                       capture_output=True).returncode == 0:
+            return py
+    return None
+
+
+@unittest.skipUnless(_venv_python(), "no python3 with venv and ensurepip (Debian: python3-venv)")
+class Install(unittest.TestCase):
+    def test_offline_install_in_a_fresh_venv(self):
+        """`pip install --no-index` into a fresh venv, which has no wheel
+        package (before: setuptools' backend failed there for want of it)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            venv = os.path.join(tmp, "v")
+            subprocess.run([_venv_python(), "-m", "venv", venv], check=True, capture_output=True, timeout=120)
+            pip = os.path.join(venv, "bin", "pip")
+            for extra in ([], ["--no-build-isolation"]):
+                env = dict(os.environ, PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
+                p = subprocess.run([pip, "install", "--no-index"] + extra + [HERE], capture_output=True,
+                                   text=True, timeout=120, env=env)
+                self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+                p = subprocess.run([os.path.join(venv, "bin", "python"), "-c",
+                                    "import arbiter_bot, arbiter_bot.dabang; print(arbiter_bot.__file__)"],
+                                   capture_output=True, text=True, timeout=60, cwd=tmp)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertTrue(p.stdout.startswith(venv), p.stdout)
+                p = subprocess.run([pip, "uninstall", "-y", "arbiter-bot"], capture_output=True, text=True,
+                                   timeout=60)
+                self.assertEqual(p.returncode, 0, p.stderr)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--check-bot"]:
         check_bot(sys.argv[2] if len(sys.argv) > 2 else "random")
