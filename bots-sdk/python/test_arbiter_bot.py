@@ -572,6 +572,13 @@ class DocumentedExamples(unittest.TestCase):
             self.skipTest("docs/bot-authors.md has no Python example")
         self.check(python_blocks(path)[0])
 
+    def test_every_dou_dizhu_bot_of_the_guide_runs(self):
+        path = os.path.join(HERE, "..", "..", "docs", "bot-authors.md")
+        blocks = [b for b in python_blocks(path) if ".run(" in b and "dabang" not in b]
+        self.assertGreaterEqual(len(blocks), 3)
+        for code in blocks:
+            self.check(code)
+
     def test_the_bot_authors_guide_dabang_bot(self):
         path = os.path.join(HERE, "..", "..", "docs", "bot-authors.md")
         blocks = [b for b in python_blocks(path) if "arbiter_bot.dabang" in b] if os.path.exists(path) else []
