@@ -886,9 +886,12 @@ def check_bot(strategy):
         if view.counts and 0 <= view.seat < len(view.counts) and len(view.hand) != view.counts[view.seat]:
             fail("hand %s but counts %r (seat %d)" % (view.hand, view.counts, view.seat))
         for m in view.history:
-            c = view.classify(m.cards)
+            c = view.classify(m)                 # its reading (m.text), not its bare cards
             if m.kind is not None and c.kind != m.kind:
-                fail("classify(%r) = %s, the referee says %s" % (m.cards, c.kind, m.kind))
+                fail("classify(%r) = %s, the referee says %s" % (m.text, c.kind, m.kind))
+            if m.kind is not None and (m.cards != c.cards or m.reading != c.reading):
+                fail("history %r: cards %r reading %r, the text says %r %r" % (m.text, m.cards, m.reading,
+                                                                               c.cards, c.reading))
         if request.decision == "play":
             # the play to beat, as the view tracked it from the events
             trail = 0
@@ -912,8 +915,11 @@ def check_bot(strategy):
                 if any(have[c] < n for c, n in need.items()):
                     fail("legal item %s not in hand %s" % (item, view.hand))
                 if request.beat and item != "pass" and view.option("compare") == "standard" \
-                        and not view.classify(item).beats(view.classify(view.to_beat.cards)):
-                    fail("classify says %s does not beat %s" % (item, view.to_beat.cards))
+                        and not view.classify(item).beats(view.classify(view.to_beat)):
+                    fail("classify says %s does not beat %s" % (item, view.to_beat.text))
+            for item, move in zip(request.legal, request.moves):
+                if move.item != item or move.cards != parse_play(item)[0]:
+                    fail("request.moves %r does not match %r" % (move, item))
         return (greedy_bot if strategy == "greedy" else random_bot).choose(view, request)
 
     arbiter_bot.run(choose, name="check-" + strategy)
