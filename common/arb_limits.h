@@ -75,6 +75,10 @@
 /* Cards in one play or hand as text, in any game: a 33-card Dou Dizhu play
  * is the longest play, a 39-card Da Bang hand the longest hand. */
 #define ARB_MAX_PLAY_TEXT 128
+/* Cards in one play: the 33-card Dou Dizhu play is the longest. The C bot
+ * library's sort keys of the legal list (abot_core.h) hold this many ranks
+ * per part; a longer play (no rules make one) is ordered by its text there. */
+#define ARB_MAX_PLAY_CARDS 64
 
 /* Legal actions of one position, in any game. The worst Dou Dizhu case (a 33-card two-pack
  * landlord hand under the most permissive kicker rules) stays below 20,000

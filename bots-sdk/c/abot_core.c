@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 /* A line and its newline; one more byte lets a last line without newline
@@ -96,6 +97,120 @@ bool abot__to_int(const char *s, int lo, int hi, int *out)
         return false;
     *out = (int)x;
     return true;
+}
+
+bool abot__env_strict(void)
+{
+    const char *strict = getenv("ARBITER_BOT_STRICT");
+    return strict && *strict && strcmp(strict, "0") != 0;
+}
+
+/* ---- The legal list's order and the answer -------------------------------- */
+
+static int cmp_seq(const uint8_t *a, int na, const uint8_t *b, int nb)
+{
+    for (int i = 0; i < na && i < nb; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return na < nb ? -1 : na > nb;
+}
+
+static int cmp_keys(const void *x, const void *y)
+{
+    const abot__okey *a = *(const abot__okey *const *)x, *b = *(const abot__okey *const *)y;
+    int c;
+    if (a->cls != b->cls)
+        return a->cls < b->cls ? -1 : 1;
+    if (a->major != b->major)
+        return a->major < b->major ? -1 : 1;
+    if (a->ncards != b->ncards)
+        return a->ncards < b->ncards ? -1 : 1;
+    if (a->tier != b->tier)
+        return a->tier < b->tier ? -1 : 1;
+    if ((c = cmp_seq(a->p, a->np, b->p, b->np)) || (c = cmp_seq(a->k, a->nk, b->k, b->nk))
+        || (c = cmp_seq(a->c, a->nc, b->c, b->nc)))
+        return c;
+    if (a->text && b->text && (c = strcmp(a->text, b->text)) != 0)
+        return c < 0 ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+void abot__sort_keys(const abot__okey *keys, int n, const abot__okey **sorted)
+{
+    for (int i = 0; i < n; i++)
+        sorted[i] = &keys[i];
+    if (n > 1)
+        qsort(sorted, (size_t)n, sizeof *sorted, cmp_keys);
+}
+
+/* abot_answer's text, for the call of choose that returned ABOT_ANSWER. */
+static _Thread_local char answer_text[ARB_MAX_LINE + 1];
+static _Thread_local bool answered;
+
+int abot_answer(const char *text)
+{
+    size_t n = 0;
+    for (const char *p = text ? text : ""; *p && *p != '\n' && *p != '\r' && n < ARB_MAX_LINE; p++)
+        answer_text[n++] = *p >= ' ' && *p < 127 ? *p : '?';
+    while (n > 0 && answer_text[n - 1] == ' ')
+        n--;
+    answer_text[n] = 0;
+    answered = true;
+    return ABOT_ANSWER;
+}
+
+int abot__resolve(int i, int n, const char *const *texts, int pass_at, bool strict, const char *word,
+                  abot__match match, void *match_ctx, const char **own)
+{
+    char shown[64];
+    if (i == ABOT_NO_REPLY)
+        return i;
+    if (i == ABOT_ANSWER && answered) {
+        answered = false;
+        const char *t = answer_text;
+        while (*t == ' ')
+            t++;
+        size_t wl = strlen(word);
+        if (strncasecmp(t, word, wl) == 0 && t[wl] == ' ')
+            t += wl + 1;
+        else if (strncasecmp(t, "play ", 5) == 0)
+            t += 5;
+        while (*t == ' ')
+            t++;
+        int j = -1;
+        for (int k = 0; k < n && j < 0; k++)
+            if (strcasecmp(t, texts[k]) == 0)
+                j = k;
+        if (j < 0 && match && *t)
+            j = match(match_ctx, t);
+        if (j >= 0 && j < n)
+            return j;
+        snprintf(shown, sizeof shown, "\"%.40s\"", answer_text);
+        if (strict && answer_text[0]) {
+            abot__diag("the bot answered %s, not a legal choice; strict mode: sending it for the referee to judge",
+                       shown);
+            *own = answer_text;
+            return ABOT_ANSWER;
+        }
+    } else if (i >= 0 && i < n) {
+        return i;
+    } else {
+        snprintf(shown, sizeof shown, "%d of %d choices", i, n);
+    }
+    answered = false;
+    if (strict) {
+        abot__diag("the bot chose %s, not a legal choice; strict mode: sending \"error\" for the referee to judge",
+                   shown);
+        *own = "error";
+        return ABOT_ANSWER;
+    }
+    int fb = pass_at >= 0 ? pass_at : 0;
+    if (pass_at >= 0)
+        abot__diag("the bot chose %s, not a legal choice; answering 'pass' (passing is legal)", shown);
+    else
+        abot__diag("the bot chose %s, not a legal choice; answering '%.80s' (the smallest legal choice, "
+                   "passing is not legal)", shown, texts[fb]);
+    return fb;
 }
 
 bool abot__env_verbose(void)

@@ -21,6 +21,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arb_limits.h"
+#include "arbiter_bot.h"
+
+#define ABOT_OKEY_CARDS ARB_MAX_PLAY_CARDS
+
 /* What the core reads of the match for every game. */
 typedef struct abot_match {
     int      players;        /* `match players N` (0 while unknown or unreadable: the view judges the range) */
@@ -100,6 +105,43 @@ void *abot__grow(void *items, int *cap, size_t size);
 /* Whole decimal numbers within [lo, hi], nothing else on the word. */
 bool abot__to_ll(const char *s, long long lo, long long hi, long long *out);
 bool abot__to_int(const char *s, int lo, int hi, int *out);
+
+/* ARBITER_BOT_STRICT set (and not "0"): strict mode (abot_options.strict). */
+bool abot__env_strict(void);
+
+/* ---- The legal list's order and the answer (docs/bot-authors.md) --------- */
+
+/* A legal choice's sort key. Compared field by field in this order: cls,
+ * major, ncards, tier, then p, k and c as sequences (element by element, a
+ * prefix first), then text, then idx (the list stays stable). Each game
+ * fills it as its Python twin's order_key does. */
+typedef struct abot__okey {
+    int idx;                 /* the choice's index before sorting */
+    uint8_t cls;             /* 0 pass, then the game's classes */
+    uint8_t major;           /* Dou Dizhu: the kind */
+    uint8_t tier;            /* Dou Dizhu bombs: soft 0, natural 1, pure wild 2; Da Bang: suit + 1 */
+    int ncards;
+    uint8_t np, nk, nc;
+    uint8_t p[ABOT_OKEY_CARDS], k[ABOT_OKEY_CARDS], c[ABOT_OKEY_CARDS];
+    const char *text;        /* the reply text */
+} abot__okey;
+/* Sorts pointers, not the keys (a key is a few hundred bytes): sorted[i]
+ * points at the i-th key in order. */
+void abot__sort_keys(const abot__okey *keys, int n, const abot__okey **sorted);
+
+/* What stands for the index `i` the bot's choose returned among n choices
+ * (texts[j]: choice j as a reply; pass_at: the pass, -1 none):
+ *   - ABOT_NO_REPLY as it is;
+ *   - a legal index as it is;
+ *   - ABOT_ANSWER (abot_answer's text): the choice `match` finds for the
+ *     text (may be NULL: case-insensitive equality with texts), else in
+ *     strict mode ABOT_ANSWER with *own the text to send;
+ *   - anything else: in strict mode ABOT_ANSWER with *own "error" (a reply
+ *     the referee refuses); otherwise the pass where there is one, else
+ *     choice 0 (the smallest), said on stderr with what was chosen and why. */
+typedef int (*abot__match)(void *ctx, const char *text);
+int abot__resolve(int i, int n, const char *const *texts, int pass_at, bool strict, const char *word,
+                  abot__match match, void *match_ctx, const char **own);
 
 /* `--name NAME` from a bot's command line (public: arbiter_bot.h). */
 const char *abot_name_arg(int argc, char **argv, const char *fallback);

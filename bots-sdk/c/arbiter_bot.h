@@ -20,6 +20,7 @@
 #include "ddz.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum abot_decision {
@@ -29,7 +30,7 @@ typedef enum abot_decision {
     ABOT_DOUBLE,       /* 0 = pass, 1 = double */
     ABOT_SHOW,         /* 0 = pass, 1 = show the hand */
     ABOT_CLAIM,        /* 0 = pass, 1 = claim the deal (four jokers) */
-    ABOT_PLAY,         /* moves: legal plays; when following the last is the pass */
+    ABOT_PLAY,         /* moves: legal plays, in the documented order (the pass first when legal) */
 } abot_decision;
 
 /* One play or pass of the current deal, in the order the table saw them. */
@@ -90,22 +91,40 @@ typedef struct abot_view {
     bool       over;            /* `end` was read (seen only by an observer) */
 } abot_view;
 
+/* The legal list's order, the same in the Python SDK (docs/bot-authors.md
+ * "The order of the legal list"): the pass first when legal; then by kind
+ * (ddz_kind order: solo, pair, trio, ... bomb, rocket); fewer cards first;
+ * bombs soft (a wild card stands in), natural, pure wild; then the reading's
+ * primary part, its kickers and the cards played, each compared rank by
+ * rank from the lowest. Auction values: pass (0) first, then ascending. */
 typedef struct abot_request {
     abot_decision decision;
-    const ddz_move *moves;      /* ABOT_PLAY: every legal play; a follow ends with the pass */
+    const ddz_move *moves;      /* ABOT_PLAY: every legal play, in that order; m->cards the cards
+                                 * played, the reading kind/rank/len/subst (abot_move_text) */
     int            nmoves;
-    const int8_t  *values;      /* other decisions: the legal values, as the referee listed them */
+    const int8_t  *values;      /* other decisions: the legal values, pass (0) first, then ascending */
     int            nvalues;
     int64_t        move_ms;     /* free time for this decision (-1: not given) */
     int64_t        deal_ms;     /* left of the deal's limit, -1 none */
     int64_t        bank_ms;     /* left in the bank */
 } abot_request;
 
-/* Returns an index into r->moves (plays) or r->values (the rest). An index
- * out of range is a bug of the bot: the library says so on stderr and plays
- * the first choice. ABOT_NO_REPLY means the bot wrote its reply on stdout
- * itself (only the test bots that misbehave on purpose need this). */
+/* Returns an index into r->moves (plays) or r->values (the rest), or
+ * abot_answer(TEXT) to answer in words ("play 33344456", "pass", "bid 2").
+ * An index out of range, or words naming no legal choice, is a bug of the
+ * bot: the library says so on stderr (what was chosen, what it answered)
+ * and answers the pass where passing is legal, else the smallest legal
+ * choice (the first of the ordered list). In strict mode
+ * (abot_options.strict, or ARBITER_BOT_STRICT=1) it sends the bot's own
+ * words instead — `error` for an index out of range — for the referee to
+ * judge and penalise as the tournament's policy says. ABOT_NO_REPLY means
+ * the bot wrote its reply on stdout itself (only the test bots that
+ * misbehave on purpose need this). */
 #define ABOT_NO_REPLY (-2)
+#define ABOT_ANSWER (-3)
+/* Keep `text` (its first line, up to ARB_MAX_LINE bytes) as this
+ * decision's answer and return ABOT_ANSWER: `return abot_answer("pass");`. */
+int abot_answer(const char *text);
 typedef int (*abot_choose)(const abot_view *v, const abot_request *r, void *ctx);
 
 /* Called with the updated view after every event line the library has
@@ -117,6 +136,7 @@ typedef struct abot_options {
     bool ask_legal;         /* ask the referee for legal play lists (`bot 1 NAME legal`);
                              * the moves then come from its list, not the engine */
     bool verbose;           /* echo every protocol line to stderr */
+    bool strict;            /* send the bot's own answer, legal or not (also ARBITER_BOT_STRICT=1) */
     abot_observe observe;   /* may be NULL; gets the same ctx as choose */
 } abot_options;
 
@@ -139,6 +159,25 @@ const char *abot_name_arg(int argc, char **argv, const char *fallback);
 bool abot_is_bomb(const ddz_move *m);                 /* bomb or rocket */
 int  abot_strength(ddz_cards hand);                   /* jokers, 2s and bombs: 0 .. ~20 */
 bool abot_partner(const abot_view *v, int seat);      /* same side as this bot (itself included) */
+/* A seat's role relative to the landlord, its distance from the landlord in
+ * turn order: DOWN (下家) plays right after the landlord, UP (上家) right
+ * before, ACROSS only at a table of four. UNKNOWN before the landlord is. */
+typedef enum abot_role {
+    ABOT_ROLE_UNKNOWN = -1,
+    ABOT_ROLE_LANDLORD = 0,
+    ABOT_ROLE_LANDLORD_DOWN = 1,
+    ABOT_ROLE_LANDLORD_ACROSS = 2,
+    ABOT_ROLE_LANDLORD_UP = 3,
+} abot_role;
+abot_role abot_role_of(const abot_view *v, int seat);
+int abot_seat_of(const abot_view *v, abot_role role);  /* -1: unknown, or no such seat */
+const char *abot_role_name(abot_role role);           /* "landlord_down", as the Python SDK's role() */
+/* A move as the referee writes it (its reply text: "333444+56",
+ * "3377=333+7", "pass") and its reading alone ("333444+56", "333+7"); the
+ * cards that leave the hand are m->cards (ddz_cards_format). snprintf's
+ * return. */
+int abot_move_text(const abot_view *v, const ddz_move *m, char *buf, size_t len);
+int abot_move_reading(const abot_view *v, const ddz_move *m, char *buf, size_t len);
 /* Cards neither in this hand nor played yet: what the other seats hold
  * between them (with the kitty while it is face down). */
 ddz_cards abot_outstanding(const abot_view *v);
@@ -240,20 +279,39 @@ typedef struct abot_dab_request {
     int64_t        bank_ms;
 } abot_dab_request;
 
-/* Returns an index into r->choices (out of range: reported, the first is
- * played; ABOT_NO_REPLY as for abot_choose). */
+/* Returns an index into r->choices, in the documented order (the pass
+ * first; then fewer cards; then the cards from the lowest by side card
+ * before trump, power, card id once the trump is known, by rank and card id
+ * before; the suit three jokers name). Out of range or abot_answer words
+ * naming no choice: as for abot_choose (pass where legal, else the
+ * smallest; strict mode sends the bot's own). */
 typedef int (*abot_dab_choose)(const abot_dab_view *v, const abot_dab_request *r, void *ctx);
 typedef void (*abot_dab_observe)(const abot_dab_view *v, const char *line, void *ctx);
 
 typedef struct abot_dab_options {
     bool ask_legal;             /* plays from the referee's list, not the engine */
     bool verbose;
+    bool strict;                /* as abot_options.strict */
     abot_dab_observe observe;    /* may be NULL */
 } abot_dab_options;
 
 int abot_dab_run(const char *name, abot_dab_choose choose, void *ctx);
 int abot_dab_run_fds(const char *name, int in_fd, int out_fd, abot_dab_choose choose, void *ctx,
                     const abot_dab_options *opt);
+
+/* A seat's role relative to the 打家, its distance from him in turn order:
+ * DOWN his 下家 (an attacker), PARTNER opposite, UP his 上家 (the other
+ * attacker); UNKNOWN before the 打家 is known. */
+typedef enum abot_dab_role {
+    ABOT_DAB_ROLE_UNKNOWN = -1,
+    ABOT_DAB_ROLE_DECLARER = 0,
+    ABOT_DAB_ROLE_DECLARER_DOWN = 1,
+    ABOT_DAB_ROLE_DECLARER_PARTNER = 2,
+    ABOT_DAB_ROLE_DECLARER_UP = 3,
+} abot_dab_role;
+abot_dab_role abot_dab_role_of(const abot_dab_view *v, int seat);
+int abot_dab_seat_of(const abot_dab_view *v, abot_dab_role role);   /* -1 before the 打家 is known */
+const char *abot_dab_role_name(abot_dab_role role);                 /* "declarer_up", as in Python */
 
 /* Helpers for strategies. */
 static inline bool abot_dab_partner(const abot_dab_view *v, int seat) { return seat >= 0 && seat % 2 == v->seat % 2; }

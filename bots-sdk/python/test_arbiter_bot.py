@@ -97,17 +97,19 @@ class Replies(unittest.TestCase):
             "ask play time 900 5000 29000 legal 3 4 33 3456789TJQKA 333+4",
         ]
         replies, seen = converse(lambda v, r: len(r.legal) - 2, lines)
-        self.assertEqual(replies, ["bot 1 tester legal", "2", "3456789TJQKA"])
+        # the documented order: by kind (solo, pair, trio_solo, chain), then rank
+        self.assertEqual(replies, ["bot 1 tester legal", "2", "333+4"])
         first, second = seen["requests"]
         self.assertEqual((first.decision, first.legal, first.beat), ("bid", ["pass", "2", "3"], None))
-        self.assertEqual(second.legal, ["3", "4", "33", "3456789TJQKA", "333+4"])
+        self.assertEqual(second.legal, ["3", "4", "33", "333+4", "3456789TJQKA"])
         self.assertEqual((second.move_ms, second.deal_ms, second.bank_ms), (900, 5000, 29000))
         self.assertTrue(second.leading)
 
     def test_replies_written_another_way_become_the_legal_item(self):
         ask = ["ask play beat 0 33 pair time 1000 -1 30000 legal 44 TT 333+4 pass"]
+        # ordered: pass, 44, TT, 333+4
         cases = {"play TT": "TT", " 44 ": "44", "play 4333": "333+4", "3334": "333+4", "no": "pass",
-                 -1: "pass", 1: "TT", "PASS": "pass"}
+                 -1: "333+4", 1: "44", 0: "pass", "PASS": "pass"}
         for choice, expect in cases.items():
             replies, _ = converse(lambda v, r: choice, HEADER + ask)
             self.assertEqual(replies[-1], expect, choice)
@@ -116,18 +118,60 @@ class Replies(unittest.TestCase):
         replies, _ = converse(lambda v, r: "0", HEADER + [ASK_BID])
         self.assertEqual(replies[-1], "pass")
 
-    def test_an_illegal_choice_becomes_the_first_legal_item(self):
+    def test_an_illegal_choice_passes_where_passing_is_legal(self):
+        """Before: the first legal item (here the bomb 5555, first in the
+        referee's list) replaced any illegal choice."""
         for choice in ("bid 9", 17, -5, None, True, 2.0, "KKKK"):
-            replies, seen = converse(lambda v, r: choice, HEADER + ["ask play time 1 -1 1 legal 44 55 pass"])
-            self.assertEqual(replies[-1], "44", choice)
-            self.assertIn("not a legal item", seen["stderr"])
+            replies, seen = converse(lambda v, r: choice,
+                                     HEADER + ["ask play beat 0 4 solo time 1 -1 1 legal 5555 6 pass"])
+            self.assertEqual(replies[-1], "pass", choice)
+            self.assertIn("the bot chose %r, not a legal item; answering 'pass' (passing is legal)" % (choice,),
+                          seen["stderr"])
 
-    def test_a_raising_bot_still_answers(self):
+    def test_an_illegal_lead_plays_the_smallest_item(self):
+        """Leading (no pass): the first of the ordered list, the lowest solo."""
+        replies, seen = converse(lambda v, r: "KKKK", HEADER + ["ask play time 1 -1 1 legal 3333 44 TT 5 4"])
+        self.assertEqual(replies[-1], "4")
+        self.assertIn("answering '4' (the smallest legal item, passing is not legal)", seen["stderr"])
+
+    def test_a_raising_bot_passes_and_shows_the_traceback(self):
         def boom(v, r):
             raise RuntimeError("bug")
-        replies, seen = converse(boom, HEADER + ["ask play time 1 -1 1 legal 3 pass", ASK_BID])
-        self.assertEqual(replies[1:], ["3", "pass"])
-        self.assertIn("RuntimeError: bug", seen["stderr"])
+        replies, seen = converse(boom, HEADER + ["ask play beat 0 4 solo time 1 -1 1 legal 3333 5 pass",
+                                                 "ask play time 1 -1 1 legal 9 3",
+                                                 ASK_BID])
+        self.assertEqual(replies[1:], ["pass", "3", "pass"])
+        self.assertIn("the bot raised RuntimeError: bug; answering 'pass' (passing is legal)", seen["stderr"])
+        self.assertIn("Traceback (most recent call last)", seen["stderr"])
+        self.assertIn('raise RuntimeError("bug")', seen["stderr"])
+
+    def test_strict_mode_sends_the_bots_own_answer(self):
+        cases = {"KKKK": "KKKK", "play 3 4": "play 3 4", 17: "17", None: "None", "x\ny": "x"}
+        for choice, sent in cases.items():
+            out = io.BytesIO()
+            err = io.StringIO()
+            data = ("\n".join(HEADER + ["ask play beat 0 4 solo time 1 -1 1 legal 5 pass"]) + "\n").encode()
+            with contextlib.redirect_stderr(err):
+                arbiter_bot.run_streams(lambda v, r: choice, "t", io.BytesIO(data), out, strict=True)
+            self.assertEqual(out.getvalue().decode().splitlines()[-1], sent, choice)
+            self.assertIn("strict mode: sending %r" % sent, err.getvalue())
+        # a legal choice is still the legal item; an exception answers `error`
+        replies = []
+        for choose in (lambda v, r: "5", lambda v, r: 1 / 0):
+            out, err = io.BytesIO(), io.StringIO()
+            data = ("\n".join(HEADER + ["ask play beat 0 4 solo time 1 -1 1 legal 5 pass"]) + "\n").encode()
+            with contextlib.redirect_stderr(err):
+                arbiter_bot.run_streams(choose, "t", io.BytesIO(data), out, strict=True)
+            replies.append(out.getvalue().decode().splitlines()[-1])
+        self.assertEqual(replies, ["5", "error"])
+        self.assertIn("ZeroDivisionError", err.getvalue())
+        # the environment turns it on when run() is not told
+        os.environ["ARBITER_BOT_STRICT"] = "1"
+        try:
+            replies, _ = converse(lambda v, r: "KKKK", HEADER + ["ask play time 1 -1 1 legal 5 6"])
+        finally:
+            del os.environ["ARBITER_BOT_STRICT"]
+        self.assertEqual(replies[-1], "KKKK")
 
     def test_a_request_that_lost_its_legal_list_is_still_answered(self):
         lines = HEADER + ["ask bid time 1000 -1 30000",
@@ -146,7 +190,7 @@ class Replies(unittest.TestCase):
             replies, seen = converse(lambda v, r: 1, HEADER + ["ask play time 1 -1 1 legal 55 pass", ASK_BID])
         finally:
             arbiter_bot._Loop.resolve = saved
-        self.assertEqual(replies[1:], ["55", "pass"])
+        self.assertEqual(replies[1:], ["pass", "pass"])
         self.assertIn("ZeroDivisionError", seen["stderr"])
 
     def test_a_request_with_an_unreadable_clock_is_answered(self):
@@ -234,7 +278,10 @@ class Tracking(unittest.TestCase):
         self.assertEqual(v.wild, "7")
         self.assertEqual(v.hand, "456789TTJJQKKA2B")
         self.assertEqual(v.counts[1], 16)
-        self.assertEqual(v.history[-1], (1, "3377=333+7", "trio_solo"))
+        self.assertEqual(v.history[-1], (1, "3377", "trio_solo"))      # the cards that left the hand
+        self.assertEqual((v.history[-1].reading, v.history[-1].text), ("333+7", "3377=333+7"))
+        self.assertEqual(seen["requests"][0].beat, (1, "3377", "trio_solo"))
+        self.assertEqual(seen["requests"][0].beat.reading, "333+7")
 
     def test_a_shown_hand_is_followed(self):
         lines = HEADER + ["landlord 0 1", "kitty 345", "show 0 1", "shown 0 334455KKK", "play 0 KKK+3 trio_solo",
@@ -323,7 +370,7 @@ class Robustness(unittest.TestCase):
         raw = ("\n".join(HEADER) + "\n").encode() + event + ask + (ASK_BID + "\n").encode()
         got = []
         replies, seen = converse(lambda v, r: got.append(len(r.legal)) or 0, None, raw=raw)
-        self.assertEqual(replies[1:], ["4", "pass"])
+        self.assertEqual(replies[1:], ["3", "pass"])        # ordered: the 3s before the 4
         self.assertEqual(seen["stderr"].count("longer than"), 2)
         self.assertLess(got[0], (arbiter_bot.MAX_REQUEST + 100) // 2)   # cut at the bound
         self.assertGreater(got[0], arbiter_bot.MAX_REQUEST // 2 - 100)
@@ -525,6 +572,13 @@ class DocumentedExamples(unittest.TestCase):
             self.skipTest("docs/bot-authors.md has no Python example")
         self.check(python_blocks(path)[0])
 
+    def test_every_dou_dizhu_bot_of_the_guide_runs(self):
+        path = os.path.join(HERE, "..", "..", "docs", "bot-authors.md")
+        blocks = [b for b in python_blocks(path) if ".run(" in b and "dabang" not in b]
+        self.assertGreaterEqual(len(blocks), 3)
+        for code in blocks:
+            self.check(code)
+
     def test_the_bot_authors_guide_dabang_bot(self):
         path = os.path.join(HERE, "..", "..", "docs", "bot-authors.md")
         blocks = [b for b in python_blocks(path) if "arbiter_bot.dabang" in b] if os.path.exists(path) else []
@@ -679,6 +733,85 @@ class DaBangView(unittest.TestCase):
         self.assertEqual(replies[1], "5H5H")
 
 
+class ForAgents(unittest.TestCase):
+    """What a ported agent needs: cards and reading apart, the documented
+    order, positions relative to the landlord and to the 打家."""
+
+    def test_moves_carry_cards_and_reading_apart(self):
+        lines = HEADER + ["landlord 0 1", "kitty 345", "play 0 333444+56 airplane_solo",
+                          "ask play beat 0 333444+56 airplane_solo time 1 -1 1 legal 555666+78 pass"]
+        _, seen = converse(lambda v, r: 0, lines)
+        r, v = seen["requests"][0], seen["view"]
+        self.assertEqual((r.beat.seat, r.beat.cards, r.beat.kind, r.beat.reading), (0, "33344456", "airplane_solo",
+                                                                                  "333444+56"))
+        self.assertEqual((v.to_beat.cards, v.to_beat.reading), ("33344456", "333444+56"))
+        self.assertEqual((v.history[0].cards, v.history[0].reading), ("33344456", "333444+56"))
+        self.assertEqual(r.legal, ["pass", "555666+78"])
+        self.assertEqual([(m.item, m.cards, m.reading, m.kind) for m in r.moves],
+                         [("pass", "", "pass", "pass"), ("555666+78", "55566678", "555666+78", "airplane_solo")])
+        # a move of request.moves is a valid answer too
+        replies, _ = converse(lambda v, r: r.moves[1], lines)
+        self.assertEqual(replies[-1], "555666+78")
+        self.assertEqual(arbiter_bot.classify(v.to_beat).kind, "airplane_solo")
+
+    def test_the_legal_list_order(self):
+        ask = ("ask play time 1 -1 1 legal 3333 BR 5 34567 3 44 333+5 333+4 333+44 2222 45678 TTT 8888 "
+               "333444+56 333444+57 333444+66")
+        _, seen = converse(lambda v, r: 0, HEADER + [ask])
+        self.assertEqual(seen["requests"][0].legal,
+                         ["3", "5", "44", "TTT", "333+4", "333+5", "333+44", "34567", "45678",
+                          "333444+56", "333444+57", "333444+66", "3333", "8888", "2222", "BR"])
+        # the auction: pass first, then ascending
+        _, seen = converse(lambda v, r: 0, HEADER + ["ask bid time 1 -1 1 legal 3 2 pass"])
+        self.assertEqual(seen["requests"][0].legal, ["pass", "2", "3"])
+
+    def test_the_order_of_wild_bombs_soft_natural_pure(self):
+        _, seen = converse(lambda v, r: 0, HEADER + ["wild 7", "ask play time 1 -1 1 legal 7777 4444 3377=3333 9"])
+        self.assertEqual(seen["requests"][0].legal, ["9", "3377=3333", "4444", "7777"])
+
+    def test_roles_relative_to_the_landlord(self):
+        _, seen = converse(lambda v, r: 0, HEADER + [ASK_BID])
+        self.assertIsNone(seen["view"].role())
+        self.assertEqual(seen["view"].seat_of("landlord_up"), -1)
+        _, seen = converse(lambda v, r: 0, HEADER + ["landlord 2 1", "kitty 345", ASK_BID])
+        v = seen["view"]
+        self.assertEqual([v.role(s) for s in range(3)], ["landlord_down", "landlord_up", "landlord"])
+        self.assertEqual(v.role(), "landlord_up")            # seat 1 plays right before the landlord
+        self.assertEqual([v.seat_of(r) for r in arbiter_bot.ROLES], [2, 0, -1, 1])
+        four = [h.replace("players 3", "players 4") if h.startswith("match") else
+                "option players=4" if h == "option players=3" else h for h in HEADER]
+        _, seen = converse(lambda v, r: 0, four + ["landlord 3 1", "kitty 345", ASK_BID])
+        v = seen["view"]
+        self.assertEqual([v.role(s) for s in range(4)], ["landlord_down", "landlord_across", "landlord_up",
+                                                          "landlord"])
+        self.assertEqual(v.seat_of("landlord_across"), 1)
+
+    def test_roles_relative_to_the_dajia(self):
+        lines = DAB_HEADER + ["draw 5H", "trump S level 5 dajia 3 by declared",
+                             "ask play time 1000 -1 30000 legal 5H"]
+        _, seen = dab_converse(lambda v, r: 0, lines)
+        v = seen["view"]                                     # seat 2
+        self.assertEqual([v.role(s) for s in range(4)], ["declarer_down", "declarer_partner", "declarer_up",
+                                                          "declarer"])
+        self.assertEqual(v.role(), "declarer_up")
+        self.assertEqual([v.seat_of(r) for r in db.ROLES], [3, 0, 1, 2])
+
+    def test_dabang_order_choices_and_fallbacks(self):
+        lines = DAB_HEADER + ["draw 5H", "draw 5H", "trump S level 5 dajia 0 by declared",
+                             "ask bury time 1000 -1 30000 legal 5H AS 3D 3S 2C 2S KD",
+                             "ask joker time 1000 -1 30000 legal RJ BJ pass"]
+        _, seen = dab_converse(lambda v, r: 0, lines)
+        bury, joker = seen["requests"]
+        # side cards (3D, KD) before trumps (3S AS, then the 2s, then the level 5H)
+        self.assertEqual(bury.legal, ["3D", "KD", "3S", "AS", "2C", "2S", "5H"])
+        self.assertEqual(bury.moves[0], db.Choice("3D", "3D", [db.card_id("3D")], None))
+        self.assertEqual(joker.legal, ["pass", "BJ", "RJ"])
+        # an invalid choice: the smallest (no pass in bury), pass for the joker
+        replies, seen = dab_converse(lambda v, r: "QQ", lines)
+        self.assertEqual(replies[1:], ["3D", "pass"])
+        self.assertIn("answering '3D' (the smallest legal item, passing is not legal)", seen["stderr"])
+
+
 class DaBangBots(unittest.TestCase):
     def test_examples_are_executable_scripts(self):
         for name in ("dabang_random_bot.py", "dabang_greedy_bot.py"):
@@ -753,9 +886,12 @@ def check_bot(strategy):
         if view.counts and 0 <= view.seat < len(view.counts) and len(view.hand) != view.counts[view.seat]:
             fail("hand %s but counts %r (seat %d)" % (view.hand, view.counts, view.seat))
         for m in view.history:
-            c = view.classify(m.cards)
+            c = view.classify(m)                 # its reading (m.text), not its bare cards
             if m.kind is not None and c.kind != m.kind:
-                fail("classify(%r) = %s, the referee says %s" % (m.cards, c.kind, m.kind))
+                fail("classify(%r) = %s, the referee says %s" % (m.text, c.kind, m.kind))
+            if m.kind is not None and (m.cards != c.cards or m.reading != c.reading):
+                fail("history %r: cards %r reading %r, the text says %r %r" % (m.text, m.cards, m.reading,
+                                                                               c.cards, c.reading))
         if request.decision == "play":
             # the play to beat, as the view tracked it from the events
             trail = 0
@@ -779,8 +915,11 @@ def check_bot(strategy):
                 if any(have[c] < n for c, n in need.items()):
                     fail("legal item %s not in hand %s" % (item, view.hand))
                 if request.beat and item != "pass" and view.option("compare") == "standard" \
-                        and not view.classify(item).beats(view.classify(view.to_beat.cards)):
-                    fail("classify says %s does not beat %s" % (item, view.to_beat.cards))
+                        and not view.classify(item).beats(view.classify(view.to_beat)):
+                    fail("classify says %s does not beat %s" % (item, view.to_beat.text))
+            for item, move in zip(request.legal, request.moves):
+                if move.item != item or move.cards != parse_play(item)[0]:
+                    fail("request.moves %r does not match %r" % (move, item))
         return (greedy_bot if strategy == "greedy" else random_bot).choose(view, request)
 
     arbiter_bot.run(choose, name="check-" + strategy)
@@ -960,9 +1099,187 @@ class AgainstTheReferee(unittest.TestCase):
         self.match("--set", "wild=2", bots=("random", "random", "greedy"), deals=10, seed=21)
 
 
+class _Tee:
+    """Referee lines in, and copied to a file (the transcript keeps only the
+    number of legal items of a request, not the items)."""
+
+    def __init__(self, src, path):
+        self.src, self.copy = src, open(path, "wb")
+
+    def readline(self, limit=-1):
+        line = self.src.readline(limit)
+        self.copy.write(line)
+        self.copy.flush()
+        return line
+
+
+def record_bot(path):
+    """A random bot (both games) that records every line it reads to path."""
+    rng = random.Random(int.from_bytes(os.urandom(4), "little"))
+    arbiter_bot.run_streams(lambda v, r: rng.randrange(len(r.legal)), "recorder",
+                            _Tee(sys.stdin.buffer, path), sys.stdout.buffer)
+
+
+def python_lists(lines):
+    """The Python SDK's legal lists for these referee lines, as the C dump
+    prints them."""
+    got = []
+
+    def choose(view, request):
+        got.append(" ".join([request.decision] + request.legal))
+        return 0
+
+    with contextlib.redirect_stderr(io.StringIO()):
+        arbiter_bot.run_streams(choose, "dump", io.BytesIO(("\n".join(lines) + "\n").encode()), io.BytesIO())
+    return got
+
+
+def strip_play_lists(lines):
+    """The same lines as a bot that did not ask for legal plays reads them."""
+    out = []
+    for line in lines:
+        if line.startswith("ask play ") and " legal " in line:
+            line = line[:line.index(" legal ")]
+        out.append(line.replace(" legal", "") if line.startswith("bot 1 ") else line)
+    return out
+
+
+@unittest.skipUnless(find_arbiter() and os.access(os.environ.get("ABOT_ORDER_DUMP", ""), os.X_OK),
+                     "the referee and sdk_order_dump are not built ($ARBITER, $ABOT_ORDER_DUMP)")
+class CrossSdk(unittest.TestCase):
+    """The same requests through both SDKs give the same legal list in the
+    same order: whole matches of random bots are recorded, and each seat's
+    referee lines are fed to the Python SDK and to the C library (with the
+    referee's lists, and without: the engine's moves)."""
+
+    def agree(self, game, args, nbots, deals, seed):
+        # bots have a /tmp of their own: the records go under the build directory
+        with tempfile.TemporaryDirectory(dir=os.path.dirname(os.path.dirname(find_arbiter()))) as tmp:
+            os.chmod(tmp, 0o777)           # the bots (their own uids as root) write their records here
+            cmd = [find_arbiter(), "match", "--game", game, "--deals", str(deals), "--seed", str(seed),
+                   "--sandbox", "none", "--quiet", "--move-ms", "5000"] + args
+            for i in range(nbots):
+                cmd += ["--bot", "r%d=%s %s --record-bot %s" % (i, PYTHON, os.path.abspath(__file__),
+                                                                os.path.join(tmp, "seat%d" % i))]
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            streams = {}
+            for i in range(nbots):
+                with open(os.path.join(tmp, "seat%d" % i), "rb") as f:
+                    streams[i] = f.read().decode("ascii", "replace").splitlines()
+        dump = os.environ["ABOT_ORDER_DUMP"]
+        n = 0
+        for b, lines in sorted(streams.items()):
+            want = python_lists(lines)
+            text = "\n".join(lines) + "\n"
+            for label, data in (("listed", text), ("engine", "\n".join(strip_play_lists(lines)) + "\n")):
+                p = subprocess.run([dump, game], input=data, capture_output=True, text=True, timeout=120)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                got = p.stdout.splitlines()
+                self.assertEqual(len(got), len(want), (game, args, b, label))
+                for i, (g, w) in enumerate(zip(got, want)):
+                    self.assertEqual(g, w, "%s %s bot %d request %d (%s)" % (game, args, b, i, label))
+            n += sum(len(w.split()) - 1 for w in want)
+        return n
+
+    def test_doudizhu(self):
+        n = self.agree("doudizhu", [], 3, 6, 31)
+        n += self.agree("doudizhu", ["--set", "bidding=call-rob,doubling=true,small_three_bomb=true,shuttle=true"],
+                        3, 4, 32)
+        n += self.agree("doudizhu", ["--rules", "four-player"], 4, 3, 33)
+        n += self.agree("doudizhu", ["--set", "wild=2"], 3, 4, 34)
+        self.assertGreater(n, 3000)
+
+    def test_dabang(self):
+        self.assertGreater(self.agree("dabang", [], 4, 2, 35), 1000)
+
+
+@unittest.skipUnless(find_arbiter(), "the referee is not built ($ARBITER names build/cli/arbiter)")
+class StrictMode(unittest.TestCase):
+    """A bot in strict mode that answers illegally: its own answer reaches
+    the referee, which penalises it (the transcript shows the penalty); the
+    same bot without strict mode passes instead and keeps a clean record."""
+
+    BOT = ("import sys; sys.path.insert(0, %r); import arbiter_bot\n"
+           "def choose(view, request):\n"
+           "    if request.decision == 'play' and request.beat is not None:\n"
+           "        return 'KKKK'\n"
+           "    return 0\n"
+           "arbiter_bot.run(choose, name='liar', strict=%s)\n")
+
+    def run_match(self, strict):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.chmod(tmp, 0o755)           # the bot runs under a uid of its own as root
+            bot = os.path.join(tmp, "liar.py")
+            with open(bot, "w") as f:
+                f.write(self.BOT % (HERE, strict))
+            os.chmod(bot, 0o644)
+            t = os.path.join(tmp, "t.arbt")
+            other = os.path.join(HERE, "random_bot.py")
+            cmd = [find_arbiter(), "match", "--deals", "1", "--seed", "7", "--sandbox", "none", "--json",
+                   "--move-ms", "5000", "--policy", "autoplay", "--strikes", "1000", "--transcript", t,
+                   "--bot", "liar=%s %s" % (PYTHON, bot),
+                   "--bot", "a=%s %s" % (PYTHON, other), "--bot", "b=%s %s" % (PYTHON, other)]
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            result = json.loads(p.stdout.splitlines()[0])
+            show = subprocess.run([find_arbiter(), "replay", t, "--dump"], capture_output=True, text=True,
+                                  timeout=60)
+            errs = subprocess.run([find_arbiter(), "replay", t, "--stderr", "liar"], capture_output=True,
+                                  text=True, timeout=60)
+            return result, show.stdout, errs.stdout
+
+    def test_strict_mode_reaches_the_referee_and_is_penalised(self):
+        result, dump, errs = self.run_match(True)
+        liar = [b for b in result["bots"] if b["name"] == "liar"][0]
+        self.assertGreater(liar["penalties"], 0, dump[-2000:])
+        self.assertIn("KKKK", dump)
+        self.assertIn("strict mode: sending 'KKKK' for the referee to judge", errs)
+
+    def test_without_strict_mode_the_bot_passes(self):
+        result, dump, errs = self.run_match(False)
+        liar = [b for b in result["bots"] if b["name"] == "liar"][0]
+        self.assertEqual(liar["penalties"], 0)
+        self.assertIn("the bot chose 'KKKK', not a legal item; answering 'pass' (passing is legal)", errs)
+
+
+def _venv_python():
+    for py in ("/usr/bin/python3", sys.executable):
+        if os.access(py, os.X_OK) and subprocess.run([py, "-c", "import venv, ensurepip"],
+                                                       capture_output=True).returncode == 0:
+            return py
+    return None
+
+
+@unittest.skipUnless(_venv_python(), "no python3 with venv and ensurepip (Debian: python3-venv)")
+class Install(unittest.TestCase):
+    def test_offline_install_in_a_fresh_venv(self):
+        """`pip install --no-index` into a fresh venv, which has no wheel
+        package (before: setuptools' backend failed there for want of it)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            venv = os.path.join(tmp, "v")
+            subprocess.run([_venv_python(), "-m", "venv", venv], check=True, capture_output=True, timeout=120)
+            pip = os.path.join(venv, "bin", "pip")
+            for extra in ([], ["--no-build-isolation"]):
+                env = dict(os.environ, PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
+                p = subprocess.run([pip, "install", "--no-index"] + extra + [HERE], capture_output=True,
+                                   text=True, timeout=120, env=env)
+                self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+                p = subprocess.run([os.path.join(venv, "bin", "python"), "-c",
+                                    "import arbiter_bot, arbiter_bot.dabang; print(arbiter_bot.__file__)"],
+                                   capture_output=True, text=True, timeout=60, cwd=tmp)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertTrue(p.stdout.startswith(venv), p.stdout)
+                p = subprocess.run([pip, "uninstall", "-y", "arbiter-bot"], capture_output=True, text=True,
+                                   timeout=60)
+                self.assertEqual(p.returncode, 0, p.stderr)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--check-bot"]:
         check_bot(sys.argv[2] if len(sys.argv) > 2 else "random")
+    elif sys.argv[1:2] == ["--record-bot"]:
+        record_bot(sys.argv[2])
     elif sys.argv[1:2] == ["--check-dabang-bot"]:
         check_dabang_bot(sys.argv[2] if len(sys.argv) > 2 else "random")
     else:

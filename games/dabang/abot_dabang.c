@@ -10,6 +10,7 @@
 #include "arb_limits.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,12 @@ typedef struct bot {
     dab_play *choices;          /* DAB_MAX_PLAYS */
     int8_t suits[MAX_ITEMS];
     const char **items;        /* DAB_MAX_PLAYS: the referee's text of each choice, when listed */
+    abot__okey *keys;
+    const abot__okey **order;  /* the keys sorted (abot__sort_keys) */          /* DAB_MAX_PLAYS: the legal list's sort keys */
+    dab_play *sorted;          /* DAB_MAX_PLAYS: scratch for reordering */
+    const char **texts;        /* DAB_MAX_PLAYS: each choice as a reply */
+    char (*formatted)[3 * DAB_MAX_PLAY + 8];   /* DAB_MAX_PLAYS: the engine's plays as text */
+    bool strict;               /* abot_dab_options.strict */
 
     dab_rules rules;
     dab_trump trump;
@@ -434,18 +441,6 @@ static bool on_deal_event(void *view, const abot_match *m, char **w, int n)
 /* The reply line for the core to write; always true (the reply is ready). */
 #define reply(b, ...) abot__reply((b)->reply, (b)->reply_cap, __VA_ARGS__)
 
-static int pick(bot *b, const abot_dab_request *r)
-{
-    int i = b->choose(&b->v, r, b->ctx);
-    if (i == ABOT_NO_REPLY)
-        return i;
-    if (i < 0 || i >= r->nchoices) {
-        abot__diag("the bot chose %d of %d choices; playing the first", i, r->nchoices);
-        i = 0;
-    }
-    return i;
-}
-
 /* One legal item as cards (and a suit for three jokers). */
 static bool read_item(abot_dab_decision d, const char *item, dab_play *p, int8_t *suit)
 {
@@ -466,12 +461,113 @@ static bool read_item(abot_dab_decision d, const char *item, dab_play *p, int8_t
     return d == ABOT_DAB_DECLARE || d == ABOT_DAB_PLAY || p->n == 1;
 }
 
+/* ---- The order of the legal list (docs/bot-authors.md) ------------------- */
+
+/* The key of a card: (side card before trump, power, id) once the trump is
+ * known, (rank, id) before — as the Python SDK's order_key. */
+static void card_key(const abot_dab_view *v, int c, uint8_t out[3])
+{
+    if (v->trump) {
+        out[0] = dab_is_trump(v->trump, c) ? 1 : 0;
+        out[1] = v->trump->power[c];
+    } else {
+        out[0] = 0;
+        out[1] = (uint8_t)(c >= 52 ? 13 + (c - 52) : c / 4);
+    }
+    out[2] = (uint8_t)c;
+}
+
+static void choice_key(const abot_dab_view *v, const dab_play *p, int suit, const char *text, abot__okey *k)
+{
+    memset(k, 0, offsetof(abot__okey, p));
+    k->text = text;
+    if (p->n == 0)
+        return;
+    k->cls = 1;
+    k->ncards = p->n;
+    k->tier = (uint8_t)(suit + 1);
+    uint8_t keys[DAB_MAX_PLAY][3];
+    int n = p->n < DAB_MAX_PLAY ? p->n : DAB_MAX_PLAY;
+    for (int i = 0; i < n; i++)
+        card_key(v, p->c[i], keys[i]);
+    /* the cards from the lowest key */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && memcmp(keys[j - 1], keys[j], 3) > 0; j--) {
+            uint8_t t[3];
+            memcpy(t, keys[j], 3);
+            memcpy(keys[j], keys[j - 1], 3);
+            memcpy(keys[j - 1], t, 3);
+        }
+    memcpy(k->p, keys, (size_t)n * 3);
+    k->np = (uint8_t)(n * 3);
+}
+
+/* Sort choices[0, k) (suits and texts along) into the documented order. */
+static void order_choices(bot *b, int k, bool declare)
+{
+    for (int i = 0; i < k; i++) {
+        choice_key(&b->v, &b->choices[i], declare && i < MAX_ITEMS ? b->suits[i] : -1, b->texts[i], &b->keys[i]);
+        b->keys[i].idx = i;
+    }
+    abot__sort_keys(b->keys, k, b->order);
+    int8_t suits[MAX_ITEMS];
+    for (int i = 0; i < k; i++) {
+        int from = b->order[i]->idx;
+        b->sorted[i] = b->choices[from];
+        if (declare && i < MAX_ITEMS)
+            suits[i] = from < MAX_ITEMS ? b->suits[from] : -1;
+        b->texts[i] = b->order[i]->text;
+    }
+    memcpy(b->choices, b->sorted, (size_t)k * sizeof *b->choices);
+    if (declare)
+        memcpy(b->suits, suits, (size_t)(k < MAX_ITEMS ? k : MAX_ITEMS));
+}
+
+typedef struct match_ctx {
+    bot *b;
+    const abot_dab_request *r;
+} match_ctx;
+
+/* The choice words name another way: the same cards in another order or
+ * case ("5h5H"), three jokers' suit after a space. -1 none. */
+static int match_words(void *ctx, const char *text)
+{
+    const match_ctx *mc = ctx;
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *p = buf; *p; p++)
+        *p = *p == ' ' ? ':' : (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+    dab_play p;
+    int8_t suit;
+    if (!read_item(mc->r->decision, buf, &p, &suit))
+        return -1;
+    for (int i = 0; i < mc->r->nchoices; i++) {
+        const dab_play *c = &mc->r->choices[i];
+        int8_t csuit = mc->r->suits ? mc->r->suits[i] : -1;
+        if (c->n == p.n && memcmp(c->c, p.c, p.n) == 0 && csuit == suit)
+            return i;
+    }
+    return -1;
+}
+
+static int pick(bot *b, const abot_dab_request *r)
+{
+    int i = b->choose(&b->v, r, b->ctx);
+    int pass_at = r->nchoices > 0 && r->choices[0].n == 0 ? 0 : -1;
+    match_ctx mc = {b, r};
+    const char *own = NULL;
+    i = abot__resolve(i, r->nchoices, b->texts, pass_at, b->strict, decision_words[r->decision], match_words, &mc,
+                      &own);
+    if (i == ABOT_ANSWER)
+        abot__reply(b->reply, b->reply_cap, "%s", own);
+    return i;
+}
+
 static bool ask(bot *b, abot_dab_request *r, char **items, int nitems, bool have_list, const dab_play *led)
 {
     abot_dab_view *v = &b->v;
     int k = 0, bad = 0;
     const char *first_bad = NULL;
-    bool verbatim = have_list;
     if (have_list) {
         int cap = r->decision == ABOT_DAB_PLAY ? DAB_MAX_PLAYS : MAX_ITEMS;
         for (int i = 0; i < nitems && k < cap; i++) {
@@ -502,19 +598,28 @@ static bool ask(bot *b, abot_dab_request *r, char **items, int nitems, bool have
         abot__diag("ask %s without a legal choice; passing", decision_words[r->decision]);
         return reply(b, "pass");
     }
+    for (int i = 0; i < k; i++) {
+        if (have_list) {
+            b->texts[i] = b->items[i];
+        } else {
+            if (dab_format_play(&b->choices[i], b->formatted[i], sizeof b->formatted[i]) < 0)
+                snprintf(b->formatted[i], sizeof b->formatted[i], "pass");
+            b->texts[i] = b->formatted[i];
+        }
+    }
+    order_choices(b, k, r->decision == ABOT_DAB_DECLARE);
     r->choices = b->choices;
     r->nchoices = k;
     r->suits = r->decision == ABOT_DAB_DECLARE ? b->suits : NULL;
     int i = pick(b, r);
     if (i == ABOT_NO_REPLY)
         return false;
+    if (i == ABOT_ANSWER)
+        return true;       /* pick wrote it */
     const char *word = decision_words[r->decision];
-    if (verbatim)
-        return strcmp(b->items[i], "pass") == 0 ? reply(b, "pass") : reply(b, "%s %s", word, b->items[i]);
-    char text[3 * DAB_MAX_PLAY + 8];
-    if (dab_format_play(&b->choices[i], text, sizeof text) < 0)
+    if (strcmp(b->texts[i], "pass") == 0 || b->choices[i].n == 0)
         return reply(b, "pass");
-    return reply(b, "%s %s", word, text);
+    return reply(b, "%s %s", word, b->texts[i]);
 }
 
 /* ask DECISION [follow SEAT LED winner SEAT PLAY] time MOVE DEAL BANK [legal ITEM ...] */
@@ -626,7 +731,13 @@ int abot_dab_run_fds(const char *name, int in_fd, int out_fd, abot_dab_choose ch
     b->observe = opt ? opt->observe : NULL;
     b->choices = malloc(DAB_MAX_PLAYS * sizeof *b->choices);
     b->items = malloc(DAB_MAX_PLAYS * sizeof *b->items);
-    if (!b->choices || !b->items) {
+    b->order = malloc((DAB_MAX_PLAYS) * sizeof *b->order);
+    b->keys = malloc(DAB_MAX_PLAYS * sizeof *b->keys);
+    b->sorted = malloc(DAB_MAX_PLAYS * sizeof *b->sorted);
+    b->texts = malloc(DAB_MAX_PLAYS * sizeof *b->texts);
+    b->formatted = malloc(DAB_MAX_PLAYS * sizeof *b->formatted);
+    b->strict = (opt && opt->strict) || abot__env_strict();
+    if (!b->choices || !b->items || !b->keys || !b->order || !b->sorted || !b->texts || !b->formatted) {
         rc = ARB_ENOMEM;
         goto out;
     }
@@ -637,6 +748,11 @@ int abot_dab_run_fds(const char *name, int in_fd, int out_fd, abot_dab_choose ch
     rc = abot__run(&dab_game, b, &fields, name, in_fd, out_fd, opt && opt->ask_legal, opt && opt->verbose);
 out:
     free(b->results);
+    free(b->formatted);
+    free(b->texts);
+    free(b->sorted);
+    free(b->keys);
+    free(b->order);
     free(b->items);
     free(b->choices);
     free(b);
@@ -683,4 +799,24 @@ int abot_dab_power(const abot_dab_view *v, const dab_play *p)
             best = pw;
     }
     return best;
+}
+
+abot_dab_role abot_dab_role_of(const abot_dab_view *v, int seat)
+{
+    if (v->dajia < 0 || seat < 0 || seat >= DAB_SEATS)
+        return ABOT_DAB_ROLE_UNKNOWN;
+    return (abot_dab_role)((seat - v->dajia + DAB_SEATS) % DAB_SEATS);
+}
+
+int abot_dab_seat_of(const abot_dab_view *v, abot_dab_role role)
+{
+    if (v->dajia < 0 || role < ABOT_DAB_ROLE_DECLARER || role > ABOT_DAB_ROLE_DECLARER_UP)
+        return -1;
+    return (v->dajia + (int)role) % DAB_SEATS;
+}
+
+const char *abot_dab_role_name(abot_dab_role role)
+{
+    static const char *const names[] = {"declarer", "declarer_down", "declarer_partner", "declarer_up"};
+    return role >= 0 && role <= ABOT_DAB_ROLE_DECLARER_UP ? names[role] : "unknown";
 }

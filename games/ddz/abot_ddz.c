@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,12 @@ typedef struct bot {
 
     ddz_move *moves;           /* ARB_MAX_MOVES */
     const char **items;        /* ARB_MAX_MOVES: the referee's text of each move, when it sent a list */
+    abot__okey *keys;
+    const abot__okey **order;  /* the keys sorted (abot__sort_keys) */          /* ARB_MAX_MOVES: the legal list's sort keys (abot_core.h) */
+    ddz_move *sorted;          /* ARB_MAX_MOVES: scratch for reordering moves */
+    const char **sorted_items; /* ARB_MAX_MOVES */
+    char (*texts)[ARB_MAX_PLAY_TEXT + 8]; /* ARB_MAX_MOVES: the engine's moves as replies */
+    bool strict;               /* abot_options.strict: the bot's own answer goes out */
 
     ddz_rules rules;
     abot_view v;
@@ -338,19 +345,110 @@ static bool on_deal_event(void *view, const abot_match *match, char **w, int n)
 
 static const char *const decision_words[] = {"bid", "call", "rob", "double", "show", "claim", "play"};
 
+/* ---- The order of the legal list (docs/bot-authors.md) ------------------- */
+
+/* Sort keys are read from the reply text of each move, the same way the
+ * Python SDK reads the referee's items, so that both SDKs give one order:
+ * pass first; then kind (ddz_kind order); fewer cards; for bombs soft (a
+ * wild card stands in), natural, pure wild; the reading's primary part, its
+ * kickers, the cards played, each as ranks from the lowest (a prefix
+ * first); the text. */
+static void ranks_of(const char *from, const char *to, uint8_t *out, uint8_t *n)
+{
+    uint8_t count[DDZ_NRANKS] = {0};
+    for (const char *p = from; p < to; p++) {
+        const char *at = *p ? strchr(ddz_rank_chars, *p) : NULL;
+        if (at && count[at - ddz_rank_chars] < 255)
+            count[at - ddz_rank_chars]++;
+    }
+    *n = 0;
+    for (int x = 0; x < DDZ_NRANKS; x++)
+        for (int k = 0; k < count[x] && *n < ABOT_OKEY_CARDS; k++)
+            out[(*n)++] = (uint8_t)x;
+}
+
+static void play_key(const ddz_move *m, const char *text, uint16_t wild, abot__okey *k)
+{
+    memset(k, 0, offsetof(abot__okey, p));
+    k->text = text;
+    if (m->kind == DDZ_PASS)
+        return;
+    k->cls = 2;
+    k->major = m->kind;
+    k->ncards = m->ncards ? m->ncards : (int)ddz_total(m->cards);
+    const char *eq = strchr(text, '=');
+    const char *reading = eq ? eq + 1 : text, *end = text + strlen(text);
+    const char *plus = strchr(reading, '+');
+    if (m->kind == DDZ_BOMB) {
+        bool pure = wild != 0;
+        for (int x = 0; x < DDZ_NRANKS && pure; x++)
+            if (ddz_count(m->cards, x) && !(wild & (1u << x)))
+                pure = false;
+        k->tier = eq ? 0 : pure ? 2 : 1;
+    }
+    ranks_of(reading, plus ? plus : end, k->p, &k->np);
+    ranks_of(plus ? plus + 1 : end, end, k->k, &k->nk);
+    ranks_of(text, eq ? eq : end, k->c, &k->nc);
+}
+
+/* Sort moves[0, n) (and items, when the referee listed them) into the
+ * documented order. */
+static void order_moves(bot *b, int n, bool have_list, char (*texts)[ARB_MAX_PLAY_TEXT + 8])
+{
+    for (int i = 0; i < n; i++) {
+        const char *text = have_list ? b->items[i] : texts[i];
+        play_key(&b->moves[i], text, b->v.wild_ranks, &b->keys[i]);
+        b->keys[i].idx = i;
+    }
+    abot__sort_keys(b->keys, n, b->order);
+    for (int i = 0; i < n; i++) {
+        b->sorted[i] = b->moves[b->order[i]->idx];
+        b->sorted_items[i] = have_list ? b->items[b->order[i]->idx] : NULL;
+    }
+    memcpy(b->moves, b->sorted, (size_t)n * sizeof *b->moves);
+    if (have_list)
+        memcpy(b->items, b->sorted_items, (size_t)n * sizeof *b->items);
+}
+
 /* The reply line for the core to write; always true (the reply is ready). */
 #define reply(b, ...) abot__reply((b)->reply, (b)->reply_cap, __VA_ARGS__)
 
-static int pick(bot *b, const abot_request *r, int n)
+/* The index the bot chose, or what stands for it (abot_core.h
+ * abot__resolve): ABOT_NO_REPLY, ABOT_ANSWER with the text to send in
+ * *own (strict mode), or a legal index. `texts` are the choices as replies. */
+typedef struct match_ctx {
+    bot *b;
+    const abot_request *r;
+} match_ctx;
+
+/* The legal choice that words name another way: the same cards in another
+ * order ("4333" for "333+4"), a value as a number. -1 none. */
+static int match_words(void *ctx, const char *text)
+{
+    const match_ctx *mc = ctx;
+    const abot_request *r = mc->r;
+    if (r->decision != ABOT_PLAY) {
+        int x;
+        for (int i = 0; i < r->nvalues; i++)
+            if (abot__to_int(text, 0, 99, &x) && x == r->values[i])
+                return i;
+        return -1;
+    }
+    ddz_cards cards, represented, primary;
+    if (ddz_play_parse_w(&mc->b->rules, text, &cards, &represented, &primary) != 0 || cards == 0)
+        return -1;
+    for (int i = 0; i < r->nmoves; i++)
+        if (r->moves[i].cards == cards
+            && (!represented || ddz_move_represented(&r->moves[i], mc->b->v.wild_ranks) == represented))
+            return i;
+    return -1;
+}
+
+static int pick(bot *b, const abot_request *r, int n, const char *const *texts, int pass_at, const char **own)
 {
     int i = b->choose(&b->v, r, b->ctx);
-    if (i == ABOT_NO_REPLY)
-        return i;
-    if (i < 0 || i >= n) {
-        abot__diag("the bot chose %d of %d choices; playing the first", i, n);
-        i = 0;
-    }
-    return i;
+    match_ctx mc = {b, r};
+    return abot__resolve(i, n, texts, pass_at, b->strict, decision_words[r->decision], match_words, &mc, own);
 }
 
 /* The referee's list of legal plays, read into moves (with the text of
@@ -388,7 +486,6 @@ static bool ask_play(bot *b, abot_request *r, char **items, int nitems, bool hav
 {
     abot_view *v = &b->v;
     int k;
-    bool verbatim = have_list;
     if (have_list) {
         k = read_items(b, items, nitems);
     } else {
@@ -399,20 +496,34 @@ static bool ask_play(bot *b, abot_request *r, char **items, int nitems, bool hav
         abot__diag("no legal play (%s); passing", k < 0 ? arb_strerror(k) : "empty list");
         return reply(b, "pass");
     }
+    /* every move's reply text: the referee's item, or the engine's reading */
+    char (*texts)[ARB_MAX_PLAY_TEXT + 8] = b->texts;
+    if (!have_list)
+        for (int i = 0; i < k; i++) {
+            if (b->moves[i].kind == DDZ_PASS)
+                snprintf(texts[i], sizeof texts[i], "pass");
+            else
+                ddz_move_format_w(&b->moves[i], v->wild_ranks, texts[i], sizeof texts[i]);
+        }
+    order_moves(b, k, have_list, texts);
+    const char **reply_texts = b->sorted_items;
+    int pass_at = -1;
+    for (int i = 0; i < k; i++) {
+        reply_texts[i] = have_list ? b->items[i] : texts[b->order[i]->idx];
+        if (b->moves[i].kind == DDZ_PASS)
+            pass_at = i;
+    }
     r->moves = b->moves;
     r->nmoves = k;
-    int i = pick(b, r, k);
+    const char *own = NULL;
+    int i = pick(b, r, k, reply_texts, pass_at, &own);
     if (i == ABOT_NO_REPLY)
         return false;
-    const ddz_move *m = &b->moves[i];
-    if (m->kind == DDZ_PASS) {
+    if (i == ABOT_ANSWER)
+        return reply(b, "%s", own);
+    if (b->moves[i].kind == DDZ_PASS)
         return reply(b, "pass");
-    }
-    if (verbatim)
-        return reply(b, "play %s", b->items[i]);
-    char text[ARB_MAX_PLAY_TEXT + 8];
-    ddz_move_format_w(m, v->wild_ranks, text, sizeof text);
-    return reply(b, "play %s", text);
+    return reply(b, "play %s", reply_texts[i]);
 }
 
 static bool ask_value(bot *b, abot_request *r, char **items, int nitems)
@@ -438,11 +549,32 @@ static bool ask_value(bot *b, abot_request *r, char **items, int nitems)
         abot__diag("ask %s without legal items; passing", word);
         values[nv++] = 0;
     }
+    /* the documented order: pass first, then ascending */
+    for (int i = 1; i < nv; i++)
+        for (int j = i; j > 0 && values[j - 1] > values[j]; j--) {
+            int8_t t = values[j];
+            values[j] = values[j - 1];
+            values[j - 1] = t;
+        }
+    char vtext[32][8];
+    const char *texts[32];
+    for (int i = 0; i < nv; i++) {
+        if (values[i] == 0)
+            snprintf(vtext[i], sizeof vtext[i], "pass");
+        else if (r->decision == ABOT_BID)
+            snprintf(vtext[i], sizeof vtext[i], "%d", values[i]);
+        else
+            snprintf(vtext[i], sizeof vtext[i], "%s", word);
+        texts[i] = vtext[i];
+    }
     r->values = values;
     r->nvalues = nv;
-    int i = pick(b, r, nv);
+    const char *own = NULL;
+    int i = pick(b, r, nv, texts, values[0] == 0 ? 0 : -1, &own);
     if (i == ABOT_NO_REPLY)
         return false;
+    if (i == ABOT_ANSWER)
+        return reply(b, "%s", own);
     if (values[i] == 0)
         return reply(b, "pass");
     if (r->decision == ABOT_BID)
@@ -597,7 +729,13 @@ int abot_run_fds(const char *name, int in_fd, int out_fd, abot_choose choose, vo
     b->observe = opt ? opt->observe : NULL;
     b->moves = malloc(ARB_MAX_MOVES * sizeof *b->moves);
     b->items = malloc(ARB_MAX_MOVES * sizeof *b->items);
-    if (!b->moves || !b->items) {
+    b->order = malloc((ARB_MAX_MOVES) * sizeof *b->order);
+    b->keys = malloc(ARB_MAX_MOVES * sizeof *b->keys);
+    b->sorted = malloc(ARB_MAX_MOVES * sizeof *b->sorted);
+    b->sorted_items = malloc(ARB_MAX_MOVES * sizeof *b->sorted_items);
+    b->texts = malloc(ARB_MAX_MOVES * sizeof *b->texts);
+    b->strict = (opt && opt->strict) || abot__env_strict();
+    if (!b->moves || !b->items || !b->keys || !b->order || !b->sorted || !b->sorted_items || !b->texts) {
         rc = ARB_ENOMEM;
         goto out;
     }
@@ -612,6 +750,11 @@ int abot_run_fds(const char *name, int in_fd, int out_fd, abot_choose choose, vo
     rc = abot__run(&ddz_game, b, &fields, name, in_fd, out_fd, opt && opt->ask_legal, opt && opt->verbose);
 out:
     free(b->results);
+    free(b->texts);
+    free(b->sorted_items);
+    free(b->sorted);
+    free(b->keys);
+    free(b->order);
     free(b->items);
     free(b->moves);
     free(b);
@@ -656,4 +799,41 @@ ddz_cards abot_outstanding(const abot_view *v)
             out += (ddz_cards)(have - gone) << (4 * x);
     }
     return out;
+}
+
+abot_role abot_role_of(const abot_view *v, int seat)
+{
+    if (v->landlord < 0 || v->players < 3 || seat < 0 || seat >= v->players)
+        return ABOT_ROLE_UNKNOWN;
+    int d = (seat - v->landlord + v->players) % v->players;
+    return d == v->players - 1 && d ? ABOT_ROLE_LANDLORD_UP : (abot_role)d;
+}
+
+int abot_seat_of(const abot_view *v, abot_role role)
+{
+    for (int s = 0; s < v->players && role != ABOT_ROLE_UNKNOWN; s++)
+        if (abot_role_of(v, s) == role)
+            return s;
+    return -1;
+}
+
+const char *abot_role_name(abot_role role)
+{
+    static const char *const names[] = {"landlord", "landlord_down", "landlord_across", "landlord_up"};
+    return role >= 0 && role <= ABOT_ROLE_LANDLORD_UP ? names[role] : "unknown";
+}
+
+int abot_move_text(const abot_view *v, const ddz_move *m, char *buf, size_t len)
+{
+    if (m->kind == DDZ_PASS)
+        return snprintf(buf, len, "pass");
+    return ddz_move_format_w(m, v->wild_ranks, buf, len);
+}
+
+int abot_move_reading(const abot_view *v, const ddz_move *m, char *buf, size_t len)
+{
+    char text[ARB_MAX_PLAY_TEXT + 8];
+    abot_move_text(v, m, text, sizeof text);
+    const char *eq = strchr(text, '=');
+    return snprintf(buf, len, "%s", eq ? eq + 1 : text);
 }

@@ -19,7 +19,11 @@ typedef enum policy {
     PICK_LAST,          /* the last choice that is not a pass */
     PICK_CARDS,         /* the play of exactly `target` cards, else the first */
     PICK_BAD,           /* an index out of range */
+    PICK_ANSWER,        /* abot_answer(h->answer) */
 } policy;
+
+/* The next harness runs in strict mode (abot_options.strict). */
+static bool start_strict;
 
 /* What the bot function saw at its last call. */
 typedef struct seen {
@@ -44,6 +48,7 @@ typedef struct harness {
     pthread_mutex_t lock;
     policy how;
     ddz_cards target;
+    const char *answer;          /* PICK_ANSWER's words */
     seen s;
     int observed;                /* lines the observer got */
     bool observed_over;
@@ -92,6 +97,9 @@ static int choose(const abot_view *v, const abot_request *r, void *ctx)
     case PICK_BAD:
         pick = n + 7;
         break;
+    case PICK_ANSWER:
+        pick = abot_answer(h->answer);
+        break;
     }
     pthread_mutex_unlock(&h->lock);
     return pick;
@@ -132,6 +140,7 @@ static harness *start(const char *name, policy how, bool ask_legal)
     h->name = name;
     h->how = how;
     h->opt.ask_legal = ask_legal;
+    h->opt.strict = start_strict;
     h->opt.observe = observe;
     pthread_mutex_init(&h->lock, NULL);
     if (pthread_create(&h->thread, NULL, bot_thread, h))
@@ -231,12 +240,24 @@ static ddz_cards cards_of(const ddz_rules *r, const char *text)
     return c;
 }
 
+static bool same_move(const ddz_move *a, const ddz_move *b)
+{
+    return a->cards == b->cards && a->kind == b->kind && a->rank == b->rank && a->len == b->len
+           && a->ncards == b->ncards && a->subst == b->subst;
+}
+
+/* The same moves, in any order (the library sorts the engine's list into
+ * the documented order: test_order_* check that order). The engine lists
+ * each set of cards once, so a match for each is enough. */
 static bool same_moves(const ddz_move *a, const ddz_move *b, int n)
 {
-    for (int i = 0; i < n; i++)
-        if (a[i].cards != b[i].cards || a[i].kind != b[i].kind || a[i].rank != b[i].rank || a[i].len != b[i].len
-            || a[i].ncards != b[i].ncards || a[i].subst != b[i].subst)
+    for (int i = 0; i < n; i++) {
+        bool found = false;
+        for (int j = 0; j < n && !found; j++)
+            found = same_move(&a[i], &b[j]);
+        if (!found)
             return false;
+    }
     return true;
 }
 
@@ -329,10 +350,11 @@ static void test_values(void)
     set_policy(h, PICK_FIRST, 0);
     send_line(h, "ask rob time 1000 -1 30000 legal pass rob");
     CHECK(reply_is(h, "pass"));
-    /* an index out of range is the bot's bug: the first choice is played */
+    /* an index out of range is the bot's bug: the pass is played (before:
+     * the first item the referee listed, "call") */
     set_policy(h, PICK_BAD, 0);
     send_line(h, "ask call time 1000 -1 30000 legal call pass");
-    CHECK(reply_is(h, "call"));
+    CHECK(reply_is(h, "pass"));
     send_line(h, "end 0");
     CHECK(finish(h) == 0);
 }
@@ -374,7 +396,7 @@ static void test_tracking(void)
     hand -= cards_of(&r, "33");
     send_line(h, "play 0 99 pair");
     send_line(h, "counts 15 18 17");
-    set_policy(h, PICK_FIRST, 0);
+    set_policy(h, PICK_CARDS, cards_of(&r, "TT"));      /* the first is the pass */
     send_line(h, "ask play beat 0 99 pair time 1000 -1 30000");
     const char *line = recv_line(h);
     CHECKF(line && strncmp(line, "play ", 5) == 0, "%s", line ? line : "(nothing)");
@@ -398,7 +420,7 @@ static void test_tracking(void)
     ddz_move want[256];
     int nwant = ddz_follows(&r, hand, &prev, want, 256);
     CHECK(h->s.r.nmoves == nwant && same_moves(h->s.moves, want, nwant));
-    CHECK(h->s.moves[h->s.r.nmoves - 1].kind == DDZ_PASS);
+    CHECK(h->s.moves[0].kind == DDZ_PASS);      /* the documented order: the pass first */
     pthread_mutex_unlock(&h->lock);
 
     /* its reply echoed, two passes: the round is over and it leads */
@@ -575,7 +597,7 @@ static void test_referee_list(void)
     set_policy(h, PICK_LAST, 0);
     CHECK(reply_is(h, "play AA"));
     pthread_mutex_lock(&h->lock);
-    CHECK(h->s.r.nmoves == 2 && h->s.moves[1].kind == DDZ_PASS && !h->s.leading);
+    CHECK(h->s.r.nmoves == 2 && h->s.moves[0].kind == DDZ_PASS && !h->s.leading);
     pthread_mutex_unlock(&h->lock);
     set_policy(h, PICK_BAD, 0);
     send_line(h, "ask play beat 0 KK pair time 1000 -1 30000 legal pass");
@@ -674,9 +696,180 @@ static void test_end(void)
     free(h);
 }
 
+/* ---- The order of the legal list, the fallback, strict mode, roles -------- */
+
+/* stderr (fd 2) into a file while the bot thread writes its diagnostics. */
+static int saved_stderr = -1;
+static FILE *captured;
+
+static void capture_begin(void)
+{
+    fflush(stderr);
+    captured = tmpfile();
+    if (!captured)
+        exit(2);
+    saved_stderr = dup(2);
+    dup2(fileno(captured), 2);
+}
+
+static char *capture_end(void)
+{
+    static char text[8192];
+    fflush(stderr);
+    dup2(saved_stderr, 2);
+    close(saved_stderr);
+    rewind(captured);
+    size_t n = fread(text, 1, sizeof text - 1, captured);
+    text[n] = 0;
+    fclose(captured);
+    return text;
+}
+
+static void texts_of(const seen *s, char out[][40], int n)
+{
+    for (int i = 0; i < n; i++)
+        abot_move_text(&s->v, &s->moves[i], out[i], sizeof out[i]);
+}
+
+static void test_order(void)
+{
+    /* the engine's leads from 33456789TTJJQKKA2, sorted */
+    harness *h = start("order", PICK_FIRST, false);
+    send_line(h, "arbiter 1 doudizhu");
+    CHECK(reply_is(h, "bot 1 order"));
+    send_lines(h, header, sizeof header / sizeof header[0]);
+    send_line(h, "ask play time 1000 -1 30000");
+    CHECK(reply_is(h, "play 3"));
+    static char engine[2048][40];
+    pthread_mutex_lock(&h->lock);
+    int n = h->s.r.nmoves;
+    CHECK(n > 30 && n < 2048);
+    texts_of(&h->s, engine, n);
+    const char *const want[] = {"3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A", "2",
+                                "33", "TT", "JJ", "KK", "34567", "45678"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        CHECKF(strcmp(engine[i], want[i]) == 0, "move %zu: %s, want %s", i, engine[i], want[i]);
+    /* by kind, then fewer cards, then the primary part's lowest rank */
+    for (int i = 1; i < n; i++) {
+        const ddz_move *a = &h->s.moves[i - 1], *b = &h->s.moves[i];
+        CHECKF(a->kind < b->kind || (a->kind == b->kind && (a->ncards < b->ncards || (a->ncards == b->ncards
+               && (ddz_move_primary(a) & -ddz_move_primary(a)) <= (ddz_move_primary(b) & -ddz_move_primary(b))))),
+               "%s before %s", engine[i - 1], engine[i]);
+    }
+    pthread_mutex_unlock(&h->lock);
+    send_line(h, "end 0");
+    CHECK(finish(h) == 0);
+
+    /* the same moves listed by the referee in reverse: the same order */
+    h = start("order", PICK_FIRST, true);
+    send_line(h, "arbiter 1 doudizhu");
+    CHECK(reply_is(h, "bot 1 order legal"));
+    send_lines(h, header, sizeof header / sizeof header[0]);
+    char *line = malloc(65536);
+    size_t at = (size_t)snprintf(line, 65536, "ask play time 1000 -1 30000 legal");
+    for (int i = n - 1; i >= 0 && at < 65000; i--)
+        at += (size_t)snprintf(line + at, 65536 - at, " %s", engine[i]);
+    send_line(h, line);
+    free(line);
+    CHECK(reply_is(h, "play 3"));
+    pthread_mutex_lock(&h->lock);
+    CHECK(h->s.r.nmoves == n);
+    static char listed[2048][40];
+    texts_of(&h->s, listed, n);
+    for (int i = 0; i < n; i++)
+        CHECKF(strcmp(listed[i], engine[i]) == 0, "listed %d: %s, engine %s", i, listed[i], engine[i]);
+    pthread_mutex_unlock(&h->lock);
+    send_line(h, "end 0");
+    CHECK(finish(h) == 0);
+}
+
+static void test_fallback_and_strict(void)
+{
+    harness *h = start("fallback", PICK_BAD, true);
+    send_line(h, "arbiter 1 doudizhu");
+    CHECK(reply_is(h, "bot 1 fallback legal"));
+    send_lines(h, header, sizeof header / sizeof header[0]);
+    send_line(h, "play 0 4 solo");
+    capture_begin();
+    /* before: the first item, the bomb 5555 */
+    send_line(h, "ask play beat 0 4 solo time 1000 -1 30000 legal 5555 6 pass");
+    bool ok = reply_is(h, "pass");
+    send_line(h, "ask play time 1000 -1 30000 legal 3333 TT 5 4");
+    ok &= reply_is(h, "play 4");
+    set_policy(h, PICK_ANSWER, 0);
+    h->answer = "play 4333";
+    send_line(h, "ask play time 1000 -1 30000 legal 3 33 333+4 345678");
+    ok &= reply_is(h, "play 333+4");
+    h->answer = "KKKK";
+    send_line(h, "ask play time 1000 -1 30000 legal 3 33 333+4 345678");
+    ok &= reply_is(h, "play 3");
+    char *err = capture_end();
+    CHECK(ok);
+    CHECKF(strstr(err, "the bot chose 10 of 3 choices, not a legal choice; answering 'pass' (passing is legal)"),
+           "%s", err);
+    CHECKF(strstr(err, "answering '4' (the smallest legal choice, passing is not legal)"), "%s", err);
+    CHECKF(strstr(err, "the bot chose \"KKKK\", not a legal choice; answering '3'"), "%s", err);
+    send_line(h, "end 0");
+    CHECK(finish(h) == 0);
+
+    start_strict = true;
+    h = start("strict", PICK_BAD, true);
+    start_strict = false;
+    send_line(h, "arbiter 1 doudizhu");
+    CHECK(reply_is(h, "bot 1 strict legal"));
+    send_lines(h, header, sizeof header / sizeof header[0]);
+    capture_begin();
+    send_line(h, "ask play beat 0 4 solo time 1000 -1 30000 legal 5555 6 pass");
+    ok = reply_is(h, "error");
+    set_policy(h, PICK_ANSWER, 0);
+    h->answer = "KKKK\nmore";
+    send_line(h, "ask play time 1000 -1 30000 legal 3 33 333+4 345678");
+    ok &= reply_is(h, "KKKK");
+    h->answer = "3334";                 /* legal words still name the legal item */
+    send_line(h, "ask play time 1000 -1 30000 legal 3 33 333+4 345678");
+    ok &= reply_is(h, "play 333+4");
+    set_policy(h, PICK_LAST, 0);
+    send_line(h, "ask play time 1000 -1 30000 legal 3 33");
+    ok &= reply_is(h, "play 33");
+    err = capture_end();
+    CHECK(ok);
+    CHECKF(strstr(err, "strict mode: sending \"error\" for the referee to judge"), "%s", err);
+    CHECKF(strstr(err, "the bot answered \"KKKK\", not a legal choice; strict mode: sending it"), "%s", err);
+    send_line(h, "end 0");
+    CHECK(finish(h) == 0);
+}
+
+static void test_roles(void)
+{
+    abot_view v = {.players = 3, .landlord = -1};
+    CHECK(abot_role_of(&v, 0) == ABOT_ROLE_UNKNOWN && abot_seat_of(&v, ABOT_ROLE_LANDLORD) == -1);
+    v.landlord = 2;
+    CHECK(abot_role_of(&v, 2) == ABOT_ROLE_LANDLORD);
+    CHECK(abot_role_of(&v, 0) == ABOT_ROLE_LANDLORD_DOWN);     /* 下家: plays right after seat 2 */
+    CHECK(abot_role_of(&v, 1) == ABOT_ROLE_LANDLORD_UP);       /* 上家 */
+    CHECK(abot_seat_of(&v, ABOT_ROLE_LANDLORD_UP) == 1 && abot_seat_of(&v, ABOT_ROLE_LANDLORD_ACROSS) == -1);
+    CHECK(abot_role_of(&v, 3) == ABOT_ROLE_UNKNOWN);
+    v.players = 4;
+    v.landlord = 3;
+    CHECK(abot_role_of(&v, 0) == ABOT_ROLE_LANDLORD_DOWN && abot_role_of(&v, 1) == ABOT_ROLE_LANDLORD_ACROSS
+          && abot_role_of(&v, 2) == ABOT_ROLE_LANDLORD_UP);
+    CHECK(strcmp(abot_role_name(abot_role_of(&v, 1)), "landlord_across") == 0);
+    abot_dab_view d = {.seat = 2, .dajia = 3};
+    CHECK(abot_dab_role_of(&d, 3) == ABOT_DAB_ROLE_DECLARER && abot_dab_role_of(&d, 0) == ABOT_DAB_ROLE_DECLARER_DOWN
+          && abot_dab_role_of(&d, 1) == ABOT_DAB_ROLE_DECLARER_PARTNER
+          && abot_dab_role_of(&d, 2) == ABOT_DAB_ROLE_DECLARER_UP);
+    CHECK(abot_dab_seat_of(&d, ABOT_DAB_ROLE_DECLARER_PARTNER) == 1);
+    CHECK(strcmp(abot_dab_role_name(ABOT_DAB_ROLE_DECLARER_UP), "declarer_up") == 0);
+    d.dajia = -1;
+    CHECK(abot_dab_role_of(&d, 0) == ABOT_DAB_ROLE_UNKNOWN && abot_dab_seat_of(&d, ABOT_DAB_ROLE_DECLARER) == -1);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
+    test_order();
+    test_fallback_and_strict();
+    test_roles();
     test_handshake();
     test_values();
     test_tracking();

@@ -51,12 +51,12 @@ static int choose(const abot_view *v, const abot_request *r, void *ctx)
         }
         return best < 0 ? 0 : best;
     }
-    int pass = n - 1;   /* follows end with the pass */
+    int pass = 0;       /* follows start with the pass (the documented order) */
     if (abot_partner(v, v->to_beat_seat))
         return pass;
     bool bombs_ok = fewest_opponent_cards(v) <= 4;
     int best = -1;
-    for (int i = 0; i < pass; i++) {
+    for (int i = pass + 1; i < n; i++) {
         bool bomb = abot_is_bomb(&m[i]);
         if (bomb && !bombs_ok)
             continue;

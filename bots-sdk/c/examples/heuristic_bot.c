@@ -208,8 +208,8 @@ static int follow(planner *p, const abot_view *v, const abot_request *r)
 {
     const ddz_move *m = r->moves;
     int n = r->nmoves;
-    int pass = n - 1;   /* follows end with the pass */
-    for (int i = 0; i < pass; i++)
+    int pass = 0;       /* follows start with the pass (the documented order) */
+    for (int i = pass + 1; i < n; i++)
         if (v->hand == m[i].cards)
             return i;           /* goes out */
     int opp_low = fewest_opponent_cards(v);
@@ -221,7 +221,7 @@ static int follow(planner *p, const abot_view *v, const abot_request *r)
         if (v->counts[v->to_beat_seat] <= 3 || v->to_beat->rank >= DDZ_RA - 1 /* K */)
             return pass;
         int best = pass, best_cost = now;
-        for (int i = 0; i < pass; i++) {
+        for (int i = pass + 1; i < n; i++) {
             if (abot_is_bomb(&m[i]) || m[i].rank >= DDZ_RA)
                 continue;
             int cost = hand_cost(p, v->hand - m[i].cards) + 10;
@@ -235,7 +235,7 @@ static int follow(planner *p, const abot_view *v, const abot_request *r)
     /* an opponent's play: passing costs the lead, more when it is close */
     bool urgent = opp_low <= 2 || v->counts[v->to_beat_seat] <= 4;
     int best = pass, best_cost = now + (urgent ? 40 : 8);
-    for (int i = 0; i < pass; i++) {
+    for (int i = pass + 1; i < n; i++) {
         ddz_cards after = v->hand - m[i].cards;
         int cost = hand_cost(p, after) + spend_cost(v, &m[i], urgent);
         /* a bomb that leaves one play wins the deal */

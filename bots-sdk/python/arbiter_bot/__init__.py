@@ -34,13 +34,13 @@ try:        # a Dou Dizhu bot may ship the package without dabang.py
 except ImportError:
     dabang = None
 from .core import MAX_NAME, MAX_REQUEST, MatchView, Penalty, Request
-from .doudizhu import (RANKS, Beat, Move, Play, View, card_counts, classify, parse_play, rank_of,
-                       sort_cards)
+from .doudizhu import (KINDS, RANKS, ROLES, Beat, Move, Play, View, card_counts, classify, order_key,
+                       parse_play, rank_of, reading_of, sort_cards)
 
 __all__ = [
     "RANKS", "MAX_REQUEST", "MAX_NAME", "View", "Request", "Play", "Beat", "Move",
     "Penalty", "run", "run_streams", "parse_play", "classify", "rank_of",
-    "sort_cards", "card_counts", "MatchView",
+    "sort_cards", "card_counts", "MatchView", "KINDS", "ROLES", "order_key", "reading_of",
 ]
 
 
@@ -53,18 +53,25 @@ class _Loop(core.Loop):
         view_classes["dabang"] = dabang.View
 
 
-def run_streams(choose, name, infile, outfile):
+def run_streams(choose, name, infile, outfile, strict=None):
     """Play a match (Dou Dizhu, or the game the handshake names) on the given binary streams (or text streams
     with a .buffer). Returns 0 when the referee says `end` or closes the
     input."""
-    return core.run_streams(_Loop, choose, name, infile, outfile)
+    return core.run_streams(_Loop, choose, name, infile, outfile, strict=strict)
 
 
-def run(choose, name="python"):
+def run(choose, name="python", strict=None):
     """Play a whole match (Dou Dizhu or Da Bang) on stdin/stdout; return 0.
 
-    choose(view, request) returns one of request.legal or its index.
-    name: 1..32 of [A-Za-z0-9_.-], shown in logs. While the match runs,
-    print() and sys.stdout go to stderr, so stray output cannot corrupt a
-    reply (stderr is kept in the transcript for you)."""
-    return core.run(_Loop, choose, name)
+    choose(view, request) returns one of request.legal, its index, or its
+    entry of request.moves. name: 1..32 of [A-Za-z0-9_.-], shown in logs.
+    While the match runs, print() and sys.stdout go to stderr, so stray
+    output cannot corrupt a reply (stderr is kept in the transcript for you).
+
+    A choice that names no legal item, or an exception, answers 'pass' where
+    passing is legal, else the smallest legal item (the first of the ordered
+    list), and says so on stderr with the traceback. strict=True (or
+    $ARBITER_BOT_STRICT=1; None follows it) sends the bot's own answer
+    instead — the word 'error' for an exception — for the referee to judge
+    and penalise as the tournament's policy says."""
+    return core.run(_Loop, choose, name, strict=strict)

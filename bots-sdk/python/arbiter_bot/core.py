@@ -15,10 +15,14 @@ Dizhu's; arbiter_bot.dabang.View is Da Bang's, over this same core.
 
 import collections
 import io
+import os
 import sys
+import traceback
 
 MAX_REQUEST = 4 << 20         # ARB_MAX_REQUEST: the longest line the referee sends
 MAX_NAME = 32                 # ARB_MAX_BOT_NAME
+MAX_LINE = 4096               # ARB_MAX_LINE: the longest reply the referee reads
+STRICT_ENV = "ARBITER_BOT_STRICT"   # set (and not "0"): strict mode, as run(..., strict=True)
 _NAME_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 
 Penalty = collections.namedtuple("Penalty", "seat reason action")
@@ -103,6 +107,17 @@ class MatchView:
         """The legal item that `text` names another way, or None."""
         return None
 
+    def order_key(self, decision, item):
+        """The legal list's sort key (docs/bot-authors.md "The order of the
+        legal list"): pass first, then the game's order of the items."""
+        if item == "pass":
+            return (0,)
+        return (1, int(item) if item.isdigit() else 0, item)
+
+    def moves(self, decision, legal):
+        """What each legal item is (the Request's moves), parallel to legal."""
+        return list(legal)
+
     # -- the lines every game shares
     def _shared_event(self, w):
         """Reads a line every game shares; False for a game event."""
@@ -149,18 +164,26 @@ class Request:
     """One decision to make.
 
     decision  'bid', 'call', 'rob', 'double', 'show', 'claim' or 'play'
-    legal     the legal items exactly as the referee sent them, each a
-              complete reply: ['pass', '2', '3'], ['3', '33', '333444+56', 'pass']
-    beat      Beat(seat, cards, kind) of the play to beat, or None (a lead)
+    legal     the legal items as the referee wrote them, each a complete
+              reply, in the SDK's documented order (pass first when legal;
+              docs/bot-authors.md "The order of the legal list"):
+              ['pass', '2', '3'], ['pass', '3', '33', '333444+56']
+    moves     what each item of legal is, in the same order (Dou Dizhu: a
+              Play with .cards '33344456' and .reading '333444+56'; Da Bang:
+              a Choice with .cards and .suit)
+    beat      Beat(seat, cards, kind) of the play to beat, or None (a lead);
+              beat.cards the cards played, beat.reading how they count
     move_ms, deal_ms, bank_ms   the clock: free time for this decision, what
               is left of the deal's limit (-1: none), what is left in the bank
     line      the request line as received
     """
 
-    def __init__(self, decision, legal, beat=None, move_ms=-1, deal_ms=-1, bank_ms=-1, line="", **game):
+    def __init__(self, decision, legal, beat=None, move_ms=-1, deal_ms=-1, bank_ms=-1, line="", moves=None,
+                 **game):
         self.__dict__.update(game)   # a game's own fields (Da Bang: led, leader, winner, winning)
         self.decision = decision
         self.legal = legal
+        self.moves = moves if moves is not None else list(legal)
         self.beat = beat
         self.move_ms = move_ms
         self.deal_ms = deal_ms
@@ -187,8 +210,9 @@ class Loop:
     view_class = MatchView
     view_classes = {}        # game name -> view class: the handshake picks the view
 
-    def __init__(self, choose, name, infile, outfile):
+    def __init__(self, choose, name, infile, outfile, strict=None):
         self.choose = choose
+        self.strict = strict_from_env() if strict is None else bool(strict)
         self.name = _valid_name(name)
         if self.name != name:
             warn("bot name %r is not 1..%d of [A-Za-z0-9_.-]; using %r" % (name, MAX_NAME, self.name))
@@ -300,22 +324,53 @@ class Loop:
             warn("a request without legal items (%s); replying %r" % (line[:80], reply))
             self.say(reply)
             return
-        self.owed = legal[0]
-        req = Request(decision, legal, move_ms=times[0], deal_ms=times[1], bank_ms=times[2], line=line, **extra)
+        self.owed = fallback_item(legal)
+        try:
+            legal = sorted(legal, key=lambda item: self.view.order_key(decision, item))
+        except Exception as exc:   # an item this module cannot read: the referee's order stays
+            warn("cannot order the legal items of %r: %s: %s" % (line[:80], type(exc).__name__, exc))
+        self.owed = fallback_item(legal)
+        req = Request(decision, legal, move_ms=times[0], deal_ms=times[1], bank_ms=times[2], line=line,
+                      moves=self.view.moves(decision, legal), **extra)
         try:
             choice = self.choose(self.view, req)
-        except Exception as exc:   # the bot's bug must not cost it its seat
-            warn("the bot raised %s: %s; playing the first legal item %r" % (type(exc).__name__, exc, legal[0]))
-            choice = 0
-        self.say(self.resolve(choice, legal, decision))
+        except Exception as exc:   # the bot's bug
+            trace = traceback.format_exc()
+            if self.strict:
+                warn("the bot raised %s: %s; strict mode: answering 'error' for the referee to judge\n%s"
+                     % (type(exc).__name__, exc, trace.rstrip()))
+                self.say("error")
+                return
+            reply = fallback_item(legal)
+            warn("the bot raised %s: %s; answering %r (%s)\n%s"
+                 % (type(exc).__name__, exc, reply, fallback_why(legal), trace.rstrip()))
+            self.say(reply)
+            return
+        item = self.resolve(choice, legal, decision)
+        if item is None:
+            if self.strict:
+                own = own_answer(choice)
+                warn("the bot chose %s, not a legal item; strict mode: sending %r for the referee to judge"
+                     % (_short(choice), own))
+                item = own
+            else:
+                item = fallback_item(legal)
+                warn("the bot chose %s, not a legal item; answering %r (%s)"
+                     % (_short(choice), item, fallback_why(legal)))
+        self.say(item)
 
     def resolve(self, choice, legal, decision):
-        """The legal item the bot means: the item itself, its index, or the
-        same reply written another way ('play 345', 'bid 2', 'no')."""
+        """The legal item the bot means: the item itself, its index, a move
+        of request.moves, or the same reply written another way ('play 345',
+        'bid 2', 'no'); None when it names none."""
         if isinstance(choice, int) and not isinstance(choice, bool):
             if -len(legal) <= choice < len(legal):
                 return legal[choice]
-        elif isinstance(choice, str):
+            return None
+        item = getattr(choice, "item", None)      # a Play or Choice of request.moves
+        if isinstance(item, str) and item in legal:
+            return item
+        if isinstance(choice, str):
             if choice in legal:
                 return choice
             text = choice.strip()
@@ -328,24 +383,56 @@ class Loop:
             for item in legal:
                 if item.lower() == text.lower():
                     return item
-            item = self.view.same_item(decision, text, legal)
-            if item is not None:
-                return item
-        warn("the bot chose %r, not a legal item; playing the first legal item %r" % (choice, legal[0]))
-        return legal[0]
+            return self.view.same_item(decision, text, legal)
+        return None
 
 
-def run_streams(loop_class, choose, name, infile, outfile):
+def strict_from_env():
+    """ARBITER_BOT_STRICT set and not '0' (or empty): strict mode."""
+    value = os.environ.get(STRICT_ENV, "")
+    return value not in ("", "0")
+
+
+def fallback_item(legal):
+    """What a non-strict bot answers for a choice that names no legal item:
+    'pass' where passing is legal, else the smallest legal item (the first
+    of the ordered list that is not a pass)."""
+    if "pass" in legal:
+        return "pass"
+    return legal[0]
+
+
+def fallback_why(legal):
+    return "passing is legal" if "pass" in legal else "the smallest legal item, passing is not legal"
+
+
+def _short(choice):
+    text = repr(choice)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def own_answer(choice):
+    """The bot's own answer as one reply line (strict mode): a string's first
+    line, anything else as str() writes it; bounded, printable ASCII."""
+    item = getattr(choice, "item", None)
+    text = item if isinstance(item, str) else choice if isinstance(choice, str) else str(choice)
+    text = text.strip().splitlines()[0] if text.strip() else ""
+    text = "".join(c if " " <= c < "\x7f" else "?" for c in text)[:MAX_LINE]
+    return text or "error"
+
+
+def run_streams(loop_class, choose, name, infile, outfile, strict=None):
     """Play a match with loop_class (a Loop of the game) on the given binary
-    streams (or text streams with a .buffer); 0 at `end` or end of input."""
-    return loop_class(choose, name, infile, outfile).run()
+    streams (or text streams with a .buffer); 0 at `end` or end of input.
+    strict: None follows $ARBITER_BOT_STRICT."""
+    return loop_class(choose, name, infile, outfile, strict=strict).run()
 
 
-def run(loop_class, choose, name="python"):
+def run(loop_class, choose, name="python", strict=None):
     """Play a whole match on stdin/stdout; print() goes to stderr meanwhile."""
     real_stdout = sys.stdout
     sys.stdout = sys.stderr
     try:
-        return run_streams(loop_class, choose, name, sys.stdin, real_stdout)
+        return run_streams(loop_class, choose, name, sys.stdin, real_stdout, strict=strict)
     finally:
         sys.stdout = real_stdout

@@ -31,7 +31,7 @@ from .core import MatchView
 __all__ = [
     "RANKS", "SUITS", "LEVELS", "BJ", "RJ", "TRUMP", "View", "Trump", "card_id", "card_text",
     "parse_cards", "format_cards", "points", "leads", "follows", "legal_plays", "beats",
-    "trick_winner", "shape", "run", "run_streams",
+    "trick_winner", "shape", "run", "run_streams", "Choice", "ROLES", "order_key",
 ]
 
 RANKS = "3456789TJQKA2"       # rank index 0..12
@@ -231,6 +231,46 @@ def trick_winner(trump, plays):
     return w
 
 
+# ---- the legal list ---------------------------------------------------------
+
+# A seat's role relative to the 打家 (declarer), by its distance from him in
+# turn order: his 下家 plays right after him, his partner sits opposite, his
+# 上家 plays right before him; the 下家 and the 上家 are the attackers.
+ROLES = ("declarer", "declarer_down", "declarer_partner", "declarer_up")
+
+Choice = collections.namedtuple("Choice", "item cards ids suit")
+Choice.__doc__ = """One legal item of a Da Bang request (request.moves): item as the
+referee wrote it (a complete reply), cards its cards in id order ('' for
+pass), ids their card ids, suit the suit three jokers name ('S'; None)."""
+
+
+def _choice(item):
+    if item == "pass":
+        return Choice(item, "", [], None)
+    cards, _, suit = item.partition(":")
+    ids = parse_cards(cards)
+    return Choice(item, format_cards(ids), ids, suit.upper() or None)
+
+
+def _card_key(trump, c):
+    if trump is None:
+        return (0, rank_of(c), c)
+    return (1 if trump.is_trump(c) else 0, trump.power(c), c)
+
+
+def order_key(item, trump=None):
+    """The sort key of a legal item (docs/bot-authors.md "The order of the
+    legal list"; the C library sorts by the same key): pass first; then
+    fewer cards; then the cards from the lowest, each by (side card before
+    trump, power, card id) once the trump is known, by (rank, card id)
+    before; then the suit three jokers name (S H C D); the text last."""
+    if item == "pass":
+        return (0,)
+    ch = _choice(item)
+    cards = tuple(sorted(_card_key(trump, c) for c in ch.ids))
+    return (1, len(ch.ids), cards, SUITS.index(ch.suit) if ch.suit in tuple(SUITS) else -1, item)
+
+
 # ---- the view ----------------------------------------------------------------
 
 Trick = collections.namedtuple("Trick", "leader plays winner points")
@@ -294,6 +334,22 @@ class View(MatchView):
 
     def opponents(self):
         return [(self.seat + 1) % 4, (self.seat + 3) % 4]
+
+    def role(self, seat=None):
+        """A seat's role relative to the 打家 (this seat's by default):
+        'declarer' (the 打家), 'declarer_down' (his 下家, an attacker, plays
+        right after him), 'declarer_partner' (opposite him), 'declarer_up'
+        (his 上家, the other attacker); None before the 打家 is known."""
+        seat = self.seat if seat is None else seat
+        if self.dajia < 0 or not 0 <= seat < 4:
+            return None
+        return ROLES[(seat - self.dajia) % 4]
+
+    def seat_of(self, role):
+        """The seat with a role of ROLES, or -1 before the 打家 is known."""
+        if self.dajia < 0 or role not in ROLES:
+            return -1
+        return (self.dajia + ROLES.index(role)) % 4
 
     def attacking(self):
         """Whether this seat's team is the 打家's (None before the 打家 is known)."""
@@ -406,6 +462,13 @@ class View(MatchView):
             self.outcome["rise"] = _after(w, "rise", None, 2)
             self.outcome["levels"] = _after(w, "levels", None, 2)
 
+    def order_key(self, decision, item):
+        return order_key(item, self.trump)
+
+    def moves(self, decision, legal):
+        """Each legal item as a Choice (request.moves)."""
+        return [_choice(item) for item in legal]
+
     def on_request(self, decision, head, line):
         """A follow names the trick's leader and led play and who is
         winning with what: request.led, .leader, .winner, .winning (None
@@ -444,16 +507,17 @@ class _Loop(core.Loop):
     view_class = View
 
 
-def run_streams(choose, name, infile, outfile):
+def run_streams(choose, name, infile, outfile, strict=None):
     """Play a Da Bang match on the given binary streams (or text streams
     with a .buffer). Returns 0 when the referee says `end` or closes the
     input."""
-    return core.run_streams(_Loop, choose, name, infile, outfile)
+    return core.run_streams(_Loop, choose, name, infile, outfile, strict=strict)
 
 
-def run(choose, name="python"):
+def run(choose, name="python", strict=None):
     """Play a whole Da Bang match on stdin/stdout and return 0.
 
-    choose(view, request) returns one of request.legal or its index;
-    print() goes to stderr while the match runs."""
-    return core.run(_Loop, choose, name)
+    choose(view, request) returns one of request.legal, its index or its
+    request.moves entry; print() goes to stderr while the match runs.
+    strict: see arbiter_bot.run."""
+    return core.run(_Loop, choose, name, strict=strict)

@@ -12,18 +12,65 @@ import collections
 from .core import MatchView, _int
 
 __all__ = [
-    "RANKS", "View", "Play", "Beat", "Move", "parse_play", "classify", "rank_of",
-    "sort_cards", "card_counts",
+    "RANKS", "KINDS", "ROLES", "View", "Play", "Beat", "Move", "parse_play", "classify", "rank_of",
+    "sort_cards", "card_counts", "reading_of", "order_key",
 ]
 
 RANKS = "3456789TJQKA2BR"     # low to high; B small joker, R big joker
 _RANK = {c: i for i, c in enumerate(RANKS)}
 _B, _R, _TWO = _RANK["B"], _RANK["R"], _RANK["2"]
 
-Beat = collections.namedtuple("Beat", "seat cards kind")
-Beat.__doc__ = "The play to beat: who made it, its cards as the referee wrote them, its kind."
-Move = collections.namedtuple("Move", "seat cards kind")
-Move.__doc__ = "One turn of the play: cards is the play's text or 'pass' (kind None)."
+# The kinds in the order of the legal list (the engine's ddz_kind order).
+KINDS = ("solo", "pair", "trio", "trio_solo", "trio_pair", "chain", "pair_chain", "airplane",
+         "airplane_solo", "airplane_pair", "four_two_solo", "four_two_pair", "shuttle",
+         "shuttle_solo", "shuttle_pair", "bomb", "rocket")
+# A seat's role relative to the landlord, by its distance from the landlord
+# in turn order: 1 plays right after the landlord (下家), the last right
+# before (上家); 'landlord_across' only at a table of four.
+ROLES = ("landlord", "landlord_down", "landlord_across", "landlord_up")
+
+
+def reading_of(text):
+    """The reading of a play as the referee writes it: '333444+56' of
+    '333444+56', '333+7' of '3377=333+7' (what the wild cards stand for);
+    'pass' for a pass."""
+    text = text.strip()
+    if text[:5].lower() == "play ":
+        text = text[5:].strip()
+    if text.lower() in ("pass", "-", ""):
+        return "pass"
+    actual, eq, represented = text.partition("=")
+    return represented if eq else actual
+
+
+class Beat(collections.namedtuple("Beat", "seat cards kind")):
+    """The play to beat: who made it (seat), the cards that left the hand
+    (cards: '33344456', wild cards as themselves), its kind ('airplane_solo');
+    .reading is how they count ('333444+56', '333+7'), .text the referee's
+    whole text ('333444+56', '3377=333+7'). As a tuple: (seat, cards, kind)."""
+
+    def __new__(cls, seat, text, kind):
+        self = super().__new__(cls, seat, parse_play(text)[0], kind)
+        self.text = text
+        self.reading = reading_of(text)
+        return self
+
+
+class Move(collections.namedtuple("Move", "seat cards kind")):
+    """One turn of the play: who (seat), the cards that left the hand
+    (cards: '33344456'; 'pass' for a pass, kind None), the kind; .reading
+    ('333444+56', 'pass') and .text as for Beat. As a tuple: (seat, cards, kind)."""
+
+    def __new__(cls, seat, text, kind):
+        cards = "pass" if text == "pass" else parse_play(text)[0]
+        self = super().__new__(cls, seat, cards, kind)
+        self.text = text
+        self.reading = reading_of(text)
+        return self
+
+    @property
+    def is_pass(self):
+        return self.kind is None
 
 
 # ---- cards ---------------------------------------------------------------
@@ -80,6 +127,10 @@ def parse_play(item):
 class Play:
     """A rough reading of a play item (see classify()).
 
+    item     the item as the referee wrote it, a complete reply ('3377=333+7')
+    cards    the cards that leave the hand ('3377', wild cards as themselves;
+             '' for a pass)
+    reading  how they count ('333+7': primary part '+' kickers; 'pass')
     kind     'pass', 'solo', 'pair', 'trio', 'trio_solo', 'trio_pair', 'chain',
              'pair_chain', 'airplane', 'airplane_solo', 'airplane_pair',
              'four_two_solo', 'four_two_pair', 'shuttle', 'shuttle_solo',
@@ -91,7 +142,7 @@ class Play:
     ncards   cards that leave the hand
     power    compares plays of one kind and length, and bombs among
              themselves: higher beats lower
-    cards, primary, kickers   as parse_play() gives them
+    primary, kickers   the two parts of the reading (parse_play())
     """
 
     __slots__ = ("item", "kind", "rank", "top", "length", "ncards", "power",
@@ -101,6 +152,10 @@ class Play:
         self.item, self.kind, self.rank, self.top = item, kind, rank, top
         self.length, self.ncards, self.power = length, ncards, power
         self.cards, self.primary, self.kickers = cards, primary, kickers
+
+    @property
+    def reading(self):
+        return reading_of(self.item)
 
     @property
     def is_bomb(self):
@@ -181,6 +236,8 @@ def classify(item, packs=1, wild=""):
     A convenience for strategies, not the rules: it does not check option
     switches or chain lengths, and compare=douzero airplanes may compare
     otherwise. The referee's engine is the judge."""
+    if isinstance(item, (Beat, Move)):
+        item = item.text
     text = item.strip()
     if text[:5].lower() == "play ":
         text = text[5:].strip()
@@ -243,6 +300,36 @@ def _shape(text, cards, primary, kickers, packs, wild):
     return play("unknown", length, power)
 
 
+def _ranks(cards):
+    return tuple(_RANK[c] for c in sort_cards(cards))
+
+
+def order_key(item, packs=1, wild="", decision="play"):
+    """The sort key of a legal item (docs/bot-authors.md "The order of the
+    legal list"; the C library sorts by the same key): pass first; then by
+    kind (KINDS order: solo ... bomb, rocket); then fewer cards; for bombs,
+    soft (a wild card stands in) before natural before pure wild; then the
+    primary part of the reading, the kickers and the cards played, each as
+    its ranks from the lowest, compared rank by rank (a prefix first); the
+    text last. Values of the auction: pass first, then ascending."""
+    text = item.strip()
+    if text[:5].lower() == "play ":
+        text = text[5:].strip()
+    if text.lower() == "pass":
+        return (0,)
+    if decision != "play":
+        return (1, int(text) if text.isdigit() else 0, text)
+    play = classify(text, packs=packs, wild=wild)
+    if not play.cards:
+        return (2, len(KINDS) + 1, 0, 0, (), (), (), text)
+    kind = KINDS.index(play.kind) if play.kind in KINDS else len(KINDS)
+    tier = 0
+    if play.kind == "bomb":
+        tier = 0 if "=" in text else 2 if wild and all(c in wild.upper() for c in play.cards) else 1
+    primary, _, kickers = reading_of(text).partition("+")
+    return (2, kind, len(play.cards), tier, _ranks(primary), _ranks(kickers), _ranks(play.cards), text)
+
+
 # ---- what the seat sees --------------------------------------------------
 
 class View(MatchView):
@@ -297,6 +384,27 @@ class View(MatchView):
         if self.landlord < 0:
             return []
         return [s for s in range(self.players) if not self.partner(s)]
+
+    def role(self, seat=None):
+        """A seat's role relative to the landlord (this seat's by default):
+        'landlord', 'landlord_down' (下家: plays right after the landlord),
+        'landlord_up' (上家: plays right before it), 'landlord_across' (at a
+        table of four, the seat opposite); None before the landlord is known."""
+        seat = self.seat if seat is None else seat
+        if self.landlord < 0 or not 0 <= seat < self.players:
+            return None
+        d = (seat - self.landlord) % self.players
+        return ROLES[3 if d == self.players - 1 and d else d]
+
+    def seat_of(self, role):
+        """The seat with a role of ROLES, or -1 (the landlord unknown, or no
+        such seat at this table: 'landlord_across' with three players)."""
+        if self.landlord < 0 or role not in ROLES:
+            return -1
+        for s in range(self.players):
+            if self.role(s) == role:
+                return s
+        return -1
 
     def outstanding(self):
         """Cards this seat has not seen: the packs minus its hand and every
@@ -363,6 +471,18 @@ class View(MatchView):
         elif e == "counts" and n >= 2:
             self.counts = [int(x) for x in w[1:]]
 
+    def order_key(self, decision, item):
+        """order_key() with this match's packs and wild ranks."""
+        packs = self.packs if isinstance(self.packs, int) else 1
+        return order_key(item, packs=packs, wild=self.wild, decision=decision)
+
+    def moves(self, decision, legal):
+        """The legal plays as Play objects (request.moves); the auction's
+        values stay the items."""
+        if decision != "play":
+            return list(legal)
+        return [self.classify(item) for item in legal]
+
     def on_request(self, decision, head, line):
         """`beat SEAT CARDS KIND` of a request: the Request's beat."""
         beat = None
@@ -375,7 +495,7 @@ class View(MatchView):
             # play event wrote the same play with the reading that counts,
             # kept when the two name the same cards from the same seat.
             if beat is None or self.to_beat is None or self.to_beat.seat != beat.seat \
-                    or parse_play(self.to_beat.cards)[0] != parse_play(beat.cards)[0]:
+                    or self.to_beat.cards != beat.cards:
                 self.to_beat = beat
         return {"beat": beat}
 
@@ -391,7 +511,7 @@ class View(MatchView):
         """The same cards in another order: the referee's reading of them."""
         if decision == "play" and text != "pass":
             cards = parse_play(text)[0]
-            for item in legal:
+            for item in legal if cards else ():
                 if parse_play(item)[0] == cards:
                     return item
         return None
