@@ -355,6 +355,15 @@
 /* Entrants of one tournament: far past any competition we know of; a
  * round robin's tables are bounded by ARB_MAX_TABLES anyway. */
 #define ARB_TN_MAX_ENTRANTS 4096
+/* Registrations one account may hold in one open tournament
+ * (registration.per_account): a team that enters a few variants, never
+ * an account that fills the field. */
+#define ARB_REG_MAX_PER_ACCOUNT 64
+/* How long a tournament may stay open for registration, from its
+ * submission (registration.until): a year. A deadline further away is a
+ * typo (2207 for 2027), and the scheduler keeps the tournament in its set
+ * while it waits. */
+#define ARB_REG_MAX_OPEN_S (366 * 86400)
 /* Entries of one ladder over its whole life (every version of every name,
  * retired ones too): each joins as an entrant row, and the scheduler keeps
  * one started command per entry. The benchmark ladder holds 10,000. */

@@ -45,7 +45,9 @@ typedef struct tn_entrant {
     uint32_t seed;                      /* seeding rank (1 = top), 0 = unseeded */
     double   rating;                    /* 0 = none */
     char     team[ARB_MAX_BOT_NAME + 1];/* partnership games; "" = none */
-    int      line;                      /* where it was declared (for errors) */
+    int      line;                      /* where it was declared (for errors); 0 for a registration */
+    bool     registered;                /* came by registration (registration:), not from the file: it
+                                           plays its recorded program, never files on the host */
 } tn_entrant;
 
 /* A team of a partnership game (a game whose teams are fixed before play:
@@ -74,6 +76,26 @@ typedef struct tn_ladder {
     char     validation[ARB_MAX_BOT_NAME + 1]; /* "self" (copies of itself), "none", or a reference entrant */
 } tn_ladder;
 
+/* What a registration must pass before it is accepted (registration.validation). */
+typedef enum tn_reg_validation {
+    TN_REG_CHECK = 0,                  /* its bundle checked and its command's program found (in the
+                                          bundle, or the host's PATH) when it registers */
+    TN_REG_NONE,                       /* its bundle checked only */
+} tn_reg_validation;
+
+/* An open tournament's registration (`registration:` in its file;
+ * schemas/tournament.md, "Registration"): entrants register themselves
+ * (arbiter register, POST /api/v1/tournaments/T/registrations) until the
+ * deadline or until max_entrants have, then it starts with the file's
+ * entrants and every one registered. */
+typedef struct tn_registration {
+    bool     open;                     /* the file has a registration: block */
+    int64_t  until;                    /* the deadline, Unix seconds (UTC) */
+    uint32_t per_account;              /* registrations one account may hold (default 1) */
+    uint32_t max_entrants;             /* registrations in all (default: the entrants' limit less the file's) */
+    uint8_t  validation;               /* tn_reg_validation */
+} tn_registration;
+
 typedef struct tn_config {
     char     path[512];                 /* the file it came from */
     char    *text;                      /* the file's text as loaded (owned; NUL-terminated) */
@@ -96,6 +118,8 @@ typedef struct tn_config {
     uint8_t  rating;                    /* tn_rating: the record keeps ratings (default none) */
     uint8_t  rating_model;              /* wl_model, for openskill */
     tn_ladder ladder;                   /* format ladder */
+    tn_registration registration;       /* an open tournament: entrants register until a deadline */
+    int      nfile_entrants;            /* the entrants the file names (the rest came by registration) */
     int      nentrants;
     tn_entrant *entrants;
     /* Partnership play: nteams > 0 when the game fixes its teams before
