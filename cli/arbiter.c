@@ -35,6 +35,7 @@ static const struct command {
     {"ratings", cmd_ratings, "a tournament's ratings, recomputed from its record and checked"},
     {"rate", cmd_rate, "ratings from results on stdin (openskill, glicko2, elo), to check against other libraries"},
     {"dispute", cmd_dispute, "a disputed match: open, show (the evidence), resolve (uphold, void, rerun), list"},
+    {"register", cmd_register, "an entrant into an open tournament's registration (registration:)"},
     {"ladder", cmd_ladder, "a ladder's entries: join, retire, list (the leaderboard), history"},
     {"export", cmd_export, "one tournament as one archive file: its record, programs, transcripts"},
     {"import", cmd_import, "a tournament archive (arbiter export) into this record"},

@@ -43,6 +43,7 @@ int cmd_standings(int argc, char **argv);
 int cmd_rate(int argc, char **argv);
 int cmd_ratings(int argc, char **argv);
 int cmd_ladder(int argc, char **argv);
+int cmd_register(int argc, char **argv);
 int cmd_dispute(int argc, char **argv);
 int cmd_matches(int argc, char **argv);
 int cmd_match_info(int argc, char **argv);

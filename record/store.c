@@ -488,6 +488,17 @@ int store_tournament(store *s, const tn_config *cfg, const char *yaml, const cha
                   "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING", 8, ep))
             goto fail;
     }
+    if (*created && cfg->registration.open) {
+        char until[24], max[16], per[16];
+        snprintf(until, sizeof until, "%" PRId64, cfg->registration.until);
+        snprintf(max, sizeof max, "%" PRIu32, cfg->registration.max_entrants);
+        snprintf(per, sizeof per, "%" PRIu32, cfg->registration.per_account);
+        const char *rp[] = {id, until, max, per};
+        if (exec0(s, err, errlen,
+                  "UPDATE tournaments SET registration_until = to_timestamp($2::bigint), registration_max = $3, "
+                  "registration_per_account = $4 WHERE id = $1", 4, rp))
+            goto fail;
+    }
     const char *ev[] = {id, *created ? "start" : "resume"};
     if (exec0(s, err, errlen, "INSERT INTO events (tournament_id, kind) VALUES ($1, $2)", 2, ev))
         goto fail;

@@ -564,4 +564,47 @@ int store_web_change(store *s, char *out, size_t cap, char *err, size_t errlen);
  * session: it never writes). 0 or ARB_EIO. */
 int store_read_only(store *s, char *err, size_t errlen);
 
+
+/* ---- Open tournaments' registrations (store_registration.c) ---------- */
+
+/* A registration: an entrant's name and command, who registered it (the
+ * account over the API, NULL for `arbiter register`), and its program:
+ * the bundle (checked already: proto/bundle.h) with where its files go in
+ * the command. */
+typedef struct store_registration_in {
+    const char *name, *command, *account;
+    const uint8_t *bundle;
+    size_t len;
+    const store_entrant_prog *prog;
+} store_registration_in;
+/* Add it (one transaction under the tournament's row lock, with its
+ * program and a `registration` event): *id. ARB_ENOTFOUND no such
+ * tournament or one without registration:, ARB_ESTATE closed (the
+ * deadline passed, or it started, or it is over), ARB_ETOOBIG full
+ * (max_entrants), ARB_ERANGE the account holds per_account already,
+ * ARB_EEXIST the name is taken; each with a message. */
+int store_registration_add(store *s, int64_t tid, const store_registration_in *in, int64_t *id, char *err,
+                           size_t errlen);
+typedef struct store_reg_state {
+    bool    has;                /* the tournament takes registrations */
+    bool    open;               /* still: before the deadline, not full, not closed */
+    bool    closed;             /* the scheduler closed it: the registered are entrants */
+    int64_t until;              /* the deadline, Unix seconds */
+    int     registered, max;
+} store_reg_state;
+/* 1 found (into *st), 0 no such tournament, < 0 error. */
+int store_registration_state(store *s, int64_t tid, store_reg_state *st, char *err, size_t errlen);
+/* Close it (once: a later call only reads): the registered become
+ * entrants nfile, nfile + 1, ... ordered by SHA-256(secret || "arbiter
+ * registration order " || name), each with its program in
+ * entrant_programs. Then every registered entrant: columns entrant
+ * (idx), name, command, by idx. 0 or < 0. */
+int store_registration_close(store *s, int64_t tid, int nfile, store_rows *out, char *err, size_t errlen);
+/* An open tournament that cannot start (too few entrants): done, with
+ * why (shown by status and the pages) and a `not-started` event. */
+int store_not_started(store *s, int64_t tid, const char *why);
+/* Its registrations in the order they came: id, name, account ("" none),
+ * digest, registered_at (UTC), entrant ("" until closed). */
+int store_registrations(store *s, int64_t tid, store_rows *out, char *err, size_t errlen);
+
 #endif

@@ -176,7 +176,14 @@
     X(TOURNAMENTS_NAME, "t.name")                                              \
     X(TOURNAMENTS_FORMAT, "t.format")                                          \
     /* "rerun": running again after it ended, its secret out (a dispute) */ \
-    X(TOURNAMENTS_STATE, "CASE WHEN t.state = 'running' AND t.revealed_at IS NOT NULL THEN 'rerun' " \
+    /* "registration open until ... (N registered)", "not started: why" */ \
+    X(TOURNAMENTS_STATE, "CASE WHEN t.not_started IS NOT NULL THEN 'not started: ' || t.not_started " \
+                         "WHEN t.state = 'running' AND t.registration_until IS NOT NULL " \
+                         "  AND t.registration_closed_at IS NULL THEN 'registration open until ' " \
+                         "  || to_char(t.registration_until AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') " \
+                         "  || ' (' || (SELECT count(*) FROM registrations g WHERE g.tournament_id = t.id) " \
+                         "  || ' registered)' " \
+                         "WHEN t.state = 'running' AND t.revealed_at IS NOT NULL THEN 'rerun' " \
                          "ELSE t.state END")                                   \
     X(TOURNAMENTS_PENDING, "coalesce(sum(c.n) FILTER (WHERE c.state = 'pending'), 0)") \
     X(TOURNAMENTS_LEASED, "coalesce(sum(c.n) FILTER (WHERE c.state = 'leased'), 0)") \

@@ -95,6 +95,44 @@ int sched_program_digest(const char *name, const char *command, const char *file
     return rc;
 }
 
+int sched_program_pack(const char *name, const char *command, const char *files, const char *dir, uint8_t **out,
+                       size_t *len, store_entrant_prog *prog, char *err, size_t errlen)
+{
+    entrant_bot *eb = calloc(1, sizeof *eb);
+    packing *pk = calloc(1, sizeof *pk);
+    tn_entrant *e = calloc(1, sizeof *e);
+    char (*rel)[ARB_BUNDLE_MAX_PATH + 1] = calloc(ARB_MAX_BOT_ARGS + ARB_BUNDLE_MAX_FILES, sizeof *rel);
+    int rc = eb && pk && e && rel ? 0 : ARB_ENOMEM;
+    *out = NULL;
+    memset(prog, 0, sizeof *prog);
+    if (!rc) {
+        snprintf(e->name, sizeof e->name, "%s", name);
+        snprintf(e->command, sizeof e->command, "%s", command);
+        snprintf(e->files, sizeof e->files, "%s", files ? files : "");
+        rc = match_bot_command(&eb->bot, name, command, dir, err, errlen);
+    }
+    if (!rc)
+        rc = collect(eb, e, dir, dir, pk, err, errlen);
+    if (!rc && pk->nall == 0) {
+        snprintf(err, errlen, "the command \"%s\" names no file of its own: a registration uploads its program", command);
+        rc = ARB_EINVAL;
+    }
+    if (!rc)
+        rc = bundle_build(pk->files, pk->nall, out, len, prog->digest, rel, err, errlen);
+    if (!rc) {
+        prog->nfiles = eb->nfiles;
+        for (int i = 0; i < eb->nfiles; i++) {
+            prog->argi[i] = eb->argi[i];
+            snprintf(prog->path[i], sizeof prog->path[i], "%s", rel[i]);
+        }
+    }
+    free(eb);
+    free(pk);
+    free(e);
+    free(rel);
+    return rc;
+}
+
 int sched__entrant_bot(sched *s, entrant_bot *eb, const tn_entrant *e, const char *base, const char *root,
                        char *err, size_t errlen)
 {
@@ -266,7 +304,11 @@ static int from_record(sched *s, entrant_bot *eb, const tn_entrant *e, const cha
                  e->name, placed, rec->nfiles, used >= sizeof cmd ? ", too long" : "");
         return ARB_ECORRUPT;
     }
-    rc = match_bot_command(&eb->bot, e->name, cmd, base, err, errlen);
+    /* a registered entrant's relative words are its bundle's, never the
+     * tournament directory's */
+    char own[900];
+    snprintf(own, sizeof own, "%s/%s", cache, rec->digest);
+    rc = match_bot_command(&eb->bot, e->name, cmd, e->registered ? own : base, err, errlen);
     if (rc)
         return rc;
     eb->nfiles = rec->nfiles;
@@ -301,6 +343,12 @@ int sched__load_bots(sched *s, tour *t, char *err, size_t errlen)
         if (got < 0) {
             rc = got;
             break;
+        }
+        if (e->registered) {   /* it plays what it uploaded, from the record, never the host's files */
+            rc = got == 1 ? from_record(s, eb, e, base, rec, err, errlen) : ARB_ENOTFOUND;
+            if (got != 1)
+                snprintf(err, errlen, "entrant %s: registered, and its program is not in the record", e->name);
+            continue;
         }
         char why[1024] = "";
         rc = sched__entrant_bot(s, eb, e, base, cfg->files_root, got ? why : err, got ? sizeof why : errlen);

@@ -116,6 +116,13 @@ typedef struct sched_outcome {
 int sched_program_digest(const char *name, const char *command, const char *files, const char *dir,
                          char digest[65], char *err, size_t errlen);
 
+/* The same program packed: the bundle (*out, malloc'ed, *len) and where
+ * its files go in the command (prog: digest, argi, paths), as a
+ * registration records it. ARB_EINVAL when the command names no file of
+ * its own (a registration plays an uploaded program, not the host's). */
+int sched_program_pack(const char *name, const char *command, const char *files, const char *dir, uint8_t **out,
+                       size_t *len, store_entrant_prog *prog, char *err, size_t errlen);
+
 /* A ladder's entries as matchmaking sees them, kept between decisions
  * (scheduler/ladder_run.c): each decision reads from the record only what
  * changed since the one before. */
