@@ -34,6 +34,7 @@ static const struct command {
     {"replay", cmd_replay, "re-judge a transcript; --show, --rerun"},
     {"ratings", cmd_ratings, "a tournament's ratings, recomputed from its record and checked"},
     {"rate", cmd_rate, "ratings from results on stdin (openskill, glicko2, elo), to check against other libraries"},
+    {"account", cmd_account, "accounts of the participant API: add (prints a token once), list, revoke, rotate"},
     {"dispute", cmd_dispute, "a disputed match: open, show (the evidence), resolve (uphold, void, rerun), list"},
     {"register", cmd_register, "an entrant into an open tournament's registration (registration:)"},
     {"ladder", cmd_ladder, "a ladder's entries: join, retire, list (the leaderboard), history"},

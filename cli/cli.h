@@ -45,6 +45,7 @@ int cmd_ratings(int argc, char **argv);
 int cmd_ladder(int argc, char **argv);
 int cmd_register(int argc, char **argv);
 int cmd_dispute(int argc, char **argv);
+int cmd_account(int argc, char **argv);
 int cmd_matches(int argc, char **argv);
 int cmd_match_info(int argc, char **argv);
 int cmd_crosstable(int argc, char **argv);

@@ -61,8 +61,10 @@ static int take_option(const char *cmd, int *argc, char **argv, const char *name
 static void serve_usage(FILE *f)
 {
     fprintf(f, "usage: arbiter serve [--listen HOST:PORT] [--trusted-proxy ADDR[/BITS] ...]\n"
-               "                     [--state DIR | --db CONNINFO]\n\n"
-               "Serve the record's pages and JSON API over HTTP, read only (docs/web.md):\n"
+               "                     [--tls-cert FILE --tls-key FILE] [--state DIR | --db CONNINFO]\n\n"
+               "Serve the record's pages and JSON API over HTTP, read only (docs/web.md),\n"
+               "and the participant API (/api/v1/, docs/api.md) when the record has accounts\n"
+               "(arbiter account add). --tls-cert/--tls-key (PEM files): HTTPS.\n"
                "tournaments, standings, crosstables, brackets, ladders, entrants, matches,\n"
                "the worker pool, live updates of running tournaments, the replay viewer.\n"
                "--listen defaults to 127.0.0.1:8080 (loopback only; PORT 0: any free port,\n"
@@ -75,8 +77,11 @@ static void serve_usage(FILE *f)
 int cmd_serve(int argc, char **argv)
 {
     const char *listen = "127.0.0.1:8080", *proxies[ARB_WEB_MAX_TRUSTED_PROXIES];
-    web_options opt = {.trusted_proxy = proxies};
+    char note[700] = "";
+    web_options opt = {.trusted_proxy = proxies, .role_note = note, .role_note_len = sizeof note};
     if (take_option("serve", &argc, argv, "--listen", NULL, &listen)
+        || take_option("serve", &argc, argv, "--tls-cert", NULL, &opt.tls_cert)
+        || take_option("serve", &argc, argv, "--tls-key", NULL, &opt.tls_key)
         || take_values("serve", &argc, argv, "--trusted-proxy", NULL, proxies, ARB_WEB_MAX_TRUSTED_PROXIES,
                        &opt.ntrusted_proxy)) {
         serve_usage(stderr);
@@ -105,8 +110,11 @@ int cmd_serve(int argc, char **argv)
     }
     char host[64];
     snprintf(host, sizeof host, "%.*s", (int)strcspn(listen, ":"), listen);
-    printf("arbiter: serving the record on http://%s:%d/ (read only; SIGINT or SIGTERM stops)\n",
-           host[0] ? host : "0.0.0.0", web_server_port(w));
+    printf("arbiter: serving the record on %s://%s:%d/ (pages read only; the participant API at /api/v1/ when "
+           "the record has accounts; SIGINT or SIGTERM stops)\n",
+           opt.tls_cert ? "https" : "http", host[0] ? host : "0.0.0.0", web_server_port(w));
+    if (note[0])
+        printf("arbiter: serve: %s\n", note);
     fflush(stdout);
     int sig = 0;
     sigwait(&set, &sig);

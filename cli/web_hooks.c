@@ -11,6 +11,61 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* The end of the JSON value at v (a string, or an object or array of
+ * them): its length, 0 when it is not one. */
+static size_t json_value_len(const char *v, size_t n)
+{
+    size_t i = 0;
+    int depth = 0;
+    bool str = false;
+    do {
+        if (i >= n)
+            return 0;
+        char ch = v[i++];
+        if (str) {
+            if (ch == '\\')
+                i++;
+            else if (ch == '"')
+                str = false;
+        } else if (ch == '"') {
+            str = true;
+        } else if (ch == '{' || ch == '[') {
+            depth++;
+        } else if (ch == '}' || ch == ']') {
+            depth--;
+        } else if (depth == 0 && (ch == ',')) {
+            return i - 1;
+        }
+    } while (str || depth > 0);
+    return i;
+}
+
+/* A botend line (out from start) whose stderr is private: its value
+ * emptied and "stderr_private":true added (docs/api.md). */
+static int hide_stderr(arb_buf *out, size_t start)
+{
+    static const char key[] = ",\"stderr\":";
+    char *line = out->data + start, *at = NULL;
+    size_t n = out->len - start;
+    for (size_t i = 0; i + sizeof key - 1 <= n && !at; i++)
+        if (memcmp(line + i, key, sizeof key - 1) == 0)
+            at = line + i + sizeof key - 1;
+    if (!at)
+        return 0;
+    size_t off = (size_t)(at - out->data), vlen = json_value_len(at, out->len - off);
+    if (vlen == 0)
+        return ARB_ECORRUPT;
+    size_t rest = out->len - off - vlen;
+    memmove(at + 2, at + vlen, rest);
+    at[0] = at[1] = '"';
+    out->len = off + 2 + rest;
+    if (out->len == 0 || out->data[out->len - 1] != '}')
+        return ARB_ECORRUPT;
+    out->len--;
+    return arb_buf_puts(out, ",\"stderr_private\":true}") ? ARB_ETOOBIG : 0;
+}
 
 /* The records as `arbiter replay FILE --json` prints them (without its
  * closing summary line: that is the re-judgement, not the record), from
@@ -23,7 +78,12 @@ static int hook_json_lines_from(void *ctx, const uint8_t *data, size_t len, web_
     const uint8_t *rec;
     size_t n;
     while (out->len < want && (rc = tr_next(data, len, &at->off, &type, &rec, &n)) == 0) {
+        size_t start = out->len;
         rc = cli_tr_json(type, rec, n, at->told_end, out);
+        tr_botend be;
+        if (rc == 0 && at->hide_stderr && type == TR_BOTEND && tr_read_botend(rec, n, &be) == 0 && be.bot >= 0
+            && be.bot < 32 && (at->hide_stderr & (1u << be.bot)))
+            rc = hide_stderr(out, start);
         cli_bot_told_end(type, rec, n, at->told_end);
         if (rc || (rc = arb_buf_putc(out, '\n')) != 0)
             break;

@@ -249,8 +249,16 @@
  * (ZMQ_MAXMSGSIZE): a result of ARB_MAX_DEALS deals is ~10 MB; an
  * assignment a few KB; a program bundle up to ARB_WIRE_MAX_BUNDLE. */
 #define ARB_WIRE_MAX_FRAME (32u << 20)
-/* A program bundle (a bot's files) travels in one frame with room to spare. */
-#define ARB_WIRE_MAX_BUNDLE (ARB_WIRE_MAX_FRAME - 4096)
+/* A program bundle (a bot's files, up to ARB_BUNDLE_MAX_ENCODED) travels
+ * in one WIRE_PROGRAM frame, from the scheduler to a worker only: a worker
+ * accepts frames up to ARB_WIRE_MAX_PROGRAM_FRAME from the scheduler it
+ * chose to connect to, while the scheduler, which anyone may connect to,
+ * keeps ARB_WIRE_MAX_FRAME for what it receives (no frame a worker sends
+ * carries a bundle). One frame rather than chunks: a worker unpacks a
+ * bundle only whole and checked against its digest, so it would hold all
+ * the chunks anyway. */
+#define ARB_WIRE_MAX_BUNDLE ARB_BUNDLE_MAX_ENCODED
+#define ARB_WIRE_MAX_PROGRAM_FRAME (ARB_WIRE_MAX_BUNDLE + 4096)
 /* Program bundles attached to one assignment: a few per bot. */
 #define ARB_WIRE_MAX_PROGRAMS (ARB_MAX_SEATS * 4)
 /* Matches a worker may hold at once (its slots): more than any host runs
@@ -285,10 +293,48 @@
 /* Programs a worker has asked for and not yet received: one assignment
  * needs at most ARB_WIRE_MAX_PROGRAMS; a worker with many slots a few. */
 #define ARB_WORKER_MAX_FETCHES 64
-/* Files in one program bundle (a program and its modules, weights, data),
- * and a file's path inside it (POSIX's NAME_MAX). */
+/* Files an entrant names one by one (files: and a command's file words)
+ * for bundle_build: a script and its modules; a larger program is given as
+ * a directory or an archive (bundle_from_dir, bundle_from_archive). And a
+ * path inside a bundle (POSIX's NAME_MAX; the longest path of a venv with
+ * pip and numpy is ~110 bytes). */
 #define ARB_BUNDLE_MAX_FILES 64
 #define ARB_BUNDLE_MAX_PATH 255
+/* Entries (files and symbolic links) in one bundle: a Python program with
+ * its dependencies vendored or in a venv (a venv with pip is ~1,000 files,
+ * with numpy and pandas ~5,000), four times that for room. The checker
+ * holds an index of 24 bytes per entry (at most 384 KiB). */
+#define ARB_BUNDLE_MAX_ENTRIES 16384
+/* The bytes of all a bundle's files together: a venv with a small numeric
+ * library (numpy's wheel unpacks to ~40 MiB, its own files ~30 MiB), or a
+ * program with a model's weights of tens of MiB. The bundle is held whole
+ * in memory where it is packed, stored (the record's programs.body, zstd),
+ * sent (one WIRE_PROGRAM frame) and unpacked, a few at a time: 128 MiB is
+ * what a scheduler and a worker host hold without trouble. */
+#define ARB_BUNDLE_MAX_BYTES (128u << 20)
+/* One file's bytes: a model's weights or a shared library (numpy's
+ * OpenBLAS is ~35 MiB). */
+#define ARB_BUNDLE_MAX_FILE_BYTES (64u << 20)
+/* Directories deep a bundle's path goes (lib/python3.11/site-packages/
+ * PKG/sub/sub/file is 7; the deepest in a venv with numpy is 9). */
+#define ARB_BUNDLE_MAX_DEPTH 32
+/* Symbolic links followed resolving one link's target inside a bundle
+ * (the kernel's own MAXSYMLINKS). */
+#define ARB_BUNDLE_MAX_HOPS 40
+/* A symbolic link's target in a bundle (relative, a few "../" and a path). */
+#define ARB_BUNDLE_MAX_LINK 1023
+/* Components looked at resolving all of a bundle's links together: a venv
+ * has a handful of links of a few components; a hostile bundle of 16,384
+ * links of 40 hops each would take billions. */
+#define ARB_BUNDLE_MAX_LINK_STEPS (1u << 20)
+/* A bundle's encoded size: every file's bytes and, per entry, its path and
+ * the msgpack headers (16 bytes at most). */
+#define ARB_BUNDLE_MAX_ENCODED \
+    ((size_t)ARB_BUNDLE_MAX_BYTES + (size_t)ARB_BUNDLE_MAX_ENTRIES * (ARB_BUNDLE_MAX_PATH + 16))
+/* An archive (tar, tar.gz/xz/zst, zip) of a bot: its files' bytes and, per
+ * entry, a tar's 512-byte header with its padding and a pax header (1.5 KiB);
+ * a zip's headers are smaller. Compressed, it is smaller still. */
+#define ARB_BUNDLE_MAX_ARCHIVE ((size_t)ARB_BUNDLE_MAX_BYTES + (size_t)ARB_BUNDLE_MAX_ENTRIES * 1536)
 
 /* ---- The scheduler's pool ---------------------------------------------- */
 
@@ -543,5 +589,44 @@
  * which a few slow readers would otherwise hold for hours); beyond it a
  * transcript is answered 503 with Retry-After. */
 #define ARB_WEB_STREAM_BYTES (256u << 20)
+
+/* ---- The participant API (/api/v1/, docs/api.md) ----------------------- */
+
+/* A bot bundle's upload body: the record keeps a bundle up to
+ * ARB_WIRE_MAX_BUNDLE (what the scheduler can send a worker in one frame);
+ * an archive (tar, tar.gz, zip) may be larger than the bundle it unpacks
+ * to only by its headers and, for tar.gz, not at all: one bound for both.
+ * Refused from Content-Length, before a byte of the body is read. */
+#define ARB_API_BODY_MAX ((size_t)ARB_WIRE_MAX_BUNDLE)
+/* A JSON body (a dispute, a resolution): a reason of a few hundred bytes. */
+#define ARB_API_JSON_MAX (16u << 10)
+/* Requests per account per minute (every /api/v1/ route): a client polling
+ * its entries every few seconds is far below; a script in a loop is cut
+ * off with 429 and Retry-After. */
+#define ARB_API_REQUESTS_PER_MIN 120u
+/* Bad tokens per client address per minute before every API request from
+ * that address is answered 429 (guessing a 256-bit token is hopeless; this
+ * keeps a guesser from costing the record a lookup a request). */
+#define ARB_API_FAILURES_PER_MIN 20u
+/* Accounts and addresses the in-memory counters follow at once: past it
+ * the oldest minute's entries are dropped (never an unbounded table). */
+#define ARB_API_RATE_SLOTS 4096u
+/* Per account, unless `arbiter account add|set` gives its own: uploads a
+ * day, bytes uploaded a day, and entries validating or active in one
+ * ladder (a participant runs a few versions, not a farm). */
+#define ARB_API_UPLOADS_PER_DAY 50
+#define ARB_API_BYTES_PER_DAY ((long long)512 << 20)
+#define ARB_API_ENTRIES_PER_LADDER 3
+/* Sessions the API writes through (as the web's role, arbiter_web): writes
+ * are few (uploads, retirements); a request waits for one up to
+ * ARB_WEB_POOL_WAIT_MS, then 503. */
+#define ARB_API_SESSIONS 3u
+/* An account's name: [a-z0-9_-], as an entrant name's alphabet. */
+#define ARB_ACCOUNT_MAX_NAME 64
+/* env=K=V pairs of a join (docs/api.md), each at most ARB_API_ENV_MAX bytes. */
+#define ARB_API_MAX_ENV 16
+#define ARB_API_ENV_MAX 512
+/* The entry logs route: the latest matches of an entry it shows. */
+#define ARB_API_LOG_MATCHES 20
 
 #endif

@@ -1,5 +1,6 @@
 /* bundle.c — bot programs packed, named by digest, fetched and cached (bundle.h). */
 #include "bundle.h"
+#include "bundle_int.h"
 #include "wire.h"
 #include "arb_error.h"
 #include "arb_kdf.h"
@@ -7,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <msgpack.h>
 #include <stdio.h>
@@ -141,7 +143,7 @@ int bundle_build(const char *const *files, int nfiles, uint8_t **out, size_t *le
         uint8_t *data = NULL;
         size_t dlen = 0;
         mode_t mode = 0644;
-        rc = read_all(files[ents[i].idx], &data, &dlen, &mode, ARB_WIRE_MAX_BUNDLE);
+        rc = read_all(files[ents[i].idx], &data, &dlen, &mode, ARB_BUNDLE_MAX_FILE_BYTES);
         if (rc) {
             snprintf(err, errlen, "%s: %s", files[ents[i].idx],
                      rc == ARB_ETOOBIG ? "too large to ship"
@@ -155,7 +157,7 @@ int bundle_build(const char *const *files, int nfiles, uint8_t **out, size_t *le
         msgpack_pack_bin_with_body(&pk, data, dlen);
         free(data);
         if (sb.size > ARB_WIRE_MAX_BUNDLE) {
-            snprintf(err, errlen, "program of %s is over %u bytes", files[0], ARB_WIRE_MAX_BUNDLE);
+            snprintf(err, errlen, "program of %s is over %zu bytes", files[0], (size_t)ARB_WIRE_MAX_BUNDLE);
             rc = ARB_ETOOBIG;
             goto out;
         }
@@ -280,20 +282,19 @@ static int mkdirs_for(const char *base, const char *rel)
     return 0;
 }
 
-static void remove_tree(const char *dir, const char *const *rels, int n)
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-    char path[1400];
-    for (int i = 0; i < n; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, rels[i]);
-        unlink(path);
-        /* and the directories on its way, deepest first (fail when not empty) */
-        char *s;
-        while ((s = strrchr(path, '/')) != NULL && s > path + strlen(dir)) {
-            *s = 0;
-            rmdir(path);
-        }
-    }
-    rmdir(dir);
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* A half-unpacked directory of our own (a mkdtemp name), links not followed. */
+static void remove_tree(const char *dir)
+{
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* A system call's failure as an arbiter error: a full disk (or quota),
@@ -321,41 +322,46 @@ int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *
     char tmp[1024], final[1024];
     snprintf(tmp, sizeof tmp, "%s/.tmp-%.16s-XXXXXX", cache_dir, digest);
     snprintf(final, sizeof final, "%s/%s", cache_dir, digest);
-    const char *rels[ARB_BUNDLE_MAX_FILES];
-    char relbuf[ARB_BUNDLE_MAX_FILES][ARB_BUNDLE_MAX_PATH + 1];
-    int nrel = 0, rc = ARB_ECORRUPT;
-    arb_mp r;
+    /* every rule bundle_check has, before anything is written: safe
+     * paths, none under a file or a link, links inside */
+    bundle_ent *ents;
     uint32_t n;
-    arb_mp_init(&r, b, len);
-    if (arb_mp_array(&r, &n) || n < 1 || n > ARB_BUNDLE_MAX_FILES) {
-        snprintf(err, errlen, "bundle %.12s: not a list of 1..%d files", digest, ARB_BUNDLE_MAX_FILES);
-        return ARB_ECORRUPT;
+    char why[512];
+    int rc = bundle_index(b, len, &ents, &n, NULL, why, sizeof why);
+    if (rc) {
+        snprintf(err, errlen, "bundle %.12s: %s", digest, why);
+        return rc == ARB_ENOMEM ? ARB_ENOMEM : ARB_ECORRUPT;
     }
     if (!mkdtemp(tmp) || chmod(tmp, 0755) != 0) {   /* a name of our own: no stale directory is reused */
         snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+        free(ents);
         return io_error(errno);
     }
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t three, blen;
-        uint64_t mode;
-        const uint8_t *data;
-        char *rel = relbuf[nrel];
-        if (arb_mp_array(&r, &three) || three != 3 || arb_mp_str_copy(&r, rel, ARB_BUNDLE_MAX_PATH + 1)
-            || !bundle_safe_path(rel) || arb_mp_uint(&r, &mode) || (mode != 0755 && mode != 0644)
-            || arb_mp_bin(&r, &data, &blen)) {
-            snprintf(err, errlen, "bundle %.12s: entry %u is malformed or names an unsafe path", digest, i);
-            rc = ARB_ECORRUPT;
-            goto fail;
-        }
-        rels[nrel++] = rel;
-        char path[1400];
+        char rel[ARB_BUNDLE_MAX_PATH + 1], path[1400];
+        memcpy(rel, ents[i].path, ents[i].plen);
+        rel[ents[i].plen] = 0;
+        const uint8_t *data = ents[i].data;
+        uint32_t blen = ents[i].dlen;
+        mode_t mode = (mode_t)ents[i].mode;
         snprintf(path, sizeof path, "%.1000s/%.255s", tmp, rel);
         if (mkdirs_for(tmp, rel) != 0) {
             snprintf(err, errlen, "%s: %s", path, strerror(errno));
             rc = io_error(errno);
             goto fail;
         }
-        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, (mode_t)mode);
+        if (ents[i].mode == BUNDLE_MODE_LINK) {
+            char target[ARB_BUNDLE_MAX_LINK + 1];
+            memcpy(target, data, blen);
+            target[blen] = 0;
+            if (symlink(target, path) != 0) {
+                snprintf(err, errlen, "%s: %s", path, strerror(errno));
+                rc = errno == EEXIST ? ARB_ECORRUPT : io_error(errno);
+                goto fail;
+            }
+            continue;
+        }
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
         if (fd < 0) {
             snprintf(err, errlen, "%s: %s", path, errno == EEXIST ? "named twice in the bundle" : strerror(errno));
             rc = errno == EEXIST ? ARB_ECORRUPT : io_error(errno);
@@ -373,7 +379,7 @@ int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *
             }
             off += (size_t)w;
         }
-        fchmod(fd, (mode_t)mode);   /* whatever the umask said */
+        fchmod(fd, mode);   /* whatever the umask said */
         if (close(fd) != 0 && !cause)
             cause = errno;
         if (cause) {   /* named: "No space left on device" says what to do */
@@ -382,23 +388,21 @@ int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *
             goto fail;
         }
     }
-    if (arb_mp_left(&r) != 0) {
-        snprintf(err, errlen, "bundle %.12s: bytes after the last file", digest);
-        rc = ARB_ECORRUPT;
-        goto fail;
-    }
     if (rename(tmp, final) != 0) {
         if (bundle_cached(cache_dir, digest)) {   /* another slot unpacked it first */
-            remove_tree(tmp, rels, nrel);
+            remove_tree(tmp);
+            free(ents);
             return 0;
         }
         snprintf(err, errlen, "%s: %s", final, strerror(errno));
         rc = ARB_EIO;
         goto fail;
     }
+    free(ents);
     return 0;
 fail:
-    remove_tree(tmp, rels, nrel);
+    remove_tree(tmp);
+    free(ents);
     return rc;
 }
 

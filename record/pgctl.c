@@ -285,6 +285,16 @@ static int setup_roles(const pgctl *pg, const char *user_pw, char *err, size_t e
     if (!sql_ok(c, "REVOKE pg_execute_server_program, pg_read_server_files, pg_write_server_files FROM arbiter",
                 NULL, 0, err, errlen))
         goto out;
+    /* the web's role (018_accounts.sql): NOLOGIN, taken by `arbiter serve`
+     * with SET ROLE, which arbiter may do as its member */
+    r = PQexec(c, "SELECT 1 FROM pg_roles WHERE rolname = 'arbiter_web'");
+    bool have_web = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
+    PQclear(r);
+    if ((!have_web && !sql_run(c, "CREATE ROLE arbiter_web NOLOGIN", NULL, 0, true, err, errlen))
+        || !sql_ok(c, "ALTER ROLE arbiter_web NOLOGIN NOSUPERUSER NOCREATEROLE NOCREATEDB NOINHERIT", NULL, 0, err,
+                   errlen)
+        || !sql_ok(c, "GRANT arbiter_web TO arbiter", NULL, 0, err, errlen))
+        goto out;
     r = PQexec(c, "SELECT 1 FROM pg_database WHERE datname = 'arbiter'");
     bool have_db = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
     PQclear(r);

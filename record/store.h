@@ -606,5 +606,99 @@ int store_not_started(store *s, int64_t tid, const char *why);
 /* Its registrations in the order they came: id, name, account ("" none),
  * digest, registered_at (UTC), entrant ("" until closed). */
 int store_registrations(store *s, int64_t tid, store_rows *out, char *err, size_t errlen);
+/* ---- accounts and the participant API (store_account.c; 018_accounts.sql,
+ * docs/api.md) ------------------------------------------------------------ */
+
+typedef enum store_role { STORE_PARTICIPANT, STORE_ARBITER, STORE_ORGANISER } store_role;
+/* "participant" ... and back: 0, or ARB_EINVAL. */
+const char *store_role_name(store_role r);
+int store_role_parse(const char *s, store_role *r);
+/* A token: "arb1_" and 64 lowercase hex digits (256 random bits,
+ * libsodium); its SHA-256 as 64 hex digits, all the record keeps. */
+#define STORE_TOKEN_LEN 69
+void store_token_new(char token[STORE_TOKEN_LEN + 1]);
+bool store_token_wellformed(const char *token);
+void store_token_hash(const char *token, char hash[65]);
+/* An account's name: 1..ARB_ACCOUNT_MAX_NAME of [a-z0-9_-], a letter or
+ * digit first. */
+bool store_account_name_ok(const char *name);
+/* Quotas; -1: the default of arb_limits.h. */
+typedef struct store_quota {
+    long long uploads_today, uploads_per_day, bytes_today, bytes_per_day, entries, entries_max;
+} store_quota;
+/* Add an account with the token's hash; by: who did it, audited. 0,
+ * ARB_EEXIST (the name is taken), or < 0 with a message. */
+int store_account_add(store *s, const char *name, store_role role, const store_quota *q, const char *hash,
+                      const char *by, char *err, size_t errlen);
+/* name, role, created, last used ("" never), revoked ("" no), uploads a
+ * day, bytes a day, entries ("" default): 0 or < 0. */
+int store_account_list(store *s, store_rows *out, char *err, size_t errlen);
+/* Revoke (1 done, 0 no such account or revoked already) or give a new
+ * token's hash (1, 0 no such account; a revoked one is not rotated): the
+ * old token refused from the commit on. Audited. < 0 with a message. */
+int store_account_revoke(store *s, const char *name, const char *by, char *err, size_t errlen);
+int store_account_rotate(store *s, const char *name, const char *hash, const char *by, char *err, size_t errlen);
+
+/* The web's database role (018_accounts.sql): SET ROLE arbiter_web on s.
+ * 0; ARB_ENOTFOUND when there is no such role, ARB_ESTATE (or another < 0)
+ * when this login may not take it, with a message. */
+int store_web_role(store *s, char *err, size_t errlen);
+/* Whether the record has accounts (the API is on): 1, 0, < 0. */
+int store_api_on(store *s);
+/* An account as a request's token names it. */
+typedef struct store_account {
+    int64_t    id;
+    char       name[ARB_ACCOUNT_MAX_NAME + 1];
+    store_role role;
+    bool       revoked;
+} store_account;
+/* The account of a token hash, its stored hash compared in constant time:
+ * 1 found and not revoked, 0 none (or revoked), < 0 error. */
+int store_api_auth(store *s, const char *hash, store_account *a, char *err, size_t errlen);
+/* The account's quotas and today's use, defaults filled from arb_limits.h. */
+int store_api_quota(store *s, int64_t account, store_quota *q, char *err, size_t errlen);
+/* An audit row on its own (a refusal after auth; the writes audit in
+ * their own transaction). */
+int store_api_audit(store *s, const char *account, const char *action, const char *target, const char *detail,
+                    const char *address, bool ok);
+/* A join through the API, with its uploaded bundle b (len bytes, checked
+ * by the caller; its digest given), argi/paths as store_entrant_prog's.
+ * 0 with the new entry's name and version; else the refusal's HTTP status
+ * (400, 401, 404, 409, 429) or < 0, with a message in err. */
+typedef struct store_api_join_in {
+    int64_t     account;
+    const char *ladder, *base, *command, *digest, *address;
+    const uint8_t *bundle;
+    size_t      len;
+    const store_entrant_prog *prog;
+    bool        replace;
+} store_api_join_in;
+int store_api_join(store *s, const store_api_join_in *j, char *entry, size_t entrylen, int *version, char *err,
+                   size_t errlen);
+/* Retire an entry (the account's own; any when any): 0, or the HTTP
+ * status (404, 409) or < 0 with a message. */
+int store_api_retire(store *s, int64_t account, bool any, const char *ladder, const char *entry,
+                     const char *address, char *err, size_t errlen);
+/* The entries of an account (all: every uploaded or owned one): ladder,
+ * entry, base, version, status, verdict, validation match ("" none), mu,
+ * sigma, games ("" unrated), matches played, joined (ISO 8601), retired
+ * ("" none), owner. Columns STORE_API_ENTRY_* below. */
+enum { STORE_API_ENTRY_LADDER, STORE_API_ENTRY_NAME, STORE_API_ENTRY_BASE, STORE_API_ENTRY_VERSION,
+       STORE_API_ENTRY_STATUS, STORE_API_ENTRY_VERDICT, STORE_API_ENTRY_VALIDATION, STORE_API_ENTRY_MU,
+       STORE_API_ENTRY_SIGMA, STORE_API_ENTRY_GAMES, STORE_API_ENTRY_MATCHES, STORE_API_ENTRY_JOINED,
+       STORE_API_ENTRY_RETIRED, STORE_API_ENTRY_OWNER, STORE_API_ENTRY_NCOLS };
+int store_api_entries(store *s, int64_t account, bool all, store_rows *out, char *err, size_t errlen);
+/* One entry of ladder by name: its tournament id, entrant index and owner
+ * account (0 none): 1 found, 0 none, < 0. */
+int store_api_entry(store *s, const char *ladder, const char *entry, int64_t *tid, int *entrant, int64_t *owner,
+                    char *err, size_t errlen);
+/* The matches of entrant in tid, latest first (at most ARB_API_LOG_MATCHES;
+ * match > 0: that one only): match id, stage (validation|ladder), the
+ * entrant's slots ("{0,2}"), digest, transcript path, state. */
+int store_api_entry_matches(store *s, int64_t tid, int entrant, int64_t match, store_rows *out, char *err,
+                            size_t errlen);
+/* A match's seats and their owners: slot, entrant, owner account (""
+ * none), the match's stage, its tournament's id. */
+int store_api_match_owners(store *s, int64_t match, store_rows *out, char *err, size_t errlen);
 
 #endif

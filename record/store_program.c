@@ -128,7 +128,7 @@ static bool hex64(const char *d)
 int store_program_put(store *s, const char *digest, const uint8_t *b, size_t len, char *err, size_t errlen)
 {
     if (!hex64(digest) || len == 0 || len > ARB_WIRE_MAX_BUNDLE) {
-        snprintf(err, errlen, "program %.64s: not a digest, or %zu bytes (1..%u)", digest, len, ARB_WIRE_MAX_BUNDLE);
+        snprintf(err, errlen, "program %.64s: not a digest, or %zu bytes (1..%zu)", digest, len, (size_t)ARB_WIRE_MAX_BUNDLE);
         return ARB_EINVAL;
     }
     char got[65];

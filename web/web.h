@@ -58,6 +58,8 @@ const web_asset *web_assets(size_t *n);
 typedef struct web_lines {
     size_t off;                  /* the next record's offset in the transcript (its length: all done) */
     bool told_end[ARB_MAX_SEATS];   /* what the lines so far told of the bots' ends */
+    unsigned hide_stderr;        /* bit b: bot b's stderr is private here: its botend line says
+                                    "stderr":"" and "stderr_private":true (docs/api.md) */
 } web_lines;
 
 typedef struct web_hooks {
@@ -142,6 +144,13 @@ typedef struct web_options {
      * WEB_SCHEDULER_NICE, so that recording results and the referee's
      * bots come before spectators when the CPU is short */
     int nice;
+    /* HTTPS (libmicrohttpd with GnuTLS): the certificate (chain) and its
+     * key, PEM files; both or neither (docs/operations.md, "TLS") */
+    const char *tls_cert, *tls_key;
+    /* what the server says at start about its database role (the API's
+     * and the pages' sessions as arbiter_web, or why not), when not NULL */
+    char *role_note;
+    size_t role_note_len;
 } web_options;
 #define WEB_SCHEDULER_NICE 10
 /* Serve the record at conninfo on listen ("HOST:PORT"; PORT 0 any free

@@ -11,6 +11,7 @@
  * built whole (docs/web.md, "Streamed transcripts"). */
 #include "web_int.h"
 #include "web_srv.h"
+#include "web_api.h"
 #include "arb_http.h"
 #include "arb_time.h"
 
@@ -35,11 +36,6 @@
 #include <malloc.h>
 #endif
 
-#if MHD_VERSION < 0x00097002
-typedef int web_result;
-#else
-typedef enum MHD_Result web_result;
-#endif
 
 /* A connection the deadline reaper watches. */
 typedef struct web_conn {
@@ -89,6 +85,8 @@ struct web_server {
     char (*asset_etag)[24];      /* the embedded assets' ETags, by their index */
     atomic_bool stopping;        /* set before the daemon stops: streams end */
     int port;
+    web_api *api;                /* the participant API (/api/v1/, web_api.c) */
+    char *tls_cert, *tls_key;    /* PEM, when serving HTTPS */
     atomic_flag said;            /* the library's first message is in why */
     char why[256];
 };
@@ -100,6 +98,8 @@ typedef struct web_req {
     bool request, heavy, stream; /* the counts it took */
     bool heavy_all;              /* ... and its share of ARB_WEB_HEAVY_MAX (given back after its render) */
     bool head;                   /* a HEAD: headers only */
+    bool api;                    /* a request of the participant API: api_state is its */
+    web_api_req *api_state;
 } web_req;
 
 #define SEC_NS 1000000000ull
@@ -121,7 +121,7 @@ static void web_logger(void *cls, const char *fmt, va_list ap)
 
 /* The headers every answer carries: no script but ours, no sniffing, no
  * referrer leaving for another site. */
-static int secure(struct MHD_Response *r)
+int web__secure(struct MHD_Response *r)
 {
     static const char *const h[][2] = {
         {"Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:"},
@@ -143,7 +143,7 @@ static web_result queue(struct MHD_Connection *c, unsigned status, struct MHD_Re
     web_result rc = MHD_NO;
     if (!r)
         return MHD_NO;
-    if (secure(r) == 0 && (!type || MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type) == MHD_YES)
+    if (web__secure(r) == 0 && (!type || MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type) == MHD_YES)
         && (!cache || MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, cache) == MHD_YES)
         && (status != MHD_HTTP_METHOD_NOT_ALLOWED || MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD") == MHD_YES))
         rc = MHD_queue_response(c, status, r);
@@ -866,10 +866,13 @@ static web_result handle(void *cls, struct MHD_Connection *c, const char *url, c
 {
     web_server *w = cls;
     (void)version;
-    (void)upload_data;
-    (void)upload_data_size;
+    web_req *rq = *con_cls;
+    if (rq && rq->api)   /* the API's next call: its body, then its answer */
+        return web_api_handle(w->api, c, url, method, upload_data, upload_data_size, &rq->api_state, NULL);
+    if (rq)
+        return MHD_NO;   /* a body the server did not ask for */
     yield_cpu(w);
-    web_req *rq = calloc(1, sizeof *rq);
+    rq = calloc(1, sizeof *rq);
     if (!rq)
         return MHD_NO;
     rq->client = -1;
@@ -879,6 +882,20 @@ static web_result handle(void *cls, struct MHD_Connection *c, const char *url, c
     if (rq->conn)
         atomic_store(&rq->conn->in_request, true);
     rq->head = strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
+    if (strncmp(url, "/api/v1/", 8) == 0 && w->api) {
+        /* the participant API: its own methods and bodies (web_api.c),
+         * under the same per-client bounds as every page */
+        if (strlen(url) > ARB_WEB_MAX_URL)
+            return send_text(c, MHD_HTTP_URI_TOO_LONG, "URL too long: not one of ours\n");
+        if (atomic_load(&w->nconns) > (int)ARB_WEB_BUSY_CONNECTIONS)
+            return send_limit(c, MHD_HTTP_SERVICE_UNAVAILABLE, "the server is busy: try again in a moment\n", true);
+        wcl_addr a = client_of(w, c);
+        web_result rc = MHD_NO;
+        if (take(w, c, rq, &a, WCL_REQUEST, &rc) != 0)
+            return rc;
+        rq->api = true;
+        return web_api_handle(w->api, c, url, method, upload_data, upload_data_size, &rq->api_state, &a);
+    }
     if (strcmp(method, MHD_HTTP_METHOD_GET) != 0 && !rq->head)
         return send_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed: this server only reads (GET, HEAD)\n");
     if (strlen(url) > ARB_WEB_MAX_URL)
@@ -914,6 +931,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
         wcl_give(&w->clients, rq->client, WCL_REQUEST);
     if (rq->stream)
         wcl_give(&w->clients, rq->client, WCL_STREAM);
+    web_api_done(rq->api_state);
     if (rq->conn) {
         pthread_mutex_lock(&w->conn_lock);
         rq->conn->since_ns = arb_now_ns();
@@ -1039,13 +1057,81 @@ static int init_locks(web_server *w)
     return rc || wc_init(&w->cache) ? -1 : 0;
 }
 
-static int open_sessions(web_server *w, const char *conninfo, char *err, size_t errlen)
+/* The pages' sessions, read only, as the web's role (arbiter_web) when the
+ * login may take it; and the API's (web_api.c). note: what the role is,
+ * said at start. */
+static int open_sessions(web_server *w, const char *conninfo, const web_options *opt, char *err, size_t errlen)
 {
+    bool as_role = true;
+    char why[512] = "";
     for (unsigned i = 0; i < ARB_WEB_POOL_SESSIONS; i++) {
         w->session[i] = store_open(conninfo, err, errlen);
-        if (!w->session[i] || store_read_only(w->session[i], err, errlen) != 0)
+        if (!w->session[i])
+            return -1;
+        char wr[512];
+        if (store_web_role(w->session[i], wr, sizeof wr) != 0) {
+            as_role = false;
+            if (!why[0])
+                snprintf(why, sizeof why, "%s", wr);
+        }
+        if (store_read_only(w->session[i], err, errlen) != 0)
             return -1;
     }
+    bool api_role = true;
+    char api_why[512] = "";
+    w->api = web_api_open(conninfo, &w->hooks, &api_role, api_why, sizeof api_why, err, errlen);
+    if (!w->api)
+        return -1;
+    if (opt && opt->role_note) {
+        if (as_role && api_role)
+            snprintf(opt->role_note, opt->role_note_len, "its sessions are the database role arbiter_web");
+        else
+            snprintf(opt->role_note, opt->role_note_len,
+                     "its sessions keep the login's role, not arbiter_web (%s): give serve a login that is only "
+                     "arbiter_web's (docs/operations.md)", why[0] ? why : api_why);
+    }
+    return 0;
+}
+
+/* A PEM file read whole (at most 1 MiB): NULL with a message. */
+static char *read_pem(const char *what, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s %s: %s", what, path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1u << 20, n = 0;
+    char *b = malloc(cap + 1);
+    if (b)
+        n = fread(b, 1, cap + 1, f);
+    fclose(f);
+    if (!b || n == 0 || n > cap || !memmem(b, n, "-----BEGIN ", 11)) {
+        snprintf(err, errlen, "%s %s: %s", what, path, !b ? "out of memory" : n > cap ? "larger than 1 MiB"
+                                                                                : "not a PEM file");
+        free(b);
+        return NULL;
+    }
+    b[n] = 0;
+    return b;
+}
+
+static int load_tls(web_server *w, const web_options *opt, char *err, size_t errlen)
+{
+    if (!opt || (!opt->tls_cert && !opt->tls_key))
+        return 0;
+    if (!opt->tls_cert || !opt->tls_key) {
+        snprintf(err, errlen, "--tls-cert and --tls-key go together");
+        return -1;
+    }
+    if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+        snprintf(err, errlen, "this libmicrohttpd has no TLS (built without GnuTLS): serve HTTP behind a TLS proxy "
+                              "(--trusted-proxy, docs/operations.md)");
+        return -1;
+    }
+    if (!(w->tls_cert = read_pem("--tls-cert", opt->tls_cert, err, errlen))
+        || !(w->tls_key = read_pem("--tls-key", opt->tls_key, err, errlen)))
+        return -1;
     return 0;
 }
 
@@ -1085,6 +1171,20 @@ static struct MHD_Daemon *start_daemon(web_server *w, const struct sockaddr_in *
 #if MHD_VERSION >= 0x00095400
     flags |= MHD_USE_AUTO;
 #endif
+    if (w->tls_cert)
+        return MHD_start_daemon(flags | MHD_USE_TLS, ntohs(sa->sin_port), NULL, NULL, handle, w,
+                                MHD_OPTION_HTTPS_MEM_CERT, w->tls_cert,
+                                MHD_OPTION_HTTPS_MEM_KEY, w->tls_key,
+                                MHD_OPTION_EXTERNAL_LOGGER, web_logger, w,
+                                MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL,
+                                MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)sa,
+                                MHD_OPTION_CONNECTION_LIMIT, ARB_WEB_MAX_CONNECTIONS,
+                                MHD_OPTION_CONNECTION_TIMEOUT, ARB_WEB_IDLE_TIMEOUT_S,
+                                MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)ARB_WEB_REQUEST_MEMORY,
+                                MHD_OPTION_THREAD_STACK_SIZE, (size_t)(1u << 20),
+                                MHD_OPTION_NOTIFY_COMPLETED, completed, w,
+                                MHD_OPTION_NOTIFY_CONNECTION, connection, w,
+                                MHD_OPTION_END);
     return MHD_start_daemon(flags, ntohs(sa->sin_port), NULL, NULL, handle, w,
                             MHD_OPTION_EXTERNAL_LOGGER, web_logger, w,
                             MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, NULL,
@@ -1117,7 +1217,8 @@ web_server *web_server_open(const char *conninfo, const char *listen, const web_
         goto fail;
     }
     w->nice = opt ? opt->nice : 0;
-    if (trust(w, opt, err, errlen) != 0 || open_sessions(w, conninfo, err, errlen) != 0)
+    if (trust(w, opt, err, errlen) != 0 || load_tls(w, opt, err, errlen) != 0
+        || open_sessions(w, conninfo, opt, err, errlen) != 0)
         goto fail;
     raise_nofile();
 #ifdef __GLIBC__
@@ -1168,6 +1269,11 @@ void web_server_stop(web_server *w)
     }
     for (unsigned i = 0; i < ARB_WEB_POOL_SESSIONS; i++)
         store_close(w->session[i]);
+    web_api_close(w->api);
+    if (w->tls_key)
+        memset(w->tls_key, 0, strlen(w->tls_key));
+    free(w->tls_cert);
+    free(w->tls_key);
     wc_release(&w->cache);
     wcl_release(&w->clients);
     pthread_cond_destroy(&w->pool_freed);

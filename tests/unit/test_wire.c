@@ -1651,18 +1651,18 @@ static void test_bundles(void)
             CHECKF(unpack_sb(cache2, "lying header") == ARB_ECORRUPT, "lying bundle %zu", i);
         }
     }
-    /* ARB_BUNDLE_MAX_FILES files, and one more */
+    /* ARB_BUNDLE_MAX_ENTRIES files, and one more */
     {
-        static hand_entry many[ARB_BUNDLE_MAX_FILES + 1];
-        static char names[ARB_BUNDLE_MAX_FILES + 1][16];
-        for (int i = 0; i <= ARB_BUNDLE_MAX_FILES; i++) {
-            snprintf(names[i], sizeof names[i], "f%03d", i);
+        static hand_entry many[ARB_BUNDLE_MAX_ENTRIES + 1];
+        static char names[ARB_BUNDLE_MAX_ENTRIES + 1][16];
+        for (int i = 0; i <= ARB_BUNDLE_MAX_ENTRIES; i++) {
+            snprintf(names[i], sizeof names[i], "f%05d", i);
             many[i] = (hand_entry){names[i], 0644, "1"};
         }
-        hand_bundle(many, ARB_BUNDLE_MAX_FILES + 1);
-        CHECK(unpack_sb(cache2, "65 files") == ARB_ECORRUPT);
-        hand_bundle(many, ARB_BUNDLE_MAX_FILES);
-        CHECK(unpack_sb(cache2, "64 files") == 0);
+        hand_bundle(many, ARB_BUNDLE_MAX_ENTRIES + 1);
+        CHECK(unpack_sb(cache2, "too many files") == ARB_ECORRUPT);
+        hand_bundle(many, ARB_BUNDLE_MAX_ENTRIES);
+        CHECK(unpack_sb(cache2, "the most files") == 0);
     }
     /* names at the length limit, and one over */
     {
