@@ -28,51 +28,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Until proto/bundle.h has them (branch i30-bundle): a bundle checked
- * as bundle_unpack would (paths, counts) and no archive taken. */
-typedef struct bundle_info {
-    int files;
-} bundle_info;
-static int bundle_check(const uint8_t *b, size_t len, bundle_info *info, char *err, size_t errlen)
-{
-    arb_mp r;
-    arb_mp_init(&r, b, len);
-    uint32_t n, k;
-    info->files = 0;
-    if (arb_mp_array(&r, &n) || n == 0 || n > ARB_BUNDLE_MAX_FILES) {
-        snprintf(err, errlen, "not a bundle of 1 to %d files", ARB_BUNDLE_MAX_FILES);
-        return ARB_EINVAL;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        char path[ARB_BUNDLE_MAX_PATH + 1];
-        uint64_t mode;
-        const uint8_t *bytes;
-        uint32_t bl;
-        if (arb_mp_array(&r, &k) || k != 3 || arb_mp_str_copy(&r, path, sizeof path) || arb_mp_uint(&r, &mode)
-            || arb_mp_bin(&r, &bytes, &bl)) {
-            snprintf(err, errlen, "entry %u is not [path, mode, bytes]", i);
-            return ARB_EINVAL;
-        }
-        if (!bundle_safe_path(path)) {
-            snprintf(err, errlen, "entry %u: path \"%.100s\" escapes the bundle or is not a plain path", i, path);
-            return ARB_EINVAL;
-        }
-    }
-    info->files = (int)n;
-    return 0;
-}
-static int bundle_from_archive(const uint8_t *a, size_t alen, uint8_t **out, size_t *len, char digest[65], char *err,
-                               size_t errlen)
-{
-    (void)a;
-    (void)alen;
-    (void)out;
-    (void)len;
-    (void)digest;
-    snprintf(err, errlen, "archives are not taken yet: send application/x-arbiter-bundle");
-    return ARB_EUNSUPPORTED;
-}
-
 /* ---- the counters: requests per account, bad tokens per address ---------- */
 
 typedef struct rate_slot {
@@ -508,29 +463,6 @@ static web_result route_retire(struct MHD_Connection *c, store *st, const web_ap
 
 /* ---- join: an uploaded bundle --------------------------------------------- */
 
-/* Whether path is one of the bundle's files ([[path, mode, bytes], ...],
- * already checked by bundle_check). */
-static bool bundle_holds(const uint8_t *b, size_t len, const char *path)
-{
-    arb_mp r;
-    arb_mp_init(&r, b, len);
-    uint32_t n, k;
-    if (arb_mp_array(&r, &n))
-        return false;
-    for (uint32_t i = 0; i < n; i++) {
-        const char *s;
-        uint32_t sl;
-        if (arb_mp_array(&r, &k) || k < 1 || arb_mp_str(&r, &s, &sl))
-            return false;
-        if (sl == strlen(path) && memcmp(s, path, sl) == 0)
-            return true;
-        for (uint32_t j = 1; j < k; j++)
-            if (arb_mp_skip(&r))
-                return false;
-    }
-    return false;
-}
-
 /* A command's first word that is neither a file of the bundle nor a
  * program in the server's PATH is refused (400 naming it). */
 static bool in_path(const char *prog)
@@ -618,7 +550,7 @@ static web_result route_join(web_api *a, struct MHD_Connection *c, store *st, we
             goto refuse;
         }
         const char *p = strncmp(w, "./", 2) == 0 ? w + 2 : w;
-        if (bundle_safe_path(p) && bundle_holds(bundle, blen, p)) {
+        if (bundle_safe_path(p) && bundle_has(bundle, blen, p, NULL)) {
             prog->argi[prog->nfiles] = n;
             snprintf(prog->path[prog->nfiles], sizeof prog->path[0], "%s", p);
             prog->nfiles++;
