@@ -600,6 +600,13 @@
 #define ARB_API_BODY_MAX ((size_t)ARB_WIRE_MAX_BUNDLE)
 /* A JSON body (a dispute, a resolution): a reason of a few hundred bytes. */
 #define ARB_API_JSON_MAX (16u << 10)
+/* A dispute's reason or an arbiter's resolution, from `arbiter dispute`
+ * or the API: a paragraph, printed whole by `dispute show` and kept in
+ * the event log (whose detail is cut at 2000). */
+#define ARB_DISPUTE_MAX_REASON 2000u
+/* A tournament file submitted over the API (POST /api/v1/tournaments): a
+ * file `arbiter submit` would take, refused from Content-Length. */
+#define ARB_API_YAML_MAX ((size_t)ARB_TN_MAX_FILE)
 /* Requests per account per minute (every /api/v1/ route): a client polling
  * its entries every few seconds is far below; a script in a loop is cut
  * off with 429 and Retry-After. */

@@ -425,7 +425,8 @@ enum { STORE_LHISTORY_COLS(STORE_COL_ENUM) STORE_LHISTORY_NCOLS };
     X(DISPUTES_OPENED_BY, "opened_by", "d.opened_by")                          \
     X(DISPUTES_OPENED, "opened", "to_char(d.opened_at, 'YYYY-MM-DD HH24:MI')") \
     X(DISPUTES_REASON, "reason", "d.reason")                                   \
-    X(DISPUTES_RESOLUTION, "resolution", "coalesce(d.resolution, '')")
+    X(DISPUTES_RESOLUTION, "resolution", "coalesce(d.resolution, '')")  \
+    X(DISPUTES_RESOLVED_BY, "resolved_by", "coalesce(d.resolved_by, '')")
 
 #define STORE_COL_ENUM3(name, key, expr) STORE_##name,
 enum { STORE_EVM_COLS(STORE_COL_ENUM3) STORE_EVM_NCOLS };

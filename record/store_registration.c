@@ -100,7 +100,7 @@ int store_registration_add(store *s, int64_t tid, const store_registration_in *i
                    2, ev);
     }
     if (!rc)
-        return exec0(s, err, errlen, "COMMIT", 0, NULL);
+        return store__commit(s, err, errlen);
 fail:
     rollback(s);
     return rc ? rc : ARB_EIO;

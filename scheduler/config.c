@@ -267,6 +267,9 @@ static int member_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node
         if (L->submitted && memchr(prog, '/', strcspn(prog, " ")))
             return at(L, v, "command: \"%.*s\": a tournament submitted over the API names no file of the host (a "
                       "program in PATH; participants' programs come by registration)", (int)strcspn(prog, " "), prog);
+        if (L->submitted && strchr(prog, '/'))   /* an argument naming a path: a file of the host */
+            return at(L, v, "command: \"%.100s\": a tournament submitted over the API names no file of the host (an "
+                      "argument with a /; participants' programs come by registration)", prog);
         return 0;
     }
     if (strcmp(k, "files") == 0) return entrant_files(L, v, e);
@@ -964,7 +967,9 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
     if (t->ladder && !ladder)
         return at(L, t->ladder, "ladder: settings of a ladder, and the format is %s (format: ladder)",
                   tn_format_name((tn_format)c->format));
-    if (files_root(L, t->files_root))
+    /* a file that came over the API has no directory of the host (its
+     * files_root: was refused, and so is every files:) */
+    if (!L->submitted && files_root(L, t->files_root))
         return L->rc;
     if (t->entrants && entrants(L, t->entrants))
         return L->rc;
@@ -1187,6 +1192,7 @@ static int load_text(const char *path, char *text, size_t len, bool submitted, t
                      size_t errlen)
 {
     loader L = {.path = path, .cfg = cfg, .err = err, .errlen = errlen, .submitted = submitted};
+    cfg->submitted = submitted;
     yaml_parser_t parser;
     bool parser_ready = false, doc_ready = false;
     L.rc = nesting(path, text, len, err, errlen);

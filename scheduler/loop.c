@@ -420,10 +420,23 @@ static int take_up(sched *s, serve_all *all, char *err, size_t errlen)
         /* The tournament as submitted: its file, unchanged since. */
         char why[2048];
         int rc = ARB_ENOTFOUND;
-        if (!path[0])
-            snprintf(why, sizeof why, "tournament %" PRId64 " has no file on record (submitted by an older arbiter)",
-                     tid);
-        else if ((rc = tn_config_load(path, &t->own, why, sizeof why)) == 0)
+        if (!path[0]) {
+            /* submitted over the API: its text is the record's, read as
+             * it was checked then (naming no file of this host) */
+            char *text = NULL, by[ARB_ACCOUNT_MAX_NAME + 1], label[128];
+            size_t len = 0;
+            int got = store_tournament_text(s->o.db, tid, &text, &len, by, sizeof by, why, sizeof why);
+            snprintf(label, sizeof label, "tournament %" PRId64 " (submitted by %s)", tid, got == 1 ? by : "?");
+            if (got == 0)
+                snprintf(why, sizeof why, "tournament %" PRId64 " has no file on record (submitted by an older arbiter)",
+                         tid);
+            else if (got == 1 && (rc = tn_config_load_text(label, text, len, &t->own, why, sizeof why)) == 0) {
+                t->owned = true;
+                snprintf(t->own.submitted_by, sizeof t->own.submitted_by, "%s", by);
+            } else if (got < 0)
+                rc = got;
+            free(text);
+        } else if ((rc = tn_config_load(path, &t->own, why, sizeof why)) == 0)
             t->owned = true;
         if (rc == 0 && strcmp(t->own.digest, digest) != 0) {
             snprintf(why, sizeof why, "%.1900s changed since it was submitted: restore it, or submit it under a new "

@@ -13,6 +13,7 @@
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -324,9 +325,19 @@ static int from_record(sched *s, entrant_bot *eb, const tn_entrant *e, const cha
 int sched__load_bots(sched *s, tour *t, char *err, size_t errlen)
 {
     const tn_config *cfg = t->o.cfg;
-    char dirbuf[512], base[512];
+    char dirbuf[512], base[800];
     snprintf(dirbuf, sizeof dirbuf, "%s", cfg->path);
     snprintf(base, sizeof base, "%s", dirname(dirbuf));
+    if (cfg->submitted) {
+        /* a file that came over the API has no directory: its entrants'
+         * words are looked up in an empty one of the scheduler's, so that
+         * none names a file of the host (the loader refused any with a /) */
+        snprintf(base, sizeof base, "%s/submitted-empty", s->wdir);
+        if (mkdir(base, 0700) != 0 && errno != EEXIST) {
+            snprintf(err, errlen, "%s: %s", base, strerror(errno));
+            return ARB_EIO;
+        }
+    }
     t->bots = calloc((size_t)cfg->nentrants + 1, sizeof *t->bots);
     store_entrant_prog *rec = calloc(1, sizeof *rec);
     int rc = t->bots && rec ? 0 : ARB_ENOMEM;

@@ -97,7 +97,10 @@ typedef struct tn_registration {
 } tn_registration;
 
 typedef struct tn_config {
-    char     path[512];                 /* the file it came from */
+    char     path[512];                 /* the file it came from (over the API: a label, no file) */
+    bool     submitted;                 /* its text came over the API (tn_config_load_text): it names no
+                                           file of the host, and its entrants' words are never files */
+    char     submitted_by[ARB_ACCOUNT_MAX_NAME + 1]; /* the account that submitted it ("" a file) */
     char    *text;                      /* the file's text as loaded (owned; NUL-terminated) */
     char     digest[65];                /* its SHA-256 in hex: the tournament's identity with its name */
     char     files_root[512];           /* the resolved directory every entrant's files: lie in (the

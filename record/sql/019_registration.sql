@@ -30,3 +30,23 @@ CREATE TABLE registrations (
     UNIQUE (tournament_id, name)
 );
 CREATE INDEX registrations_account ON registrations (tournament_id, account);
+
+-- What the web's role reads of it (the API's match owners: a registered
+-- entrant's account by name), granted with 018's by arb_web_grants(),
+-- which `arbiter account add` runs again: accounts' id and name only,
+-- never their token hashes. The API's registrations, disputes and
+-- submissions are written on a session of the login role (docs/api.md,
+-- "Writes"), not by arbiter_web.
+ALTER FUNCTION arb_web_grants() RENAME TO arb_web_grants_018;
+CREATE FUNCTION arb_web_grants() RETURNS boolean
+LANGUAGE plpgsql SET search_path = public, pg_temp AS $$
+BEGIN
+    IF NOT arb_web_grants_018() THEN
+        RETURN false;
+    END IF;
+    EXECUTE 'GRANT SELECT ON registrations TO arbiter_web';
+    EXECUTE 'GRANT SELECT (id, name) ON accounts TO arbiter_web';
+    RETURN true;
+END $$;
+REVOKE EXECUTE ON FUNCTION arb_web_grants(), arb_web_grants_018() FROM PUBLIC;
+SELECT arb_web_grants();
