@@ -36,6 +36,7 @@ static const struct command {
     {"rate", cmd_rate, "ratings from results on stdin (openskill, glicko2, elo), to check against other libraries"},
     {"account", cmd_account, "accounts of the participant API: add (prints a token once), list, revoke, rotate"},
     {"dispute", cmd_dispute, "a disputed match: open, show (the evidence), resolve (uphold, void, rerun), list"},
+    {"register", cmd_register, "an entrant into an open tournament's registration (registration:)"},
     {"ladder", cmd_ladder, "a ladder's entries: join, retire, list (the leaderboard), history"},
     {"join", cmd_join, "a bot into a ladder on a server, from this machine (with an account's token)"},
     {"remote", cmd_remote, "your entries on a server: me, entries, logs, retire, dispute, transcript, register"},

@@ -43,6 +43,7 @@ int cmd_standings(int argc, char **argv);
 int cmd_rate(int argc, char **argv);
 int cmd_ratings(int argc, char **argv);
 int cmd_ladder(int argc, char **argv);
+int cmd_register(int argc, char **argv);
 int cmd_dispute(int argc, char **argv);
 int cmd_account(int argc, char **argv);
 int cmd_matches(int argc, char **argv);
@@ -199,6 +200,15 @@ int cli_open_record(db_place *p, const char *state, const char *db, char *err, s
  * record under the tournament this file is (said on stderr, an entrant a
  * line). The scheduler then plays the recorded program (programs.c). */
 bool cli_programs_recorded(store *st, const tn_config *cfg);
+/* What `arbiter submit` does with a file loaded (cmd_scheduler.c), shared
+ * with the API's POST /api/v1/tournaments (web_hooks.c): its commands
+ * checked (a program in PATH, files present unless the record holds the
+ * programs: st may be NULL), then the tournament put in the record (its
+ * path kept when it came from a file; the organiser's secret when given).
+ * 0, or an error in err. */
+int cli_submit_check(const tn_config *cfg, store *st, char *err, size_t errlen);
+int cli_submit_config(store *st, const tn_config *cfg, const uint8_t *secret, int64_t *tid, bool *created, char *err,
+                      size_t errlen);
 /* A command that reads the record (status, standings, verify): its
  * options --state DIR, --db CONNINFO, --format (among `formats`) and, with
  * want_name, one positional NAME, then the record opened (cli_open_record)

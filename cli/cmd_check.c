@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 #include <string.h>
 
 static void usage(FILE *f)
@@ -65,8 +66,15 @@ int cmd_check(int argc, char **argv)
         char teams[48] = "";
         if (cfg.nteams > 0)
             snprintf(teams, sizeof teams, "%d teams of ", cfg.nteams);
-        printf("%s: ok (%s%d entrants, %s, %s/%s)\n", argv[i], teams, cfg.nentrants, tn_format_name((tn_format)cfg.format),
-               cfg.match.game->name, cfg.match.preset);
+        char reg[96] = "";
+        if (cfg.registration.open) {
+            time_t until = (time_t)cfg.registration.until;
+            struct tm tm;
+            gmtime_r(&until, &tm);
+            strftime(reg, sizeof reg, " and registration until %Y-%m-%dT%H:%M:%SZ", &tm);
+        }
+        printf("%s: ok (%s%d entrants%s, %s, %s/%s)\n", argv[i], teams, cfg.nentrants, reg,
+               tn_format_name((tn_format)cfg.format), cfg.match.game->name, cfg.match.preset);
         tn_config_release(&cfg);
     }
     return unreadable ? CLI_EXIT_USAGE : bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;

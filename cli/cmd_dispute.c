@@ -427,7 +427,7 @@ int cmd_dispute(int argc, char **argv)
     int64_t mid = 0;
     if (kind < 3 && cli_match_id("dispute", "MATCH", pos[0], &mid))
         return CLI_EXIT_USAGE;
-    if ((kind == 0 || kind == 2) && (check_text("--reason", o.reason, 2000) || (o.by && check_text("--by", o.by, 100))))
+    if ((kind == 0 || kind == 2) && (check_text("--reason", o.reason, ARB_DISPUTE_MAX_REASON) || (o.by && check_text("--by", o.by, 100))))
         return CLI_EXIT_USAGE;
     if (kind == 2 && o.verdict < 0) {
         fprintf(stderr, "arbiter: dispute resolve: one of --uphold, --void, --rerun\n");

@@ -82,22 +82,23 @@ static const arb_conf_key sched_keys[] = {
 static int submit_load(const char *file, tn_config *cfg, store *st, char *err, size_t errlen)
 {
     int rc = tn_config_load(file, cfg, err, errlen);
-    if (rc)
-        return rc;
-    rc = tn_config_check_commands(cfg, err, errlen);
+    return rc ? rc : cli_submit_check(cfg, st, err, errlen);
+}
+
+int cli_submit_check(const tn_config *cfg, store *st, char *err, size_t errlen)
+{
+    int rc = tn_config_check_commands(cfg, err, errlen);
     if (rc == ARB_ENOTFOUND && st && cli_programs_recorded(st, cfg))
         rc = 0;   /* files gone, programs in the record (a resume, a rerun) */
     return rc;
 }
 
-/* Put a tournament, loaded, in the record (it is run by whichever
- * scheduler owns the record). 0, or an error in err. */
-static int submit_config(store *st, const tn_config *cfg, const uint8_t *secret, int64_t *tid, bool *created,
-                         char *err, size_t errlen)
+int cli_submit_config(store *st, const tn_config *cfg, const uint8_t *secret, int64_t *tid, bool *created, char *err,
+                      size_t errlen)
 {
     char abspath[4096];
     int rc = store_tournament(st, cfg, cfg->text, cfg->digest, false, tid, created, err, errlen);
-    if (rc == 0 && realpath(cfg->path, abspath))
+    if (rc == 0 && !cfg->submitted && realpath(cfg->path, abspath))
         store_set_path(st, *tid, abspath);
     /* The organiser's secret (else one is drawn at the first start). */
     uint8_t recorded[32];
@@ -115,7 +116,7 @@ static int submit(store *st, const char *file, const uint8_t *secret, int64_t *t
     tn_config cfg;
     int rc = submit_load(file, &cfg, st, err, errlen);
     if (rc == 0)
-        rc = submit_config(st, &cfg, secret, tid, created, err, errlen);
+        rc = cli_submit_config(st, &cfg, secret, tid, created, err, errlen);
     tn_config_release(&cfg);
     return rc;
 }
@@ -379,7 +380,7 @@ static void submit_all(db_place *place, const char *const *files, const tn_confi
     for (int i = 0; i < n && *status == 0; i++) {
         int64_t tid;
         bool created;
-        if (submit_config(st, &cfgs[i], secret, &tid, &created, err, errlen) != 0) {
+        if (cli_submit_config(st, &cfgs[i], secret, &tid, &created, err, errlen) != 0) {
             fprintf(stderr, "%s\n", err);
             *status = 2;
         } else {

@@ -2,10 +2,13 @@
  * (read from the record by the web layer), answered with the referee's
  * reader: `arbiter serve`, `arbiter report` and the
  * scheduler daemon's pages (its `web` key) all pass cli_web_hooks(), so
- * the web layer never links the referee. */
+ * the web layer never links the referee; and a tournament file that came
+ * over the API, checked by the scheduler's loader and submitted as
+ * `arbiter submit` does, so the web never links the scheduler. */
 #include "cli.h"
 #include "arb_error.h"
 #include "transcript.h"
+#include "config.h"
 #include "web.h"
 
 #include <stdint.h>
@@ -132,10 +135,30 @@ static int hook_botends(void *ctx, const uint8_t *data, size_t len,
     return rc < 0 ? rc : 0;
 }
 
+static int hook_submit(void *ctx, store *st, const char *label, const char *text, size_t len, const char *account,
+                       int64_t *tid, bool *created, char *name, size_t namelen, bool *bad, char *err, size_t errlen)
+{
+    (void)ctx;
+    tn_config cfg;
+    *bad = true;
+    int rc = tn_config_load_text(label, text, len, &cfg, err, errlen);
+    if (rc == 0)
+        rc = cli_submit_check(&cfg, NULL, err, errlen);
+    if (rc == 0) {
+        *bad = false;
+        snprintf(cfg.submitted_by, sizeof cfg.submitted_by, "%s", account);
+        snprintf(name, namelen, "%s", cfg.name);
+        rc = cli_submit_config(st, &cfg, NULL, tid, created, err, errlen);
+    }
+    tn_config_release(&cfg);
+    return rc;
+}
+
 static const web_hooks hooks = {
     .json_lines = hook_json_lines,
     .botends = hook_botends,
     .json_lines_from = hook_json_lines_from,
+    .submit = hook_submit,
 };
 
 const web_hooks *cli_web_hooks(void)

@@ -425,6 +425,15 @@
 /* Entrants of one tournament: far past any competition we know of; a
  * round robin's tables are bounded by ARB_MAX_TABLES anyway. */
 #define ARB_TN_MAX_ENTRANTS 4096
+/* Registrations one account may hold in one open tournament
+ * (registration.per_account): a team that enters a few variants, never
+ * an account that fills the field. */
+#define ARB_REG_MAX_PER_ACCOUNT 64
+/* How long a tournament may stay open for registration, from its
+ * submission (registration.until): a year. A deadline further away is a
+ * typo (2207 for 2027), and the scheduler keeps the tournament in its set
+ * while it waits. */
+#define ARB_REG_MAX_OPEN_S (366 * 86400)
 /* Entries of one ladder over its whole life (every version of every name,
  * retired ones too): each joins as an entrant row, and the scheduler keeps
  * one started command per entry. The benchmark ladder holds 10,000. */
@@ -622,6 +631,13 @@
                                                                                    : (size_t)ARB_WIRE_MAX_BUNDLE)
 /* A JSON body (a dispute, a resolution): a reason of a few hundred bytes. */
 #define ARB_API_JSON_MAX (16u << 10)
+/* A dispute's reason or an arbiter's resolution, from `arbiter dispute`
+ * or the API: a paragraph, printed whole by `dispute show` and kept in
+ * the event log (whose detail is cut at 2000). */
+#define ARB_DISPUTE_MAX_REASON 2000u
+/* A tournament file submitted over the API (POST /api/v1/tournaments): a
+ * file `arbiter submit` would take, refused from Content-Length. */
+#define ARB_API_YAML_MAX ((size_t)ARB_TN_MAX_FILE)
 /* Requests per account per minute (every /api/v1/ route): a client polling
  * its entries every few seconds is far below; a script in a loop is cut
  * off with 429 and Retry-After. */

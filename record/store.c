@@ -245,7 +245,42 @@ int store__exec0(store *s, char *err, size_t errlen, const char *sql, int n, con
 
 void store__rollback(store *s)
 {
+    s->audit_pending = false;
     PQclear(PQexec(s->db, "ROLLBACK"));
+}
+
+void store_audit_next(store *s, const char *account, const char *action, const char *target, const char *detail,
+                      const char *address)
+{
+    store_audit *a = &s->audit;
+    snprintf(a->account, sizeof a->account, "%s", account ? account : "");
+    snprintf(a->action, sizeof a->action, "%s", action ? action : "");
+    snprintf(a->target, sizeof a->target, "%s", target ? target : "");
+    snprintf(a->detail, sizeof a->detail, "%s", detail ? detail : "");
+    snprintf(a->address, sizeof a->address, "%s", address ? address : "");
+    s->audit_pending = true;
+}
+
+void store_audit_drop(store *s) { s->audit_pending = false; }
+
+int store__commit(store *s, char *err, size_t errlen)
+{
+    if (s->audit_pending) {
+        s->audit_pending = false;
+        const store_audit *a = &s->audit;
+        const char *p[] = {a->account, a->action, a->target, a->detail, a->address};
+        if (exec0(s, err, errlen,
+                  "INSERT INTO audit_log (account, action, target, detail, address) VALUES ($1, $2, $3, $4, $5)", 5,
+                  p)) {
+            rollback(s);
+            return ARB_EIO;
+        }
+    }
+    if (exec0(s, err, errlen, "COMMIT", 0, NULL)) {
+        rollback(s);
+        return ARB_EIO;
+    }
+    return 0;
 }
 
 /* Apply the migrations not yet applied, the caller holding the migration
@@ -488,10 +523,26 @@ int store_tournament(store *s, const tn_config *cfg, const char *yaml, const cha
                   "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING", 8, ep))
             goto fail;
     }
+    if (*created && cfg->registration.open) {
+        char until[24], max[16], per[16];
+        snprintf(until, sizeof until, "%" PRId64, cfg->registration.until);
+        snprintf(max, sizeof max, "%" PRIu32, cfg->registration.max_entrants);
+        snprintf(per, sizeof per, "%" PRIu32, cfg->registration.per_account);
+        const char *rp[] = {id, until, max, per};
+        if (exec0(s, err, errlen,
+                  "UPDATE tournaments SET registration_until = to_timestamp($2::bigint), registration_max = $3, "
+                  "registration_per_account = $4 WHERE id = $1", 4, rp))
+            goto fail;
+    }
+    if (*created && cfg->submitted_by[0]) {
+        const char *sp[] = {id, cfg->submitted_by};
+        if (exec0(s, err, errlen, "UPDATE tournaments SET submitted_by = $2 WHERE id = $1", 2, sp))
+            goto fail;
+    }
     const char *ev[] = {id, *created ? "start" : "resume"};
     if (exec0(s, err, errlen, "INSERT INTO events (tournament_id, kind) VALUES ($1, $2)", 2, ev))
         goto fail;
-    return exec0(s, err, errlen, "COMMIT", 0, NULL);
+    return store__commit(s, err, errlen);
 fail:
     rollback(s);
     return ARB_EIO;
@@ -826,6 +877,36 @@ int store_set_path(store *s, int64_t tid, const char *path)
     snprintf(id, sizeof id, "%" PRId64, tid);
     const char *p[] = {id, path};
     return exec0(s, NULL, 0, "UPDATE tournaments SET config_path = $2 WHERE id = $1", 2, p);
+}
+
+int store_tournament_text(store *s, int64_t tid, char **text, size_t *len, char *by, size_t bylen, char *err,
+                          size_t errlen)
+{
+    char t[24];
+    snprintf(t, sizeof t, "%" PRId64, tid);
+    const char *p[] = {t};
+    *text = NULL;
+    *len = 0;
+    PGresult *r = q(s, err, errlen,
+                    "SELECT config_text, submitted_by FROM tournaments WHERE id = $1 AND submitted_by IS NOT NULL "
+                    "AND config_text IS NOT NULL", 1, p);
+    if (!r)
+        return ARB_EIO;
+    int found = PQntuples(r) == 1;
+    if (found) {
+        size_t n = (size_t)PQgetlength(r, 0, 0);
+        *text = malloc(n + 1);
+        if (!*text) {
+            PQclear(r);
+            snprintf(err, errlen, "out of memory");
+            return ARB_ENOMEM;
+        }
+        memcpy(*text, PQgetvalue(r, 0, 0), n + 1);
+        *len = n;
+        snprintf(by, bylen, "%s", PQgetvalue(r, 0, 1));
+    }
+    PQclear(r);
+    return found;
 }
 
 int store_next_running(store *s, const int64_t *skip, int nskip, int64_t *tid, char *path, size_t pathlen,

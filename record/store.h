@@ -160,6 +160,11 @@ int store_worker_key_get(store *s, const char *name, char key_hex[65]);
 int store_workers_reset(store *s);
 /* The file a tournament came from (for the scheduler daemon to resume it). */
 int store_set_path(store *s, int64_t tid, const char *path);
+/* A tournament submitted over the API (no file: its text is the record's):
+ * its text (malloc'd, NUL-terminated; free it) and who submitted it. 1
+ * found, 0 not one submitted over the API, < 0 error. */
+int store_tournament_text(store *s, int64_t tid, char **text, size_t *len, char *by, size_t bylen, char *err,
+                          size_t errlen);
 /* The oldest tournament still running that is not in skip[]: its id, file
  * and digest. 1 found, 0 none, < 0 error. */
 int store_next_running(store *s, const int64_t *skip, int nskip, int64_t *tid, char *path, size_t pathlen,
@@ -322,6 +327,11 @@ typedef enum store_report_kind {
 /* The reports DONE_MATCHES, TEAM_CROSSTABLE, RATINGS, RATING_HISTORY and
  * LADDER list their columns once, in store_cols.h: index their rows by
  * its names (STORE_LADDER_MU), never by a number. */
+/* A row of the audit log (018_accounts.sql) waiting for a write's commit. */
+typedef struct store_audit {
+    char account[ARB_ACCOUNT_MAX_NAME + 8], action[32], target[300], detail[1024], address[64];
+} store_audit;
+
 typedef struct store_rows {
     int    nrows, ncols;
     char **cell;                /* nrows * ncols, row by row (owned) */
@@ -441,6 +451,12 @@ int store_dispute_evidence(store *s, int64_t match, store_rows out[STORE_EVIDENC
 /* Disputes of tournament tid (0: all): id, match, tournament, round,
  * table, state, opened by, opened, reason, resolution. */
 int store_dispute_list(store *s, int64_t tid, store_rows *out, char *err, size_t errlen);
+/* The same, only those opened by `by` when by is not NULL (an API
+ * account's own). */
+int store_dispute_list_by(store *s, int64_t tid, const char *by, store_rows *out, char *err, size_t errlen);
+/* The match of dispute id: 1 found (*match, *open whether it is open),
+ * 0 none, < 0. */
+int store_dispute_match(store *s, int64_t id, int64_t *match, bool *open, char *err, size_t errlen);
 
 /* The tournament is done: its state, finished_at, and revealed_at (from
  * now on its secret is shown). */
@@ -569,6 +585,53 @@ int store_web_change(store *s, char *out, size_t cap, char *err, size_t errlen);
  * session: it never writes). 0 or ARB_EIO. */
 int store_read_only(store *s, char *err, size_t errlen);
 
+
+/* ---- Open tournaments' registrations (store_registration.c) ---------- */
+
+/* A registration: an entrant's name and command, who registered it (the
+ * account over the API, NULL for `arbiter register`), and its program:
+ * the bundle (checked already: proto/bundle.h) with where its files go in
+ * the command. */
+typedef struct store_registration_in {
+    const char *name, *command, *account;
+    const uint8_t *bundle;
+    size_t len;
+    const store_entrant_prog *prog;
+} store_registration_in;
+/* Add it (one transaction under the tournament's row lock, with its
+ * program and a `registration` event): *id. ARB_ENOTFOUND no such
+ * tournament or one without registration:, ARB_ESTATE closed (the
+ * deadline passed, or it started, or it is over), ARB_ETOOBIG full
+ * (max_entrants), ARB_ERANGE the account holds per_account already,
+ * ARB_EEXIST the name is taken; each with a message. */
+int store_registration_add(store *s, int64_t tid, const store_registration_in *in, int64_t *id, char *err,
+                           size_t errlen);
+typedef struct store_reg_state {
+    bool    has;                /* the tournament takes registrations */
+    bool    open;               /* still: before the deadline, not full, not closed */
+    bool    closed;             /* the scheduler closed it: the registered are entrants */
+    int64_t until;              /* the deadline, Unix seconds */
+    int     registered, max;
+} store_reg_state;
+/* 1 found (into *st), 0 no such tournament, < 0 error. */
+int store_registration_state(store *s, int64_t tid, store_reg_state *st, char *err, size_t errlen);
+/* Close it (once: a later call only reads): the registered become
+ * entrants nfile, nfile + 1, ... ordered by SHA-256(secret || "arbiter
+ * registration order " || name), each with its program in
+ * entrant_programs. Then every registered entrant: columns entrant
+ * (idx), name, command, by idx. 0 or < 0. */
+int store_registration_close(store *s, int64_t tid, int nfile, store_rows *out, char *err, size_t errlen);
+/* An open tournament that cannot start (too few entrants): done, with
+ * why (shown by status and the pages) and a `not-started` event. */
+int store_not_started(store *s, int64_t tid, const char *why);
+/* Its registrations in the order they came: id, name, account ("" none),
+ * digest, registered_at (UTC), entrant ("" until closed). */
+int store_registrations(store *s, int64_t tid, store_rows *out, char *err, size_t errlen);
+/* A JSON object from outside (a request's body, len bytes, no NUL) read
+ * by the record's own parser: its members as rows key, type (jsonb_typeof:
+ * number, string, ...), value as text. 0; ARB_EINVAL (not JSON, or not
+ * an object) with a message; < 0. */
+int store_json_object(store *s, const char *json, size_t len, store_rows *out, char *err, size_t errlen);
 /* ---- accounts and the participant API (store_account.c; 018_accounts.sql,
  * docs/api.md) ------------------------------------------------------------ */
 
@@ -620,6 +683,14 @@ typedef struct store_account {
 int store_api_auth(store *s, const char *hash, store_account *a, char *err, size_t errlen);
 /* The account's quotas and today's use, defaults filled from arb_limits.h. */
 int store_api_quota(store *s, int64_t account, store_quota *q, char *err, size_t errlen);
+/* The audit row of the next write on s: store_registration_add,
+ * store_dispute_open, store_dispute_resolve and store_tournament write it
+ * in their own transaction, just before COMMIT (so a write and its row
+ * are both in the record or neither is); spent by that commit or by the
+ * write's failure (store_audit_drop). Fields are cut to the log's bounds. */
+void store_audit_next(store *s, const char *account, const char *action, const char *target, const char *detail,
+                      const char *address);
+void store_audit_drop(store *s);
 /* An audit row on its own (a refusal after auth; the writes audit in
  * their own transaction). */
 int store_api_audit(store *s, const char *account, const char *action, const char *target, const char *detail,
@@ -661,7 +732,8 @@ int store_api_entry(store *s, const char *ladder, const char *entry, int64_t *ti
 int store_api_entry_matches(store *s, int64_t tid, int entrant, int64_t match, store_rows *out, char *err,
                             size_t errlen);
 /* A match's seats and their owners: slot, entrant, owner account (""
- * none), the match's stage, its tournament's id. */
+ * none: a ladder entry's account, or the account that registered the
+ * entrant of an open tournament), the match's stage, its tournament's id. */
 int store_api_match_owners(store *s, int64_t match, store_rows *out, char *err, size_t errlen);
 
 #endif

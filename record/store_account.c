@@ -384,11 +384,48 @@ int store_api_match_owners(store *s, int64_t match, store_rows *out, char *err, 
     snprintf(m, sizeof m, "%" PRId64, match);
     const char *p[] = {m};
     return store__rows_q(s,
-                         "SELECT s.slot, s.entrant, coalesce(le.account_id::text, ''), coalesce(r.stage, ''), "
+                         "SELECT s.slot, s.entrant, coalesce(le.account_id::text, (SELECT a.id::text FROM registrations g "
+                         "  JOIN accounts a ON a.name = g.account WHERE g.tournament_id = m.tournament_id "
+                         "  AND g.entrant = s.entrant), ''), coalesce(r.stage, ''), "
                          "  m.tournament_id "
                          "FROM matches m JOIN match_seats s ON s.match_id = m.id "
                          "LEFT JOIN rounds r ON r.tournament_id = m.tournament_id AND r.round = m.round "
                          "LEFT JOIN ladder_entries le ON le.tournament_id = m.tournament_id AND le.entrant = s.entrant "
                          "WHERE m.id = $1 ORDER BY s.slot",
                          1, p, out, err, errlen);
+}
+
+int store_json_object(store *s, const char *json, size_t len, store_rows *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (memchr(json, 0, len)) {
+        snprintf(err, errlen, "the body holds a NUL byte: not JSON");
+        return ARB_EINVAL;
+    }
+    char *text = malloc(len + 1);
+    if (!text) {
+        snprintf(err, errlen, "out of memory");
+        return ARB_ENOMEM;
+    }
+    memcpy(text, json, len);
+    text[len] = 0;
+    const char *p[] = {text};
+    /* PostgreSQL's parser, not one of ours: its refusal (class 22, data
+     * exception) is the body's fault; anything but an object has no
+     * members */
+    char why[512];
+    int rc = store__rows_q(s,
+                           "SELECT e.key, jsonb_typeof(e.value), e.value #>> '{}' FROM (SELECT $1::jsonb AS v) x, "
+                           "jsonb_each(CASE WHEN jsonb_typeof(x.v) = 'object' THEN x.v END) e ORDER BY e.key",
+                           1, p, out, why, sizeof why);
+    free(text);
+    if (rc && strncmp(s->sqlstate, "22", 2) == 0) {
+        const char *m = strstr(why, s->sqlstate);
+        snprintf(err, errlen, "the body is not JSON (%.300s)", m ? m + 7 : why);
+        s->sqlstate[0] = 0;
+        return ARB_EINVAL;
+    }
+    if (rc)
+        snprintf(err, errlen, "%s", why);
+    return rc;
 }

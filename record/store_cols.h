@@ -176,7 +176,14 @@
     X(TOURNAMENTS_NAME, "t.name")                                              \
     X(TOURNAMENTS_FORMAT, "t.format")                                          \
     /* "rerun": running again after it ended, its secret out (a dispute) */ \
-    X(TOURNAMENTS_STATE, "CASE WHEN t.state = 'running' AND t.revealed_at IS NOT NULL THEN 'rerun' " \
+    /* "registration open until ... (N registered)", "not started: why" */ \
+    X(TOURNAMENTS_STATE, "CASE WHEN t.not_started IS NOT NULL THEN 'not started: ' || t.not_started " \
+                         "WHEN t.state = 'running' AND t.registration_until IS NOT NULL " \
+                         "  AND t.registration_closed_at IS NULL THEN 'registration open until ' " \
+                         "  || to_char(t.registration_until AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') " \
+                         "  || ' (' || (SELECT count(*) FROM registrations g WHERE g.tournament_id = t.id) " \
+                         "  || ' registered)' " \
+                         "WHEN t.state = 'running' AND t.revealed_at IS NOT NULL THEN 'rerun' " \
                          "ELSE t.state END")                                   \
     X(TOURNAMENTS_PENDING, "coalesce(sum(c.n) FILTER (WHERE c.state = 'pending'), 0)") \
     X(TOURNAMENTS_LEASED, "coalesce(sum(c.n) FILTER (WHERE c.state = 'leased'), 0)") \
@@ -422,7 +429,8 @@ enum { STORE_LHISTORY_COLS(STORE_COL_ENUM) STORE_LHISTORY_NCOLS };
     X(DISPUTES_OPENED_BY, "opened_by", "d.opened_by")                          \
     X(DISPUTES_OPENED, "opened", "to_char(d.opened_at, 'YYYY-MM-DD HH24:MI')") \
     X(DISPUTES_REASON, "reason", "d.reason")                                   \
-    X(DISPUTES_RESOLUTION, "resolution", "coalesce(d.resolution, '')")
+    X(DISPUTES_RESOLUTION, "resolution", "coalesce(d.resolution, '')")  \
+    X(DISPUTES_RESOLVED_BY, "resolved_by", "coalesce(d.resolved_by, '')")
 
 #define STORE_COL_ENUM3(name, key, expr) STORE_##name,
 enum { STORE_EVM_COLS(STORE_COL_ENUM3) STORE_EVM_NCOLS };

@@ -16,13 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The tournament's event of a dispute, then COMMIT: 0 or ARB_EIO (the
- * transaction rolled back). */
+/* The tournament's event of a dispute, then COMMIT (with the audit row
+ * of an API write, store_audit_next): 0 or ARB_EIO (the transaction
+ * rolled back). */
 static int event_commit(store *s, const char *tid, const char *detail, char *err, size_t errlen)
 {
     const char *pe[] = {tid, detail};
     if (exec0(s, err, errlen, "INSERT INTO events (tournament_id, kind, detail) VALUES ($1, 'dispute', $2)", 2, pe)
-        || exec0(s, err, errlen, "COMMIT", 0, NULL)) {
+        || store__commit(s, err, errlen)) {
         rollback(s);
         return ARB_EIO;
     }
@@ -272,17 +273,41 @@ int store_dispute_evidence(store *s, int64_t match, store_rows out[STORE_EVIDENC
 
 int store_dispute_list(store *s, int64_t tid, store_rows *out, char *err, size_t errlen)
 {
+    return store_dispute_list_by(s, tid, NULL, out, err, errlen);
+}
+
+int store_dispute_list_by(store *s, int64_t tid, const char *by, store_rows *out, char *err, size_t errlen)
+{
     char id[24];
     snprintf(id, sizeof id, "%" PRId64, tid);
-    const char *p[] = {id};
+    const char *p[] = {id, by};
     static const char *const cols[] = {STORE_DISPUTES_COLS(STORE_COL_EXPR3)};
     char sql[STORE_SELECT_MAX];
     if (store__select(sql, sizeof sql, cols, STORE_DISPUTES_NCOLS,
                       "FROM disputes d JOIN tournaments t ON t.id = d.tournament_id "
-                      "WHERE $1::bigint = 0 OR d.tournament_id = $1::bigint ORDER BY d.id") != 0) {
+                      "WHERE ($1::bigint = 0 OR d.tournament_id = $1::bigint) "
+                      "AND ($2::text IS NULL OR d.opened_by = $2::text) ORDER BY d.id") != 0) {
         memset(out, 0, sizeof *out);
         snprintf(err, errlen, "dispute list: statement too long");
         return ARB_ETOOBIG;
     }
-    return store__rows_q(s, sql, 1, p, out, err, errlen);
+    return store__rows_q(s, sql, 2, p, out, err, errlen);
 }
+
+int store_dispute_match(store *s, int64_t id, int64_t *match, bool *open, char *err, size_t errlen)
+{
+    char d[24];
+    snprintf(d, sizeof d, "%" PRId64, id);
+    const char *p[] = {d};
+    PGresult *r = q(s, err, errlen, "SELECT match_id, state = 'open' FROM disputes WHERE id = $1", 1, p);
+    if (!r)
+        return ARB_EIO;
+    int found = PQntuples(r) == 1;
+    if (found) {
+        *match = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+        *open = PQgetvalue(r, 0, 1)[0] == 't';
+    }
+    PQclear(r);
+    return found;
+}
+

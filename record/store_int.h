@@ -15,6 +15,8 @@ struct store {
     char     sqlstate[6];  /* the SQLSTATE of the last statement that failed, "" after one succeeds
                             * (store_failed_transiently) */
     char     failure[256]; /* its message, on one line (store_last_failure) */
+    store_audit audit;     /* a row for the audit log, written by the next store__commit (store_audit_next) */
+    bool     audit_pending;
 };
 
 /* A parameterised statement: its result (the caller clears it), or NULL
@@ -27,6 +29,10 @@ PGresult *store__q(store *s, char *err, size_t errlen, const char *sql, int n, c
 /* The same, its result dropped: 0 or ARB_EIO. */
 int store__exec0(store *s, char *err, size_t errlen, const char *sql, int n, const char *const *params);
 void store__rollback(store *s);
+/* COMMIT, the audit row store_audit_next set (if any) written first in the
+ * same transaction; the row is spent either way. 0 or ARB_EIO (rolled
+ * back). */
+int store__commit(store *s, char *err, size_t errlen);
 /* The same as store__q for a statement run on every result (the rating
  * update): prepared once per connection as "arb_K" (K < 64, one per call
  * site), so that PostgreSQL plans it once, not on every result. */

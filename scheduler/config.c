@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <yaml.h>
 
 typedef struct loader {
@@ -34,6 +35,7 @@ typedef struct loader {
     size_t errlen;
     int rc;
     const yaml_node_t *startup_max;   /* clock.startup_ms_max's value, where given */
+    bool submitted;           /* the text came over the API: it may name no file of this host */
 } loader;
 
 static int at(loader *L, const yaml_node_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -265,6 +267,9 @@ static int entrant_files(loader *L, yaml_node_t *v, tn_entrant *e)
 {
     bool list = v->type == YAML_SEQUENCE_NODE;
     size_t n = list ? (size_t)(v->data.sequence.items.top - v->data.sequence.items.start) : 1, len = 0;
+    if (L->submitted)
+        return at(L, v, "files: a tournament submitted over the API names no file of the host (its entrants run "
+                  "programs in PATH; participants' programs come by registration)");
     if (n == 0)
         return at(L, v, "files: expected one or more paths, found an empty list");
     for (size_t i = 0; i < n; i++) {
@@ -310,7 +315,16 @@ static int member_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node
         if (get_str(L, v, "command", e->command, sizeof e->command))
             return L->rc;
         /* the command is split on spaces: spaces alone name no program */
-        return e->command[strspn(e->command, " ")] ? 0 : at(L, v, "command: blank (expected a program and its arguments)");
+        const char *prog = e->command + strspn(e->command, " ");
+        if (!*prog)
+            return at(L, v, "command: blank (expected a program and its arguments)");
+        if (L->submitted && memchr(prog, '/', strcspn(prog, " ")))
+            return at(L, v, "command: \"%.*s\": a tournament submitted over the API names no file of the host (a "
+                      "program in PATH; participants' programs come by registration)", (int)strcspn(prog, " "), prog);
+        if (L->submitted && strchr(prog, '/'))   /* an argument naming a path: a file of the host */
+            return at(L, v, "command: \"%.100s\": a tournament submitted over the API names no file of the host (an "
+                      "argument with a /; participants' programs come by registration)", prog);
+        return 0;
     }
     if (strcmp(k, "files") == 0) return entrant_files(L, v, e);
     if (strcmp(k, "startup_ms") == 0) return entrant_startup(L, v, e);
@@ -610,13 +624,14 @@ static int teams(loader *L, yaml_node_t *seq, int k)
 
 static const char *const top_keys[] = {"name", "game", "rules", "options", "format", "cycles", "rounds", "advance",
                                        "groups", "gauntlet", "deals", "duplicate", "clock", "policy", "seed",
-                                       "files_root", "entrants", "rating", "rating_model", "ladder", NULL};
+                                       "files_root", "entrants", "rating", "rating_model", "ladder", "registration", NULL};
 
 typedef struct top_ctx {
     yaml_node_t *options, *entrants, *game, *rules, *gauntlet, *format, *advance, *groups, *deals, *files_root;
     yaml_node_t *rounds;
     const yaml_node_t *duplicate;   /* the key, where a refusal of the mode points */
     const yaml_node_t *rating_model, *rating, *ladder, *validation;
+    const yaml_node_t *registration, *reg_until, *reg_max;
 } top_ctx;
 
 static const char *const ladder_keys[] = {"provisional", "rate", "concurrent", "max_in_flight", "new_boost",
@@ -656,6 +671,72 @@ static int ladder_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node
     return unknown(L, kn, "ladder key", k, ladder_keys);
 }
 
+static const char *const registration_keys[] = {"until", "per_account", "max_entrants", "validation", NULL};
+
+/* An instant as ISO 8601 in UTC, to the second: 2026-12-01T18:00:00Z.
+ * Only this form: a deadline read in the host's zone would move with it. */
+static int get_utc(loader *L, const yaml_node_t *n, const char *key, int64_t *out)
+{
+    const char *s = scalar(n);
+    struct tm tm = {0};
+    int used = 0;
+    if (!s)
+        return at(L, n, "%s: expected an instant in UTC (2026-12-01T18:00:00Z), found %s", key, node_kind(n));
+    if (strlen(s) != 20
+        || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+                  &tm.tm_sec, &used) != 6 || used != 20 || !isdigit((unsigned char)s[0]))
+        return at(L, n, "%s: expected an instant in UTC (2026-12-01T18:00:00Z), found \"%s\"", key, s);
+    int year = tm.tm_year, mon = tm.tm_mon, mday = tm.tm_mday;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    time_t t = timegm(&tm);
+    /* timegm normalises 02-30 into March: a date that moved was not a date */
+    if (year < 2000 || t == (time_t)-1 || tm.tm_year != year - 1900 || tm.tm_mon != mon - 1 || tm.tm_mday != mday
+        || tm.tm_hour > 23 || tm.tm_sec > 59)
+        return at(L, n, "%s: \"%s\" is not a date and time (UTC, from the year 2000)", key, s);
+    *out = (int64_t)t;
+    return 0;
+}
+
+static int registration_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctxp)
+{
+    tn_registration *r = &L->cfg->registration;
+    top_ctx *t = ctxp;
+    int64_t x;
+    if (strcmp(k, "until") == 0) {
+        t->reg_until = v;
+        return get_utc(L, v, "registration.until", &r->until);
+    }
+    if (strcmp(k, "per_account") == 0) {
+        if (!get_int(L, v, "registration.per_account", 1, ARB_REG_MAX_PER_ACCOUNT, &x))
+            r->per_account = (uint32_t)x;
+        return L->rc;
+    }
+    if (strcmp(k, "max_entrants") == 0) {
+        t->reg_max = v;
+        if (!get_int(L, v, "registration.max_entrants", 1, ARB_TN_MAX_ENTRANTS, &x))
+            r->max_entrants = (uint32_t)x;
+        return L->rc;
+    }
+    if (strcmp(k, "validation") == 0) {
+        static const char *const names[] = {"check", "none", NULL};
+        const char *s = scalar(v);
+        if (s && strcmp(s, "check") == 0)
+            r->validation = TN_REG_CHECK;
+        else if (s && strcmp(s, "none") == 0)
+            r->validation = TN_REG_NONE;
+        else if (s && strcmp(s, "self") == 0)
+            return at(L, v, "registration.validation: self (a validation match before the deadline) is not done for "
+                      "tournaments yet; check (the default: the bundle and the command's program checked at "
+                      "registration) or none");
+        else
+            return s ? unknown(L, v, "registration.validation", s, names)
+                     : at(L, v, "registration.validation: expected check or none, found %s", node_kind(v));
+        return 0;
+    }
+    return unknown(L, kn, "registration key", k, registration_keys);
+}
+
 static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctxp)
 {
     tn_config *c = L->cfg;
@@ -666,7 +747,11 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
     if (strcmp(k, "rules") == 0) { t->rules = v; return 0; }
     if (strcmp(k, "options") == 0) { t->options = v; return 0; }
     if (strcmp(k, "entrants") == 0) { t->entrants = v; return 0; }
-    if (strcmp(k, "files_root") == 0) { t->files_root = v; return 0; }
+    if (strcmp(k, "files_root") == 0) {
+        t->files_root = v;
+        return L->submitted ? at(L, kn, "files_root: a tournament submitted over the API names no directory of "
+                                 "the host") : 0;
+    }
     if (strcmp(k, "gauntlet") == 0) {
         t->gauntlet = v;
         return get_str(L, v, "gauntlet", c->gauntlet, sizeof c->gauntlet);
@@ -706,6 +791,11 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
     if (strcmp(k, "ladder") == 0) {
         t->ladder = v;
         return each_key(L, v, "ladder", ladder_key, t);
+    }
+    if (strcmp(k, "registration") == 0) {
+        t->registration = v;
+        c->registration.open = true;
+        return each_key(L, v, "registration", registration_key, t);
     }
     if (strcmp(k, "rating") == 0) {
         t->rating = v;
@@ -881,6 +971,17 @@ static int finish_ladder(loader *L, yaml_node_t *root, top_ctx *t)
     return 0;
 }
 
+/* Swiss: enough rounds to separate the field, ceil(log_k(n)) + 1. */
+static uint32_t swiss_rounds(int ku, int units)
+{
+    uint32_t r = 1;
+    for (int span = ku; span < units; span *= ku)
+        r++;
+    return r + 1;
+}
+
+static int registration_checks(loader *L, top_ctx *t);
+
 static int finish(loader *L, yaml_node_t *root, top_ctx *t)
 {
     tn_config *c = L->cfg;
@@ -916,13 +1017,18 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
         return at(L, t->options ? t->options : t->rules, "rules: %s", why);
     if (!c->name[0])
         return at(L, root, "a tournament needs a name (name: ...)");
-    bool ladder = c->format == TN_LADDER;
-    if (!t->entrants && !ladder)
+    bool ladder = c->format == TN_LADDER, reg = c->registration.open;
+    if (!t->entrants && !ladder && !reg)
         return at(L, root, "no entrants (entrants: - name: ..., command: ...)");
+    if (reg && ladder)
+        return at(L, t->registration, "registration: a ladder's entries join while it runs (arbiter ladder join); "
+                  "registration is for a tournament that starts at a deadline");
     if (t->ladder && !ladder)
         return at(L, t->ladder, "ladder: settings of a ladder, and the format is %s (format: ladder)",
                   tn_format_name((tn_format)c->format));
-    if (files_root(L, t->files_root))
+    /* a file that came over the API has no directory of the host (its
+     * files_root: was refused, and so is every files:) */
+    if (!L->submitted && files_root(L, t->files_root))
         return L->rc;
     if (c->startup_ms_max && c->startup_ms_max < c->match.startup_ms)
         return at(L, L->startup_max, "clock.startup_ms_max: %" PRId64 " is below clock.startup_ms, %" PRId64
@@ -936,13 +1042,16 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
         return finish_ladder(L, root, t);
     if (teams(L, t->entrants, k))
         return L->rc;
-    if (c->nentrants < k)
+    c->nfile_entrants = c->nentrants;
+    if (reg && registration_checks(L, t))
+        return L->rc;
+    if (c->nentrants < k && !reg)
         return at(L, t->entrants, "%d entrants, and a %s table has %d seats: at least %d are needed", c->nentrants,
                   c->match.game->name, k, k);
     /* what a format pairs: teams in partnership play (sides of a table), else entrants (seats) */
     int units = tn_units(c), ku = c->nteams ? c->sides : k;
     const char *unit = c->nteams ? "team" : "entrant";
-    if (c->nteams && c->nteams < ku)
+    if (c->nteams && c->nteams < ku && !reg)
         return at(L, t->entrants, "%d team%s, and a %s table seats %d teams: at least %d are needed", c->nteams,
                   c->nteams == 1 ? "" : "s", c->match.game->name, ku, ku);
     if (c->format == TN_GAUNTLET && !c->gauntlet[0])
@@ -968,22 +1077,46 @@ static int finish(loader *L, yaml_node_t *root, top_ctx *t)
         if ((int)(c->groups * c->advance) < ku)
             return at(L, t->groups, "groups: %u groups sending %u each make a knockout of %u, less than a table of %d",
                       c->groups, c->advance, c->groups * c->advance, ku);
-        if (units / (int)c->groups < ku)
+        if (units / (int)c->groups < ku && !reg)
             return at(L, t->groups, "groups: %u groups of %d %ss leave fewer than %d at a table", c->groups,
                       units, unit, ku);
     }
-    if (plan_check_size(c, why, sizeof why))   /* what the scheduler would refuse, refused here with a place */
+    if (!reg && plan_check_size(c, why, sizeof why))   /* what the scheduler would refuse, refused here with a place */
         return at(L, t->entrants, "entrants: %s", why);
     if (t->rating_model && c->rating != TN_RATING_OPENSKILL)
         return at(L, t->rating_model, "rating_model: a model of openskill's, and the rating is %s",
                   tn_rating_name((tn_rating)c->rating));
-    if (c->format == TN_SWISS && !c->rounds) {
-        /* enough rounds to separate the field: ceil(log_k(n)) + 1 */
-        uint32_t r = 1;
-        for (int span = ku; span < units; span *= ku)
-            r++;
-        c->rounds = r + 1;
-    }
+    if (c->format == TN_SWISS && !c->rounds && !reg)
+        c->rounds = swiss_rounds(ku, units);
+    return 0;
+}
+
+/* With registration: the entrants to come are the file's and the
+ * registered, so what depends on their number is checked when it starts
+ * (tn_config_registered); here the block itself. */
+static int registration_checks(loader *L, top_ctx *t)
+{
+    tn_config *c = L->cfg;
+    tn_registration *r = &c->registration;
+    if (!t->reg_until)
+        return at(L, t->registration, "registration: say until when (until: 2026-12-01T18:00:00Z, UTC)");
+    if (r->until - (int64_t)time(NULL) > ARB_REG_MAX_OPEN_S)
+        return at(L, t->reg_until, "registration.until: more than %d days from now", ARB_REG_MAX_OPEN_S / 86400);
+    if (c->nteams > 0)
+        return at(L, t->entrants, "team %s: registration enters bots one by one, and teams of a partnership game "
+                  "cannot register yet", c->teams[0].name);
+    for (int i = 0; i < c->nentrants; i++)
+        if (c->entrants[i].team[0])
+            return at(L, t->entrants, "entrant %s: registration enters bots one by one, and team: would make teams "
+                      "of a partnership game", c->entrants[i].name);
+    if (!r->per_account)
+        r->per_account = 1;
+    uint32_t room = (uint32_t)(ARB_TN_MAX_ENTRANTS - c->nentrants);
+    if (!r->max_entrants)
+        r->max_entrants = room;
+    if (r->max_entrants > room)
+        return at(L, t->reg_max, "registration.max_entrants: %u, and with the file's %d entrants that is more than "
+                  "%d", r->max_entrants, c->nentrants, ARB_TN_MAX_ENTRANTS);
     return 0;
 }
 
@@ -1045,6 +1178,31 @@ static int nesting(const char *path, const char *text, size_t len, char *err, si
     return rc;
 }
 
+static int load_text(const char *path, char *text, size_t len, bool submitted, tn_config *cfg, char *err,
+                     size_t errlen);
+
+int tn_config_load_text(const char *label, const char *text, size_t len, tn_config *cfg, char *err, size_t errlen)
+{
+    defaults(cfg);
+    if (strlen(label) >= sizeof cfg->path) {
+        snprintf(err, errlen, "%.64s...: the name is longer than %zu bytes", label, sizeof cfg->path - 1);
+        return ARB_ERANGE;
+    }
+    snprintf(cfg->path, sizeof cfg->path, "%s", label);
+    if (len > ARB_TN_MAX_FILE) {
+        snprintf(err, errlen, "%s: larger than %u bytes (the limit for a tournament file)", label, ARB_TN_MAX_FILE);
+        return ARB_ETOOBIG;
+    }
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        snprintf(err, errlen, "%s: out of memory", label);
+        return ARB_ENOMEM;
+    }
+    memcpy(copy, text, len);
+    copy[len] = 0;
+    return load_text(label, copy, len, true, cfg, err, errlen);
+}
+
 int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen)
 {
     defaults(cfg);
@@ -1054,8 +1212,6 @@ int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen)
     }
     snprintf(cfg->path, sizeof cfg->path, "%s", path);
     loader L = {.path = path, .cfg = cfg, .err = err, .errlen = errlen};
-    yaml_parser_t parser;
-    bool parser_ready = false, doc_ready = false;
     char *text = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -1083,6 +1239,24 @@ int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen)
         L.rc = ARB_ETOOBIG;
         goto out;
     }
+    return load_text(path, text, len, false, cfg, err, errlen);
+out:
+    free(text);
+    tn_config_release(cfg);
+    return L.rc;
+}
+
+/* The text (owned: kept in cfg on success, freed on failure) of the file
+ * called path, parsed and checked. submitted: it came over the API and
+ * has no directory on this host, so nothing in it may name the host's
+ * files. */
+static int load_text(const char *path, char *text, size_t len, bool submitted, tn_config *cfg, char *err,
+                     size_t errlen)
+{
+    loader L = {.path = path, .cfg = cfg, .err = err, .errlen = errlen, .submitted = submitted};
+    cfg->submitted = submitted;
+    yaml_parser_t parser;
+    bool parser_ready = false, doc_ready = false;
     L.rc = nesting(path, text, len, err, errlen);
     if (L.rc)
         goto out;
@@ -1234,4 +1408,53 @@ bool tn_archive_name(const char *f)
             return true;
     }
     return false;
+}
+
+int tn_config_registered(tn_config *cfg, const tn_entrant *add, int n, char *err, size_t errlen)
+{
+    if (n < 0 || cfg->nentrants + n > ARB_TN_MAX_ENTRANTS) {
+        snprintf(err, errlen, "%d entrants and %d registered: more than %d", cfg->nentrants, n, ARB_TN_MAX_ENTRANTS);
+        return ARB_ETOOBIG;
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < cfg->nentrants; j++)
+            if (strcmp(add[i].name, cfg->entrants[j].name) == 0) {
+                snprintf(err, errlen, "registered entrant %s: the name is taken by the file's entrant at line %d",
+                         add[i].name, cfg->entrants[j].line);
+                return ARB_EINVAL;
+            }
+    tn_entrant *e = realloc(cfg->entrants, (size_t)(cfg->nentrants + n + 1) * sizeof *e);
+    if (!e) {
+        snprintf(err, errlen, "out of memory");
+        return ARB_ENOMEM;
+    }
+    cfg->entrants = e;
+    for (int i = 0; i < n; i++) {
+        e[cfg->nentrants + i] = add[i];
+        e[cfg->nentrants + i].registered = true;
+        e[cfg->nentrants + i].seed = 0;   /* registered entrants are unseeded: drawn from the seed and secret */
+    }
+    cfg->nentrants += n;
+    /* what finish() left for now that the field is known */
+    int side_of[ARB_MAX_SEATS], k;
+    if (plan_seat_sides(cfg, &k, side_of) < 0) {
+        snprintf(err, errlen, "the rules %s do not build", cfg->match.preset);
+        return ARB_EINVAL;
+    }
+    if (cfg->nentrants < k) {
+        snprintf(err, errlen, "%d entrant%s (%d from the file, %d registered), and a %s table has %d seats: at least "
+                 "%d are needed", cfg->nentrants, cfg->nentrants == 1 ? "" : "s", cfg->nentrants - n, n,
+                 cfg->match.game->name, k, k);
+        return ARB_EINVAL;
+    }
+    if (cfg->format == TN_GROUPS_KNOCKOUT && cfg->nentrants / (int)cfg->groups < k) {
+        snprintf(err, errlen, "%d entrants in %u groups leave fewer than %d at a table", cfg->nentrants, cfg->groups,
+                 k);
+        return ARB_EINVAL;
+    }
+    if (plan_check_size(cfg, err, errlen))
+        return ARB_ETOOBIG;
+    if (cfg->format == TN_SWISS && !cfg->rounds)
+        cfg->rounds = swiss_rounds(k, cfg->nentrants);
+    return 0;
 }

@@ -22,6 +22,19 @@
  * file's text, with its digest (free with tn_config_release); on failure
  * it owns nothing. */
 int tn_config_load(const char *path, tn_config *cfg, char *err, size_t errlen);
+/* The same from text that came over the API (POST /api/v1/tournaments,
+ * through the web's hooks): label names it in errors ("LABEL:LINE:COL:
+ * message"); nothing in it may name a file of this host (files:,
+ * files_root:, a command whose program has a '/': refused with a place),
+ * since it has no directory here. text need not be NUL-terminated. */
+int tn_config_load_text(const char *label, const char *text, size_t len, tn_config *cfg, char *err, size_t errlen);
+/* An open tournament's field at its start: the registered entrants
+ * (name, command; marked registered, unseeded) appended after the file's,
+ * then what depends on the number of entrants checked as the loader checks
+ * it for a file without registration (a table's worth, groups, the
+ * tables of a round, Swiss's rounds). 0, or an error in err (the message
+ * the tournament's events show when it does not start). */
+int tn_config_registered(tn_config *cfg, const tn_entrant *add, int n, char *err, size_t errlen);
 /* Free the entrants and the text; harmless twice. */
 void tn_config_release(tn_config *cfg);
 /* Check that every entrant's program can be started from this host

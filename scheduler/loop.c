@@ -59,6 +59,8 @@ static void tour_free(tour *t)
     sched_ladder_view_free(t->view);
     if (t->owned)
         tn_config_release(&t->own);
+    if (t->has_field)
+        tn_config_release(&t->field);
     free(t);
 }
 
@@ -73,8 +75,11 @@ static void set_remove(sched *s, tour *t)
     atomic_store(&s->st.tournaments, s->ntours);
 }
 
+static int tour_start(sched *s, tour *t, bool created, char *err, size_t errlen);
+
 /* Take a tournament up: its record (created the first time, found again
- * on a resume), its secret, its bots and their programs. */
+ * on a resume), its secret, its bots and their programs; an open
+ * tournament before its deadline only the first two (t->registering). */
 static int tour_begin(sched *s, tour *t, char *err, size_t errlen)
 {
     const tn_config *cfg = t->o.cfg;
@@ -98,6 +103,75 @@ static int tour_begin(sched *s, tour *t, char *err, size_t errlen)
      * run's local worker holds none of them: only tournaments of the set
      * are dispatched, and t joins it now.) */
     store_release_leases(db, t->tid, "local:");
+    if (cfg->registration.open) {
+        store_reg_state st;
+        if (store_registration_state(db, t->tid, &st, err, errlen) != 1) {
+            snprintf(err, errlen, "database lost");
+            return ARB_EIO;
+        }
+        if (st.open) {   /* it starts when registration closes (run_set asks every second) */
+            t->registering = true;
+            arb_info(SUB, "tournament %s (%" PRId64 "): registration open until %" PRId64 " (Unix time), %d registered",
+                     cfg->name, t->tid, st.until, st.registered);
+            return 0;
+        }
+    }
+    return tour_start(s, t, created, err, errlen);
+}
+
+/* An open tournament whose registration is over: closed in the record
+ * (the registered made entrants, in the secret's order) and its field
+ * made: the file's configuration with them appended (t->field). A field
+ * too small to play (fewer than a table) is the tournament's end: not
+ * started, and why (ARB_ESTATE). */
+static int registration_close(sched *s, tour *t, char *err, size_t errlen)
+{
+    const tn_config *cfg = t->o.cfg;
+    store_rows rows;
+    int rc = store_registration_close(s->o.db, t->tid, cfg->nfile_entrants, &rows, err, errlen);
+    if (rc)
+        return rc;
+    tn_entrant *add = calloc((size_t)rows.nrows + 1, sizeof *add);
+    t->field = *cfg;
+    t->field.text = NULL;   /* the file's text stays the loaded configuration's */
+    t->field.teams = NULL;  /* registration refuses teams */
+    t->field.nteams = 0;
+    t->field.entrants = malloc(((size_t)cfg->nentrants + 1) * sizeof *cfg->entrants);
+    t->has_field = true;
+    if (!add || !t->field.entrants) {
+        store_rows_release(&rows);
+        free(add);
+        snprintf(err, errlen, "out of memory");
+        return ARB_ENOMEM;
+    }
+    memcpy(t->field.entrants, cfg->entrants, (size_t)cfg->nentrants * sizeof *cfg->entrants);
+    for (int i = 0; i < rows.nrows; i++) {
+        snprintf(add[i].name, sizeof add[i].name, "%s", store_cell(&rows, i, 1));
+        snprintf(add[i].command, sizeof add[i].command, "%s", store_cell(&rows, i, 2));
+    }
+    char why[1024];
+    rc = tn_config_registered(&t->field, add, rows.nrows, why, sizeof why);
+    free(add);
+    store_rows_release(&rows);
+    if (rc) {
+        store_not_started(s->o.db, t->tid, why);
+        snprintf(err, errlen, "tournament %s (%" PRId64 ") does not start: %s", cfg->name, t->tid, why);
+        return ARB_ESTATE;
+    }
+    t->o.cfg = &t->field;
+    return 0;
+}
+
+/* The rest of taking a tournament up: its field (an open tournament's,
+ * once registration closed), its bots and their programs, its rounds. */
+static int tour_start(sched *s, tour *t, bool created, char *err, size_t errlen)
+{
+    store *db = s->o.db;
+    int rc = 0;
+    t->registering = false;
+    if (t->o.cfg->registration.open && (rc = registration_close(s, t, err, errlen)) != 0)
+        return rc;
+    const tn_config *cfg = t->o.cfg;
     rc = sched__load_bots(s, t, err, errlen);
     if (rc == 0 && cfg->format == TN_LADDER)
         rc = sched__ladder_begin(s, t, err, errlen);
@@ -182,6 +256,24 @@ static int tour_advance(sched *s, tour *t, store_table *tables, char *err, size_
     t->dirty = false;
     t->counted_ns = arb_now_ns();
     return 0;
+}
+
+/* An open tournament waiting for its deadline (or to be full): asked
+ * again every RECOUNT_NS; started once registration is over. */
+static int registration_wait(sched *s, tour *t, char *err, size_t errlen)
+{
+    store_reg_state st;
+    t->counted_ns = arb_now_ns();
+    t->dirty = false;
+    if (store_registration_state(s->o.db, t->tid, &st, err, errlen) != 1) {
+        snprintf(err, errlen, "database lost");
+        return ARB_EIO;
+    }
+    if (st.open)
+        return 0;
+    /* not started (ARB_ESTATE: over, and said so in its record) or
+     * failed: arbiter run says why, the daemon skips it */
+    return tour_start(s, t, false, err, errlen);
 }
 
 /* The assignment for a claimed match: the tournament's match template
@@ -328,10 +420,23 @@ static int take_up(sched *s, serve_all *all, char *err, size_t errlen)
         /* The tournament as submitted: its file, unchanged since. */
         char why[2048];
         int rc = ARB_ENOTFOUND;
-        if (!path[0])
-            snprintf(why, sizeof why, "tournament %" PRId64 " has no file on record (submitted by an older arbiter)",
-                     tid);
-        else if ((rc = tn_config_load(path, &t->own, why, sizeof why)) == 0)
+        if (!path[0]) {
+            /* submitted over the API: its text is the record's, read as
+             * it was checked then (naming no file of this host) */
+            char *text = NULL, by[ARB_ACCOUNT_MAX_NAME + 1], label[128];
+            size_t len = 0;
+            int got = store_tournament_text(s->o.db, tid, &text, &len, by, sizeof by, why, sizeof why);
+            snprintf(label, sizeof label, "tournament %" PRId64 " (submitted by %s)", tid, got == 1 ? by : "?");
+            if (got == 0)
+                snprintf(why, sizeof why, "tournament %" PRId64 " has no file on record (submitted by an older arbiter)",
+                         tid);
+            else if (got == 1 && (rc = tn_config_load_text(label, text, len, &t->own, why, sizeof why)) == 0) {
+                t->owned = true;
+                snprintf(t->own.submitted_by, sizeof t->own.submitted_by, "%s", by);
+            } else if (got < 0)
+                rc = got;
+            free(text);
+        } else if ((rc = tn_config_load(path, &t->own, why, sizeof why)) == 0)
             t->owned = true;
         if (rc == 0 && strcmp(t->own.digest, digest) != 0) {
             snprintf(why, sizeof why, "%.1900s changed since it was submitted: restore it, or submit it under a new "
@@ -383,7 +488,8 @@ static int run_set(sched *s, serve_all *all, tour *only, char *err, size_t errle
             if (t->done || (!t->dirty && now - t->counted_ns < RECOUNT_NS))
                 continue;
             char why[2048];
-            int trc = tour_advance(s, t, tables, why, sizeof why);
+            int trc = t->registering ? registration_wait(s, t, why, sizeof why)
+                                     : tour_advance(s, t, tables, why, sizeof why);
             if (trc == 0)
                 continue;
             if (!all || store_failed_transiently(s->o.db)) {

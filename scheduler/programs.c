@@ -14,6 +14,7 @@
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -522,7 +523,11 @@ int sched__from_record(sched *s, entrant_bot *eb, const tn_entrant *e, const cha
                  e->name, placed, rec->nfiles, used >= sizeof cmd ? ", too long" : "");
         return ARB_ECORRUPT;
     }
-    rc = match_bot_command(&eb->bot, e->name, cmd, base, err, errlen);
+    /* a registered entrant's relative words are its bundle's, never the
+     * tournament directory's */
+    char own[900];
+    snprintf(own, sizeof own, "%s/%s", cache, rec->digest);
+    rc = match_bot_command(&eb->bot, e->name, cmd, e->registered ? own : base, err, errlen);
     if (!rc)
         rc = declared(eb, e, err, errlen);
     if (rc)
@@ -548,9 +553,19 @@ int sched__from_record(sched *s, entrant_bot *eb, const tn_entrant *e, const cha
 int sched__load_bots(sched *s, tour *t, char *err, size_t errlen)
 {
     const tn_config *cfg = t->o.cfg;
-    char dirbuf[512], base[512];
+    char dirbuf[512], base[800];
     snprintf(dirbuf, sizeof dirbuf, "%s", cfg->path);
     snprintf(base, sizeof base, "%s", dirname(dirbuf));
+    if (cfg->submitted) {
+        /* a file that came over the API has no directory: its entrants'
+         * words are looked up in an empty one of the scheduler's, so that
+         * none names a file of the host (the loader refused any with a /) */
+        snprintf(base, sizeof base, "%s/submitted-empty", s->wdir);
+        if (mkdir(base, 0700) != 0 && errno != EEXIST) {
+            snprintf(err, errlen, "%s: %s", base, strerror(errno));
+            return ARB_EIO;
+        }
+    }
     t->bots = calloc((size_t)cfg->nentrants + 1, sizeof *t->bots);
     store_entrant_prog *rec = calloc(1, sizeof *rec);
     int rc = t->bots && rec ? 0 : ARB_ENOMEM;
@@ -567,6 +582,12 @@ int sched__load_bots(sched *s, tour *t, char *err, size_t errlen)
         if (got < 0) {
             rc = got;
             break;
+        }
+        if (e->registered) {   /* it plays what it uploaded, from the record, never the host's files */
+            rc = got == 1 ? sched__from_record(s, eb, e, base, rec, err, errlen) : ARB_ENOTFOUND;
+            if (got != 1)
+                snprintf(err, errlen, "entrant %s: registered, and its program is not in the record", e->name);
+            continue;
         }
         char why[1024] = "";
         rc = sched__entrant_bot(s, eb, e, base, cfg->files_root, got ? why : err, got ? sizeof why : errlen);

@@ -120,6 +120,10 @@ typedef struct tour {
     uint64_t  counted_ns;       /* when it was last counted (monotonic) */
     bool      done;             /* finished, or dropped from the set */
     uint8_t   secret[32];       /* match keys derive from it (docs/rng.md) */
+    bool      registering;      /* an open tournament before its deadline: no round, no bot yet */
+    tn_config field;            /* an open tournament's configuration with its registered entrants
+                                   (o.cfg points here once registration closed) */
+    bool      has_field;
 } tour;
 
 struct sched {

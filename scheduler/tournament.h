@@ -45,11 +45,13 @@ typedef struct tn_entrant {
     uint32_t seed;                      /* seeding rank (1 = top), 0 = unseeded */
     double   rating;                    /* 0 = none */
     char     team[ARB_MAX_BOT_NAME + 1];/* partnership games; "" = none */
-    int      line;                      /* where it was declared (for errors) */
     int64_t  startup_ms;                /* its declared start-up budget (startup_ms:), within the
                                            tournament's tn_startup_max; 0 = the clock's startup_ms */
     char     env[ARB_MAX_BOT_ENV_TEXT]; /* its declared variables (env:), "NAME=value\n" each,
                                            checked by match_env_add; "" = none */
+    int      line;                      /* where it was declared (for errors); 0 for a registration */
+    bool     registered;                /* came by registration (registration:), not from the file: it
+                                           plays its recorded program, never files on the host */
 } tn_entrant;
 
 /* A team of a partnership game (a game whose teams are fixed before play:
@@ -78,8 +80,31 @@ typedef struct tn_ladder {
     char     validation[ARB_MAX_BOT_NAME + 1]; /* "self" (copies of itself), "none", or a reference entrant */
 } tn_ladder;
 
+/* What a registration must pass before it is accepted (registration.validation). */
+typedef enum tn_reg_validation {
+    TN_REG_CHECK = 0,                  /* its bundle checked and its command's program found (in the
+                                          bundle, or the host's PATH) when it registers */
+    TN_REG_NONE,                       /* its bundle checked only */
+} tn_reg_validation;
+
+/* An open tournament's registration (`registration:` in its file;
+ * schemas/tournament.md, "Registration"): entrants register themselves
+ * (arbiter register, POST /api/v1/tournaments/T/registrations) until the
+ * deadline or until max_entrants have, then it starts with the file's
+ * entrants and every one registered. */
+typedef struct tn_registration {
+    bool     open;                     /* the file has a registration: block */
+    int64_t  until;                    /* the deadline, Unix seconds (UTC) */
+    uint32_t per_account;              /* registrations one account may hold (default 1) */
+    uint32_t max_entrants;             /* registrations in all (default: the entrants' limit less the file's) */
+    uint8_t  validation;               /* tn_reg_validation */
+} tn_registration;
+
 typedef struct tn_config {
-    char     path[512];                 /* the file it came from */
+    char     path[512];                 /* the file it came from (over the API: a label, no file) */
+    bool     submitted;                 /* its text came over the API (tn_config_load_text): it names no
+                                           file of the host, and its entrants' words are never files */
+    char     submitted_by[ARB_ACCOUNT_MAX_NAME + 1]; /* the account that submitted it ("" a file) */
     char    *text;                      /* the file's text as loaded (owned; NUL-terminated) */
     char     digest[65];                /* its SHA-256 in hex: the tournament's identity with its name */
     char     files_root[512];           /* the resolved directory every entrant's files: lie in (the
@@ -102,6 +127,8 @@ typedef struct tn_config {
     uint8_t  rating;                    /* tn_rating: the record keeps ratings (default none) */
     uint8_t  rating_model;              /* wl_model, for openskill */
     tn_ladder ladder;                   /* format ladder */
+    tn_registration registration;       /* an open tournament: entrants register until a deadline */
+    int      nfile_entrants;            /* the entrants the file names (the rest came by registration) */
     int      nentrants;
     tn_entrant *entrants;
     /* Partnership play: nteams > 0 when the game fixes its teams before

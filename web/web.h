@@ -74,6 +74,17 @@ typedef struct web_hooks {
      * 0 or < 0 with a message in err. */
     int (*json_lines_from)(void *ctx, const uint8_t *data, size_t len, web_lines *at, arb_buf *out, size_t want,
                            char *err, size_t errlen);
+    /* A tournament file that came over the API (POST /api/v1/tournaments,
+     * docs/api.md): checked as `arbiter submit` checks a file, by the
+     * scheduler's loader for text from outside (label its name in
+     * messages; nothing in it may name a file of the host), then put in
+     * the record on st with submitted_by = account, the audit row that
+     * store_audit_next set committed with it. 0 with *tid, *created and
+     * its name; ARB_EEXIST (its name is another file's); another < 0 with
+     * "LABEL:LINE:COL: message" in err for a file refused (*bad: the
+     * file's fault, 400) or the record's failure (!*bad). */
+    int (*submit)(void *ctx, store *st, const char *label, const char *text, size_t len, const char *account,
+                  int64_t *tid, bool *created, char *name, size_t namelen, bool *bad, char *err, size_t errlen);
 } web_hooks;
 
 typedef enum web_mode {

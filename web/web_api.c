@@ -45,6 +45,14 @@ struct web_api {
     bool busy[ARB_API_SESSIONS];
     rate_slot rate[ARB_API_RATE_SLOTS];
     int on;                      /* the record has accounts: 1, 0, -1 unknown */
+    /* The writes whose logic is the record layer's C (a registration as
+     * `arbiter register` adds it, a dispute opened and resolved as
+     * `arbiter dispute` does, ratings derived again; a tournament as
+     * `arbiter submit` puts it): one session of the login role, not
+     * arbiter_web, one write at a time, reached only after auth and the
+     * route's role (docs/api.md, "Writes"). */
+    pthread_mutex_t wlock;
+    store *writer;
     uint64_t on_ns;              /* when `on` was read */
 };
 
@@ -148,9 +156,14 @@ web_api *web_api_open(const char *conninfo, const web_hooks *hooks, bool *as_rol
     pthread_cond_init(&a->freed, &ca);
     pthread_condattr_destroy(&ca);
     pthread_mutex_init(&a->lock, NULL);
+    pthread_mutex_init(&a->wlock, NULL);
     a->on = -1;
     *as_role = true;
     why[0] = 0;
+    if (!(a->writer = store_open(conninfo, err, errlen))) {
+        web_api_close(a);
+        return NULL;
+    }
     for (unsigned i = 0; i < ARB_API_SESSIONS; i++) {
         a->session[i] = store_open(conninfo, err, errlen);
         if (!a->session[i]) {
@@ -173,6 +186,8 @@ void web_api_close(web_api *a)
         return;
     for (unsigned i = 0; i < ARB_API_SESSIONS; i++)
         store_close(a->session[i]);
+    store_close(a->writer);
+    pthread_mutex_destroy(&a->wlock);
     pthread_mutex_destroy(&a->lock);
     pthread_cond_destroy(&a->freed);
     free(a);
@@ -249,13 +264,28 @@ static unsigned to_next_minute(void) { return (unsigned)(60 - time(NULL) % 60); 
 
 enum {
     R_NONE, R_ME, R_JOIN, R_ENTRIES, R_RETIRE, R_LOGS, R_TRANSCRIPT,
+    R_REGISTER, R_DISPUTES, R_DISPUTE_OPEN, R_RESOLVE, R_SUBMIT,
 };
 
 typedef struct route_args {
-    char ladder[ARB_TN_MAX_NAME + 1];
+    char ladder[ARB_TN_MAX_NAME + 1];   /* a ladder's name, or a tournament's (R_REGISTER) */
     char entry[ARB_MAX_BOT_NAME + 16];
-    int64_t match;
+    int64_t match, dispute;
 } route_args;
+
+/* A write route's action in the audit log. */
+static const char *action_of(int route)
+{
+    switch (route) {
+    case R_JOIN: return "join";
+    case R_RETIRE: return "retire";
+    case R_REGISTER: return "register";
+    case R_DISPUTE_OPEN: return "dispute open";
+    case R_RESOLVE: return "dispute resolve";
+    case R_SUBMIT: return "submit";
+    default: return "?";
+    }
+}
 
 /* A path segment of a name (a ladder's, an entry's): [A-Za-z0-9._-]+
  * (what names in the record are made of); 0, or -1. */
@@ -304,6 +334,21 @@ static int route_of(const char *u, const char *method, route_args *ra, bool *pos
         size_t n = strcspn(u + 9, "/");
         if (web_parse_id(u + 9, n, &ra->match) && strcmp(u + 9 + n, "/transcript") == 0 && ra->match > 0)
             r = R_TRANSCRIPT;
+    } else if (strcmp(u, "/disputes") == 0) {
+        if (strcmp(method, "POST") == 0)
+            r = R_DISPUTE_OPEN, *post = true;
+        else
+            r = R_DISPUTES;
+    } else if (strncmp(u, "/disputes/", 10) == 0) {
+        size_t n = strcspn(u + 10, "/");
+        if (web_parse_id(u + 10, n, &ra->dispute) && strcmp(u + 10 + n, "/resolve") == 0 && ra->dispute > 0)
+            r = R_RESOLVE, *post = true;
+    } else if (strcmp(u, "/tournaments") == 0) {
+        r = R_SUBMIT, *post = true;
+    } else if (strncmp(u, "/tournaments/", 13) == 0) {
+        const char *p = u + 13;
+        if (segment(&p, ra->ladder, sizeof ra->ladder) == 0 && strcmp(p, "/registrations") == 0)
+            r = R_REGISTER, *post = true;
     }
     bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
     *bad_method = r != R_NONE && (*post ? strcmp(method, "POST") != 0 : !get);
@@ -480,102 +525,126 @@ static bool in_path(const char *prog)
     return false;
 }
 
-static web_result route_join(web_api *a, struct MHD_Connection *c, store *st, web_api_req *rq,
-                             const route_args *ra)
+/* An uploaded program (a ladder join, a registration): its entry's name
+ * and command from the query, its bundle from the body (as sent, checked;
+ * or made from an archive), and which of the command's words name the
+ * bundle's files (argi/paths). */
+typedef struct bot_upload {
+    char name[ARB_MAX_BOT_NAME + 1], command[ARB_TN_MAX_COMMAND], digest[65];
+    uint8_t *bundle;
+    size_t blen;
+    store_entrant_prog *prog;
+} bot_upload;
+
+static void upload_release(bot_upload *up)
 {
-    (void)a;
-    char name[ARB_MAX_BOT_NAME + 1], command[ARB_TN_MAX_COMMAND], rep[8], msg[1400], err[1024], target[200];
-    snprintf(target, sizeof target, "%s", ra->ladder);
-    int qn = query(c, "name", name, sizeof name), qc = query(c, "command", command, sizeof command),
-        qr = query(c, "replace", rep, sizeof rep);
-    unsigned status = MHD_HTTP_BAD_REQUEST;
-    uint8_t *bundle = NULL;
-    size_t blen = 0;
-    char digest[65];
-    if (qn != 1 || !name[0] || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
-                                   != strlen(name)) {
-        snprintf(msg, sizeof msg, "name: 1-%d of A-Z a-z 0-9 _ - is needed (the entry's name)", ARB_MAX_BOT_NAME);
-        goto refuse;
+    free(up->bundle);
+    free(up->prog);
+    up->bundle = NULL;
+    up->prog = NULL;
+}
+
+/* The upload of request rq, whose query names it: 0, or the HTTP status
+ * of its refusal with msg (the target of its audit row, where "/NAME" is
+ * added once the name is read, in target). */
+static unsigned upload_read(struct MHD_Connection *c, web_api_req *rq, bot_upload *up, char *target, size_t tcap,
+                            char *msg, size_t msglen)
+{
+    char err[1024];
+    memset(up, 0, sizeof *up);
+    int qn = query(c, "name", up->name, sizeof up->name), qc = query(c, "command", up->command, sizeof up->command);
+    if (qn != 1 || !up->name[0]
+        || strspn(up->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != strlen(up->name)) {
+        snprintf(msg, msglen, "name: 1-%d of A-Z a-z 0-9 _ - is needed (the entry's name)", ARB_MAX_BOT_NAME);
+        return MHD_HTTP_BAD_REQUEST;
     }
-    snprintf(target, sizeof target, "%s/%s", ra->ladder, name);
-    if (qc != 1 || !command[0]) {
-        snprintf(msg, sizeof msg, "command: the bot's command is needed (its words naming the bundle's files)");
-        goto refuse;
-    }
-    if (qr < 0 || (qr == 1 && strcmp(rep, "1") != 0 && strcmp(rep, "0") != 0)) {
-        snprintf(msg, sizeof msg, "replace: 1 or 0");
-        goto refuse;
+    size_t tl = strlen(target);
+    snprintf(target + tl, tcap - tl, "/%s", up->name);
+    if (qc != 1 || !up->command[0]) {
+        snprintf(msg, msglen, "command: the bot's command is needed (its words naming the bundle's files)");
+        return MHD_HTTP_BAD_REQUEST;
     }
     if (rq->overflow || rq->body.len != rq->expect) {
-        snprintf(msg, sizeof msg, "the body is not the %zu bytes its Content-Length said", rq->expect);
-        goto refuse;
+        snprintf(msg, msglen, "the body is not the %zu bytes its Content-Length said", rq->expect);
+        return MHD_HTTP_BAD_REQUEST;
     }
     /* the bundle: as sent, or made from the archive */
     if (strcmp(rq->type, "application/x-arbiter-bundle") == 0) {
         bundle_info info;
         if (bundle_check((const uint8_t *)rq->body.data, rq->body.len, &info, err, sizeof err) != 0) {
-            snprintf(msg, sizeof msg, "entry %s: the bundle: %s", name, err);
-            goto refuse;
+            snprintf(msg, msglen, "entry %s: the bundle: %s", up->name, err);
+            return MHD_HTTP_BAD_REQUEST;
         }
-        bundle = malloc(rq->body.len ? rq->body.len : 1);
-        if (!bundle) {
-            status = MHD_HTTP_SERVICE_UNAVAILABLE;
-            snprintf(msg, sizeof msg, "out of memory");
-            goto refuse;
+        up->bundle = malloc(rq->body.len ? rq->body.len : 1);
+        if (!up->bundle) {
+            snprintf(msg, msglen, "out of memory");
+            return MHD_HTTP_SERVICE_UNAVAILABLE;
         }
-        memcpy(bundle, rq->body.data, rq->body.len);
-        blen = rq->body.len;
-        bundle_digest(bundle, blen, digest);
-    } else if (bundle_from_archive((const uint8_t *)rq->body.data, rq->body.len, &bundle, &blen, digest, err, sizeof err) != 0) {
-        snprintf(msg, sizeof msg, "entry %s: the archive: %s", name, err);
-        goto refuse;
+        memcpy(up->bundle, rq->body.data, rq->body.len);
+        up->blen = rq->body.len;
+        bundle_digest(up->bundle, up->blen, up->digest);
+    } else if (bundle_from_archive((const uint8_t *)rq->body.data, rq->body.len, &up->bundle, &up->blen, up->digest,
+                                   err, sizeof err) != 0) {
+        snprintf(msg, msglen, "entry %s: the archive: %s", up->name, err);
+        return MHD_HTTP_BAD_REQUEST;
     }
     arb_buf_release(&rq->body);   /* the bundle is what is kept */
     /* the command's words: those naming a file of the bundle are its
      * program's (argi/paths); the first must be one, or a program of
      * the server's PATH */
-    store_entrant_prog *prog = calloc(1, sizeof *prog);
+    store_entrant_prog *prog = up->prog = calloc(1, sizeof *prog);
     if (!prog) {
-        status = MHD_HTTP_SERVICE_UNAVAILABLE;
-        snprintf(msg, sizeof msg, "out of memory");
-        goto refuse;
+        snprintf(msg, msglen, "out of memory");
+        return MHD_HTTP_SERVICE_UNAVAILABLE;
     }
     char words[ARB_TN_MAX_COMMAND], *save = NULL;
-    snprintf(words, sizeof words, "%s", command);
+    snprintf(words, sizeof words, "%s", up->command);
     int n = 0;
     for (char *w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save), n++) {
         if (n == ARB_MAX_BOT_ARGS || strlen(w) > 255) {
-            snprintf(msg, sizeof msg, "command: more than %d words, or a word over 255 bytes", ARB_MAX_BOT_ARGS);
-            free(prog);
-            goto refuse;
+            snprintf(msg, msglen, "command: more than %d words, or a word over 255 bytes", ARB_MAX_BOT_ARGS);
+            return MHD_HTTP_BAD_REQUEST;
         }
         const char *p = strncmp(w, "./", 2) == 0 ? w + 2 : w;
-        if (bundle_safe_path(p) && bundle_has(bundle, blen, p, NULL)) {
+        if (bundle_safe_path(p) && bundle_has(up->bundle, up->blen, p, NULL)) {
             prog->argi[prog->nfiles] = n;
             snprintf(prog->path[prog->nfiles], sizeof prog->path[0], "%s", p);
             prog->nfiles++;
         } else if (n == 0 && !in_path(w)) {
-            snprintf(msg, sizeof msg, "command: \"%.200s\" is neither a file of the bundle nor a program of the server",
+            snprintf(msg, msglen, "command: \"%.200s\" is neither a file of the bundle nor a program of the server",
                      w);
-            free(prog);
-            goto refuse;
+            return MHD_HTTP_BAD_REQUEST;
         }
     }
     if (n == 0) {
-        snprintf(msg, sizeof msg, "command: no words");
-        free(prog);
-        goto refuse;
+        snprintf(msg, msglen, "command: no words");
+        return MHD_HTTP_BAD_REQUEST;
     }
-    snprintf(prog->digest, sizeof prog->digest, "%s", digest);
-    store_api_join_in j = {.account = rq->acct.id, .ladder = ra->ladder, .base = name, .command = command,
-                           .digest = digest, .address = rq->addr, .bundle = bundle, .len = blen, .prog = prog,
-                           .replace = qr == 1 && strcmp(rep, "1") == 0};
+    snprintf(prog->digest, sizeof prog->digest, "%s", up->digest);
+    return 0;
+}
+
+static web_result route_join(web_api *a, struct MHD_Connection *c, store *st, web_api_req *rq,
+                             const route_args *ra)
+{
+    (void)a;
+    char rep[8], msg[1400], err[1024], target[200];
+    snprintf(target, sizeof target, "%s", ra->ladder);
+    bot_upload up;
+    unsigned status = upload_read(c, rq, &up, target, sizeof target, msg, sizeof msg);
+    int qr = query(c, "replace", rep, sizeof rep);
+    if (!status && (qr < 0 || (qr == 1 && strcmp(rep, "1") != 0 && strcmp(rep, "0") != 0))) {
+        status = MHD_HTTP_BAD_REQUEST;
+        snprintf(msg, sizeof msg, "replace: 1 or 0");
+    }
+    if (status)
+        goto refuse;
+    store_api_join_in j = {.account = rq->acct.id, .ladder = ra->ladder, .base = up.name, .command = up.command,
+                           .digest = up.digest, .address = rq->addr, .bundle = up.bundle, .len = up.blen,
+                           .prog = up.prog, .replace = qr == 1 && strcmp(rep, "1") == 0};
     char entry[ARB_MAX_BOT_NAME + 16];
     int version = 0;
     int rc = store_api_join(st, &j, entry, sizeof entry, &version, err, sizeof err);
-    free(prog);
-    free(bundle);
-    bundle = NULL;
     if (rc != 0) {
         status = rc > 0 ? (unsigned)rc : MHD_HTTP_SERVICE_UNAVAILABLE;
         if (rc < 0)   /* the record's failure, for the operator (never a token) */
@@ -589,20 +658,389 @@ static web_result route_join(web_api *a, struct MHD_Connection *c, store *st, we
     web_j(&b, ra->ladder);
     arb_buf_puts(&b, ",\"entry\":");
     web_j(&b, entry);
-    arb_buf_printf(&b, ",\"version\":%d,\"digest\":\"%s\",\"status\":\"validating\",\"url\":", version, digest);
+    arb_buf_printf(&b, ",\"version\":%d,\"digest\":\"%s\",\"status\":\"validating\",\"url\":", version, up.digest);
     char url[400];
     snprintf(url, sizeof url, "/api/v1/ladders/%s/entries/%s", ra->ladder, entry);
     web_j(&b, url);
     arb_buf_puts(&b, "}\n");
+    upload_release(&up);
     web_result r = send_json(c, MHD_HTTP_CREATED, &b);
     arb_buf_release(&b);
     return r;
 refuse:
-    free(bundle);
+    upload_release(&up);
     store_api_audit(st, rq->acct.name, "join", target, msg, rq->addr, false);
     if (status == MHD_HTTP_TOO_MANY_REQUESTS)
         return send_429(c, msg, 3600);
     return send_error(c, status, msg);
+}
+
+/* ---- registrations: an open tournament's entrant uploaded ---------------- */
+
+/* A refusal after auth: its audit row (on the API's session), then the
+ * answer (429 with Retry-After). */
+static web_result refuse_audited(struct MHD_Connection *c, store *st, const web_api_req *rq, const char *action,
+                                 const char *target, unsigned status, const char *msg)
+{
+    store_api_audit(st, rq->acct.name, action, target, msg, rq->addr, false);
+    if (status == MHD_HTTP_TOO_MANY_REQUESTS)
+        return send_429(c, msg, 3600);
+    return send_error(c, status, msg);
+}
+
+/* A refusal of a record's write (store.h's codes): 404 not found, 429 a
+ * share used up, 409 a conflict (closed, full, taken, not open), else 503. */
+static web_result refuse_write(struct MHD_Connection *c, store *st, const web_api_req *rq, const char *action,
+                               const char *target, int rc, const char *err)
+{
+    unsigned status = rc == ARB_ENOTFOUND ? MHD_HTTP_NOT_FOUND
+                    : rc == ARB_ERANGE ? MHD_HTTP_TOO_MANY_REQUESTS
+                    : rc == ARB_ESTATE || rc == ARB_ETOOBIG || rc == ARB_EEXIST ? MHD_HTTP_CONFLICT
+                                                                                 : MHD_HTTP_SERVICE_UNAVAILABLE;
+    return refuse_audited(c, st, rq, action, target, status,
+                          status != MHD_HTTP_SERVICE_UNAVAILABLE ? err : "the record cannot be written now: try again");
+}
+
+/* The writer session, its next commit carrying the audit row of the
+ * request's action; writer_end gives it back (the row spent or dropped). */
+static store *writer_begin(web_api *a, const web_api_req *rq, const char *action, const char *target,
+                           const char *detail)
+{
+    pthread_mutex_lock(&a->wlock);
+    store_audit_next(a->writer, rq->acct.name, action, target, detail, rq->addr);
+    return a->writer;
+}
+
+static void writer_end(web_api *a)
+{
+    store_audit_drop(a->writer);
+    pthread_mutex_unlock(&a->wlock);
+}
+
+static web_result route_register(web_api *a, struct MHD_Connection *c, store *st, web_api_req *rq,
+                                 const route_args *ra)
+{
+    char msg[1400], err[1024], target[200];
+    snprintf(target, sizeof target, "%s", ra->ladder);
+    bot_upload up;
+    unsigned status = upload_read(c, rq, &up, target, sizeof target, msg, sizeof msg);
+    if (status) {
+        upload_release(&up);
+        return refuse_audited(c, st, rq, "register", target, status, msg);
+    }
+    int64_t tid = 0;
+    uint64_t seed;
+    bool revealed;
+    int found = store_tournament_named(st, ra->ladder, &tid, &seed, &revealed);
+    if (found != 1) {
+        upload_release(&up);
+        snprintf(msg, sizeof msg, "no tournament named \"%s\"", ra->ladder);
+        return found < 0 ? send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "the record cannot be read now: try again")
+                         : refuse_audited(c, st, rq, "register", target, MHD_HTTP_NOT_FOUND, msg);
+    }
+    /* what `arbiter register` adds, with the account, its audit row in
+     * the same transaction */
+    store_registration_in in = {.name = up.name, .command = up.command, .account = rq->acct.name,
+                                .bundle = up.bundle, .len = up.blen, .prog = up.prog};
+    char detail[200];
+    snprintf(detail, sizeof detail, "program %s (%zu bytes)", up.digest, up.blen);
+    int64_t id = 0;
+    int rc = store_registration_add(writer_begin(a, rq, "register", target, detail), tid, &in, &id, err, sizeof err);
+    writer_end(a);
+    if (rc != 0) {
+        upload_release(&up);
+        return refuse_write(c, st, rq, "register", target, rc, err);
+    }
+    arb_buf b;
+    arb_buf_init(&b, 2048);
+    arb_buf_puts(&b, "{\"tournament\":");
+    web_j(&b, ra->ladder);
+    arb_buf_printf(&b, ",\"registration\":%" PRId64 ",\"name\":", id);
+    web_j(&b, up.name);
+    arb_buf_printf(&b, ",\"digest\":\"%s\",\"status\":\"registered\"}\n", up.digest);
+    upload_release(&up);
+    web_result r = send_json(c, MHD_HTTP_CREATED, &b);
+    arb_buf_release(&b);
+    return r;
+}
+
+/* ---- disputes ------------------------------------------------------------- */
+
+/* A JSON body's members, read by the record's parser: the string of key
+ * (NULL when absent), or *bad set with msg when it is there and not of
+ * type want, or a member not in keys is there. */
+typedef struct json_in {
+    store_rows rows;
+    bool read;
+} json_in;
+
+static unsigned json_members(store *st, const web_api_req *rq, const char *const *keys, json_in *j, char *msg,
+                             size_t msglen)
+{
+    char err[512];
+    memset(j, 0, sizeof *j);
+    if (rq->overflow || rq->body.len != rq->expect) {
+        snprintf(msg, msglen, "the body is not the %zu bytes its Content-Length said", rq->expect);
+        return MHD_HTTP_BAD_REQUEST;
+    }
+    int rc = store_json_object(st, rq->body.data ? rq->body.data : "", rq->body.len, &j->rows, err, sizeof err);
+    if (rc) {
+        snprintf(msg, msglen, "%s", rc == ARB_EINVAL ? err : "the record cannot be read now: try again");
+        return rc == ARB_EINVAL ? MHD_HTTP_BAD_REQUEST : MHD_HTTP_SERVICE_UNAVAILABLE;
+    }
+    j->read = true;
+    for (int i = 0; i < j->rows.nrows; i++) {
+        const char *k = store_cell(&j->rows, i, 0);
+        bool known = false;
+        for (const char *const *w = keys; *w && !known; w++)
+            known = strcmp(*w, k) == 0;
+        if (!known) {
+            snprintf(msg, msglen, "\"%.60s\": not a field of this body (it takes:", k);
+            for (const char *const *w = keys; *w; w++) {
+                size_t l = strlen(msg);
+                snprintf(msg + l, msglen - l, " %s", *w);
+            }
+            size_t l = strlen(msg);
+            snprintf(msg + l, msglen - l, ")");
+            return MHD_HTTP_BAD_REQUEST;
+        }
+    }
+    return 0;
+}
+
+/* Member key of type type ("string", "number"): its text, or NULL when
+ * absent or of another type (*wrong). */
+static const char *json_get(const json_in *j, const char *key, const char *type, bool *wrong)
+{
+    *wrong = false;
+    for (int i = 0; i < j->rows.nrows; i++)
+        if (strcmp(store_cell(&j->rows, i, 0), key) == 0) {
+            if (strcmp(store_cell(&j->rows, i, 1), type) == 0)
+                return store_cell(&j->rows, i, 2);
+            *wrong = true;
+            return NULL;
+        }
+    return NULL;
+}
+
+static void json_release(json_in *j)
+{
+    if (j->read)
+        store_rows_release(&j->rows);
+}
+
+/* The request's JSON body read into j (true), or its refusal answered
+ * and audited (false, *answer). */
+static bool json_body(struct MHD_Connection *c, store *st, const web_api_req *rq, const char *const *keys,
+                      const char *action, const char *target, json_in *j, web_result *answer)
+{
+    char msg[1400];
+    unsigned status = json_members(st, rq, keys, j, msg, sizeof msg);
+    if (!status)
+        return true;
+    json_release(j);
+    *answer = refuse_audited(c, st, rq, action, target, status, msg);
+    return false;
+}
+
+/* A reason as `arbiter dispute` takes one: 1..ARB_DISPUTE_MAX_REASON
+ * bytes, no control character but newline and tab. */
+static bool reason_ok(const char *r, char *msg, size_t msglen)
+{
+    size_t n = r ? strlen(r) : 0;
+    if (n == 0 || n > ARB_DISPUTE_MAX_REASON) {
+        snprintf(msg, msglen, "reason: a string of 1 to %u bytes is needed", ARB_DISPUTE_MAX_REASON);
+        return false;
+    }
+    for (const unsigned char *ch = (const unsigned char *)r; *ch; ch++)
+        if ((*ch < 0x20 && *ch != '\n' && *ch != '\t') || *ch == 0x7f) {
+            snprintf(msg, msglen, "reason: holds a control character (byte %u)", *ch);
+            return false;
+        }
+    return true;
+}
+
+static web_result route_dispute_open(web_api *a, struct MHD_Connection *c, store *st, web_api_req *rq)
+{
+    static const char *const keys[] = {"match", "reason", NULL};
+    char msg[1400], err[1024], target[64] = "match ?";
+    json_in j;
+    web_result answer;
+    unsigned status = 0;
+    if (!json_body(c, st, rq, keys, "dispute open", target, &j, &answer))
+        return answer;
+    bool wm, wr;
+    const char *ms = json_get(&j, "match", "number", &wm), *reason = json_get(&j, "reason", "string", &wr);
+    int64_t match = 0;
+    if (!ms || !web_parse_id(ms, strlen(ms), &match) || match <= 0)
+        status = MHD_HTTP_BAD_REQUEST, snprintf(msg, sizeof msg, "match: the id of a match (a number) is needed");
+    else if (snprintf(target, sizeof target, "match %" PRId64, match), !reason_ok(reason, msg, sizeof msg))
+        status = MHD_HTTP_BAD_REQUEST;
+    if (status) {
+        json_release(&j);
+        return refuse_audited(c, st, rq, "dispute open", target, status, msg);
+    }
+    /* a participant disputes only a match one of its entrants played; any
+     * other is not there for it (404, as for a match that is not) */
+    if (!privileged(&rq->acct)) {
+        store_rows o;
+        bool mine = false;
+        if (store_api_match_owners(st, match, &o, err, sizeof err) != 0) {
+            json_release(&j);
+            return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "the record cannot be read now: try again");
+        }
+        for (int i = 0; i < o.nrows && !mine; i++)
+            mine = store_cell(&o, i, 2)[0] && arb_cell_int(store_cell(&o, i, 2)) == rq->acct.id;
+        store_rows_release(&o);
+        if (!mine) {
+            json_release(&j);
+            return refuse_audited(c, st, rq, "dispute open", target, MHD_HTTP_NOT_FOUND,
+                                  "no such match of yours (a participant disputes its own entrants' matches)");
+        }
+    }
+    int64_t id = 0;
+    int rc = store_dispute_open(writer_begin(a, rq, "dispute open", target, reason), match, rq->acct.name, reason,
+                                &id, err, sizeof err);
+    writer_end(a);
+    json_release(&j);
+    if (rc != 0)
+        return refuse_write(c, st, rq, "dispute open", target, rc, err);
+    arb_buf b;
+    arb_buf_init(&b, 256);
+    arb_buf_printf(&b, "{\"dispute\":%" PRId64 ",\"match\":%" PRId64 ",\"state\":\"open\"}\n", id, match);
+    web_result r = send_json(c, MHD_HTTP_CREATED, &b);
+    arb_buf_release(&b);
+    return r;
+}
+
+static web_result route_resolve(web_api *a, struct MHD_Connection *c, store *st, web_api_req *rq,
+                                const route_args *ra)
+{
+    static const char *const keys[] = {"verdict", "reason", NULL};
+    static const char *const verdicts[] = {"uphold", "void", "rerun"};
+    static const char *const states[] = {"upheld", "voided", "rerun"};
+    char msg[1400], err[1024], target[96], summary[1024];
+    snprintf(target, sizeof target, "dispute %" PRId64, ra->dispute);
+    json_in j;
+    web_result answer;
+    unsigned status = 0;
+    if (!json_body(c, st, rq, keys, "dispute resolve", target, &j, &answer))
+        return answer;
+    bool wv, wr;
+    const char *vs = json_get(&j, "verdict", "string", &wv), *reason = json_get(&j, "reason", "string", &wr);
+    int v = -1;
+    for (int i = 0; i < 3 && vs; i++)
+        if (strcmp(vs, verdicts[i]) == 0)
+            v = i;
+    if (v < 0)
+        status = MHD_HTTP_BAD_REQUEST, snprintf(msg, sizeof msg, "verdict: \"uphold\", \"void\" or \"rerun\"");
+    else if (!reason_ok(reason, msg, sizeof msg))
+        status = MHD_HTTP_BAD_REQUEST;
+    int64_t match = 0;
+    bool open = false;
+    int found = status ? 1 : store_dispute_match(st, ra->dispute, &match, &open, err, sizeof err);
+    if (!status && found < 0) {
+        json_release(&j);
+        return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "the record cannot be read now: try again");
+    }
+    if (!status && found == 0)
+        status = MHD_HTTP_NOT_FOUND, snprintf(msg, sizeof msg, "no dispute %" PRId64, ra->dispute);
+    else if (!status && !open)
+        status = MHD_HTTP_CONFLICT, snprintf(msg, sizeof msg, "dispute %" PRId64 " is resolved already", ra->dispute);
+    if (status) {
+        json_release(&j);
+        return refuse_audited(c, st, rq, "dispute resolve", target, status, msg);
+    }
+    /* as `arbiter dispute resolve MATCH --uphold|--void|--rerun --reason`:
+     * one transaction (docs/disputes.md); a rerun leaves the match pending
+     * for the scheduler that runs the tournament */
+    char detail[ARB_DISPUTE_MAX_REASON + 64];
+    snprintf(detail, sizeof detail, "%s (match %" PRId64 "): %s", verdicts[v], match, reason);
+    int rc = store_dispute_resolve(writer_begin(a, rq, "dispute resolve", target, detail), match, (store_verdict)v,
+                                   rq->acct.name, reason, summary, sizeof summary, err, sizeof err);
+    writer_end(a);
+    json_release(&j);
+    if (rc != 0)
+        return refuse_write(c, st, rq, "dispute resolve", target, rc, err);
+    arb_buf b;
+    arb_buf_init(&b, 2048);
+    arb_buf_printf(&b, "{\"dispute\":%" PRId64 ",\"match\":%" PRId64 ",\"state\":\"%s\",\"summary\":", ra->dispute,
+                   match, states[v]);
+    web_j(&b, summary);
+    arb_buf_puts(&b, "}\n");
+    web_result r = send_json(c, MHD_HTTP_OK, &b);
+    arb_buf_release(&b);
+    return r;
+}
+
+static web_result route_disputes(struct MHD_Connection *c, store *st, const web_api_req *rq)
+{
+    static const char *const cols[] = {STORE_DISPUTES_COLS(STORE_COL_KEY3)};
+    store_rows r;
+    char err[512];
+    if (store_dispute_list_by(st, 0, privileged(&rq->acct) ? NULL : rq->acct.name, &r, err, sizeof err) != 0)
+        return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "the record cannot be read now: try again");
+    arb_buf b;
+    arb_buf_init(&b, ARB_WEB_PAGE_CAP);
+    arb_buf_puts(&b, "{\"disputes\":[");
+    for (int i = 0; i < r.nrows; i++) {
+        arb_buf_puts(&b, i ? ",{" : "{");
+        for (int k = 0; k < STORE_DISPUTES_NCOLS; k++) {
+            const char *v = store_cell(&r, i, k);
+            arb_buf_printf(&b, "%s\"%s\":", k ? "," : "", cols[k]);
+            if (k == STORE_DISPUTES_ID || k == STORE_DISPUTES_MATCH || k == STORE_DISPUTES_ROUND
+                || k == STORE_DISPUTES_TABLE)
+                arb_buf_printf(&b, "%lld", arb_cell_int(v));
+            else
+                web_j(&b, v);
+        }
+        arb_buf_puts(&b, "}");
+    }
+    store_rows_release(&r);
+    arb_buf_puts(&b, "]}\n");
+    web_result rc = send_json(c, MHD_HTTP_OK, &b);
+    arb_buf_release(&b);
+    return rc;
+}
+
+/* ---- tournaments: a file submitted --------------------------------------- */
+
+/* The name a submitted file goes by in the checker's messages. */
+#define SUBMIT_LABEL "tournament.yaml"
+
+static web_result route_submit(web_api *a, struct MHD_Connection *c, store *st, web_api_req *rq)
+{
+    char msg[2200], err[2048], name[ARB_TN_MAX_NAME + 1] = "";
+    if (rq->overflow || rq->body.len != rq->expect) {
+        snprintf(msg, sizeof msg, "the body is not the %zu bytes its Content-Length said", rq->expect);
+        return refuse_audited(c, st, rq, "submit", "tournaments", MHD_HTTP_BAD_REQUEST, msg);
+    }
+    if (!a->hooks.submit)
+        return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "this server cannot check tournament files");
+    char detail[120];
+    snprintf(detail, sizeof detail, "%zu bytes of YAML", rq->body.len);
+    int64_t tid = 0;
+    bool created = false, bad = false;
+    store *w = writer_begin(a, rq, "submit", "tournaments", detail);
+    int rc = a->hooks.submit(a->hooks.ctx, w, SUBMIT_LABEL, rq->body.data ? rq->body.data : "", rq->body.len,
+                             rq->acct.name, &tid, &created, name, sizeof name, &bad, err, sizeof err);
+    writer_end(a);
+    if (rc != 0) {
+        unsigned status = bad ? MHD_HTTP_BAD_REQUEST : rc == ARB_EEXIST ? MHD_HTTP_CONFLICT
+                                                                         : MHD_HTTP_SERVICE_UNAVAILABLE;
+        snprintf(msg, sizeof msg, "%s", status != MHD_HTTP_SERVICE_UNAVAILABLE ? err
+                                        : "the record cannot be written now: try again");
+        return refuse_audited(c, st, rq, "submit", "tournaments", status, msg);
+    }
+    arb_buf b;
+    arb_buf_init(&b, 1024);
+    arb_buf_puts(&b, "{\"tournament\":");
+    web_j(&b, name);
+    arb_buf_printf(&b, ",\"id\":%" PRId64 ",\"created\":%s,\"url\":\"/t/%" PRId64 "\"}\n", tid,
+                   created ? "true" : "false", tid);
+    web_result r = send_json(c, created ? MHD_HTTP_CREATED : MHD_HTTP_OK, &b);
+    arb_buf_release(&b);
+    return r;
 }
 
 /* ---- logs and transcripts ------------------------------------------------- */
@@ -764,6 +1202,13 @@ static const char *upload_type(const char *ct)
     return NULL;
 }
 
+/* Whether Content-Type ct is type (parameters such as charset aside). */
+static bool type_is(const char *ct, const char *type)
+{
+    size_t n = ct ? strcspn(ct, "; \t") : 0;
+    return ct && strlen(type) == n && strncasecmp(ct, type, n) == 0;
+}
+
 /* Whether the record has accounts, read at most every 5 s. */
 static int api_on(web_api *a, store *st)
 {
@@ -843,7 +1288,7 @@ static web_result first(web_api *a, struct MHD_Connection *c, const char *url, c
     key_of_account(acct.id, kkey);
     if (rate_count(a, kkey, true, false) > ARB_API_REQUESTS_PER_MIN) {
         if (post)
-            store_api_audit(st, acct.name, route == R_JOIN ? "join" : "retire", u, "refused: rate limit", addr, false);
+            store_api_audit(st, acct.name, action_of(route), u, "refused: rate limit", addr, false);
         api_give(a, si);
         return send_429(c, "too many requests from your account this minute: try again later", to_next_minute());
     }
@@ -856,7 +1301,21 @@ static web_result first(web_api *a, struct MHD_Connection *c, const char *url, c
     rq->acct = acct;
     snprintf(rq->addr, sizeof rq->addr, "%s", addr);
     snprintf(rq->url, sizeof rq->url, "%s", u);
-    if (route == R_JOIN) {
+    /* the roles of the routes only some may take: refused before a body
+     * is read */
+    const char *denied = route == R_RESOLVE && !privileged(&acct) ? "resolving a dispute is an arbiter's or an organiser's"
+                       : route == R_SUBMIT && acct.role != STORE_ORGANISER ? "submitting a tournament is an organiser's"
+                                                                            : NULL;
+    if (denied) {
+        store_api_audit(st, acct.name, action_of(route), u, denied, addr, false);
+        api_give(a, si);
+        free(rq);
+        return send_error(c, MHD_HTTP_FORBIDDEN, denied);
+    }
+    if (route == R_JOIN || route == R_REGISTER || route == R_DISPUTE_OPEN || route == R_RESOLVE || route == R_SUBMIT) {
+        /* each body route's bound and types (docs/api.md) */
+        bool json = route == R_DISPUTE_OPEN || route == R_RESOLVE, yaml = route == R_SUBMIT;
+        size_t max = json ? ARB_API_JSON_MAX : yaml ? ARB_API_YAML_MAX : ARB_API_BODY_MAX;
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         const char *ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
         char *end = NULL;
@@ -866,16 +1325,22 @@ static web_result first(web_api *a, struct MHD_Connection *c, const char *url, c
         char msg[300];
         bool close = false;
         if (!cl || !*cl || *end || cl[0] == '-')
-            status = MHD_HTTP_LENGTH_REQUIRED, why = "Content-Length is needed: the bundle's size, sent whole";
-        else if (len > ARB_API_BODY_MAX) {
-            snprintf(msg, sizeof msg, "the body's %llu bytes are more than the %zu an upload may have", len,
-                     (size_t)ARB_API_BODY_MAX);
+            status = MHD_HTTP_LENGTH_REQUIRED, why = json ? "Content-Length is needed: the JSON body's size"
+                                                 : yaml ? "Content-Length is needed: the file's size"
+                                                        : "Content-Length is needed: the bundle's size, sent whole";
+        else if (len > max) {
+            snprintf(msg, sizeof msg, "the body's %llu bytes are more than the %zu %s may have", len, max,
+                     json ? "a JSON body" : yaml ? "a tournament file" : "an upload");
             status = 413u, why = msg, close = true;
-        } else if (!(rq->type = upload_type(ct)))
+        } else if (json ? !type_is(ct, "application/json") : yaml ? !type_is(ct, "application/yaml")
+                                                                  : !(rq->type = upload_type(ct)))
             status = MHD_HTTP_UNSUPPORTED_MEDIA_TYPE,
-            why = "Content-Type: application/x-arbiter-bundle, application/x-tar, application/gzip or application/zip";
+            why = json ? "Content-Type: application/json"
+                : yaml ? "Content-Type: application/yaml"
+                       : "Content-Type: application/x-arbiter-bundle, application/x-tar, application/gzip or "
+                         "application/zip";
         if (status) {
-            store_api_audit(st, acct.name, "join", ra.ladder, why, addr, false);
+            store_api_audit(st, acct.name, action_of(route), route == R_JOIN ? ra.ladder : u, why, addr, false);
             api_give(a, si);
             free(rq);
             return send_error_hdr(c, status, why, NULL, NULL, close);
@@ -905,6 +1370,7 @@ static web_result first(web_api *a, struct MHD_Connection *c, const char *url, c
     case R_ME: rc = route_me(a, c, st, rq); break;
     case R_ENTRIES: rc = route_entries(c, st, rq); break;
     case R_LOGS: rc = route_logs(a, c, st, rq, &ra); break;
+    case R_DISPUTES: rc = route_disputes(c, st, rq); break;
     default: rc = route_transcript(a, c, st, rq, &ra); break;
     }
     api_give(a, si);
@@ -934,8 +1400,16 @@ web_result web_api_handle(web_api *a, struct MHD_Connection *c, const char *url,
     if (si < 0)
         return send_error_hdr(c, MHD_HTTP_SERVICE_UNAVAILABLE, "every API session is busy: try again in a moment",
                               MHD_HTTP_HEADER_RETRY_AFTER, "1", false);
-    web_result rc = rq->route == R_JOIN ? route_join(a, c, a->session[si], rq, &ra)
-                                        : route_retire(c, a->session[si], rq, &ra);
+    store *st = a->session[si];
+    web_result rc;
+    switch (rq->route) {
+    case R_JOIN: rc = route_join(a, c, st, rq, &ra); break;
+    case R_REGISTER: rc = route_register(a, c, st, rq, &ra); break;
+    case R_DISPUTE_OPEN: rc = route_dispute_open(a, c, st, rq); break;
+    case R_RESOLVE: rc = route_resolve(a, c, st, rq, &ra); break;
+    case R_SUBMIT: rc = route_submit(a, c, st, rq); break;
+    default: rc = route_retire(c, st, rq, &ra); break;
+    }
     api_give(a, si);
     return rc;
 }

@@ -93,6 +93,11 @@ static void dump(const tn_config *c, char *buf, size_t cap)
             " new_boost=%g inactive_days=%" PRIu32 " matches=%" PRIu64 " validation=%s", l->provisional, l->rate,
             l->concurrent, l->max_in_flight, l->new_boost, l->inactive_days, l->matches, l->validation);
     }
+    if (c->registration.open) {
+        const tn_registration *r = &c->registration;
+        put(buf, cap, "registration", "until=%" PRId64 " per_account=%" PRIu32 " max_entrants=%" PRIu32
+            " validation=%s", r->until, r->per_account, r->max_entrants, r->validation == TN_REG_NONE ? "none" : "check");
+    }
     if (c->nteams > 0)
         put(buf, cap, "teams", "%d of %d a table", c->nteams, c->sides);
     for (int i = 0; i < c->nteams; i++) {
