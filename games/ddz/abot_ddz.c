@@ -29,8 +29,7 @@ typedef struct bot {
 
     ddz_move *moves;           /* ARB_MAX_MOVES */
     const char **items;        /* ARB_MAX_MOVES: the referee's text of each move, when it sent a list */
-    abot__okey *keys;
-    const abot__okey **order;  /* the keys sorted (abot__sort_keys) */          /* ARB_MAX_MOVES: the legal list's sort keys (abot_core.h) */
+    struct okey *keys;         /* 2 * ARB_MAX_MOVES: the legal list's sort keys, then scratch for sorting them */
     ddz_move *sorted;          /* ARB_MAX_MOVES: scratch for reordering moves */
     const char **sorted_items; /* ARB_MAX_MOVES */
     char (*texts)[ARB_MAX_PLAY_TEXT + 8]; /* ARB_MAX_MOVES: the engine's moves as replies */
@@ -347,63 +346,164 @@ static const char *const decision_words[] = {"bid", "call", "rob", "double", "sh
 
 /* ---- The order of the legal list (docs/bot-authors.md) ------------------- */
 
-/* Sort keys are read from the reply text of each move, the same way the
- * Python SDK reads the referee's items, so that both SDKs give one order:
- * pass first; then kind (ddz_kind order); fewer cards; for bombs soft (a
- * wild card stands in), natural, pure wild; the reading's primary part, its
- * kickers, the cards played, each as ranks from the lowest (a prefix
- * first); the text. */
-static void ranks_of(const char *from, const char *to, uint8_t *out, uint8_t *n)
+/* The documented order: pass first; then kind (ddz_kind order); fewer
+ * cards; for bombs soft (a wild card stands in), natural, pure wild; the
+ * reading's primary part, its kickers, the cards played, each as ranks from
+ * the lowest (a prefix first); the text. The Python SDK reads these from the
+ * referee's item text; here an engine move's key is built from its fields
+ * (no formatting: a lead may have hundreds of moves), and a referee item's
+ * from its text, as Python does. */
+
+/* A move's key: head = cls (0 pass, 2 a play), kind, number of cards, bomb
+ * tier, packed so that one integer comparison orders them; then the
+ * primary part, the kickers and the cards played as card sets (a count per
+ * rank: ddz_cards), compared as their ranks from the lowest (seq_cmp). */
+typedef struct okey {
+    uint32_t head;
+    int idx;                   /* the move's index before sorting */
+    ddz_cards p, k, c;
+    const char *text;          /* a referee item's text; NULL for engine moves */
+} okey;
+
+/* The card sets a and b as ranks from the lowest, compared element by
+ * element, a prefix first. At the lowest rank x where the counts differ,
+ * the set with more of x has x where the other has a higher rank or its
+ * end: it is the smaller unless the other ends there. */
+static int seq_cmp(ddz_cards a, ddz_cards b)
 {
-    uint8_t count[DDZ_NRANKS] = {0};
-    for (const char *p = from; p < to; p++) {
-        const char *at = *p ? strchr(ddz_rank_chars, *p) : NULL;
-        if (at && count[at - ddz_rank_chars] < 255)
-            count[at - ddz_rank_chars]++;
-    }
-    *n = 0;
-    for (int x = 0; x < DDZ_NRANKS; x++)
-        for (int k = 0; k < count[x] && *n < ABOT_OKEY_CARDS; k++)
-            out[(*n)++] = (uint8_t)x;
+    ddz_cards d = a ^ b;
+    if (!d)
+        return 0;
+    int shift = __builtin_ctzll(d) & ~3;
+    unsigned ca = (unsigned)(a >> shift) & 15u, cb = (unsigned)(b >> shift) & 15u;
+    int rest = shift + 4;
+    if (ca > cb)
+        return rest < 64 && (b >> rest) ? -1 : 1;
+    return rest < 64 && (a >> rest) ? 1 : -1;
 }
 
-static void play_key(const ddz_move *m, const char *text, uint16_t wild, abot__okey *k)
+static inline int okey_cmp(const okey *a, const okey *b)
 {
-    memset(k, 0, offsetof(abot__okey, p));
-    k->text = text;
-    if (m->kind == DDZ_PASS)
-        return;
-    k->cls = 2;
-    k->major = m->kind;
-    k->ncards = m->ncards ? m->ncards : (int)ddz_total(m->cards);
-    const char *eq = strchr(text, '=');
-    const char *reading = eq ? eq + 1 : text, *end = text + strlen(text);
-    const char *plus = strchr(reading, '+');
+    int c;
+    if (a->head != b->head)
+        return a->head < b->head ? -1 : 1;
+    if ((c = seq_cmp(a->p, b->p)) || (c = seq_cmp(a->k, b->k)) || (c = seq_cmp(a->c, b->c)))
+        return c;
+    if (a->text && b->text && (c = strcmp(a->text, b->text)) != 0)
+        return c < 0 ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* Merge sort of keys[0, n) with tmp[0, n) as scratch (the comparison
+ * inlined: a lead's list is a few hundred moves, sorted at every lead). */
+static void sort_okeys(okey *keys, okey *tmp, int n)
+{
+    for (int i = 1; i < n; i++) {   /* runs of 8 by insertion */
+        if (i % 8 == 0)
+            continue;
+        okey t = keys[i];
+        int j = i;
+        for (; j % 8 && okey_cmp(&keys[j - 1], &t) > 0; j--)
+            keys[j] = keys[j - 1];
+        keys[j] = t;
+    }
+    okey *from = keys, *to = tmp;
+    for (int w = 8; w < n; w *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * w) {
+            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            int i = lo, j = mid, o = lo;
+            while (i < mid && j < hi)
+                to[o++] = okey_cmp(&from[j], &from[i]) < 0 ? from[j++] : from[i++];
+            while (i < mid)
+                to[o++] = from[i++];
+            while (j < hi)
+                to[o++] = from[j++];
+        }
+        okey *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != keys)
+        memcpy(keys, from, (size_t)n * sizeof *keys);
+}
+
+/* The cards named in the text [from, to), at most 15 of a rank. */
+static ddz_cards cards_of(const char *from, const char *to)
+{
+    ddz_cards c = 0;
+    for (const char *p = from; p < to; p++) {
+        const char *at = *p ? strchr(ddz_rank_chars, *p) : NULL;
+        if (at && ddz_count(c, (int)(at - ddz_rank_chars)) < 15)
+            c += DDZ_ONE(at - ddz_rank_chars);
+    }
+    return c;
+}
+
+static uint32_t key_head(const ddz_move *m, bool soft, uint16_t wild)
+{
+    unsigned ncards = m->ncards ? m->ncards : ddz_total(m->cards), tier = 0;
     if (m->kind == DDZ_BOMB) {
         bool pure = wild != 0;
         for (int x = 0; x < DDZ_NRANKS && pure; x++)
             if (ddz_count(m->cards, x) && !(wild & (1u << x)))
                 pure = false;
-        k->tier = eq ? 0 : pure ? 2 : 1;
+        tier = soft ? 0 : pure ? 2 : 1;
     }
-    ranks_of(reading, plus ? plus : end, k->p, &k->np);
-    ranks_of(plus ? plus + 1 : end, end, k->k, &k->nk);
-    ranks_of(text, eq ? eq : end, k->c, &k->nc);
+    return 2u << 28 | (uint32_t)m->kind << 20 | (ncards & 0xfffu) << 8 | tier;
+}
+
+/* An engine move's key, as that of its reply text (ddz_move_format_w):
+ * CARDS=READING with a wild card standing in, else READING; a reading is
+ * PRIMARY+KICKERS or, without kickers, its cards. */
+static void move_key(const ddz_move *m, uint16_t wild, okey *k)
+{
+    *k = (okey){0};
+    if (m->kind == DDZ_PASS)
+        return;
+    k->head = key_head(m, m->subst != 0, wild);
+    ddz_move rep = *m;
+    rep.cards = m->subst ? ddz_move_represented(m, wild) : m->cards;
+    ddz_cards primary = ddz_move_primary(&rep);
+    if (primary == 0)
+        primary = rep.cards;
+    k->p = primary;
+    k->k = rep.cards - primary;
+    k->c = m->cards;
+}
+
+/* A referee item's key, read from its text as the Python SDK does. */
+static void item_key(const ddz_move *m, const char *text, uint16_t wild, okey *k)
+{
+    *k = (okey){0};
+    k->text = text;
+    if (m->kind == DDZ_PASS)
+        return;
+    const char *eq = strchr(text, '=');
+    k->head = key_head(m, eq != NULL, wild);
+    const char *reading = eq ? eq + 1 : text, *end = text + strlen(text);
+    const char *plus = strchr(reading, '+');
+    k->p = cards_of(reading, plus ? plus : end);
+    k->k = cards_of(plus ? plus + 1 : end, end);
+    k->c = cards_of(text, eq ? eq : end);
 }
 
 /* Sort moves[0, n) (and items, when the referee listed them) into the
- * documented order. */
-static void order_moves(bot *b, int n, bool have_list, char (*texts)[ARB_MAX_PLAY_TEXT + 8])
+ * documented order. Two engine moves of one key have one text (the key
+ * holds the cards, the primary part and the kickers), so only items compare
+ * their texts. */
+static void order_moves(bot *b, int n, bool have_list)
 {
     for (int i = 0; i < n; i++) {
-        const char *text = have_list ? b->items[i] : texts[i];
-        play_key(&b->moves[i], text, b->v.wild_ranks, &b->keys[i]);
+        if (have_list)
+            item_key(&b->moves[i], b->items[i], b->v.wild_ranks, &b->keys[i]);
+        else
+            move_key(&b->moves[i], b->v.wild_ranks, &b->keys[i]);
         b->keys[i].idx = i;
     }
-    abot__sort_keys(b->keys, n, b->order);
+    sort_okeys(b->keys, b->keys + ARB_MAX_MOVES, n);
     for (int i = 0; i < n; i++) {
-        b->sorted[i] = b->moves[b->order[i]->idx];
-        b->sorted_items[i] = have_list ? b->items[b->order[i]->idx] : NULL;
+        b->sorted[i] = b->moves[b->keys[i].idx];
+        b->sorted_items[i] = have_list ? b->items[b->keys[i].idx] : NULL;
     }
     memcpy(b->moves, b->sorted, (size_t)n * sizeof *b->moves);
     if (have_list)
@@ -444,11 +544,35 @@ static int match_words(void *ctx, const char *text)
     return -1;
 }
 
-static int pick(bot *b, const abot_request *r, int n, const char *const *texts, int pass_at, const char **own)
+/* `fill(b, n)`, when not NULL, writes the choices' texts: only a choice
+ * that is not one of the list (the bot's own words, an index out of range)
+ * needs them all. */
+static int pick(bot *b, const abot_request *r, int n, const char *const *texts, int pass_at, const char **own,
+                void (*fill)(bot *, int))
 {
     int i = b->choose(&b->v, r, b->ctx);
+    if (fill && i != ABOT_NO_REPLY && (i < 0 || i >= n))
+        fill(b, n);
     match_ctx mc = {b, r};
     return abot__resolve(i, n, texts, pass_at, b->strict, decision_words[r->decision], match_words, &mc, own);
+}
+
+/* The reply text of the engine's move i (in the sorted list). */
+static const char *move_text(bot *b, int i)
+{
+    char *t = b->texts[i];
+    if (b->moves[i].kind == DDZ_PASS)
+        snprintf(t, sizeof b->texts[i], "pass");
+    else
+        ddz_move_format_w(&b->moves[i], b->v.wild_ranks, t, sizeof b->texts[i]);
+    b->sorted_items[i] = t;
+    return t;
+}
+
+static void fill_move_texts(bot *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        move_text(b, i);
 }
 
 /* The referee's list of legal plays, read into moves (with the text of
@@ -496,34 +620,25 @@ static bool ask_play(bot *b, abot_request *r, char **items, int nitems, bool hav
         abot__diag("no legal play (%s); passing", k < 0 ? arb_strerror(k) : "empty list");
         return reply(b, "pass");
     }
-    /* every move's reply text: the referee's item, or the engine's reading */
-    char (*texts)[ARB_MAX_PLAY_TEXT + 8] = b->texts;
-    if (!have_list)
-        for (int i = 0; i < k; i++) {
-            if (b->moves[i].kind == DDZ_PASS)
-                snprintf(texts[i], sizeof texts[i], "pass");
-            else
-                ddz_move_format_w(&b->moves[i], v->wild_ranks, texts[i], sizeof texts[i]);
-        }
-    order_moves(b, k, have_list, texts);
-    const char **reply_texts = b->sorted_items;
+    order_moves(b, k, have_list);
+    /* every move's reply text: the referee's item, or the engine's reading
+     * (written only when needed: move_text) */
+    const char **reply_texts = have_list ? b->items : b->sorted_items;
     int pass_at = -1;
-    for (int i = 0; i < k; i++) {
-        reply_texts[i] = have_list ? b->items[i] : texts[b->order[i]->idx];
+    for (int i = 0; i < k; i++)
         if (b->moves[i].kind == DDZ_PASS)
             pass_at = i;
-    }
     r->moves = b->moves;
     r->nmoves = k;
     const char *own = NULL;
-    int i = pick(b, r, k, reply_texts, pass_at, &own);
+    int i = pick(b, r, k, reply_texts, pass_at, &own, have_list ? NULL : fill_move_texts);
     if (i == ABOT_NO_REPLY)
         return false;
     if (i == ABOT_ANSWER)
         return reply(b, "%s", own);
     if (b->moves[i].kind == DDZ_PASS)
         return reply(b, "pass");
-    return reply(b, "play %s", reply_texts[i]);
+    return reply(b, "play %s", have_list ? b->items[i] : move_text(b, i));
 }
 
 static bool ask_value(bot *b, abot_request *r, char **items, int nitems)
@@ -570,7 +685,7 @@ static bool ask_value(bot *b, abot_request *r, char **items, int nitems)
     r->values = values;
     r->nvalues = nv;
     const char *own = NULL;
-    int i = pick(b, r, nv, texts, values[0] == 0 ? 0 : -1, &own);
+    int i = pick(b, r, nv, texts, values[0] == 0 ? 0 : -1, &own, NULL);
     if (i == ABOT_NO_REPLY)
         return false;
     if (i == ABOT_ANSWER)
@@ -729,13 +844,12 @@ int abot_run_fds(const char *name, int in_fd, int out_fd, abot_choose choose, vo
     b->observe = opt ? opt->observe : NULL;
     b->moves = malloc(ARB_MAX_MOVES * sizeof *b->moves);
     b->items = malloc(ARB_MAX_MOVES * sizeof *b->items);
-    b->order = malloc((ARB_MAX_MOVES) * sizeof *b->order);
-    b->keys = malloc(ARB_MAX_MOVES * sizeof *b->keys);
+    b->keys = malloc(2 * ARB_MAX_MOVES * sizeof *b->keys);
     b->sorted = malloc(ARB_MAX_MOVES * sizeof *b->sorted);
     b->sorted_items = malloc(ARB_MAX_MOVES * sizeof *b->sorted_items);
     b->texts = malloc(ARB_MAX_MOVES * sizeof *b->texts);
     b->strict = (opt && opt->strict) || abot__env_strict();
-    if (!b->moves || !b->items || !b->keys || !b->order || !b->sorted || !b->sorted_items || !b->texts) {
+    if (!b->moves || !b->items || !b->keys || !b->sorted || !b->sorted_items || !b->texts) {
         rc = ARB_ENOMEM;
         goto out;
     }
@@ -754,7 +868,6 @@ out:
     free(b->sorted_items);
     free(b->sorted);
     free(b->keys);
-    free(b->order);
     free(b->items);
     free(b->moves);
     free(b);

@@ -23,6 +23,7 @@ id order (rank * 4 + suit, ranks 3..2, suits S H C D, BJ 52, RJ 53).
 """
 
 import collections
+import functools
 import itertools
 
 from . import core
@@ -271,6 +272,13 @@ def order_key(item, trump=None):
     return (1, len(ch.ids), cards, SUITS.index(ch.suit) if ch.suit in tuple(SUITS) else -1, item)
 
 
+# order_key of each distinct item under one trump (a Trump compares by
+# identity), kept: the same texts recur at every decision of a match (keys
+# are tuples: nothing a bot could change). Bounded by ORDER_KEY_CACHE.
+ORDER_KEY_CACHE = 1 << 16
+_order_key_cached = functools.lru_cache(maxsize=ORDER_KEY_CACHE)(order_key)
+
+
 # ---- the view ----------------------------------------------------------------
 
 Trick = collections.namedtuple("Trick", "leader plays winner points")
@@ -463,7 +471,7 @@ class View(MatchView):
             self.outcome["levels"] = _after(w, "levels", None, 2)
 
     def order_key(self, decision, item):
-        return order_key(item, self.trump)
+        return _order_key_cached(item, self.trump)
 
     def moves(self, decision, legal):
         """Each legal item as a Choice (request.moves)."""

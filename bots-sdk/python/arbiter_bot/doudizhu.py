@@ -8,6 +8,8 @@ every request. The protocol loop is arbiter_bot.core.
 """
 
 import collections
+import copy
+import functools
 
 from .core import MatchView, _int
 
@@ -330,6 +332,14 @@ def order_key(item, packs=1, wild="", decision="play"):
     return (2, kind, len(play.cards), tier, _ranks(primary), _ranks(kickers), _ranks(play.cards), text)
 
 
+# order_key of each distinct item, kept: the same texts recur at every
+# decision of a match, and reading one costs tens of microseconds (keys are
+# tuples: nothing a bot could change). Bounded by ORDER_KEY_CACHE.
+ORDER_KEY_CACHE = 1 << 16
+_order_key_cached = functools.lru_cache(maxsize=ORDER_KEY_CACHE)(order_key)
+_classify_cached = functools.lru_cache(maxsize=ORDER_KEY_CACHE)(classify)
+
+
 # ---- what the seat sees --------------------------------------------------
 
 class View(MatchView):
@@ -474,14 +484,17 @@ class View(MatchView):
     def order_key(self, decision, item):
         """order_key() with this match's packs and wild ranks."""
         packs = self.packs if isinstance(self.packs, int) else 1
-        return order_key(item, packs=packs, wild=self.wild, decision=decision)
+        return _order_key_cached(item, packs, self.wild, decision)
 
     def moves(self, decision, legal):
         """The legal plays as Play objects (request.moves); the auction's
         values stay the items."""
         if decision != "play":
             return list(legal)
-        return [self.classify(item) for item in legal]
+        # each distinct text read once (a Play of the kept reading is
+        # copied: the bot may change its own)
+        packs = self.packs if isinstance(self.packs, int) else 1
+        return [copy.copy(_classify_cached(item, packs, self.wild)) for item in legal]
 
     def on_request(self, decision, head, line):
         """`beat SEAT CARDS KIND` of a request: the Request's beat."""
