@@ -117,7 +117,7 @@ int bundle_build(const char *const *files, int nfiles, uint8_t **out, size_t *le
         root--;
     entry ents[ARB_BUNDLE_MAX_FILES];
     for (int i = 0; i < nfiles; i++) {
-        if (!bundle_safe_path(files[i] + root)) {
+        if (!bundle_word_path(files[i] + root)) {
             /* refused here, at the tournament's start, rather than by every
              * worker that would fetch it */
             snprintf(err, errlen, "%s: a program's file names are letters, digits and . _ + - (at most %d bytes)",
@@ -245,7 +245,10 @@ bool bundle_cached(const char *cache_dir, const char *digest)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-bool bundle_safe_path(const char *p)
+/* A path's shape, with the characters a component may hold beyond
+ * [A-Za-z0-9._+-] (extra) and whether a component may begin or end with a
+ * space (never). */
+static bool path_ok(const char *p, const char *extra)
 {
     if (!*p || *p == '/' || strlen(p) > ARB_BUNDLE_MAX_PATH)
         return false;
@@ -254,10 +257,12 @@ bool bundle_safe_path(const char *p)
         size_t n = strcspn(c, "/");
         if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
             return false;
+        if (c[0] == ' ' || c[n - 1] == ' ')
+            return false;
         for (size_t i = 0; i < n; i++) {
             char ch = c[i];
             if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.'
-                  || ch == '_' || ch == '-' || ch == '+'))
+                  || ch == '_' || ch == '-' || ch == '+' || (ch && strchr(extra, ch))))
                 return false;
         }
         c += n;
@@ -267,6 +272,18 @@ bool bundle_safe_path(const char *p)
             return false;
     }
     return true;
+}
+
+bool bundle_safe_path(const char *p)
+{
+    /* what packages ship: setuptools' "launcher manifest.xml" and
+     * "script (dev).tmpl" are in every default venv of Python 3.11 */
+    return path_ok(p, " (),=@~[]{}!%#&");
+}
+
+bool bundle_word_path(const char *p)
+{
+    return path_ok(p, "");
 }
 
 static int mkdirs_for(const char *base, const char *rel)

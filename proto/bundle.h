@@ -99,9 +99,16 @@ bool bundle_cached(const char *cache_dir, const char *digest);
 int bundle_unpack(const uint8_t *b, size_t len, const char *digest, const char *cache_dir, char *err,
                   size_t errlen);
 
-/* A path inside a bundle: relative, components of [A-Za-z0-9._+-] that
- * are neither "." nor "..", no empty component, at most ARB_BUNDLE_MAX_PATH. */
+/* A path inside a bundle: relative, components of [A-Za-z0-9._+-] and
+ * " (),=@~[]{}!%#&" (what packages' file names hold; no component begins
+ * or ends with a space) that are neither "." nor "..", no empty component,
+ * at most ARB_BUNDLE_MAX_PATH. Never a shell's input: files are written
+ * by openat and named in argv words. */
 bool bundle_safe_path(const char *p);
+/* A path a command's word names (a bundle's program or argument, recorded
+ * as argi/paths and sent to workers): bundle_safe_path's rule with
+ * [A-Za-z0-9._+-] alone, since a command is split on blanks. */
+bool bundle_word_path(const char *p);
 
 /* An entrant's file (files:), named relative to directory `base` (the
  * tournament file's), resolved into resolved[cap] only if it lies inside

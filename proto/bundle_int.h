@@ -9,7 +9,8 @@
 #include <stdint.h>
 
 #define BUNDLE_SAFE_PATH_RULE \
-    "a name of letters, digits and . _ + - only, neither . nor .., at most 255 bytes: refused"
+    "a name of letters, digits, . _ + - and space ( ) , = @ ~ [ ] { } ! % # & only (no part beginning or ending " \
+    "with a space), neither . nor .., at most 255 bytes: refused"
 
 /* One entry of a bundle, pointing into its bytes (not NUL-terminated). */
 typedef struct bundle_ent {

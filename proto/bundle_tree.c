@@ -73,7 +73,7 @@ bool bundle_system_target(const char *t, size_t tl)
     buf[tl] = 0;
     if (strncmp(buf, "/usr/", 5) != 0 && strncmp(buf, "/bin/", 5) != 0)
         return false;
-    return bundle_safe_path(buf + 1);
+    return bundle_word_path(buf + 1);
 }
 
 /* Resolve link i's target as the kernel would inside the unpacked bundle,

@@ -759,7 +759,7 @@ int wire_decode_assign(const uint8_t *frame, size_t len, wire_assign *a)
         int64_t bot, argi;
         if (arb_mp_array(&r, &four) || four != 4 || small_int(&r, 0, (int64_t)nb - 1, &bot)
             || small_int(&r, 0, ARB_MAX_BOT_ARGS - 1, &argi) || arb_mp_str_copy(&r, p->digest, sizeof p->digest)
-            || !wire_is_digest(p->digest) || arb_mp_str_copy(&r, p->path, sizeof p->path) || !bundle_safe_path(p->path))
+            || !wire_is_digest(p->digest) || arb_mp_str_copy(&r, p->path, sizeof p->path) || !bundle_word_path(p->path))
             return ARB_ECORRUPT;
         p->bot = (int)bot;
         p->argi = (int)argi;

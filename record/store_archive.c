@@ -553,7 +553,7 @@ static int import_rule(store_import *im, const char *query, const char *what, ch
  *    tournament of this record has under that digest (a pruned one
  *    included: the archive cannot show it);
  *  - every entrant's program is one of the archive's programs/, its paths
- *    those a bundle may hold (bundle_safe_path: relative, components of
+ *    those a command may name (bundle_word_path: relative, components of
  *    [A-Za-z0-9._+-], neither "." nor "..", at most ARB_BUNDLE_MAX_PATH),
  *    its argument indexes within a command's ARB_MAX_BOT_ARGS. */
 static int import_check(store_import *im, const char *archive_sha, char *err, size_t errlen)

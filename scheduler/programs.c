@@ -116,7 +116,7 @@ static int map_words(entrant_bot *eb, const tn_entrant *e, const uint8_t *b, siz
         const char *w = tok;
         while (w[0] == '.' && w[1] == '/')
             w += 2;
-        if (tok[0] != '/' && bundle_safe_path(w) && bundle_has(b, len, w, NULL)) {
+        if (tok[0] != '/' && bundle_word_path(w) && bundle_has(b, len, w, NULL)) {
             if (eb->nfiles == ARB_MAX_BOT_ARGS)
                 break;
             eb->argi[eb->nfiles] = n;

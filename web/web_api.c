@@ -606,7 +606,7 @@ static unsigned upload_read(struct MHD_Connection *c, web_api_req *rq, bot_uploa
             return MHD_HTTP_BAD_REQUEST;
         }
         const char *p = strncmp(w, "./", 2) == 0 ? w + 2 : w;
-        if (bundle_safe_path(p) && bundle_has(up->bundle, up->blen, p, NULL)) {
+        if (bundle_word_path(p) && bundle_has(up->bundle, up->blen, p, NULL)) {
             prog->argi[prog->nfiles] = n;
             snprintf(prog->path[prog->nfiles], sizeof prog->path[0], "%s", p);
             prog->nfiles++;

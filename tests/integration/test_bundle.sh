@@ -146,8 +146,15 @@ check "a command word outside the directory is refused" \
 # ---- 4. a venv inside the bundle --------------------------------------------------
 # the system's interpreter (a venv of another, e.g. pyenv's under /root, would
 # link out of /usr and be refused)
-if /usr/bin/python3 -m venv --without-pip "$T/tn/vbot/venv" 2>/dev/null; then
+# A default venv (pip and setuptools in it, where ensurepip is installed):
+# setuptools' "launcher manifest.xml" and "script (dev).tmpl" are names a
+# bundle once refused.
+if /usr/bin/python3 -m venv "$T/tn/vbot/venv" 2>/dev/null || /usr/bin/python3 -m venv --without-pip "$T/tn/vbot/venv" 2>/dev/null; then
   site=$(echo "$T"/tn/vbot/venv/lib/python3*/site-packages)
+  if [ -d "$site/setuptools" ]; then
+    check "a default venv's setuptools holds names with spaces and brackets" \
+      '[ -n "$(find "$site/setuptools" -name "* *" -print -quit)" ]'
+  fi
   cp -r "$SRC/bots-sdk/python/arbiter_bot" "$site/"
   cp "$SRC/bots-sdk/python/random_bot.py" "$T/tn/vbot/bot.py"
   check "the venv's interpreter is a link to the system's" '[ -L "$T/tn/vbot/venv/bin/python" ]'

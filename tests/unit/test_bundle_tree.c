@@ -143,7 +143,17 @@ int main(void)
     REFUSED("goes through the file a", {"a", 0644, "x"}, {"b", L, "a/x"});
     REFUSED("more than 40 links", {"a", L, "b"}, {"b", L, "a"});
     REFUSED("a link's target of 0 bytes", {"a", L, ""});
-    REFUSED("letters, digits", {"a b", 0644, "x"});
+    /* what packages ship (setuptools' "launcher manifest.xml", "script
+     * (dev).tmpl"), but no part beginning or ending with a space, no quote,
+     * backslash, control byte or '*' */
+    ACCEPTED({"a b", 0644, "x"}, {"d/script (dev).tmpl", 0644, "y"}, {"e/launcher manifest.xml", 0644, "z"});
+    REFUSED("letters, digits", {" a", 0644, "x"});
+    REFUSED("letters, digits", {"a /b", 0644, "x"});
+    REFUSED("letters, digits", {"a\"b", 0644, "x"});
+    REFUSED("letters, digits", {"a\\b", 0644, "x"});
+    REFUSED("letters, digits", {"a\nb", 0644, "x"});
+    REFUSED("letters, digits", {"a*", 0644, "x"});
+    CHECK(!bundle_word_path("a b") && bundle_word_path("a/b.py") && !bundle_word_path("a(b)"));
     REFUSED("letters, digits", {"../a", 0644, "x"});
     REFUSED("letters, digits", {"/a", 0644, "x"});
     /* not msgpack of entries at all, and truncations of a good bundle */
