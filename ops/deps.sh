@@ -21,6 +21,10 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 command -v psql >/dev/null || need+=(postgresql-client)
 command -v bwrap >/dev/null || need+=(bubblewrap)
 command -v python3 >/dev/null || need+=(python3)
+# venvs: the Python SDK's offline install and a bot whose packages are in a
+# venv inside its bundle are tested in one (tests skip the case without it)
+python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
+command -v openssl >/dev/null || need+=(openssl)   # the TLS tests make a self-signed certificate
 command -v curl >/dev/null || need+=(curl)   # the operations test asks /healthz as the doc does
 command -v ip >/dev/null || need+=(iproute2)   # network namespaces for the link-cut test
 # Where Chromium is (the browser tests skip without it): a font with the
