@@ -140,9 +140,10 @@ assert [x[\"rank\"] for x in act] == list(range(1, len(act) + 1))
 assert [x[\"score\"] for x in act] == sorted((x[\"score\"] for x in act), reverse=True)
 assert all(abs(x[\"score\"] - (x[\"mu\"] - 3 * x[\"sigma\"])) < 1e-9 for x in act)
 assert all(x[\"provisional\"] == (x[\"games\"] < 5) for x in e)
-assert not any(x[\"name\"] in (\"dave\", \"eve\", \"carol\") for x in e)   # retired and rejected: --all only
+assert not any(x[\"name\"] in (\"dave\", \"carol\") for x in e)   # retired: --all only
+assert [x[\"status\"] for x in e if x[\"name\"] == \"eve\"] == [\"rejected\"]   # rejected: listed, with why
 " "$T/board.json"'
-check "--all lists the retired and rejected with their verdicts" \
+check "--all lists the retired with their verdicts, and the rejected" \
   'grep -Eq "^- +dave .*retired: retired [0-9-]+" "$T/board.txt" && grep -Eq "^- +eve .*rejected: rejected by match" "$T/board.txt" && grep -Eq "^- +carol .*retired: replaced by version 2" "$T/board.txt"'
 "$ARB" ladder history L carol.v2 --db "$DB" --format json > "$T/hist.json"
 check "carol.v2's history: one row per rated match, the last equal to her rating" 'python3 -c "
