@@ -525,6 +525,23 @@ static bool in_path(const char *prog)
     return false;
 }
 
+/* A command word of an upload that is not a file of its bundle, and may
+ * stay in its command: the referee resolves a word naming an existing
+ * path on the host (realpath) and binds a path under the program cache,
+ * /tmp, /run or a hidden tree into the bot's sandbox — another entrant's
+ * program, a database's socket directory. So: no ".." component, and
+ * absolute only under the system's directories (shown to every bot). */
+static bool word_harmless(const char *w)
+{
+    for (const char *q = w; *q;) {
+        size_t n = strcspn(q, "/");
+        if (n == 2 && q[0] == '.' && q[1] == '.')
+            return false;
+        q += n + (q[n] == '/');
+    }
+    return w[0] != '/' || bundle_system_path(w);
+}
+
 /* An uploaded program (a ladder join, a registration): its entry's name
  * and command from the query, its bundle from the body (as sent, checked;
  * or made from an archive), and which of the command's words name the
@@ -606,6 +623,11 @@ static unsigned upload_read(struct MHD_Connection *c, web_api_req *rq, bot_uploa
             return MHD_HTTP_BAD_REQUEST;
         }
         const char *p = strncmp(w, "./", 2) == 0 ? w + 2 : w;
+        if (!bundle_safe_path(p) && !word_harmless(w)) {
+            snprintf(msg, msglen, "command: the word \"%.200s\" names a path of the server (a word is a file of "
+                     "the bundle, a path under /usr/, /bin/ or /etc/ without .., or no path at all)", w);
+            return MHD_HTTP_BAD_REQUEST;
+        }
         if (bundle_safe_path(p) && bundle_has(up->bundle, up->blen, p, NULL)) {
             prog->argi[prog->nfiles] = n;
             snprintf(prog->path[prog->nfiles], sizeof prog->path[0], "%s", p);

@@ -118,6 +118,18 @@ for what, entries in (("path-escaping", [("../evil.py", "file", b"x")]),
                       ("device-holding", [("first_legal.py", "file", bot), ("null", "dev", None)])):
     st, h, j = jreq("POST", join_path("L", "bad", "python3 first_legal.py"), ALICE, tar_of(entries), "application/x-tar")
     check("a %s archive: 400 naming the entry (%s)" % (what, j), st == 400 and "bad" in j.get("error", ""))
+# words naming the server's paths: the referee resolves them on the host and binds
+# what lies under /run, /tmp or the program cache into the bot's sandbox
+for cmd in ("python3 first_legal.py /run/postgresql", "python3 first_legal.py ../../programs",
+            "/usr/../tmp/x first_legal.py", "python3 first_legal.py sub/../../x"):
+    st, h, j = jreq("POST", join_path("L", "hostpath", cmd), ALICE, good, "application/x-tar")
+    check("a command word naming a server path (%s): 400 (%s)" % (cmd, j), st == 400 and "path of the server"
+          in j.get("error", ""))
+st, h, j = jreq("POST", join_path("L", "chain", "python3 first_legal.py b"), ALICE,
+                tar_of([("first_legal.py", "file", bot), ("a", "link", "/usr/bin"), ("b", "link", "a/../../run")]),
+                "application/x-tar")
+check("a link climbing out through a link to /usr/bin: 400 (%s)" % j, st == 400 and "climbs out" in j.get("error", ""))
+check("none of those recorded", sql("SELECT count(*) FROM ladder_entries WHERE base IN ('hostpath', 'chain')") == "0")
 check("refusals after auth audited", int(sql("SELECT count(*) FROM audit_log WHERE account = 'alice' AND NOT ok")) >= 5)
 
 # ---- 411 and 413 before the body -------------------------------------------------------
