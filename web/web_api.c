@@ -53,6 +53,7 @@ struct web_api {
      * route's role (docs/api.md, "Writes"). */
     pthread_mutex_t wlock;
     store *writer;
+    size_t body_bytes;           /* reserved by the bodies being read or held (ARB_API_BODIES_MAX) */
     uint64_t on_ns;              /* when `on` was read */
 };
 
@@ -64,6 +65,8 @@ struct web_api_req {
     const char *type;            /* the body's Content-Type as one of ours */
     arb_buf body;
     size_t expect;               /* Content-Length */
+    web_api *api;                /* its reservation of expect bytes, given back by web_api_done */
+    size_t reserved;
     bool reading, overflow;
 };
 
@@ -197,6 +200,11 @@ void web_api_done(web_api_req *r)
 {
     if (!r)
         return;
+    if (r->reserved) {
+        pthread_mutex_lock(&r->api->lock);
+        r->api->body_bytes -= r->reserved;
+        pthread_mutex_unlock(&r->api->lock);
+    }
     arb_buf_release(&r->body);
     free(r);
 }
@@ -1367,6 +1375,21 @@ static web_result first(web_api *a, struct MHD_Connection *c, const char *url, c
             free(rq);
             return send_error_hdr(c, status, why, NULL, NULL, close);
         }
+        /* the bodies held at once: reserved before a byte is read */
+        pthread_mutex_lock(&a->lock);
+        bool room = a->body_bytes + (size_t)len <= ARB_API_BODIES_MAX;
+        if (room)
+            a->body_bytes += (size_t)len;
+        pthread_mutex_unlock(&a->lock);
+        if (!room) {
+            api_give(a, si);
+            free(rq);
+            return send_error_hdr(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+                                  "the server holds as many uploads as it may at once: try again in a moment",
+                                  MHD_HTTP_HEADER_RETRY_AFTER, "5", true);
+        }
+        rq->api = a;
+        rq->reserved = (size_t)len;
         rq->expect = (size_t)len;
         arb_buf_init(&rq->body, rq->expect + 1);
         rq->reading = true;
