@@ -629,6 +629,13 @@
  * byte of the body is read. */
 #define ARB_API_BODY_MAX ((size_t)ARB_BUNDLE_MAX_ARCHIVE > (size_t)ARB_WIRE_MAX_BUNDLE ? (size_t)ARB_BUNDLE_MAX_ARCHIVE \
                                                                                    : (size_t)ARB_WIRE_MAX_BUNDLE)
+/* Body bytes all API requests may hold at once, reserved from each
+ * request's Content-Length before a byte is read and given back when it is
+ * answered: past it 503 with Retry-After. Each body is read whole into
+ * memory (and an archive made into a bundle beside it), and one client may
+ * hold ARB_WEB_REQUESTS_PER_CLIENT requests: without this bound one token
+ * could make the server hold 32 × ARB_API_BODY_MAX (some 5 GiB). */
+#define ARB_API_BODIES_MAX (2 * ARB_API_BODY_MAX)
 /* A JSON body (a dispute, a resolution): a reason of a few hundred bytes. */
 #define ARB_API_JSON_MAX (16u << 10)
 /* A dispute's reason or an arbiter's resolution, from `arbiter dispute`

@@ -135,8 +135,22 @@ static int resolve_link(const bundle_ent *e, uint32_t n, uint32_t li, uint64_t *
                 snprintf(why, whylen, "goes through more than %d links (a loop?)", ARB_BUNDLE_MAX_HOPS);
                 return ARB_ECORRUPT;
             }
-            if (e[j].data[0] == '/')   /* to the system: what follows is the system's */
+            if (e[j].data[0] == '/') {
+                /* to the system: what follows is the system's, but never
+                 * above it (a/../../etc, a -> /usr/bin, names the host's
+                 * /etc: the referee resolves a command's words on the host) */
+                for (size_t q = at; q < pl;) {
+                    size_t qs = q;
+                    while (q < pl && pend[q] != '/')
+                        q++;
+                    if (q - qs == 2 && pend[qs] == '.' && pend[qs + 1] == '.') {
+                        snprintf(why, whylen, "climbs out of the system path %.*s it goes through", (int)cl, cur);
+                        return ARB_ECORRUPT;
+                    }
+                    q++;
+                }
                 return 0;
+            }
             cl = ol;   /* the link's directory */
             size_t rest = pl - at;
             if (e[j].dlen + 1 + rest > sizeof tmp) {

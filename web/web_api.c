@@ -53,6 +53,7 @@ struct web_api {
      * route's role (docs/api.md, "Writes"). */
     pthread_mutex_t wlock;
     store *writer;
+    size_t body_bytes;           /* reserved by the bodies being read or held (ARB_API_BODIES_MAX) */
     uint64_t on_ns;              /* when `on` was read */
 };
 
@@ -64,6 +65,8 @@ struct web_api_req {
     const char *type;            /* the body's Content-Type as one of ours */
     arb_buf body;
     size_t expect;               /* Content-Length */
+    web_api *api;                /* its reservation of expect bytes, given back by web_api_done */
+    size_t reserved;
     bool reading, overflow;
 };
 
@@ -197,6 +200,11 @@ void web_api_done(web_api_req *r)
 {
     if (!r)
         return;
+    if (r->reserved) {
+        pthread_mutex_lock(&r->api->lock);
+        r->api->body_bytes -= r->reserved;
+        pthread_mutex_unlock(&r->api->lock);
+    }
     arb_buf_release(&r->body);
     free(r);
 }
@@ -525,6 +533,23 @@ static bool in_path(const char *prog)
     return false;
 }
 
+/* A command word of an upload that is not a file of its bundle, and may
+ * stay in its command: the referee resolves a word naming an existing
+ * path on the host (realpath) and binds a path under the program cache,
+ * /tmp, /run or a hidden tree into the bot's sandbox — another entrant's
+ * program, a database's socket directory. So: no ".." component, and
+ * absolute only under the system's directories (shown to every bot). */
+static bool word_harmless(const char *w)
+{
+    for (const char *q = w; *q;) {
+        size_t n = strcspn(q, "/");
+        if (n == 2 && q[0] == '.' && q[1] == '.')
+            return false;
+        q += n + (q[n] == '/');
+    }
+    return w[0] != '/' || bundle_system_path(w);
+}
+
 /* An uploaded program (a ladder join, a registration): its entry's name
  * and command from the query, its bundle from the body (as sent, checked;
  * or made from an archive), and which of the command's words name the
@@ -606,7 +631,16 @@ static unsigned upload_read(struct MHD_Connection *c, web_api_req *rq, bot_uploa
             return MHD_HTTP_BAD_REQUEST;
         }
         const char *p = strncmp(w, "./", 2) == 0 ? w + 2 : w;
+<<<<<<< ours
         if (bundle_word_path(p) && bundle_has(up->bundle, up->blen, p, NULL)) {
+=======
+        if (!bundle_safe_path(p) && !word_harmless(w)) {
+            snprintf(msg, msglen, "command: the word \"%.200s\" names a path of the server (a word is a file of "
+                     "the bundle, a path under /usr/, /bin/ or /etc/ without .., or no path at all)", w);
+            return MHD_HTTP_BAD_REQUEST;
+        }
+        if (bundle_safe_path(p) && bundle_has(up->bundle, up->blen, p, NULL)) {
+>>>>>>> theirs
             prog->argi[prog->nfiles] = n;
             snprintf(prog->path[prog->nfiles], sizeof prog->path[0], "%s", p);
             prog->nfiles++;
@@ -1345,6 +1379,21 @@ static web_result first(web_api *a, struct MHD_Connection *c, const char *url, c
             free(rq);
             return send_error_hdr(c, status, why, NULL, NULL, close);
         }
+        /* the bodies held at once: reserved before a byte is read */
+        pthread_mutex_lock(&a->lock);
+        bool room = a->body_bytes + (size_t)len <= ARB_API_BODIES_MAX;
+        if (room)
+            a->body_bytes += (size_t)len;
+        pthread_mutex_unlock(&a->lock);
+        if (!room) {
+            api_give(a, si);
+            free(rq);
+            return send_error_hdr(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+                                  "the server holds as many uploads as it may at once: try again in a moment",
+                                  MHD_HTTP_HEADER_RETRY_AFTER, "5", true);
+        }
+        rq->api = a;
+        rq->reserved = (size_t)len;
         rq->expect = (size_t)len;
         arb_buf_init(&rq->body, rq->expect + 1);
         rq->reading = true;

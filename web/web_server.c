@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -1094,11 +1095,20 @@ static int open_sessions(web_server *w, const char *conninfo, const web_options 
 }
 
 /* A PEM file read whole (at most 1 MiB): NULL with a message. */
-static char *read_pem(const char *what, const char *path, char *err, size_t errlen)
+static char *read_pem(const char *what, const char *path, bool secret, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, errlen, "%s %s: %s", what, path, strerror(errno));
+        return NULL;
+    }
+    /* a private key every user of the host may read is no longer private
+     * (a group, e.g. Debian's ssl-cert, may) */
+    struct stat st;
+    if (secret && (fstat(fileno(f), &st) != 0 || (st.st_mode & 007))) {
+        snprintf(err, errlen, "%s %s: open to every user of this host (mode %04o): chmod o-rwx %s", what, path,
+                 (unsigned)(st.st_mode & 07777), path);
+        fclose(f);
         return NULL;
     }
     size_t cap = 1u << 20, n = 0;
@@ -1129,8 +1139,8 @@ static int load_tls(web_server *w, const web_options *opt, char *err, size_t err
                               "(--trusted-proxy, docs/operations.md)");
         return -1;
     }
-    if (!(w->tls_cert = read_pem("--tls-cert", opt->tls_cert, err, errlen))
-        || !(w->tls_key = read_pem("--tls-key", opt->tls_key, err, errlen)))
+    if (!(w->tls_cert = read_pem("--tls-cert", opt->tls_cert, false, err, errlen))
+        || !(w->tls_key = read_pem("--tls-key", opt->tls_key, true, err, errlen)))
         return -1;
     return 0;
 }

@@ -139,6 +139,11 @@ int main(void)
     /* out through another link: up/.. is the root's parent when up -> .. */
     REFUSED("leads out of the bundle", {"d/up", L, ".."}, {"x", 0644, "1"}, {"y", L, "d/up/../x"});
     REFUSED("leads out of the bundle", {"d/e/up", L, "../.."}, {"z", L, "d/e/up/.."});
+    /* up out of the system through a link to it: a/../../etc is the host's /etc
+     * (the referee resolves a command's words on the host), refused */
+    REFUSED("climbs out of the system path a", {"a", L, "/usr/bin"}, {"b", L, "a/../../etc"});
+    REFUSED("climbs out of the system path s/a", {"s/a", L, "/usr/bin"}, {"s/b", L, "../s/a/x/../../../root"});
+    ACCEPTED({"a", L, "/usr/bin"}, {"b", L, "a/python3"}, {"c", L, "a/./python3"});
     REFUSED("names nothing in the bundle", {"a", 0644, "x"}, {"b", L, "c"});
     REFUSED("goes through the file a", {"a", 0644, "x"}, {"b", L, "a/x"});
     REFUSED("more than 40 links", {"a", L, "b"}, {"b", L, "a"});

@@ -118,6 +118,18 @@ for what, entries in (("path-escaping", [("../evil.py", "file", b"x")]),
                       ("device-holding", [("first_legal.py", "file", bot), ("null", "dev", None)])):
     st, h, j = jreq("POST", join_path("L", "bad", "python3 first_legal.py"), ALICE, tar_of(entries), "application/x-tar")
     check("a %s archive: 400 naming the entry (%s)" % (what, j), st == 400 and "bad" in j.get("error", ""))
+# words naming the server's paths: the referee resolves them on the host and binds
+# what lies under /run, /tmp or the program cache into the bot's sandbox
+for cmd in ("python3 first_legal.py /run/postgresql", "python3 first_legal.py ../../programs",
+            "/usr/../tmp/x first_legal.py", "python3 first_legal.py sub/../../x"):
+    st, h, j = jreq("POST", join_path("L", "hostpath", cmd), ALICE, good, "application/x-tar")
+    check("a command word naming a server path (%s): 400 (%s)" % (cmd, j), st == 400 and "path of the server"
+          in j.get("error", ""))
+st, h, j = jreq("POST", join_path("L", "chain", "python3 first_legal.py b"), ALICE,
+                tar_of([("first_legal.py", "file", bot), ("a", "link", "/usr/bin"), ("b", "link", "a/../../run")]),
+                "application/x-tar")
+check("a link climbing out through a link to /usr/bin: 400 (%s)" % j, st == 400 and "climbs out" in j.get("error", ""))
+check("none of those recorded", sql("SELECT count(*) FROM ladder_entries WHERE base IN ('hostpath', 'chain')") == "0")
 check("refusals after auth audited", int(sql("SELECT count(*) FROM audit_log WHERE account = 'alice' AND NOT ok")) >= 5)
 
 # ---- 411 and 413 before the body -------------------------------------------------------
@@ -146,6 +158,25 @@ check("413 from the Content-Length, no body sent, connection closed", got.starts
 got = raw("POST %s HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: application/x-tar\r\n"
           "Transfer-Encoding: chunked\r\n\r\n" % (path, ALICE), b"0\r\n\r\n")
 check("411 without a Content-Length", got.startswith(b"HTTP/1.1 411"))
+# bodies held at once are bounded in all (ARB_API_BODIES_MAX, 2 x ARB_API_BODY_MAX): two uploads
+# announcing 150 MB each and sending nothing hold their reservation; a third is 503 at once
+hdr = ("POST %s HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Type: application/x-tar\r\n"
+       "Content-Length: 150000000\r\n\r\n" % (path, ALICE))
+held = []
+for _ in range(2):
+    hs = socket.create_connection((host, port), timeout=5)
+    hs.sendall(hdr.encode())
+    held.append(hs)
+time.sleep(0.5)
+t0 = time.time()
+got = raw(hdr, wait=3)
+check("a third 150 MB upload while two are held: 503 with Retry-After, at once (%r)" % got[:40],
+      got.startswith(b"HTTP/1.1 503") and b"Retry-After" in got and time.time() - t0 < 2.5)
+for hs in held:
+    hs.close()
+time.sleep(0.5)
+st, h, j = jreq("POST", join_path("NoLadder", "pyx", "python3 first_legal.py"), ALICE, good, "application/x-tar")
+check("their reservations given back when their connections closed (%s)" % j, st == 404)
 
 # ---- it validates and plays --------------------------------------------------------------
 def entry_of(tok, name, all_=False):

@@ -86,6 +86,7 @@ elif command -v certtool > /dev/null; then
   printf 'cn = localhost\nip_address = 127.0.0.1\nexpiration_days = 2\nca\n' > "$T/tmpl"
   certtool --generate-self-signed --load-privkey "$T/key.pem" --template "$T/tmpl" --outfile "$T/cert.pem" > /dev/null 2>&1
 fi
+chmod 600 "$T/key.pem"
 "$ARB" serve --db "$DB" --listen 127.0.0.1:0 --tls-cert "$T/cert.pem" --tls-key "$T/key.pem" > "$T/tls.out" 2> "$T/tls.err" &
 SERVE_PID=$!
 for _ in $(seq 1 50); do grep -q "serving" "$T/tls.out" 2>/dev/null && break; sleep 0.1; done
@@ -95,6 +96,11 @@ check "GET /api/v1/me over https with the self-signed certificate" \
   'curl -sf --cacert "$T/cert.pem" -H "Authorization: Bearer $ALICE" "https://127.0.0.1:$TPORT/api/v1/me" | grep -q "\"account\":\"alice\""'
 check "plain http to the https port gets no answer" '! curl -sf -m 3 "http://127.0.0.1:$TPORT/api/v1/me" > /dev/null 2>&1'
 stop_serve
+chmod 644 "$T/key.pem"
+timeout 10 "$ARB" serve --db "$DB" --listen 127.0.0.1:0 --tls-cert "$T/cert.pem" --tls-key "$T/key.pem" > /dev/null 2> "$T/tls2.err"
+krc=$?
+check "a TLS key every user may read (0644) refused, the chmod said" '[ $krc != 0 ] && [ $krc != 124 ] && grep -q "chmod o-rwx" "$T/tls2.err"'
+chmod 600 "$T/key.pem"
 "$ARB" serve --db "$DB" --listen 127.0.0.1:0 --tls-cert "$T/cert.pem" > /dev/null 2> "$T/tls1.err"
 check "--tls-cert without --tls-key refused" '[ $? != 0 ] && grep -q "go together" "$T/tls1.err"'
 
