@@ -93,6 +93,9 @@ static int sync_programs(sched *s, tour *t, char *err, size_t errlen)
             store_entrant_prog *rec = calloc(1, sizeof *rec);
             int got = rec ? store_entrant_program_get(s->o.db, t->tid, idx, rec, why, sizeof why) : ARB_ENOMEM;
             if (got == 1) {
+                /* its relative words are its bundle's, never this host's
+                 * (a word "run/postgresql" would otherwise be /run's) */
+                e->registered = true;
                 int brc = sched__from_record(s, eb, e, "/", rec, why, sizeof why);
                 if (brc != 0) {
                     eb->bot.argc = 0;

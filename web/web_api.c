@@ -631,16 +631,12 @@ static unsigned upload_read(struct MHD_Connection *c, web_api_req *rq, bot_uploa
             return MHD_HTTP_BAD_REQUEST;
         }
         const char *p = strncmp(w, "./", 2) == 0 ? w + 2 : w;
-<<<<<<< ours
-        if (bundle_word_path(p) && bundle_has(up->bundle, up->blen, p, NULL)) {
-=======
         if (!bundle_safe_path(p) && !word_harmless(w)) {
             snprintf(msg, msglen, "command: the word \"%.200s\" names a path of the server (a word is a file of "
                      "the bundle, a path under /usr/, /bin/ or /etc/ without .., or no path at all)", w);
             return MHD_HTTP_BAD_REQUEST;
         }
-        if (bundle_safe_path(p) && bundle_has(up->bundle, up->blen, p, NULL)) {
->>>>>>> theirs
+        if (bundle_word_path(p) && bundle_has(up->bundle, up->blen, p, NULL)) {
             prog->argi[prog->nfiles] = n;
             snprintf(prog->path[prog->nfiles], sizeof prog->path[0], "%s", p);
             prog->nfiles++;
