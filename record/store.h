@@ -558,7 +558,9 @@ typedef enum store_web_kind {
                                    consequence */
     STORE_WEB_MATCH,            /* id is a match: id, tournament id, tournament name, round, table, state,
                                    digest, transcript, void reason, games, decisions, wall ms, finished,
-                                   worker, signer key, signature ("" when unsigned or not recorded), format */
+                                   worker, signer key, signature ("" when unsigned or not recorded), format,
+                                   stderr private to the public (t/f), private match (t/f: a validation
+                                   match when the record has accounts) */
     STORE_WEB_PROGRESS,         /* tournament state, pending, leased, done, void, last round, the last
                                    result's time (UTC, microseconds; "" none) */
     STORE_WEB_RESULTS_SINCE,    /* arg: a time as PROGRESS gives it: a row per seat of the first 50 matches

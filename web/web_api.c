@@ -1125,14 +1125,6 @@ static web_result route_logs(web_api *a, struct MHD_Connection *c, store *st, co
     return rc;
 }
 
-int web_api_public_hide(store *st, int64_t mid, unsigned *hide)
-{
-    (void)st;
-    (void)mid;
-    *hide = 0;
-    return 0;
-}
-
 static web_result route_transcript(web_api *a, struct MHD_Connection *c, store *st, const web_api_req *rq,
                                    const route_args *ra)
 {
@@ -1159,7 +1151,7 @@ static web_result route_transcript(web_api *a, struct MHD_Connection *c, store *
     bool done;
     uint8_t *data = NULL;
     size_t len = 0;
-    int st_code = web_match_transcript(st, ra->match, digest, &done, &data, &len, err, sizeof err);
+    int st_code = web_match_transcript(st, ra->match, NULL, digest, &done, &data, &len, err, sizeof err);
     if (st_code != 0 || !a->hooks.json_lines_from)
         return send_error(c, st_code ? (unsigned)st_code : MHD_HTTP_NOT_FOUND, st_code ? err : "no transcript");
     arb_buf b;

@@ -28,6 +28,7 @@ rating: openskill
 files_root: /
 clock: {move_ms: 2000, bank_ms: 20000}
 policy: {on_fault: autoplay, strikes: 3}
+visibility: {stderr: private}
 ladder:
   concurrent: 2
   provisional: 5
@@ -97,6 +98,17 @@ check "plain http to the https port gets no answer" '! curl -sf -m 3 "http://127
 stop_serve
 "$ARB" serve --db "$DB" --listen 127.0.0.1:0 --tls-cert "$T/cert.pem" > /dev/null 2> "$T/tls1.err"
 check "--tls-cert without --tls-key refused" '[ $? != 0 ] && grep -q "go together" "$T/tls1.err"'
+
+# ---- the static report follows the public's rule ------------------------------------------------
+"$ARB" report L -o "$T/rep" --db "$DB" > "$T/rep.out" 2>&1
+check "report of the ladder written" '[ $? = 0 ] && [ -f "$T/rep/index.html" ]' || cat "$T/rep.out" >&2
+VM=$(sql "$DB" "SELECT m.id FROM matches m JOIN rounds r ON r.tournament_id = m.tournament_id AND r.round = m.round WHERE r.stage = 'validation' AND m.state = 'done' LIMIT 1")
+LM=$(sql "$DB" "SELECT m.id FROM matches m JOIN rounds r ON r.tournament_id = m.tournament_id AND r.round = m.round WHERE r.stage = 'ladder' AND m.state = 'done' AND m.digest IS NOT NULL LIMIT 1")
+check "the report holds no validation match ($VM)" '[ -n "$VM" ] && [ ! -e "$T/rep/m/$VM.html" ] && [ ! -e "$T/rep/m/$VM" ]'
+check "the report's ladder match $LM: its stderr private" \
+  '[ -f "$T/rep/m/$LM.html" ] && grep -q "stderr is private" "$T/rep/m/$LM.html" && grep -q "stderr_private" "$T/rep/m/$LM/transcript.js"'
+bad_vis=$(sed 's/stderr: private/stderr: secret/' "$T/l.yaml" > "$T/bad.yaml"; "$ARB" check "$T/bad.yaml" 2>&1)
+check "visibility.stderr: an unknown word refused naming it" '[[ "$bad_vis" == *"visibility.stderr"*secret* ]]' || echo "$bad_vis" >&2
 
 kill "$RUN_PID" 2>/dev/null; wait "$RUN_PID" 2>/dev/null; RUN_PID=""
 echo "participant-api: $pass passed, $fail failed"
