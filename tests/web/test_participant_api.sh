@@ -79,14 +79,7 @@ check "as arbiter_web the accounts' hashes cannot be read" '[ $? != 0 ] && grep 
 stop_serve
 
 # ---- TLS ----------------------------------------------------------------------------------
-if command -v openssl > /dev/null; then
-  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/key.pem" -out "$T/cert.pem" -days 2 -subj /CN=localhost \
-    -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" > /dev/null 2>&1
-elif command -v certtool > /dev/null; then
-  certtool --generate-privkey --outfile "$T/key.pem" > /dev/null 2>&1
-  printf 'cn = localhost\nip_address = 127.0.0.1\nexpiration_days = 2\nca\n' > "$T/tmpl"
-  certtool --generate-self-signed --load-privkey "$T/key.pem" --template "$T/tmpl" --outfile "$T/cert.pem" > /dev/null 2>&1
-fi
+make_cert
 "$ARB" serve --db "$DB" --listen 127.0.0.1:0 --tls-cert "$T/cert.pem" --tls-key "$T/key.pem" > "$T/tls.out" 2> "$T/tls.err" &
 SERVE_PID=$!
 for _ in $(seq 1 50); do grep -q "serving" "$T/tls.out" 2>/dev/null && break; sleep 0.1; done
