@@ -708,6 +708,8 @@ typedef struct store_api_join_in {
     size_t      len;
     const store_entrant_prog *prog;
     bool        replace;
+    int64_t     startup_ms;        /* its start-up budget (0: the ladder's), checked against the ladder's limit */
+    const char *env;               /* "NAME=value\n" each, checked (match_env_check); NULL or "" none */
 } store_api_join_in;
 int store_api_join(store *s, const store_api_join_in *j, char *entry, size_t entrylen, int *version, char *err,
                    size_t errlen);
