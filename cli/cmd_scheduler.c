@@ -42,6 +42,7 @@
 
 typedef struct sched_conf {
     char listen[256], key[512], worker_keys[512], db[1024], state[512], metrics[128], web[128];
+    char web_tls_cert[512], web_tls_key[512];
     arb_conf_list tournaments, web_trusted_proxy;
     int local_workers, heartbeat_ms, heartbeat_misses, lease_s;
     int log_level, log_format, sandbox;
@@ -64,6 +65,9 @@ static const arb_conf_key sched_keys[] = {
     {"web", ARB_CONF_STR, S(web), 0, 0, NULL, "the record's pages and JSON API HOST:PORT, as arbiter serve (empty: off)"},
     {"web_trusted_proxy", ARB_CONF_STRLIST, S(web_trusted_proxy), 0, 0, NULL,
      "reverse proxies (ADDR or ADDR/BITS) whose X-Forwarded-For the pages believe, as serve --trusted-proxy"},
+    {"web_tls_cert", ARB_CONF_STR, S(web_tls_cert), 0, 0, NULL,
+     "the pages over HTTPS: the certificate (chain), a PEM file, as serve --tls-cert (with web_tls_key)"},
+    {"web_tls_key", ARB_CONF_STR, S(web_tls_key), 0, 0, NULL, "its private key, a PEM file, as serve --tls-key"},
     {"log_level", ARB_CONF_ENUM, S(log_level), 0, 0, log_levels, "debug, info, warn or error"},
     {"log_format", ARB_CONF_ENUM, S(log_format), 0, 0, log_formats, "json or text"},
     {"sandbox", ARB_CONF_ENUM, S(sandbox), 0, 0, sandboxes, "the local workers' sandbox: auto, bwrap or none"},
@@ -152,11 +156,17 @@ static void log_progress(void *ctx, const sched_progress *p)
  * scheduler's way. Its threads start with SIGINT and SIGTERM blocked, so
  * a stop reaches the scheduler's loop, never a page's thread. NULL with
  * the reason logged. */
-static web_server *start_web(const char *conninfo, const char *listen, const arb_conf_list *proxies)
+static web_server *start_web(const char *conninfo, const char *listen, const arb_conf_list *proxies,
+                             const char *tls_cert, const char *tls_key)
 {
     char err[1024];
     const char *trusted[ARB_CONF_LIST_MAX];
-    web_options opt = {.trusted_proxy = trusted, .ntrusted_proxy = proxies->n, .nice = WEB_SCHEDULER_NICE};
+    web_options opt = {.trusted_proxy = trusted, .ntrusted_proxy = proxies->n, .nice = WEB_SCHEDULER_NICE,
+                       .tls_cert = tls_cert[0] ? tls_cert : NULL, .tls_key = tls_key[0] ? tls_key : NULL};
+    if (!opt.tls_cert != !opt.tls_key) {
+        arb_error("scheduler", "web: web_tls_cert and web_tls_key go together (--web-tls-cert, --web-tls-key)");
+        return NULL;
+    }
     for (int i = 0; i < proxies->n; i++)
         trusted[i] = proxies->item[i];
     sigset_t set, old;
@@ -174,8 +184,8 @@ static web_server *start_web(const char *conninfo, const char *listen, const arb
             arb_error("scheduler", "web: %s", err);
         return NULL;
     }
-    arb_info("scheduler", "the record's pages on http://%.*s:%d/ (read only)", (int)strcspn(listen, ":"), listen,
-             web_server_port(w));
+    arb_info("scheduler", "the record's pages on %s://%.*s:%d/ (read only)", opt.tls_cert ? "https" : "http",
+             (int)strcspn(listen, ":"), listen, web_server_port(w));
     return w;
 }
 
@@ -327,7 +337,7 @@ int cmd_scheduler(int argc, char **argv)
         status = 2;
         goto out;
     }
-    if (c.web[0] && !(web = start_web(place.conninfo, c.web, &c.web_trusted_proxy))) {
+    if (c.web[0] && !(web = start_web(place.conninfo, c.web, &c.web_trusted_proxy, c.web_tls_cert, c.web_tls_key))) {
         status = 2;
         goto out;
     }

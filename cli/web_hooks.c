@@ -97,9 +97,10 @@ static int hook_json_lines_from(void *ctx, const uint8_t *data, size_t len, web_
 }
 
 /* All of them at once. */
-static int hook_json_lines(void *ctx, const uint8_t *data, size_t len, arb_buf *out, char *err, size_t errlen)
+static int hook_json_lines(void *ctx, const uint8_t *data, size_t len, unsigned hide, arb_buf *out, char *err,
+                           size_t errlen)
 {
-    web_lines at = {0};
+    web_lines at = {.hide_stderr = hide};
     return hook_json_lines_from(ctx, data, len, &at, out, SIZE_MAX, err, errlen);
 }
 

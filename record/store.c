@@ -534,6 +534,11 @@ int store_tournament(store *s, const tn_config *cfg, const char *yaml, const cha
                   "registration_per_account = $4 WHERE id = $1", 4, rp))
             goto fail;
     }
+    if (*created && cfg->stderr_visibility != TN_VIS_DEFAULT) {
+        const char *vp[] = {id, cfg->stderr_visibility == TN_VIS_PRIVATE ? "private" : "public"};
+        if (exec0(s, err, errlen, "UPDATE tournaments SET stderr_visibility = $2 WHERE id = $1", 2, vp))
+            goto fail;
+    }
     if (*created && cfg->submitted_by[0]) {
         const char *sp[] = {id, cfg->submitted_by};
         if (exec0(s, err, errlen, "UPDATE tournaments SET submitted_by = $2 WHERE id = $1", 2, sp))

@@ -558,7 +558,9 @@ typedef enum store_web_kind {
                                    consequence */
     STORE_WEB_MATCH,            /* id is a match: id, tournament id, tournament name, round, table, state,
                                    digest, transcript, void reason, games, decisions, wall ms, finished,
-                                   worker, signer key, signature ("" when unsigned or not recorded), format */
+                                   worker, signer key, signature ("" when unsigned or not recorded), format,
+                                   stderr private to the public (t/f), private match (t/f: a validation
+                                   match when the record has accounts) */
     STORE_WEB_PROGRESS,         /* tournament state, pending, leased, done, void, last round, the last
                                    result's time (UTC, microseconds; "" none) */
     STORE_WEB_RESULTS_SINCE,    /* arg: a time as PROGRESS gives it: a row per seat of the first 50 matches
@@ -706,6 +708,8 @@ typedef struct store_api_join_in {
     size_t      len;
     const store_entrant_prog *prog;
     bool        replace;
+    int64_t     startup_ms;        /* its start-up budget (0: the ladder's), checked against the ladder's limit */
+    const char *env;               /* "NAME=value\n" each, checked (match_env_check); NULL or "" none */
 } store_api_join_in;
 int store_api_join(store *s, const store_api_join_in *j, char *entry, size_t entrylen, int *version, char *err,
                    size_t errlen);

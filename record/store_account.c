@@ -270,7 +270,19 @@ int store_api_join(store *s, const store_api_join_in *j, char *entry, size_t ent
     }
     store__arr_close(&argi);
     store__arr_close(&paths);
-    char acc[24], size[24], up[24], bytes[24], ent[24], maxe[24];
+    arb_buf env;
+    arb_buf_init(&env, 1u << 12);
+    for (const char *l = j->env ? j->env : ""; *l;) {
+        size_t n = strcspn(l, "\n");
+        char one[ARB_MAX_BOT_ENV_TEXT + 1];
+        snprintf(one, sizeof one, "%.*s", (int)n, l);
+        if (n)
+            store__arr_text(&env, one);
+        l += n + (l[n] == '\n');
+    }
+    store__arr_close(&env);
+    char acc[24], size[24], up[24], bytes[24], ent[24], maxe[24], startup[24];
+    snprintf(startup, sizeof startup, "%" PRId64, j->startup_ms);
     snprintf(acc, sizeof acc, "%" PRId64, j->account);
     snprintf(size, sizeof size, "%zu", j->len);
     snprintf(up, sizeof up, "%d", ARB_API_UPLOADS_PER_DAY);
@@ -279,16 +291,18 @@ int store_api_join(store *s, const store_api_join_in *j, char *entry, size_t ent
     snprintf(maxe, sizeof maxe, "%d", ARB_LADDER_MAX_ENTRIES);
     const char *p[] = {acc, j->ladder, j->base, j->command, j->digest, size, codec, (const char *)body,
                        arb_buf_str(&argi), arb_buf_str(&paths), j->replace ? "true" : "false",
-                       j->address ? j->address : "", up, bytes, ent, maxe};
-    int lengths[16] = {0}, binary[16] = {0};
+                       j->address ? j->address : "", up, bytes, ent, maxe, j->startup_ms > 0 ? startup : NULL,
+                       arb_buf_str(&env)};
+    int lengths[18] = {0}, binary[18] = {0};
     lengths[7] = (int)zlen;
     binary[7] = 1;
     int status = 0;
     PGresult *r = api_q(s, &status, err, errlen,
                         "SELECT entrant, version, entry FROM arb_api_join($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
-                        "$11, $12, $13, $14, $15, $16)",
-                        16, p, lengths, binary);
+                        "$11, $12, $13, $14, $15, $16, $17, $18)",
+                        18, p, lengths, binary);
     free(z);
+    arb_buf_release(&env);
     arb_buf_release(&argi);
     arb_buf_release(&paths);
     if (!r)

@@ -222,7 +222,10 @@
     X(WMATCH_REFEREE, "coalesce(m.leased_by, '')")                             \
     X(WMATCH_SIGNER_KEY, "coalesce(to_jsonb(m) ->> 'signer_key', '')")         \
     X(WMATCH_SIGNATURE, "coalesce(to_jsonb(m) ->> 'signature', '')")           \
-    X(WMATCH_FORMAT, "t.format")
+    X(WMATCH_FORMAT, "t.format")                                               \
+    X(WMATCH_STDERR_PRIVATE, "coalesce(t.stderr_visibility = 'private', arb_api_on())") \
+    X(WMATCH_PRIVATE, "arb_api_on() AND EXISTS (SELECT 1 FROM rounds r WHERE r.tournament_id = m.tournament_id " \
+                      "AND r.round = m.round AND r.stage = 'validation')")
 
 /* STORE_WEB_HISTORY: the rating history of some entrants, in order */
 #define STORE_WHISTORY_COLS(X)                                                 \

@@ -624,7 +624,8 @@ static int teams(loader *L, yaml_node_t *seq, int k)
 
 static const char *const top_keys[] = {"name", "game", "rules", "options", "format", "cycles", "rounds", "advance",
                                        "groups", "gauntlet", "deals", "duplicate", "clock", "policy", "seed",
-                                       "files_root", "entrants", "rating", "rating_model", "ladder", "registration", NULL};
+                                       "files_root", "entrants", "rating", "rating_model", "ladder", "registration",
+                                       "visibility", NULL};
 
 typedef struct top_ctx {
     yaml_node_t *options, *entrants, *game, *rules, *gauntlet, *format, *advance, *groups, *deals, *files_root;
@@ -669,6 +670,27 @@ static int ladder_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node
         return get_str(L, v, "ladder.validation", d->validation, sizeof d->validation);
     }
     return unknown(L, kn, "ladder key", k, ladder_keys);
+}
+
+static const char *const visibility_keys[] = {"stderr", NULL};
+
+static int visibility_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t *v, void *ctxp)
+{
+    (void)ctxp;
+    if (strcmp(k, "stderr") == 0) {
+        static const char *const names[] = {"private", "public", NULL};
+        const char *s = scalar(v);
+        if (!s)
+            return at(L, v, "visibility.stderr: expected private or public, found %s", node_kind(v));
+        if (strcmp(s, "private") == 0)
+            L->cfg->stderr_visibility = TN_VIS_PRIVATE;
+        else if (strcmp(s, "public") == 0)
+            L->cfg->stderr_visibility = TN_VIS_PUBLIC;
+        else
+            return unknown(L, v, "visibility.stderr", s, names);
+        return 0;
+    }
+    return unknown(L, kn, "visibility key", k, visibility_keys);
 }
 
 static const char *const registration_keys[] = {"until", "per_account", "max_entrants", "validation", NULL};
@@ -792,6 +814,8 @@ static int top_key(loader *L, const yaml_node_t *kn, const char *k, yaml_node_t 
         t->ladder = v;
         return each_key(L, v, "ladder", ladder_key, t);
     }
+    if (strcmp(k, "visibility") == 0)
+        return each_key(L, v, "visibility", visibility_key, NULL);
     if (strcmp(k, "registration") == 0) {
         t->registration = v;
         c->registration.open = true;

@@ -100,6 +100,14 @@ typedef struct tn_registration {
     uint8_t  validation;               /* tn_reg_validation */
 } tn_registration;
 
+/* visibility.stderr (schemas/tournament.md, "Visibility"): who reads a
+ * bot's stderr on the web. */
+typedef enum tn_visibility {
+    TN_VIS_DEFAULT = 0,                /* not said: private when the record has accounts, else public */
+    TN_VIS_PRIVATE,                    /* its owner and the arbiters only (the API) */
+    TN_VIS_PUBLIC,                     /* every reader of the web and of a report */
+} tn_visibility;
+
 typedef struct tn_config {
     char     path[512];                 /* the file it came from (over the API: a label, no file) */
     bool     submitted;                 /* its text came over the API (tn_config_load_text): it names no
@@ -128,6 +136,7 @@ typedef struct tn_config {
     uint8_t  rating_model;              /* wl_model, for openskill */
     tn_ladder ladder;                   /* format ladder */
     tn_registration registration;       /* an open tournament: entrants register until a deadline */
+    uint8_t  stderr_visibility;         /* tn_visibility: visibility.stderr (who reads a bot's stderr) */
     int      nfile_entrants;            /* the entrants the file names (the rest came by registration) */
     int      nentrants;
     tn_entrant *entrants;

@@ -49,7 +49,8 @@ const web_asset *web_assets(size_t *n);
 /* What the web layer asks of a transcript's bytes (which it reads from
  * the record, store_transcript_load; the caller's reader parses them:
  * cli/ uses the referee's). json_lines: its records as JSON lines
- * (`arbiter replay FILE --json`), into out; botends: for each bot's end,
+ * (`arbiter replay FILE --json`), into out, the stderr of the bots in the
+ * mask hide emptied as web_lines.hide_stderr says; botends: for each bot's end,
  * its index, how it ended and its stderr tail, through each. Both 0 or < 0
  * with a message in err. Either may be NULL (then the transcript is not
  * shown). */
@@ -63,7 +64,8 @@ typedef struct web_lines {
 } web_lines;
 
 typedef struct web_hooks {
-    int (*json_lines)(void *ctx, const uint8_t *data, size_t len, arb_buf *out, char *err, size_t errlen);
+    int (*json_lines)(void *ctx, const uint8_t *data, size_t len, unsigned hide, arb_buf *out, char *err,
+                      size_t errlen);
     int (*botends)(void *ctx, const uint8_t *data, size_t len,
                    void (*each)(void *arg, int bot, const char *ended, const char *err, size_t errlen),
                    void *arg, char *err, size_t errlen);

@@ -17,6 +17,7 @@
 #include "arb_num.h"
 #include "arb_time.h"
 #include "bundle.h"
+#include "match_def.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -654,6 +655,54 @@ static unsigned upload_read(struct MHD_Connection *c, web_api_req *rq, bot_uploa
     return 0;
 }
 
+/* A join's env= arguments (repeatable), each decoded and checked as
+ * `ladder join --env` checks it (match_env_add: the name, the names a bot
+ * may not set, the value, how many): the first refusal in why. */
+typedef struct env_args {
+    match_bot_cfg bot;
+    bool bad;
+    char why[400];
+} env_args;
+
+static enum MHD_Result env_each(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    env_args *e = cls;
+    if (e->bad || strcmp(key, "env") != 0)
+        return MHD_YES;
+    char one[ARB_MAX_BOT_ENV_TEXT], why[300];
+    if (!value || arg_decoded(value, one, sizeof one) != 1) {
+        snprintf(e->why, sizeof e->why, "env: a value that is not NAME=value of printable ASCII, or longer than %d "
+                 "bytes", ARB_MAX_BOT_ENV_TEXT - 1);
+        e->bad = true;
+    } else if (match_env_add(&e->bot, one, why, sizeof why) != 0) {
+        snprintf(e->why, sizeof e->why, "env: %s", why);
+        e->bad = true;
+    }
+    return e->bad ? MHD_NO : MHD_YES;
+}
+
+/* startup_ms= and env= of a join: 0, or 400 with msg. */
+static unsigned join_extras(struct MHD_Connection *c, int64_t *startup_ms, env_args *env, char *msg, size_t msglen)
+{
+    char v[24];
+    int qs = query(c, "startup_ms", v, sizeof v);
+    int n = 0;
+    *startup_ms = 0;
+    if (qs != 0 && (qs < 0 || arb_parse_int(v, 1, ARB_MAX_STARTUP_MS, &n) != 0)) {
+        snprintf(msg, msglen, "startup_ms: expected milliseconds, 1 to %d", ARB_MAX_STARTUP_MS);
+        return MHD_HTTP_BAD_REQUEST;
+    }
+    *startup_ms = n;
+    memset(env, 0, sizeof *env);
+    MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, env_each, env);
+    if (env->bad) {
+        snprintf(msg, msglen, "%s", env->why);
+        return MHD_HTTP_BAD_REQUEST;
+    }
+    return 0;
+}
+
 static web_result route_join(web_api *a, struct MHD_Connection *c, store *st, web_api_req *rq,
                              const route_args *ra)
 {
@@ -667,14 +716,26 @@ static web_result route_join(web_api *a, struct MHD_Connection *c, store *st, we
         status = MHD_HTTP_BAD_REQUEST;
         snprintf(msg, sizeof msg, "replace: 1 or 0");
     }
-    if (status)
+    int64_t startup_ms = 0;
+    env_args *env = calloc(1, sizeof *env);
+    if (!status && !env) {
+        status = MHD_HTTP_SERVICE_UNAVAILABLE;
+        snprintf(msg, sizeof msg, "out of memory");
+    }
+    if (!status)
+        status = join_extras(c, &startup_ms, env, msg, sizeof msg);
+    if (status) {
+        free(env);
         goto refuse;
+    }
     store_api_join_in j = {.account = rq->acct.id, .ladder = ra->ladder, .base = up.name, .command = up.command,
                            .digest = up.digest, .address = rq->addr, .bundle = up.bundle, .len = up.blen,
-                           .prog = up.prog, .replace = qr == 1 && strcmp(rep, "1") == 0};
+                           .prog = up.prog, .replace = qr == 1 && strcmp(rep, "1") == 0,
+                           .startup_ms = startup_ms, .env = env->bot.env};
     char entry[ARB_MAX_BOT_NAME + 16];
     int version = 0;
     int rc = store_api_join(st, &j, entry, sizeof entry, &version, err, sizeof err);
+    free(env);
     if (rc != 0) {
         status = rc > 0 ? (unsigned)rc : MHD_HTTP_SERVICE_UNAVAILABLE;
         if (rc < 0)   /* the record's failure, for the operator (never a token) */
@@ -754,6 +815,13 @@ static web_result route_register(web_api *a, struct MHD_Connection *c, store *st
     snprintf(target, sizeof target, "%s", ra->ladder);
     bot_upload up;
     unsigned status = upload_read(c, rq, &up, target, sizeof target, msg, sizeof msg);
+    /* a registration keeps no budget nor environment (019): refused, never dropped */
+    if (!status && (MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "startup_ms")
+                    || MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "env"))) {
+        status = MHD_HTTP_BAD_REQUEST;
+        snprintf(msg, sizeof msg, "startup_ms, env: a registration takes neither (the tournament's clock and a "
+                 "bot's plain environment)");
+    }
     if (status) {
         upload_release(&up);
         return refuse_audited(c, st, rq, "register", target, status, msg);
@@ -1155,14 +1223,6 @@ static web_result route_logs(web_api *a, struct MHD_Connection *c, store *st, co
     return rc;
 }
 
-int web_api_public_hide(store *st, int64_t mid, unsigned *hide)
-{
-    (void)st;
-    (void)mid;
-    *hide = 0;
-    return 0;
-}
-
 static web_result route_transcript(web_api *a, struct MHD_Connection *c, store *st, const web_api_req *rq,
                                    const route_args *ra)
 {
@@ -1189,7 +1249,7 @@ static web_result route_transcript(web_api *a, struct MHD_Connection *c, store *
     bool done;
     uint8_t *data = NULL;
     size_t len = 0;
-    int st_code = web_match_transcript(st, ra->match, digest, &done, &data, &len, err, sizeof err);
+    int st_code = web_match_transcript(st, ra->match, NULL, digest, &done, &data, &len, err, sizeof err);
     if (st_code != 0 || !a->hooks.json_lines_from)
         return send_error(c, st_code ? (unsigned)st_code : MHD_HTTP_NOT_FOUND, st_code ? err : "no transcript");
     arb_buf b;

@@ -38,9 +38,4 @@ web_result web_api_handle(web_api *a, struct MHD_Connection *c, const char *url,
                           const char *upload, size_t *upload_size, web_api_req **state, const wcl_addr *client);
 void web_api_done(web_api_req *r);
 
-/* Whether the transcript of stderr bots is shown (public pages): the
- * mask of bots whose stderr a public reader may not see, for match mid.
- * 0, or < 0 (then hide all). (web_api.c) */
-int web_api_public_hide(store *st, int64_t mid, unsigned *hide);
-
 #endif

@@ -31,11 +31,23 @@ void web_link(web_page *p, const char *fmt, ...) __attribute__((format(printf, 2
  * retention"). web_has_transcript: whether the row has one at all. */
 int  web_transcript(store *st, const store_rows *m, uint8_t **data, size_t *len, char *err, size_t errlen);
 bool web_has_transcript(const store_rows *m);
+/* Of a STORE_WEB_MATCH row, for the public (docs/security.md, "Whose
+ * stderr"): whether the match is private to its seats' owners and the
+ * arbiters (a ladder's validation match when the record has accounts:
+ * the public routes answer 404), and the mask of bots whose stderr the
+ * public may not read (every bot's when the tournament's stderr is
+ * private: visibility.stderr, or by default when the record has
+ * accounts; 0 when public). */
+bool web_match_private(const store_rows *m);
+unsigned web_public_hide(const store_rows *m);
 /* Match mid's transcript for the server's stream (web_server.c): its
  * digest ("" none) and whether the match is done (then it never
  * changes); with data non-NULL the transcript's bytes too (free them).
- * 0, or the status to answer (404, 500) with why in err. */
-int  web_match_transcript(store *st, int64_t mid, char digest[72], bool *done, uint8_t **data, size_t *len,
+ * 0, or the status to answer (404, 500) with why in err. With hide
+ * non-NULL the reader is the public: 404 for a match private to its
+ * seats' owners (web_match_private), and *hide the bots whose stderr it
+ * may not read (web_public_hide). */
+int  web_match_transcript(store *st, int64_t mid, unsigned *hide, char digest[72], bool *done, uint8_t **data, size_t *len,
                           char *err, size_t errlen);
 
 /* A line of a chart: the entrant (index) and its name. */

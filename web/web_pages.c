@@ -909,17 +909,25 @@ typedef struct botend_ctx {
     arb_buf *b;
     bool json;
     int n;
+    unsigned hide;       /* bots whose stderr is not shown here (web_public_hide) */
 } botend_ctx;
 
 static void botend_each(void *arg, int bot, const char *ended, const char *err, size_t errlen)
 {
     botend_ctx *c = arg;
+    bool hidden = bot >= 0 && bot < 32 && (c->hide & (1u << bot));
+    if (hidden)
+        errlen = 0;
     if (c->json) {
         arb_buf_printf(c->b, "%s{\"bot\":%d,\"ended\":", c->n ? "," : "", bot);
         web_j(c->b, ended);
         arb_buf_puts(c->b, ",\"stderr\":");
         web_json(c->b, err, errlen);   /* every byte: a NUL too */
-        arb_buf_puts(c->b, "}");
+        arb_buf_puts(c->b, hidden ? ",\"stderr_private\":true}" : "}");
+    } else if (hidden) {
+        arb_buf_printf(c->b, "<h3>Bot %d</h3>\n<p>", bot);
+        web_h(c->b, ended);
+        arb_buf_puts(c->b, "</p>\n<p class=\"muted\">Its stderr is private to its owner and the arbiters.</p>\n");
     } else {
         arb_buf_printf(c->b, "<h3>Bot %d</h3>\n<p>", bot);
         web_h(c->b, ended);
@@ -931,6 +939,16 @@ static void botend_each(void *arg, int bot, const char *ended, const char *err, 
         }
     }
     c->n++;
+}
+
+bool web_match_private(const store_rows *m)
+{
+    return m->nrows == 1 && strcmp(C(m, 0, STORE_WMATCH_PRIVATE), "t") == 0;
+}
+
+unsigned web_public_hide(const store_rows *m)
+{
+    return m->nrows == 1 && strcmp(C(m, 0, STORE_WMATCH_STDERR_PRIVATE), "f") != 0 ? ~0u : 0;
 }
 
 bool web_has_transcript(const store_rows *m)
@@ -977,7 +995,7 @@ static void page_match(web_page *p, int64_t mid, bool json)
     store_rows m = {0}, seats = {0}, deals = {0}, pen = {0};
     if (!wrows(p, STORE_WEB_MATCH, mid, NULL, &m))
         return;
-    if (m.nrows != 1) {
+    if (m.nrows != 1 || web_match_private(&m)) {
         fail(p, 404, "no such match in the record");
         goto out;
     }
@@ -1034,7 +1052,7 @@ static void page_match(web_page *p, int64_t mid, bool json)
             arb_buf_puts(b, "}");
         }
         arb_buf_puts(b, "],\"bots\":[");
-        botend_ctx c = {b, true, 0};
+        botend_ctx c = {b, true, 0, web_public_hide(&m)};
         if (has_transcript)
             bot_ends(p, &m, &c, herr, sizeof herr);
         arb_buf_puts(b, "]}\n");
@@ -1107,7 +1125,7 @@ static void page_match(web_page *p, int64_t mid, bool json)
             arb_buf_puts(b, "\">its records as JSON lines</a>");
         }
         arb_buf_puts(b, "</p>\n<h2>How the bots ended</h2>\n");
-        botend_ctx c = {b, false, 0};
+        botend_ctx c = {b, false, 0, web_public_hide(&m)};
         if (bot_ends(p, &m, &c, herr, sizeof herr) != 0) {
             arb_buf_puts(b, "<p class=\"muted\">The transcript cannot be read here: ");
             web_h(b, herr);
@@ -1130,8 +1148,8 @@ static void page_replay(web_page *p, int64_t mid)
     store_rows m = {0};
     if (!wrows(p, STORE_WEB_MATCH, mid, NULL, &m))
         return;
-    if (!web_has_transcript(&m)) {
-        fail(p, 404, m.nrows != 1 ? "no such match in the record" : "this match has no transcript");
+    if (!web_has_transcript(&m) || web_match_private(&m)) {
+        fail(p, 404, m.nrows != 1 || web_match_private(&m) ? "no such match in the record" : "this match has no transcript");
         goto out;
     }
     arb_buf *b = p->b;
@@ -1171,8 +1189,9 @@ static void api_transcript(web_page *p, int64_t mid)
     store_rows m = {0};
     if (!wrows(p, STORE_WEB_MATCH, mid, NULL, &m))
         return;
-    if (!web_has_transcript(&m) || !p->h || !p->h->json_lines) {
-        fail(p, 404, m.nrows != 1 ? "no such match in the record" : "this match has no transcript to show");
+    if (!web_has_transcript(&m) || web_match_private(&m) || !p->h || !p->h->json_lines) {
+        fail(p, 404, m.nrows != 1 || web_match_private(&m) ? "no such match in the record"
+                                                            : "this match has no transcript to show");
         goto out;
     }
     char err[600] = "";
@@ -1182,7 +1201,7 @@ static void api_transcript(web_page *p, int64_t mid)
     if (rc == 0) {
         arb_buf_release(p->b);
         arb_buf_init(p->b, ARB_WEB_TRANSCRIPT_CAP);
-        rc = p->h->json_lines(p->h->ctx, data, len, p->b, err, sizeof err);
+        rc = p->h->json_lines(p->h->ctx, data, len, web_public_hide(&m), p->b, err, sizeof err);
     }
     free(data);
     if (rc) {
@@ -1197,17 +1216,21 @@ out:
     store_rows_release(&m);
 }
 
-int web_match_transcript(store *st, int64_t mid, char digest[72], bool *done, uint8_t **data, size_t *len,
-                         char *err, size_t errlen)
+int web_match_transcript(store *st, int64_t mid, unsigned *hide, char digest[72], bool *done, uint8_t **data,
+                         size_t *len, char *err, size_t errlen)
 {
     store_rows m = {0};
     int status = 0;
     if (store_web(st, STORE_WEB_MATCH, mid, NULL, &m, err, errlen) != 0)
         return 500;
-    if (!web_has_transcript(&m)) {
-        snprintf(err, errlen, "%s", m.nrows != 1 ? "no such match in the record" : "this match has no transcript to show");
+    bool hidden = hide && web_match_private(&m);
+    if (!web_has_transcript(&m) || hidden) {
+        snprintf(err, errlen, "%s", m.nrows != 1 || hidden ? "no such match in the record"
+                                                           : "this match has no transcript to show");
         status = 404;
     } else {
+        if (hide)
+            *hide = web_public_hide(&m);
         snprintf(digest, 72, "%s", C(&m, 0, STORE_WMATCH_DIGEST));
         *done = strcmp(C(&m, 0, STORE_WMATCH_STATE), "done") == 0;
         int rc = data ? web_transcript(st, &m, data, len, err, errlen) : 0;

@@ -101,7 +101,7 @@ static int put_transcript(report *r, const char *mid, const store_rows *m)
     char err[512] = "", rel[64];
     int rc = 0;
     if (web_transcript(r->st, m, &data, &len, err, sizeof err) != 0
-        || r->h->json_lines(r->h->ctx, data, len, &lines, err, sizeof err) != 0)
+        || r->h->json_lines(r->h->ctx, data, len, web_public_hide(m), &lines, err, sizeof err) != 0)
         goto out;   /* pruned, or (an old record) not on this host: the match page says so */
     arb_buf_puts(&js, "window.ARB_TRANSCRIPT = ");
     if (web_j(&js, arb_buf_str(&lines)) != 0 || arb_buf_puts(&js, ";\n") != 0) {
@@ -143,12 +143,20 @@ int web_report(store *st, const web_hooks *h, int64_t tid, const char *dir, int 
             && strcmp(store_cell(&seats, i, STORE_WSEATS_MATCH), store_cell(&seats, i - 1, STORE_WSEATS_MATCH)) == 0)
             continue;
         const char *mid = store_cell(&seats, i, STORE_WSEATS_MATCH);
-        if ((rc = put_route(&r, "/m/%s", mid)) || (rc = put_route(&r, "/api/m/%s", mid)))
-            break;
         store_rows m;
         int64_t id = strtoll(mid, NULL, 10);
         if ((rc = store_web(st, STORE_WEB_MATCH, id, NULL, &m, err, errlen)) != 0)
             break;
+        /* a validation match is its entry owner's: not in a report (the
+         * public's) when the record has accounts */
+        if (web_match_private(&m)) {
+            store_rows_release(&m);
+            continue;
+        }
+        if ((rc = put_route(&r, "/m/%s", mid)) || (rc = put_route(&r, "/api/m/%s", mid))) {
+            store_rows_release(&m);
+            break;
+        }
         if (web_has_transcript(&m) && !(rc = put_route(&r, "/m/%s/replay", mid)))
             rc = put_transcript(&r, mid, &m);
         store_rows_release(&m);

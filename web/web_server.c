@@ -729,9 +729,14 @@ static web_result serve_transcript(web_server *w, struct MHD_Connection *c, int6
     tstream *s = calloc(1, sizeof *s);
     char digest[72] = "", etag[24] = "", err[600] = "out of memory";
     bool done = false;
-    int status = s ? web_match_transcript(w->session[si], mid, digest, &done, NULL, NULL, err, sizeof err) : 500;
+    unsigned hide = 0;
+    int status = s ? web_match_transcript(w->session[si], mid, &hide, digest, &done, NULL, NULL, err, sizeof err) : 500;
     if (status == 0 && done)
         digest_etag(digest, etag);
+    /* the lines without stderr are other bytes than those with: another
+     * tag (a record that gains accounts hides what it showed) */
+    if (etag[0] && hide)
+        etag[1] = 'h';
     /* for good only under a link naming the digest (?d=, web_pages.c's
      * transcript_link): a dispute may void or rerun a finished match, and
      * the plain route then answers anew (revalidated by its ETag) */
@@ -744,7 +749,7 @@ static web_result serve_transcript(web_server *w, struct MHD_Connection *c, int6
     snprintf(look, sizeof look, "%s!", key);
     wc_entry *kept = status == 0 && !have && etag[0] ? wc_find(&w->cache, look) : NULL;
     if (status == 0 && !have && !head && !kept)
-        status = web_match_transcript(w->session[si], mid, digest, &done, &s->data, &s->len, err, sizeof err);
+        status = web_match_transcript(w->session[si], mid, &hide, digest, &done, &s->data, &s->len, err, sizeof err);
     pool_give(w, si);
     if (s && s->data) {
         s->w = w;
@@ -763,6 +768,7 @@ static web_result serve_transcript(web_server *w, struct MHD_Connection *c, int6
                       : send_text_copy(c, (unsigned)status, err);
     }
     s->w = w;
+    s->at.hide_stderr = hide;
     snprintf(s->route, sizeof s->route, "%s", key);   /* kept under it (wc_keep) */
     arb_buf_init(&s->chunk, ARB_WEB_TRANSCRIPT_CAP);
     arb_buf_init(&s->tee, ARB_WEB_STREAM_KEEP_MAX);

@@ -8,7 +8,10 @@
 # (a line its helper module writes), `remote transcript -o` a match of it;
 # another participant's `remote logs` on it is refused (404); a revoked
 # token is the 401 message; `--format json` parses; the hint join prints
-# works when pasted; retire takes it out. The client's own error handling
+# works when pasted; retire takes it out. A join's --env and --startup-ms
+# reach the record, the validation match's header and the bot's
+# environment; a refused variable or a budget over the ladder's limit is
+# the server's 400 naming it. The client's own error handling
 # is test_remote_client.sh's.
 # Usage: test_remote.sh ARBITER SOURCE_ROOT BOTS_DIR
 set -u
@@ -30,7 +33,7 @@ duplicate: rotate
 seed: 7
 rating: openskill
 files_root: /
-clock: {move_ms: 2000, bank_ms: 20000}
+clock: {move_ms: 2000, bank_ms: 20000, startup_ms_max: 8000}
 policy: {on_fault: autoplay, strikes: 3}
 ladder:
   concurrent: 2
@@ -61,13 +64,42 @@ tail -n 1 "$T/ann.out" > "$M/home/token"
 chmod 600 "$M/home/token" "$T/ben.token" "$T/gone.token"
 cp "$SRC/tests/bots/first_legal.py" "$M/work/mybot/main.py"
 sed -i '1a import helper' "$M/work/mybot/main.py"
-printf 'import sys\nprint("helper-says-%s", file=sys.stderr, flush=True)\n' hello > "$M/work/mybot/helper.py"
+printf 'import os, sys\nprint("helper-says-%s mode=" + os.environ.get("ANN_MODE", "unset"), file=sys.stderr, flush=True)\n' hello > "$M/work/mybot/helper.py"
+cat > "$T/hdr.py" <<'PY'
+import json, sys
+h = json.loads(sys.stdin.readline())
+def bots(o):
+    if isinstance(o, dict):
+        if o.get("startup_ms") == 6000 and o.get("env") == ["ANN_MODE=fast"]:
+            yield o
+        for v in o.values():
+            yield from bots(v)
+    elif isinstance(o, list):
+        for v in o:
+            yield from bots(v)
+assert h.get("type") == "header" and list(bots(h)), h
+PY
 # client ARGS...: arbiter run there, as that machine would (cwd, HOME)
 client() { (cd "$M/work" && HOME="$M/home" exec "$ARB" "$@"); }
 
-client join --server "$URL" --token-file "$M/home/token" L annbot --command "python3 mybot/main.py" --files mybot \
-  > "$T/join.out" 2> "$T/join.err"
+# the ladder's limit on start-up budgets is in the record once the run took the ladder up
+for _ in $(seq 1 100); do [ -n "$(sql "$DB" "SELECT ladder_startup_max FROM tournaments WHERE name = 'L'")" ] && break; sleep 0.1; done
+client join --server "$URL" --token-file "$M/home/token" L badenv --command "python3 mybot/main.py" --files mybot \
+  --env LD_PRELOAD=/tmp/x.so > /dev/null 2> "$T/badenv.err"
 rc=$?
+check "join --env LD_PRELOAD=...: the server's 400 names it and why (rc $rc: $(cat "$T/badenv.err"))" \
+  '[ $rc != 0 ] && grep -q "400" "$T/badenv.err" && grep -q "LD_PRELOAD: not a variable a bot may set" "$T/badenv.err"'
+client join --server "$URL" --token-file "$M/home/token" L slow --command "python3 mybot/main.py" --files mybot \
+  --startup-ms 9000 > /dev/null 2> "$T/slow.err"
+rc=$?
+check "join --startup-ms over the ladder's limit: 400 naming it (rc $rc: $(cat "$T/slow.err"))" \
+  '[ $rc != 0 ] && grep -q "400" "$T/slow.err" && grep -q "limit, 8000 ms" "$T/slow.err"'
+check "the refused joins left no entry" '[ "$(sql "$DB" "SELECT count(*) FROM ladder_entries WHERE base IN ('"'badenv'"', '"'slow'"')")" = 0 ]'
+client join --server "$URL" --token-file "$M/home/token" L annbot --command "python3 mybot/main.py" --files mybot \
+  --env ANN_MODE=fast --startup-ms 6000 > "$T/join.out" 2> "$T/join.err"
+rc=$?
+check "join --env --startup-ms: the record holds them" \
+  '[ "$(sql "$DB" "SELECT startup_ms || '"'|'"' || env::text FROM ladder_entries WHERE base = '"'annbot'"'")" = "6000|{ANN_MODE=fast}" ]'
 check "join: 201, the entry validating (rc $rc: $(cat "$T/join.err"))" '[ $rc = 0 ] && grep -q "annbot joined L as version 1 (validating)" "$T/join.out"'
 check "join: the command in the bundle's terms" 'grep -q "command: python3 main.py" "$T/join.out"'
 hint=$(tail -n 1 "$T/join.out")
@@ -90,10 +122,13 @@ check "the hint works when pasted: the entry active in a table" '[ $? = 0 ] && g
 client remote logs L annbot --server "$URL" --token-file "$M/home/token" > "$T/logs.out" 2> "$T/logs.err"
 check "remote logs: the validation match and the bot's stderr ($(head -c 300 "$T/logs.err"))" \
   'grep -q "(validation)" "$T/logs.out" && grep -q "| helper-says-hello" "$T/logs.out"'
+check "the bot ran with its --env (its stderr says mode=fast)" 'grep -q "helper-says-hello mode=fast" "$T/logs.out"'
 vm=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["entries"][0]["validation_match"])' "$T/entries.json")
 client remote transcript "$vm" -o "$M/work/vm.jsonl" --server "$URL" --token-file "$M/home/token" 2> "$T/tr.err"
 check "remote transcript -o: the validation match's lines, 0600 ($(cat "$T/tr.err"))" \
   '[ -s "$M/work/vm.jsonl" ] && [ "$(stat -c %a "$M/work/vm.jsonl")" = 600 ] && head -n 1 "$M/work/vm.jsonl" | python3 -c "import json,sys; json.loads(sys.stdin.readline())"'
+check "the validation match's header: annbot's startup_ms and env" \
+  'head -n 1 "$M/work/vm.jsonl" | python3 "$T/hdr.py"' || head -c 800 "$M/work/vm.jsonl" >&2
 
 # another participant
 client remote logs L annbot --server "$URL" --token-file "$T/ben.token" > "$T/ben.out" 2> "$T/ben.err"

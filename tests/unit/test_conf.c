@@ -530,6 +530,7 @@ static void check_usage(void)
 
 typedef struct sched_conf {
     char listen[256], key[256], worker_keys[256], db[1024], state[256], metrics[256], web[256];
+    char web_tls_cert[256], web_tls_key[256];
     arb_conf_list tournaments, web_trusted_proxy;
     int local_workers, heartbeat_ms, heartbeat_misses, lease_s, log_level, log_format, sandbox;
     bool allow_unsandboxed;
@@ -562,6 +563,8 @@ static const arb_conf_key sched_keys[] = {
     {"web", S_STR(sched_conf, web)},
     {"web_trusted_proxy", ARB_CONF_STRLIST, offsetof(sched_conf, web_trusted_proxy), sizeof(arb_conf_list), 0, 0,
      NULL, "w"},
+    {"web_tls_cert", S_STR(sched_conf, web_tls_cert)},
+    {"web_tls_key", S_STR(sched_conf, web_tls_key)},
     {"log_level", S_ENUM(sched_conf, log_level, levels)},
     {"log_format", S_ENUM(sched_conf, log_format, formats)},
     {"sandbox", S_ENUM(sched_conf, sandbox, sandboxes)},
@@ -622,6 +625,7 @@ static void check_samples(const char *sched_path, const char *ref_path)
         CHECK(strcmp(s.metrics, "127.0.0.1:9464") == 0);
         CHECK(strcmp(s.web, "") == 0);
         CHECK(s.web_trusted_proxy.n == 0);
+        CHECK(strcmp(s.web_tls_cert, "") == 0 && strcmp(s.web_tls_key, "") == 0);
         CHECK(s.log_level == 1 && s.log_format == 0 && s.sandbox == 0);
     }
     check_every_key_written(sched_path, sched_keys);

@@ -230,6 +230,39 @@ ends = [json.loads(x) for x in d.decode().splitlines() if '"type":"botend"' in x
 check("alice sees her own seat's stderr, not the others'",
       st == 200 and any(not x.get("stderr_private") for x in ends) and any(x.get("stderr_private") for x in ends))
 
+# ---- the public side: no stderr, no validation matches (docs/security.md) -----------------
+for route in ("/m/%d" % vm, "/api/m/%d" % vm, "/api/m/%d/transcript" % vm, "/m/%d/replay" % vm):
+    st, h, d = req("GET", route)
+    check("public %s of a validation match: 404 (%d)" % (route, st), st == 404)
+st, h, d = req("GET", "/t/%s/e/%s" % (sql("SELECT tournament_id FROM ladder_entries WHERE base = 'pyfirst'"),
+                                      sql("SELECT entrant FROM ladder_entries WHERE base = 'pyfirst'")))
+check("the public entrant page still answers (%d)" % st, st == 200)
+check("the file's visibility.stderr is in the record",
+      sql("SELECT stderr_visibility FROM tournaments WHERE name = 'L'") == "private")
+
+
+def public_ends(m):
+    st, h, d = req("GET", "/api/m/%s/transcript" % m)
+    return st, h, [json.loads(x) for x in d.decode().splitlines() if '"type":"botend"' in x]
+
+
+st, h, ends = public_ends(lm)
+check("public transcript of ladder match %s: every stderr private (%d, %s)" % (lm, st, ends[:1]),
+      st == 200 and ends and all(x.get("stderr_private") and x.get("stderr") == "" for x in ends))
+st, h, j = jreq("GET", "/api/m/%s" % lm)
+check("public match JSON: bots' stderr empty and private, their end words kept (%s)" % j.get("bots", "")[:1],
+      st == 200 and j["bots"] and all(b["stderr"] == "" and b.get("stderr_private") and b["ended"] for b in j["bots"]))
+st, h, d = req("GET", "/m/%s" % lm)
+check("public match page: stderr private", st == 200 and b"stderr is private" in d)
+sql("UPDATE tournaments SET stderr_visibility = NULL WHERE name = 'L'")
+st, h, ends = public_ends(lm)
+check("visibility unsaid, the record has accounts: private", st == 200 and ends and all(x.get("stderr_private") for x in ends))
+sql("UPDATE tournaments SET stderr_visibility = 'public' WHERE name = 'L'")
+st, h, ends = public_ends(lm)
+check("visibility.stderr public: the public transcript keeps stderr",
+      st == 200 and ends and not any(x.get("stderr_private") for x in ends) and all("stderr" in x for x in ends))
+sql("UPDATE tournaments SET stderr_visibility = 'private' WHERE name = 'L'")
+
 # ---- retire, replace --------------------------------------------------------------------
 st, h, j = jreq("POST", join_path("L", "pyg", "python3 first_legal.py"), ALICE,
                 tar_of([("first_legal.py", "file", bot)], gz=True), "application/gzip")

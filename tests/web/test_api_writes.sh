@@ -12,7 +12,8 @@
 # match (201) and cannot dispute another's (404) nor resolve (403); an
 # arbiter disputes and resolves (uphold, void); the lists; bad bodies
 # (400, 411, 413, 415); every write and refusal has its audit row, each
-# success's in the transaction of its write.
+# success's in the transaction of its write. The daemon serves its pages
+# and the API over HTTPS (web_tls_cert, web_tls_key).
 # Usage: test_api_writes.sh ARBITER SCHEDULER BOTS_DIR
 set -u
 ARB=$1 SCHED=$2 BOTS=$3
@@ -52,9 +53,22 @@ check "text/plain: 415" '[ "$(req "$ORG" POST /tournaments -H "Content-Type: tex
 check "nothing else in the record" '[ "$(sql "$DB" "SELECT count(*) FROM tournaments")" = 1 ]'
 
 # the daemon: takes WebCup up from the record's text and waits for the deadline
+# (its pages over HTTPS: web_tls_cert, web_tls_key; a cert without its key refused at start)
+make_cert
+"$SCHED" --db "$DB" --state "$T/sched1" --listen "" --local-workers 1 --allow-unsandboxed true --metrics "" --web 127.0.0.1:0 \
+  --web-tls-cert "$T/cert.pem" --log-format text > sched1.log 2>&1
+SRC1=$?
+check "the daemon: web_tls_cert without web_tls_key refused" '[ $SRC1 = 2 ] && grep -q "web_tls_cert and web_tls_key go together" sched1.log'
 "$SCHED" --db "$DB" --state "$T/sched" --listen "" --local-workers 2 --metrics "" --allow-unsandboxed true \
-  --log-format text > sched.log 2>&1 &
+  --web 127.0.0.1:0 --web-tls-cert "$T/cert.pem" --web-tls-key "$T/key.pem" --log-format text > sched.log 2>&1 &
 SPID=$!
+for _ in $(seq 1 100); do grep -q "record's pages on" sched.log 2>/dev/null && break; sleep 0.1; done
+SP=$(sed -n 's|.*pages on https://127.0.0.1:\([0-9]*\)/.*|\1|p' sched.log)
+check "the daemon's pages say https" '[ -n "$SP" ]' || tail -5 sched.log >&2
+check "the daemon's API over https with the self-signed certificate" \
+  'curl -sf --cacert "$T/cert.pem" -H "Authorization: Bearer $ALICE" "https://127.0.0.1:$SP/api/v1/me" | grep -q "\"account\":\"alice\""'
+check "the daemon's pages over https" 'curl -sf --cacert "$T/cert.pem" "https://127.0.0.1:$SP/" | grep -q "WebCup"'
+check "plain http to the daemon's https port gets no answer" '! curl -sf -m 3 "http://127.0.0.1:$SP/" > /dev/null 2>&1'
 
 # ---- registrations --------------------------------------------------------------------------
 mkdir -p bot && cp "$BOTS/random_bot" bot/rb && tar -C bot -cf bot.tar rb

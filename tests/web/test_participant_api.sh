@@ -28,6 +28,7 @@ rating: openskill
 files_root: /
 clock: {move_ms: 2000, bank_ms: 20000}
 policy: {on_fault: autoplay, strikes: 3}
+visibility: {stderr: private}
 ladder:
   concurrent: 2
   provisional: 5
@@ -78,15 +79,7 @@ check "as arbiter_web the accounts' hashes cannot be read" '[ $? != 0 ] && grep 
 stop_serve
 
 # ---- TLS ----------------------------------------------------------------------------------
-if command -v openssl > /dev/null; then
-  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/key.pem" -out "$T/cert.pem" -days 2 -subj /CN=localhost \
-    -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" > /dev/null 2>&1
-elif command -v certtool > /dev/null; then
-  certtool --generate-privkey --outfile "$T/key.pem" > /dev/null 2>&1
-  printf 'cn = localhost\nip_address = 127.0.0.1\nexpiration_days = 2\nca\n' > "$T/tmpl"
-  certtool --generate-self-signed --load-privkey "$T/key.pem" --template "$T/tmpl" --outfile "$T/cert.pem" > /dev/null 2>&1
-fi
-chmod 600 "$T/key.pem"
+make_cert
 "$ARB" serve --db "$DB" --listen 127.0.0.1:0 --tls-cert "$T/cert.pem" --tls-key "$T/key.pem" > "$T/tls.out" 2> "$T/tls.err" &
 SERVE_PID=$!
 for _ in $(seq 1 50); do grep -q "serving" "$T/tls.out" 2>/dev/null && break; sleep 0.1; done
@@ -103,6 +96,17 @@ check "a TLS key every user may read (0644) refused, the chmod said" '[ $krc != 
 chmod 600 "$T/key.pem"
 "$ARB" serve --db "$DB" --listen 127.0.0.1:0 --tls-cert "$T/cert.pem" > /dev/null 2> "$T/tls1.err"
 check "--tls-cert without --tls-key refused" '[ $? != 0 ] && grep -q "go together" "$T/tls1.err"'
+
+# ---- the static report follows the public's rule ------------------------------------------------
+"$ARB" report L -o "$T/rep" --db "$DB" > "$T/rep.out" 2>&1
+check "report of the ladder written" '[ $? = 0 ] && [ -f "$T/rep/index.html" ]' || cat "$T/rep.out" >&2
+VM=$(sql "$DB" "SELECT m.id FROM matches m JOIN rounds r ON r.tournament_id = m.tournament_id AND r.round = m.round WHERE r.stage = 'validation' AND m.state = 'done' LIMIT 1")
+LM=$(sql "$DB" "SELECT m.id FROM matches m JOIN rounds r ON r.tournament_id = m.tournament_id AND r.round = m.round WHERE r.stage = 'ladder' AND m.state = 'done' AND m.digest IS NOT NULL LIMIT 1")
+check "the report holds no validation match ($VM)" '[ -n "$VM" ] && [ ! -e "$T/rep/m/$VM.html" ] && [ ! -e "$T/rep/m/$VM" ]'
+check "the report's ladder match $LM: its stderr private" \
+  '[ -f "$T/rep/m/$LM.html" ] && grep -q "stderr is private" "$T/rep/m/$LM.html" && grep -q "stderr_private" "$T/rep/m/$LM/transcript.js"'
+bad_vis=$(sed 's/stderr: private/stderr: secret/' "$T/l.yaml" > "$T/bad.yaml"; "$ARB" check "$T/bad.yaml" 2>&1)
+check "visibility.stderr: an unknown word refused naming it" '[[ "$bad_vis" == *"visibility.stderr"*secret* ]]' || echo "$bad_vis" >&2
 
 kill "$RUN_PID" 2>/dev/null; wait "$RUN_PID" 2>/dev/null; RUN_PID=""
 echo "participant-api: $pass passed, $fail failed"
