@@ -1429,10 +1429,33 @@ static web_result first(web_api *a, struct MHD_Connection *c, const char *url, c
                 : yaml ? "Content-Type: application/yaml"
                        : "Content-Type: application/x-arbiter-bundle, application/x-tar, application/gzip or "
                          "application/zip";
+        /* an upload past the account's day (uploads, or bytes with this
+         * one's Content-Length) is refused now, before its body costs the
+         * server its bandwidth and an archive's decoding; the join's own
+         * check, in its transaction, stays the one that counts */
+        store_quota qt;
+        if (!status && (route == R_JOIN || route == R_REGISTER)
+            && store_api_quota(st, acct.id, &qt, msg, sizeof msg) == 0
+            && (qt.uploads_today >= qt.uploads_per_day || qt.bytes_today + (long long)len > qt.bytes_per_day)) {
+            snprintf(msg, sizeof msg, qt.uploads_today >= qt.uploads_per_day
+                                          ? "this account's uploads for today are used up (%lld of %lld): try again "
+                                            "tomorrow (UTC)"
+                                          : "this upload's bytes would pass this account's bytes for today (%lld of "
+                                            "%lld used): try again tomorrow (UTC)",
+                     qt.uploads_today >= qt.uploads_per_day ? qt.uploads_today : qt.bytes_today,
+                     qt.uploads_today >= qt.uploads_per_day ? qt.uploads_per_day : qt.bytes_per_day);
+            status = MHD_HTTP_TOO_MANY_REQUESTS, why = msg, close = true;
+        }
         if (status) {
             store_api_audit(st, acct.name, action_of(route), route == R_JOIN ? ra.ladder : u, why, addr, false);
             api_give(a, si);
             free(rq);
+            if (status == MHD_HTTP_TOO_MANY_REQUESTS) {
+                time_t now = time(NULL);
+                char after[24];
+                snprintf(after, sizeof after, "%lld", (long long)(86400 - now % 86400));   /* the next UTC day */
+                return send_error_hdr(c, status, why, MHD_HTTP_HEADER_RETRY_AFTER, after, true);
+            }
             return send_error_hdr(c, status, why, NULL, NULL, close);
         }
         /* the bodies held at once: reserved before a byte is read */

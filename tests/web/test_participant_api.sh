@@ -70,6 +70,33 @@ cat "$T/py.out"
 p=$(sed -n 's/^participant_api: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$T/py.out"); f=$(sed -n 's/^participant_api: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$T/py.out")
 pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1}))
 [ $pyrc = 0 ] || [ "${f:-1}" != 0 ] || bad "participant_api.py exited $pyrc"
+[ "${f:-1}" = 0 ] && [ $pyrc = 0 ] || tail -n 30 "$T/serve.err" >&2   # what the server said
+
+# ---- a day's bytes: an upload past them refused from its Content-Length ---------------------
+# (429 with Retry-After before a byte of the body is read: a refused upload
+# costs the server neither its bandwidth nor an archive's decoding)
+TINY=$("$ARB" account add tiny --role participant --bytes-per-day 1000 --db "$DB" | tail -n 1)
+python3 - "$PORT" "$TINY" > "$T/tiny.out" 2>&1 <<'PY'
+import socket, sys, time
+port, tok = int(sys.argv[1]), sys.argv[2]
+s = socket.create_connection(("127.0.0.1", port), timeout=5)
+t0 = time.time()
+s.sendall(("POST /api/v1/ladders/L/entries?name=tiny&command=python3%%20bot.py HTTP/1.1\r\nHost: x\r\n"
+           "Authorization: Bearer %s\r\nContent-Type: application/x-tar\r\nContent-Length: 5000\r\n\r\n" % tok).encode())
+got = b""
+try:
+    while True:
+        d = s.recv(65536)
+        if not d:
+            break
+        got += d
+except socket.timeout:
+    pass
+head = got.split(b"\r\n\r\n")[0].decode()
+print(head.splitlines()[0] if head else "nothing", "retry-after" in head.lower(), "%.1f" % (time.time() - t0))
+PY
+check "an upload past the account's bytes for the day: 429 with Retry-After, no body read ($(cat "$T/tiny.out"))" \
+  'grep -Eq "^HTTP/1.1 429 .* True 0\.[0-9]$" "$T/tiny.out"'
 
 # ---- the web's role holds no write privilege ------------------------------------------------
 sql "$DB" "SET ROLE arbiter_web; UPDATE ladder_entries SET status = 'active'" > "$T/upd.out" 2>&1
