@@ -1564,7 +1564,7 @@ static void test_bundles(void)
     /* hand-built bundles with bad names, alone and after a good file that
      * is written first (and must be cleaned away) */
     static const char *const bad_names[] = {
-        "../evil", "/abs", "a/../b", "a//b", "./x", "", "dir/", "with space", "ctl\x01", "tab\tx", "new\nline",
+        "../evil", "/abs", "a/../b", "a//b", "./x", "", "dir/", " lead space", "trail space ", "quo\"te", "dollar$x", "ctl\x01", "tab\tx", "new\nline",
         "..", ".", "a/./b", "a/..", "a/.", "/", "//", "x\\y", "q?", "star*", "uni\xc3\xa9", "a/b/../../../evil",
     };
     for (size_t i = 0; i < sizeof bad_names / sizeof bad_names[0]; i++) {
