@@ -312,7 +312,7 @@ int bench_web(int argc, char **argv)
         {"baseline_asset", "/assets/style.css", NULL, NULL, NULL, 0, {0}, 0},
         {"tournaments", "/", "<tbody>", "</tbody>", "<tr>", 2, {0}, 0},
         {"tournament_page", "", "<table id=\"standings\">", "</table>", "<tr>", entrants + 1, {0}, 0},
-        {"tournament_api", "", "\"standings\":", "],\"crosstable\"", "\"rank\":", entrants, {0}, 0},
+        {"tournament_api", "", "\"standings\":", "],\"crosstable_of\"", "\"rank\":", entrants, {0}, 0},
         {"standings_api", "", NULL, NULL, "\"rank\":", entrants, {0}, 0},
         {"tournament_entrant_page", "", "<h2>Matches</h2>", "</table>", "<tr>", rounds + 1, {0}, 0},
         {"ladder_page", "", "<table id=\"leaderboard\">", "</table>", "<tr>", entries + 1, {0}, 0},
