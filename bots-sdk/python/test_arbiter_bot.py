@@ -12,6 +12,7 @@ import os
 import random
 import subprocess
 import sys
+import shutil
 import tempfile
 import unittest
 from collections import Counter as collections_counter
@@ -1154,7 +1155,15 @@ class CrossSdk(unittest.TestCase):
 
     def agree(self, game, args, nbots, deals, seed):
         # bots have a /tmp of their own: the records go under the build directory
-        with tempfile.TemporaryDirectory(dir=os.path.dirname(os.path.dirname(find_arbiter()))) as tmp:
+        # A checkout under a bot's private roots (/tmp, /var/tmp, /dev/shm,
+        # /run: referee/seat.c gives each bot its own) is not where the bots
+        # write: then a directory at / (root's CI), else the test cannot run.
+        base = os.path.dirname(os.path.dirname(find_arbiter()))
+        if any(base == r or base.startswith(r + "/") for r in ("/tmp", "/var/tmp", "/dev/shm", "/run")):
+            if not os.access("/", os.W_OK):
+                self.skipTest("the build is under a bot's private /tmp and / is not writable")
+            base = "/"
+        with tempfile.TemporaryDirectory(dir=base, prefix="arbiter-sdk-") as tmp:
             os.chmod(tmp, 0o777)           # the bots (their own uids as root) write their records here
             cmd = [find_arbiter(), "match", "--game", game, "--deals", str(deals), "--seed", str(seed),
                    "--sandbox", "none", "--quiet", "--move-ms", "5000"] + args
@@ -1200,7 +1209,7 @@ class StrictMode(unittest.TestCase):
     the referee, which penalises it (the transcript shows the penalty); the
     same bot without strict mode passes instead and keeps a clean record."""
 
-    BOT = ("import sys; sys.path.insert(0, %r); import arbiter_bot\n"
+    BOT = ("import arbiter_bot  # a copy beside it: a bot sees its own directory, not the checkout's\n"
            "def choose(view, request):\n"
            "    if request.decision == 'play' and request.beat is not None:\n"
            "        return 'KKKK'\n"
@@ -1212,7 +1221,12 @@ class StrictMode(unittest.TestCase):
             os.chmod(tmp, 0o755)           # the bot runs under a uid of its own as root
             bot = os.path.join(tmp, "liar.py")
             with open(bot, "w") as f:
-                f.write(self.BOT % (HERE, strict))
+                f.write(self.BOT % strict)
+            shutil.copytree(os.path.join(HERE, "arbiter_bot"), os.path.join(tmp, "arbiter_bot"))
+            for d, _, files in os.walk(tmp):
+                os.chmod(d, 0o755)
+                for n in files:
+                    os.chmod(os.path.join(d, n), 0o644)
             os.chmod(bot, 0o644)
             t = os.path.join(tmp, "t.arbt")
             other = os.path.join(HERE, "random_bot.py")
